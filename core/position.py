@@ -1,0 +1,129 @@
+"""Position signals: what gets added to (or folded into) attention so it can see order.
+
+Every function returns float64 arrays; shapes are in the docstrings.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+
+def constant_offset(T: int, C: int, value: float = 0.6) -> np.ndarray:
+    """(T, C) filled with one value: the same at every slot, so it carries no order."""
+    return np.full((T, C), float(value))
+
+
+def slot_ramp(T: int, C: int, step: float = 0.6) -> np.ndarray:
+    """(T, C) toy signal: every channel of slot t holds step·(t+1).
+
+    Distinct per slot, which is all the first lesson needs; it grows without
+    bound and says nothing about distance, which is why real models use others.
+    """
+    return np.repeat(step * (np.arange(T, dtype=np.float64) + 1.0)[:, None], C, axis=1)
+
+
+def sinusoidal(T: int, C: int, base: float = 10000.0) -> np.ndarray:
+    """(T, C) fixed encoding of Vaswani et al. (2017).
+
+    PE[t, 2i] = sin(t / base^(2i/C)) and PE[t, 2i+1] = cos(t / base^(2i/C)):
+    each channel pair turns at its own frequency, from one radian per slot
+    down to one turn per ~2π·base slots. Values stay in [-1, 1] for any t.
+    """
+    t = np.arange(T, dtype=np.float64)[:, None]  # (T, 1)
+    pair = np.arange(0, C, 2, dtype=np.float64)[None, :]  # (1, ceil(C/2))
+    angle = t / base ** (pair / C)  # (T, ceil(C/2))
+    pe = np.zeros((T, C))
+    pe[:, 0::2] = np.sin(angle)
+    pe[:, 1::2] = np.cos(angle[:, : C // 2])
+    return pe
+
+
+def learned_table(max_len: int, C: int, seed: int = 0, scale: float = 0.02) -> np.ndarray:
+    """(max_len, C) position table as BERT and GPT-2 keep it, here seeded random.
+
+    In a real model it is trained like the token table; rows past the longest
+    training sequence were never trained, and here do not exist at all.
+    """
+    return np.random.default_rng(seed).normal(0.0, scale, size=(max_len, C))
+
+
+def learned_positions(table: np.ndarray, T: int) -> np.ndarray:
+    """(T, C): the first T rows of a learned table.
+
+    Raises IndexError past the table's end: a learned table has nothing to
+    say about a position it never saw.
+    """
+    if T > table.shape[0]:
+        raise IndexError(f"the table has {table.shape[0]} positions; a sequence of {T} runs past its end")
+    return table[:T]
+
+
+def embed(table: np.ndarray, ids: np.ndarray) -> np.ndarray:
+    """Token embedding forward pass: row lookup. table (V, C), ids (B, T) -> (B, T, C)."""
+    return table[np.asarray(ids)]
+
+
+def embed_backward(grad_out: np.ndarray, ids: np.ndarray, vocab_size: int) -> np.ndarray:
+    """Token embedding backward pass: scatter-add of grad_out (B, T, C) into a (V, C) gradient.
+
+    A token id used at several positions collects the sum of their gradients;
+    rows of ids never used stay zero.
+    """
+    grad = np.zeros((vocab_size, grad_out.shape[-1]))
+    np.add.at(grad, np.asarray(ids).reshape(-1), grad_out.reshape(-1, grad_out.shape[-1]))
+    return grad
+
+
+def rope_rotate(x: np.ndarray, positions: np.ndarray | None = None, base: float = 10000.0) -> np.ndarray:
+    """Rotary position embedding (Su et al. 2021) applied to queries or keys.
+
+    x: (..., T, d) with d even; positions: (T,) defaulting to 0 … T-1.
+    Channel pair (2i, 2i+1) of the row at position p is turned by the angle
+    p·base^(-2i/d). Rotating q by m and k by n leaves q·k depending only on
+    n − m, so the score sees relative distance and nothing is added to X.
+    """
+    x = np.asarray(x, dtype=np.float64)
+    T, d = x.shape[-2], x.shape[-1]
+    if d % 2:
+        raise ValueError(f"RoPE needs an even width, got {d}")
+    p = np.arange(T, dtype=np.float64) if positions is None else np.asarray(positions, dtype=np.float64)
+    angle = p[:, None] * base ** (-np.arange(0, d, 2, dtype=np.float64) / d)[None, :]  # (T, d/2)
+    cos, sin = np.cos(angle), np.sin(angle)
+    even, odd = x[..., 0::2], x[..., 1::2]
+    rotated = np.empty_like(x)
+    rotated[..., 0::2] = even * cos - odd * sin
+    rotated[..., 1::2] = even * sin + odd * cos
+    return rotated
+
+
+def alibi_slopes(n_heads: int) -> np.ndarray:
+    """(H,) head slopes of ALiBi (Press et al. 2022).
+
+    For a power of two H the slopes are the geometric sequence 2^(-8/H),
+    2^(-16/H), … ending at 2^-8. Otherwise take the slopes for the power of
+    two just below H and fill the rest with every other slope of twice that.
+    """
+    if n_heads < 1:
+        raise ValueError("ALiBi needs at least one head")
+
+    def power_of_two(n: int) -> list[float]:
+        first = 2.0 ** (-8.0 / n)
+        return [first ** (k + 1) for k in range(n)]
+
+    if math.log2(n_heads).is_integer():
+        return np.array(power_of_two(n_heads))
+    lower = 2 ** math.floor(math.log2(n_heads))
+    extra = alibi_slopes(2 * lower)[0::2][: n_heads - lower]
+    return np.concatenate([power_of_two(lower), extra])
+
+
+def alibi_bias(n_heads: int, T: int) -> np.ndarray:
+    """(H, T, T) additive score bias −slope·|i − j|: the further back a key, the less it is read.
+
+    Used with a causal mask only the j <= i half matters, where this is
+    −slope·(i − j) exactly as in the paper.
+    """
+    distance = np.abs(np.arange(T)[:, None] - np.arange(T)[None, :]).astype(np.float64)  # (T, T)
+    return -alibi_slopes(n_heads)[:, None, None] * distance[None, :, :]

@@ -1,0 +1,1 @@
+"""attnpos.tui: the Textual app and the command line."""
