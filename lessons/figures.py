@@ -1,0 +1,156 @@
+"""Named figures: every number and matrix a lesson quotes, computed from attnpos.core.
+
+A lesson writes ``{{offset.gap:.2f}}`` in its prose or names a matrix in a
+``{grid}`` block; the loader looks the name up here. Nothing is typed into
+the text, so the prose cannot drift from what the code computes.
+Experiments run once per process and are cached.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from typing import Any, Callable
+
+import numpy as np
+
+from attnpos.core import experiments as ex
+from attnpos.core.position import alibi_slopes, slot_ramp
+from attnpos.core.words import label_tokens
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One quotable figure: its value, what it means, and for matrices the row/column labels."""
+
+    name: str
+    meaning: str
+    compute: Callable[[], Any]
+    labels: Callable[[], list[str]] | None = None  # for (T, T) matrices shown as grids
+
+    @property
+    def value(self) -> Any:
+        return _value(self.name)
+
+    @property
+    def is_matrix(self) -> bool:
+        return isinstance(self.value, np.ndarray) and self.value.ndim == 2
+
+
+shuffle = cache(ex.shuffle_experiment)
+twin = cache(ex.twin_experiment)
+offset = cache(ex.offset_experiment)
+matrix_form = cache(ex.matrix_form_experiment)
+sentence = cache(ex.sentence_experiment)
+solved = cache(ex.exercise_figures)
+
+
+def _sentence_labels() -> list[str]:
+    return label_tokens(list(sentence().tokens))
+
+
+def _edited_labels() -> list[str]:
+    return label_tokens(list(sentence().edited_tokens))
+
+
+def _order_b_labels() -> list[str]:
+    return label_tokens(list(sentence().order_b))
+
+
+def _order_b_weights() -> np.ndarray:
+    perm = np.array(ex.ORDER_B_PERM)
+    return sentence().weights[np.ix_(perm, perm)]
+
+
+def _rows(values: np.ndarray, fmt: str = ".3f") -> str:
+    return ", ".join(format(float(v), fmt) for v in values)
+
+
+def _changed_rows(threshold: float = 0.05) -> str:
+    s = sentence()
+    labels = _sentence_labels()
+    return ", ".join(labels[i] for i in np.flatnonzero(s.row_change > threshold))
+
+
+def _steady_rows(threshold: float = 0.05) -> str:
+    s = sentence()
+    labels = _sentence_labels()
+    return ", ".join(labels[i] for i in np.flatnonzero(s.row_change <= threshold))
+
+
+FIGURES: dict[str, Figure] = {
+    f.name: f
+    for f in [
+        Figure("setup.seed", "the seed of the first lesson's experiments", lambda: ex.SEED),
+        Figure("setup.shape", "(B, T, C) of the first lesson's X", lambda: (ex.B, ex.T, ex.C)),
+        Figure("setup.init_scale", "the factor the projections are scaled by", lambda: ex.INIT_SCALE),
+        Figure("setup.perm", "the shuffle of the first lesson", lambda: list(ex.PERM)),
+        Figure("shuffle.gap", "max|attn(X[:, perm]) − attn(X)[:, perm]| without position", lambda: shuffle().gap),
+        Figure("shuffle.naive_gap", "the shuffled run against the original, not reordered", lambda: shuffle().naive_gap),
+        Figure("twin.slots", "the two slots holding the same token", lambda: list(twin().slots)),
+        Figure("twin.rows_equal", "whether output rows 0 and 4 are equal without position", lambda: twin().rows_equal),
+        Figure("twin.max_diff", "max|out[0] − out[4]| without position", lambda: twin().max_diff),
+        Figure("offset.step", "the per-slot ramp is step·(t+1)", lambda: offset().step),
+        Figure("offset.gap", "the shuffle gap with the per-slot ramp added before attention", lambda: offset().gap),
+        Figure("offset.constant", "the value of the constant offset", lambda: offset().constant_value),
+        Figure("offset.constant_gap", "the shuffle gap with a constant offset", lambda: offset().constant_gap),
+        Figure("offset.ramp", "the per-slot ramp for T = 6, one value per slot", lambda: [round(float(v), 2) for v in slot_ramp(ex.T, 1, ex.RAMP_STEP)[:, 0]]),
+        Figure("matrix.tokens", "tokens in the permutation-matrix check", lambda: matrix_form().tokens),
+        Figure("matrix.width", "width d in the permutation-matrix check", lambda: matrix_form().width),
+        Figure("matrix.P", "the 0/1 permutation matrix", lambda: matrix_form().P),
+        Figure("matrix.equal", "attn(PX) equals P·attn(X)", lambda: matrix_form().equal),
+        Figure("matrix.max_diff", "max|attn(PX) − P·attn(X)|", lambda: matrix_form().max_diff),
+        Figure("sentence.tokens", "sentence A", lambda: " ".join(sentence().tokens)),
+        Figure("sentence.order_b", "order B, a shuffle of A", lambda: " ".join(sentence().order_b)),
+        Figure("sentence.edited", "sentence A with cat → dog", lambda: " ".join(sentence().edited_tokens)),
+        Figure("sentence.weights", "attention weights of sentence A", lambda: sentence().weights, _sentence_labels),
+        Figure("sentence.edited_weights", "attention weights after cat → dog", lambda: sentence().edited_weights, _edited_labels),
+        Figure("sentence.order_b_weights", "attention weights of order B", _order_b_weights, _order_b_labels),
+        Figure("sentence.flat_weights", "weights with the scores multiplied by 0: every row a blend", lambda: sentence().flat_weights, _sentence_labels),
+        Figure("sentence.row_change", "max|Δweight| of each row after cat → dog", lambda: _rows(sentence().row_change)),
+        Figure("sentence.changed_rows", "rows whose weights moved by more than 0.05", _changed_rows),
+        Figure("sentence.steady_rows", "rows whose weights moved by at most 0.05", _steady_rows),
+        Figure("sentence.most_changed", "the row the edit moved most", lambda: _sentence_labels()[sentence().most_changed_row]),
+        Figure("sentence.most_changed_by", "how far that row moved", lambda: float(sentence().row_change.max())),
+        Figure("sentence.least_changed_by", "how far the steadiest row moved", lambda: float(sentence().row_change.min())),
+        Figure("sentence.causal_first_row_change", "row 0's change under a causal mask", lambda: float(sentence().causal_row_change[0])),
+        Figure("sentence.cat_self_weight", "the weight the cat row puts on itself", lambda: float(sentence().weights[1, 1])),
+        Figure("sentence.row_sum_error", "max|Σ_j α_ij − 1| over the rows", lambda: sentence().row_sums_max_error),
+        Figure("sentence.relist_gap", "max|out_B − out_A re-listed in B's order|", lambda: sentence().relist_gap),
+        Figure("sentence.pooled_gap", "max|Σ out_B − Σ out_A|", lambda: sentence().pooled_gap),
+        Figure("sentence.pos_pooled_gap", "the pooled gap once the per-slot ramp is added", lambda: sentence().pos_pooled_gap),
+        Figure("sentence.sharp_scale", "the score multiplier of the copy extreme", lambda: ex.SHARP_SCALE),
+        Figure("sentence.sharp_max", "largest weight per row with sharpened scores", lambda: _rows(sentence().sharp_max_weight, ".2f")),
+        Figure("sentence.blend_weight", "every weight when the scores are flattened", lambda: float(sentence().flat_weights[0, 0])),
+        Figure("solved.naive_gap", "exercise 1: the comparison without reordering", lambda: solved().naive_gap),
+        Figure("solved.constant_gap", "exercise 2: the gap with a constant offset", lambda: solved().constant_gap),
+        Figure("solved.twin_rows_equal", "exercise 3: rows 0 and 4 equal once position is added", lambda: solved().twin_rows_equal_with_pos),
+        Figure("solved.twin_diff", "exercise 3: max|out[0] − out[4]| with position", lambda: solved().twin_diff_with_pos),
+        Figure("solved.late_diff", "position added after attention: out[4] − out[0] in channel 0", lambda: float(solved().after_attention_diff[0])),
+        Figure("solved.late_matches", "that difference is exactly pos[4] − pos[0]", lambda: solved().after_attention_matches_offset),
+        Figure("alibi.slopes8", "ALiBi slopes for 8 heads, as powers of 1/2", lambda: ", ".join(f"1/{round(1 / s)}" for s in alibi_slopes(8))),
+    ]
+}
+
+
+@cache
+def _value(name: str) -> Any:
+    return FIGURES[name].compute()
+
+
+def figure(name: str) -> Figure:
+    """The figure called ``name``; KeyError names the unknown figure."""
+    try:
+        return FIGURES[name]
+    except KeyError:
+        raise KeyError(f"unknown figure {name!r}") from None
+
+
+def format_figure(name: str, spec: str = "") -> str:
+    """The figure's value formatted with a Python format spec (``.2f``, ``.1e``, empty for str())."""
+    value = figure(name).value
+    if isinstance(value, np.ndarray):
+        return np.array2string(value, precision=3)
+    if spec:
+        return format(value, spec)
+    return str(value)
