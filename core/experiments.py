@@ -9,6 +9,7 @@ with 42, X drawn first, then Wq, Wk, Wv, each scaled by 0.5.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
 
 import numpy as np
 
@@ -249,3 +250,14 @@ def exercise_figures(seed: int = SEED) -> ExerciseFigures:
         after_attention_diff=late_diff,
         after_attention_matches_offset=bool(np.allclose(late_diff, ramp[0, b] - ramp[0, a], rtol=0, atol=1e-12)),
     )
+
+
+EXPERIMENTS: dict[str, tuple[str, Callable[[], object]]] = {
+    "shuffle": ("Shuffle the tokens, no position: the gap is rounding noise", shuffle_experiment),
+    "twins": ("The same token at slots 0 and 4: identical output rows", twin_experiment),
+    "offset": ("Add a per-slot offset before attention: the gap opens", offset_experiment),
+    "matrix-form": ("The check with a 0/1 permutation matrix, Q = K = V = X", matrix_form_experiment),
+    "sentence": ('"the cat sat on the mat" as soft retrieval', sentence_experiment),
+    "exercises": ("The first lesson's exercises, solved", exercise_figures),
+}
+"""Every experiment by a short key: (title, function returning its dataclass)."""
