@@ -1,0 +1,569 @@
+"""Attention-weight grids: who attends to whom, as a heat map drawn with the Line API.
+
+Rows are query tokens, columns are key tokens. A cell's colour follows viridis
+(perceptually uniform and colour-blind safe); without colour each cell shows a
+shade glyph from ` ░▒▓█`, so the grid reads the same on any terminal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+import numpy as np
+from rich.cells import cell_len
+from rich.color import Color as RichColor
+from rich.segment import Segment
+from rich.style import Style
+from textual import events
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.cache import LRUCache
+from textual.containers import Container, Horizontal
+from textual.geometry import Region, Size, Spacing
+from textual.message import Message
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+from textual.widget import Widget
+
+# Viridis sampled at nine evenly spaced points (matplotlib's table); between them we interpolate.
+VIRIDIS_STOPS: tuple[tuple[int, int, int], ...] = (
+    (0x44, 0x01, 0x54),
+    (0x47, 0x2D, 0x7B),
+    (0x3B, 0x52, 0x8B),
+    (0x2C, 0x72, 0x8E),
+    (0x21, 0x91, 0x8C),
+    (0x28, 0xAE, 0x80),
+    (0x5E, 0xC9, 0x62),
+    (0xAD, 0xDC, 0x30),
+    (0xFD, 0xE7, 0x25),
+)
+SHADES = " ░▒▓█"
+"""One glyph per fifth of the scale, lightest weight first."""
+
+ROW_MARKER = "▶ "
+"""Drawn before the label of a marked row (e.g. a row that changed after an edit)."""
+
+# Column labels longer than this are replaced by column indices instead of being stacked.
+MAX_STACKED_LABEL = 8
+
+
+def viridis(fraction: float) -> tuple[int, int, int]:
+    """The viridis colour at `fraction` of the scale (clipped to 0..1) as RGB."""
+    position = min(max(fraction, 0.0), 1.0) * (len(VIRIDIS_STOPS) - 1)
+    lower = min(int(position), len(VIRIDIS_STOPS) - 2)
+    blend = position - lower
+    start, end = VIRIDIS_STOPS[lower], VIRIDIS_STOPS[lower + 1]
+    return tuple(round(a + (b - a) * blend) for a, b in zip(start, end))  # type: ignore[return-value]
+
+
+def readable_text_colour(background: tuple[int, int, int]) -> RichColor:
+    """Black on the light (yellow, green) end of the ramp, white on the dark end."""
+    red, green, blue = background
+    luminance = 0.2126 * red + 0.7152 * green + 0.0722 * blue
+    return RichColor.from_rgb(0, 0, 0) if luminance > 140 else RichColor.from_rgb(255, 255, 255)
+
+
+def shade(fraction: float) -> str:
+    """The shade glyph for `fraction` of the scale: five equal bands."""
+    return SHADES[min(int(min(max(fraction, 0.0), 1.0) * len(SHADES)), len(SHADES) - 1)]
+
+
+def format_weight(weight: float) -> str:
+    """Three characters: '.21' below one, '1.0' at one (softmax weights never exceed it)."""
+    weight = min(max(weight, 0.0), 1.0)
+    return "1.0" if weight >= 0.995 else f"{weight:.2f}"[1:]
+
+
+def colour_available(app: App) -> bool:
+    """Whether the viridis ramp can be shown faithfully.
+
+    Not when the user asked for no colour (`NO_COLOR`, read by Textual into
+    `App.no_color`), when the app keeps to the terminal's own ANSI palette
+    (`App.ansi_color` / an ANSI theme), or when the terminal has fewer than 256
+    colours (Rich's detected `color_system` is "standard", "windows" or None).
+    """
+    if app.no_color or app.native_ansi_color:
+        return False
+    return app.console.color_system in ("truecolor", "256")
+
+
+class AttentionGrid(ScrollView, can_focus=True):
+    """A T×T attention-weight heat map with a cursor, scrolling both ways when large.
+
+    Column labels stay on top and row labels on the left while the cells scroll;
+    the last line is a status line naming the cell under the cursor.
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up,k", "cursor_up", "Previous query", show=False),
+        Binding("down,j", "cursor_down", "Next query", show=False),
+        Binding("left,h", "cursor_left", "Previous key", show=False),
+        Binding("right,l", "cursor_right", "Next key", show=False),
+        Binding("home", "cursor_home", "First key", show=False),
+        Binding("end", "cursor_end", "Last key", show=False),
+        Binding("n", "toggle_numbers", "Numbers"),
+    ]
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "attention-grid--label",
+        "attention-grid--marked-label",
+        "attention-grid--cursor-label",
+        "attention-grid--cell",
+        "attention-grid--status",
+    }
+
+    DEFAULT_CSS = """
+    AttentionGrid {
+        width: auto;
+        height: auto;
+        max-width: 100%;
+        max-height: 100%;
+        background: $surface;
+        border: round $panel-lighten-2;
+        border-title-color: $text;
+        border-title-style: bold;
+        &:focus { border: round $accent; }
+        & > .attention-grid--label { color: $text-muted; }
+        & > .attention-grid--marked-label { color: $warning; text-style: bold; }
+        & > .attention-grid--cursor-label { color: $text; background: $primary 60%; text-style: bold; }
+        & > .attention-grid--cell { color: $text; }
+        & > .attention-grid--status { color: $text-muted; }
+    }
+    """
+
+    CELL_WIDTH: ClassVar[int] = 3
+    """Width of a cell as a plain coloured block."""
+    NUMBER_CELL_WIDTH: ClassVar[int] = 5
+    """Width of a cell showing its weight: room for '.21' and the cursor's brackets."""
+
+    class CursorMoved(Message):
+        """Posted when the cursor moves to another cell."""
+
+        def __init__(self, grid: AttentionGrid, row: int, col: int, weight: float) -> None:
+            self.grid = grid
+            """The grid whose cursor moved."""
+            self.row = row
+            """Query (row) index under the cursor."""
+            self.col = col
+            """Key (column) index under the cursor."""
+            self.weight = weight
+            """Attention weight of that cell."""
+            super().__init__()
+
+        @property
+        def control(self) -> AttentionGrid:
+            """The grid that posted this message (for `@on(..., selector)`)."""
+            return self.grid
+
+    def __init__(
+        self,
+        weights: np.ndarray,
+        labels: Sequence[str],
+        *,
+        title: str = "",
+        marked_rows: Collection[int] = frozenset(),
+        scale_to_max: bool = False,
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+        disabled: bool = False,
+    ) -> None:
+        """Args:
+        weights: (T, T) attention weights, row = query, column = key.
+        labels: T token labels, already told apart (e.g. "the₀", "the₄").
+        title: Shown in the top border.
+        marked_rows: Rows drawn with a marker, e.g. the rows an edit changed.
+        scale_to_max: Colour from 0 to the matrix maximum instead of 0 to 1.
+        """
+        super().__init__(name=name, id=id, classes=classes, disabled=disabled)
+        self.border_title = title
+        self.scale_to_max = scale_to_max
+        self.show_numbers = False
+        self.cursor_row = 0
+        self.cursor_col = 0
+        # Full-width rendered rows, keyed on everything that changes how a row looks.
+        self._row_cache: LRUCache[tuple, Strip] = LRUCache(maxsize=1024)
+        self.set_weights(weights, labels, marked_rows=marked_rows)
+
+    # ---- public API ----------------------------------------------------------
+
+    def set_weights(
+        self, weights: np.ndarray, labels: Sequence[str], marked_rows: Collection[int] = frozenset()
+    ) -> None:
+        """Show a new matrix (and labels, and marked rows); keeps the cursor if it still fits."""
+        weights = np.asarray(weights, dtype=float)
+        tokens = len(labels)
+        if weights.shape != (tokens, tokens):
+            raise ValueError(f"weights must be ({tokens}, {tokens}) for {tokens} labels, got {weights.shape}")
+        self.weights = weights
+        self.labels = list(labels)
+        self.marked_rows = frozenset(marked_rows)
+        maximum = float(weights.max()) if weights.size else 0.0
+        self.scale = maximum if self.scale_to_max and maximum > 0 else 1.0
+        self.cursor_row = min(self.cursor_row, max(tokens - 1, 0))
+        self.cursor_col = min(self.cursor_col, max(tokens - 1, 0))
+        self._relayout()
+
+    @property
+    def token_count(self) -> int:
+        """T, the number of query (and key) tokens."""
+        return len(self.labels)
+
+    @property
+    def cursor_weight(self) -> float:
+        """The weight under the cursor."""
+        return float(self.weights[self.cursor_row, self.cursor_col]) if self.token_count else 0.0
+
+    @property
+    def uses_colour(self) -> bool:
+        """True when cells are viridis blocks, False when they are shade glyphs."""
+        return colour_available(self.app)
+
+    def move_cursor(self, row: int, col: int) -> None:
+        """Put the cursor on (row, col), clipped to the grid; repaints only the lines it touches."""
+        if not self.token_count:
+            return
+        last = self.token_count - 1
+        row, col = min(max(row, 0), last), min(max(col, 0), last)
+        old_row, old_col = self.cursor_row, self.cursor_col
+        if (row, col) == (old_row, old_col):
+            return
+        self.cursor_row, self.cursor_col = row, col
+        for touched_row in {old_row, row}:
+            self._refresh_screen_line(self._header_height + touched_row - self.scroll_offset.y)
+        if col != old_col:
+            self.refresh(Region(0, 0, self.size.width, self._header_height))
+        self._refresh_screen_line(self._status_y)
+        self._scroll_cursor_into_view()
+        self.post_message(self.CursorMoved(self, row, col, self.cursor_weight))
+
+    # ---- actions -------------------------------------------------------------
+
+    def action_cursor_up(self) -> None:
+        """Move to the previous query row."""
+        self.move_cursor(self.cursor_row - 1, self.cursor_col)
+
+    def action_cursor_down(self) -> None:
+        """Move to the next query row."""
+        self.move_cursor(self.cursor_row + 1, self.cursor_col)
+
+    def action_cursor_left(self) -> None:
+        """Move to the previous key column."""
+        self.move_cursor(self.cursor_row, self.cursor_col - 1)
+
+    def action_cursor_right(self) -> None:
+        """Move to the next key column."""
+        self.move_cursor(self.cursor_row, self.cursor_col + 1)
+
+    def action_cursor_home(self) -> None:
+        """Move to the first key of the row."""
+        self.move_cursor(self.cursor_row, 0)
+
+    def action_cursor_end(self) -> None:
+        """Move to the last key of the row."""
+        self.move_cursor(self.cursor_row, self.token_count - 1)
+
+    def action_toggle_numbers(self) -> None:
+        """Show or hide each cell's weight."""
+        self.show_numbers = not self.show_numbers
+        self._relayout()
+
+    # ---- layout --------------------------------------------------------------
+
+    @property
+    def cell_width(self) -> int:
+        """Characters per cell: wider when numbers are shown."""
+        return self.NUMBER_CELL_WIDTH if self.show_numbers else self.CELL_WIDTH
+
+    @property
+    def _status_y(self) -> int:
+        """Screen line of the status line: the last line of the content area."""
+        return self.scrollable_content_region.height - 1
+
+    def _relayout(self) -> None:
+        """Recompute label widths, the column header and the virtual size; repaint everything."""
+        labels = self.labels
+        longest = max((cell_len(label) for label in labels), default=0)
+        cell_width = self.cell_width
+        if longest <= cell_width:
+            # Every label fits above its own cell.
+            header = [[label.center(cell_width) for label in labels]]
+            self._row_labels = labels
+        elif longest <= MAX_STACKED_LABEL:
+            # Stack each label's characters downward, ending just above the grid.
+            header = [
+                [label.rjust(longest)[line].center(cell_width) for label in labels] for line in range(longest)
+            ]
+            self._row_labels = labels
+        else:
+            # Long labels: number the columns, and show the numbers beside the row labels too.
+            index_width = len(str(len(labels) - 1))
+            header = [[str(index).center(cell_width) for index in range(len(labels))]]
+            self._row_labels = [f"{index:>{index_width}} {label}" for index, label in enumerate(labels)]
+        self._header = header
+        self._header_height = len(header)
+        self._label_width = cell_len(ROW_MARKER) + max((cell_len(label) for label in self._row_labels), default=0) + 1
+        self._row_cache.clear()
+        # Header, rows and the status line.
+        self.virtual_size = Size(
+            self._label_width + cell_width * self.token_count, self._header_height + self.token_count + 1
+        )
+        self.refresh(layout=True)
+
+    def _refresh_screen_line(self, screen_y: int) -> None:
+        """Repaint one line of the visible content area, if it is on screen."""
+        if 0 <= screen_y < self.scrollable_content_region.height:
+            self.refresh(Region(0, screen_y, self.size.width, 1))
+
+    def _scroll_cursor_into_view(self) -> None:
+        """Scroll so the cursor's cell is visible beside the fixed labels, header and status line."""
+        cell = Region(
+            self._label_width + self.cursor_col * self.cell_width,
+            self._header_height + self.cursor_row,
+            self.cell_width,
+            1,
+        )
+        fixed = Spacing(top=self._header_height, bottom=1, left=self._label_width)
+        self.scroll_to_region(cell, spacing=fixed, animate=False, immediate=True)
+
+    def on_focus(self, event: events.Focus) -> None:
+        """Cursor labels are drawn more strongly when focused."""
+        self._row_cache.clear()
+
+    def on_blur(self, event: events.Blur) -> None:
+        """See `on_focus`."""
+        self._row_cache.clear()
+
+    def notify_style_update(self) -> None:
+        """Theme or CSS changed: cached rows hold old colours."""
+        super().notify_style_update()
+        self._row_cache.clear()
+
+    # ---- drawing -------------------------------------------------------------
+
+    def render_line(self, y: int) -> Strip:
+        """Draw screen line `y`: a header line, a row, or the status line."""
+        width = self.scrollable_content_region.width
+        base_style = self.rich_style
+        if y == self._status_y:
+            return Strip([Segment(self._status_text(width), self._component("status"))]).adjust_cell_length(
+                width, base_style
+            )
+        if y < self._header_height:
+            full_line = self._header_line(y)
+        else:
+            row = y - self._header_height + self.scroll_offset.y
+            if row >= self.token_count:
+                return Strip.blank(width, base_style)
+            full_line = self._row_line(row)
+        # Labels stay put; only the cells scroll sideways.
+        left = self._label_width
+        scroll_x = self.scroll_offset.x
+        visible = Strip.join([full_line.crop(0, left), full_line.crop(left + scroll_x, left + scroll_x + width - left)])
+        return visible.adjust_cell_length(width, base_style)
+
+    def _component(self, name: str) -> Style:
+        """The Rich style of one of the `attention-grid--*` component classes."""
+        return self.get_component_rich_style(f"attention-grid--{name}")
+
+    def _header_line(self, line: int) -> Strip:
+        """Header line `line`, the full width of the grid, with the cursor's column highlighted."""
+        key = ("header", line, self.cursor_col, self.show_numbers, self.has_focus)
+        if (cached := self._row_cache.get(key)) is not None:
+            return cached
+        label_style = self._component("label")
+        cursor_style = self._component("cursor-label") if self.has_focus else label_style + Style(bold=True)
+        segments = [Segment(" " * self._label_width, self.rich_style)]
+        for col, text in enumerate(self._header[line]):
+            segments.append(Segment(text, cursor_style if col == self.cursor_col else label_style))
+        strip = Strip(segments).simplify()
+        self._row_cache.set(key, strip)
+        return strip
+
+    def _row_line(self, row: int) -> Strip:
+        """Query row `row`, the full width of the grid: marker, label, then one cell per key."""
+        colour = self.uses_colour
+        cursor_col = self.cursor_col if row == self.cursor_row else None
+        key = ("row", row, cursor_col, row in self.marked_rows, self.show_numbers, colour, self.has_focus)
+        if (cached := self._row_cache.get(key)) is not None:
+            return cached
+        marked = row in self.marked_rows
+        if cursor_col is not None and self.has_focus:
+            label_style = self._component("cursor-label")
+        elif marked:
+            label_style = self._component("marked-label")
+        else:
+            label_style = self._component("label")
+        marker = ROW_MARKER if marked else " " * cell_len(ROW_MARKER)
+        label_text = marker + self._row_labels[row]
+        segments = [Segment(label_text.ljust(self._label_width - 1), label_style), Segment(" ", self.rich_style)]
+        plain_style = self._component("cell")
+        for col, weight in enumerate(self.weights[row]):
+            segments.append(self._cell(float(weight), colour=colour, cursor=col == cursor_col, plain=plain_style))
+        strip = Strip(segments).simplify()
+        self._row_cache.set(key, strip)
+        return strip
+
+    def _cell(self, weight: float, *, colour: bool, cursor: bool, plain: Style) -> Segment:
+        """One cell: a viridis block (colour) or shade glyphs (no colour), optionally with its number."""
+        fraction = weight / self.scale
+        glyph = " " if colour else shade(fraction)
+        core = format_weight(weight) if self.show_numbers else glyph
+        edge = "[]" if cursor else glyph * 2
+        text = edge[0] + core + edge[1]
+        if not colour:
+            return Segment(text, plain + Style(bold=cursor))
+        background = viridis(fraction)
+        return Segment(
+            text,
+            Style(bgcolor=RichColor.from_rgb(*background), color=readable_text_colour(background), bold=cursor),
+        )
+
+    def _status_text(self, width: int) -> str:
+        """'row the₀ → col cat: 0.077', shortened when the grid is narrow."""
+        if not self.token_count:
+            return ""
+        query, key = self.labels[self.cursor_row], self.labels[self.cursor_col]
+        weight = f"{self.cursor_weight:.3f}"
+        long_form = f"row {query} → col {key}: {weight}"
+        return long_form if cell_len(long_form) <= width else f"{query} → {key}: {weight}"
+
+
+class GridLegend(Widget):
+    """One line: the colour ramp (or, without colour, the shade glyphs) between 0 and the scale's top."""
+
+    DEFAULT_CSS = """
+    GridLegend {
+        width: auto;
+        height: 1;
+        color: $text-muted;
+    }
+    """
+
+    RAMP_WIDTH: ClassVar[int] = 20
+    """Characters in the colour ramp."""
+
+    def __init__(
+        self, maximum: float = 1.0, *, name: str | None = None, id: str | None = None, classes: str | None = None
+    ) -> None:
+        """Args:
+        maximum: The weight at the top of the scale (1.0, or the matrix max when grids scale to it).
+        """
+        super().__init__(name=name, id=id, classes=classes)
+        self.maximum = maximum
+
+    def set_maximum(self, maximum: float) -> None:
+        """Relabel the top of the scale."""
+        self.maximum = maximum
+        self.refresh(layout=True)
+
+    def _ramp(self) -> list[Segment]:
+        """The segments between the '0' and the maximum label."""
+        if colour_available(self.app):
+            steps = [step / (self.RAMP_WIDTH - 1) for step in range(self.RAMP_WIDTH)]
+            return [Segment(" ", Style(bgcolor=RichColor.from_rgb(*viridis(step)))) for step in steps]
+        # Each glyph doubled, framed so the blank lowest band still shows.
+        return [Segment("▕"), *(Segment(glyph * 2) for glyph in SHADES), Segment("▏")]
+
+    def _segments(self) -> list[Segment]:
+        return [Segment("weight 0 "), *self._ramp(), Segment(f" {self.maximum:.2f}")]
+
+    def get_content_width(self, container: Size, viewport: Size) -> int:
+        return Strip(self._segments()).cell_length
+
+    def render_line(self, y: int) -> Strip:
+        """The legend is a single line."""
+        if y:
+            return Strip.blank(self.size.width, self.rich_style)
+        return Strip(self._segments()).apply_style(self.rich_style).adjust_cell_length(self.size.width, self.rich_style)
+
+
+@dataclass(frozen=True)
+class GridSpec:
+    """What one side of a `GridPair` shows: the `AttentionGrid` arguments besides the caption."""
+
+    weights: np.ndarray
+    labels: Sequence[str]
+    marked_rows: frozenset[int] = field(default_factory=frozenset)
+
+
+class GridPair(Container):
+    """Two attention grids side by side with captions and a shared legend; stacked when too narrow."""
+
+    DEFAULT_CSS = """
+    GridPair {
+        height: auto;
+        max-height: 100%;
+        & > #grids {
+            width: auto;
+            height: auto;
+            max-height: 1fr;
+            & > AttentionGrid { margin-right: 1; }
+        }
+        &.-stacked > #grids {
+            layout: vertical;
+        }
+    }
+    """
+
+    def __init__(
+        self,
+        left: GridSpec,
+        right: GridSpec,
+        captions: tuple[str, str] = ("original", "shuffled"),
+        *,
+        scale_to_max: bool = False,
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        """Args:
+        left, right: The two matrices with their labels and marked rows.
+        captions: Titles of the left and right grid, e.g. ("no position", "with position").
+        scale_to_max: Colour both from 0 to the larger matrix maximum, so they compare.
+        """
+        super().__init__(name=name, id=id, classes=classes)
+        self._specs = (left, right)
+        self._captions = captions
+        self.scale_to_max = scale_to_max
+
+    def compose(self) -> ComposeResult:
+        grids = [
+            AttentionGrid(
+                spec.weights,
+                spec.labels,
+                title=caption,
+                marked_rows=spec.marked_rows,
+                scale_to_max=self.scale_to_max,
+                classes=side,
+            )
+            for spec, caption, side in zip(self._specs, self._captions, ("-left", "-right"))
+        ]
+        if self.scale_to_max:
+            # One scale for both, or equal colours would not mean equal weights.
+            shared = max(grid.scale for grid in grids)
+            for grid in grids:
+                grid.scale = shared
+        with Horizontal(id="grids"):
+            yield from grids
+        yield GridLegend(grids[0].scale)
+
+    @property
+    def left(self) -> AttentionGrid:
+        """The left (or upper) grid."""
+        return self.query_one("AttentionGrid.-left", AttentionGrid)
+
+    @property
+    def right(self) -> AttentionGrid:
+        """The right (or lower) grid."""
+        return self.query_one("AttentionGrid.-right", AttentionGrid)
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Stack the grids when the pair is narrower than both side by side."""
+        side_by_side = sum(
+            grid.virtual_size.width + grid.styles.gutter.width + grid.styles.margin.width
+            for grid in (self.left, self.right)
+        )
+        self.set_class(event.size.width < side_by_side, "-stacked")
