@@ -1,0 +1,41 @@
+"""Run a lesson's code block and capture what it prints.
+
+Lesson code is course content, not learner code, so it runs in this process
+(the app calls this from a worker thread). Its ``print`` is replaced by one
+that writes to a buffer, so nothing reaches the terminal the app is drawing on.
+"""
+
+from __future__ import annotations
+
+import io
+import traceback
+from dataclasses import dataclass
+
+CELL_FILENAME = "<lesson cell>"
+
+
+@dataclass(frozen=True)
+class CellResult:
+    output: str
+    error: str | None = None  # one line: "ValueError: … (line 3)"
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+
+def run_cell(source: str) -> CellResult:
+    """Execute ``source`` in a fresh namespace; return its printed output or a one-line error."""
+    buffer = io.StringIO()
+
+    def captured_print(*args, sep=" ", end="\n", file=None, flush=False):
+        print(*args, sep=sep, end=end, file=buffer if file is None else file, flush=flush)
+
+    namespace = {"__name__": "__lesson__", "print": captured_print}
+    try:
+        exec(compile(source, CELL_FILENAME, "exec"), namespace)
+    except Exception as error:  # noqa: BLE001 - any failure of a cell is shown, not raised
+        frames = [f for f in traceback.extract_tb(error.__traceback__) if f.filename == CELL_FILENAME]
+        where = f" (line {frames[-1].lineno})" if frames else ""
+        return CellResult(buffer.getvalue(), f"{type(error).__name__}: {error}{where}")
+    return CellResult(buffer.getvalue())

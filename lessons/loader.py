@@ -1,0 +1,363 @@
+"""Read the course from lessons/content and lessons/exercises into typed objects.
+
+Every problem is reported as ``file:line: message``; the loader collects them
+all, so ``attnpos lessons --check`` shows a whole batch of mistakes at once.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python 3.10 only
+    import tomli as tomllib
+
+from attnpos.lessons.figures import FIGURES, format_figure
+from attnpos.lessons.mathtext import MathError, to_unicode
+from attnpos.lessons.model import Block, Code, Course, Exercise, ExerciseRef, Grid, Lesson, Math, Prose, Quiz, Section
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+CONTENT_DIR = PACKAGE_DIR / "content"
+EXERCISES_DIR = PACKAGE_DIR / "exercises"
+COURSE_TITLE = "Why Attention Needs Position"
+
+FIGURE_PATTERN = re.compile(r"\{\{\s*([A-Za-z0-9_.]+)\s*(?::([^}]*))?\}\}")
+INLINE_MATH = re.compile(r"(?<![\\$])\$(?!\$)([^$\n]+?)\$")
+CODE_SPAN = re.compile(r"(`+)(.+?)\1")
+LESSON_NAME = re.compile(r"(\d+)-([a-z0-9-]+)\.md")
+DIRECTIVES = ("grid", "quiz", "exercise")
+
+
+@dataclass(frozen=True)
+class Problem:
+    path: Path
+    line: int
+    message: str
+
+    def __str__(self) -> str:
+        try:
+            shown = self.path.relative_to(PACKAGE_DIR.parent)
+        except ValueError:
+            shown = self.path
+        return f"{shown}:{self.line}: {self.message}"
+
+
+class CourseError(Exception):
+    """The course has problems; ``problems`` lists each with its file and line."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = problems
+        super().__init__("\n".join(str(p) for p in problems))
+
+
+class _Reporter:
+    """Collects problems for one file."""
+
+    def __init__(self, path: Path, problems: list[Problem]):
+        self.path, self.problems = path, problems
+
+    def __call__(self, line: int, message: str) -> None:
+        self.problems.append(Problem(self.path, line, message))
+
+
+def fill_figures(text: str, report: _Reporter, line: int) -> str:
+    """Replace every {{name:spec}} with the computed figure."""
+
+    def replace(match: re.Match) -> str:
+        name, spec = match.group(1), (match.group(2) or "").strip()
+        if name not in FIGURES:
+            report(line + text[: match.start()].count("\n"), f"unknown figure {name!r}")
+            return match.group(0)
+        try:
+            return format_figure(name, spec)
+        except (ValueError, TypeError) as error:
+            report(line, f"figure {name!r} cannot be formatted with {spec!r}: {error}")
+            return match.group(0)
+
+    return FIGURE_PATTERN.sub(replace, text)
+
+
+def render_inline_math(text: str, report: _Reporter, line: int) -> str:
+    """Turn $…$ into Unicode, leaving code spans alone."""
+    pieces, last = [], 0
+    for span in CODE_SPAN.finditer(text):
+        pieces.append(_math_in(text[last : span.start()], report, line + text[:last].count("\n")))
+        pieces.append(span.group(0))
+        last = span.end()
+    pieces.append(_math_in(text[last:], report, line + text[:last].count("\n")))
+    return "".join(pieces)
+
+
+def _math_in(text: str, report: _Reporter, line: int) -> str:
+    def replace(match: re.Match) -> str:
+        try:
+            return to_unicode(match.group(1))
+        except MathError as error:
+            report(line + text[: match.start()].count("\n"), f"broken math ${match.group(1)}$: {error}")
+            return match.group(0)
+
+    return INLINE_MATH.sub(replace, text)
+
+
+def _text(value: Any, report: _Reporter, line: int) -> str:
+    """A string from lesson data with figures and inline math filled in."""
+    return render_inline_math(fill_figures(str(value), report, line), report, line)
+
+
+def _toml(body: str, report: _Reporter, line: int) -> dict | None:
+    try:
+        return tomllib.loads(body)
+    except tomllib.TOMLDecodeError as error:
+        report(line, f"invalid TOML: {error}")
+        return None
+
+
+def _require(data: dict, keys: dict[str, type], report: _Reporter, line: int, what: str) -> bool:
+    ok = True
+    for key, kind in keys.items():
+        if key not in data:
+            report(line, f"{what} needs {key!r}")
+            ok = False
+        elif not isinstance(data[key], kind):
+            report(line, f"{what}: {key!r} must be a {kind.__name__}")
+            ok = False
+    return ok
+
+
+def parse_quiz(data: dict, report: _Reporter, line: int, what: str = "quiz") -> Quiz | None:
+    if not _require(data, {"id": str, "question": str, "choices": list, "answer": int, "explanations": list}, report, line, what):
+        return None
+    choices, explanations = data["choices"], data["explanations"]
+    if len(choices) < 2:
+        report(line, f"{what} {data['id']!r} needs at least two choices")
+    if len(explanations) != len(choices):
+        report(line, f"{what} {data['id']!r} has {len(choices)} choices but {len(explanations)} explanations")
+    if not 0 <= data["answer"] < len(choices):
+        report(line, f"{what} {data['id']!r}: answer {data['answer']} is not the index of a choice (0-based)")
+        return None
+    return Quiz(
+        id=data["id"],
+        question=_text(data["question"], report, line),
+        choices=tuple(_text(c, report, line) for c in choices),
+        answer=data["answer"],
+        explanations=tuple(_text(e, report, line) for e in explanations),
+        line=line,
+    )
+
+
+def _directive(kind: str, body: str, report: _Reporter, line: int) -> Block | None:
+    data = _toml(body, report, line + 1)
+    if data is None:
+        return None
+    if kind == "quiz":
+        return parse_quiz(data, report, line)
+    if kind == "exercise":
+        if _require(data, {"id": str}, report, line, "exercise"):
+            return ExerciseRef(data["id"], line)
+        return None
+    if not _require(data, {"figure": str}, report, line, "grid"):
+        return None
+    for key in ("figure", "compare"):
+        name = data.get(key)
+        if name is None:
+            continue
+        if name not in FIGURES:
+            report(line, f"grid: unknown figure {name!r}")
+            return None
+        if not FIGURES[name].is_matrix:
+            report(line, f"grid: figure {name!r} is not a matrix")
+            return None
+    return Grid(figure=data["figure"], compare=data.get("compare"), caption=_text(data.get("caption", ""), report, line), line=line)
+
+
+def parse_lesson(path: Path, number: int, slug: str, problems: list[Problem]) -> Lesson | None:
+    """Parse one lesson file; problems go to ``problems``."""
+    report = _Reporter(path, problems)
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as error:
+        report(1, f"cannot read the lesson: {error}")
+        return None
+    if not lines or lines[0].strip() != "+++":
+        report(1, "a lesson starts with TOML front matter between '+++' lines")
+        return None
+    try:
+        end = next(i for i in range(1, len(lines)) if lines[i].strip() == "+++")
+    except StopIteration:
+        report(1, "the front matter is never closed with '+++'")
+        return None
+    meta = _toml("\n".join(lines[1:end]), report, 2) or {}
+    if not _require(meta, {"title": str, "summary": str}, report, 1, "the front matter"):
+        return None
+
+    sections: list[Section] = []
+    title, section_line, blocks = "Introduction", end + 2, []
+    paragraph: list[str] = []
+    paragraph_line = 0
+
+    def flush_paragraph() -> None:
+        nonlocal paragraph
+        text = "\n".join(paragraph).strip("\n")
+        if text.strip():
+            blocks.append(Prose(_text(text, report, paragraph_line), paragraph_line))
+        paragraph = []
+
+    i = end + 1
+    while i < len(lines):
+        line_no, raw = i + 1, lines[i]
+        stripped = raw.strip()
+        if raw.startswith("## "):
+            flush_paragraph()
+            if blocks or sections:
+                sections.append(Section(title, tuple(blocks), section_line))
+            title, section_line, blocks = raw[3:].strip(), line_no, []
+        elif stripped.startswith("```"):
+            flush_paragraph()
+            fence = stripped[: len(stripped) - len(stripped.lstrip("`"))]
+            info = stripped[len(fence) :].strip()
+            close = next((j for j in range(i + 1, len(lines)) if lines[j].strip() == fence), None)
+            if close is None:
+                report(line_no, f"code fence {info or fence!r} is never closed")
+                break
+            body = "\n".join(lines[i + 1 : close])
+            directive = re.fullmatch(r"\{(\w+)\}", info)
+            if directive:
+                if directive.group(1) not in DIRECTIVES:
+                    report(line_no, f"unknown directive {{{directive.group(1)}}}; known: {', '.join(DIRECTIVES)}")
+                else:
+                    block = _directive(directive.group(1), body, report, line_no)
+                    if block is not None:
+                        blocks.append(block)
+            else:
+                words = info.split()
+                language = words[0] if words else "text"
+                runnable = words[1:] == ["run"]
+                if words[1:] and not runnable:
+                    report(line_no, f"unknown code block option {' '.join(words[1:])!r}; only 'run' is known")
+                if runnable and language != "python":
+                    report(line_no, "only python blocks can be runnable")
+                blocks.append(Code(body, runnable, line_no, language))
+            i = close
+        elif stripped == "$$":
+            flush_paragraph()
+            close = next((j for j in range(i + 1, len(lines)) if lines[j].strip() == "$$"), None)
+            if close is None:
+                report(line_no, "display math opened with $$ is never closed")
+                break
+            latex = fill_figures("\n".join(lines[i + 1 : close]).strip(), report, line_no + 1)
+            try:
+                blocks.append(Math(to_unicode(latex), latex, line_no))
+            except MathError as error:
+                report(line_no, f"broken math: {error}")
+            i = close
+        elif not stripped:
+            flush_paragraph()
+        else:
+            if not paragraph:
+                paragraph_line = line_no
+            paragraph.append(raw)
+        i += 1
+    flush_paragraph()
+    sections.append(Section(title, tuple(blocks), section_line))
+    return Lesson(number, slug, meta["title"], _text(meta["summary"], report, 2), tuple(sections), path)
+
+
+def parse_exercise(folder: Path, problems: list[Problem]) -> Exercise | None:
+    """Parse lessons/exercises/<id>/: exercise.toml, starter.py, solution.py."""
+    toml_path = folder / "exercise.toml"
+    report = _Reporter(toml_path, problems)
+    files = {}
+    for name in ("exercise.toml", "starter.py", "solution.py"):
+        try:
+            files[name] = (folder / name).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            _Reporter(folder / name, problems)(1, f"cannot read {name}: {getattr(error, 'strerror', None) or error}")
+    if len(files) < 3:
+        return None
+    data = _toml(files["exercise.toml"], report, 1)
+    if data is None or not _require(
+        data, {"title": str, "lesson": int, "instructions": str, "hints": list, "why": dict, "messages": dict}, report, 1, "an exercise"
+    ):
+        return None
+    if not data["hints"]:
+        report(1, "an exercise needs at least one hint")
+    if "# TODO" not in files["starter.py"]:
+        _Reporter(folder / "starter.py", problems)(1, "the starter marks the learner's part with '# TODO'")
+    why = parse_quiz({"id": f"{folder.name}-why", **data["why"]}, report, 1, "the [why] question")
+    if why is None:
+        return None
+    return Exercise(
+        id=folder.name,
+        lesson=data["lesson"],
+        title=data["title"],
+        instructions=_text(data["instructions"], report, 1),
+        hints=tuple(_text(h, report, 1) for h in data["hints"]),
+        why=why,
+        messages={key: str(value) for key, value in data["messages"].items()},
+        starter=files["starter.py"],
+        solution=files["solution.py"],
+        folder=folder,
+    )
+
+
+def _check_course(course: Course, problems: list[Problem]) -> None:
+    """Rules across files: ids unique, every placed exercise exists and sits in its own lesson."""
+    quiz_ids: dict[str, Path] = {}
+    placed: dict[str, int] = {}
+    for lesson in course.lessons:
+        report = _Reporter(lesson.path, problems)
+        for quiz in lesson.quizzes:
+            if quiz.id in quiz_ids:
+                report(quiz.line, f"quiz id {quiz.id!r} is also used in {quiz_ids[quiz.id].name}")
+            quiz_ids[quiz.id] = lesson.path
+        for section in lesson.sections:
+            for block in section.blocks:
+                if isinstance(block, ExerciseRef):
+                    exercise = course.exercises.get(block.id)
+                    if exercise is None:
+                        report(block.line, f"no exercise {block.id!r} in {EXERCISES_DIR.name}/")
+                    elif exercise.lesson != lesson.number:
+                        report(block.line, f"exercise {block.id!r} says it belongs to lesson {exercise.lesson}")
+                    placed[block.id] = lesson.number
+    for exercise_id, exercise in course.exercises.items():
+        if exercise_id not in placed:
+            _Reporter(exercise.folder / "exercise.toml", problems)(1, f"exercise {exercise_id!r} is not placed in any lesson")
+
+
+def load_course(content_dir: Path = CONTENT_DIR, exercises_dir: Path = EXERCISES_DIR) -> Course:
+    """The whole course; raises CourseError listing every problem found."""
+    problems: list[Problem] = []
+    lessons = []
+    numbers: dict[int, Path] = {}
+    paths = sorted(content_dir.glob("*.md"))
+    if not paths:
+        problems.append(Problem(content_dir, 0, "no lesson files (NN-slug.md)"))
+    for path in paths:
+        match = LESSON_NAME.fullmatch(path.name)
+        if not match:
+            problems.append(Problem(path, 0, "a lesson file is named NN-slug.md, e.g. 01-set-not-sequence.md"))
+            continue
+        number = int(match.group(1))
+        if number in numbers:
+            problems.append(Problem(path, 0, f"lesson number {number} is also used by {numbers[number].name}"))
+        numbers[number] = path
+        lesson = parse_lesson(path, number, match.group(2), problems)
+        if lesson is not None:
+            lessons.append(lesson)
+    exercises = {}
+    for folder in sorted(p for p in exercises_dir.iterdir() if p.is_dir()) if exercises_dir.is_dir() else []:
+        if folder.name.startswith(("_", ".")):
+            continue
+        exercise = parse_exercise(folder, problems)
+        if exercise is not None:
+            exercises[exercise.id] = exercise
+    course = Course(COURSE_TITLE, tuple(lessons), exercises)
+    _check_course(course, problems)
+    if problems:
+        raise CourseError(problems)
+    return course

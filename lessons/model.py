@@ -1,0 +1,119 @@
+"""The course as typed objects: what the loader builds and every front end reads."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Union
+
+
+@dataclass(frozen=True)
+class Prose:
+    """Markdown with its figures filled in and its inline math already Unicode."""
+
+    markdown: str
+    line: int
+
+
+@dataclass(frozen=True)
+class Math:
+    """A display formula, rendered to Unicode."""
+
+    text: str
+    latex: str
+    line: int
+
+
+@dataclass(frozen=True)
+class Code:
+    """A code block; runnable ones are executed against attnpos and show their output."""
+
+    source: str
+    runnable: bool
+    line: int
+    language: str = "python"
+
+
+@dataclass(frozen=True)
+class Grid:
+    """An attention-grid figure, optionally beside a second one."""
+
+    figure: str
+    line: int
+    compare: str | None = None
+    caption: str = ""
+
+
+@dataclass(frozen=True)
+class Quiz:
+    """A multiple-choice question with an explanation for every choice."""
+
+    id: str
+    question: str
+    choices: tuple[str, ...]
+    answer: int
+    explanations: tuple[str, ...]
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class ExerciseRef:
+    """Where in a lesson an exercise sits."""
+
+    id: str
+    line: int
+
+
+Block = Union[Prose, Math, Code, Grid, Quiz, ExerciseRef]
+
+
+@dataclass(frozen=True)
+class Section:
+    title: str
+    blocks: tuple[Block, ...]
+    line: int
+
+
+@dataclass(frozen=True)
+class Lesson:
+    number: int
+    slug: str
+    title: str
+    summary: str
+    sections: tuple[Section, ...]  # the first is the introduction
+    path: Path
+
+    @property
+    def exercise_ids(self) -> list[str]:
+        return [b.id for s in self.sections for b in s.blocks if isinstance(b, ExerciseRef)]
+
+    @property
+    def quizzes(self) -> list[Quiz]:
+        return [b for s in self.sections for b in s.blocks if isinstance(b, Quiz)]
+
+
+@dataclass(frozen=True)
+class Exercise:
+    id: str
+    lesson: int
+    title: str
+    instructions: str
+    hints: tuple[str, ...]
+    why: Quiz
+    messages: dict[str, str]
+    starter: str
+    solution: str
+    folder: Path
+
+
+@dataclass(frozen=True)
+class Course:
+    title: str
+    lessons: tuple[Lesson, ...]
+    exercises: dict[str, Exercise] = field(default_factory=dict)
+
+    def lesson(self, number: int) -> Lesson:
+        for lesson in self.lessons:
+            if lesson.number == number:
+                return lesson
+        raise KeyError(f"no lesson {number}; the course has {', '.join(str(l.number) for l in self.lessons)}")

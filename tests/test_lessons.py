@@ -1,0 +1,222 @@
+"""The course content: it loads, its figures are computed, its code runs, it covers the sources."""
+
+from __future__ import annotations
+
+import re
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from attnpos.core import experiments as ex
+from attnpos.lessons.cells import run_cell
+from attnpos.lessons.figures import FIGURES, figure
+from attnpos.lessons.loader import CONTENT_DIR, CourseError, load_course
+from attnpos.lessons.mathtext import MathError, to_unicode
+from attnpos.lessons.model import Code, Prose
+from attnpos.tui.render import lesson_renderable
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:
+    import tomli as tomllib
+
+COVERAGE = Path(__file__).with_name("coverage.toml")
+SOURCES = {  # the four source lessons in ../shared/seeds
+    "000_c5696851a1b59419.txt",
+    "001_7e74b29df957bb1e.txt",
+    "002_acc919ca0e5906ea.txt",
+    "003_4aaac58d5b8e96c3.txt",
+}
+
+
+@pytest.fixture(scope="module")
+def course():
+    return load_course()
+
+
+def lesson_text(course, number: int) -> str:
+    """Everything a learner reads in a lesson, as plain lower-case text."""
+    lesson = course.lesson(number)
+    console = Console(width=100, record=True, color_system=None, file=open("/dev/null", "w"))
+    console.print(lesson_renderable(lesson, course, run_code=False))
+    extra = [course.exercises[i].instructions + " ".join(course.exercises[i].hints) for i in lesson.exercise_ids]
+    return " ".join([console.export_text(), *extra]).lower()
+
+
+def test_course_has_four_lessons_in_order(course):
+    assert [l.number for l in course.lessons] == [1, 2, 3, 4]
+    assert course.title == "Why Attention Needs Position"
+
+
+def test_every_lesson_has_two_quizzes(course):
+    for lesson in course.lessons:
+        assert len(lesson.quizzes) >= 2, lesson.title
+
+
+def test_exercises_sit_in_their_lessons(course):
+    assert course.lesson(1).exercise_ids == ["forget-reorder", "constant-offset", "identical-tokens"]
+    assert "order-checks" in course.lesson(3).exercise_ids
+
+
+def test_every_runnable_block_runs(course):
+    blocks = [(l.path.name, b) for l in course.lessons for s in l.sections for b in s.blocks if isinstance(b, Code) and b.runnable]
+    assert len(blocks) >= 8
+    for name, block in blocks:
+        result = run_cell(block.source)
+        assert result.ok, f"{name}:{block.line}: {result.error}"
+        assert result.output.strip(), f"{name}:{block.line} prints nothing"
+
+
+# --- figures are computed, never typed -----------------------------------
+
+
+def test_registry_quotes_the_core():
+    assert figure("shuffle.gap").value == ex.shuffle_experiment().gap
+    assert figure("offset.gap").value == ex.offset_experiment().gap
+    assert figure("twin.max_diff").value == 0.0
+    assert figure("sentence.weights").is_matrix
+
+
+TYPED_FIGURES = [r"4\.4\s*(e|×\s*10\^?)\s*-?16", r"4\.44089", r"3\.49975", r"\b3\.50?\b", r"2\.375", r"0\.788", r"8\.589"]
+
+
+@pytest.mark.parametrize("path", sorted(CONTENT_DIR.glob("*.md")), ids=lambda p: p.name)
+def test_no_computed_figure_is_typed(path):
+    text = path.read_text(encoding="utf-8")
+    for pattern in TYPED_FIGURES:
+        match = re.search(pattern, text)
+        assert match is None, f"{path.name} types {match.group(0)!r}: use a {{{{figure}}}} placeholder"
+
+
+def test_filled_figures_appear_in_the_lessons(course):
+    text = lesson_text(course, 1)
+    assert format(figure("offset.gap").value, ".2f") in text
+    assert str(figure("twin.max_diff").value) in text
+
+
+# --- coverage of the sources ------------------------------------------------
+
+
+def coverage_facts():
+    if not COVERAGE.exists():
+        return []
+    return tomllib.loads(COVERAGE.read_text(encoding="utf-8"))["fact"]
+
+
+def test_coverage_checklist_is_substantial():
+    facts = coverage_facts()
+    assert len(facts) >= 50
+    assert {f["source"] for f in facts} == SOURCES
+
+
+@pytest.mark.parametrize("fact", coverage_facts(), ids=lambda f: f["fact"][:50])
+def test_fact_is_covered(course, fact):
+    text = lesson_text(course, fact["lesson"])
+    for phrase in fact["phrases"]:
+        assert phrase.lower() in text, f"lesson {fact['lesson']} lacks {phrase!r} ({fact['fact']})"
+
+
+# --- reading in a terminal ---------------------------------------------------
+
+
+def test_lesson_one_fits_80_columns(course):
+    console = Console(width=80, record=True, color_system=None, file=open("/dev/null", "w"))
+    console.print(lesson_renderable(course.lesson(1), course))
+    lines = console.export_text().splitlines()
+    assert max(len(line) for line in lines) <= 80
+    assert any("Attention" in line for line in lines[:3])
+
+
+def test_math_renders_to_unicode(course):
+    assert to_unicode(r"\alpha_{ij}") == "αᵢⱼ"
+    assert to_unicode(r"\frac{1}{\sqrt{d_k}}") == "1/√dₖ"
+    prose = " ".join(b.markdown for l in course.lessons for s in l.sections for b in s.blocks if isinstance(b, Prose))
+    assert "\\" not in re.sub(r"`[^`]*`", "", prose), "a LaTeX command survived rendering"
+
+
+@pytest.mark.parametrize("latex", [r"\frac{a}{b", r"x \nosuchcommand y", r"a_{b"])
+def test_broken_math_is_an_error(latex):
+    with pytest.raises(MathError):
+        to_unicode(latex)
+
+
+# --- malformed lessons give file:line errors ---------------------------------
+
+
+GOOD_EXERCISE = {
+    "exercise.toml": textwrap.dedent(
+        """
+        title = "T"
+        lesson = 1
+        instructions = "Do it."
+        hints = ["a nudge"]
+        [why]
+        question = "Why?"
+        choices = ["a", "b"]
+        answer = 0
+        explanations = ["yes", "no"]
+        [messages]
+        passed = "Well done."
+        """
+    ),
+    "starter.py": "x = 1  # TODO\n",
+    "solution.py": "x = 2\n",
+}
+
+
+def make_course(tmp_path: Path, lesson: str, exercise_files=GOOD_EXERCISE) -> tuple[Path, Path]:
+    content, exercises = tmp_path / "content", tmp_path / "exercises"
+    content.mkdir()
+    (content / "01-test.md").write_text(lesson, encoding="utf-8")
+    folder = exercises / "ex-one"
+    folder.mkdir(parents=True)
+    for name, text in exercise_files.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    return content, exercises
+
+
+HEADER = '+++\ntitle = "A"\nsummary = "B"\n+++\n'
+PLACED = "\n```{exercise}\nid = \"ex-one\"\n```\n"
+
+
+def load_problems(tmp_path, lesson, exercise_files=GOOD_EXERCISE):
+    with pytest.raises(CourseError) as raised:
+        load_course(*make_course(tmp_path, lesson, exercise_files))
+    return [str(p) for p in raised.value.problems]
+
+
+def test_a_good_tiny_course_loads(tmp_path):
+    course = load_course(*make_course(tmp_path, HEADER + "## One\n\nText {{offset.gap:.2f}} and $\\alpha$.\n" + PLACED))
+    prose = course.lesson(1).sections[0].blocks[0]
+    assert prose.markdown == f"Text {figure('offset.gap').value:.2f} and α."
+
+
+@pytest.mark.parametrize(
+    "body, line, words",
+    [
+        ("## S\n\n```{bogus}\nx = 1\n```\n", 11, "unknown directive"),
+        ("## S\n\nthe gap is {{no.such.figure}}\n", 11, "unknown figure"),
+        ("## S\n\nbroken $\\frac{a}{b$ math\n", 11, "broken math"),
+        ("## S\n\n$$\n\\nosuch{x}\n$$\n", 11, "broken math"),
+        ("## S\n\n```{grid}\nfigure = \"offset.gap\"\n```\n", 11, "not a matrix"),
+        ("## S\n\n```{quiz}\nid = \"q\"\nquestion = \"?\"\nchoices = [\"a\"]\nanswer = 3\nexplanations = [\"x\"]\n```\n", 11, "answer 3"),
+        ("## S\n\n```python\nprint(1)\n", 11, "never closed"),
+    ],
+)
+def test_malformed_lessons_name_file_and_line(tmp_path, body, line, words):
+    problems = load_problems(tmp_path, HEADER + PLACED + body)
+    assert any(p.startswith(f"{tmp_path / 'content' / '01-test.md'}:{line}:") and words in p for p in problems), problems
+
+
+def test_exercise_without_solution(tmp_path):
+    files = {k: v for k, v in GOOD_EXERCISE.items() if k != "solution.py"}
+    problems = load_problems(tmp_path, HEADER + PLACED, files)
+    assert any("solution.py" in p and "cannot read" in p for p in problems), problems
+
+
+def test_missing_front_matter(tmp_path):
+    problems = load_problems(tmp_path, "## no front matter\n")
+    assert any(":1:" in p and "front matter" in p for p in problems)

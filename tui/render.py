@@ -1,0 +1,88 @@
+"""Lessons as Rich renderables: `attnpos lessons show N` prints these, piping included."""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+import numpy as np
+from rich.console import Group, RenderableType
+from rich.markdown import Markdown
+from rich.padding import Padding
+from rich.panel import Panel
+from rich.rule import Rule
+from rich.syntax import Syntax
+from rich.table import Table
+from rich.text import Text
+
+from attnpos.lessons.cells import run_cell
+from attnpos.lessons.figures import figure
+from attnpos.lessons.model import Code, Course, ExerciseRef, Grid, Lesson, Math, Prose, Quiz
+from attnpos.tui.palette import SHADES, shade, viridis_hex
+
+
+def matrix_table(weights: np.ndarray, labels: list[str], title: str = "") -> Table:
+    """A weight matrix as a table: each cell a shade glyph and its value on a viridis background.
+
+    The glyph and the number carry the value on their own, so the table reads
+    the same with NO_COLOR or in a pipe.
+    """
+    table = Table(title=title, box=None, padding=(0, 0), show_edge=False, title_style="bold")
+    table.add_column("", justify="right", style="bold", no_wrap=True)
+    for label in labels:
+        table.add_column(label[:5], justify="center", no_wrap=True, min_width=5)
+    top = float(weights.max()) or 1.0
+    for label, row in zip(labels, weights):
+        cells = []
+        for w in row:
+            level = w / top
+            fg = "black" if level > 0.55 else "white"
+            cells.append(Text(f"{shade(level)}{w:.2f}"[:5].ljust(5), style=f"{fg} on {viridis_hex(level)}"))
+        table.add_row(label + " ", *cells)
+    return table
+
+
+def grid_renderable(block: Grid) -> RenderableType:
+    parts: list[RenderableType] = []
+    for name in filter(None, (block.figure, block.compare)):
+        fig = figure(name)
+        labels = fig.labels() if fig.labels else [str(i) for i in range(fig.value.shape[0])]
+        parts.append(matrix_table(fig.value, labels, title=fig.meaning))
+    legend = Text("legend: " + "  ".join(f"{g}≈{i / (len(SHADES) - 1):.2f}" for i, g in enumerate(SHADES)) + " of the largest weight", style="dim")
+    if block.caption:
+        parts.append(Text(block.caption, style="italic"))
+    parts.append(legend)
+    return Padding(Group(*parts), (1, 0, 1, 2))
+
+
+def block_renderables(block, course: Course, run_code: bool) -> Iterable[RenderableType]:
+    if isinstance(block, Prose):
+        yield Markdown(block.markdown)
+    elif isinstance(block, Math):
+        yield Padding(Text(block.text, style="italic", justify="center"), (1, 0))
+    elif isinstance(block, Code):
+        title = "python · runnable" if block.runnable else block.language
+        yield Panel(Syntax(block.source, block.language, theme="ansi_dark", word_wrap=True), title=title, title_align="left")
+        if block.runnable and run_code:
+            result = run_cell(block.source)
+            body = Text(result.output.rstrip("\n"))
+            if result.error:
+                body.append(("\n" if result.output else "") + result.error, style="bold red")
+            yield Panel(body, title="output", title_align="left", style="dim")
+    elif isinstance(block, Grid):
+        yield grid_renderable(block)
+    elif isinstance(block, Quiz):
+        choices = "\n".join(f"  {chr(97 + i)}) {c}" for i, c in enumerate(block.choices))
+        yield Panel(Text(f"{block.question}\n\n{choices}"), title="question (answer it in the app)", title_align="left")
+    elif isinstance(block, ExerciseRef):
+        exercise = course.exercises[block.id]
+        body = Group(Markdown(exercise.instructions), Text(f"\nStart it: attnpos exercise {exercise.id}", style="bold"))
+        yield Panel(body, title=f"exercise {exercise.id}: {exercise.title}", title_align="left")
+
+
+def lesson_renderable(lesson: Lesson, course: Course, run_code: bool = True) -> Group:
+    parts: list[RenderableType] = [Rule(f"Lesson {lesson.number}: {lesson.title}"), Text(lesson.summary, style="italic")]
+    for section in lesson.sections:
+        parts.append(Text(f"\n{section.title}", style="bold underline"))
+        for block in section.blocks:
+            parts.extend(block_renderables(block, course, run_code))
+    return Group(*parts)
