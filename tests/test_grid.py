@@ -1,0 +1,286 @@
+"""AttentionGrid, GridLegend and GridPair: cursor, numbers, scrolling, no-colour mode, snapshots."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from textual.app import App, ComposeResult
+from textual.geometry import Region
+
+from attnpos.tui.grid import SHADES, AttentionGrid, GridLegend, GridPair, GridSpec, format_weight, viridis
+
+LABELS = ["the₀", "cat₁", "sat₂", "on₃", "the₄", "mat₅"]
+# Fixed scores, so every snapshot and expected weight is reproducible.
+SCORES = np.array(
+    [
+        [2.0, 0.1, 0.3, 0.0, 1.2, 0.4],
+        [0.2, 2.5, 0.9, 0.1, 0.2, 1.1],
+        [0.5, 1.5, 2.0, 0.7, 0.3, 0.2],
+        [0.0, 0.4, 0.6, 1.8, 0.1, 1.6],
+        [1.3, 0.2, 0.1, 0.3, 2.2, 0.5],
+        [0.3, 1.0, 0.2, 1.4, 0.6, 2.4],
+    ]
+)
+
+
+def softmax_rows(scores: np.ndarray) -> np.ndarray:
+    """Row-wise softmax: each query's weights over the keys sum to one."""
+    exps = np.exp(scores - scores.max(axis=1, keepdims=True))
+    return exps / exps.sum(axis=1, keepdims=True)
+
+
+WEIGHTS = softmax_rows(SCORES)
+SHUFFLE = [3, 0, 5, 1, 4, 2]
+
+
+@pytest.fixture(autouse=True)
+def truecolour_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every app sees a truecolour terminal and no NO_COLOR, unless a test says otherwise.
+
+    Rich reads COLORTERM when the App builds its console, so this must be set before the App exists.
+    """
+    monkeypatch.setenv("COLORTERM", "truecolor")
+    monkeypatch.delenv("NO_COLOR", raising=False)
+
+
+@pytest.fixture
+def no_colour(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The user asked for no colour (https://no-color.org); Textual reads it into App.no_color."""
+    monkeypatch.setenv("NO_COLOR", "1")
+
+
+class GridApp(App[None]):
+    """One focused grid and its legend."""
+
+    def __init__(self, weights: np.ndarray = WEIGHTS, labels: list[str] = LABELS, marked_rows=frozenset()) -> None:
+        super().__init__()
+        self.animation_level = "none"
+        self._grid_args = (weights, labels, marked_rows)
+        self.cursor_moves: list[AttentionGrid.CursorMoved] = []
+
+    def compose(self) -> ComposeResult:
+        weights, labels, marked_rows = self._grid_args
+        yield AttentionGrid(weights, labels, title="head 0", marked_rows=marked_rows)
+        yield GridLegend()
+
+    def on_mount(self) -> None:
+        self.query_one(AttentionGrid).focus()
+
+    def on_attention_grid_cursor_moved(self, message: AttentionGrid.CursorMoved) -> None:
+        self.cursor_moves.append(message)
+
+
+class PairApp(App[None]):
+    """An original grid beside its shuffled copy."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.animation_level = "none"
+
+    def compose(self) -> ComposeResult:
+        shuffled = WEIGHTS[np.ix_(SHUFFLE, SHUFFLE)]
+        yield GridPair(
+            GridSpec(WEIGHTS, LABELS),
+            GridSpec(shuffled, [LABELS[index] for index in SHUFFLE], marked_rows=frozenset({0, 2})),
+            ("original", "shuffled"),
+        )
+
+
+def line_texts(grid: AttentionGrid) -> list[str]:
+    return [grid.render_line(y).text for y in range(grid.scrollable_content_region.height)]
+
+
+# ---- cursor -----------------------------------------------------------------
+
+
+async def test_arrows_move_the_cursor_and_post_its_weight() -> None:
+    app = GridApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        grid = app.query_one(AttentionGrid)
+        moves = app.cursor_moves
+        await pilot.press("right", "right", "down", "l", "j")
+        await pilot.pause()
+        assert (grid.cursor_row, grid.cursor_col) == (2, 3)
+        assert [(move.row, move.col) for move in moves] == [(0, 1), (0, 2), (1, 2), (1, 3), (2, 3)]
+        assert moves[-1].weight == pytest.approx(WEIGHTS[2, 3])
+        assert moves[-1].control is grid
+        status = line_texts(grid)[-1]
+        assert f"{LABELS[2]} → " in status and status.rstrip().endswith(f"{LABELS[3]}: {WEIGHTS[2, 3]:.3f}")
+
+
+async def test_home_end_and_edges_clip_the_cursor() -> None:
+    app = GridApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        grid = app.query_one(AttentionGrid)
+        await pilot.press("end", "down")
+        assert (grid.cursor_row, grid.cursor_col) == (1, 5)
+        await pilot.press("right", "home", "up", "up", "k")
+        assert (grid.cursor_row, grid.cursor_col) == (0, 0)
+
+
+async def test_cursor_move_repaints_only_the_lines_it_touches() -> None:
+    app = GridApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        grid = app.query_one(AttentionGrid)
+        await pilot.pause()
+        calls: list[tuple[Region, ...]] = []
+        original_refresh = grid.refresh
+
+        def record_refresh(*regions: Region, **kwargs):
+            calls.append(regions)
+            return original_refresh(*regions, **kwargs)
+
+        grid.refresh = record_refresh  # type: ignore[method-assign]
+        grid.action_cursor_down()
+        moved_down = list(calls)
+        calls.clear()
+        grid.action_cursor_right()
+        moved_right = list(calls)
+        grid.refresh = original_refresh  # type: ignore[method-assign]
+        header = grid._header_height
+        status = grid.scrollable_content_region.height - 1
+        width = grid.size.width
+
+    assert all(calls for calls in moved_down + moved_right), "a cursor move never repaints the whole grid"
+    down_regions = [region for regions in moved_down for region in regions]
+    assert sorted(region.y for region in down_regions) == [header, header + 1, status]
+    assert all(region.height == 1 for region in down_regions)
+    # Moving sideways also repaints the column header, which highlights the cursor's column.
+    right_regions = [region for regions in moved_right for region in regions]
+    assert Region(0, 0, width, header) in right_regions
+    assert sum(region.height for region in right_regions) == header + 2
+
+
+# ---- drawing ----------------------------------------------------------------
+
+
+async def test_numbers_toggle_widens_cells_and_shows_weights() -> None:
+    app = GridApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        grid = app.query_one(AttentionGrid)
+        first_row = grid._header_height
+        assert "." not in grid.render_line(first_row).text
+        narrow = grid.virtual_size.width
+
+        await pilot.press("n")
+        await pilot.pause()
+        first_row = grid._header_height  # short labels now fit on one header line
+        row_text = grid.render_line(first_row).text
+        assert f"[{format_weight(WEIGHTS[0, 0])}]" in row_text  # the cursor's cell
+        assert format_weight(WEIGHTS[0, 1]) in row_text
+        assert grid.virtual_size.width == narrow + 6 * (grid.NUMBER_CELL_WIDTH - grid.CELL_WIDTH)
+
+        await pilot.press("n")
+        await pilot.pause()
+        assert grid.virtual_size.width == narrow
+
+
+async def test_colour_cells_follow_viridis() -> None:
+    app = GridApp()
+    async with app.run_test(size=(80, 24)):
+        grid = app.query_one(AttentionGrid)
+        assert grid.uses_colour
+        strongest = int(WEIGHTS[3].argmax())
+        cell = grid._cell(float(WEIGHTS[3, strongest]), colour=True, cursor=False, plain=grid.rich_style)
+        assert cell.style.bgcolor.get_truecolor() == viridis(WEIGHTS[3, strongest])
+    assert viridis(0.0) == (0x44, 0x01, 0x54)  # dark purple
+    assert viridis(1.0) == (0xFD, 0xE7, 0x25)  # yellow
+
+
+async def test_no_colour_draws_shade_glyphs_without_background_colours(no_colour: None) -> None:
+    app = GridApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        grid = app.query_one(AttentionGrid)
+        assert app.no_color and not grid.uses_colour
+        first_row = grid._header_height
+        rows = [grid.render_line(y).crop(grid._label_width) for y in range(first_row, first_row + len(LABELS))]
+        drawn = "".join(strip.text for strip in rows)
+        assert set(SHADES[1:]) & set(drawn), "weights above the lowest band show as shade glyphs"
+        # Only the widget's own background: no colour carries a weight.
+        backgrounds = {segment.style.bgcolor for strip in rows for segment in strip if segment.style}
+        assert backgrounds <= {grid.rich_style.bgcolor}
+
+        await pilot.press("n")
+        await pilot.pause()
+        assert format_weight(WEIGHTS[0, 1]) in grid.render_line(grid._header_height).text
+
+
+async def test_legend_shows_glyphs_without_colour(no_colour: None) -> None:
+    app = GridApp()
+    async with app.run_test(size=(80, 24)):
+        legend_text = app.query_one(GridLegend).render_line(0).text
+        assert all(glyph in legend_text for glyph in SHADES[1:])
+        assert legend_text.strip().endswith("1.00")
+
+
+async def test_marked_rows_show_the_marker() -> None:
+    app = GridApp(marked_rows={1, 4})
+    async with app.run_test(size=(80, 24)):
+        grid = app.query_one(AttentionGrid)
+        texts = line_texts(grid)[grid._header_height :]
+        assert [row for row, text in enumerate(texts[: len(LABELS)]) if text.startswith("▶")] == [1, 4]
+        assert texts[1].startswith("▶ cat₁")
+
+
+async def test_set_weights_redraws_with_new_rows() -> None:
+    app = GridApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        grid = app.query_one(AttentionGrid)
+        grid.set_weights(WEIGHTS[:3, :3] / WEIGHTS[:3, :3].sum(axis=1, keepdims=True), LABELS[:3], marked_rows={2})
+        await pilot.pause()
+        assert grid.token_count == 3
+        assert line_texts(grid)[grid._header_height + 2].startswith("▶ sat₂")
+        with pytest.raises(ValueError):
+            grid.set_weights(WEIGHTS, LABELS[:3])
+
+
+async def test_large_grid_scrolls_instead_of_wrapping() -> None:
+    size = 64
+    scores = np.sin(np.arange(size * size, dtype=float).reshape(size, size))
+    labels = [f"tok{index}" for index in range(size)]
+    app = GridApp(softmax_rows(scores * 3), labels)
+    async with app.run_test(size=(80, 24)) as pilot:
+        grid = app.query_one(AttentionGrid)
+        view = grid.scrollable_content_region
+        assert grid.virtual_size.width > view.width and grid.virtual_size.height > view.height
+        assert all(len(text) == view.width for text in line_texts(grid)), "every line is cropped, none wraps"
+
+        await pilot.press(*["end"] + ["down"] * 40)
+        await pilot.pause()
+        assert grid.scroll_offset.x > 0 and grid.scroll_offset.y > 0
+        texts = line_texts(grid)
+        # Row labels stay on the left while the cells scroll; the cursor's row is on screen.
+        assert any(text.lstrip(" ▶").startswith("tok40 ") for text in texts)
+        assert "[" in "".join(texts)
+        assert texts[-1].startswith("row tok40 → col tok63")
+
+
+async def test_pair_stacks_when_too_narrow() -> None:
+    app = PairApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        pair = app.query_one(GridPair)
+        assert not pair.has_class("-stacked")
+        assert pair.left.region.y == pair.right.region.y
+        await pilot.resize_terminal(40, 40)
+        await pilot.pause()
+        assert pair.has_class("-stacked")
+        assert pair.right.region.y > pair.left.region.y
+
+
+# ---- snapshots ----------------------------------------------------------------
+
+
+def test_snapshot_grid_in_colour(snap_compare) -> None:
+    assert snap_compare(GridApp(marked_rows={1, 4}), press=["right", "down"], terminal_size=(60, 16))
+
+
+def test_snapshot_grid_without_colour(snap_compare, no_colour: None) -> None:
+    assert snap_compare(GridApp(marked_rows={1, 4}), press=["right", "down"], terminal_size=(60, 16))
+
+
+def test_snapshot_grid_numbers(snap_compare) -> None:
+    assert snap_compare(GridApp(), press=["right", "down", "n"], terminal_size=(60, 16))
+
+
+def test_snapshot_pair_at_80x24(snap_compare) -> None:
+    assert snap_compare(PairApp(), terminal_size=(80, 24))
