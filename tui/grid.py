@@ -390,12 +390,10 @@ class AttentionGrid(ScrollView, can_focus=True):
         if (cached := self._row_cache.get(key)) is not None:
             return cached
         marked = row in self.marked_rows
-        if cursor_col is not None and self.has_focus:
-            label_style = self._component("cursor-label")
-        elif marked:
-            label_style = self._component("marked-label")
-        else:
-            label_style = self._component("label")
+        label_style = self._component("marked-label" if marked else "label")
+        if cursor_col is not None:
+            # Same emphasis as the cursor's column label in the header.
+            label_style = self._component("cursor-label") if self.has_focus else label_style + Style(bold=True)
         marker = ROW_MARKER if marked else " " * cell_len(ROW_MARKER)
         label_text = marker + self._row_labels[row]
         segments = [Segment(label_text.ljust(self._label_width - 1), label_style), Segment(" ", self.rich_style)]
