@@ -172,7 +172,13 @@ def _directive(kind: str, body: str, report: _Reporter, line: int) -> Block | No
         if not FIGURES[name].is_matrix:
             report(line, f"grid: figure {name!r} is not a matrix")
             return None
-    return Grid(figure=data["figure"], compare=data.get("compare"), caption=_text(data.get("caption", ""), report, line), line=line)
+    return Grid(
+        figure=data["figure"],
+        compare=data.get("compare"),
+        caption=_text(data.get("caption", ""), report, line),
+        mark_changed=bool(data.get("mark_changed", False)),
+        line=line,
+    )
 
 
 def parse_lesson(path: Path, number: int, slug: str, problems: list[Problem]) -> Lesson | None:

@@ -42,6 +42,7 @@ class Grid:
     line: int
     compare: str | None = None
     caption: str = ""
+    mark_changed: bool = False  # mark the rows of the second grid that moved
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 
 class UsageError(Exception):
@@ -112,6 +113,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="attnpos",
         description="Why Attention Needs Position: a terminal course. With no command, opens the course.",
     )
+    parser.add_argument("--data-dir", type=Path, default=None, help="where progress and drafts are kept (default: $ATTNPOS_DATA_DIR or the user data folder)")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     demos = commands.add_parser("demos", help="print every experiment of the course with its figures")
@@ -126,12 +128,18 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _app(args: argparse.Namespace) -> int:
+    from attnpos.tui.app import AttnposApp
+
+    AttnposApp(data_dir=args.data_dir).run()
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
-        parser.print_help()
-        return 0
+        args.run = _app
     try:
         return args.run(args)
     except UsageError as error:

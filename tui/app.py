@@ -1,0 +1,146 @@
+"""The attnpos Textual app: outline, lesson reader, help and command palette."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import ClassVar
+
+from textual import work
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from attnpos.lessons.outline import COURSE_TITLE, read_outline
+from attnpos.lessons.progress import Progress
+from attnpos.tui.commands import CourseCommands
+from attnpos.tui.help import HelpScreen, binding_groups
+from attnpos.tui.outline import OutlineScreen
+
+MIN_WIDTH, MIN_HEIGHT = 60, 18
+
+
+class TooSmallScreen(ModalScreen[None]):
+    """Shown instead of a squeezed layout while the terminal is below the minimum size."""
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="too-small")
+
+    def on_mount(self) -> None:
+        self.update_size()
+
+    def on_resize(self) -> None:
+        self.update_size()
+
+    def update_size(self) -> None:
+        width, height = self.app.size
+        self.query_one(Static).update(
+            f"The terminal is {width}×{height}; attnpos needs at least {MIN_WIDTH}×{MIN_HEIGHT}. Make it larger to go on."
+        )
+
+
+class AttnposApp(App):
+    """Why Attention Needs Position: a course you read, run and answer in the terminal."""
+
+    TITLE = COURSE_TITLE
+    CSS_PATH = "app.tcss"
+    COMMANDS = App.COMMANDS | {CourseCommands}
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("question_mark", "help", "Help"),
+        Binding("ctrl+p", "command_palette", "Jump to…", show=False),
+        Binding("q", "quit", "Quit"),
+    ]
+
+    def __init__(self, data_dir: Path | None = None, start: tuple[int, int] | None = None):
+        super().__init__()
+        self.progress = Progress.load(data_dir)
+        self.outline = read_outline()
+        self._course = None
+        self._course_lock = threading.Lock()
+        self._start = start
+
+    def on_mount(self) -> None:
+        self.push_screen(OutlineScreen())
+        for notice in self.progress.notices:
+            self.notify(notice, severity="warning", timeout=10)
+        self.progress.notices.clear()
+        if self._start is not None:
+            self.open_lesson(*self._start)
+        self.call_after_refresh(self._preload_course)
+
+    # --- the course, loaded off the UI thread ----------------------------
+
+    @work(thread=True, exit_on_error=False)
+    def _preload_course(self) -> None:
+        """Load lessons and figures (NumPy, the experiments) while the learner reads the outline."""
+        self.course
+
+    @property
+    def course(self):
+        with self._course_lock:
+            if self._course is None:
+                from attnpos.lessons.loader import load_course
+
+                self._course = load_course()
+            return self._course
+
+    # --- navigation --------------------------------------------------------
+
+    def open_lesson(self, number: int, section: int | None = None) -> None:
+        from attnpos.tui.lesson import LessonScreen
+
+        lesson = self.course.lesson(number)
+        if section is None:
+            position = self.progress.position
+            section = position[1] if position and position[0] == number else 0
+        self.pop_to_outline()
+        self.push_screen(LessonScreen(self.course, lesson, section))
+
+    def open_exercise(self, exercise_id: str) -> None:
+        """Open the lesson section where the exercise sits."""
+        for lesson in self.outline:
+            for exercise in lesson.exercises:
+                if exercise.id == exercise_id:
+                    self.open_lesson(lesson.number, exercise.section)
+                    return
+        self.notify(f"No exercise {exercise_id!r}.", severity="error")
+
+    def pop_to_outline(self) -> None:
+        while len(self.screen_stack) > 2:
+            self.pop_screen()
+
+    def action_continue(self) -> None:
+        position = self.progress.position
+        self.open_lesson(*(position or (self.outline[0].number, 0)))
+
+    def action_help(self) -> None:
+        if isinstance(self.screen, HelpScreen):
+            return
+        self.push_screen(HelpScreen(binding_groups(self.screen, self.screen.focused)))
+
+    # --- progress ------------------------------------------------------------
+
+    def record_position(self, lesson: int, section: int) -> None:
+        self.progress.visit(lesson, section)
+        self._save()
+
+    def record_quiz(self, quiz_id: str, choice: int, correct: bool) -> None:
+        self.progress.answer_quiz(quiz_id, choice, correct)
+        self._save()
+
+    def _save(self) -> None:
+        self.progress.save()
+        for notice in self.progress.notices:
+            self.notify(notice, severity="warning", timeout=10)
+        self.progress.notices.clear()
+
+    # --- terminal size -------------------------------------------------------
+
+    def on_resize(self) -> None:
+        too_small = self.size.width < MIN_WIDTH or self.size.height < MIN_HEIGHT
+        showing = isinstance(self.screen, TooSmallScreen)
+        if too_small and not showing:
+            self.push_screen(TooSmallScreen())
+        elif not too_small and showing:
+            self.pop_screen()

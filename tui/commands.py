@@ -1,0 +1,39 @@
+"""Command-palette provider: jump to any lesson, section or exercise by typing part of its name."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+
+
+class CourseCommands(Provider):
+    """Every lesson, section and exercise of the course as a palette command."""
+
+    def _targets(self):
+        app = self.app
+        for lesson in app.outline:
+            yield f"Lesson {lesson.number}: {lesson.title}", "open the lesson where you left it", partial(app.open_lesson, lesson.number)
+            for index, title in enumerate(lesson.sections):
+                yield (
+                    f"Lesson {lesson.number} › {title}",
+                    f"section {index + 1} of {len(lesson.sections)}",
+                    partial(app.open_lesson, lesson.number, index),
+                )
+            for exercise in lesson.exercises:
+                yield (
+                    f"Exercise {exercise.id}: {exercise.title}",
+                    f"lesson {lesson.number}",
+                    partial(app.open_exercise, exercise.id),
+                )
+
+    async def discover(self) -> Hits:
+        for title, help_text, callback in self._targets():
+            yield DiscoveryHit(title, callback, help=help_text)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for title, help_text, callback in self._targets():
+            score = matcher.match(title)
+            if score > 0:
+                yield Hit(score, matcher.highlight(title), callback, help=help_text)

@@ -1,0 +1,108 @@
+"""The lesson reader: one section at a time, with its code cells, figures and questions."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Markdown, Static
+
+from attnpos.lessons.model import Code, Course, ExerciseRef, Grid, Lesson, Math, Prose, Quiz
+from attnpos.tui.blocks import CodeCell, ExerciseCard, GridFigure, MathBlock, QuizCard
+from attnpos.tui.outline import exercise_status
+
+
+class LessonScreen(Screen):
+    """Reads a lesson section by section; the learner's place is saved on every move."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("n,right", "next_section", "Next"),
+        Binding("p,left", "previous_section", "Previous"),
+        Binding("r", "run_cells", "Run code"),
+        Binding("escape,o", "outline", "Outline"),
+    ]
+
+    def __init__(self, course: Course, lesson: Lesson, section: int = 0):
+        super().__init__()
+        self.course = course
+        self.lesson = lesson
+        self.section = max(0, min(section, len(lesson.sections) - 1))
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static(id="lesson-bar")
+        yield VerticalScroll(id="page")
+        yield Footer()
+
+    async def on_mount(self) -> None:
+        await self.show_section(self.section)
+
+    async def show_section(self, index: int) -> None:
+        self.section = index
+        section = self.lesson.sections[index]
+        self.app.record_position(self.lesson.number, index)
+        self.sub_title = f"Lesson {self.lesson.number}: {self.lesson.title}"
+        self.query_one("#lesson-bar", Static).update(
+            Text.assemble((f"Section {index + 1}/{len(self.lesson.sections)}", "bold"), " · ", (section.title, "italic"))
+        )
+        page = self.query_one("#page", VerticalScroll)
+        await page.remove_children()
+        widgets = [Static(Text(section.title, style="bold underline"), classes="section-title")]
+        widgets += [self._widget(block) for block in section.blocks]
+        widgets.append(Static(self._footer_hint(index), classes="section-end"))
+        await page.mount_all(widgets)
+        page.scroll_home(animate=False)
+        page.focus()
+
+    def _footer_hint(self, index: int) -> Text:
+        if index + 1 < len(self.lesson.sections):
+            return Text(f"→ n: next, “{self.lesson.sections[index + 1].title}”", style="dim")
+        return Text("End of the lesson. o: back to the outline.", style="dim")
+
+    def _widget(self, block):
+        if isinstance(block, Prose):
+            return Markdown(block.markdown)
+        if isinstance(block, Math):
+            return MathBlock(block)
+        if isinstance(block, Code):
+            return CodeCell(block)
+        if isinstance(block, Grid):
+            return GridFigure(block)
+        if isinstance(block, Quiz):
+            previous = self.app.progress.quiz_answer(block.id)
+            return QuizCard(block, previous["choice"] if previous else None)
+        if isinstance(block, ExerciseRef):
+            return ExerciseCard(self.course.exercises[block.id], exercise_status(block.id, self.app.progress))
+        raise TypeError(f"no widget for {type(block).__name__}")
+
+    @on(QuizCard.Answered)
+    def _quiz_answered(self, event: QuizCard.Answered) -> None:
+        self.app.record_quiz(event.quiz.id, event.choice, event.correct)
+
+    async def action_next_section(self) -> None:
+        if self.section + 1 < len(self.lesson.sections):
+            await self.show_section(self.section + 1)
+        else:
+            self.notify("That was the last section of this lesson.", timeout=3)
+
+    async def action_previous_section(self) -> None:
+        if self.section > 0:
+            await self.show_section(self.section - 1)
+
+    def action_run_cells(self) -> None:
+        """Run the focused cell, or every runnable cell on the page when none has focus."""
+        focused = self.focused
+        cell = next((node for node in (focused.ancestors_with_self if focused else []) if isinstance(node, CodeCell)), None)
+        cells = [cell] if cell else [c for c in self.query(CodeCell) if c.block.runnable]
+        if not cells:
+            self.notify("No runnable code in this section.", timeout=3)
+        for target in cells:
+            target.run()
+
+    def action_outline(self) -> None:
+        self.app.pop_to_outline()

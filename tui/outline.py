@@ -1,0 +1,113 @@
+"""The first screen: the course's lessons, sections and exercises, with the learner's progress."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Static, Tree
+
+from attnpos.lessons.outline import OutlineLesson
+from attnpos.lessons.progress import Progress
+
+MARKS = {"not started": "○", "in progress": "◐", "done": "●"}
+
+
+def lesson_status(lesson: OutlineLesson, progress: Progress) -> str:
+    visited = progress.visited(lesson.number)
+    exercises = [progress.exercise(e.id) for e in lesson.exercises]
+    if not visited and not any(e.started for e in exercises):
+        return "not started"
+    if len(visited) >= len(lesson.sections) and all(e.done for e in exercises):
+        return "done"
+    return "in progress"
+
+
+def exercise_status(exercise_id: str, progress: Progress) -> str:
+    state = progress.exercise(exercise_id)
+    return "done" if state.done else "in progress" if state.started else "not started"
+
+
+def _label(text: str, status: str) -> Text:
+    return Text.assemble(f"{MARKS[status]} ", text, (f"  {status}", "dim"))
+
+
+class OutlineScreen(Screen):
+    """The course at a glance; Enter opens, `c` continues where the learner left off."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("c", "continue", "Continue"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static(id="outline-intro")
+        yield Tree("course", id="outline")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.refresh_outline()
+        self.query_one(Tree).focus()
+
+    def on_screen_resume(self) -> None:
+        self.refresh_outline()
+
+    def refresh_outline(self) -> None:
+        app, progress = self.app, self.app.progress
+        position = progress.position
+        where = f"Lesson {position[0]}, section {position[1] + 1}" if position else "the first lesson"
+        self.query_one("#outline-intro", Static).update(
+            Text.assemble(
+                ("Four lessons on why self-attention cannot see word order, and how position fixes it.\n", ""),
+                ("enter", "bold"), " opens · ", ("c", "bold"), f" continues at {where} · ",
+                ("ctrl+p", "bold"), " jumps anywhere · ", ("?", "bold"), " lists every key",
+            )
+        )
+        tree = self.query_one(Tree)
+        cursor = tree.cursor_line
+        tree.clear()
+        tree.show_root = False
+        tree.auto_expand = False  # enter opens a lesson rather than folding it
+        current = position[0] if position else app.outline[0].number
+        for lesson in app.outline:
+            node = tree.root.add(
+                _label(f"Lesson {lesson.number} · {lesson.title}", lesson_status(lesson, progress)),
+                data=("lesson", lesson.number, None),
+                expand=lesson.number == current,  # the others open with → or a click
+            )
+            visited = progress.visited(lesson.number)
+            for index, title in enumerate(lesson.sections):
+                # Sections carry only the mark: a word on every line would drown the titles.
+                section = node.add_leaf(
+                    Text(f"{MARKS['done' if index in visited else 'not started']} {title}"),
+                    data=("section", lesson.number, index),
+                )
+                for exercise in (e for e in lesson.exercises if e.section == index):
+                    section.allow_expand = False
+                    node.add_leaf(
+                        _label(f"  Exercise · {exercise.title}", exercise_status(exercise.id, progress)),
+                        data=("exercise", lesson.number, exercise.id),
+                    )
+        if cursor >= 0:
+            self.call_after_refresh(setattr, tree, "cursor_line", cursor)
+
+    @on(Tree.NodeSelected)
+    def _selected(self, event: Tree.NodeSelected) -> None:
+        event.stop()
+        self._open(event.node.data)
+
+    def _open(self, data) -> None:
+        if data is None:
+            return
+        kind, lesson, detail = data
+        if kind == "exercise":
+            self.app.open_exercise(detail)
+        else:
+            self.app.open_lesson(lesson, detail)
+
+    def action_continue(self) -> None:
+        self.app.action_continue()
