@@ -338,7 +338,7 @@ class Sandbox:
         started = time.monotonic()
         read_end, write_end = os.pipe()
         try:
-            conn = self._open_supervisor(write_end)
+            conn = self._open_supervisor(write_end, request)
         except BaseException:
             os.close(read_end)
             raise
@@ -346,17 +346,18 @@ class Sandbox:
             os.close(write_end)
         drain = _OutputDrain(read_end, limits.output_cap)
         with conn, self._tracked(_ActiveRun(conn), cancel):
-            end = _talk_to_supervisor(conn, request, limits.timeout_s + _BACKSTOP_GRACE_S)
+            end = _await_end(conn, limits.timeout_s + _BACKSTOP_GRACE_S)
         duration = time.monotonic() - started
         # Only a learner that exited 0 on its own got past writing its results.
         finished = end["ended"] == "exited" and end["exit_code"] == 0
         results = _read_results(results_dir, token, names) if finished else None
         return _build_result(end, results, names, limits, drain.text(_DRAIN_WAIT_S), duration)
 
-    def _open_supervisor(self, output_fd: int) -> socket.socket:
-        """Ask the fork server for a supervisor; return the socket to talk to it."""
+    def _open_supervisor(self, output_fd: int, request: dict) -> socket.socket:
+        """Ask the fork server for a supervisor with ``request`` waiting for it; return our socket to it."""
         ours, theirs = socket.socketpair()
         try:
+            _send_frame(ours, request)  # queued before anyone can cancel, so a cancel always follows it
             with self._lock:
                 try:
                     socket.send_fds(self._ensure_server(), [b"r"], [theirs.fileno(), output_fd])
@@ -479,8 +480,8 @@ def _start_server(preload: tuple[str, ...]) -> tuple[subprocess.Popen, socket.so
     return server, ours
 
 
-def _talk_to_supervisor(conn: socket.socket, request: dict, patience_s: float) -> dict:
-    """Send the request and wait for the supervisor's report of how the learner ended.
+def _await_end(conn: socket.socket, patience_s: float) -> dict:
+    """Wait for the supervisor's report of how the learner ended.
 
     If the report never comes (the supervisor was killed or hangs), kill the
     learner's process group ourselves and report "timeout" or "lost".
@@ -489,7 +490,6 @@ def _talk_to_supervisor(conn: socket.socket, request: dict, patience_s: float) -
     pid = None
     ended = "lost"
     try:
-        _send_frame(conn, request)
         hello = _recv_frame(conn)
         if hello is not None:
             pid = hello["pid"]
@@ -753,7 +753,7 @@ def _supervise(conn: socket.socket, output_fd: int, request: dict) -> None:
     ended = _wait_for_learner(pid, conn, started + request["timeout_s"])
     _kill_group(pid)  # while the learner is unreaped its pid cannot name another group
     _, wait_status = os.waitpid(pid, 0)
-    _kill_descendants()
+    _kill_descendants(frozenset({os.getpid()}))
     _send_frame(conn, {"ended": ended, **_describe_wait_status(wait_status)})
 
 
@@ -780,36 +780,42 @@ def _wait_for_learner(pid: int, conn: socket.socket, deadline: float) -> str:
         os.close(pidfd)
 
 
-def _kill_descendants() -> None:
-    """SIGKILL and reap every process still below us, including ones that left the learner's session."""
+def _kill_descendants(parents: frozenset[int], spare: int | None = None) -> None:
+    """SIGKILL, round after round, every live process whose parent is in ``parents``, except ``spare``.
+
+    A killed process's children are re-parented to the supervisor (the
+    subreaper), so with the supervisor in ``parents`` the next round gets
+    them, even if they left the learner's session. Our own children are reaped.
+    """
     for _ in range(_MAX_KILL_ROUNDS):
         _reap_finished_children()
-        children = _child_pids(os.getpid())
-        if not children:
+        targets = [pid for pid in _live_children(parents) if pid != spare]
+        if not targets:
             return
-        for child in children:
+        for pid in targets:
             try:
-                os.kill(child, signal.SIGKILL)
+                os.kill(pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
-        for child in children:  # their own children now become ours: the next round gets them
+        for pid in targets:
             try:
-                os.waitpid(child, 0)
+                os.waitpid(pid, 0)
             except ChildProcessError:
-                pass
+                pass  # the supervisor's child: the learner cannot reap it, only kill it
 
 
-def _child_pids(parent: int) -> list[int]:
+def _live_children(parents: frozenset[int]) -> list[int]:
+    """Processes (not zombies) whose parent is in ``parents``, from /proc."""
     children = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
         try:
             with open(f"/proc/{entry}/stat", "rb") as status_file:
-                fields = status_file.read().rsplit(b")", 1)[1].split()
+                state, parent = status_file.read().rsplit(b")", 1)[1].split()[:2]
         except OSError:
             continue  # gone meanwhile
-        if int(fields[1]) == parent:
+        if int(parent) in parents and state not in (b"Z", b"X"):
             children.append(int(entry))
     return children
 
@@ -826,18 +832,28 @@ def _describe_wait_status(wait_status: int) -> dict:
 def _become_learner(output_fd: int, request: dict) -> None:
     """Limit this process, run the script and write its results; never returns."""
     exit_code = 70  # reached only if the sandbox itself fails here
+    supervisor = os.getppid()
     try:
         os.setsid()
         _redirect_stdio(output_fd)
         _limit_resources(request["memory_mb"])
         os.chdir(request["workdir"])
         namespace, outcome, script_exit_code, error = _execute(request["script"])
+        _kill_own_processes(supervisor)
         _write_results(Path(request["results"]), request["token"], request["names"], namespace,
                        outcome, script_exit_code, error)
         exit_code = 0
     finally:
         _flush_stdio()
         os._exit(exit_code)
+
+
+def _kill_own_processes(supervisor: int) -> None:
+    """Kill every process the script started, so none can tamper with the results about to be written."""
+    parents = {os.getpid()}
+    if os.getppid() == supervisor:  # orphans went to the supervisor; if it is gone, never touch another parent's
+        parents.add(supervisor)
+    _kill_descendants(frozenset(parents), spare=os.getpid())
 
 
 def _redirect_stdio(output_fd: int) -> None:
