@@ -2,7 +2,7 @@
 
 Rows are query tokens, columns are key tokens. A cell's colour follows viridis
 (perceptually uniform and colour-blind safe); without colour each cell shows a
-shade glyph from ` ░▒▓█`, so the grid reads the same on any terminal.
+shade glyph from `·░▒▓█`, so the grid reads the same on any terminal.
 """
 
 from __future__ import annotations
@@ -27,53 +27,13 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widget import Widget
 
-# Viridis sampled at nine evenly spaced points (matplotlib's table); between them we interpolate.
-VIRIDIS_STOPS: tuple[tuple[int, int, int], ...] = (
-    (0x44, 0x01, 0x54),
-    (0x47, 0x2D, 0x7B),
-    (0x3B, 0x52, 0x8B),
-    (0x2C, 0x72, 0x8E),
-    (0x21, 0x91, 0x8C),
-    (0x28, 0xAE, 0x80),
-    (0x5E, 0xC9, 0x62),
-    (0xAD, 0xDC, 0x30),
-    (0xFD, 0xE7, 0x25),
-)
-SHADES = " ░▒▓█"
-"""One glyph per fifth of the scale, lightest weight first."""
+from attnpos.tui.palette import SHADES, format_weight, readable_text_colour, shade, viridis
 
 ROW_MARKER = "▶ "
 """Drawn before the label of a marked row (e.g. a row that changed after an edit)."""
 
 # Column labels longer than this are replaced by column indices instead of being stacked.
 MAX_STACKED_LABEL = 8
-
-
-def viridis(fraction: float) -> tuple[int, int, int]:
-    """The viridis colour at `fraction` of the scale (clipped to 0..1) as RGB."""
-    position = min(max(fraction, 0.0), 1.0) * (len(VIRIDIS_STOPS) - 1)
-    lower = min(int(position), len(VIRIDIS_STOPS) - 2)
-    blend = position - lower
-    start, end = VIRIDIS_STOPS[lower], VIRIDIS_STOPS[lower + 1]
-    return tuple(round(a + (b - a) * blend) for a, b in zip(start, end))  # type: ignore[return-value]
-
-
-def readable_text_colour(background: tuple[int, int, int]) -> RichColor:
-    """Black on the light (yellow, green) end of the ramp, white on the dark end."""
-    red, green, blue = background
-    luminance = 0.2126 * red + 0.7152 * green + 0.0722 * blue
-    return RichColor.from_rgb(0, 0, 0) if luminance > 140 else RichColor.from_rgb(255, 255, 255)
-
-
-def shade(fraction: float) -> str:
-    """The shade glyph for `fraction` of the scale: five equal bands."""
-    return SHADES[min(int(min(max(fraction, 0.0), 1.0) * len(SHADES)), len(SHADES) - 1)]
-
-
-def format_weight(weight: float) -> str:
-    """Three characters: '.21' below one, '1.0' at one (softmax weights never exceed it)."""
-    weight = min(max(weight, 0.0), 1.0)
-    return "1.0" if weight >= 0.995 else f"{weight:.2f}"[1:]
 
 
 def colour_available(app: App) -> bool:

@@ -1,29 +1,51 @@
-"""The colour-blind-safe scale and shade glyphs every grid uses."""
+"""The colour-blind-safe scale and the shade glyphs every grid uses, in the app and in print."""
 
 from __future__ import annotations
 
-# viridis sampled at nine evenly spaced points (matplotlib's _viridis_data).
-VIRIDIS = (
-    (68, 1, 84), (71, 44, 122), (59, 81, 139), (44, 113, 142), (33, 144, 141),
-    (39, 173, 129), (92, 200, 99), (170, 220, 50), (253, 231, 37),
+from rich.color import Color as RichColor
+
+# Viridis sampled at nine evenly spaced points (matplotlib's table); between them we interpolate.
+VIRIDIS_STOPS: tuple[tuple[int, int, int], ...] = (
+    (0x44, 0x01, 0x54),
+    (0x47, 0x2D, 0x7B),
+    (0x3B, 0x52, 0x8B),
+    (0x2C, 0x72, 0x8E),
+    (0x21, 0x91, 0x8C),
+    (0x28, 0xAE, 0x80),
+    (0x5E, 0xC9, 0x62),
+    (0xAD, 0xDC, 0x30),
+    (0xFD, 0xE7, 0x25),
 )
-SHADES = (" ", "░", "▒", "▓", "█")
+SHADES = "·░▒▓█"
+"""One glyph per fifth of the scale, lightest weight first; the dot keeps a near-zero cell visible."""
 
 
-def viridis(level: float) -> tuple[int, int, int]:
-    """RGB of viridis at ``level`` in [0, 1] (clipped), linearly interpolated."""
-    level = min(max(float(level), 0.0), 1.0) * (len(VIRIDIS) - 1)
-    low = int(level)
-    high = min(low + 1, len(VIRIDIS) - 1)
-    t = level - low
-    return tuple(round(a + (b - a) * t) for a, b in zip(VIRIDIS[low], VIRIDIS[high]))  # type: ignore[return-value]
+def viridis(fraction: float) -> tuple[int, int, int]:
+    """The viridis colour at `fraction` of the scale (clipped to 0..1) as RGB."""
+    position = min(max(fraction, 0.0), 1.0) * (len(VIRIDIS_STOPS) - 1)
+    lower = min(int(position), len(VIRIDIS_STOPS) - 2)
+    blend = position - lower
+    start, end = VIRIDIS_STOPS[lower], VIRIDIS_STOPS[lower + 1]
+    return tuple(round(a + (b - a) * blend) for a, b in zip(start, end))  # type: ignore[return-value]
 
 
-def viridis_hex(level: float) -> str:
-    return "#{:02x}{:02x}{:02x}".format(*viridis(level))
+def viridis_hex(fraction: float) -> str:
+    return "#{:02x}{:02x}{:02x}".format(*viridis(fraction))
 
 
-def shade(level: float) -> str:
-    """A glyph for ``level`` in [0, 1]: blank for ~0, full block for the maximum."""
-    level = min(max(float(level), 0.0), 1.0)
-    return SHADES[min(int(level * len(SHADES)), len(SHADES) - 1)]
+def readable_text_colour(background: tuple[int, int, int]) -> RichColor:
+    """Black on the light (yellow, green) end of the ramp, white on the dark end."""
+    red, green, blue = background
+    luminance = 0.2126 * red + 0.7152 * green + 0.0722 * blue
+    return RichColor.from_rgb(0, 0, 0) if luminance > 140 else RichColor.from_rgb(255, 255, 255)
+
+
+def shade(fraction: float) -> str:
+    """The shade glyph for `fraction` of the scale: five equal bands."""
+    return SHADES[min(int(min(max(fraction, 0.0), 1.0) * len(SHADES)), len(SHADES) - 1)]
+
+
+def format_weight(weight: float) -> str:
+    """Three characters: '.21' below one, '1.0' at one (softmax weights never exceed it)."""
+    weight = min(max(weight, 0.0), 1.0)
+    return "1.0" if weight >= 0.995 else f"{weight:.2f}"[1:]

@@ -17,7 +17,7 @@ from rich.text import Text
 from attnpos.lessons.cells import run_cell
 from attnpos.lessons.figures import figure
 from attnpos.lessons.model import Code, Course, ExerciseRef, Grid, Lesson, Math, Prose, Quiz
-from attnpos.tui.palette import SHADES, shade, viridis_hex
+from attnpos.tui.palette import SHADES, format_weight, shade, viridis_hex
 
 
 def matrix_table(weights: np.ndarray, labels: list[str], title: str = "") -> Table:
@@ -36,7 +36,7 @@ def matrix_table(weights: np.ndarray, labels: list[str], title: str = "") -> Tab
         for w in row:
             level = w / top
             fg = "black" if level > 0.55 else "white"
-            cells.append(Text(f"{shade(level)}{w:.2f}"[:5].ljust(5), style=f"{fg} on {viridis_hex(level)}"))
+            cells.append(Text(f" {shade(level)}{format_weight(w)}", style=f"{fg} on {viridis_hex(level)}"))
         table.add_row(label + " ", *cells)
     return table
 
