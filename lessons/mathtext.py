@@ -40,7 +40,7 @@ def _group(text: str, start: int) -> tuple[str, int]:
 
 def _simple(text: str) -> bool:
     """Short enough to need no parentheses around it in a/b or √x."""
-    return re.fullmatch(r"[\w.]+|\\[a-zA-Z]+", text.strip()) is not None
+    return re.fullmatch(r"√?(\\[a-zA-Z]+|[\w.]+)([_^](\{[\w.]+\}|[\w.]))?", text.strip()) is not None
 
 
 def _wrap(text: str) -> str:

@@ -43,7 +43,8 @@ def lesson_text(course, number: int) -> str:
     console = Console(width=100, record=True, color_system=None, file=open("/dev/null", "w"))
     console.print(lesson_renderable(lesson, course, run_code=False))
     extra = [course.exercises[i].instructions + " ".join(course.exercises[i].hints) for i in lesson.exercise_ids]
-    return " ".join([console.export_text(), *extra]).lower()
+    # Rich wraps lines; a phrase may straddle a line break.
+    return re.sub(r"\s+", " ", " ".join([console.export_text(), *extra])).lower()
 
 
 def test_course_has_four_lessons_in_order(course):
