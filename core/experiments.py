@@ -72,6 +72,8 @@ class ShuffleResult:
     perm: tuple[int, ...]
     gap: float  # max|attn(X[:, perm]) − attn(X)[:, perm]|, rounding noise
     naive_gap: float  # the same runs compared without reordering: large
+    weights: np.ndarray = field(repr=False)  # (T, T) weights of the unshuffled run
+    shuffled_weights: np.ndarray = field(repr=False)  # (T, T) weights of the shuffled run: the same matrix, relisted
 
 
 def shuffle_experiment(seed: int = SEED) -> ShuffleResult:
@@ -82,6 +84,8 @@ def shuffle_experiment(seed: int = SEED) -> ShuffleResult:
         perm=tuple(int(p) for p in s.perm),
         gap=equivariance_gap(s.X, s.Wq, s.Wk, s.Wv, s.perm),
         naive_gap=naive_gap(s.X, s.Wq, s.Wk, s.Wv, s.perm),
+        weights=self_attention(s.X, s.Wq, s.Wk, s.Wv).weights[0],
+        shuffled_weights=self_attention(permute_tokens(s.X, s.perm), s.Wq, s.Wk, s.Wv).weights[0],
     )
 
 
@@ -110,15 +114,20 @@ class OffsetResult:
     gap: float  # per-slot ramp 0.6·(t+1): about 3.50
     constant_value: float
     constant_gap: float  # the same 0.6 at every slot: back to rounding noise
+    weights: np.ndarray = field(repr=False)  # (T, T) weights with the ramp added
+    shuffled_weights: np.ndarray = field(repr=False)  # (T, T) the shuffled tokens with the ramp: not a relisting
 
 
 def offset_experiment(seed: int = SEED) -> OffsetResult:
     s = shuffle_setup(seed)
+    ramp = slot_ramp(T, C, RAMP_STEP)
     return OffsetResult(
         step=RAMP_STEP,
-        gap=equivariance_gap(s.X, s.Wq, s.Wk, s.Wv, s.perm, pos=slot_ramp(T, C, RAMP_STEP)),
+        gap=equivariance_gap(s.X, s.Wq, s.Wk, s.Wv, s.perm, pos=ramp),
         constant_value=CONSTANT,
         constant_gap=equivariance_gap(s.X, s.Wq, s.Wk, s.Wv, s.perm, pos=constant_offset(T, C, CONSTANT)),
+        weights=self_attention(s.X + ramp, s.Wq, s.Wk, s.Wv).weights[0],
+        shuffled_weights=self_attention(permute_tokens(s.X, s.perm) + ramp, s.Wq, s.Wk, s.Wv).weights[0],
     )
 
 
@@ -172,6 +181,8 @@ class SentenceResult:
     sharp_max_weight: np.ndarray  # (T,) the largest weight of each row with scores ×50: near 1, a copy
     flat_weights: np.ndarray  # (T, T) scores ×0: every weight 1/T, a blend
     pos_pooled_gap: float  # the pooled readouts of A and B once the per-slot ramp is added: no longer equal
+    pos_weights: np.ndarray  # (T, T) order A with the ramp added
+    pos_order_b_weights: np.ndarray  # (T, T) order B with the ramp added: no longer A's matrix relisted
     vectors: np.ndarray = field(repr=False)  # (T, C) the word vectors of order A
 
 
@@ -218,6 +229,8 @@ def sentence_experiment(seed: int = SENTENCE_SEED) -> SentenceResult:
         sharp_max_weight=self_attention(X, Wq, Wk, Wv, scale=SHARP_SCALE).weights.max(axis=1),
         flat_weights=self_attention(X, Wq, Wk, Wv, scale=FLAT_SCALE).weights,
         pos_pooled_gap=float(np.max(np.abs(pos_b - pos_a))),
+        pos_weights=self_attention(X + ramp, Wq, Wk, Wv).weights,
+        pos_order_b_weights=self_attention(Xb + ramp, Wq, Wk, Wv).weights,
         vectors=X,
     )
 

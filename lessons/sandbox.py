@@ -47,6 +47,7 @@ The learner's code runs as the same user as the app. Against a deliberately
 malicious script the result channel is best-effort: code that digs the token
 out of the sandbox's own stack frames can forge a results folder, and it can
 signal any process of the user (the supervisor, the fork server, the app).
+Threads the script started keep running while the results are written.
 Descendants are reaped in rounds; a fork bomb racing that loop may outlive
 it. There are no per-run limits on process count, CPU share or network. A
 file bigger than ``memory_mb`` cannot be written (SIGXFSZ, a "crash"). A
@@ -292,16 +293,21 @@ class Sandbox:
         self, path: str | os.PathLike, names: Sequence[str], limits: Limits = Limits(),
         cancel: CancelToken | None = None,
     ) -> RunResult:
-        """Run the script at ``path`` and read back ``names``.
+        """Run the script at ``path`` and read back the module-level ``names``.
 
         The script runs as ``__main__`` with ``__file__`` = its absolute path,
         ``sys.argv = [path]``, its folder first on ``sys.path``, no stdin and a
-        fresh empty working folder that is removed afterwards.
-        Raises FileNotFoundError if ``path`` is not a file.
+        fresh empty working folder that is removed afterwards. Its ``atexit``
+        handlers and leftover threads are not waited for. ``cancel`` stops
+        the run from another thread. Duplicate names are read once.
+        Raises FileNotFoundError if ``path`` is not a file, TypeError if a
+        name is not a str.
         """
         script = Path(path).resolve()
         if not script.is_file():
             raise FileNotFoundError(f"no script at {script}")
+        if not all(isinstance(name, str) for name in names):
+            raise TypeError(f"names must be strings: {names!r}")
         wanted = tuple(dict.fromkeys(names))
         with self._slots:
             root = Path(tempfile.mkdtemp(prefix="attnpos-run-"))
