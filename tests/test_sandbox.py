@@ -269,6 +269,20 @@ def test_sandbox_cancel_stops_every_run(sandbox):
     assert [result.status for result in results] == ["cancelled", "cancelled"]
 
 
+def test_killing_the_fork_server_does_not_break_the_next_run(sandbox):
+    result = run(sandbox, """
+        import os, signal
+
+        def parent_of(pid):
+            return int(open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[1])
+
+        os.kill(parent_of(os.getppid()), signal.SIGKILL)  # the supervisor's parent is the fork server
+        x = 1
+    """, ["x"])
+    assert result.status == "ok"
+    assert run(sandbox, "x = 2\n", ["x"]).values["x"].item() == 2
+
+
 def test_the_run_folder_is_removed(sandbox):
     result = run(sandbox, "import os\nprint(os.getcwd())\nopen('scratch.txt', 'w').write('x')\nx = 1\n", ["x"])
     assert result.status == "ok"
