@@ -162,6 +162,10 @@ def _directive(kind: str, body: str, report: _Reporter, line: int) -> Block | No
         return None
     if not _require(data, {"figure": str}, report, line, "grid"):
         return None
+    expected_titles = 2 if "compare" in data else 1
+    if "titles" in data and (not isinstance(data["titles"], list) or len(data["titles"]) != expected_titles):
+        report(line, f"grid: titles must be a list of {expected_titles} short title(s)")
+        return None
     for key in ("figure", "compare"):
         name = data.get(key)
         if name is None:
@@ -177,6 +181,7 @@ def _directive(kind: str, body: str, report: _Reporter, line: int) -> Block | No
         compare=data.get("compare"),
         caption=_text(data.get("caption", ""), report, line),
         mark_changed=bool(data.get("mark_changed", False)),
+        titles=tuple(str(t) for t in data.get("titles", ())),
         line=line,
     )
 

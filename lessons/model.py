@@ -43,6 +43,7 @@ class Grid:
     compare: str | None = None
     caption: str = ""
     mark_changed: bool = False  # mark the rows of the second grid that moved
+    titles: tuple[str, ...] = ()  # a short title per grid, e.g. ("cat", "dog")
 
 
 @dataclass(frozen=True)

@@ -33,22 +33,6 @@ WEIGHTS = softmax_rows(SCORES)
 SHUFFLE = [3, 0, 5, 1, 4, 2]
 
 
-@pytest.fixture(autouse=True)
-def truecolour_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every app sees a truecolour terminal and no NO_COLOR, unless a test says otherwise.
-
-    Rich reads COLORTERM when the App builds its console, so this must be set before the App exists.
-    """
-    monkeypatch.setenv("COLORTERM", "truecolor")
-    monkeypatch.delenv("NO_COLOR", raising=False)
-
-
-@pytest.fixture
-def no_colour(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The user asked for no colour (https://no-color.org); Textual reads it into App.no_color."""
-    monkeypatch.setenv("NO_COLOR", "1")
-
-
 class GridApp(App[None]):
     """One focused grid and its legend."""
 
@@ -162,7 +146,7 @@ async def test_numbers_toggle_widens_cells_and_shows_weights() -> None:
         assert "." not in grid.render_line(first_row).text
         narrow = grid.virtual_size.width
 
-        await pilot.press("n")
+        await pilot.press("v")
         await pilot.pause()
         first_row = grid._header_height  # short labels now fit on one header line
         row_text = grid.render_line(first_row).text
@@ -170,7 +154,7 @@ async def test_numbers_toggle_widens_cells_and_shows_weights() -> None:
         assert format_weight(WEIGHTS[0, 1]) in row_text
         assert grid.virtual_size.width == narrow + 6 * (grid.NUMBER_CELL_WIDTH - grid.CELL_WIDTH)
 
-        await pilot.press("n")
+        await pilot.press("v")
         await pilot.pause()
         assert grid.virtual_size.width == narrow
 
@@ -200,7 +184,7 @@ async def test_no_colour_draws_shade_glyphs_without_background_colours(no_colour
         backgrounds = {segment.style.bgcolor for strip in rows for segment in strip if segment.style}
         assert backgrounds <= {grid.rich_style.bgcolor}
 
-        await pilot.press("n")
+        await pilot.press("v")
         await pilot.pause()
         assert format_weight(WEIGHTS[0, 1]) in grid.render_line(grid._header_height).text
 
@@ -279,7 +263,7 @@ def test_snapshot_grid_without_colour(snap_compare, no_colour: None) -> None:
 
 
 def test_snapshot_grid_numbers(snap_compare) -> None:
-    assert snap_compare(GridApp(), press=["right", "down", "n"], terminal_size=(60, 16))
+    assert snap_compare(GridApp(), press=["right", "down", "v"], terminal_size=(60, 16))
 
 
 def test_snapshot_pair_at_80x24(snap_compare) -> None:

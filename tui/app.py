@@ -6,7 +6,7 @@ import threading
 from pathlib import Path
 from typing import ClassVar
 
-from textual import work
+from textual import events, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import ModalScreen
@@ -28,13 +28,12 @@ class TooSmallScreen(ModalScreen[None]):
         yield Static(id="too-small")
 
     def on_mount(self) -> None:
-        self.update_size()
+        self.update_size(*self.app.size)
 
-    def on_resize(self) -> None:
-        self.update_size()
+    def on_resize(self, event: events.Resize) -> None:
+        self.update_size(*event.size)
 
-    def update_size(self) -> None:
-        width, height = self.app.size
+    def update_size(self, width: int, height: int) -> None:
         self.query_one(Static).update(
             f"The terminal is {width}×{height}; attnpos needs at least {MIN_WIDTH}×{MIN_HEIGHT}. Make it larger to go on."
         )
@@ -137,8 +136,9 @@ class AttnposApp(App):
 
     # --- terminal size -------------------------------------------------------
 
-    def on_resize(self) -> None:
-        too_small = self.size.width < MIN_WIDTH or self.size.height < MIN_HEIGHT
+    def on_resize(self, event: events.Resize) -> None:
+        # This runs before App's own handler has stored the new size, so read it from the event.
+        too_small = event.size.width < MIN_WIDTH or event.size.height < MIN_HEIGHT
         showing = isinstance(self.screen, TooSmallScreen)
         if too_small and not showing:
             self.push_screen(TooSmallScreen())

@@ -88,8 +88,9 @@ class GridFigure(Vertical):
     def compose(self) -> ComposeResult:
         block = self.block
         first = figure(block.figure)
+        titles = block.titles or ("", "")
         if block.compare is None:
-            yield AttentionGrid(first.value, _labels(block.figure), title=first.meaning)
+            yield AttentionGrid(first.value, _labels(block.figure), title=titles[0])
             yield GridLegend(1.0)
         else:
             second = figure(block.compare)
@@ -98,7 +99,7 @@ class GridFigure(Vertical):
             yield GridPair(
                 GridSpec(first.value, _labels(block.figure)),
                 GridSpec(second.value, _labels(block.compare), changed),
-                captions=(first.meaning, second.meaning),
+                captions=(titles[0], titles[1]),
             )
         if block.caption:
             yield Static(block.caption, classes="caption")

@@ -63,7 +63,7 @@ class AttentionGrid(ScrollView, can_focus=True):
         Binding("right,l", "cursor_right", "Next key", show=False),
         Binding("home", "cursor_home", "First key", show=False),
         Binding("end", "cursor_end", "Last key", show=False),
-        Binding("n", "toggle_numbers", "Numbers"),
+        Binding("v", "toggle_numbers", "Values"),  # not n: that key turns the lesson page
     ]
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {

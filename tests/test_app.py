@@ -1,0 +1,229 @@
+"""The app as a learner uses it: keyboard only, at 80×24 and larger, with and without colour."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from textual.widgets import Markdown, RadioSet, Tree
+
+from attnpos.lessons.progress import STATE_FILE
+from attnpos.tui.app import AttnposApp, TooSmallScreen
+from attnpos.tui.blocks import CodeCell, QuizCard
+from attnpos.tui.grid import AttentionGrid, GridPair
+from attnpos.tui.help import HelpScreen
+from attnpos.tui.lesson import LessonScreen
+from attnpos.tui.outline import OutlineScreen
+
+SHUFFLE_SECTION = 2  # lesson 1, "The shuffle experiment": a runnable block, a grid pair and a question
+
+
+def make_app(data_dir, **options) -> AttnposApp:
+    app = AttnposApp(data_dir=data_dir, **options)
+    app.animation_level = "none"
+    return app
+
+
+async def settle(pilot) -> None:
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 50)])
+async def test_outline_to_lesson_to_output_to_grid(data_dir, size):
+    app = make_app(data_dir)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, OutlineScreen)
+        tree = app.screen.query_one(Tree)
+        lessons = [node for node in tree.root.children]
+        assert len(lessons) == 4
+        assert "Attention reads a set" in str(lessons[0].label)
+
+        await pilot.press("enter")  # the cursor starts on lesson 1
+        await settle(pilot)
+        assert isinstance(app.screen, LessonScreen) and app.screen.section == 0
+        for _ in range(SHUFFLE_SECTION):
+            await pilot.press("n")
+        await settle(pilot)
+        assert app.screen.section == SHUFFLE_SECTION
+
+        await pilot.press("r")  # runs every runnable cell of the section
+        await settle(pilot)
+        cell = app.screen.query(CodeCell).filter(".-has-output").first()
+        output = str(cell.query_one(".output").render())
+        assert "e-16" in output and "✗" not in output
+
+        pair = app.screen.query_one(GridPair)
+        grid = pair.left
+        grid.focus()
+        await pilot.press("down", "right", "right")
+        assert (grid.cursor_row, grid.cursor_col) == (1, 2)
+        assert grid.cursor_weight == pytest.approx(grid.weights[1, 2])
+
+
+async def test_position_is_remembered_across_restarts(data_dir):
+    async with make_app(data_dir).run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("enter", "n", "n", "n")
+        await settle(pilot)
+        assert pilot.app.screen.section == 3
+    saved = json.loads((data_dir / STATE_FILE).read_text())
+    assert saved["position"] == [1, 3]
+
+    async with make_app(data_dir).run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert "section 4" in str(pilot.app.screen.query_one("#outline-intro").render())
+        await pilot.press("c")
+        await settle(pilot)
+        assert isinstance(pilot.app.screen, LessonScreen)
+        assert (pilot.app.screen.lesson.number, pilot.app.screen.section) == (1, 3)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(pilot.app.screen, OutlineScreen)
+        assert "in progress" in str(pilot.app.screen.query_one(Tree).root.children[0].label)
+
+
+async def test_every_lesson_and_section_opens(data_dir):
+    """A learner can page through all four lessons; every section mounts without error."""
+    app = make_app(data_dir)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        for lesson in app.outline:
+            app.open_lesson(lesson.number, 0)
+            await settle(pilot)
+            for index in range(len(lesson.sections)):
+                assert app.screen.section == index
+                assert app.screen.query(Markdown) or app.screen.query(CodeCell)
+                await pilot.press("n")
+                await settle(pilot)
+
+
+async def test_every_code_block_runs_in_the_app(data_dir):
+    app = make_app(data_dir)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        ran = 0
+        for lesson in app.outline:
+            for index in range(len(lesson.sections)):
+                app.open_lesson(lesson.number, index)
+                await settle(pilot)
+                await pilot.press("r")
+                await settle(pilot)
+                for cell in app.screen.query(CodeCell).filter(".-has-output"):
+                    assert not cell.has_class("-error"), str(cell.query_one(".output").render())
+                    ran += 1
+        assert ran >= 8
+
+
+async def test_quiz_answer_is_explained_and_saved(data_dir):
+    app = make_app(data_dir, start=(1, SHUFFLE_SECTION))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        card = app.screen.query_one(QuizCard)
+        radio = card.query_one(RadioSet)
+        radio.focus()
+        await pilot.press("down", "enter")  # the first press moves onto choice a, then down to b? see below
+        await settle(pilot)
+        chosen = radio.pressed_index
+        assert chosen >= 0
+        feedback = str(card.query_one(".feedback").render())
+        assert ("right" in feedback) == (chosen == card.quiz.answer)
+        assert card.quiz.explanations[chosen][:20] in feedback
+    saved = json.loads((data_dir / STATE_FILE).read_text())
+    assert saved["quizzes"][card.quiz.id]["choice"] == chosen
+
+
+async def test_help_lists_the_bindings(data_dir):
+    app = make_app(data_dir, start=(1, 0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen)
+        listed = {description for _, rows in app.screen.groups for _, description in rows}
+        assert {"Next", "Previous", "Run code", "Outline", "Help", "Quit"} <= listed
+        await pilot.press("escape")
+        assert isinstance(app.screen, LessonScreen)
+
+
+async def test_command_palette_jumps_to_an_exercise(data_dir):
+    app = make_app(data_dir)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+p")
+        await pilot.press(*"constant offset")
+        await pilot.pause(0.5)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, LessonScreen)
+        assert app.screen.lesson.sections[app.screen.section].title == "Practice"
+
+
+async def test_too_small_says_so(data_dir):
+    app = make_app(data_dir)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.resize_terminal(40, 10)
+        await settle(pilot)
+        assert isinstance(app.screen, TooSmallScreen)
+        assert "40×10" in str(app.screen.query_one("#too-small").render())
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot)
+        assert isinstance(app.screen, OutlineScreen)
+
+
+async def test_grid_without_colour_uses_shades(data_dir, no_colour):
+    app = make_app(data_dir, start=(1, SHUFFLE_SECTION))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        grid = app.screen.query(AttentionGrid).first()
+        assert not grid.uses_colour
+        rows = "".join(grid.render_line(y).text for y in range(grid.size.height))
+        assert any(glyph in rows for glyph in "░▒▓█")
+
+
+# --- snapshots ---------------------------------------------------------------
+
+def _app_at(data_dir, start=None):
+    return make_app(data_dir, start=start)
+
+
+async def _settled(pilot):
+    await settle(pilot)
+
+
+def test_snapshot_outline(snap_compare, data_dir):
+    assert snap_compare(_app_at(data_dir), terminal_size=(80, 24), run_before=_settled)
+
+
+def test_snapshot_lesson_page(snap_compare, data_dir):
+    assert snap_compare(_app_at(data_dir, (2, 1)), terminal_size=(80, 24), run_before=_settled)
+
+
+async def _focus_grid(pilot):
+    await settle(pilot)
+    grid = pilot.app.screen.query(AttentionGrid).first()
+    grid.focus()
+    grid.scroll_visible(animate=False)
+    pilot.app.screen.query_one("#page").scroll_to_widget(grid, animate=False, top=True)
+    await pilot.press("down", "right")
+    await settle(pilot)
+
+
+def test_snapshot_grid_in_colour(snap_compare, data_dir):
+    assert snap_compare(_app_at(data_dir, (3, 1)), terminal_size=(80, 24), run_before=_focus_grid)
+
+
+def test_snapshot_grid_without_colour(snap_compare, data_dir, no_colour):
+    assert snap_compare(_app_at(data_dir, (3, 1)), terminal_size=(80, 24), run_before=_focus_grid)
+
+
+def test_the_app_starts_without_numpy():
+    """The outline needs no NumPy; it is imported after the first frame, in a worker."""
+    import subprocess
+    import sys
+
+    code = "import sys, attnpos.tui.app; print('numpy' in sys.modules)"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "False"
