@@ -11,8 +11,7 @@ import sys
 from pathlib import Path
 
 
-class UsageError(Exception):
-    """Bad input from the command line: reported in one line, exit code 2."""
+from attnpos.tui.checking import UsageError
 
 
 def _demos(args: argparse.Namespace) -> int:
@@ -93,6 +92,13 @@ def _check_lessons() -> int:
                     if not result.ok:
                         failures += 1
                         print(f"{lesson.path.name}:{block.line}: the block fails: {result.error}", file=sys.stderr)
+    from attnpos.lessons.checker import exercise_problems
+    from attnpos.lessons.sandbox import Sandbox
+
+    with Sandbox(max_workers=1) as sandbox:
+        for problem in exercise_problems(course.exercises, sandbox):
+            failures += 1
+            print(f"lessons/exercises/{problem}", file=sys.stderr)
     if failures:
         print(f"attnpos: {failures} problem(s) in the course", file=sys.stderr)
         return 1
@@ -106,6 +112,58 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str):
         self.exit(2, f"{self.prog}: {message} (see '{self.prog} --help')\n")
+
+
+def _limits(args: argparse.Namespace):
+    from attnpos.lessons.sandbox import Limits
+
+    if args.timeout <= 0 or args.memory_mb <= 0:
+        raise UsageError("--timeout and --memory-mb must be positive")
+    return Limits(timeout_s=args.timeout, memory_mb=args.memory_mb)
+
+
+def _check(args: argparse.Namespace) -> int:
+    from attnpos.tui.checking import run_check
+
+    return run_check(_load_course(), args.exercise, args.file, args.json, _limits(args))
+
+
+def _grade(args: argparse.Namespace) -> int:
+    from attnpos.tui.checking import run_grade
+
+    fmt = "json" if args.json else "csv" if args.csv else "table"
+    return run_grade(_load_course(), args.exercise, args.paths, fmt, args.jobs, _limits(args))
+
+
+def _exercise(args: argparse.Namespace) -> int:
+    from attnpos.tui.checking import write_starter
+
+    return write_starter(_load_course(), args.exercise, args.dir)
+
+
+def _watch(args: argparse.Namespace) -> int:
+    from attnpos.tui.checking import watch
+
+    if args.interval <= 0:
+        raise UsageError("--interval must be positive")
+    return watch(_load_course(), args.exercise, args.file, args.interval, _limits(args))
+
+
+def _hint(args: argparse.Namespace) -> int:
+    from attnpos.tui.checking import print_hint
+
+    return print_hint(_load_course(), args.exercise, args.number)
+
+
+def _exercises(args: argparse.Namespace) -> int:
+    from attnpos.tui.checking import list_exercises
+
+    return list_exercises(_load_course())
+
+
+def _add_limits(command: argparse.ArgumentParser) -> None:
+    command.add_argument("--timeout", type=float, default=10.0, metavar="S", help="seconds a run may take (default 10)")
+    command.add_argument("--memory-mb", type=int, default=1024, metavar="M", help="memory a run may use (default 1024)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -125,6 +183,43 @@ def build_parser() -> argparse.ArgumentParser:
     lessons.add_argument("number", nargs="?", help="the lesson's number")
     lessons.add_argument("--check", action="store_true", help="validate every lesson and exercise; exit 1 on a problem")
     lessons.set_defaults(run=_lessons)
+
+    check = commands.add_parser("check", help="check an answer file: exit 0 passed, 1 not yet, 2 usage error")
+    check.add_argument("exercise", help="the exercise id (see 'attnpos exercises')")
+    check.add_argument("file", type=Path, help="your answer, a Python script")
+    check.add_argument("--json", action="store_true", help="print one JSON object")
+    _add_limits(check)
+    check.set_defaults(run=_check)
+
+    grade = commands.add_parser("grade", help="check many answer files in parallel (a folder means every .py in it)")
+    grade.add_argument("exercise")
+    grade.add_argument("paths", type=Path, nargs="+", metavar="PATH")
+    output = grade.add_mutually_exclusive_group()
+    output.add_argument("--json", action="store_true", help="print the results as JSON")
+    output.add_argument("--csv", action="store_true", help="print the results as CSV")
+    grade.add_argument("--jobs", type=int, default=2, metavar="N", help="answers checked at once (default 2)")
+    _add_limits(grade)
+    grade.set_defaults(run=_grade)
+
+    exercise = commands.add_parser("exercise", help="write an exercise's starter file to work on in your own editor")
+    exercise.add_argument("exercise")
+    exercise.add_argument("--dir", type=Path, default=Path("."), help="where to write EXERCISE.py (default: here)")
+    exercise.set_defaults(run=_exercise)
+
+    watch = commands.add_parser("watch", help="re-check an answer file every time it is saved")
+    watch.add_argument("exercise")
+    watch.add_argument("file", type=Path)
+    watch.add_argument("--interval", type=float, default=0.5, metavar="S", help="seconds between looks at the file")
+    _add_limits(watch)
+    watch.set_defaults(run=_watch)
+
+    hint = commands.add_parser("hint", help="show an exercise's hints one at a time, from a nudge to nearly the answer")
+    hint.add_argument("exercise")
+    hint.add_argument("number", type=int, nargs="?", default=1, help="which hint (default 1)")
+    hint.set_defaults(run=_hint)
+
+    exercises = commands.add_parser("exercises", help="list the exercises with their lessons")
+    exercises.set_defaults(run=_exercises)
     return parser
 
 

@@ -1,0 +1,178 @@
+"""`attnpos check / grade / exercise / watch / exercises`: the checker on the command line."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from attnpos.lessons.checker import Verdict, check_file
+from attnpos.lessons.model import Course, Exercise
+from attnpos.lessons.sandbox import Limits, Sandbox
+
+
+class UsageError(Exception):
+    """Reported in one line with exit code 2."""
+
+
+def shown_path(path: Path) -> str:
+    """A path printable on any terminal, even when its name is not valid UTF-8."""
+    return os.fsdecode(path).encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def find_exercise(course: Course, exercise_id: str) -> Exercise:
+    try:
+        return course.exercises[exercise_id]
+    except KeyError:
+        raise UsageError(f"unknown exercise {exercise_id!r}; known: {', '.join(course.exercises)}") from None
+
+
+def readable_file(path: Path) -> Path:
+    if not path.exists():
+        raise UsageError(f"no such file: {shown_path(path)}")
+    if not path.is_file():
+        raise UsageError(f"not a file: {shown_path(path)}")
+    if not os.access(path, os.R_OK):
+        raise UsageError(f"cannot read {shown_path(path)}")
+    return path
+
+
+def collect_files(paths: list[Path]) -> list[Path]:
+    """Every file named, and every .py file directly inside each folder named."""
+    files: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            found = sorted(p for p in path.iterdir() if p.suffix == ".py" and p.is_file())
+            if not found:
+                raise UsageError(f"no .py files in {shown_path(path)}")
+            files.extend(found)
+        else:
+            files.append(readable_file(path))
+    return files
+
+
+def print_verdict(console: Console, verdict: Verdict, path: Path) -> None:
+    mark = "[bold green]✓ passed[/]" if verdict.passed else f"[bold red]✗ {verdict.diagnosis}[/]"
+    console.print(f"{mark}  {escape(verdict.exercise)} · {escape(shown_path(path))}")
+    console.print(escape(verdict.message), soft_wrap=False)
+    if verdict.details.get("error"):
+        where = f"line {verdict.line}: " if verdict.line else ""
+        console.print(f"[red]{escape(where + str(verdict.details['error']))}[/]")
+        if verdict.details.get("source_line"):
+            console.print(f"    [dim]{escape(str(verdict.details['source_line']).strip())}[/]")
+    if verdict.output.strip():
+        lines = verdict.output.rstrip("\n").splitlines()
+        shown = lines[:20] + ([f"… {len(lines) - 20} more lines"] if len(lines) > 20 else [])
+        console.print("[dim]your script printed:[/]")
+        console.print(escape("\n".join(f"  {line}" for line in shown)), style="dim", highlight=False)
+
+
+def run_check(course: Course, exercise_id: str, file: Path, as_json: bool, limits: Limits) -> int:
+    exercise = find_exercise(course, exercise_id)
+    readable_file(file)
+    with Sandbox(max_workers=1) as sandbox:
+        verdict = check_file(exercise, file, sandbox, limits)
+    if as_json:
+        print(json.dumps(verdict.as_json(shown_path(file))))
+    else:
+        print_verdict(Console(highlight=False), verdict, file)
+    return 0 if verdict.passed else 1
+
+
+def run_grade(course: Course, exercise_id: str, paths: list[Path], fmt: str, jobs: int, limits: Limits) -> int:
+    exercise = find_exercise(course, exercise_id)
+    if jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    files = collect_files(paths)
+    with Sandbox(max_workers=jobs) as sandbox, ThreadPoolExecutor(max_workers=jobs) as pool:
+        verdicts = list(pool.map(lambda f: check_file(exercise, f, sandbox, limits), files))
+    passed = sum(v.passed for v in verdicts)
+    if fmt == "json":
+        rows = [v.as_json(shown_path(f)) for f, v in zip(files, verdicts)]
+        print(json.dumps({"exercise": exercise.id, "results": rows, "total": len(rows), "passed": passed}, indent=1))
+    elif fmt == "csv":
+        out = io.StringIO()
+        writer = csv.writer(out)
+        writer.writerow(["file", "passed", "diagnosis", "message"])
+        for f, v in zip(files, verdicts):
+            writer.writerow([shown_path(f), v.passed, v.diagnosis, v.message])
+        sys.stdout.write(out.getvalue())
+    else:
+        table = Table(title=f"{exercise.id}: {passed} of {len(files)} passed", box=None)
+        for column in ("file", "result", "diagnosis"):
+            table.add_column(column, overflow="fold")
+        for f, v in zip(files, verdicts):
+            table.add_row(escape(shown_path(f)), "[green]passed[/]" if v.passed else "[red]not yet[/]", v.diagnosis)
+        Console(highlight=False).print(table)
+    return 0
+
+
+def write_starter(course: Course, exercise_id: str, folder: Path) -> int:
+    exercise = find_exercise(course, exercise_id)
+    target = folder / f"{exercise.id}.py"
+    if target.exists():
+        raise UsageError(f"{shown_path(target)} already exists; not overwriting your work")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        target.write_text(exercise.starter, encoding="utf-8")
+    except OSError as error:
+        raise UsageError(f"cannot write {shown_path(target)}: {error.strerror or error}") from None
+    print(f"wrote {shown_path(target)}: fill in the # TODO lines, then run")
+    print(f"  attnpos check {exercise.id} {shown_path(target)}    (or: attnpos watch {exercise.id} {shown_path(target)})")
+    return 0
+
+
+def watch(course: Course, exercise_id: str, file: Path, interval: float, limits: Limits) -> int:
+    """Re-check whenever the file changes; polling works where file events do not (network folders)."""
+    exercise = find_exercise(course, exercise_id)
+    readable_file(file)
+    console = Console(highlight=False)
+    seen = None
+    with Sandbox(max_workers=1) as sandbox:
+        try:
+            while True:
+                try:
+                    stamp = file.stat()
+                    stamp = (stamp.st_mtime_ns, stamp.st_size)
+                except OSError:
+                    stamp = None
+                if stamp is not None and stamp != seen:
+                    seen = stamp
+                    console.rule(time.strftime("%H:%M:%S"))
+                    print_verdict(console, check_file(exercise, file, sandbox, limits), file)
+                    console.print("[dim]watching for changes; ctrl+c stops[/]")
+                time.sleep(interval)
+        except KeyboardInterrupt:
+            return 0
+
+
+def print_hint(course: Course, exercise_id: str, number: int) -> int:
+    exercise = find_exercise(course, exercise_id)
+    total = len(exercise.hints)
+    if not 1 <= number <= total:
+        raise UsageError(f"{exercise.id} has hints 1 to {total}")
+    console = Console(highlight=False)
+    console.print(f"[bold]Hint {number} of {total}[/] · {escape(exercise.title)}")
+    console.print(escape(exercise.hints[number - 1]))
+    if number < total:
+        console.print(f"[dim]a stronger one: attnpos hint {exercise.id} {number + 1}[/]")
+    return 0
+
+
+def list_exercises(course: Course) -> int:
+    table = Table(box=None)
+    for column in ("exercise", "lesson", "title"):
+        table.add_column(column)
+    for exercise in course.exercises.values():
+        table.add_row(exercise.id, str(exercise.lesson), exercise.title)
+    Console().print(table)
+    return 0
