@@ -16,7 +16,10 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from attnpos.lessons.outline import OutlineLesson
 
 SCHEMA_VERSION = 1
 STATE_FILE = "progress.json"
@@ -194,6 +197,21 @@ class Progress:
             self.state = _empty()
         else:
             self.state["exercises"].pop(exercise_id, None)
+
+
+def lesson_status(lesson: "OutlineLesson", progress: Progress) -> str:
+    visited = progress.visited(lesson.number)
+    exercises = [progress.exercise(e.id) for e in lesson.exercises]
+    if not visited and not any(e.started for e in exercises):
+        return "not started"
+    if len(visited) >= len(lesson.sections) and all(e.done for e in exercises):
+        return "done"
+    return "in progress"
+
+
+def exercise_status(exercise_id: str, progress: Progress) -> str:
+    state = progress.exercise(exercise_id)
+    return "done" if state.done else "in progress" if state.started else "not started"
 
 
 def _fsync_dir(folder: Path) -> None:

@@ -10,6 +10,7 @@ from textual.widgets import Markdown, RadioSet, Tree
 from attnpos.lessons.progress import STATE_FILE
 from attnpos.tui.app import AttnposApp, TooSmallScreen
 from attnpos.tui.blocks import CodeCell, QuizCard
+from attnpos.tui.exercise import ExerciseScreen
 from attnpos.tui.grid import AttentionGrid, GridPair
 from attnpos.tui.help import HelpScreen
 from attnpos.tui.lesson import LessonScreen
@@ -155,6 +156,9 @@ async def test_command_palette_jumps_to_an_exercise(data_dir):
         await pilot.press(*"constant offset")
         await pilot.pause(0.5)
         await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, ExerciseScreen) and app.screen.exercise.id == "constant-offset"
+        await pilot.press("escape", "escape")  # leave the editor, then the screen
         await settle(pilot)
         assert isinstance(app.screen, LessonScreen)
         assert app.screen.lesson.sections[app.screen.section].title == "Practice"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import signal
 import threading
 from pathlib import Path
 from typing import ClassVar
@@ -51,22 +53,64 @@ class AttnposApp(App):
         Binding("q", "quit", "Quit"),
     ]
 
-    def __init__(self, data_dir: Path | None = None, start: tuple[int, int] | None = None):
+    def __init__(self, data_dir: Path | None = None, start: tuple[int, int] | str | None = None):
+        """``start``: (lesson, section) to open a lesson, or an exercise id to open an exercise."""
         super().__init__()
         self.progress = Progress.load(data_dir)
         self.outline = read_outline()
         self._course = None
         self._course_lock = threading.Lock()
+        self._sandbox = None
         self._start = start
 
     def on_mount(self) -> None:
         self.push_screen(OutlineScreen())
-        for notice in self.progress.notices:
-            self.notify(notice, severity="warning", timeout=10)
-        self.progress.notices.clear()
-        if self._start is not None:
+        self._show_notices()
+        if isinstance(self._start, str):
+            self.open_exercise(self._start)
+        elif self._start is not None:
             self.open_lesson(*self._start)
+        self._catch_hangups()
         self.call_after_refresh(self._preload_course)
+
+    def _catch_hangups(self) -> None:
+        """A dropped SSH connection (SIGHUP) or a kill (SIGTERM) saves the draft, then exits cleanly."""
+        loop = asyncio.get_running_loop()
+        for number in (signal.SIGHUP, signal.SIGTERM):
+            try:
+                loop.add_signal_handler(number, self._hang_up)
+            except (NotImplementedError, RuntimeError, ValueError):  # not the main thread, or no such signal here
+                pass
+
+    def _hang_up(self) -> None:
+        self.save_drafts()
+        self.exit(return_code=129)
+
+    def save_drafts(self) -> None:
+        from attnpos.tui.exercise import ExerciseScreen
+
+        for screen in self.screen_stack:
+            if isinstance(screen, ExerciseScreen):
+                screen.save_draft()
+
+    async def action_quit(self) -> None:
+        self.save_drafts()
+        self.exit()
+
+    def on_unmount(self) -> None:
+        self.save_drafts()
+        if self._sandbox is not None:
+            self._sandbox.close()
+
+    @property
+    def sandbox(self):
+        """The warm sandbox for running and checking learner code, started on first use."""
+        with self._course_lock:
+            if self._sandbox is None:
+                from attnpos.lessons.sandbox import Sandbox
+
+                self._sandbox = Sandbox(max_workers=2)
+            return self._sandbox
 
     # --- the course, loaded off the UI thread ----------------------------
 
@@ -97,15 +141,20 @@ class AttnposApp(App):
         self.push_screen(LessonScreen(self.course, lesson, section))
 
     def open_exercise(self, exercise_id: str) -> None:
-        """Open the lesson section where the exercise sits."""
-        for lesson in self.outline:
-            for exercise in lesson.exercises:
-                if exercise.id == exercise_id:
-                    self.open_lesson(lesson.number, exercise.section)
-                    return
-        self.notify(f"No exercise {exercise_id!r}.", severity="error")
+        """Open the exercise screen, above the lesson section where the exercise sits."""
+        from attnpos.tui.exercise import ExerciseScreen
+
+        exercise = self.course.exercises.get(exercise_id)
+        if exercise is None:
+            self.notify(f"No exercise {exercise_id!r}.", severity="error")
+            return
+        section = next(e.section for l in self.outline for e in l.exercises if e.id == exercise_id)
+        if not (isinstance(self.screen, ExerciseScreen) and self.screen.exercise.id == exercise_id):
+            self.open_lesson(exercise.lesson, section)
+            self.push_screen(ExerciseScreen(exercise, self.progress.exercise(exercise_id).draft))
 
     def pop_to_outline(self) -> None:
+        self.save_drafts()
         while len(self.screen_stack) > 2:
             self.pop_screen()
 
@@ -122,14 +171,18 @@ class AttnposApp(App):
 
     def record_position(self, lesson: int, section: int) -> None:
         self.progress.visit(lesson, section)
-        self._save()
+        self.save_progress()
 
     def record_quiz(self, quiz_id: str, choice: int, correct: bool) -> None:
         self.progress.answer_quiz(quiz_id, choice, correct)
-        self._save()
+        self.save_progress()
 
-    def _save(self) -> None:
+    def save_progress(self) -> None:
+        """Write the progress file; a failure is told once and the state stays in memory."""
         self.progress.save()
+        self._show_notices()
+
+    def _show_notices(self) -> None:
         for notice in self.progress.notices:
             self.notify(notice, severity="warning", timeout=10)
         self.progress.notices.clear()

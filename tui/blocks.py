@@ -159,4 +159,10 @@ class ExerciseCard(Vertical):
     def compose(self) -> ComposeResult:
         yield Static(Text(f"Exercise · {self.exercise.title}", style="bold") + Text(f"  ({self.status})", style="dim"))
         yield Markdown(self.exercise.instructions)
-        yield Static(Text(f"Work on it in your editor: attnpos exercise {self.exercise.id}", style="dim"))
+        with Horizontal(classes="cell-bar"):
+            yield Button("✎ Open exercise", classes="open-exercise", compact=True)
+            yield Label(f"e on this page · or in your own editor: attnpos exercise {self.exercise.id}", classes="cell-hint")
+
+    @on(Button.Pressed, ".open-exercise")
+    def open(self) -> None:
+        self.app.open_exercise(self.exercise.id)

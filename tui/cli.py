@@ -218,16 +218,57 @@ def build_parser() -> argparse.ArgumentParser:
     hint.add_argument("number", type=int, nargs="?", default=1, help="which hint (default 1)")
     hint.set_defaults(run=_hint)
 
+    open_ = commands.add_parser("open", help="start the app at a lesson (its number) or an exercise (its id)")
+    open_.add_argument("target", help="e.g. 3 or constant-offset")
+    open_.set_defaults(run=_open)
+
+    progress = commands.add_parser("progress", help="how far you are: lessons read, exercises passed")
+    progress.add_argument("--json", action="store_true", help="print it as JSON")
+    progress.set_defaults(run=_progress)
+
+    reset = commands.add_parser("reset", help="forget your progress (all of it, or one exercise's)")
+    reset.add_argument("exercise", nargs="?", help="only this exercise")
+    reset.add_argument("--yes", action="store_true", help="do not ask for confirmation")
+    reset.set_defaults(run=_reset)
+
     exercises = commands.add_parser("exercises", help="list the exercises with their lessons")
     exercises.set_defaults(run=_exercises)
     return parser
 
 
-def _app(args: argparse.Namespace) -> int:
+def _app(args: argparse.Namespace, start=None) -> int:
     from attnpos.tui.app import AttnposApp
 
-    AttnposApp(data_dir=args.data_dir).run()
+    AttnposApp(data_dir=args.data_dir, start=start).run()
     return 0
+
+
+def _open(args: argparse.Namespace) -> int:
+    """Start the app at a lesson (its number) or an exercise (its id)."""
+    from attnpos.lessons.outline import read_outline
+
+    outline = read_outline()
+    if args.target.isdigit():
+        numbers = [lesson.number for lesson in outline]
+        if int(args.target) not in numbers:
+            raise UsageError(f"no lesson {args.target}; the course has lessons {', '.join(map(str, numbers))}")
+        return _app(args, start=(int(args.target), 0))
+    exercises = [e.id for lesson in outline for e in lesson.exercises]
+    if args.target not in exercises:
+        raise UsageError(f"{args.target!r} is neither a lesson number nor an exercise ({', '.join(exercises)})")
+    return _app(args, start=args.target)
+
+
+def _progress(args: argparse.Namespace) -> int:
+    from attnpos.tui.progress_report import print_progress
+
+    return print_progress(args.data_dir, args.json)
+
+
+def _reset(args: argparse.Namespace) -> int:
+    from attnpos.tui.progress_report import reset_progress
+
+    return reset_progress(args.data_dir, args.exercise, args.yes)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -14,7 +14,7 @@ from textual.widgets import Footer, Header, Markdown, Static
 
 from attnpos.lessons.model import Code, Course, ExerciseRef, Grid, Lesson, Math, Prose, Quiz
 from attnpos.tui.blocks import CodeCell, ExerciseCard, GridFigure, MathBlock, QuizCard
-from attnpos.tui.outline import exercise_status
+from attnpos.lessons.progress import exercise_status
 
 
 class LessonScreen(Screen):
@@ -24,6 +24,7 @@ class LessonScreen(Screen):
         Binding("n,right", "next_section", "Next"),
         Binding("p,left", "previous_section", "Previous"),
         Binding("r", "run_cells", "Run code"),
+        Binding("e", "open_exercise", "Exercise"),
         Binding("escape,o", "outline", "Outline"),
     ]
 
@@ -58,6 +59,7 @@ class LessonScreen(Screen):
         await page.mount_all(widgets)
         page.scroll_home(animate=False)
         page.focus()
+        self.refresh_bindings()
 
     def _footer_hint(self, index: int) -> Text:
         if index + 1 < len(self.lesson.sections):
@@ -103,6 +105,19 @@ class LessonScreen(Screen):
             self.notify("No runnable code in this section.", timeout=3)
         for target in cells:
             target.run()
+
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        """The Exercise key only shows on sections that hold one."""
+        if action == "open_exercise":
+            return bool(self.query(ExerciseCard))
+        return True
+
+    def action_open_exercise(self) -> None:
+        """Open the focused exercise, or the first one of the section."""
+        focused = self.focused
+        card = next((n for n in (focused.ancestors_with_self if focused else []) if isinstance(n, ExerciseCard)), None)
+        card = card or self.query(ExerciseCard).first()
+        card.open()
 
     def action_outline(self) -> None:
         self.app.pop_to_outline()

@@ -11,25 +11,9 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Static, Tree
 
-from attnpos.lessons.outline import OutlineLesson
-from attnpos.lessons.progress import Progress
+from attnpos.lessons.progress import exercise_status, lesson_status
 
 MARKS = {"not started": "○", "in progress": "◐", "done": "●"}
-
-
-def lesson_status(lesson: OutlineLesson, progress: Progress) -> str:
-    visited = progress.visited(lesson.number)
-    exercises = [progress.exercise(e.id) for e in lesson.exercises]
-    if not visited and not any(e.started for e in exercises):
-        return "not started"
-    if len(visited) >= len(lesson.sections) and all(e.done for e in exercises):
-        return "done"
-    return "in progress"
-
-
-def exercise_status(exercise_id: str, progress: Progress) -> str:
-    state = progress.exercise(exercise_id)
-    return "done" if state.done else "in progress" if state.started else "not started"
 
 
 def _label(text: str, status: str) -> Text:

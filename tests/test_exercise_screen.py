@@ -1,0 +1,226 @@
+"""Doing the exercises inside the app, keyboard only, and never losing a draft."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from textual.widgets import RadioSet, TextArea
+
+from attnpos.lessons.loader import load_course
+from attnpos.lessons.progress import STATE_FILE
+from attnpos.tui.app import AttnposApp
+from attnpos.tui.blocks import QuizCard
+from attnpos.tui.exercise import ConfirmScreen, ExerciseScreen, SolutionScreen
+from attnpos.tui.lesson import LessonScreen
+
+COURSE = load_course()
+
+
+def make_app(data_dir, start=None) -> AttnposApp:
+    app = AttnposApp(data_dir=data_dir, start=start)
+    app.animation_level = "none"
+    return app
+
+
+async def settle(pilot) -> None:
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def result_text(app) -> str:
+    return str(app.screen.query_one("#result-text").render())
+
+
+def saved(data_dir) -> dict:
+    return json.loads((data_dir / STATE_FILE).read_text())
+
+
+async def answer_why(pilot, exercise_id: str, choice: int) -> None:
+    card = pilot.app.screen.query_one(QuizCard)
+    radio = card.query_one(RadioSet)
+    radio.focus()
+    await pilot.pause()
+    buttons = list(radio.query("RadioButton"))
+    buttons[choice].value = True
+    await settle(pilot)
+
+
+@pytest.mark.parametrize("exercise_id", list(COURSE.exercises))
+async def test_solve_each_exercise_in_the_app(data_dir, exercise_id):
+    exercise = COURSE.exercises[exercise_id]
+    app = make_app(data_dir, start=exercise_id)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ExerciseScreen)
+        editor = screen.query_one("#editor", TextArea)
+        assert editor.has_focus and editor.text == exercise.starter
+
+        await pilot.press("ctrl+t")  # the starter is not an answer yet
+        await settle(pilot)
+        assert "✗ missing-name" in result_text(app)
+
+        await pilot.press("ctrl+g")  # a hint, recorded
+        await settle(pilot)
+        assert "Hint 1 of" in result_text(app)
+        assert saved(data_dir)["exercises"][exercise_id]["hints_used"] == 1
+
+        editor.load_text(exercise.solution)
+        await pilot.press("ctrl+t")
+        await settle(pilot)
+        assert "✓ passed" in result_text(app)
+
+        why = exercise.why
+        wrong = next(i for i in range(len(why.choices)) if i != why.answer)
+        await answer_why(pilot, exercise_id, wrong)
+        assert "not quite" in str(screen.query_one(QuizCard).query_one(".feedback").render())
+        assert not saved(data_dir)["exercises"][exercise_id]["why_correct"]
+        await answer_why(pilot, exercise_id, why.answer)
+        state = saved(data_dir)["exercises"][exercise_id]
+        assert state["passed"] and state["why_correct"] and state["attempts"] == 2
+
+        await pilot.press("ctrl+o")  # after passing, the solution opens without a confirmation
+        await settle(pilot)
+        assert isinstance(app.screen, SolutionScreen)
+
+
+async def test_wrong_answer_gets_its_diagnosis_and_line(data_dir):
+    app = make_app(data_dir, start="constant-offset")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        editor = app.screen.query_one("#editor", TextArea)
+        editor.load_text(COURSE.exercises["constant-offset"].starter + "pos = 0.6\nmax_diff = nope\n")
+        await pilot.press("ctrl+t")
+        await settle(pilot)
+        text = result_text(app)
+        assert "✗ error" in text and "NameError" in text
+        assert editor.selected_text.startswith("max_diff = nope")
+
+
+async def test_solution_needs_a_failed_check_and_a_confirmation(data_dir):
+    app = make_app(data_dir, start="identical-tokens")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+o")
+        await settle(pilot)
+        assert isinstance(app.screen, ExerciseScreen)  # refused before any check
+        await pilot.press("ctrl+t")
+        await settle(pilot)
+        await pilot.press("ctrl+o")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("n")
+        await settle(pilot)
+        assert isinstance(app.screen, ExerciseScreen)
+        await pilot.press("ctrl+o", "y")
+        await settle(pilot)
+        assert isinstance(app.screen, SolutionScreen)
+        assert saved(data_dir)["exercises"]["identical-tokens"]["solution_seen"]
+
+
+async def test_run_shows_output_and_can_be_cancelled(data_dir):
+    app = make_app(data_dir, start="forget-reorder")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        editor = app.screen.query_one("#editor", TextArea)
+        editor.load_text("print('hello from the sandbox')\n")
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+        assert "hello from the sandbox" in result_text(app)
+
+        editor.load_text("while True:\n    pass\n")
+        await pilot.press("ctrl+r")
+        await pilot.pause(0.3)
+        assert "running" in result_text(app)
+        await pilot.press("escape")  # cancels the run; the UI never blocked
+        await settle(pilot)
+        assert "Cancelled" in result_text(app)
+
+
+async def test_draft_survives_a_restart(data_dir):
+    async with make_app(data_dir, start="constant-offset").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        editor = pilot.app.screen.query_one("#editor", TextArea)
+        editor.move_cursor(editor.document.end)
+        await pilot.press(*"pos = 0.25")
+        await pilot.pause(0.8)  # past the debounce: saved while typing
+        assert saved(data_dir)["exercises"]["constant-offset"]["draft"].endswith("pos = 0.25")
+        await pilot.press(*"  # more")
+    # quitting saved the rest
+    assert saved(data_dir)["exercises"]["constant-offset"]["draft"].endswith("pos = 0.25  # more")
+    async with make_app(data_dir, start="constant-offset").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert pilot.app.screen.query_one("#editor", TextArea).text.endswith("pos = 0.25  # more")
+
+
+async def test_exercise_opens_from_the_lesson(data_dir):
+    app = make_app(data_dir, start=(1, 8))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, LessonScreen)
+        await pilot.press("e")
+        await settle(pilot)
+        assert isinstance(app.screen, ExerciseScreen) and app.screen.exercise.id == "forget-reorder"
+
+
+@pytest.mark.parametrize("signal_number", [signal.SIGHUP, signal.SIGTERM])
+def test_hangup_saves_the_draft_and_restores_the_terminal(tmp_path, signal_number):
+    """A real terminal (tmux): type, drop the connection before the debounce, find the draft on disk."""
+    if subprocess.run(["which", "tmux"], capture_output=True).returncode != 0:
+        pytest.skip("tmux is not installed")
+    session = f"attnpos-test-{os.getpid()}-{signal_number}"
+    pid_file = tmp_path / "pid"
+    command = f"echo $$ > {pid_file}; exec env ATTNPOS_DATA_DIR={tmp_path} {sys.executable} -m attnpos open constant-offset"
+    subprocess.run(["tmux", "new-session", "-d", "-x", "80", "-y", "24", "-s", session, command], check=True)
+    subprocess.run(["tmux", "set-option", "-t", session, "remain-on-exit", "on"], check=True)
+    try:
+        deadline = time.time() + 30
+        while time.time() < deadline and "Exercise" not in subprocess.run(["tmux", "capture-pane", "-p", "-t", session], capture_output=True, text=True).stdout:
+            time.sleep(0.2)
+        subprocess.run(["tmux", "send-keys", "-t", session, "-l", "pos = 0.125"], check=True)
+        time.sleep(0.2)  # well inside the debounce: only the signal handler can save this
+        os.kill(int(pid_file.read_text()), signal_number)
+
+        def pane() -> list[str]:
+            shown = ["tmux", "display-message", "-p", "-t", session, "#{pane_dead} #{alternate_on} #{mouse_any_flag}"]
+            return subprocess.run(shown, capture_output=True, text=True).stdout.split()
+
+        while time.time() < deadline and pane()[:1] != ["1"]:  # the process ended (tmux keeps the pane)
+            time.sleep(0.1)
+        state = json.loads((tmp_path / STATE_FILE).read_text())
+        assert "pos = 0.125" in state["exercises"]["constant-offset"]["draft"]
+        assert pane() == ["1", "0", "0"], "the app left the terminal in its alternate screen or mouse mode"
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+
+
+def _no_blink(pilot):
+    pilot.app.screen.query_one("#editor", TextArea).cursor_blink = False
+
+
+async def _before_check(pilot):
+    await settle(pilot)
+    _no_blink(pilot)
+
+
+async def _after_wrong_check(pilot):
+    await settle(pilot)
+    _no_blink(pilot)
+    editor = pilot.app.screen.query_one("#editor", TextArea)
+    editor.load_text(COURSE.exercises["constant-offset"].solution.replace("np.full((6, 8), 0.6)", "slot_ramp(6, 8)").replace("import attention_output", "import attention_output, slot_ramp"))
+    await pilot.press("ctrl+t")
+    await settle(pilot)
+
+
+def test_snapshot_exercise_before_check(snap_compare, data_dir):
+    assert snap_compare(make_app(data_dir, "constant-offset"), terminal_size=(80, 24), run_before=_before_check)
+
+
+def test_snapshot_exercise_after_check(snap_compare, data_dir):
+    assert snap_compare(make_app(data_dir, "constant-offset"), terminal_size=(80, 24), run_before=_after_wrong_check)

@@ -1,0 +1,315 @@
+"""The exercise screen: instructions, an editor holding the learner's draft, Run, Check, hints, solution."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+import tempfile
+from pathlib import Path
+from typing import ClassVar
+
+from rich.syntax import Syntax
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult, SuspendNotSupported
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, Footer, Header, Markdown, RadioSet, Static, TextArea
+
+from attnpos.lessons.checker import Verdict, check_source
+from attnpos.lessons.model import Exercise
+from attnpos.lessons.sandbox import CancelToken, RunResult
+from attnpos.tui.blocks import QuizCard
+
+DRAFT_SAVE_DELAY = 0.5  # seconds of quiet typing before the draft is written
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """A yes/no question; y or enter says yes, n or esc says no."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "answer(True)", "Yes"),
+        Binding("n,escape", "answer(False)", "No"),
+    ]
+
+    def __init__(self, question: str):
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="confirm"):
+            yield Static(self.question)
+            with Horizontal(classes="buttons"):
+                yield Button("Yes (y)", id="yes", variant="warning", compact=True)
+                yield Button("No (n)", id="no", compact=True)
+
+    def on_mount(self) -> None:
+        self.query_one("#no", Button).focus()
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "yes")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
+
+
+class SolutionScreen(ModalScreen[None]):
+    """The reference solution beside the learner's own code."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "close", "Close")]
+
+    def __init__(self, exercise: Exercise, draft: str):
+        super().__init__()
+        self.exercise = exercise
+        self.draft = draft
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="solution-pair"):
+            for title, source in (("your code", self.draft), ("reference solution", self.exercise.solution)):
+                with VerticalScroll(classes="solution-side") as side:
+                    side.border_title = title
+                    yield Static(Syntax(source, "python", theme="ansi_dark", line_numbers=True, word_wrap=True))
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class ExerciseScreen(Screen):
+    """Edit, run and check one exercise without leaving the course; the draft is saved as you type."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+r", "run", "Run"),
+        Binding("ctrl+t", "check", "Check"),
+        Binding("ctrl+g", "hint", "Hint"),
+        Binding("ctrl+o", "solution", "Solution"),
+        Binding("ctrl+n", "external_editor", "$EDITOR"),
+        # Priority, or the editor would take escape for itself: here it cancels a run first.
+        Binding("escape", "leave", "Back", priority=True),
+    ]
+
+    def __init__(self, exercise: Exercise, saved_draft: str | None = None):
+        """``saved_draft``: the learner's last draft; the starter code when there is none."""
+        super().__init__()
+        self.exercise = exercise
+        self._cancel: CancelToken | None = None
+        self._save_timer = None
+        self._draft = saved_draft if saved_draft is not None else exercise.starter
+
+    @property
+    def state(self):
+        return self.app.progress.exercise(self.exercise.id)
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with VerticalScroll(id="instructions") as instructions:
+            instructions.border_title = f"Exercise · {self.exercise.title}"
+            yield Markdown(self.exercise.instructions)
+        # Soft wrap: a long line should not cost a row of horizontal scrollbar at 80×24.
+        editor = TextArea.code_editor(self._draft, language="python", id="editor", theme="monokai", soft_wrap=True)
+        editor.border_title = "your answer (saved as you type)"
+        yield editor
+        with VerticalScroll(id="result") as result:
+            result.border_title = "result"
+            yield Static(self._welcome(), id="result-text")
+        yield Footer()
+
+    def _welcome(self) -> Text:
+        return Text.assemble(
+            "Fill in the # TODO lines. ",
+            ("ctrl+r", "bold"), " runs your code, ", ("ctrl+t", "bold"), " checks it, ",
+            ("ctrl+g", "bold"), " gives a hint, ", ("esc", "bold"), " leaves the editor.",
+        )
+
+    def on_mount(self) -> None:
+        self.sub_title = f"Lesson {self.exercise.lesson} · exercise {self.exercise.id}"
+        self.query_one("#editor", TextArea).focus()
+        if self.state.passed and not self.state.why_correct:
+            self._show_why()
+
+    # --- the draft -------------------------------------------------------------
+
+    @property
+    def draft(self) -> str:
+        """The editor's text, remembered on every change so it can be saved even while the screen closes."""
+        return self._draft
+
+    @on(TextArea.Changed, "#editor")
+    def _edited(self, event: TextArea.Changed) -> None:
+        self._draft = event.text_area.text
+        if self._save_timer is not None:
+            self._save_timer.stop()
+        self._save_timer = self.set_timer(DRAFT_SAVE_DELAY, self.save_draft)
+
+    def save_draft(self) -> None:
+        """Write the draft now (also called on leaving, quitting and hang-up)."""
+        if self._save_timer is not None:
+            self._save_timer.stop()
+            self._save_timer = None
+        if self.draft != (self.state.draft if self.state.draft is not None else self.exercise.starter):
+            self.app.progress.update_exercise(self.exercise.id, draft=self.draft)
+            self.app.save_progress()
+
+    # --- running and checking, off the UI thread ----------------------------------
+
+    def _busy(self, what: str) -> bool:
+        if self._cancel is not None:
+            self.notify("Still running; esc cancels it.", timeout=3)
+            return True
+        self._cancel = CancelToken()
+        self._show(Text(f"{what}… (esc cancels)", style="italic"))
+        self.query_one("#result").add_class("-running")
+        return False
+
+    def _done(self) -> None:
+        self._cancel = None
+        self.query_one("#result").remove_class("-running")
+
+    def action_run(self) -> None:
+        if not self._busy("running"):
+            self.save_draft()
+            self._run_worker(self.draft, self._cancel)
+
+    @work(thread=True, exclusive=True, group="exercise")
+    def _run_worker(self, source: str, cancel: CancelToken) -> None:
+        result = self.app.sandbox.run_source(source, (), cancel=cancel, filename=f"{self.exercise.id}.py")
+        self.app.call_from_thread(self._show_run, result)
+
+    def _show_run(self, result: RunResult) -> None:
+        self._done()
+        text = Text(result.stdout.rstrip("\n") or "(your code printed nothing)")
+        if result.status == "cancelled":
+            text = Text("Cancelled.", style="italic")
+        elif result.error is not None:
+            text.append(f"\n✗ line {result.error.line}: {result.error.type}: {result.error.message}", style="bold red")
+            self._mark_line(result.error.line)
+        elif result.status != "ok":
+            text.append(f"\n✗ {result.detail}", style="bold red")
+        self._show(text)
+
+    def action_check(self) -> None:
+        if not self._busy("checking"):
+            self.save_draft()
+            self._check_worker(self.draft, self._cancel)
+
+    @work(thread=True, exclusive=True, group="exercise")
+    def _check_worker(self, source: str, cancel: CancelToken) -> None:
+        verdict = check_source(self.exercise, source, self.app.sandbox, cancel=cancel, filename=f"{self.exercise.id}.py")
+        self.app.call_from_thread(self._show_verdict, verdict, cancel.cancelled)
+
+    def _show_verdict(self, verdict: Verdict, cancelled: bool = False) -> None:
+        self._done()
+        if cancelled:  # a cancelled check is not an attempt
+            self._show(Text("Cancelled.", style="italic"))
+            return
+        state = self.state
+        self.app.progress.update_exercise(self.exercise.id, attempts=state.attempts + 1, passed=state.passed or verdict.passed)
+        self.app.save_progress()
+        head = ("✓ passed\n", "bold green") if verdict.passed else (f"✗ {verdict.diagnosis}\n", "bold red")
+        body = Text.assemble(head, verdict.message)
+        if verdict.details.get("error"):
+            body.append(f"\nline {verdict.line}: {verdict.details['error']}", style="red")
+        if verdict.line:
+            self._mark_line(verdict.line)
+        if verdict.output.strip():
+            body.append("\n\nyour code printed:\n", style="dim")
+            body.append(verdict.output.rstrip("\n")[-2000:], style="dim")
+        self._show(body)
+        if verdict.passed:
+            self._show_why()
+
+    def _mark_line(self, line: int | None) -> None:
+        """Select the learner's line of the error, so it stands out in the editor."""
+        editor = self.query_one("#editor", TextArea)
+        if line and 1 <= line <= editor.document.line_count:
+            editor.select_line(line - 1)
+
+    def _show(self, renderable) -> None:
+        self.query_one("#result-text", Static).update(renderable)
+        self.query_one("#result", VerticalScroll).scroll_home(animate=False)
+
+    # --- hints, the solution and the why question ------------------------------------
+
+    def action_hint(self) -> None:
+        hints = self.exercise.hints
+        used = min(self.state.hints_used + 1, len(hints))
+        self.app.progress.update_exercise(self.exercise.id, hints_used=used)
+        self.app.save_progress()
+        shown = Text()
+        for number in range(used):
+            shown.append(f"Hint {number + 1} of {len(hints)}: ", style="bold")
+            shown.append(hints[number] + "\n")
+        if used == len(hints):
+            shown.append("That was the last hint; ctrl+o shows the reference solution after a check.", style="dim")
+        self._show(shown)
+
+    def action_solution(self) -> None:
+        state = self.state
+        if state.passed:
+            self._open_solution()
+        elif state.attempts == 0:
+            self.notify("Check your answer at least once (ctrl+t) before looking at the solution.", timeout=5)
+        else:
+            self.app.push_screen(
+                ConfirmScreen("Show the reference solution? Trying one more hint first (ctrl+g) teaches more."),
+                lambda yes: self._open_solution() if yes else None,
+            )
+
+    def _open_solution(self) -> None:
+        self.app.progress.update_exercise(self.exercise.id, solution_seen=True)
+        self.app.save_progress()
+        self.app.push_screen(SolutionScreen(self.exercise, self.draft))
+
+    def _show_why(self) -> None:
+        if self.query(QuizCard):
+            return
+        previous = self.state.why_answer
+        card = QuizCard(self.exercise.why, previous)
+        card.border_title = "one last question completes the exercise"
+        result = self.query_one("#result", VerticalScroll)
+        result.mount(card)
+        self.call_after_refresh(lambda: card.query_one(RadioSet).focus())
+
+    @on(QuizCard.Answered)
+    def _why_answered(self, event: QuizCard.Answered) -> None:
+        self.app.progress.update_exercise(self.exercise.id, why_answer=event.choice, why_correct=event.correct)
+        self.app.save_progress()
+        if event.correct:
+            self.notify(f"Exercise done: {self.exercise.title}. ctrl+o compares your code with the reference.", timeout=6)
+
+    # --- leaving and the external editor --------------------------------------------------
+
+    def action_leave(self) -> None:
+        if self._cancel is not None:
+            self._cancel.cancel()
+            return
+        editor = self.query_one("#editor", TextArea)
+        if editor.has_focus:
+            self.query_one("#result", VerticalScroll).focus()
+            self.notify("Left the editor: esc again goes back, tab returns to it.", timeout=3)
+            return
+        self.save_draft()
+        self.app.pop_screen()
+
+    def on_unmount(self) -> None:
+        self.save_draft()
+
+    def action_external_editor(self) -> None:
+        """Suspend the app, edit the draft in $EDITOR, then check it."""
+        command = shlex.split(os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi")
+        self.save_draft()
+        with tempfile.TemporaryDirectory(prefix="attnpos-edit-") as folder:
+            path = Path(folder) / f"{self.exercise.id}.py"
+            path.write_text(self.draft, encoding="utf-8")
+            try:
+                with self.app.suspend():
+                    subprocess.run([*command, str(path)], check=False)
+            except (OSError, SuspendNotSupported) as error:
+                self.notify(f"Could not open an editor ({error}); set $EDITOR.", severity="error")
+                return
+            edited = path.read_text(encoding="utf-8")
+        self.query_one("#editor", TextArea).load_text(edited)
+        self.save_draft()
+        self.action_check()

@@ -1,0 +1,76 @@
+"""`attnpos progress` and `attnpos reset`: the learner's state from the command line."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from attnpos.lessons.outline import read_outline
+from attnpos.lessons.progress import Progress, exercise_status, lesson_status
+from attnpos.tui.checking import UsageError
+
+
+def progress_summary(progress: Progress) -> dict:
+    lessons = []
+    for lesson in read_outline():
+        lessons.append(
+            {
+                "lesson": lesson.number,
+                "title": lesson.title,
+                "status": lesson_status(lesson, progress),
+                "sections_read": len(progress.visited(lesson.number) & set(range(len(lesson.sections)))),
+                "sections": len(lesson.sections),
+                "exercises": [_exercise_summary(e.id, progress) for e in lesson.exercises],
+            }
+        )
+    return {"data_file": str(progress.path), "position": progress.position, "lessons": lessons}
+
+
+def _exercise_summary(exercise_id: str, progress: Progress) -> dict:
+    """What the learner did in an exercise; the draft itself stays out of reports."""
+    state = vars(progress.exercise(exercise_id)).copy()
+    state["has_draft"] = state.pop("draft") is not None
+    return {"id": exercise_id, "status": exercise_status(exercise_id, progress), **state}
+
+
+def print_progress(data_dir: Path | None, as_json: bool) -> int:
+    progress = Progress.load(data_dir)
+    for notice in progress.notices:
+        print(f"attnpos: {notice}", file=sys.stderr)
+    summary = progress_summary(progress)
+    if as_json:
+        print(json.dumps(summary, indent=1))
+        return 0
+    table = Table(title="Why Attention Needs Position: your progress", box=None)
+    for column in ("lesson", "status", "read", "exercises"):
+        table.add_column(column)
+    for lesson in summary["lessons"]:
+        exercises = ", ".join(f"{e['id']} {e['status']}" for e in lesson["exercises"]) or "-"
+        table.add_row(f"{lesson['lesson']} {lesson['title']}", lesson["status"], f"{lesson['sections_read']}/{lesson['sections']}", exercises)
+    Console().print(table)
+    print(f"kept in {summary['data_file']}")
+    return 0
+
+
+def reset_progress(data_dir: Path | None, exercise_id: str | None, yes: bool) -> int:
+    progress = Progress.load(data_dir)
+    known = [e.id for lesson in read_outline() for e in lesson.exercises]
+    if exercise_id is not None and exercise_id not in known:
+        raise UsageError(f"unknown exercise {exercise_id!r}; known: {', '.join(known)}")
+    what = f"your draft and results for {exercise_id}" if exercise_id else "all your progress, drafts included"
+    if not yes:
+        if not sys.stdin.isatty():
+            raise UsageError(f"this would forget {what}; add --yes to confirm")
+        answer = input(f"Forget {what}? [y/N] ").strip().lower()
+        if answer not in ("y", "yes"):
+            print("nothing changed")
+            return 1
+    progress.reset(exercise_id)
+    if not progress.save():
+        raise UsageError(" ".join(progress.notices) or "could not save")
+    print(f"forgot {what}")
+    return 0
