@@ -169,35 +169,104 @@ async def test_exercise_opens_from_the_lesson(data_dir):
         assert isinstance(app.screen, ExerciseScreen) and app.screen.exercise.id == "forget-reorder"
 
 
-@pytest.mark.parametrize("signal_number", [signal.SIGHUP, signal.SIGTERM])
-def test_hangup_saves_the_draft_and_restores_the_terminal(tmp_path, signal_number):
-    """A real terminal (tmux): type, drop the connection before the debounce, find the draft on disk."""
-    if subprocess.run(["which", "tmux"], capture_output=True).returncode != 0:
-        pytest.skip("tmux is not installed")
-    session = f"attnpos-test-{os.getpid()}-{signal_number}"
-    pid_file = tmp_path / "pid"
-    command = f"echo $$ > {pid_file}; exec env ATTNPOS_DATA_DIR={tmp_path} {sys.executable} -m attnpos open constant-offset"
-    subprocess.run(["tmux", "new-session", "-d", "-x", "80", "-y", "24", "-s", session, command], check=True)
-    subprocess.run(["tmux", "set-option", "-t", session, "remain-on-exit", "on"], check=True)
-    try:
-        deadline = time.time() + 30
-        while time.time() < deadline and "Exercise" not in subprocess.run(["tmux", "capture-pane", "-p", "-t", session], capture_output=True, text=True).stdout:
-            time.sleep(0.2)
-        subprocess.run(["tmux", "send-keys", "-t", session, "-l", "pos = 0.125"], check=True)
-        time.sleep(0.2)  # well inside the debounce: only the signal handler can save this
-        os.kill(int(pid_file.read_text()), signal_number)
+class Terminal:
+    """The app in a real pseudo-terminal (tmux), driven by keys like a learner over SSH."""
 
-        def pane() -> list[str]:
-            shown = ["tmux", "display-message", "-p", "-t", session, "#{pane_dead} #{alternate_on} #{mouse_any_flag}"]
-            return subprocess.run(shown, capture_output=True, text=True).stdout.split()
+    def __init__(self, tmp_path, target: str, env: str = ""):
+        if subprocess.run(["which", "tmux"], capture_output=True).returncode != 0:
+            pytest.skip("tmux is not installed")
+        self.session = f"attnpos-test-{os.getpid()}-{time.monotonic_ns()}"
+        self.pid_file = tmp_path / "pid"
+        command = f"echo $$ > {self.pid_file}; exec env ATTNPOS_DATA_DIR={tmp_path} {env} {sys.executable} -m attnpos open {target}"
+        subprocess.run(["tmux", "new-session", "-d", "-x", "80", "-y", "24", "-s", self.session, command], check=True)
+        subprocess.run(["tmux", "set-option", "-t", self.session, "remain-on-exit", "on"], check=True)
+        self.deadline = time.time() + 30
 
-        while time.time() < deadline and pane()[:1] != ["1"]:  # the process ended (tmux keeps the pane)
+    def screen(self) -> str:
+        return subprocess.run(["tmux", "capture-pane", "-p", "-t", self.session], capture_output=True, text=True).stdout
+
+    def wait_for(self, text: str) -> None:
+        while text not in self.screen():
+            assert time.time() < self.deadline, f"{text!r} never appeared:\n{self.screen()}"
             time.sleep(0.1)
-        state = json.loads((tmp_path / STATE_FILE).read_text())
-        assert "pos = 0.125" in state["exercises"]["constant-offset"]["draft"]
-        assert pane() == ["1", "0", "0"], "the app left the terminal in its alternate screen or mouse mode"
-    finally:
-        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+
+    def type(self, text: str) -> None:
+        subprocess.run(["tmux", "send-keys", "-t", self.session, "-l", text], check=True)
+
+    def press(self, key: str) -> None:
+        subprocess.run(["tmux", "send-keys", "-t", self.session, key], check=True)
+
+    def kill(self, signal_number: int) -> None:
+        os.kill(int(self.pid_file.read_text()), signal_number)
+        while self.pane()[:1] != ["1"]:  # the process ended (tmux keeps the pane)
+            assert time.time() < self.deadline, "the app did not exit"
+            time.sleep(0.1)
+
+    def pane(self) -> list[str]:
+        shown = ["tmux", "display-message", "-p", "-t", self.session, "#{pane_dead} #{alternate_on} #{mouse_any_flag}"]
+        return subprocess.run(shown, capture_output=True, text=True).stdout.split()
+
+    def close(self) -> None:
+        subprocess.run(["tmux", "kill-session", "-t", self.session], capture_output=True)
+
+
+@pytest.fixture
+def terminal(tmp_path):
+    opened = []
+
+    def start(target: str, env: str = "") -> Terminal:
+        opened.append(Terminal(tmp_path, target, env))
+        return opened[-1]
+
+    yield start
+    for term in opened:
+        term.close()
+
+
+@pytest.mark.parametrize("signal_number", [signal.SIGHUP, signal.SIGTERM])
+def test_hangup_saves_the_draft_and_restores_the_terminal(tmp_path, terminal, signal_number):
+    """Type, drop the connection before the debounce has fired: only the signal handler can save this."""
+    term = terminal("constant-offset")
+    term.wait_for("Exercise")
+    term.type("pos = 0.125")
+    time.sleep(0.2)
+    term.kill(signal_number)
+    state = json.loads((tmp_path / STATE_FILE).read_text())
+    assert "pos = 0.125" in state["exercises"]["constant-offset"]["draft"]
+    assert term.pane() == ["1", "0", "0"], "the app left the terminal in its alternate screen or mouse mode"
+
+
+def test_kill_9_loses_nothing_saved_while_typing(tmp_path, terminal):
+    term = terminal("identical-tokens")
+    term.wait_for("Exercise")
+    term.type("pos = 0.5")
+    time.sleep(1.5)  # past the debounce: the draft was written as it was typed
+    term.kill(signal.SIGKILL)
+    state = json.loads((tmp_path / STATE_FILE).read_text())
+    assert "pos = 0.5" in state["exercises"]["identical-tokens"]["draft"]
+
+
+def test_external_editor_then_check(tmp_path, terminal):
+    """ctrl+n suspends the app, runs $EDITOR on the draft, and checks what it left."""
+    editor = tmp_path / "editor.sh"
+    solution = COURSE.exercises["forget-reorder"].solution
+    (tmp_path / "solution.py").write_text(solution)
+    editor.write_text(f"#!/bin/sh\ncp {tmp_path / 'solution.py'} \"$1\"\n")
+    editor.chmod(0o755)
+    term = terminal("forget-reorder", env=f"EDITOR={editor}")
+    term.wait_for("Exercise")
+    term.press("C-n")
+    term.wait_for("passed")
+    state = json.loads((tmp_path / STATE_FILE).read_text())
+    assert state["exercises"]["forget-reorder"]["draft"] == solution
+    assert state["exercises"]["forget-reorder"]["passed"]
+
+
+def test_a_damaged_progress_file_is_reported(tmp_path, terminal):
+    (tmp_path / STATE_FILE).write_text("{ not json")
+    term = terminal("1")
+    term.wait_for("could not be used")
+    assert any(p.name.startswith(STATE_FILE + ".unreadable-") for p in tmp_path.iterdir())
 
 
 def _no_blink(pilot):

@@ -311,5 +311,6 @@ class ExerciseScreen(Screen):
                 return
             edited = path.read_text(encoding="utf-8")
         self.query_one("#editor", TextArea).load_text(edited)
+        self._draft = edited  # the editor's Changed message arrives later; the check must see this text now
         self.save_draft()
         self.action_check()

@@ -1,0 +1,130 @@
+"""The progress store: atomic, versioned, and forgiving of a damaged or unwritable folder."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from attnpos.lessons.progress import SCHEMA_VERSION, STATE_FILE, Progress
+
+
+def test_round_trip(tmp_path):
+    progress = Progress.load(tmp_path)
+    progress.visit(2, 3)
+    progress.update_exercise("constant-offset", draft="pos = 0.6", attempts=2, passed=True)
+    progress.answer_quiz("q1", 1, True)
+    assert progress.save()
+    again = Progress.load(tmp_path)
+    assert again.position == (2, 3) and again.visited(2) == {3}
+    state = again.exercise("constant-offset")
+    assert state.draft == "pos = 0.6" and state.attempts == 2 and state.passed
+    assert again.quiz_answer("q1") == {"choice": 1, "correct": True}
+    assert json.loads((tmp_path / STATE_FILE).read_text())["version"] == SCHEMA_VERSION
+    assert [p.name for p in tmp_path.iterdir()] == [STATE_FILE]  # no temporary file left behind
+
+
+@pytest.mark.parametrize(
+    "content, reason",
+    [
+        (b'{"version": 1, "position": [1,', "damaged"),
+        (b"\x00\xff\xfe binary junk", "damaged"),
+        (json.dumps({"version": 1, "position": "one", "visited": {}, "exercises": {}, "quizzes": {}}).encode(), "damaged"),
+        (json.dumps({"version": 99}).encode(), "newer attnpos"),
+        (b"[]", "damaged"),
+    ],
+)
+def test_unusable_file_is_moved_aside_with_a_notice(tmp_path, content, reason):
+    (tmp_path / STATE_FILE).write_bytes(content)
+    progress = Progress.load(tmp_path)
+    assert progress.position is None
+    assert len(progress.notices) == 1 and reason in progress.notices[0]
+    kept = [p for p in tmp_path.iterdir() if p.name.startswith(STATE_FILE + ".unreadable-")]
+    assert len(kept) == 1 and kept[0].read_bytes() == content  # the learner's file is never deleted
+    progress.visit(1, 0)
+    assert progress.save()
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root can write to read-only folders")
+def test_read_only_folder_keeps_state_in_memory(tmp_path):
+    os.chmod(tmp_path, 0o500)
+    try:
+        progress = Progress.load(tmp_path)
+        progress.visit(1, 2)
+        assert not progress.save() and not progress.save()
+        assert len(progress.notices) == 1 and "kept in memory" in progress.notices[0]
+        assert progress.position == (1, 2)
+    finally:
+        os.chmod(tmp_path, 0o700)
+
+
+def test_unwritable_location_keeps_state_in_memory(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("a file where the folder should be")
+    progress = Progress.load(blocker / "data")
+    progress.visit(1, 2)
+    assert not progress.save() and not progress.save()
+    assert len(progress.notices) == 1 and "in memory" in progress.notices[0]
+    assert progress.position == (1, 2)
+
+
+@pytest.mark.parametrize("errno_name", ["ENOSPC", "EROFS", "EACCES"])
+def test_failed_write_keeps_the_previous_file(tmp_path, monkeypatch, errno_name):
+    import errno
+
+    progress = Progress.load(tmp_path)
+    progress.update_exercise("constant-offset", draft="the good draft")
+    assert progress.save()
+    before = (tmp_path / STATE_FILE).read_bytes()
+
+    def full_disk(fd):
+        raise OSError(getattr(errno, errno_name), os.strerror(getattr(errno, errno_name)))
+
+    monkeypatch.setattr(os, "fsync", full_disk)
+    progress.update_exercise("constant-offset", draft="a newer draft")
+    assert not progress.save() and not progress.save()
+    assert len(progress.notices) == 1
+    assert (tmp_path / STATE_FILE).read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == [STATE_FILE]
+    assert progress.exercise("constant-offset").draft == "a newer draft"  # still in memory
+
+
+def test_environment_variable_chooses_the_folder(tmp_path, monkeypatch):
+    monkeypatch.setenv("ATTNPOS_DATA_DIR", str(tmp_path / "elsewhere"))
+    progress = Progress.load()
+    progress.visit(1, 1)
+    progress.save()
+    assert (tmp_path / "elsewhere" / STATE_FILE).exists()
+
+
+def attnpos(*args, data_dir):
+    return subprocess.run(
+        [sys.executable, "-m", "attnpos", "--data-dir", str(data_dir), *args],
+        capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
+    )
+
+
+def test_progress_and_reset_commands(tmp_path):
+    progress = Progress.load(tmp_path)
+    progress.visit(1, 0)
+    progress.update_exercise("constant-offset", draft="x", passed=True, why_correct=True)
+    progress.update_exercise("forget-reorder", draft="y")
+    progress.save()
+    report = json.loads(attnpos("progress", "--json", data_dir=tmp_path).stdout)
+    first = report["lessons"][0]
+    assert first["status"] == "in progress" and first["sections_read"] == 1
+    by_id = {e["id"]: e for e in first["exercises"]}
+    assert by_id["constant-offset"]["status"] == "done" and by_id["forget-reorder"]["status"] == "in progress"
+    assert "draft" not in by_id["forget-reorder"] and by_id["forget-reorder"]["has_draft"]
+
+    refused = attnpos("reset", data_dir=tmp_path)  # no terminal to confirm on, no --yes
+    assert refused.returncode == 2 and "--yes" in refused.stderr
+    assert attnpos("reset", "forget-reorder", "--yes", data_dir=tmp_path).returncode == 0
+    assert Progress.load(tmp_path).exercise("forget-reorder").draft is None
+    assert Progress.load(tmp_path).exercise("constant-offset").passed
+    assert attnpos("reset", "--yes", data_dir=tmp_path).returncode == 0
+    assert Progress.load(tmp_path).position is None
+    assert attnpos("reset", "nope", "--yes", data_dir=tmp_path).returncode == 2
