@@ -14,9 +14,15 @@ import json
 import os
 import tempfile
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable, Iterator
+
+try:
+    import fcntl
+except ImportError:  # Windows: no advisory locks; saves still merge, but two apps may race
+    fcntl = None
 
 if TYPE_CHECKING:
     from attnpos.lessons.outline import OutlineLesson
@@ -52,9 +58,36 @@ def _valid(state: Any) -> bool:
         isinstance(state.get("visited"), dict)
         and all(isinstance(v, list) and all(isinstance(i, int) for i in v) for v in state["visited"].values())
         and isinstance(state.get("exercises"), dict)
-        and all(isinstance(v, dict) for v in state["exercises"].values())
+        and all(_valid_exercise(v) for v in state["exercises"].values())
         and isinstance(state.get("quizzes"), dict)
+        and all(
+            isinstance(v, dict) and isinstance(v.get("choice"), int) and isinstance(v.get("correct"), bool)
+            for v in state["quizzes"].values()
+        )
     )
+
+
+def _valid_exercise(entry: Any) -> bool:
+    """Every known field has its type (bool is not accepted for a count); unknown fields are ignored."""
+    if not isinstance(entry, dict):
+        return False
+    for name, kinds in EXERCISE_FIELD_TYPES.items():
+        if name in entry:
+            value = entry[name]
+            if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
+                return False
+    return True
+
+
+EXERCISE_FIELD_TYPES: dict[str, tuple[type, ...]] = {
+    "draft": (str, type(None)),
+    "attempts": (int,),
+    "hints_used": (int,),
+    "passed": (bool,),
+    "why_answer": (int, type(None)),
+    "why_correct": (bool,),
+    "solution_seen": (bool,),
+}
 
 
 @dataclass
@@ -84,6 +117,13 @@ class Progress:
     state: dict[str, Any] = field(default_factory=_empty)
     notices: list[str] = field(default_factory=list)  # one-time messages for the learner
     writable: bool = True
+    # Every change since the last save, as a function that applies it to a state. On save they are
+    # replayed onto whatever is on disk now, so two apps on one data folder keep both sets of progress.
+    _changes: list[Callable[[dict], None]] = field(default_factory=list, repr=False)
+
+    def _change(self, apply: Callable[[dict], None]) -> None:
+        apply(self.state)
+        self._changes.append(apply)
 
     @classmethod
     def load(cls, data_dir: Path | None = None) -> "Progress":
@@ -124,24 +164,22 @@ class Progress:
             self.writable = False
 
     def save(self) -> bool:
-        """Write atomically; on failure keep going in memory and note it once. Returns whether it was written."""
+        """Merge this session's changes into the file and write it atomically.
+
+        On failure keep going in memory and note it once. Returns whether it was written.
+        """
         if self.path is None or not self.writable:
             return False
-        data = json.dumps(self.state, indent=1, sort_keys=True).encode("utf-8")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=".progress-", suffix=".tmp", dir=self.path.parent)
-            try:
-                with os.fdopen(fd, "wb") as handle:
-                    handle.write(data)
-                    handle.flush()
-                    os.fsync(handle.fileno())
-                os.replace(tmp, self.path)
-            except BaseException:
-                Path(tmp).unlink(missing_ok=True)
-                raise
-            _fsync_dir(self.path.parent)
-            return True
+            with _locked(self.path.with_name(self.path.name + ".lock")):
+                merged = self._read_disk()
+                if merged is None:
+                    merged = self.state
+                else:
+                    for apply in self._changes:
+                        apply(merged)
+                self._write(json.dumps(merged, indent=1, sort_keys=True).encode("utf-8"))
         except OSError as error:
             self.writable = False
             self.notices.append(
@@ -149,6 +187,31 @@ class Progress:
                 "it is kept in memory until you quit."
             )
             return False
+        self.state = merged
+        self._changes.clear()
+        return True
+
+    def _read_disk(self) -> dict | None:
+        """The valid state on disk now, or None (missing or unusable: ours replaces it)."""
+        try:
+            state = json.loads(self.path.read_bytes().decode("utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+            return None
+        return state if _valid(state) else None
+
+    def _write(self, data: bytes) -> None:
+        """Temporary file, fsync, rename, fsync of the folder: the file is always the old or the new state."""
+        fd, tmp = tempfile.mkstemp(prefix=".progress-", suffix=".tmp", dir=self.path.parent)
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(tmp, self.path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+        _fsync_dir(self.path.parent)
 
     # --- reading position -------------------------------------------------
 
@@ -158,11 +221,14 @@ class Progress:
         return (p[0], p[1]) if p else None
 
     def visit(self, lesson: int, section: int) -> None:
-        self.state["position"] = [lesson, section]
-        seen = self.state["visited"].setdefault(str(lesson), [])
-        if section not in seen:
-            seen.append(section)
-            seen.sort()
+        def apply(state: dict) -> None:
+            state["position"] = [lesson, section]
+            seen = state["visited"].setdefault(str(lesson), [])
+            if section not in seen:
+                seen.append(section)
+                seen.sort()
+
+        self._change(apply)
 
     def visited(self, lesson: int) -> set[int]:
         return set(self.state["visited"].get(str(lesson), []))
@@ -178,25 +244,35 @@ class Progress:
             return ExerciseState()
 
     def update_exercise(self, exercise_id: str, **changes: Any) -> ExerciseState:
-        current = self.exercise(exercise_id)
-        for key, value in changes.items():
+        """Set some fields of an exercise's state; only these fields are merged on save."""
+        for key in changes:
             if key not in ExerciseState.__dataclass_fields__:
                 raise AttributeError(key)
-            setattr(current, key, value)
-        self.state["exercises"][exercise_id] = current.__dict__.copy()
-        return current
+
+        def apply(state: dict) -> None:
+            state["exercises"].setdefault(exercise_id, {}).update(changes)
+
+        self._change(apply)
+        return self.exercise(exercise_id)
 
     def answer_quiz(self, quiz_id: str, choice: int, correct: bool) -> None:
-        self.state["quizzes"][quiz_id] = {"choice": choice, "correct": correct}
+        def apply(state: dict) -> None:
+            state["quizzes"][quiz_id] = {"choice": choice, "correct": correct}
+
+        self._change(apply)
 
     def quiz_answer(self, quiz_id: str) -> dict | None:
         return self.state["quizzes"].get(quiz_id)
 
     def reset(self, exercise_id: str | None = None) -> None:
-        if exercise_id is None:
-            self.state = _empty()
-        else:
-            self.state["exercises"].pop(exercise_id, None)
+        def apply(state: dict) -> None:
+            if exercise_id is None:
+                state.clear()
+                state.update(_empty())
+            else:
+                state["exercises"].pop(exercise_id, None)
+
+        self._change(apply)
 
 
 def lesson_status(lesson: "OutlineLesson", progress: Progress) -> str:
@@ -212,6 +288,19 @@ def lesson_status(lesson: "OutlineLesson", progress: Progress) -> str:
 def exercise_status(exercise_id: str, progress: Progress) -> str:
     state = progress.exercise(exercise_id)
     return "done" if state.done else "in progress" if state.started else "not started"
+
+
+@contextmanager
+def _locked(lock_path: Path) -> Iterator[None]:
+    """Hold an exclusive lock on ``lock_path`` while two apps might both be saving."""
+    with open(lock_path, "a+b") as handle:
+        if fcntl is not None:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            if fcntl is not None:
+                fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
 
 
 def _fsync_dir(folder: Path) -> None:

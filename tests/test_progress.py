@@ -24,7 +24,7 @@ def test_round_trip(tmp_path):
     assert state.draft == "pos = 0.6" and state.attempts == 2 and state.passed
     assert again.quiz_answer("q1") == {"choice": 1, "correct": True}
     assert json.loads((tmp_path / STATE_FILE).read_text())["version"] == SCHEMA_VERSION
-    assert [p.name for p in tmp_path.iterdir()] == [STATE_FILE]  # no temporary file left behind
+    assert sorted(p.name for p in tmp_path.iterdir()) == [STATE_FILE, STATE_FILE + ".lock"]  # no temporary file left behind
 
 
 @pytest.mark.parametrize(
@@ -88,7 +88,7 @@ def test_failed_write_keeps_the_previous_file(tmp_path, monkeypatch, errno_name)
     assert not progress.save() and not progress.save()
     assert len(progress.notices) == 1
     assert (tmp_path / STATE_FILE).read_bytes() == before
-    assert [p.name for p in tmp_path.iterdir()] == [STATE_FILE]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [STATE_FILE, STATE_FILE + ".lock"]
     assert progress.exercise("constant-offset").draft == "a newer draft"  # still in memory
 
 
@@ -128,3 +128,28 @@ def test_progress_and_reset_commands(tmp_path):
     assert attnpos("reset", "--yes", data_dir=tmp_path).returncode == 0
     assert Progress.load(tmp_path).position is None
     assert attnpos("reset", "nope", "--yes", data_dir=tmp_path).returncode == 2
+
+
+def test_two_apps_on_one_folder_lose_no_update(tmp_path):
+    """Both sessions' progress survives, whichever saves last."""
+    first, second = Progress.load(tmp_path), Progress.load(tmp_path)
+    first.visit(1, 2)
+    first.update_exercise("constant-offset", passed=True, attempts=3)
+    second.visit(3, 1)
+    second.update_exercise("forget-reorder", draft="mine")
+    second.answer_quiz("q", 0, False)
+    assert first.save() and second.save()
+    first.update_exercise("constant-offset", why_correct=True)
+    assert first.save()
+    merged = Progress.load(tmp_path)
+    assert merged.visited(1) == {2} and merged.visited(3) == {1}
+    assert merged.exercise("constant-offset").passed and merged.exercise("constant-offset").why_correct
+    assert merged.exercise("forget-reorder").draft == "mine"
+    assert merged.quiz_answer("q") == {"choice": 0, "correct": False}
+    assert first.state == merged.state  # a save also brings in the other session's progress
+
+
+def test_wrong_field_types_count_as_damage(tmp_path):
+    state = {"version": 1, "position": None, "visited": {}, "quizzes": {}, "exercises": {"x": {"attempts": "three"}}}
+    (tmp_path / STATE_FILE).write_text(json.dumps(state))
+    assert Progress.load(tmp_path).notices

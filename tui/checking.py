@@ -41,8 +41,12 @@ def readable_file(path: Path) -> Path:
         raise UsageError(f"no such file: {shown_path(path)}")
     if not path.is_file():
         raise UsageError(f"not a file: {shown_path(path)}")
-    if not os.access(path, os.R_OK):
-        raise UsageError(f"cannot read {shown_path(path)}")
+    try:
+        path.read_bytes().decode("utf-8")
+    except OSError as error:
+        raise UsageError(f"cannot read {shown_path(path)}: {error.strerror or error}") from None
+    except UnicodeDecodeError as error:
+        raise UsageError(f"{shown_path(path)} is not UTF-8 text (byte {error.start}); save it as UTF-8") from None
     return path
 
 
@@ -54,7 +58,7 @@ def collect_files(paths: list[Path]) -> list[Path]:
             found = sorted(p for p in path.iterdir() if p.suffix == ".py" and p.is_file())
             if not found:
                 raise UsageError(f"no .py files in {shown_path(path)}")
-            files.extend(found)
+            files.extend(readable_file(p) for p in found)
         else:
             files.append(readable_file(path))
     return files
@@ -62,7 +66,7 @@ def collect_files(paths: list[Path]) -> list[Path]:
 
 def print_verdict(console: Console, verdict: Verdict, path: Path) -> None:
     mark = "[bold green]✓ passed[/]" if verdict.passed else f"[bold red]✗ {verdict.diagnosis}[/]"
-    console.print(f"{mark}  {escape(verdict.exercise)} · {escape(shown_path(path))}")
+    console.print(f"{mark}  {escape(verdict.exercise)} · {escape(shown_path(path))}", soft_wrap=True)
     console.print(escape(verdict.message), soft_wrap=False)
     if verdict.details.get("error"):
         where = f"line {verdict.line}: " if verdict.line else ""

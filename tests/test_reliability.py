@@ -1,0 +1,214 @@
+"""Fault injection and bad input: nothing a learner did is lost, and nothing takes the app down."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from attnpos.lessons.progress import STATE_FILE, Progress
+
+SAVER = """
+import sys
+from attnpos.lessons.progress import Progress
+progress = Progress.load(sys.argv[1])
+print("ready", flush=True)
+for n in range(500):
+    progress.update_exercise("constant-offset", draft=f"draft {n}\\n" + "x = 1\\n" * 200)
+    assert progress.save()
+print("done", flush=True)
+"""
+
+
+def test_kill_9_during_500_saves_never_tears_the_file(tmp_path):
+    rng = random.Random(20261129)
+    seen = []
+    for attempt in range(8):
+        process = subprocess.Popen([sys.executable, "-c", SAVER, str(tmp_path)], stdout=subprocess.PIPE, text=True)
+        assert process.stdout.readline().strip() == "ready"
+        time.sleep(rng.uniform(0.0, 0.6))
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+        if not (tmp_path / STATE_FILE).exists():
+            continue
+        state = json.loads((tmp_path / STATE_FILE).read_text())  # always parses: never torn
+        draft = state["exercises"]["constant-offset"]["draft"]
+        first, rest = draft.split("\n", 1)
+        assert first.startswith("draft ") and rest == "x = 1\n" * 200
+        seen.append(int(first.split()[1]))
+        assert not Progress.load(tmp_path).notices
+    leftovers = [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+    assert len(leftovers) <= 8  # a kill between mkstemp and rename can leave one temporary file, never a bad state
+    assert seen, "no save ever completed before a kill"
+
+
+# --- a fuzzed lesson loader -------------------------------------------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from attnpos.lessons.loader import CourseError, load_course  # noqa: E402
+
+PIECES = [
+    "+++", 'title = "T"', 'summary = "S"', "title = ", "## A section", "## ", "### sub", "",
+    "Plain prose.", "A figure {{offset.gap:.2f}}.", "{{offset.gap:.2q}}", "{{nope.nothing}}", "{{ shuffle.gap }}",
+    "math $\\alpha_{ij}$ inline", "$\\frac{a}{b$", "$x^{$", "$\\bogus$", "$$", "\\frac{1}{\\sqrt{d_k}}", "$a_{b_{c}}$",
+    "```", "````", "```python", "```python run", "```python fast", "```text run", "```{grid}", "```{quiz}",
+    "```{exercise}", "```{bogus}", "```{}", 'figure = "sentence.weights"', 'figure = "offset.gap"',
+    'compare = "sentence.edited_weights"', 'titles = ["a"]', 'titles = "a"', 'id = "ex-one"', 'id = "q1"', "id = 3",
+    'question = "?"', 'choices = ["a", "b"]', "choices = []", "choices = [1, 2]", "answer = 0", "answer = 5",
+    "answer = -1", 'explanations = ["x", "y"]', "explanations = 3", "print(1)", "raise ValueError('x')",
+    "= broken toml", "[table", "\x00", "é ü", "\t", "mark_changed = true",
+]
+
+BLOCK_BODY = [p for p in PIECES if "=" in p or p.startswith(("[", "print", "raise"))]
+CLOSED_BLOCKS = st.builds(
+    lambda info, body: f"```{info}\n" + "\n".join(body) + "\n```",
+    st.sampled_from(["{grid}", "{quiz}", "{exercise}", "{bogus}", "python", "python run", "text"]),
+    st.lists(st.sampled_from(BLOCK_BODY), max_size=8),
+)
+
+EXERCISE_TOML = """title = "T"
+lesson = 1
+instructions = "Do it."
+hints = ["a nudge"]
+[why]
+question = "Why?"
+choices = ["a", "b"]
+answer = 0
+explanations = ["yes", "no"]
+[messages]
+passed = "ok"
+"""
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    header=st.sampled_from(['+++\ntitle = "T"\nsummary = "S"\n+++\n', '+++\ntitle = "T"\nsummary = "S"\n+++\n## S\n', ""]),
+    lines=st.lists(st.sampled_from(PIECES) | CLOSED_BLOCKS | st.text(max_size=30), max_size=40),
+    cut=st.integers(0, 2000),
+    data=st.data(),
+)
+def test_fuzzed_lessons_give_file_and_line_never_a_traceback(tmp_path_factory, header, lines, cut, data):
+    root = tmp_path_factory.mktemp("fuzz")
+    content, exercises = root / "content", root / "exercises" / "ex-one"
+    content.mkdir()
+    exercises.mkdir(parents=True)
+    text = header + "\n".join(lines)[:cut]
+    (content / "01-fuzz.md").write_text(text, encoding="utf-8", errors="surrogateescape")
+    toml_lines = EXERCISE_TOML.splitlines()
+    kept = data.draw(st.lists(st.booleans(), min_size=len(toml_lines), max_size=len(toml_lines)))
+    (exercises / "exercise.toml").write_text("\n".join(l for l, k in zip(toml_lines, kept) if k))
+    (exercises / "starter.py").write_text("x = 1  # TODO\n")
+    if data.draw(st.booleans()):
+        (exercises / "solution.py").write_text("x = 2\n")
+    try:
+        load_course(root / "content", root / "exercises")
+    except CourseError as error:
+        assert error.problems
+        for problem in error.problems:
+            where, _, message = str(problem).partition(": ")
+            assert message, problem
+            path, _, line = where.rpartition(":")
+            assert path.endswith((".md", ".toml", ".py")) and line.isdigit(), problem
+
+
+# --- odd values in an answer ------------------------------------------------------
+
+from attnpos.lessons.checker import CONTRACTS, check_source  # noqa: E402
+from attnpos.lessons.sandbox import Limits, Sandbox  # noqa: E402
+
+COURSE = load_course()
+ODD_VALUES = {
+    "nan": "np.nan",
+    "inf": "np.full((1, 6, 8), np.inf)",
+    "empty": "np.zeros((0,))",
+    "empty-3d": "np.zeros((1, 0, 8))",
+    "object": "np.array([object(), 1], dtype=object)",
+    "string": "'a string'",
+    "complex": "np.ones((1, 6, 8)) * 1j",
+    "bool-array": "np.ones((1, 6, 8), dtype=bool)",
+    "ragged-list": "[[1, 2], [3]]",
+    "none": "None",
+    "huge-int": "10 ** 40",
+    "4d": "np.ones((1, 1, 6, 8))",
+}
+
+
+@pytest.fixture(scope="module")
+def sandbox():
+    with Sandbox(max_workers=2) as box:
+        yield box
+
+
+@pytest.mark.parametrize("exercise_id", list(CONTRACTS))
+@pytest.mark.parametrize("odd", list(ODD_VALUES))
+def test_odd_values_get_a_diagnosis_never_an_exception(sandbox, exercise_id, odd):
+    exercise = COURSE.exercises[exercise_id]
+    for name in CONTRACTS[exercise_id].names:
+        source = exercise.solution + f"\n{name} = {ODD_VALUES[odd]}\n"
+        verdict = check_source(exercise, source, sandbox, Limits(timeout_s=5))
+        assert not verdict.passed or odd == "bool-array", (name, verdict)  # True is 1: a valid constant offset
+        assert verdict.diagnosis in CONTRACTS[exercise_id].diagnoses and verdict.message, (name, verdict)
+
+
+def test_a_huge_array_is_judged(sandbox):
+    exercise = COURSE.exercises["constant-offset"]
+    verdict = check_source(exercise, exercise.solution + "\nX = np.zeros((1, 3000, 3000))\n", sandbox, Limits(timeout_s=20))
+    assert verdict.diagnosis in ("bad-shape", "mismatch", "memory")
+
+
+# --- the command line with bad input ------------------------------------------------
+
+
+def attnpos(*args, cwd=None):
+    return subprocess.run([sys.executable, "-m", "attnpos", *args], capture_output=True, cwd=cwd, timeout=120)
+
+
+@pytest.mark.parametrize(
+    "setup, args, words",
+    [
+        (None, ["check", "nope", "a.py"], b"unknown exercise"),
+        (None, ["grade", "nope", "a.py"], b"unknown exercise"),
+        (None, ["exercise", "nope"], b"unknown exercise"),
+        (None, ["watch", "nope", "a.py"], b"unknown exercise"),
+        (None, ["check", "constant-offset", "missing.py"], b"no such file"),
+        (None, ["check", "constant-offset", "folder"], b"not a file"),
+        (None, ["grade", "constant-offset", "folder"], b"no .py files"),
+        ("latin1", ["check", "constant-offset", "latin1.py"], b"not UTF-8"),
+        ("latin1", ["grade", "constant-offset", "."], b"not UTF-8"),
+        (None, ["lessons", "show", "9"], b"no lesson 9"),
+        (None, ["lessons", "show"], b"say which lesson"),
+        (None, ["open", "nine"], b"neither a lesson"),
+        (None, ["hint", "constant-offset", "0"], b"hints 1 to"),
+        (None, ["grade", "constant-offset", "a.py", "--jobs", "0"], b"at least 1"),
+        (None, ["nosuchcommand"], b"invalid choice"),
+        (None, ["check", "constant-offset"], b"required"),
+    ],
+)
+def test_bad_command_lines_give_one_line_and_exit_2(tmp_path, setup, args, words):
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "a.py").write_text("x = 1\n")
+    if setup == "latin1":
+        (tmp_path / "latin1.py").write_bytes("pos = 0.6  # d\xe9j\xe0 vu\n".encode("latin-1"))
+    result = attnpos(*args, cwd=tmp_path)
+    assert result.returncode == 2, result
+    assert words in result.stderr and len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert b"Traceback" not in result.stderr + result.stdout
+
+
+def test_a_non_utf8_file_name_is_checked_and_shown_escaped(tmp_path):
+    name = os.fsencode(tmp_path) + b"/answer-\xff.py"
+    with open(name, "w") as handle:
+        handle.write(COURSE.exercises["constant-offset"].solution)
+    result = subprocess.run([sys.executable, "-m", "attnpos", "check", "constant-offset", name], capture_output=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert b"answer-\\xff.py" in result.stdout
+    result = subprocess.run([sys.executable, "-m", "attnpos", "grade", "constant-offset", os.fsencode(tmp_path), "--csv"], capture_output=True, timeout=60)
+    assert result.returncode == 0 and b"answer-\\xff.py,True,passed" in result.stdout
