@@ -26,7 +26,7 @@ class UsageError(Exception):
 
 def shown_path(path: Path) -> str:
     """A path printable on any terminal, even when its name is not valid UTF-8."""
-    return os.fsdecode(path).encode("utf-8", "backslashreplace").decode("utf-8")
+    return os.fsencode(path).decode("utf-8", "backslashreplace")
 
 
 def find_exercise(course: Course, exercise_id: str) -> Exercise:
