@@ -68,7 +68,7 @@ async def test_solve_each_exercise_in_the_app(data_dir, exercise_id):
 
         await pilot.press("ctrl+g")  # a hint, recorded
         await settle(pilot)
-        assert "Hint 1 of" in result_text(app)
+        assert "Hint 1 of" in str(app.screen.query_one("#hint-text").render())
         assert saved(data_dir)["exercises"][exercise_id]["hints_used"] == 1
 
         editor.load_text(exercise.solution)

@@ -212,3 +212,86 @@ def test_a_non_utf8_file_name_is_checked_and_shown_escaped(tmp_path):
     assert b"answer-\\xff.py" in result.stdout
     result = subprocess.run([sys.executable, "-m", "attnpos", "grade", "constant-offset", os.fsencode(tmp_path), "--csv"], capture_output=True, timeout=60)
     assert result.returncode == 0 and b"answer-\\xff.py,True,passed" in result.stdout
+
+
+# --- hostile learner code, through the command line and through the app -------------------
+
+SETUP = COURSE.exercises["constant-offset"].starter
+PAYLOADS = {
+    "endless-loop": ("while True:\n    pass\n", "timeout"),
+    "memory-bomb": ("hog = [bytearray(10 ** 8) for _ in range(100)]\n", "memory"),
+    "deep-recursion": ("def down(n):\n    return down(n + 1)\ndown(0)\n", "error"),
+    "segfault": ("import ctypes\nctypes.string_at(0)\n", "crash"),
+    "os-exit": ("import os\nos._exit(0)\n", "crash"),
+    "sys-exit": ("import sys\nsys.exit(1)\n", "error"),
+    "children": ("import subprocess\nkids = [subprocess.Popen(['sleep', '1717']) for _ in range(50)]\n", "missing-name"),
+    "print-flood": ("import sys\nfor _ in range(50):\n    sys.stdout.write('x' * 1024 * 1024)\n", "missing-name"),
+    "pickle": (
+        "import pickle, os\nclass Boom:\n    def __reduce__(self):\n        return (os.system, ('touch {marker}',))\n"
+        "pos = Boom()\nopen('status.json', 'wb').write(pickle.dumps(Boom()))\nmax_diff = pickle.dumps(Boom())\n",
+        "bad-type",
+    ),
+    "fake-passed": ("print('✓ passed')\nprint('{\"passed\": true, \"diagnosis\": \"passed\"}')\n", "missing-name"),
+    "chdir-env": ("import os\nos.chdir('/')\nos.environ['ATTNPOS_DATA_DIR'] = '/nonexistent'\nos.environ['PATH'] = ''\n", "missing-name"),
+}
+LIMITS = Limits(timeout_s=2.0, memory_mb=768)
+MARGIN = 6.0  # start-up of a cold `attnpos check` plus the sandbox's clean-up
+
+
+def leftover_sleepers() -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/cmdline", "rb") as handle:
+                    if handle.read().split(b"\0")[:2] == [b"sleep", b"1717"]:
+                        found.append(int(entry))
+            except OSError:
+                pass
+    return found
+
+
+@pytest.mark.parametrize("payload", list(PAYLOADS))
+def test_hostile_code_through_check(tmp_path, payload):
+    code, diagnosis = PAYLOADS[payload]
+    marker = tmp_path / "pickle-ran"
+    answer = tmp_path / "answer.py"
+    answer.write_text(SETUP + code.replace("{marker}", str(marker)))
+    started = time.monotonic()
+    result = attnpos("check", "constant-offset", str(answer), "--json", "--timeout", "2", "--memory-mb", "768", cwd=tmp_path)
+    elapsed = time.monotonic() - started
+    assert result.returncode == 1, result
+    verdict = json.loads(result.stdout)
+    assert verdict["diagnosis"] == diagnosis and not verdict["passed"]
+    assert elapsed < LIMITS.timeout_s + MARGIN
+    assert not marker.exists(), "a pickle payload ran outside the sandbox"
+    assert not leftover_sleepers(), "a learner's process outlived its run"
+
+
+@pytest.mark.parametrize("payload", list(PAYLOADS))
+async def test_hostile_code_through_the_app(tmp_path, payload):
+    from textual.widgets import TextArea
+
+    from attnpos.tui.app import AttnposApp
+
+    code, diagnosis = PAYLOADS[payload]
+    marker = tmp_path / "pickle-ran"
+    app = AttnposApp(data_dir=tmp_path / "data", start="constant-offset", limits=LIMITS)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        app.screen.query_one("#editor", TextArea).load_text(SETUP + code.replace("{marker}", str(marker)))
+        await pilot.pause()
+        started = time.monotonic()
+        await pilot.press("ctrl+t")
+        await pilot.press("ctrl+g")  # the app answers keys while the check runs
+        await pilot.pause()
+        assert "Hint 1" in str(app.screen.query_one("#hint-text").render())
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert time.monotonic() - started < LIMITS.timeout_s + MARGIN
+        shown = str(app.screen.query_one("#result-text").render())
+        assert f"✗ {diagnosis}" in shown, shown
+        assert os.getcwd() != "/" and os.environ.get("PATH")
+    assert not marker.exists()
+    assert not leftover_sleepers()

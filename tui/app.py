@@ -53,9 +53,13 @@ class AttnposApp(App):
         Binding("q", "quit", "Quit"),
     ]
 
-    def __init__(self, data_dir: Path | None = None, start: tuple[int, int] | str | None = None):
-        """``start``: (lesson, section) to open a lesson, or an exercise id to open an exercise."""
+    def __init__(self, data_dir: Path | None = None, start: tuple[int, int] | str | None = None, limits=None):
+        """``start``: (lesson, section) to open a lesson, or an exercise id to open an exercise.
+
+        ``limits``: the sandbox's Limits for learner code (its defaults when None).
+        """
         super().__init__()
+        self._limits = limits
         self.progress = Progress.load(data_dir)
         self.outline = read_outline()
         self._course = None
@@ -101,6 +105,15 @@ class AttnposApp(App):
         self.save_drafts()
         if self._sandbox is not None:
             self._sandbox.close()
+
+    @property
+    def limits(self):
+        """Time and memory allowed to learner code (imported late: the sandbox brings NumPy)."""
+        if self._limits is None:
+            from attnpos.lessons.sandbox import Limits
+
+            self._limits = Limits()
+        return self._limits
 
     @property
     def sandbox(self):

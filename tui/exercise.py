@@ -114,6 +114,7 @@ class ExerciseScreen(Screen):
         with VerticalScroll(id="result") as result:
             result.border_title = "result"
             yield Static(self._welcome(), id="result-text")
+            yield Static(id="hint-text")
         yield Footer()
 
     def _welcome(self) -> Text:
@@ -174,7 +175,7 @@ class ExerciseScreen(Screen):
 
     @work(thread=True, exclusive=True, group="exercise")
     def _run_worker(self, source: str, cancel: CancelToken) -> None:
-        result = self.app.sandbox.run_source(source, (), cancel=cancel, filename=f"{self.exercise.id}.py")
+        result = self.app.sandbox.run_source(source, (), self.app.limits, cancel=cancel, filename=f"{self.exercise.id}.py")
         self.app.call_from_thread(self._show_run, result)
 
     def _show_run(self, result: RunResult) -> None:
@@ -196,7 +197,7 @@ class ExerciseScreen(Screen):
 
     @work(thread=True, exclusive=True, group="exercise")
     def _check_worker(self, source: str, cancel: CancelToken) -> None:
-        verdict = check_source(self.exercise, source, self.app.sandbox, cancel=cancel, filename=f"{self.exercise.id}.py")
+        verdict = check_source(self.exercise, source, self.app.sandbox, self.app.limits, cancel, f"{self.exercise.id}.py")
         self.app.call_from_thread(self._show_verdict, verdict, cancel.cancelled)
 
     def _show_verdict(self, verdict: Verdict, cancelled: bool = False) -> None:
@@ -243,7 +244,8 @@ class ExerciseScreen(Screen):
             shown.append(hints[number] + "\n")
         if used == len(hints):
             shown.append("That was the last hint; ctrl+o shows the reference solution after a check.", style="dim")
-        self._show(shown)
+        self.query_one("#hint-text", Static).update(shown)
+        self.query_one("#result", VerticalScroll).scroll_to_widget(self.query_one("#hint-text"), animate=False, top=True)
 
     def action_solution(self) -> None:
         state = self.state
