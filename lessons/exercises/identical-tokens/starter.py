@@ -1,14 +1,15 @@
-"""Two copies of one token: can a position signal tell them apart?"""
+"""Two copies of one token: can position tell them apart?"""
 import numpy as np
 
 from attnpos.core import attention_output
 
 rng = np.random.RandomState(42)
-Wq, Wk, Wv = (0.5 * rng.randn(8, 8) for _ in range(3))   # projections first
-X = rng.randn(1, 6, 8)                                    # then the tokens
-token = rng.randn(8)                                      # then one more token
-X[0, 0] = token                                           # at slot 0
-X[0, 4] = token                                           # and again at slot 4
+# the projections first
+Wq, Wk, Wv = (0.5 * rng.randn(8, 8) for _ in range(3))
+X = rng.randn(1, 6, 8)        # then the tokens
+token = rng.randn(8)          # then one more token
+X[0, 0] = token               # at slot 0
+X[0, 4] = token               # and again at slot 4
 
 # TODO: pos = the per-slot ramp, slot t holding 0.6 * (t + 1)
 # TODO: out = the attention output of X + pos
