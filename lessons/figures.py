@@ -74,13 +74,22 @@ def _rows(values: np.ndarray, fmt: str = ".3f") -> str:
     return ", ".join(format(float(v), fmt) for v in values)
 
 
-def _changed_rows(threshold: float = 0.05) -> str:
+CHANGED_ROW = 0.05  # a row whose largest weight moved by more than this counts as changed
+
+
+def changed_rows(before: np.ndarray, after: np.ndarray) -> frozenset[int]:
+    """Rows of two (T, T) weight matrices whose largest weight moved by more than CHANGED_ROW."""
+    moved = np.max(np.abs(after - before), axis=1)
+    return frozenset(int(i) for i in np.flatnonzero(moved > CHANGED_ROW))
+
+
+def _changed_rows(threshold: float = CHANGED_ROW) -> str:
     s = sentence()
     labels = _sentence_labels()
     return ", ".join(labels[i] for i in np.flatnonzero(s.row_change > threshold))
 
 
-def _steady_rows(threshold: float = 0.05) -> str:
+def _steady_rows(threshold: float = CHANGED_ROW) -> str:
     s = sentence()
     labels = _sentence_labels()
     return ", ".join(labels[i] for i in np.flatnonzero(s.row_change <= threshold))

@@ -27,7 +27,7 @@ EXERCISES_DIR = PACKAGE_DIR / "exercises"
 COURSE_TITLE = "Why Attention Needs Position"
 
 FIGURE_PATTERN = re.compile(r"\{\{\s*([A-Za-z0-9_.]+)\s*(?::([^}]*))?\}\}")
-INLINE_MATH = re.compile(r"(?<![\\$])\$(?!\$)([^$\n]+?)\$")
+INLINE_MATH = re.compile(r"(?<![\\$])\$(?!\$)([^$]+?)\$")  # may wrap onto the next line
 CODE_SPAN = re.compile(r"(`+)(.+?)\1")
 LESSON_NAME = re.compile(r"(\d+)-([a-z0-9-]+)\.md")
 DIRECTIVES = ("grid", "quiz", "exercise")

@@ -89,4 +89,4 @@ def to_unicode(latex: str) -> str:
     leftover = re.search(r"\\[a-zA-Z]+", text)
     if leftover:
         raise MathError(f"unknown command {leftover.group(0)}")
-    return re.sub(r" {2,}", " ", text.replace("{", "").replace("}", "")).strip()
+    return re.sub(r"\s+", " ", text.replace("{", "").replace("}", "")).strip()

@@ -133,6 +133,7 @@ class Progress:
         try:
             raw = progress.path.read_bytes()
         except FileNotFoundError:
+            progress._probe_folder()
             return progress
         except OSError as error:
             progress.notices.append(f"Could not read your progress ({error.strerror}); starting fresh in memory.")
@@ -147,6 +148,17 @@ class Progress:
             return progress
         progress._move_aside(state)
         return progress
+
+    def _probe_folder(self) -> None:
+        """Say at start-up, not at the first save, when the data folder cannot be made."""
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            self.writable = False
+            self.notices.append(
+                f"Your progress cannot be saved in {self.path.parent} ({error.strerror or error}); "
+                "it is kept in memory until you quit."
+            )
 
     def _move_aside(self, state: Any) -> None:
         assert self.path is not None

@@ -10,13 +10,13 @@ import sys
 import time
 
 import pytest
-from textual.widgets import RadioSet, TextArea
+from textual.widgets import TextArea
 
 from attnpos.lessons.loader import load_course
 from attnpos.lessons.progress import STATE_FILE
 from attnpos.tui.app import AttnposApp
 from attnpos.tui.blocks import QuizCard
-from attnpos.tui.exercise import ConfirmScreen, ExerciseScreen, SolutionScreen
+from attnpos.tui.exercise import ConfirmScreen, ExerciseScreen, SolutionScreen, WhyScreen
 from attnpos.tui.lesson import LessonScreen
 
 COURSE = load_course()
@@ -34,20 +34,21 @@ async def settle(pilot) -> None:
 
 
 def result_text(app) -> str:
-    return str(app.screen.query_one("#result-text").render())
+    """The result panel of the exercise screen, even while the why question is on top of it."""
+    screen = next(s for s in reversed(app.screen_stack) if isinstance(s, ExerciseScreen))
+    return str(screen.query_one("#result-text").render())
 
 
 def saved(data_dir) -> dict:
     return json.loads((data_dir / STATE_FILE).read_text())
 
 
-async def answer_why(pilot, exercise_id: str, choice: int) -> None:
+async def answer_why(pilot, choice: int) -> None:
+    """Choose with the keyboard: the why question opens with its choices focused, on choice a."""
+    assert isinstance(pilot.app.screen, WhyScreen)
     card = pilot.app.screen.query_one(QuizCard)
-    radio = card.query_one(RadioSet)
-    radio.focus()
-    await pilot.pause()
-    buttons = list(radio.query("RadioButton"))
-    buttons[choice].value = True
+    card.choices.highlighted = 0
+    await pilot.press(*(["down"] * choice), "enter")
     await settle(pilot)
 
 
@@ -78,12 +79,16 @@ async def test_solve_each_exercise_in_the_app(data_dir, exercise_id):
 
         why = exercise.why
         wrong = next(i for i in range(len(why.choices)) if i != why.answer)
-        await answer_why(pilot, exercise_id, wrong)
-        assert "not quite" in str(screen.query_one(QuizCard).query_one(".feedback").render())
+        await answer_why(pilot, wrong)
+        feedback = str(app.screen.query_one(QuizCard).query_one(".feedback").render())
+        assert feedback.startswith("✗") and why.explanations[wrong][:20] in feedback
         assert not saved(data_dir)["exercises"][exercise_id]["why_correct"]
-        await answer_why(pilot, exercise_id, why.answer)
+        await answer_why(pilot, why.answer)
         state = saved(data_dir)["exercises"][exercise_id]
         assert state["passed"] and state["why_correct"] and state["attempts"] == 2
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen is screen
 
         await pilot.press("ctrl+o")  # after passing, the solution opens without a confirmation
         await settle(pilot)

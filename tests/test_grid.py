@@ -268,3 +268,21 @@ def test_snapshot_grid_numbers(snap_compare) -> None:
 
 def test_snapshot_pair_at_80x24(snap_compare) -> None:
     assert snap_compare(PairApp(), terminal_size=(80, 24))
+
+
+async def test_values_on_one_grid_of_a_pair_show_on_both_and_stack_if_needed():
+    class PairApp(App[None]):
+        def compose(self):
+            yield GridPair(GridSpec(WEIGHTS, LABELS), GridSpec(WEIGHTS[SHUFFLE][:, SHUFFLE], [LABELS[i] for i in SHUFFLE]))
+
+    app = PairApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        pair = app.query_one(GridPair)
+        assert not pair.has_class("-stacked")
+        pair.left.focus()
+        await pilot.press("v")
+        await pilot.pause()
+        await pilot.pause()
+        assert pair.left.show_numbers and pair.right.show_numbers
+        widths = sum(g.virtual_size.width + g.styles.gutter.width + g.styles.margin.width for g in (pair.left, pair.right))
+        assert pair.has_class("-stacked") == (pair.size.width < widths)

@@ -12,7 +12,7 @@ from rich.console import Console
 
 from attnpos.core import experiments as ex
 from attnpos.lessons.cells import run_cell
-from attnpos.lessons.figures import FIGURES, figure
+from attnpos.lessons.figures import figure
 from attnpos.lessons.loader import CONTENT_DIR, CourseError, load_course
 from attnpos.lessons.mathtext import MathError, to_unicode
 from attnpos.lessons.model import Code, Prose

@@ -11,7 +11,7 @@ from typing import ClassVar
 from textual import events, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.screen import ModalScreen
+from textual.screen import Screen
 from textual.widgets import Static
 
 from attnpos.lessons.outline import COURSE_TITLE, read_outline
@@ -23,7 +23,7 @@ from attnpos.tui.outline import OutlineScreen
 MIN_WIDTH, MIN_HEIGHT = 60, 18
 
 
-class TooSmallScreen(ModalScreen[None]):
+class TooSmallScreen(Screen):
     """Shown instead of a squeezed layout while the terminal is below the minimum size."""
 
     def compose(self) -> ComposeResult:

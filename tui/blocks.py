@@ -2,21 +2,20 @@
 
 from __future__ import annotations
 
-import numpy as np
 from rich.syntax import Syntax
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.widgets import Button, Label, Markdown, RadioButton, RadioSet, Static
+from textual.widgets import Button, Markdown, OptionList, Static
+from textual.widgets.option_list import Option
 
 from attnpos.lessons.cells import CellResult, run_cell
-from attnpos.lessons.figures import figure
+from attnpos.lessons.figures import changed_rows, figure
 from attnpos.lessons.model import Code, Exercise, Grid, Math, Quiz
 from attnpos.tui.grid import AttentionGrid, GridLegend, GridPair, GridSpec
 
-CHANGED_ROW = 0.05  # a row whose largest weight moved by more than this counts as changed
 
 
 class MathBlock(Static):
@@ -45,8 +44,8 @@ class CodeCell(Vertical):
         yield Static(Syntax(self.block.source, self.block.language, theme="ansi_dark", word_wrap=True), classes="source")
         if self.block.runnable:
             with Horizontal(classes="cell-bar"):
-                yield Button("▶ Run", classes="run", compact=True)
-                yield Label("runs against attnpos.core", classes="cell-hint")
+                yield Button("▶ Run (r)", classes="run", compact=True)
+                yield Static("runs against attnpos.core", classes="cell-hint")
             yield Static("", classes="output")
 
     @on(Button.Pressed, ".run")
@@ -70,6 +69,7 @@ class CodeCell(Vertical):
             output.append(f"✗ {result.error}", style="bold red")
         self.query_one(".output", Static).update(output)
         self.set_class(bool(result.error), "-error")
+        self.query_one(".output", Static).scroll_visible(animate=False)
         self.post_message(self.Ran(self, result))
 
 
@@ -94,8 +94,7 @@ class GridFigure(Vertical):
             yield GridLegend(1.0)
         else:
             second = figure(block.compare)
-            moved = np.max(np.abs(second.value - first.value), axis=1)
-            changed = frozenset(int(i) for i in np.flatnonzero(moved > CHANGED_ROW)) if block.mark_changed else frozenset()
+            changed = changed_rows(first.value, second.value) if block.mark_changed else frozenset()
             yield GridPair(
                 GridSpec(first.value, _labels(block.figure)),
                 GridSpec(second.value, _labels(block.compare), changed),
@@ -106,7 +105,11 @@ class GridFigure(Vertical):
 
 
 class QuizCard(Vertical):
-    """A multiple-choice question; a choice gets its explanation, right or wrong."""
+    """A multiple-choice question; a choice gets its explanation, right or wrong.
+
+    Choices are an OptionList so that long answers wrap instead of being cut
+    off, and the chosen one is marked with ● (not by colour alone).
+    """
 
     class Answered(Message):
         def __init__(self, quiz: Quiz, choice: int):
@@ -121,28 +124,46 @@ class QuizCard(Vertical):
     def __init__(self, quiz: Quiz, previous: int | None = None):
         super().__init__(classes="quiz")
         self.quiz = quiz
-        self.previous = previous
+        self.chosen = previous
 
     def compose(self) -> ComposeResult:
         yield Static(Text("? ", style="bold") + Text(self.quiz.question), classes="question")
-        with RadioSet():
-            for index, choice in enumerate(self.quiz.choices):
-                yield RadioButton(f"{chr(97 + index)}) {choice}", value=index == self.previous)
+        yield OptionList(*self._options())
         yield Static("", classes="feedback")
 
-    def on_mount(self) -> None:
-        if self.previous is not None:
-            self._explain(self.previous)
+    def _options(self) -> list[Option]:
+        return [
+            Option(Text(f"{'●' if index == self.chosen else '○'} {chr(97 + index)}) {choice}"))
+            for index, choice in enumerate(self.quiz.choices)
+        ]
 
-    @on(RadioSet.Changed)
-    def _chosen(self, event: RadioSet.Changed) -> None:
+    def on_mount(self) -> None:
+        if self.chosen is not None:
+            self._explain(self.chosen)
+
+    @property
+    def choices(self) -> OptionList:
+        return self.query_one(OptionList)
+
+    @on(OptionList.OptionSelected)
+    def _chosen(self, event: OptionList.OptionSelected) -> None:
         event.stop()
-        self._explain(event.index)
-        self.post_message(self.Answered(self.quiz, event.index))
+        self.choose(event.option_index)
+
+    def choose(self, index: int) -> None:
+        """Answer with choice ``index`` (0-based), as enter on that option does."""
+        self.chosen = index
+        options = self.choices
+        highlighted = options.highlighted
+        options.clear_options()
+        options.add_options(self._options())
+        options.highlighted = highlighted if highlighted is not None else index
+        self._explain(index)
+        self.post_message(self.Answered(self.quiz, index))
 
     def _explain(self, choice: int) -> None:
         right = choice == self.quiz.answer
-        mark = Text("✓ right. " if right else "✗ not quite. ", style="bold green" if right else "bold red")
+        mark = Text("✓ ", style="bold green") if right else Text("✗ ", style="bold red")
         self.query_one(".feedback", Static).update(mark + Text(self.quiz.explanations[choice]))
         self.set_class(right, "-right")
         self.set_class(not right, "-wrong")
@@ -159,9 +180,8 @@ class ExerciseCard(Vertical):
     def compose(self) -> ComposeResult:
         yield Static(Text(f"Exercise · {self.exercise.title}", style="bold") + Text(f"  ({self.status})", style="dim"))
         yield Markdown(self.exercise.instructions)
-        with Horizontal(classes="cell-bar"):
-            yield Button("✎ Open exercise", classes="open-exercise", compact=True)
-            yield Label(f"e on this page · or in your own editor: attnpos exercise {self.exercise.id}", classes="cell-hint")
+        yield Button("✎ Open exercise (e)", classes="open-exercise", compact=True)
+        yield Static(Text(f"or in your own editor: attnpos exercise {self.exercise.id}", style="dim"))
 
     @on(Button.Pressed, ".open-exercise")
     def open(self) -> None:

@@ -17,6 +17,7 @@ from rich.table import Table
 
 from attnpos.lessons.checker import Verdict, check_file
 from attnpos.lessons.model import Course, Exercise
+from attnpos.lessons.progress import Progress
 from attnpos.lessons.sandbox import Limits, Sandbox
 
 
@@ -80,15 +81,31 @@ def print_verdict(console: Console, verdict: Verdict, path: Path) -> None:
         console.print(escape("\n".join(f"  {line}" for line in shown)), style="dim", highlight=False)
 
 
-def run_check(course: Course, exercise_id: str, file: Path, as_json: bool, limits: Limits) -> int:
+def record(verdict: Verdict, data_dir: Path | None, console: Console | None) -> None:
+    """A learner's own check counts in their progress too, as a check in the app does."""
+    progress = Progress.load(data_dir)
+    state = progress.exercise(verdict.exercise)
+    progress.update_exercise(verdict.exercise, attempts=state.attempts + 1, passed=state.passed or verdict.passed)
+    progress.save()
+    if console is not None:
+        for notice in progress.notices:
+            console.print(f"[yellow]{escape(notice)}[/]")
+        if verdict.passed and not state.why_correct:
+            console.print(f"[bold]One question completes it:[/] attnpos open {verdict.exercise}")
+
+
+def run_check(course: Course, exercise_id: str, file: Path, as_json: bool, limits: Limits, data_dir: Path | None = None) -> int:
     exercise = find_exercise(course, exercise_id)
     readable_file(file)
     with Sandbox(max_workers=1) as sandbox:
         verdict = check_file(exercise, file, sandbox, limits)
     if as_json:
         print(json.dumps(verdict.as_json(shown_path(file))))
+        record(verdict, data_dir, None)
     else:
-        print_verdict(Console(highlight=False), verdict, file)
+        console = Console(highlight=False)
+        print_verdict(console, verdict, file)
+        record(verdict, data_dir, console)
     return 0 if verdict.passed else 1
 
 
@@ -135,7 +152,7 @@ def write_starter(course: Course, exercise_id: str, folder: Path) -> int:
     return 0
 
 
-def watch(course: Course, exercise_id: str, file: Path, interval: float, limits: Limits) -> int:
+def watch(course: Course, exercise_id: str, file: Path, interval: float, limits: Limits, data_dir: Path | None = None) -> int:
     """Re-check whenever the file changes; polling works where file events do not (network folders)."""
     exercise = find_exercise(course, exercise_id)
     readable_file(file)
@@ -152,7 +169,9 @@ def watch(course: Course, exercise_id: str, file: Path, interval: float, limits:
                 if stamp is not None and stamp != seen:
                     seen = stamp
                     console.rule(time.strftime("%H:%M:%S"))
-                    print_verdict(console, check_file(exercise, file, sandbox, limits), file)
+                    verdict = check_file(exercise, file, sandbox, limits)
+                    print_verdict(console, verdict, file)
+                    record(verdict, data_dir, console)
                     console.print("[dim]watching for changes; ctrl+c stops[/]")
                 time.sleep(interval)
         except KeyboardInterrupt:

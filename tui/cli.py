@@ -7,6 +7,7 @@ Heavy imports (NumPy, Textual) happen inside each command, so `attnpos
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -61,8 +62,10 @@ def _show_lesson(course, number: str | None) -> int:
 
     from attnpos.tui.render import lesson_renderable
 
-    if number is None or not number.isdigit():
+    if number is None:
         raise UsageError("say which lesson to show: attnpos lessons show N")
+    if not number.isdigit():
+        raise UsageError(f"{number!r} is not a lesson number; try 'attnpos lessons' for the list")
     try:
         lesson = course.lesson(int(number))
     except KeyError as error:
@@ -125,7 +128,7 @@ def _limits(args: argparse.Namespace):
 def _check(args: argparse.Namespace) -> int:
     from attnpos.tui.checking import run_check
 
-    return run_check(_load_course(), args.exercise, args.file, args.json, _limits(args))
+    return run_check(_load_course(), args.exercise, args.file, args.json, _limits(args), args.data_dir)
 
 
 def _grade(args: argparse.Namespace) -> int:
@@ -146,7 +149,7 @@ def _watch(args: argparse.Namespace) -> int:
 
     if args.interval <= 0:
         raise UsageError("--interval must be positive")
-    return watch(_load_course(), args.exercise, args.file, args.interval, _limits(args))
+    return watch(_load_course(), args.exercise, args.file, args.interval, _limits(args), args.data_dir)
 
 
 def _hint(args: argparse.Namespace) -> int:
@@ -283,3 +286,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader went away (`attnpos demos --json | head`): stop quietly, as cat does.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0

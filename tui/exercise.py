@@ -16,7 +16,7 @@ from textual.app import ComposeResult, SuspendNotSupported
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Footer, Header, Markdown, RadioSet, Static, TextArea
+from textual.widgets import Button, Footer, Header, Markdown, OptionList, Static, TextArea
 
 from attnpos.lessons.checker import Verdict, check_source
 from attnpos.lessons.model import Exercise
@@ -77,6 +77,34 @@ class SolutionScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
+class WhyScreen(ModalScreen[None]):
+    """The question that completes an exercise once its code passes; a wrong choice is explained."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "Back to the code")]
+
+    def __init__(self, exercise: Exercise, previous: int | None, on_answer):
+        super().__init__()
+        self.exercise = exercise
+        self.previous = previous
+        self.on_answer = on_answer
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="why") as box:
+            box.border_title = f"✓ passed · one last question completes “{self.exercise.title}”"
+            box.border_subtitle = "↑↓ choose · enter answer · esc back"
+            yield QuizCard(self.exercise.why, self.previous)
+
+    def on_mount(self) -> None:
+        self.query_one(OptionList).focus()
+
+    @on(QuizCard.Answered)
+    def _answered(self, event: QuizCard.Answered) -> None:
+        self.on_answer(event.choice, event.correct)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
 class ExerciseScreen(Screen):
     """Edit, run and check one exercise without leaving the course; the draft is saved as you type."""
 
@@ -126,9 +154,14 @@ class ExerciseScreen(Screen):
 
     def on_mount(self) -> None:
         self.sub_title = f"Lesson {self.exercise.lesson} · exercise {self.exercise.id}"
-        self.query_one("#editor", TextArea).focus()
+        editor = self.query_one("#editor", TextArea)
+        editor.focus()
+        # Start where the work is: the first line the learner has to write.
+        todo = next((row for row, line in enumerate(self.draft.splitlines()) if "# TODO" in line), None)
+        if todo is not None:
+            editor.move_cursor((todo, 0), center=True)
         if self.state.passed and not self.state.why_correct:
-            self._show_why()
+            self.call_after_refresh(self._show_why)
 
     # --- the draft -------------------------------------------------------------
 
@@ -265,20 +298,12 @@ class ExerciseScreen(Screen):
         self.app.push_screen(SolutionScreen(self.exercise, self.draft))
 
     def _show_why(self) -> None:
-        if self.query(QuizCard):
-            return
-        previous = self.state.why_answer
-        card = QuizCard(self.exercise.why, previous)
-        card.border_title = "one last question completes the exercise"
-        result = self.query_one("#result", VerticalScroll)
-        result.mount(card)
-        self.call_after_refresh(lambda: card.query_one(RadioSet).focus())
+        self.app.push_screen(WhyScreen(self.exercise, self.state.why_answer, self._why_answered))
 
-    @on(QuizCard.Answered)
-    def _why_answered(self, event: QuizCard.Answered) -> None:
-        self.app.progress.update_exercise(self.exercise.id, why_answer=event.choice, why_correct=event.correct)
+    def _why_answered(self, choice: int, correct: bool) -> None:
+        self.app.progress.update_exercise(self.exercise.id, why_answer=choice, why_correct=correct)
         self.app.save_progress()
-        if event.correct:
+        if correct:
             self.notify(f"Exercise done: {self.exercise.title}. ctrl+o compares your code with the reference.", timeout=6)
 
     # --- leaving and the external editor --------------------------------------------------

@@ -225,9 +225,24 @@ class AttentionGrid(ScrollView, can_focus=True):
         """Move to the last key of the row."""
         self.move_cursor(self.cursor_row, self.token_count - 1)
 
+    class NumbersToggled(Message):
+        """Posted when the values in the cells are shown or hidden, so a pair can follow."""
+
+        def __init__(self, grid: AttentionGrid, shown: bool) -> None:
+            self.grid = grid
+            """The grid whose cells changed."""
+            self.shown = shown
+            """Whether values are now shown."""
+            super().__init__()
+
     def action_toggle_numbers(self) -> None:
         """Show or hide each cell's weight."""
-        self.show_numbers = not self.show_numbers
+        self.set_numbers(not self.show_numbers)
+        self.post_message(self.NumbersToggled(self, self.show_numbers))
+
+    def set_numbers(self, shown: bool) -> None:
+        """Show (True) or hide each cell's weight."""
+        self.show_numbers = shown
         self._relayout()
 
     # ---- layout --------------------------------------------------------------
@@ -519,9 +534,20 @@ class GridPair(Container):
         return self.query_one("AttentionGrid.-right", AttentionGrid)
 
     def on_resize(self, event: events.Resize) -> None:
+        self._stack_if_narrow(event.size.width)
+
+    def on_attention_grid_numbers_toggled(self, event: AttentionGrid.NumbersToggled) -> None:
+        """Values on one grid means values on both (they are compared cell by cell); then re-check the fit."""
+        event.stop()
+        for grid in (self.left, self.right):
+            if grid is not event.grid:
+                grid.set_numbers(event.shown)
+        self.call_after_refresh(lambda: self._stack_if_narrow(self.size.width))
+
+    def _stack_if_narrow(self, width: int) -> None:
         """Stack the grids when the pair is narrower than both side by side."""
         side_by_side = sum(
             grid.virtual_size.width + grid.styles.gutter.width + grid.styles.margin.width
             for grid in (self.left, self.right)
         )
-        self.set_class(event.size.width < side_by_side, "-stacked")
+        self.set_class(width < side_by_side, "-stacked")

@@ -22,8 +22,8 @@ class LessonScreen(Screen):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n,right", "next_section", "Next"),
-        Binding("p,left", "previous_section", "Previous"),
-        Binding("r", "run_cells", "Run code"),
+        Binding("p,left", "previous_section", "Prev"),
+        Binding("r", "run_cells", "Run"),
         Binding("e", "open_exercise", "Exercise"),
         Binding("escape,o", "outline", "Outline"),
     ]
@@ -61,10 +61,17 @@ class LessonScreen(Screen):
         page.focus()
         self.refresh_bindings()
 
+    def _next_lesson(self):
+        later = [l for l in self.course.lessons if l.number > self.lesson.number]
+        return later[0] if later else None
+
     def _footer_hint(self, index: int) -> Text:
         if index + 1 < len(self.lesson.sections):
             return Text(f"→ n: next, “{self.lesson.sections[index + 1].title}”", style="dim")
-        return Text("End of the lesson. o: back to the outline.", style="dim")
+        following = self._next_lesson()
+        if following is not None:
+            return Text(f"End of lesson {self.lesson.number}. → n: lesson {following.number}, “{following.title}”", style="dim")
+        return Text("That is the end of the course. o: the outline, with your progress.", style="bold")
 
     def _widget(self, block):
         if isinstance(block, Prose):
@@ -89,8 +96,10 @@ class LessonScreen(Screen):
     async def action_next_section(self) -> None:
         if self.section + 1 < len(self.lesson.sections):
             await self.show_section(self.section + 1)
+        elif (following := self._next_lesson()) is not None:
+            self.app.open_lesson(following.number, 0)
         else:
-            self.notify("That was the last section of this lesson.", timeout=3)
+            self.notify("You have reached the end of the course.", timeout=4)
 
     async def action_previous_section(self) -> None:
         if self.section > 0:

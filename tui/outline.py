@@ -47,7 +47,7 @@ class OutlineScreen(Screen):
         self.query_one("#outline-intro", Static).update(
             Text.assemble(
                 ("Four lessons on why self-attention cannot see word order, and how position fixes it.\n", ""),
-                ("enter", "bold"), " opens · ", ("c", "bold"), f" continues at {where} · ",
+                ("enter", "bold"), " opens · ", ("space", "bold"), " shows sections · ", ("c", "bold"), f" continues at {where} · ",
                 ("ctrl+p", "bold"), " jumps anywhere · ", ("?", "bold"), " lists every key",
             )
         )
@@ -56,12 +56,12 @@ class OutlineScreen(Screen):
         tree.clear()
         tree.show_root = False
         tree.auto_expand = False  # enter opens a lesson rather than folding it
-        current = position[0] if position else app.outline[0].number
         for lesson in app.outline:
             node = tree.root.add(
                 _label(f"Lesson {lesson.number} · {lesson.title}", lesson_status(lesson, progress)),
                 data=("lesson", lesson.number, None),
-                expand=lesson.number == current,  # the others open with → or a click
+                # Folded, so all four lessons fit the first screen; → or space unfolds one.
+                expand=False,
             )
             visited = progress.visited(lesson.number)
             for index, title in enumerate(lesson.sections):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Iterable
 
 import numpy as np
+from rich.columns import Columns
 from rich.console import Group, RenderableType
 from rich.markdown import Markdown
 from rich.padding import Padding
@@ -15,12 +16,12 @@ from rich.table import Table
 from rich.text import Text
 
 from attnpos.lessons.cells import run_cell
-from attnpos.lessons.figures import figure
+from attnpos.lessons.figures import changed_rows, figure
 from attnpos.lessons.model import Code, Course, ExerciseRef, Grid, Lesson, Math, Prose, Quiz
 from attnpos.tui.palette import SHADES, format_weight, shade, viridis_hex
 
 
-def matrix_table(weights: np.ndarray, labels: list[str], title: str = "") -> Table:
+def matrix_table(weights: np.ndarray, labels: list[str], title: str = "", marked: frozenset[int] = frozenset()) -> Table:
     """A weight matrix as a table: each cell a shade glyph and its value on a viridis background.
 
     The glyph and the number carry the value on their own, so the table reads
@@ -37,26 +38,35 @@ def matrix_table(weights: np.ndarray, labels: list[str], title: str = "") -> Tab
             level = w / top
             fg = "black" if level > 0.55 else "white"
             cells.append(Text(f" {shade(level)}{format_weight(w)}", style=f"{fg} on {viridis_hex(level)}"))
-        table.add_row(label + " ", *cells)
+        table.add_row(("▶ " if len(table.rows) in marked else "") + label + " ", *cells)
     return table
 
 
 def grid_renderable(block: Grid) -> RenderableType:
-    parts: list[RenderableType] = []
-    for name in filter(None, (block.figure, block.compare)):
-        fig = figure(name)
-        labels = fig.labels() if fig.labels else [str(i) for i in range(fig.value.shape[0])]
-        parts.append(matrix_table(fig.value, labels, title=fig.meaning))
-    legend = Text("legend: " + "  ".join(f"{g}≈{i / (len(SHADES) - 1):.2f}" for i, g in enumerate(SHADES)) + " of the largest weight", style="dim")
+    """One grid, or two side by side as in the app (one above the other when the console is narrow)."""
+    names = [n for n in (block.figure, block.compare) if n]
+    titles = list(block.titles) or [""] * len(names)
+    matrices = [figure(n).value for n in names]
+    changed = changed_rows(*matrices) if block.mark_changed and len(matrices) == 2 else frozenset()
+    tables = [
+        matrix_table(value, _labels(name), title, changed if index == 1 else frozenset())
+        for index, (name, value, title) in enumerate(zip(names, matrices, titles))
+    ]
+    legend = Text("legend: " + "  ".join(f"{g}≈{i / (len(SHADES) - 1):.2f}" for i, g in enumerate(SHADES)), style="dim")
+    parts: list[RenderableType] = [Columns(tables, padding=(0, 3)) if len(tables) == 2 else tables[0], legend]
     if block.caption:
         parts.append(Text(block.caption, style="italic"))
-    parts.append(legend)
     return Padding(Group(*parts), (1, 0, 1, 2))
+
+
+def _labels(name: str) -> list[str]:
+    fig = figure(name)
+    return fig.labels() if fig.labels else [str(i) for i in range(fig.value.shape[0])]
 
 
 def block_renderables(block, course: Course, run_code: bool) -> Iterable[RenderableType]:
     if isinstance(block, Prose):
-        yield Markdown(block.markdown)
+        yield Padding(Markdown(block.markdown), (0, 0, 1, 0))
     elif isinstance(block, Math):
         yield Padding(Text(block.text, style="italic", justify="center"), (1, 0))
     elif isinstance(block, Code):
@@ -71,8 +81,13 @@ def block_renderables(block, course: Course, run_code: bool) -> Iterable[Rendera
     elif isinstance(block, Grid):
         yield grid_renderable(block)
     elif isinstance(block, Quiz):
-        choices = "\n".join(f"  {chr(97 + i)}) {c}" for i, c in enumerate(block.choices))
-        yield Panel(Text(f"{block.question}\n\n{choices}"), title="question (answer it in the app)", title_align="left")
+        choices = Table.grid(padding=(0, 1))
+        choices.add_column(no_wrap=True)
+        choices.add_column()
+        for index, choice in enumerate(block.choices):
+            choices.add_row(f"{chr(97 + index)})", choice)
+        body = Group(Text(block.question), Text(""), choices)
+        yield Panel(body, title="question (answer it in the app)", title_align="left")
     elif isinstance(block, ExerciseRef):
         exercise = course.exercises[block.id]
         body = Group(Markdown(exercise.instructions), Text(f"\nStart it: attnpos exercise {exercise.id}", style="bold"))
