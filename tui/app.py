@@ -11,6 +11,7 @@ from typing import ClassVar
 from textual import events, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
+from textual.command import CommandPalette
 from textual.screen import Screen
 from textual.widgets import Static
 
@@ -174,6 +175,12 @@ class AttnposApp(App):
     def action_continue(self) -> None:
         position = self.progress.position
         self.open_lesson(*(position or (self.outline[0].number, 0)))
+
+    def action_command_palette(self) -> None:
+        # Textual only checks the top screen; with the too-small screen over an open palette
+        # a second palette would be pushed with the same id.
+        if not any(isinstance(screen, CommandPalette) for screen in self.screen_stack):
+            super().action_command_palette()
 
     def action_help(self) -> None:
         if isinstance(self.screen, HelpScreen):
