@@ -54,8 +54,11 @@ class AttnposApp(App):
         Binding("q", "quit", "Quit"),
     ]
 
-    def __init__(self, data_dir: Path | None = None, start: tuple[int, int] | str | None = None, limits=None):
+    def __init__(
+        self, data_dir: Path | None = None, start: tuple[int, int] | str | None = None, limits=None, play: str | None = None
+    ):
         """``start``: (lesson, section) to open a lesson, or an exercise id to open an exercise.
+        ``play``: open the playground on this sentence.
 
         ``limits``: the sandbox's Limits for learner code (its defaults when None).
         """
@@ -67,6 +70,7 @@ class AttnposApp(App):
         self._course_lock = threading.Lock()
         self._sandbox = None
         self._start = start
+        self._play = play
 
     def on_mount(self) -> None:
         self.push_screen(OutlineScreen())
@@ -75,6 +79,8 @@ class AttnposApp(App):
             self.open_exercise(self._start)
         elif self._start is not None:
             self.open_lesson(*self._start)
+        if self._play is not None:
+            self.open_playground(self._play)
         self._catch_hangups()
         self.call_after_refresh(self._preload_course)
 
@@ -166,6 +172,11 @@ class AttnposApp(App):
         if not (isinstance(self.screen, ExerciseScreen) and self.screen.exercise.id == exercise_id):
             self.open_lesson(exercise.lesson, section)
             self.push_screen(ExerciseScreen(exercise, self.progress.exercise(exercise_id).draft))
+
+    def open_playground(self, sentence: str | None = None) -> None:
+        from attnpos.tui.playground import DEFAULT_SENTENCE, PlaygroundScreen
+
+        self.push_screen(PlaygroundScreen(sentence or DEFAULT_SENTENCE))
 
     def pop_to_outline(self) -> None:
         self.save_drafts()

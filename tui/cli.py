@@ -225,6 +225,10 @@ def build_parser() -> argparse.ArgumentParser:
     open_.add_argument("target", help="e.g. 3 or constant-offset")
     open_.set_defaults(run=_open)
 
+    play = commands.add_parser("play", help="open the playground on a sentence of your own")
+    play.add_argument("sentence", nargs="?", default="the cat sat on the mat", help='e.g. "dog bites man"')
+    play.set_defaults(run=_play)
+
     progress = commands.add_parser("progress", help="how far you are: lessons read, exercises passed")
     progress.add_argument("--json", action="store_true", help="print it as JSON")
     progress.set_defaults(run=_progress)
@@ -239,11 +243,21 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _app(args: argparse.Namespace, start=None) -> int:
+def _app(args: argparse.Namespace, start=None, play: str | None = None) -> int:
     from attnpos.tui.app import AttnposApp
 
-    AttnposApp(data_dir=args.data_dir, start=start).run()
+    AttnposApp(data_dir=args.data_dir, start=start, play=play).run()
     return 0
+
+
+def _play(args: argparse.Namespace) -> int:
+    from attnpos.core.playground import MAX_TOKENS
+    from attnpos.core.words import tokenize
+
+    count = len(tokenize(args.sentence))
+    if not 1 <= count <= MAX_TOKENS:
+        raise UsageError(f"the playground takes 1 to {MAX_TOKENS} words; that sentence has {count}")
+    return _app(args, play=args.sentence)
 
 
 def _open(args: argparse.Namespace) -> int:

@@ -25,6 +25,7 @@ class OutlineScreen(Screen):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("c", "continue", "Continue"),
+        Binding("y", "playground", "Playground"),
     ]
 
     def compose(self) -> ComposeResult:
@@ -48,7 +49,7 @@ class OutlineScreen(Screen):
             Text.assemble(
                 ("Four lessons on why self-attention cannot see word order, and how position fixes it.\n", ""),
                 ("enter", "bold"), " opens · ", ("space", "bold"), " shows sections · ", ("c", "bold"), f" continues at {where} · ",
-                ("ctrl+p", "bold"), " jumps anywhere · ", ("?", "bold"), " lists every key",
+                ("ctrl+p", "bold"), " jumps anywhere · ", ("y", "bold"), " opens the playground · ", ("?", "bold"), " lists every key",
             )
         )
         tree = self.query_one(Tree)
@@ -92,6 +93,9 @@ class OutlineScreen(Screen):
             self.app.open_exercise(detail)
         else:
             self.app.open_lesson(lesson, detail)
+
+    def action_playground(self) -> None:
+        self.app.open_playground()
 
     def action_continue(self) -> None:
         self.app.action_continue()

@@ -1,0 +1,190 @@
+"""The playground: every control, and the figures on screen are the core's."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from attnpos.core.playground import SIGNALS, play
+from attnpos.tui.app import AttnposApp
+from attnpos.tui.grid import AttentionGrid
+from attnpos.tui.playground import PlaygroundScreen, PromptScreen
+
+SENTENCE = "the cat sat on the mat"
+
+
+def make_app(data_dir, sentence=SENTENCE) -> AttnposApp:
+    app = AttnposApp(data_dir=data_dir, play=sentence)
+    app.animation_level = "none"
+    return app
+
+
+def figures(app) -> str:
+    return str(app.screen.query_one("#play-figures").render())
+
+
+async def settle(pilot):
+    await pilot.pause()
+    await pilot.pause()
+
+
+async def test_starts_without_position_and_a_shuffle_only_relists(data_dir):
+    async with make_app(data_dir).run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        assert isinstance(screen, PlaygroundScreen) and screen.signal == "none"
+        await pilot.press("s")
+        await settle(pilot)
+        assert screen.perm != list(range(6))
+        assert "only relisted" in figures(pilot.app)
+        assert "the₀, the₄ identical rows" in figures(pilot.app)
+        assert "cannot tell the orders apart" in figures(pilot.app)
+
+
+async def test_every_signal_shows_the_cores_figures(data_dir):
+    """For every signal, in two orders, the numbers on screen are the core's own."""
+    async with make_app(data_dir).run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        for _ in SIGNALS:
+            for _ in range(2):
+                expected = play(SENTENCE.split(), screen.perm, screen.signal, temperature=screen.temperature, seed=screen.seed)
+                shown = figures(pilot.app)
+                assert f"= {expected.gap:.3g} " in shown
+                assert f"differ by {expected.pooled_gap:.3g} " in shown
+                assert ("only relisted" in shown) == (expected.gap < 1e-9)
+                await pilot.press("s")
+                await settle(pilot)
+            await pilot.press("g")
+            await settle(pilot)
+        assert screen.signal == "none"  # g cycled through all seven and back
+
+
+async def test_constant_offset_does_not_see_order_but_the_ramp_does(data_dir):
+    async with make_app(data_dir).run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("s", "g")  # constant
+        await settle(pilot)
+        assert pilot.app.screen.signal == "constant" and "only relisted" in figures(pilot.app)
+        await pilot.press("g")  # ramp
+        await settle(pilot)
+        assert "position seen" in figures(pilot.app) and "different rows" in figures(pilot.app)
+        await pilot.press("G", "G")  # back to none
+        await settle(pilot)
+        assert pilot.app.screen.signal == "none"
+
+
+async def test_swap_reverse_type_and_restore_the_order(data_dir):
+    async with make_app(data_dir).run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        await pilot.press("w", "down", "w")  # swap the tokens in rows 0 and 1
+        await settle(pilot)
+        assert screen.perm == [1, 0, 2, 3, 4, 5]
+        grid = screen.query_one("#play-moved", AttentionGrid)
+        assert grid.labels[:2] == ["cat", "the₀"]
+        await pilot.press("R")
+        await settle(pilot)
+        assert screen.perm == [5, 4, 3, 2, 0, 1]
+        await pilot.press("t")
+        await settle(pilot)
+        assert isinstance(pilot.app.screen, PromptScreen)
+        prompt = pilot.app.screen.query_one("Input")
+        prompt.value = "0 0 1 2 3 4"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert "exactly once" in str(pilot.app.screen.query_one("#prompt-error").render())
+        prompt.value = "5 0 3 2 1 4"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert screen.perm == [5, 0, 3, 2, 1, 4]
+        assert grid.labels == ["mat", "the₀", "on", "sat", "cat", "the₄"]
+        await pilot.press("o")
+        await settle(pilot)
+        assert screen.perm == list(range(6))
+
+
+async def test_edit_a_word_with_a_prediction(data_dir):
+    async with make_app(data_dir).run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        await pilot.press("down", "m", "down", "m")  # predict rows cat and sat will change
+        await settle(pilot)
+        assert screen.predicted == {1, 2}
+        await pilot.press("up", "e")  # edit the cat row
+        await settle(pilot)
+        pilot.app.screen.query_one("Input").value = "dog"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert screen.tokens[1] == "dog"
+        assert 1 in screen.marked  # the edited word's row moved
+        assert "Predictions:" in screen.last_change and "of 2 right" in screen.last_change
+        assert screen.query_one("#play-moved", AttentionGrid).marked_rows == frozenset(screen.marked)
+
+
+async def test_temperature_sharpens_and_flattens(data_dir):
+    async with make_app(data_dir).run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        for _ in range(8):
+            await pilot.press("plus")
+        await settle(pilot)
+        assert screen.state.weights.max(axis=1).min() > 0.49  # near a copy (the two "the" keys can only share)
+        for _ in range(16):
+            await pilot.press("minus")
+        await settle(pilot)
+        assert screen.state.weights.max(axis=1).max() < 0.25  # near the blend 1/6
+
+
+async def test_seed_sentence_and_characters(data_dir):
+    async with make_app(data_dir).run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        before = screen.state.weights.copy()
+        await pilot.press("right_square_bracket")
+        await settle(pilot)
+        assert screen.seed == 1 and not (screen.state.weights == before).all()
+        assert "seed 1" in str(screen.query_one("#play-bar").render())
+        await pilot.press("i")
+        await settle(pilot)
+        pilot.app.screen.query_one("Input").value = "dog bites man"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert screen.tokens == ["dog", "bites", "man"]
+        await pilot.press("c")
+        await settle(pilot)
+        assert screen.tokens == list("dogbitesman") and len(screen.query_one("#play-moved", AttentionGrid).labels) == 11
+        await pilot.press("b")
+        await settle(pilot)
+        assert screen.query_one("#play-first").display
+
+
+async def test_sixty_four_tokens(data_dir):
+    words = " ".join(f"w{i % 20}" for i in range(64))
+    async with make_app(data_dir, words).run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        grid = pilot.app.screen.query_one("#play-moved", AttentionGrid)
+        assert grid.token_count == 64 and grid.virtual_size.width > grid.size.width
+        await pilot.press("s", "g", "g", "end")
+        await settle(pilot)
+
+
+def test_play_command_rejects_too_many_words():
+    result = subprocess.run([sys.executable, "-m", "attnpos", "play", " ".join(["w"] * 65)], capture_output=True, text=True)
+    assert result.returncode == 2 and "1 to 64" in result.stderr
+
+
+async def _shuffled_with_ramp(pilot):
+    await settle(pilot)
+    await pilot.press("s", "g", "g", "b")
+    await settle(pilot)
+
+
+def test_snapshot_playground(snap_compare, data_dir):
+    assert snap_compare(make_app(data_dir), terminal_size=(80, 24), run_before=_shuffled_with_ramp)
+
+
+def test_snapshot_playground_no_colour(snap_compare, data_dir, no_colour):
+    assert snap_compare(make_app(data_dir), terminal_size=(80, 24), run_before=_shuffled_with_ramp)
