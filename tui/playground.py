@@ -229,6 +229,8 @@ class PlaygroundScreen(Screen):
                 moved = row_change(before.weights, after.weights)
                 self.marked = frozenset(int(i) for i in np.flatnonzero(moved > CHANGED_ROW))
                 changed = set(self.marked)
+                if self.marked and "▶" not in message:
+                    message += f" ▶ marks the rows that moved by more than {CHANGED_ROW}."
             else:
                 # A reorder: a token "changed" when its output is not just relisted.
                 changed = {k for k in range(len(self.tokens)) if self._token_output_changed(before, after, k)}
