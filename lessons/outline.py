@@ -41,11 +41,16 @@ class OutlineLesson:
     exercises: tuple[OutlineExercise, ...]
 
 
+EXERCISE_TITLE = re.compile(r'^title\s*=\s*"((?:[^"\\]|\\.)*)"\s*$', re.MULTILINE)
+
+
 def _exercise_title(exercise_id: str, exercises_dir: Path) -> str:
+    """The title line alone: parsing the whole file (hints, messages) would slow the first frame."""
     try:
-        return str(tomllib.loads((exercises_dir / exercise_id / "exercise.toml").read_text("utf-8")).get("title", exercise_id))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        match = EXERCISE_TITLE.search((exercises_dir / exercise_id / "exercise.toml").read_text("utf-8"))
+    except (OSError, UnicodeDecodeError):
         return exercise_id
+    return tomllib.loads(match.group(0))["title"] if match else exercise_id
 
 
 def read_lesson_outline(path: Path, number: int, exercises_dir: Path = EXERCISES_DIR) -> OutlineLesson:

@@ -22,6 +22,7 @@ from attnpos.tui.help import HelpScreen, binding_groups
 from attnpos.tui.outline import OutlineScreen
 
 MIN_WIDTH, MIN_HEIGHT = 60, 18
+PRELOAD_DELAY = 0.6  # seconds after start-up before the lessons and NumPy are loaded in the background
 
 
 class TooSmallScreen(Screen):
@@ -82,7 +83,8 @@ class AttnposApp(App):
         if self._play is not None:
             self.open_playground(self._play)
         self._catch_hangups()
-        self.call_after_refresh(self._preload_course)
+        # Not at once: importing NumPy in a thread competes for the GIL with drawing the first frame.
+        self.set_timer(PRELOAD_DELAY, self._preload_course)
 
     def _catch_hangups(self) -> None:
         """A dropped SSH connection (SIGHUP) or a kill (SIGTERM) saves the draft, then exits cleanly."""
@@ -98,11 +100,11 @@ class AttnposApp(App):
         self.exit(return_code=129)
 
     def save_drafts(self) -> None:
-        from attnpos.tui.exercise import ExerciseScreen
-
+        """Ask every open exercise screen to write its draft (no import: quitting must stay fast)."""
         for screen in self.screen_stack:
-            if isinstance(screen, ExerciseScreen):
-                screen.save_draft()
+            save = getattr(screen, "save_draft", None)
+            if save is not None:
+                save()
 
     async def action_quit(self) -> None:
         self.save_drafts()
@@ -177,6 +179,11 @@ class AttnposApp(App):
         from attnpos.tui.playground import DEFAULT_SENTENCE, PlaygroundScreen
 
         self.push_screen(PlaygroundScreen(sentence or DEFAULT_SENTENCE))
+
+    def open_signal_pictures(self) -> None:
+        from attnpos.tui.signals import SignalsScreen
+
+        self.push_screen(SignalsScreen())
 
     def pop_to_outline(self) -> None:
         self.save_drafts()

@@ -19,10 +19,7 @@ from attnpos.lessons.checker import Verdict, check_file
 from attnpos.lessons.model import Course, Exercise
 from attnpos.lessons.progress import Progress
 from attnpos.lessons.sandbox import Limits, Sandbox
-
-
-class UsageError(Exception):
-    """Reported in one line with exit code 2."""
+from attnpos.tui.usage import UsageError
 
 
 def shown_path(path: Path) -> str:

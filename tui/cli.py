@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 
-from attnpos.tui.checking import UsageError
+from attnpos.tui.usage import UsageError
 
 
 def _demos(args: argparse.Namespace) -> int:
@@ -289,8 +289,12 @@ def _reset(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    arguments = sys.argv[1:] if argv is None else argv
+    if not arguments:
+        # Plain `attnpos`, the common case: open the course without building the whole parser.
+        return _app(argparse.Namespace(data_dir=None))
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(arguments)
     if args.command is None:
         args.run = _app
     try:

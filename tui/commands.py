@@ -13,6 +13,7 @@ class CourseCommands(Provider):
     def _targets(self):
         app = self.app
         yield "Playground", "shuffle a sentence and switch position signals yourself", app.open_playground
+        yield "Position signal pictures", "sinusoidal, learned, RoPE and ALiBi, drawn", app.open_signal_pictures
         for lesson in app.outline:
             yield f"Lesson {lesson.number}: {lesson.title}", "open the lesson where you left it", partial(app.open_lesson, lesson.number)
             for index, title in enumerate(lesson.sections):

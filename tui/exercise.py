@@ -29,6 +29,8 @@ DRAFT_SAVE_DELAY = 0.5  # seconds of quiet typing before the draft is written
 class ConfirmScreen(ModalScreen[bool]):
     """A yes/no question; y or enter says yes, n or esc says no."""
 
+    CSS_PATH = "exercise.tcss"  # loaded with the screen, not at start-up
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y", "answer(True)", "Yes"),
         Binding("n,escape", "answer(False)", "No"),
@@ -59,6 +61,8 @@ class ConfirmScreen(ModalScreen[bool]):
 class SolutionScreen(ModalScreen[None]):
     """The reference solution beside the learner's own code."""
 
+    CSS_PATH = "exercise.tcss"  # loaded with the screen, not at start-up
+
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "close", "Close")]
 
     def __init__(self, exercise: Exercise, draft: str):
@@ -79,6 +83,8 @@ class SolutionScreen(ModalScreen[None]):
 
 class WhyScreen(ModalScreen[None]):
     """The question that completes an exercise once its code passes; a wrong choice is explained."""
+
+    CSS_PATH = "exercise.tcss"  # loaded with the screen, not at start-up
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "Back to the code")]
 
@@ -107,6 +113,8 @@ class WhyScreen(ModalScreen[None]):
 
 class ExerciseScreen(Screen):
     """Edit, run and check one exercise without leaving the course; the draft is saved as you type."""
+
+    CSS_PATH = "exercise.tcss"  # loaded with the screen, not at start-up
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+r", "run", "Run"),

@@ -31,14 +31,17 @@ class OutlineScreen(Screen):
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static(id="outline-intro")
-        yield Tree("course", id="outline")
+        tree: Tree = Tree("course", id="outline")
+        tree.show_root = False
+        tree.auto_expand = False  # enter opens a lesson rather than folding it
+        yield tree
         yield Footer()
 
     def on_mount(self) -> None:
-        self.refresh_outline()
         self.query_one(Tree).focus()
 
     def on_screen_resume(self) -> None:
+        """Drawn on every return to the outline (the first push included), so progress marks are current."""
         self.refresh_outline()
 
     def refresh_outline(self) -> None:
@@ -55,8 +58,6 @@ class OutlineScreen(Screen):
         tree = self.query_one(Tree)
         cursor = tree.cursor_line
         tree.clear()
-        tree.show_root = False
-        tree.auto_expand = False  # enter opens a lesson rather than folding it
         for lesson in app.outline:
             node = tree.root.add(
                 _label(f"Lesson {lesson.number} · {lesson.title}", lesson_status(lesson, progress)),
@@ -77,8 +78,7 @@ class OutlineScreen(Screen):
                         _label(f"  Exercise · {exercise.title}", exercise_status(exercise.id, progress)),
                         data=("exercise", lesson.number, exercise.id),
                     )
-        if cursor >= 0:
-            self.call_after_refresh(setattr, tree, "cursor_line", cursor)
+        self.call_after_refresh(setattr, tree, "cursor_line", max(cursor, 0))
 
     @on(Tree.NodeSelected)
     def _selected(self, event: Tree.NodeSelected) -> None:

@@ -29,6 +29,8 @@ TEMPERATURE_STEP = 1.5
 class PromptScreen(ModalScreen["str | None"]):
     """One line of input: enter accepts, esc cancels; a validator may refuse with a reason."""
 
+    CSS_PATH = "playground.tcss"  # loaded with the screen, not at start-up
+
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(self, question: str, value: str = "", validate=None):
@@ -99,6 +101,8 @@ class OutputStrips(Widget):
 
 class PlaygroundScreen(Screen):
     """Cause the blind spot yourself: every key changes the sentence, its order or its position signal."""
+
+    CSS_PATH = "playground.tcss"  # loaded with the screen, not at start-up
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s", "shuffle", "Shuffle"),
@@ -391,9 +395,7 @@ class PlaygroundScreen(Screen):
         self.refresh_view()
 
     def action_signal_pictures(self) -> None:
-        from attnpos.tui.signals import SignalsScreen
-
-        self.app.push_screen(SignalsScreen())
+        self.app.open_signal_pictures()
 
     def action_back(self) -> None:
         self.app.pop_screen()
