@@ -127,12 +127,15 @@ async def test_cursor_move_repaints_only_the_lines_it_touches() -> None:
 
     assert all(calls for calls in moved_down + moved_right), "a cursor move never repaints the whole grid"
     down_regions = [region for regions in moved_down for region in regions]
-    assert sorted(region.y for region in down_regions) == [header, header + 1, status]
+    assert sorted({region.y for region in down_regions}) == [header, header + 1, status]
     assert all(region.height == 1 for region in down_regions)
-    # Moving sideways also repaints the column header, which highlights the cursor's column.
+    # Within the two rows only the labels and the cursor's cells are repainted, not the whole lines.
+    assert all(region.width < width for region in down_regions if region.y != status)
+    # Moving sideways also repaints the two column labels of the header, and nothing else of it.
     right_regions = [region for regions in moved_right for region in regions]
-    assert Region(0, 0, width, header) in right_regions
-    assert sum(region.height for region in right_regions) == header + 2
+    header_regions = [region for region in right_regions if region.y == 0]
+    assert len(header_regions) == 2 and all(r.height == header and r.width == grid.cell_width for r in header_regions)
+    assert {region.y for region in right_regions} == {0, header + 1, status}
 
 
 # ---- drawing ----------------------------------------------------------------

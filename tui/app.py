@@ -138,8 +138,11 @@ class AttnposApp(App):
 
     @work(thread=True, exit_on_error=False)
     def _preload_course(self) -> None:
-        """Load lessons and figures (NumPy, the experiments) while the learner reads the outline."""
-        self.course
+        """Load lessons and figures (NumPy, the experiments) while the learner reads the outline,
+        and prepare every page's text, so that opening a page only lays it out."""
+        from attnpos.tui.blocks import warm_caches
+
+        warm_caches(self.course)
 
     @property
     def course(self):

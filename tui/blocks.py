@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
+from rich.markdown import Markdown as RichMarkdown
 from rich.syntax import Syntax
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.widgets import Button, Markdown, OptionList, Static
+from textual.widgets import Button, OptionList, Static
 from textual.widgets.option_list import Option
 
 from attnpos.lessons.cells import CellResult, run_cell
@@ -16,6 +19,43 @@ from attnpos.lessons.figures import changed_rows, figure
 from attnpos.lessons.model import Code, Exercise, Grid, Math, Quiz
 from attnpos.tui.grid import AttentionGrid, GridLegend, GridPair, GridSpec
 
+
+
+class ProseBlock(Static):
+    """A paragraph (or list, or heading) of lesson Markdown, drawn by Rich as one widget.
+
+    Textual's Markdown widget builds a widget per block and per inline run;
+    a lesson page has dozens of paragraphs, and one Static each opens a page
+    several times faster.
+    """
+
+    def __init__(self, markdown: str, **kwargs):
+        super().__init__(parsed_markdown(markdown), classes="prose", **kwargs)
+
+
+@lru_cache(maxsize=1024)
+def parsed_markdown(markdown: str) -> RichMarkdown:
+    """Parsed once and kept: Rich builds a new markdown-it parser for every Markdown object."""
+    return RichMarkdown(markdown, code_theme="ansi_dark", inline_code_theme="ansi_dark")
+
+
+def warm_caches(course) -> None:
+    """Parse every paragraph and highlight every code block ahead of time (the app does this in a thread)."""
+    for lesson in course.lessons:
+        for section in lesson.sections:
+            for block in section.blocks:
+                if isinstance(block, Code):
+                    highlighted(block.source, block.language)
+                elif hasattr(block, "markdown"):
+                    parsed_markdown(block.markdown)
+
+
+@lru_cache(maxsize=256)
+def highlighted(source: str, language: str) -> Text:
+    """Code highlighted once and kept: finding the lexer and highlighting cost more than drawing a whole page."""
+    text = Syntax(source, language, theme="ansi_dark").highlight(source)
+    text.rstrip()
+    return text
 
 
 class MathBlock(Static):
@@ -41,7 +81,7 @@ class CodeCell(Vertical):
         self.block = block
 
     def compose(self) -> ComposeResult:
-        yield Static(Syntax(self.block.source, self.block.language, theme="ansi_dark", word_wrap=True), classes="source")
+        yield Static(highlighted(self.block.source, self.block.language), classes="source")
         if self.block.runnable:
             with Horizontal(classes="cell-bar"):
                 yield Button("▶ Run (r)", classes="run", compact=True)
@@ -179,7 +219,7 @@ class ExerciseCard(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Static(Text(f"Exercise · {self.exercise.title}", style="bold") + Text(f"  ({self.status})", style="dim"))
-        yield Markdown(self.exercise.instructions)
+        yield ProseBlock(self.exercise.instructions)
         yield Button("✎ Open exercise (e)", classes="open-exercise", compact=True)
         yield Static(Text(f"or in your own editor: attnpos exercise {self.exercise.id}", style="dim"))
 

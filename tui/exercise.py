@@ -16,12 +16,12 @@ from textual.app import ComposeResult, SuspendNotSupported
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Footer, Header, Markdown, OptionList, Static, TextArea
+from textual.widgets import Button, Footer, Header, OptionList, Static, TextArea
 
 from attnpos.lessons.checker import Verdict, check_source
 from attnpos.lessons.model import Exercise
 from attnpos.lessons.sandbox import CancelToken, RunResult
-from attnpos.tui.blocks import QuizCard
+from attnpos.tui.blocks import ProseBlock, QuizCard
 
 DRAFT_SAVE_DELAY = 0.5  # seconds of quiet typing before the draft is written
 
@@ -142,7 +142,7 @@ class ExerciseScreen(Screen):
         yield Header()
         with VerticalScroll(id="instructions") as instructions:
             instructions.border_title = f"Exercise · {self.exercise.title}"
-            yield Markdown(self.exercise.instructions)
+            yield ProseBlock(self.exercise.instructions)
         # Soft wrap: a long line should not cost a row of horizontal scrollbar at 80×24.
         editor = TextArea.code_editor(self._draft, language="python", id="editor", theme="monokai", soft_wrap=True)
         editor.border_title = "your answer (saved as you type)"

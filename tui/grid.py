@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import ClassVar
 
 import numpy as np
@@ -47,6 +48,16 @@ def colour_available(app: App) -> bool:
     if app.no_color or app.native_ansi_color:
         return False
     return app.console.color_system in ("truecolor", "256")
+
+
+COLOUR_LEVELS = 255  # weights are coloured in 256 steps, so a cell's style is looked up, not built
+
+
+@lru_cache(maxsize=2 * (COLOUR_LEVELS + 1))
+def _cell_style(level: int, cursor: bool) -> Style:
+    """The style of a coloured cell at ``level`` of COLOUR_LEVELS; building Styles per cell was most of a frame."""
+    background = viridis(level / COLOUR_LEVELS)
+    return Style(bgcolor=RichColor.from_rgb(*background), color=readable_text_colour(background), bold=cursor)
 
 
 class AttentionGrid(ScrollView, can_focus=True):
@@ -145,6 +156,7 @@ class AttentionGrid(ScrollView, can_focus=True):
         self.cursor_col = 0
         # Full-width rendered rows, keyed on everything that changes how a row looks.
         self._row_cache: LRUCache[tuple, Strip] = LRUCache(maxsize=1024)
+        self._styles: dict[str, Style] = {}  # resolved component styles, until the CSS or focus changes
         self.set_weights(weights, labels, marked_rows=marked_rows)
 
     # ---- public API ----------------------------------------------------------
@@ -191,10 +203,16 @@ class AttentionGrid(ScrollView, can_focus=True):
         if (row, col) == (old_row, old_col):
             return
         self.cursor_row, self.cursor_col = row, col
-        for touched_row in {old_row, row}:
-            self._refresh_screen_line(self._header_height + touched_row - self.scroll_offset.y)
+        # Only what changed: two row labels, two cells, two column labels and the status line.
+        # Whole lines of truecolour cells would cost kilobytes per key press over SSH.
+        for touched_row, touched_col in {(old_row, old_col), (row, col)}:
+            screen_y = self._header_height + touched_row - self.scroll_offset.y
+            self._refresh_span(screen_y, 0, self._label_width)
+            self._refresh_span(screen_y, *self._cell_span(touched_col))
         if col != old_col:
-            self.refresh(Region(0, 0, self.size.width, self._header_height))
+            for touched_col in (old_col, col):
+                x, width = self._cell_span(touched_col)
+                self.refresh(Region(x, 0, width, self._header_height))
         self._refresh_screen_line(self._status_y)
         self._scroll_cursor_into_view()
         self.post_message(self.CursorMoved(self, row, col, self.cursor_weight))
@@ -287,6 +305,15 @@ class AttentionGrid(ScrollView, can_focus=True):
         )
         self.refresh(layout=True)
 
+    def _cell_span(self, col: int) -> tuple[int, int]:
+        """(x, width) of column ``col``'s cells on screen, after horizontal scrolling."""
+        return self._label_width + col * self.cell_width - self.scroll_offset.x, self.cell_width
+
+    def _refresh_span(self, screen_y: int, x: int, width: int) -> None:
+        """Repaint part of one line of the content area, if it is on screen."""
+        if 0 <= screen_y < self.scrollable_content_region.height and x + width > 0:
+            self.refresh(Region(max(x, 0), screen_y, width, 1))
+
     def _refresh_screen_line(self, screen_y: int) -> None:
         """Repaint one line of the visible content area, if it is on screen."""
         if 0 <= screen_y < self.scrollable_content_region.height:
@@ -305,23 +332,27 @@ class AttentionGrid(ScrollView, can_focus=True):
 
     def on_focus(self, event: events.Focus) -> None:
         """Cursor labels are drawn more strongly when focused."""
-        self._row_cache.clear()
+        self._forget_styles()
 
     def on_blur(self, event: events.Blur) -> None:
         """See `on_focus`."""
-        self._row_cache.clear()
+        self._forget_styles()
 
     def notify_style_update(self) -> None:
         """Theme or CSS changed: cached rows hold old colours."""
         super().notify_style_update()
+        self._forget_styles()
+
+    def _forget_styles(self) -> None:
         self._row_cache.clear()
+        self._styles.clear()
 
     # ---- drawing -------------------------------------------------------------
 
     def render_line(self, y: int) -> Strip:
         """Draw screen line `y`: a header line, a row, or the status line."""
         width = self.scrollable_content_region.width
-        base_style = self.rich_style
+        base_style = self._component("")
         if y == self._status_y:
             return Strip([Segment(self._status_text(width), self._component("status"))]).adjust_cell_length(
                 width, base_style
@@ -340,8 +371,14 @@ class AttentionGrid(ScrollView, can_focus=True):
         return visible.adjust_cell_length(width, base_style)
 
     def _component(self, name: str) -> Style:
-        """The Rich style of one of the `attention-grid--*` component classes."""
-        return self.get_component_rich_style(f"attention-grid--{name}")
+        """The Rich style of one of the `attention-grid--*` component classes ("" for the widget's own).
+
+        Looked up once until the styles change: resolving CSS per line was a third of a frame.
+        """
+        style = self._styles.get(name)
+        if style is None:
+            style = self._styles[name] = self.get_component_rich_style(f"attention-grid--{name}") if name else self.rich_style
+        return style
 
     def _header_line(self, line: int) -> Strip:
         """Header line `line`, the full width of the grid, with the cursor's column highlighted."""
@@ -350,7 +387,7 @@ class AttentionGrid(ScrollView, can_focus=True):
             return cached
         label_style = self._component("label")
         cursor_style = self._component("cursor-label") if self.has_focus else label_style + Style(bold=True)
-        segments = [Segment(" " * self._label_width, self.rich_style)]
+        segments = [Segment(" " * self._label_width, self._component(""))]
         for col, text in enumerate(self._header[line]):
             segments.append(Segment(text, cursor_style if col == self.cursor_col else label_style))
         strip = Strip(segments).simplify()
@@ -371,15 +408,16 @@ class AttentionGrid(ScrollView, can_focus=True):
             label_style = self._component("cursor-label") if self.has_focus else label_style + Style(bold=True)
         marker = ROW_MARKER if marked else " " * cell_len(ROW_MARKER)
         label_text = marker + self._row_labels[row]
-        segments = [Segment(label_text.ljust(self._label_width - 1), label_style), Segment(" ", self.rich_style)]
+        segments = [Segment(label_text.ljust(self._label_width - 1), label_style), Segment(" ", self._component(""))]
         plain_style = self._component("cell")
-        for col, weight in enumerate(self.weights[row]):
-            segments.append(self._cell(float(weight), colour=colour, cursor=col == cursor_col, plain=plain_style))
+        plain_styles = (plain_style, plain_style + Style(bold=True))  # (cell, cursor cell) without colour
+        for col, weight in enumerate(self.weights[row].tolist()):
+            segments.append(self._cell(weight, colour=colour, cursor=col == cursor_col, plain=plain_styles))
         strip = Strip(segments).simplify()
         self._row_cache.set(key, strip)
         return strip
 
-    def _cell(self, weight: float, *, colour: bool, cursor: bool, plain: Style) -> Segment:
+    def _cell(self, weight: float, *, colour: bool, cursor: bool, plain: tuple[Style, Style]) -> Segment:
         """One cell: a viridis block (colour) or shade glyphs (no colour), optionally with its number."""
         fraction = weight / self.scale
         glyph = " " if colour else shade(fraction)
@@ -387,12 +425,8 @@ class AttentionGrid(ScrollView, can_focus=True):
         edge = "[]" if cursor else glyph * 2
         text = edge[0] + core + edge[1]
         if not colour:
-            return Segment(text, plain + Style(bold=cursor))
-        background = viridis(fraction)
-        return Segment(
-            text,
-            Style(bgcolor=RichColor.from_rgb(*background), color=readable_text_colour(background), bold=cursor),
-        )
+            return Segment(text, plain[cursor])
+        return Segment(text, _cell_style(round(min(max(fraction, 0.0), 1.0) * COLOUR_LEVELS), cursor))
 
     def _status_text(self, width: int) -> str:
         """'row the₀ → col cat: 0.077', shortened when the grid is narrow."""

@@ -10,10 +10,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Markdown, Static
+from textual.widgets import Footer, Header, Static
 
 from attnpos.lessons.model import Code, Course, ExerciseRef, Grid, Lesson, Math, Prose, Quiz
-from attnpos.tui.blocks import CodeCell, ExerciseCard, GridFigure, MathBlock, QuizCard
+from attnpos.tui.blocks import CodeCell, ExerciseCard, GridFigure, MathBlock, ProseBlock, QuizCard
 from attnpos.lessons.progress import exercise_status
 
 
@@ -33,6 +33,7 @@ class LessonScreen(Screen):
         self.course = course
         self.lesson = lesson
         self.section = max(0, min(section, len(lesson.sections) - 1))
+        self._had_exercise = True  # so the first section settles the footer
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -56,10 +57,34 @@ class LessonScreen(Screen):
         widgets = [Static(Text(section.title, style="bold underline"), classes="section-title")]
         widgets += [self._widget(block) for block in section.blocks]
         widgets.append(Static(self._footer_hint(index), classes="section-end"))
-        await page.mount_all(widgets)
+        # What fits on the first screen is laid out now; the rest right after that frame is drawn,
+        # so a key press shows the new page without waiting for its far end.
+        first = self._first_screenful(section.blocks) + 1
+        await page.mount_all(widgets[:first])
+        if first < len(widgets):
+            self.call_after_refresh(page.mount_all, widgets[first:])
         page.scroll_home(animate=False)
         page.focus()
-        self.refresh_bindings()
+        has_exercise = any(isinstance(w, ExerciseCard) for w in widgets)
+        if has_exercise != self._had_exercise:  # the footer is rebuilt only when its keys change
+            self._had_exercise = has_exercise
+            self.refresh_bindings()
+
+    def _first_screenful(self, blocks) -> int:
+        """How many blocks roughly fill the visible page (a generous estimate of their heights)."""
+        width = max(self.size.width - 6, 20)
+        lines, count = 0, 0
+        for block in blocks:
+            if lines >= self.size.height:
+                break
+            if isinstance(block, Prose):
+                lines += block.markdown.count("\n") + len(block.markdown) // width + 2
+            elif isinstance(block, Code):
+                lines += block.source.count("\n") + 4
+            else:
+                lines += 12
+            count += 1
+        return count
 
     def _next_lesson(self):
         later = [l for l in self.course.lessons if l.number > self.lesson.number]
@@ -75,7 +100,7 @@ class LessonScreen(Screen):
 
     def _widget(self, block):
         if isinstance(block, Prose):
-            return Markdown(block.markdown)
+            return ProseBlock(block.markdown)
         if isinstance(block, Math):
             return MathBlock(block)
         if isinstance(block, Code):
