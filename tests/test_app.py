@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 
 import pytest
-from textual.widgets import Markdown, Tree
+from textual.widgets import Tree
 
 from attnpos.lessons.progress import STATE_FILE
 from attnpos.tui.app import AttnposApp, TooSmallScreen
-from attnpos.tui.blocks import CodeCell, QuizCard
+from attnpos.tui.blocks import CodeCell, ProseBlock, QuizCard
 from attnpos.tui.exercise import ExerciseScreen
 from attnpos.tui.grid import AttentionGrid, GridPair
 from attnpos.tui.help import HelpScreen
@@ -95,7 +95,7 @@ async def test_every_lesson_and_section_opens(data_dir):
             await settle(pilot)
             for index in range(len(lesson.sections)):
                 assert app.screen.section == index
-                assert app.screen.query(Markdown) or app.screen.query(CodeCell)
+                assert app.screen.query(ProseBlock) or app.screen.query(CodeCell)
                 await pilot.press("n")
                 await settle(pilot)
 

@@ -138,11 +138,8 @@ class AttnposApp(App):
 
     @work(thread=True, exit_on_error=False)
     def _preload_course(self) -> None:
-        """Load lessons and figures (NumPy, the experiments) while the learner reads the outline,
-        and prepare every page's text, so that opening a page only lays it out."""
-        from attnpos.tui.blocks import warm_caches
-
-        warm_caches(self.course)
+        """Load lessons and figures (NumPy, the experiments) while the learner reads the outline."""
+        self.course
 
     @property
     def course(self):
@@ -162,8 +159,16 @@ class AttnposApp(App):
         if section is None:
             position = self.progress.position
             section = position[1] if position and position[0] == number else 0
-        self.pop_to_outline()
-        self.push_screen(LessonScreen(self.course, lesson, section))
+        # One reader screen, reused: a screen per visit would leave its header and footer behind.
+        reader = next((s for s in self.screen_stack if isinstance(s, LessonScreen)), None)
+        if reader is None:
+            self.pop_to_outline()
+            self.push_screen(LessonScreen(self.course, lesson, section))
+            return
+        self.save_drafts()
+        while self.screen is not reader:
+            self.pop_screen()
+        self.call_later(reader.open, lesson, section)
 
     def open_exercise(self, exercise_id: str) -> None:
         """Open the exercise screen, above the lesson section where the exercise sits."""

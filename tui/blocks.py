@@ -33,21 +33,12 @@ class ProseBlock(Static):
         super().__init__(parsed_markdown(markdown), classes="prose", **kwargs)
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=256)
 def parsed_markdown(markdown: str) -> RichMarkdown:
     """Parsed once and kept: Rich builds a new markdown-it parser for every Markdown object."""
     return RichMarkdown(markdown, code_theme="ansi_dark", inline_code_theme="ansi_dark")
 
 
-def warm_caches(course) -> None:
-    """Parse every paragraph and highlight every code block ahead of time (the app does this in a thread)."""
-    for lesson in course.lessons:
-        for section in lesson.sections:
-            for block in section.blocks:
-                if isinstance(block, Code):
-                    highlighted(block.source, block.language)
-                elif hasattr(block, "markdown"):
-                    parsed_markdown(block.markdown)
 
 
 @lru_cache(maxsize=256)
@@ -161,10 +152,11 @@ class QuizCard(Vertical):
         def correct(self) -> bool:
             return self.choice == self.quiz.answer
 
-    def __init__(self, quiz: Quiz, previous: int | None = None):
+    def __init__(self, quiz: Quiz, previous: int | None = None, autofocus: bool = False):
         super().__init__(classes="quiz")
         self.quiz = quiz
         self.chosen = previous
+        self.autofocus = autofocus
 
     def compose(self) -> ComposeResult:
         yield Static(Text("? ", style="bold") + Text(self.quiz.question), classes="question")
@@ -180,6 +172,8 @@ class QuizCard(Vertical):
     def on_mount(self) -> None:
         if self.chosen is not None:
             self._explain(self.chosen)
+        if self.autofocus:  # here, not in the parent's on_mount: only now do the choices exist
+            self.choices.focus()
 
     @property
     def choices(self) -> OptionList:

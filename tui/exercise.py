@@ -16,7 +16,7 @@ from textual.app import ComposeResult, SuspendNotSupported
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Footer, Header, OptionList, Static, TextArea
+from textual.widgets import Button, Footer, Header, Static, TextArea
 
 from attnpos.lessons.checker import Verdict, check_source
 from attnpos.lessons.model import Exercise
@@ -98,10 +98,7 @@ class WhyScreen(ModalScreen[None]):
         with VerticalScroll(id="why") as box:
             box.border_title = f"✓ passed · one last question completes “{self.exercise.title}”"
             box.border_subtitle = "↑↓ choose · enter answer · esc back"
-            yield QuizCard(self.exercise.why, self.previous)
-
-    def on_mount(self) -> None:
-        self.query_one(OptionList).focus()
+            yield QuizCard(self.exercise.why, self.previous, autofocus=True)
 
     @on(QuizCard.Answered)
     def _answered(self, event: QuizCard.Answered) -> None:
@@ -170,6 +167,12 @@ class ExerciseScreen(Screen):
             editor.move_cursor((todo, 0), center=True)
         if self.state.passed and not self.state.why_correct:
             self.call_after_refresh(self._show_why)
+        self._warm_sandbox()
+
+    @work(thread=True, group="sandbox-start")
+    def _warm_sandbox(self) -> None:
+        """Start the sandbox's fork server while the learner reads, so the first check is warm too."""
+        self.app.sandbox.start()
 
     # --- the draft -------------------------------------------------------------
 

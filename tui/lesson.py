@@ -44,6 +44,11 @@ class LessonScreen(Screen):
     async def on_mount(self) -> None:
         await self.show_section(self.section)
 
+    async def open(self, lesson: Lesson, section: int) -> None:
+        """Show another lesson (or another section of this one) in this screen."""
+        self.lesson = lesson
+        await self.show_section(max(0, min(section, len(lesson.sections) - 1)))
+
     async def show_section(self, index: int) -> None:
         self.section = index
         section = self.lesson.sections[index]
