@@ -33,7 +33,7 @@ class ProseBlock(Static):
         super().__init__(parsed_markdown(markdown), classes="prose", **kwargs)
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=64)  # about a lesson's worth: enough to page back and forth
 def parsed_markdown(markdown: str) -> RichMarkdown:
     """Parsed once and kept: Rich builds a new markdown-it parser for every Markdown object."""
     return RichMarkdown(markdown, code_theme="ansi_dark", inline_code_theme="ansi_dark")
@@ -41,7 +41,7 @@ def parsed_markdown(markdown: str) -> RichMarkdown:
 
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=64)
 def highlighted(source: str, language: str) -> Text:
     """Code highlighted once and kept: finding the lexer and highlighting cost more than drawing a whole page."""
     text = Syntax(source, language, theme="ansi_dark").highlight(source)

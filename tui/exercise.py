@@ -236,8 +236,8 @@ class ExerciseScreen(Screen):
 
     def action_check(self) -> None:
         if not self._busy("checking"):
-            self.save_draft()
             self._check_worker(self.draft, self._cancel)
+            self.save_draft()  # while the check runs
 
     @work(thread=True, exclusive=True, group="exercise")
     def _check_worker(self, source: str, cancel: CancelToken) -> None:
@@ -249,9 +249,6 @@ class ExerciseScreen(Screen):
         if cancelled:  # a cancelled check is not an attempt
             self._show(Text("Cancelled.", style="italic"))
             return
-        state = self.state
-        self.app.progress.update_exercise(self.exercise.id, attempts=state.attempts + 1, passed=state.passed or verdict.passed)
-        self.app.save_progress()
         head = ("✓ passed\n", "bold green") if verdict.passed else (f"✗ {verdict.diagnosis}\n", "bold red")
         body = Text.assemble(head, verdict.message)
         if verdict.details.get("error"):
@@ -262,6 +259,9 @@ class ExerciseScreen(Screen):
             body.append("\n\nyour code printed:\n", style="dim")
             body.append(verdict.output.rstrip("\n")[-2000:], style="dim")
         self._show(body)
+        state = self.state  # recorded once the verdict is on screen
+        self.app.progress.update_exercise(self.exercise.id, attempts=state.attempts + 1, passed=state.passed or verdict.passed)
+        self.app.save_progress()
         if verdict.passed:
             self._show_why()
 

@@ -14,7 +14,6 @@ import asyncio
 import json
 import os
 import pty
-import resource
 import select
 import signal
 import statistics
@@ -315,7 +314,7 @@ def bench_grid() -> Result:
 # --- 5. memory ------------------------------------------------------------------------
 
 VISIT_ALL = r'''
-import asyncio, os, resource, sys, tempfile, time
+import asyncio, os, sys, tempfile, time
 from pathlib import Path
 from attnpos.tui.app import AttnposApp
 
@@ -333,7 +332,14 @@ async def main():
         await app.workers.wait_for_complete()
         await pilot.pause()
         tree = rss_tree(os.getpid())
-        print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, tree, flush=True)
+        print(peak_rss(), tree, flush=True)
+
+def peak_rss():
+    """VmHWM in KiB: the peak of this program since exec (ru_maxrss would count the parent's memory at fork)."""
+    for line in open("/proc/self/status"):
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+
 
 def rss_tree(pid):
     """RSS in KiB of pid and all its descendants."""
@@ -354,7 +360,7 @@ asyncio.run(main())
 '''
 
 MINIMAL_HEADLESS = r'''
-import asyncio, resource
+import asyncio
 import numpy
 from textual.app import App
 from textual.widgets import Footer, Header, Static
@@ -368,7 +374,9 @@ class Minimal(App):
 async def main():
     async with Minimal().run_test(size=(80, 24)) as pilot:
         await pilot.pause(0.3)
-        print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, flush=True)
+        for line in open("/proc/self/status"):
+            if line.startswith("VmHWM:"):
+                print(int(line.split()[1]), flush=True)
 
 asyncio.run(main())
 '''
