@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -17,6 +16,7 @@ from attnpos.lessons.loader import CONTENT_DIR, CourseError, load_course
 from attnpos.lessons.mathtext import MathError, to_unicode
 from attnpos.lessons.model import Code, Prose
 from attnpos.tui.render import lesson_renderable
+from tiny_course import EXERCISE_TOML
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -148,21 +148,7 @@ def test_broken_math_is_an_error(latex):
 
 
 GOOD_EXERCISE = {
-    "exercise.toml": textwrap.dedent(
-        """
-        title = "T"
-        lesson = 1
-        instructions = "Do it."
-        hints = ["a nudge"]
-        [why]
-        question = "Why?"
-        choices = ["a", "b"]
-        answer = 0
-        explanations = ["yes", "no"]
-        [messages]
-        passed = "Well done."
-        """
-    ),
+    "exercise.toml": EXERCISE_TOML,
     "starter.py": "x = 1  # TODO\n",
     "solution.py": "x = 2\n",
 }

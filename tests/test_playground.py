@@ -5,7 +5,6 @@ from __future__ import annotations
 import subprocess
 import sys
 
-import pytest
 
 from attnpos.core.playground import SIGNALS, play
 from attnpos.tui.app import AttnposApp

@@ -54,6 +54,7 @@ from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from attnpos.lessons.loader import CourseError, load_course  # noqa: E402
+from tiny_course import EXERCISE_TOML  # noqa: E402
 
 PIECES = [
     "+++", 'title = "T"', 'summary = "S"', "title = ", "## A section", "## ", "### sub", "",
@@ -74,18 +75,6 @@ CLOSED_BLOCKS = st.builds(
     st.lists(st.sampled_from(BLOCK_BODY), max_size=8),
 )
 
-EXERCISE_TOML = """title = "T"
-lesson = 1
-instructions = "Do it."
-hints = ["a nudge"]
-[why]
-question = "Why?"
-choices = ["a", "b"]
-answer = 0
-explanations = ["yes", "no"]
-[messages]
-passed = "ok"
-"""
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
