@@ -187,3 +187,14 @@ def test_snapshot_playground(snap_compare, data_dir):
 
 def test_snapshot_playground_no_colour(snap_compare, data_dir, no_colour):
     assert snap_compare(make_app(data_dir), terminal_size=(80, 24), run_before=_shuffled_with_ramp)
+
+
+async def test_a_shuffle_always_changes_the_order(data_dir):
+    async with make_app(data_dir, "dog bites man").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        for _ in range(12):
+            before = list(screen.perm)
+            await pilot.press("s")
+            await settle(pilot)
+            assert screen.perm != before

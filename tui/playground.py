@@ -268,9 +268,15 @@ class PlaygroundScreen(Screen):
     # --- actions ------------------------------------------------------------------
 
     def action_shuffle(self) -> None:
-        self.shuffles += 1
-        order = list(range(len(self.tokens)))
-        random.Random(f"{self.seed}-{self.shuffles}").shuffle(order)
+        order = list(self.perm)
+        if len(order) < 2:
+            self.last_change = "One token cannot be shuffled."
+            self.refresh_view()
+            return
+        while order == self.perm:  # a shuffle that changes nothing would only puzzle
+            self.shuffles += 1
+            order = list(range(len(self.tokens)))
+            random.Random(f"{self.seed}-{self.shuffles}").shuffle(order)
         self.apply(f"Shuffled (shuffle {self.shuffles} of seed {self.seed}).", lambda: setattr(self, "perm", order))
 
     def action_reverse(self) -> None:
