@@ -198,3 +198,21 @@ async def test_a_shuffle_always_changes_the_order(data_dir):
             await pilot.press("s")
             await settle(pilot)
             assert screen.perm != before
+
+
+async def test_all_signals_side_by_side(data_dir):
+    from attnpos.tui.playground import SignalsTableScreen
+
+    async with make_app(data_dir).run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("s", "a")
+        await settle(pilot)
+        assert isinstance(pilot.app.screen, SignalsTableScreen)
+        shown = pilot.app.export_screenshot().replace("&#160;", " ")
+        perm = pilot.app.screen_stack[-2].perm
+        for signal in SIGNALS:
+            expected = play(SENTENCE.split(), perm, signal)
+            assert signal in shown and f"{expected.gap:.3g}" in shown
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(pilot.app.screen, PlaygroundScreen)

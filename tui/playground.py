@@ -6,6 +6,7 @@ import random
 from typing import ClassVar
 
 import numpy as np
+from rich.table import Table
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -99,6 +100,38 @@ class OutputStrips(Widget):
         return len(self._text.plain.splitlines()) or 1
 
 
+class SignalsTableScreen(ModalScreen[None]):
+    """Every position signal on the current sentence and order, side by side."""
+
+    CSS_PATH = "playground.tcss"  # loaded with the screen, not at start-up
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,a", "close", "Close")]
+
+    def __init__(self, tokens: list[str], perm: list[int], temperature: float, seed: int):
+        super().__init__()
+        self.tokens, self.perm, self.temperature, self.seed = tokens, perm, temperature, seed
+
+    def compose(self) -> ComposeResult:
+        table = Table(box=None, padding=(0, 1), header_style="bold")
+        for column in ("signal", "gap", "twins' rows", "Σ outputs tells orders apart"):
+            table.add_column(column)
+        for signal in SIGNALS:
+            state = play(self.tokens, self.perm, signal, temperature=self.temperature, seed=self.seed)
+            twins = "-" if not state.twins else ("identical" if state.twins[0][2] else "different")
+            table.add_row(signal, f"{state.gap:.3g}", twins, "yes" if state.pooled_tells_apart else "no")
+        order = " ".join(map(str, self.perm))
+        with Vertical(id="signals-table") as box:
+            box.border_title = f"all signals · order {order} · esc closes"
+            yield Static(table)
+            yield Static(
+                "gap ≈ 0: attention only relisted its outputs (no order seen). The constant offset is the "
+                "same at every slot, so it sees no more than none; every per-slot signal does.",
+                classes="note",
+            )
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
 class PlaygroundScreen(Screen):
     """Cause the blind spot yourself: every key changes the sentence, its order or its position signal."""
 
@@ -122,6 +155,7 @@ class PlaygroundScreen(Screen):
         Binding("left_square_bracket", "seed(-1)", "Previous seed", show=False),
         Binding("c", "toggle_characters", "Words / characters", show=False),
         Binding("S", "signal_pictures", "Signal pictures", show=False),
+        Binding("a", "all_signals", "All signals", show=False),
         Binding("escape", "back", "Back"),
     ]
 
@@ -399,6 +433,9 @@ class PlaygroundScreen(Screen):
         self.recompute()
         self.last_change = f"{len(self.tokens)} {self.by} tokens."
         self.refresh_view()
+
+    def action_all_signals(self) -> None:
+        self.app.push_screen(SignalsTableScreen(self.tokens, self.perm, self.temperature, self.seed))
 
     def action_signal_pictures(self) -> None:
         self.app.open_signal_pictures()

@@ -1,6 +1,6 @@
 """attnpos benchmarks: each figure beside a baseline measured in the same run, and its budget.
 
-    python tests/benchmarks/run.py            # all six
+    python tests/benchmarks/run.py            # all seven
     python tests/benchmarks/run.py frame grid # some of them
 
 Not part of `pytest`: the machines are shared and noisy, so budgets are
@@ -311,6 +311,55 @@ def bench_grid() -> Result:
     )
 
 
+# --- 7. the playground at 64 tokens ---------------------------------------------------
+
+
+async def _playground_updates(presses: int = 30) -> list[float]:
+    """A key (shuffle, or the next signal) to the refresh after the screen redrew, at T = 64."""
+    from attnpos.tui.app import AttnposApp
+    from attnpos.tui.playground import PlaygroundScreen
+
+    drawn_at: list[float] = []
+    refresh_view = PlaygroundScreen.refresh_view
+
+    def timed_refresh_view(screen):
+        refresh_view(screen)
+        screen.call_after_refresh(lambda: drawn_at.append(time.perf_counter()))
+
+    PlaygroundScreen.refresh_view = timed_refresh_view
+    sentence = " ".join(f"w{i % 23}" for i in range(64))
+    app = AttnposApp(data_dir=Path(tempfile.mkdtemp()), play=sentence)
+    times = []
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause(0.5)
+            for index in range(presses):
+                drawn_at.clear()
+                started = time.perf_counter()
+                await pilot.press("s" if index % 2 else "g")
+                while not drawn_at:
+                    await asyncio.sleep(0.0005)
+                times.append(drawn_at[0] - started)
+                await pilot.pause()
+    finally:
+        PlaygroundScreen.refresh_view = refresh_view
+    return times
+
+
+def bench_playground() -> Result:
+    times = asyncio.run(_playground_updates())
+    median = statistics.median(times)
+    frame = 1 / 60
+    return Result(
+        "7. playground update at 64 tokens (key to drawn)",
+        f"median {median * 1000:.1f} ms, max {max(times) * 1000:.1f} ms",
+        f"one frame at 60 Hz, {frame * 1000:.1f} ms",
+        median / frame,
+        "median ≤ one frame",
+        median <= frame,
+    )
+
+
 # --- 5. memory ------------------------------------------------------------------------
 
 VISIT_ALL = r'''
@@ -419,7 +468,15 @@ def bench_grade(count: int = 200) -> Result:
     return Result("6. grading 200 submissions, 2 jobs", f"{per * 1000:.0f} ms per submission ({elapsed:.1f} s in all)", "-", None, "≤ 100 ms each", per <= 0.100)
 
 
-BENCHMARKS = {"frame": bench_first_frame, "check": bench_check, "page": bench_page, "grid": bench_grid, "memory": bench_memory, "grade": bench_grade}
+BENCHMARKS = {
+    "frame": bench_first_frame,
+    "check": bench_check,
+    "page": bench_page,
+    "grid": bench_grid,
+    "memory": bench_memory,
+    "grade": bench_grade,
+    "playground": bench_playground,
+}
 
 
 def main(argv: list[str]) -> int:
