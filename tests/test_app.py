@@ -158,7 +158,7 @@ async def test_command_palette_jumps_to_an_exercise(data_dir):
         await pilot.press("enter")
         await settle(pilot)
         assert isinstance(app.screen, ExerciseScreen) and app.screen.exercise.id == "constant-offset"
-        await pilot.press("escape", "escape")  # leave the editor, then the screen
+        await pilot.press("escape")  # back to the lesson, the draft kept
         await settle(pilot)
         assert isinstance(app.screen, LessonScreen)
         assert app.screen.lesson.sections[app.screen.section].title == "Practice"

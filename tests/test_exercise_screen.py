@@ -105,7 +105,9 @@ async def test_wrong_answer_gets_its_diagnosis_and_line(data_dir):
         await settle(pilot)
         text = result_text(app)
         assert "✗ error" in text and "NameError" in text
-        assert editor.selected_text.startswith("max_diff = nope")
+        # The cursor sits on the learner's line (the editor highlights it); nothing is selected to type over.
+        assert editor.document.get_line(editor.cursor_location[0]).startswith("max_diff = nope")
+        assert editor.selected_text == ""
 
 
 async def test_solution_needs_a_failed_check_and_a_confirmation(data_dir):

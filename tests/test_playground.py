@@ -53,7 +53,10 @@ async def test_every_signal_shows_the_cores_figures(data_dir):
                 shown = figures(pilot.app)
                 assert f"= {expected.gap:.3g} " in shown
                 assert f"differ by {expected.pooled_gap:.3g} " in shown
-                assert ("only relisted" in shown) == (expected.gap < 1e-9)
+                if screen.perm == list(range(6)):
+                    assert "nothing is reordered yet" in shown
+                else:
+                    assert ("only relisted" in shown) == (expected.gap < 1e-9)
                 await pilot.press("s")
                 await settle(pilot)
             await pilot.press("g")

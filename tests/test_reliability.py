@@ -171,7 +171,6 @@ def attnpos(*args, cwd=None):
         (None, ["check", "constant-offset", "folder"], b"not a file"),
         (None, ["grade", "constant-offset", "folder"], b"no .py files"),
         ("latin1", ["check", "constant-offset", "latin1.py"], b"not UTF-8"),
-        ("latin1", ["grade", "constant-offset", "."], b"not UTF-8"),
         (None, ["lessons", "show", "9"], b"no lesson 9"),
         (None, ["lessons", "show"], b"say which lesson"),
         (None, ["open", "nine"], b"neither a lesson"),
@@ -190,6 +189,16 @@ def test_bad_command_lines_give_one_line_and_exit_2(tmp_path, setup, args, words
     assert result.returncode == 2, result
     assert words in result.stderr and len(result.stderr.strip().splitlines()) == 1, result.stderr
     assert b"Traceback" not in result.stderr + result.stdout
+
+
+def test_grade_reports_an_unreadable_file_and_grades_the_rest(tmp_path):
+    (tmp_path / "good.py").write_text(COURSE.exercises["constant-offset"].solution)
+    (tmp_path / "latin1.py").write_bytes("pos = 0.6  # d\xe9j\xe0 vu\n".encode("latin-1"))
+    result = attnpos("grade", "constant-offset", str(tmp_path), "--json")
+    assert result.returncode == 0, result.stderr
+    rows = {os.path.basename(r["file"]): r for r in json.loads(result.stdout)["results"]}
+    assert rows["good.py"]["passed"] and rows["latin1.py"]["diagnosis"] == "error"
+    assert "not UTF-8" in rows["latin1.py"]["message"]
 
 
 def test_a_non_utf8_file_name_is_checked_and_shown_escaped(tmp_path):

@@ -56,7 +56,7 @@ def collect_files(paths: list[Path]) -> list[Path]:
             found = sorted(p for p in path.iterdir() if p.suffix == ".py" and p.is_file())
             if not found:
                 raise UsageError(f"no .py files in {shown_path(path)}")
-            files.extend(readable_file(p) for p in found)
+            files.extend(found)  # each judged on its own: one unreadable file must not stop a class's grading
         else:
             files.append(readable_file(path))
     return files
@@ -111,8 +111,16 @@ def run_grade(course: Course, exercise_id: str, paths: list[Path], fmt: str, job
     if jobs < 1:
         raise UsageError("--jobs must be at least 1")
     files = collect_files(paths)
+
+    def judge(file: Path) -> Verdict:
+        try:
+            readable_file(file)
+        except UsageError as problem:
+            return Verdict(exercise.id, False, "error", f"The file could not be checked: {problem}", {"error": str(problem)})
+        return check_file(exercise, file, sandbox, limits)
+
     with Sandbox(max_workers=jobs) as sandbox, ThreadPoolExecutor(max_workers=jobs) as pool:
-        verdicts = list(pool.map(lambda f: check_file(exercise, f, sandbox, limits), files))
+        verdicts = list(pool.map(judge, files))
     passed = sum(v.passed for v in verdicts)
     if fmt == "json":
         rows = [v.as_json(shown_path(f)) for f, v in zip(files, verdicts)]
@@ -175,11 +183,16 @@ def watch(course: Course, exercise_id: str, file: Path, interval: float, limits:
             return 0
 
 
-def print_hint(course: Course, exercise_id: str, number: int) -> int:
+def print_hint(course: Course, exercise_id: str, number: int, data_dir: Path | None = None) -> int:
     exercise = find_exercise(course, exercise_id)
     total = len(exercise.hints)
     if not 1 <= number <= total:
         raise UsageError(f"{exercise.id} has hints 1 to {total}")
+    progress = Progress.load(data_dir)  # a hint read here counts as one taken in the app
+    used = progress.exercise(exercise.id).hints_used
+    if number > used:
+        progress.update_exercise(exercise.id, hints_used=number)
+        progress.save()
     console = Console(highlight=False)
     console.print(f"[bold]Hint {number} of {total}[/] · {escape(exercise.title)}")
     console.print(escape(exercise.hints[number - 1]))

@@ -155,7 +155,7 @@ def _watch(args: argparse.Namespace) -> int:
 def _hint(args: argparse.Namespace) -> int:
     from attnpos.tui.checking import print_hint
 
-    return print_hint(_load_course(), args.exercise, args.number)
+    return print_hint(_load_course(), args.exercise, args.number, args.data_dir)
 
 
 def _exercises(args: argparse.Namespace) -> int:

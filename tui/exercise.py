@@ -26,6 +26,14 @@ from attnpos.tui.blocks import ProseBlock, QuizCard
 DRAFT_SAVE_DELAY = 0.5  # seconds of quiet typing before the draft is written
 
 
+def code_spans(text: str) -> Text:
+    """Plain text with its `code` spans drawn as code instead of showing the backticks."""
+    shown = Text()
+    for index, piece in enumerate(text.split("`")):
+        shown.append(piece, style="bold" if index % 2 else "")
+    return shown
+
+
 class ConfirmScreen(ModalScreen[bool]):
     """A yes/no question; y or enter says yes, n or esc says no."""
 
@@ -71,11 +79,13 @@ class SolutionScreen(ModalScreen[None]):
         self.draft = draft
 
     def compose(self) -> ComposeResult:
+        yield Static(Text("Your code beside the reference solution · esc closes", style="bold"), id="solution-title")
         with Horizontal(id="solution-pair"):
             for title, source in (("your code", self.draft), ("reference solution", self.exercise.solution)):
                 with VerticalScroll(classes="solution-side") as side:
                     side.border_title = title
                     yield Static(Syntax(source, "python", theme="ansi_dark", line_numbers=True, word_wrap=True))
+        yield Footer()
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -154,7 +164,7 @@ class ExerciseScreen(Screen):
         return Text.assemble(
             "Fill in the # TODO lines. ",
             ("ctrl+r", "bold"), " runs your code, ", ("ctrl+t", "bold"), " checks it, ",
-            ("ctrl+g", "bold"), " gives a hint, ", ("esc", "bold"), " leaves the editor.",
+            ("ctrl+g", "bold"), " gives a hint, ", ("esc", "bold"), " goes back (your draft is kept).",
         )
 
     def on_mount(self) -> None:
@@ -266,14 +276,20 @@ class ExerciseScreen(Screen):
             self._show_why()
 
     def _mark_line(self, line: int | None) -> None:
-        """Select the learner's line of the error, so it stands out in the editor."""
+        """Put the cursor on the learner's line of the error: the editor highlights the cursor's line.
+
+        Not a selection: the next key typed would replace the learner's line.
+        """
         editor = self.query_one("#editor", TextArea)
         if line and 1 <= line <= editor.document.line_count:
-            editor.select_line(line - 1)
+            editor.move_cursor((line - 1, 0), center=True)
 
     def _show(self, renderable) -> None:
         self.query_one("#result-text", Static).update(renderable)
         self.query_one("#result", VerticalScroll).scroll_home(animate=False)
+        # The result panel may grow and the editor shrink: keep the learner's line in view.
+        editor = self.query_one("#editor", TextArea)
+        self.call_after_refresh(editor.scroll_cursor_visible)
 
     # --- hints, the solution and the why question ------------------------------------
 
@@ -285,11 +301,12 @@ class ExerciseScreen(Screen):
         shown = Text()
         for number in range(used):
             shown.append(f"Hint {number + 1} of {len(hints)}: ", style="bold")
-            shown.append(hints[number] + "\n")
+            shown.append_text(code_spans(hints[number]))
+            shown.append("\n")
         if used == len(hints):
             shown.append("That was the last hint; ctrl+o shows the reference solution after a check.", style="dim")
         self.query_one("#hint-text", Static).update(shown)
-        self.query_one("#result", VerticalScroll).scroll_to_widget(self.query_one("#hint-text"), animate=False, top=True)
+        self.query_one("#result", VerticalScroll).scroll_end(animate=False)
 
     def action_solution(self) -> None:
         state = self.state
@@ -320,13 +337,9 @@ class ExerciseScreen(Screen):
     # --- leaving and the external editor --------------------------------------------------
 
     def action_leave(self) -> None:
+        """Cancel a running check; otherwise save the draft and go back to the lesson."""
         if self._cancel is not None:
             self._cancel.cancel()
-            return
-        editor = self.query_one("#editor", TextArea)
-        if editor.has_focus:
-            self.query_one("#result", VerticalScroll).focus()
-            self.notify("Left the editor: esc again goes back, tab returns to it.", timeout=3)
             return
         self.save_draft()
         self.app.pop_screen()

@@ -11,7 +11,10 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-KEY_NAMES = {"question_mark": "?", "escape": "esc", "left": "←", "right": "→", "up": "↑", "down": "↓", "enter": "enter"}
+KEY_NAMES = {
+    "question_mark": "?", "escape": "esc", "left": "←", "right": "→", "up": "↑", "down": "↓", "enter": "enter",
+    "plus": "+", "equals_sign": "=", "minus": "-", "left_square_bracket": "[", "right_square_bracket": "]",
+}
 
 
 def key_label(key: str) -> str:

@@ -230,10 +230,14 @@ class PlaygroundScreen(Screen):
     def figures_text(self) -> Text:
         """The live figures, one line each with what it means."""
         state = self.state
+        reordered = self.perm != list(range(len(self.tokens)))
         lines = Text()
         lines.append("gap ", style="bold")
         lines.append(f"max|attn(PX) − P·attn(X)| = {state.gap:.3g}")
-        lines.append(" · only relisted\n" if state.equivariant else " · the outputs changed: position seen\n")
+        if not reordered:
+            lines.append(" · nothing is reordered yet: s shuffles\n")
+        else:
+            lines.append(" · only relisted\n" if state.equivariant else " · the outputs changed: position seen\n")
         if state.twins:
             labels = self._labels()
             i, j, same = state.twins[0]
@@ -244,10 +248,14 @@ class PlaygroundScreen(Screen):
             lines.append("(type a word twice to compare its rows)\n")
         lines.append("Σ outputs ", style="bold")
         lines.append(f"as typed vs now differ by {state.pooled_gap:.3g}")
-        lines.append(" · tells the orders apart\n" if state.pooled_tells_apart else " · cannot tell the orders apart\n")
-        top = float(state.weights.max(axis=1).min())
+        if not reordered:
+            lines.append(" · one order only so far\n")
+        else:
+            lines.append(" · tells the orders apart\n" if state.pooled_tells_apart else " · cannot tell the orders apart\n")
+        top = float(state.shuffled_weights.max(axis=1).min())
+        count = len(self.tokens)
         lines.append("rows ", style="bold")
-        lines.append(f"flattest top weight {top:.2f} (blend 1/T = {1 / len(self.tokens):.2f}, copy 1.00)\n")
+        lines.append(f"flattest row's top weight {top:.2f} (blend: 1/{count} = {1 / count:.2f}, copy: 1.00)\n")
         lines.append(self.last_change, style="italic")
         return lines
 
@@ -264,8 +272,9 @@ class PlaygroundScreen(Screen):
         message = description
         if before.weights.shape == after.weights.shape:
             if self.tokens != list(before.tokens) or self.signal != before.signal or self.temperature != before.temperature or self.seed != before.seed:
-                moved = row_change(before.weights, after.weights)
-                self.marked = frozenset(int(i) for i in np.flatnonzero(moved > CHANGED_ROW))
+                # Slot by slot in the order on screen (the perm is the same before and after this change).
+                moved = row_change(before.shuffled_weights, after.shuffled_weights)
+                self.marked = frozenset(self.perm[int(slot)] for slot in np.flatnonzero(moved > CHANGED_ROW))
                 changed = set(self.marked)
                 if self.marked and "▶" not in message:
                     message += f" ▶ marks the rows that moved by more than {CHANGED_ROW}."
@@ -376,7 +385,12 @@ class PlaygroundScreen(Screen):
         self.apply("Flatter rows: nearer a blend.", lambda: setattr(self, "temperature", self.temperature * TEMPERATURE_STEP))
 
     def action_seed(self, step: int) -> None:
-        self.apply(f"Seed {self.seed + step}: new word vectors and head.", lambda: setattr(self, "seed", max(0, self.seed + step)))
+        seed = max(0, self.seed + step)
+        if seed == self.seed:
+            self.last_change = "The seed is already 0, the first one."
+            self.refresh_view()
+            return
+        self.apply(f"Seed {seed}: new word vectors and head.", lambda: setattr(self, "seed", seed))
 
     def action_predict(self) -> None:
         """Mark (or unmark) the cursor's row as one you expect the next change to move."""
@@ -435,6 +449,9 @@ class PlaygroundScreen(Screen):
         self.refresh_view()
 
     def action_all_signals(self) -> None:
+        if self.perm == list(range(len(self.tokens))):
+            self.notify("Shuffle first (s): with one order there is nothing to compare.", timeout=4)
+            return
         self.app.push_screen(SignalsTableScreen(self.tokens, self.perm, self.temperature, self.seed))
 
     def action_signal_pictures(self) -> None:
