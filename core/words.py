@@ -8,14 +8,22 @@ drawn from a generator seeded by the word's CRC-32 and the course seed, so
 from __future__ import annotations
 
 import zlib
+from functools import lru_cache
 
 import numpy as np
 
 
+@lru_cache(maxsize=4096)
 def word_vector(word: str, C: int, seed: int = 0) -> np.ndarray:
-    """(C,) vector for one word; identical words give identical vectors."""
+    """(C,) vector for one word; identical words give identical vectors.
+
+    Cached (a generator per word is the slow part of a 64-token sentence) and
+    read-only, so no caller can change the vector another one will get.
+    """
     key = zlib.crc32(word.encode("utf-8"))
-    return np.random.default_rng([seed, key]).standard_normal(C)
+    vector = np.random.default_rng([seed, key]).standard_normal(C)
+    vector.flags.writeable = False
+    return vector
 
 
 def sentence_matrix(tokens: list[str], C: int, seed: int = 0) -> np.ndarray:

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 from typing import ClassVar
 
 import numpy as np
+
+from rich.color import Color as RichColor
+from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 from textual import on
@@ -58,6 +62,15 @@ class PromptScreen(ModalScreen["str | None"]):
         self.dismiss(None)
 
 
+STRIP_LEVELS = 255
+
+
+@lru_cache(maxsize=STRIP_LEVELS + 1)
+def _strip_style(level: int) -> Style:
+    """A strip cell's background, one of 256: parsing a colour string per cell cost a frame at 64 tokens."""
+    return Style(bgcolor=RichColor.from_rgb(*viridis(level / STRIP_LEVELS)))
+
+
 class OutputStrips(Widget):
     """One heat strip per token: its output vector, channel by channel."""
 
@@ -78,11 +91,10 @@ class OutputStrips(Widget):
         width = max(len(label) for label in labels)
         for label, row in zip(labels, outputs):
             text.append(label.rjust(width) + " ")
-            for value in row:
-                level = (float(value) - low) / span
+            for value in row.tolist():
+                level = (value - low) / span
                 if colour:
-                    rgb = viridis(level)
-                    text.append(" ", style=f"on rgb({rgb[0]},{rgb[1]},{rgb[2]})")
+                    text.append(" ", style=_strip_style(round(level * STRIP_LEVELS)))
                 else:
                     text.append(shade(level))
             text.append("\n")

@@ -170,36 +170,53 @@ def bench_check(checks: int = 31) -> Result:
 # --- 3. opening a lesson page with grids ----------------------------------------------
 
 
+async def key_to_drawn(app, screen_class, method: str, keys: list[str], settle: float) -> list[float]:
+    """Seconds from each key press to the refresh after ``screen_class.method`` redrew the screen.
+
+    The stamp is taken when that refresh runs, so the pilot's own waiting after a key is not counted.
+    """
+    drawn_at: list[float] = []
+    original = getattr(screen_class, method)
+
+    def timed(screen, *args, **kwargs):
+        result = original(screen, *args, **kwargs)
+
+        async def stamp_after(awaitable):
+            await awaitable
+            screen.call_after_refresh(lambda: drawn_at.append(time.perf_counter()))
+
+        if asyncio.iscoroutine(result):
+            return stamp_after(result)
+        screen.call_after_refresh(lambda: drawn_at.append(time.perf_counter()))
+        return result
+
+    setattr(screen_class, method, timed)
+    times = []
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause(settle)
+            for key in keys:
+                drawn_at.clear()
+                started = time.perf_counter()
+                await pilot.press(key)
+                while not drawn_at:
+                    await asyncio.sleep(0.0005)
+                times.append(drawn_at[0] - started)
+                await pilot.pause()
+    finally:
+        setattr(screen_class, method, original)
+    return times
+
+
 async def _page_opens() -> list[float]:
     """Key press to the first refresh after the new section is mounted, for every page of lesson 3."""
     from attnpos.tui.app import AttnposApp
     from attnpos.tui.lesson import LessonScreen
 
-    drawn_at: list[float] = []
-    show_section = LessonScreen.show_section
-
-    async def timed_show_section(screen, index):
-        await show_section(screen, index)
-        # Stamped when the refresh after mounting runs (the pilot's own waits after a key are not counted).
-        screen.call_after_refresh(lambda: drawn_at.append(time.perf_counter()))
-
-    LessonScreen.show_section = timed_show_section
     app = AttnposApp(data_dir=Path(tempfile.mkdtemp()), start=(3, 0))
-    times = []
-    try:
-        async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause(1.5)  # the learner on the first page: the course has loaded in the background
-            for _ in range(len(app.screen.lesson.sections) - 1):
-                drawn_at.clear()
-                started = time.perf_counter()
-                await pilot.press("n")
-                while not drawn_at:
-                    await asyncio.sleep(0.001)
-                times.append(drawn_at[0] - started)
-                await pilot.pause()
-    finally:
-        LessonScreen.show_section = show_section
-    return times
+    pages = len(app.course.lesson(3).sections) - 1
+    # 1.5 s on the first page: the course has loaded in the background by then
+    return await key_to_drawn(app, LessonScreen, "show_section", ["n"] * pages, settle=1.5)
 
 
 def bench_page() -> Result:
@@ -319,31 +336,10 @@ async def _playground_updates(presses: int = 30) -> list[float]:
     from attnpos.tui.app import AttnposApp
     from attnpos.tui.playground import PlaygroundScreen
 
-    drawn_at: list[float] = []
-    refresh_view = PlaygroundScreen.refresh_view
-
-    def timed_refresh_view(screen):
-        refresh_view(screen)
-        screen.call_after_refresh(lambda: drawn_at.append(time.perf_counter()))
-
-    PlaygroundScreen.refresh_view = timed_refresh_view
     sentence = " ".join(f"w{i % 23}" for i in range(64))
     app = AttnposApp(data_dir=Path(tempfile.mkdtemp()), play=sentence)
-    times = []
-    try:
-        async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause(0.5)
-            for index in range(presses):
-                drawn_at.clear()
-                started = time.perf_counter()
-                await pilot.press("s" if index % 2 else "g")
-                while not drawn_at:
-                    await asyncio.sleep(0.0005)
-                times.append(drawn_at[0] - started)
-                await pilot.pause()
-    finally:
-        PlaygroundScreen.refresh_view = refresh_view
-    return times
+    keys = ["s" if index % 2 else "g" for index in range(presses)]
+    return await key_to_drawn(app, PlaygroundScreen, "refresh_view", keys, settle=0.5)
 
 
 def bench_playground() -> Result:
