@@ -290,13 +290,13 @@ def _reset(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     arguments = sys.argv[1:] if argv is None else argv
-    if not arguments:
+    if arguments:
+        args = build_parser().parse_args(arguments)
+        if args.command is None:
+            args.run = _app
+    else:
         # Plain `attnpos`, the common case: open the course without building the whole parser.
-        return _app(argparse.Namespace(data_dir=None))
-    parser = build_parser()
-    args = parser.parse_args(arguments)
-    if args.command is None:
-        args.run = _app
+        args = argparse.Namespace(data_dir=None, run=_app)
     try:
         return args.run(args)
     except UsageError as error:
