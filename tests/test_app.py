@@ -231,3 +231,22 @@ def test_the_app_starts_without_numpy():
     code = "import sys, attnpos.tui.app; print('numpy' in sys.modules)"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "False"
+
+
+async def test_a_broken_lesson_is_reported_not_a_crash(data_dir, tmp_path, monkeypatch):
+    """Someone edited a lesson and broke it: the app says so and keeps running."""
+    from attnpos.lessons import loader
+
+    broken = tmp_path / "content"
+    broken.mkdir()
+    (broken / "01-broken.md").write_text("no front matter\n")
+    monkeypatch.setattr(loader, "CONTENT_DIR", broken)
+    monkeypatch.setattr(loader.load_course, "__defaults__", (broken, loader.EXERCISES_DIR))
+    app = make_app(data_dir)
+    notices = []
+    async with app.run_test(size=(80, 24)) as pilot:
+        monkeypatch.setattr(app, "notify", lambda message, **kw: notices.append(message))
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, OutlineScreen)
+        assert notices and "front matter" in notices[0]

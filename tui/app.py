@@ -152,9 +152,21 @@ class AttnposApp(App):
 
     # --- navigation --------------------------------------------------------
 
+    def _course_or_notice(self):
+        """The course, or None after telling the learner why it cannot be loaded (an edited lesson with a mistake)."""
+        from attnpos.lessons.loader import CourseError
+
+        try:
+            return self.course
+        except CourseError as error:
+            self.notify(f"{error.problems[0]}\nRun 'attnpos lessons --check' for every problem.", severity="error", timeout=10)
+            return None
+
     def open_lesson(self, number: int, section: int | None = None) -> None:
         from attnpos.tui.lesson import LessonScreen
 
+        if self._course_or_notice() is None:
+            return
         lesson = self.course.lesson(number)
         if section is None:
             position = self.progress.position
@@ -174,6 +186,8 @@ class AttnposApp(App):
         """Open the exercise screen, above the lesson section where the exercise sits."""
         from attnpos.tui.exercise import ExerciseScreen
 
+        if self._course_or_notice() is None:
+            return
         exercise = self.course.exercises.get(exercise_id)
         if exercise is None:
             self.notify(f"No exercise {exercise_id!r}.", severity="error")
