@@ -219,3 +219,29 @@ async def test_all_signals_side_by_side(data_dir):
         await pilot.press("escape")
         await settle(pilot)
         assert isinstance(pilot.app.screen, PlaygroundScreen)
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    words=st.lists(st.sampled_from(["the", "cat", "sat", "on", "mat", "dog", "bites", "man"]), min_size=2, max_size=12),
+    signal=st.sampled_from(SIGNALS),
+    seed=st.integers(0, 50),
+    data=st.data(),
+)
+def test_the_figures_text_is_the_cores_for_any_state(words, signal, seed, data):
+    """Property: whatever the sentence, order, signal and seed, the figures drawn are core.play's."""
+    screen = PlaygroundScreen(" ".join(words))
+    screen.perm = data.draw(st.permutations(range(len(words))))
+    screen.signal, screen.seed = signal, seed
+    screen.recompute()
+    expected = play(words, screen.perm, signal, seed=seed)
+    shown = screen.figures_text().plain
+    assert f"= {expected.gap:.3g} " in shown
+    assert f"differ by {expected.pooled_gap:.3g} " in shown
+    if screen.perm != list(range(len(words))):
+        assert ("only relisted" in shown) == expected.equivariant
+        assert ("cannot tell the orders apart" in shown) == (not expected.pooled_tells_apart)
