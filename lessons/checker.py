@@ -24,7 +24,6 @@ from attnpos.lessons.sandbox import CancelToken, Limits, RunResult, Sandbox
 FIGURE_RTOL, FIGURE_ATOL = 1e-6, 1e-9  # a reported number may be rounded a little, not changed
 ARRAY_RTOL, ARRAY_ATOL = 1e-7, 1e-9
 ROUNDING = 1e-9  # gaps below this are rounding noise
-CLEARLY_NONZERO = 1e-6
 
 RUN_DIAGNOSES = ("passed", "missing-name", "bad-type", "bad-shape", "error", "crash", "timeout", "memory")
 

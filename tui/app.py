@@ -165,9 +165,10 @@ class AttnposApp(App):
     def open_lesson(self, number: int, section: int | None = None) -> None:
         from attnpos.tui.lesson import LessonScreen
 
-        if self._course_or_notice() is None:
+        course = self._course_or_notice()
+        if course is None:
             return
-        lesson = self.course.lesson(number)
+        lesson = course.lesson(number)
         if section is None:
             position = self.progress.position
             section = position[1] if position and position[0] == number else 0
@@ -175,7 +176,7 @@ class AttnposApp(App):
         reader = next((s for s in self.screen_stack if isinstance(s, LessonScreen)), None)
         if reader is None:
             self.pop_to_outline()
-            self.push_screen(LessonScreen(self.course, lesson, section))
+            self.push_screen(LessonScreen(course, lesson, section))
             return
         self.save_drafts()
         while self.screen is not reader:
@@ -186,9 +187,10 @@ class AttnposApp(App):
         """Open the exercise screen, above the lesson section where the exercise sits."""
         from attnpos.tui.exercise import ExerciseScreen
 
-        if self._course_or_notice() is None:
+        course = self._course_or_notice()
+        if course is None:
             return
-        exercise = self.course.exercises.get(exercise_id)
+        exercise = course.exercises.get(exercise_id)
         if exercise is None:
             self.notify(f"No exercise {exercise_id!r}.", severity="error")
             return

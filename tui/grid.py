@@ -461,11 +461,6 @@ class GridLegend(Widget):
         super().__init__(name=name, id=id, classes=classes)
         self.maximum = maximum
 
-    def set_maximum(self, maximum: float) -> None:
-        """Relabel the top of the scale."""
-        self.maximum = maximum
-        self.refresh(layout=True)
-
     def _ramp(self) -> list[Segment]:
         """The segments between the '0' and the maximum label."""
         if colour_available(self.app):

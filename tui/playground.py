@@ -206,6 +206,11 @@ class PlaygroundScreen(Screen):
 
     # --- the state and what it shows --------------------------------------------
 
+    @property
+    def reordered(self) -> bool:
+        """Whether the tokens are in another order than typed."""
+        return self.perm != list(range(len(self.tokens)))
+
     def _labels(self, order: list[int] | None = None) -> list[str]:
         labels = label_tokens(self.tokens)
         return labels if order is None else [labels[i] for i in order]
@@ -229,8 +234,7 @@ class PlaygroundScreen(Screen):
         outputs = self.query_one("#play-outputs", OutputStrips)
         outputs.show(state.shuffled_outputs, self._labels(self.perm))
         outputs.display = not self.side_by_side or self.app.size.width >= 110
-        reordered = self.perm != list(range(len(self.tokens)))
-        order = " ".join(map(str, self.perm)) if reordered else "as typed"
+        order = " ".join(map(str, self.perm)) if self.reordered else "as typed"
         self.query_one("#play-bar", Static).update(
             Text.assemble(
                 (self.signal, "bold"), " · ", f"T={len(self.tokens)}", " · order ", (order, "bold"),
@@ -242,7 +246,7 @@ class PlaygroundScreen(Screen):
     def figures_text(self) -> Text:
         """The live figures, one line each with what it means."""
         state = self.state
-        reordered = self.perm != list(range(len(self.tokens)))
+        reordered = self.reordered
         lines = Text()
         lines.append("gap ", style="bold")
         lines.append(f"max|attn(PX) − P·attn(X)| = {state.gap:.3g}")
@@ -461,7 +465,7 @@ class PlaygroundScreen(Screen):
         self.refresh_view()
 
     def action_all_signals(self) -> None:
-        if self.perm == list(range(len(self.tokens))):
+        if not self.reordered:
             self.notify("Shuffle first (s): with one order there is nothing to compare.", timeout=4)
             return
         self.app.push_screen(SignalsTableScreen(self.tokens, self.perm, self.temperature, self.seed))
