@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import gc
 import json
 
 import pytest
+from textual._styles_cache import StylesCache
 from textual.widgets import Tree
+from textual.widgets._footer import FooterKey
 
 from attnpos.lessons.progress import STATE_FILE
 from attnpos.tui.app import AttnposApp, TooSmallScreen
@@ -98,6 +101,34 @@ async def test_every_lesson_and_section_opens(data_dir):
                 assert app.screen.query(ProseBlock) or app.screen.query(CodeCell)
                 await pilot.press("n")
                 await settle(pilot)
+
+
+def live_render_state() -> tuple[int, int]:
+    """How many styles caches (each holding rendered lines) and footer keys are alive."""
+    gc.collect()
+    objects = gc.get_objects()
+    return (
+        sum(isinstance(o, StylesCache) for o in objects),
+        sum(isinstance(o, FooterKey) for o in objects),
+    )
+
+
+async def test_paging_does_not_keep_old_pages_alive(data_dir):
+    """Two Textual leaks (see tui/leaks.py) kept every page's widgets and lines: ~4 MiB a pass."""
+    app = make_app(data_dir)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        lesson = app.outline[0]
+        counts = []
+        for _ in range(3):
+            for index in range(len(lesson.sections)):
+                app.open_lesson(lesson.number, index)
+                await settle(pilot)
+            app.screen.action_outline()
+            await settle(pilot)
+            counts.append(live_render_state())
+        # Other tests' apps may still be collected meanwhile, so only growth is a failure.
+        assert counts[2][0] <= counts[1][0] and counts[2][1] <= counts[1][1], counts
 
 
 async def test_every_code_block_runs_in_the_app(data_dir):

@@ -19,6 +19,7 @@ from attnpos.lessons.outline import COURSE_TITLE, read_outline
 from attnpos.lessons.progress import Progress
 from attnpos.tui.commands import CourseCommands
 from attnpos.tui.help import HelpScreen, binding_groups
+from attnpos.tui.leaks import release_removed_widgets
 from attnpos.tui.outline import OutlineScreen
 
 MIN_WIDTH, MIN_HEIGHT = 60, 18
@@ -105,6 +106,11 @@ class AttnposApp(App):
             save = getattr(screen, "save_draft", None)
             if save is not None:
                 save()
+
+    def pop_screen(self):
+        awaitable = super().pop_screen()
+        self.call_after_refresh(release_removed_widgets, self)  # once the screen is gone
+        return awaitable
 
     async def action_quit(self) -> None:
         self.save_drafts()

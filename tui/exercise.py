@@ -16,12 +16,13 @@ from textual.app import ComposeResult, SuspendNotSupported
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Footer, Header, Static, TextArea
+from textual.widgets import Button, Header, Static, TextArea
 
 from attnpos.lessons.checker import Verdict, check_source
 from attnpos.lessons.model import Exercise
 from attnpos.lessons.sandbox import CancelToken, RunResult
 from attnpos.tui.blocks import ProseBlock, QuizCard
+from attnpos.tui.leaks import Footer
 
 DRAFT_SAVE_DELAY = 0.5  # seconds of quiet typing before the draft is written
 

@@ -10,9 +10,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
 from attnpos.lessons.model import Code, Course, ExerciseRef, Grid, Lesson, Math, Prose, Quiz
+from attnpos.tui.leaks import Footer, release_removed_widgets
 from attnpos.tui.blocks import CodeCell, ExerciseCard, GridFigure, MathBlock, ProseBlock, QuizCard
 from attnpos.lessons.progress import exercise_status
 
@@ -59,6 +60,7 @@ class LessonScreen(Screen):
         )
         page = self.query_one("#page", VerticalScroll)
         await page.remove_children()
+        release_removed_widgets(self.app)
         widgets = [Static(Text(section.title, style="bold underline"), classes="section-title")]
         widgets += [self._widget(block) for block in section.blocks]
         widgets.append(Static(self._footer_hint(index), classes="section-end"))

@@ -9,9 +9,10 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Static, Tree
+from textual.widgets import Header, Static, Tree
 
 from attnpos.lessons.progress import exercise_status, lesson_status
+from attnpos.tui.leaks import Footer
 
 MARKS = {"not started": "○", "in progress": "◐", "done": "●"}
 

@@ -18,12 +18,13 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
-from textual.widgets import Footer, Header, Input, Static
+from textual.widgets import Header, Input, Static
 
 from attnpos.core.playground import MAX_TOKENS, SIGNAL_NAMES, SIGNALS, SAME, Play, play, row_change
 from attnpos.core.permutation import is_permutation
 from attnpos.core.words import label_tokens, tokenize
 from attnpos.lessons.figures import CHANGED_ROW
+from attnpos.tui.leaks import Footer
 from attnpos.tui.grid import AttentionGrid, GridLegend, colour_available
 from attnpos.tui.palette import shade, viridis
 

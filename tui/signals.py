@@ -17,7 +17,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from attnpos.core.pictures import (
     alibi_picture,
@@ -26,6 +26,7 @@ from attnpos.core.pictures import (
     sinusoidal_distance_products,
     sinusoidal_matrix,
 )
+from attnpos.tui.leaks import Footer
 from attnpos.tui.heatmap import HeatMap
 
 
