@@ -124,6 +124,20 @@ async def test_edit_a_word_with_a_prediction(data_dir):
         assert 1 in screen.marked  # the edited word's row moved
         assert "Predictions:" in screen.last_change and "of 2 right" in screen.last_change
         assert screen.query_one("#play-moved", AttentionGrid).marked_rows == frozenset(screen.marked)
+        await pilot.press("c", "c")  # to characters and back: the edit is kept
+        await settle(pilot)
+        assert screen.tokens[:3] == ["the", "dog", "sat"]
+        await pilot.press("c")  # as characters, edit the letter under the cursor
+        await settle(pilot)
+        letters = list(screen.tokens)
+        letters[screen.cursor_row] = "X"
+        await pilot.press("e")
+        await settle(pilot)
+        pilot.app.screen.query_one("Input").value = "X"
+        await pilot.press("enter")
+        await pilot.press("c")
+        await settle(pilot)
+        assert screen.by == "word" and "".join(screen.tokens) == "".join(letters)
 
 
 async def test_temperature_sharpens_and_flattens(data_dir):

@@ -429,11 +429,20 @@ class PlaygroundScreen(Screen):
             if text:
                 def edit() -> None:
                     self.tokens = [*self.tokens[:row], text.strip(), *self.tokens[row + 1:]]
+                    self.sentence = self._sentence_with(row, text.strip())
 
                 self.apply(f"Edited {old} → {text.strip()}; ▶ marks the rows that moved by more than {CHANGED_ROW}.", edit)
 
         check = lambda text: None if text.strip() and not any(c.isspace() for c in text.strip()) else "One token, no spaces."
         self.app.push_screen(PromptScreen(f"Replace “{old}” with:", old, check), chosen)
+
+    def _sentence_with(self, row: int, text: str) -> str:
+        """The sentence with token `row` replaced, so switching words/characters keeps the edit."""
+        if self.by == "word":
+            words = self.sentence.split()
+            return " ".join([*words[:row], text, *words[row + 1:]])
+        at = [i for i, ch in enumerate(self.sentence) if not ch.isspace()][row]
+        return self.sentence[:at] + text + self.sentence[at + 1:]
 
     def action_type_sentence(self) -> None:
         def check(text: str) -> str | None:
