@@ -108,6 +108,13 @@ class ExerciseState:
     def started(self) -> bool:
         return self.draft is not None or self.attempts > 0 or self.hints_used > 0
 
+    @property
+    def left(self) -> list[str]:
+        """What is still to do once started: the code check, the why question, or both."""
+        if self.done or not (self.started or self.why_answer is not None):
+            return []
+        return [part for part, finished in (("code check", self.passed), ("why question", self.why_correct)) if not finished]
+
 
 @dataclass
 class Progress:
@@ -231,6 +238,20 @@ class Progress:
     def position(self) -> tuple[int, int] | None:
         p = self.state["position"]
         return (p[0], p[1]) if p else None
+
+    @property
+    def open_exercise(self) -> str | None:
+        """The exercise the learner was in when they left, if they left from one."""
+        value = self.state.get("open_exercise")
+        return value if isinstance(value, str) else None
+
+    def enter_exercise(self, exercise_id: str | None) -> None:
+        """Note the exercise on screen (None when the learner goes back out of it)."""
+
+        def apply(state: dict) -> None:
+            state["open_exercise"] = exercise_id
+
+        self._change(apply)
 
     def visit(self, lesson: int, section: int) -> None:
         def apply(state: dict) -> None:

@@ -88,6 +88,28 @@ async def test_position_is_remembered_across_restarts(data_dir):
         assert "in progress" in str(pilot.app.screen.query_one(Tree).root.children[0].label)
 
 
+async def test_continue_returns_to_the_exercise_left_open(data_dir):
+    async with make_app(data_dir).run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        pilot.app.open_exercise("identical-tokens")
+        await settle(pilot)
+    # quit from inside the exercise: the next start continues there
+    async with make_app(data_dir).run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert "the exercise" in str(pilot.app.screen.query_one("#outline-intro").render())
+        await pilot.press("c")
+        await settle(pilot)
+        assert isinstance(pilot.app.screen, ExerciseScreen) and pilot.app.screen.exercise.id == "identical-tokens"
+        await pilot.press("escape")  # back out of it: `c` now means the lesson section
+        await settle(pilot)
+        assert isinstance(pilot.app.screen, LessonScreen)
+    async with make_app(data_dir).run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("c")
+        await settle(pilot)
+        assert isinstance(pilot.app.screen, LessonScreen)
+
+
 async def test_every_lesson_and_section_opens(data_dir):
     """A learner can page through all four lessons; every section mounts without error."""
     app = make_app(data_dir)

@@ -112,6 +112,7 @@ def test_progress_and_reset_commands(tmp_path):
     progress.visit(1, 0)
     progress.update_exercise("constant-offset", draft="x", passed=True, why_correct=True)
     progress.update_exercise("forget-reorder", draft="y")
+    progress.update_exercise("identical-tokens", draft="z", attempts=2, passed=True)
     progress.save()
     report = json.loads(attnpos("progress", "--json", data_dir=tmp_path).stdout)
     first = report["lessons"][0]
@@ -119,6 +120,9 @@ def test_progress_and_reset_commands(tmp_path):
     by_id = {e["id"]: e for e in first["exercises"]}
     assert by_id["constant-offset"]["status"] == "done" and by_id["forget-reorder"]["status"] == "in progress"
     assert "draft" not in by_id["forget-reorder"] and by_id["forget-reorder"]["has_draft"]
+    assert by_id["forget-reorder"]["left"] == ["code check", "why question"] and by_id["constant-offset"]["left"] == []
+    table = attnpos("progress", data_dir=tmp_path).stdout
+    assert "identical-tokens in progress (why question left)" in " ".join(table.split())
 
     refused = attnpos("reset", data_dir=tmp_path)  # no terminal to confirm on, no --yes
     assert refused.returncode == 2 and "--yes" in refused.stderr

@@ -175,6 +175,8 @@ class AttnposApp(App):
         if course is None:
             return
         lesson = course.lesson(number)
+        if self.progress.open_exercise is not None:
+            self.left_exercise()
         if section is None:
             position = self.progress.position
             section = position[1] if position and position[0] == number else 0
@@ -204,6 +206,8 @@ class AttnposApp(App):
         if not (isinstance(self.screen, ExerciseScreen) and self.screen.exercise.id == exercise_id):
             self.open_lesson(exercise.lesson, section)
             self.push_screen(ExerciseScreen(exercise, self.progress.exercise(exercise_id).draft))
+            self.progress.enter_exercise(exercise_id)
+            self.save_progress()
 
     def open_playground(self, sentence: str | None = None) -> None:
         from attnpos.tui.playground import DEFAULT_SENTENCE, PlaygroundScreen
@@ -217,12 +221,24 @@ class AttnposApp(App):
 
     def pop_to_outline(self) -> None:
         self.save_drafts()
+        if self.progress.open_exercise is not None:
+            self.left_exercise()
         while len(self.screen_stack) > 2:
             self.pop_screen()
 
     def action_continue(self) -> None:
+        """Back to where the learner left: the exercise they were in, else the section they read last."""
+        exercise_id = self.progress.open_exercise
+        if exercise_id is not None and any(e.id == exercise_id for lesson in self.outline for e in lesson.exercises):
+            self.open_exercise(exercise_id)
+            return
         position = self.progress.position
         self.open_lesson(*(position or (self.outline[0].number, 0)))
+
+    def left_exercise(self) -> None:
+        """The learner went back out of an exercise: `c` now continues at the lesson."""
+        self.progress.enter_exercise(None)
+        self.save_progress()
 
     def action_command_palette(self) -> None:
         # Textual only checks the top screen; with the too-small screen over an open palette

@@ -343,6 +343,7 @@ class ExerciseScreen(Screen):
             self._cancel.cancel()
             return
         self.save_draft()
+        self.app.left_exercise()
         self.app.pop_screen()
 
     def on_unmount(self) -> None:

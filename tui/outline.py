@@ -49,6 +49,9 @@ class OutlineScreen(Screen):
         app, progress = self.app, self.app.progress
         position = progress.position
         where = f"Lesson {position[0]}, section {position[1] + 1}" if position else "the first lesson"
+        exercise = next((e for lesson in app.outline for e in lesson.exercises if e.id == progress.open_exercise), None)
+        if exercise is not None:
+            where = f"the exercise “{exercise.title}”"
         self.query_one("#outline-intro", Static).update(
             Text.assemble(
                 ("Four lessons on why self-attention cannot see word order, and how position fixes it.\n", ""),

@@ -34,7 +34,13 @@ def _exercise_summary(exercise_id: str, progress: Progress) -> dict:
     """What the learner did in an exercise; the draft itself stays out of reports."""
     state = vars(progress.exercise(exercise_id)).copy()
     state["has_draft"] = state.pop("draft") is not None
-    return {"id": exercise_id, "status": exercise_status(exercise_id, progress), **state}
+    left = progress.exercise(exercise_id).left
+    return {"id": exercise_id, "status": exercise_status(exercise_id, progress), "left": left, **state}
+
+
+def _exercise_cell(exercise: dict) -> str:
+    left = f" ({' and '.join(exercise['left'])} left)" if exercise["left"] else ""
+    return f"{exercise['id']} {exercise['status']}{left}"
 
 
 def print_progress(data_dir: Path | None, as_json: bool) -> int:
@@ -49,7 +55,7 @@ def print_progress(data_dir: Path | None, as_json: bool) -> int:
     for column in ("lesson", "status", "read", "exercises"):
         table.add_column(column)
     for lesson in summary["lessons"]:
-        exercises = ", ".join(f"{e['id']} {e['status']}" for e in lesson["exercises"]) or "-"
+        exercises = ", ".join(_exercise_cell(e) for e in lesson["exercises"]) or "-"
         table.add_row(f"{lesson['lesson']} {lesson['title']}", lesson["status"], f"{lesson['sections_read']}/{lesson['sections']}", exercises)
     Console().print(table)
     print(f"kept in {summary['data_file']}")
