@@ -25,7 +25,8 @@ FIGURE_RTOL, FIGURE_ATOL = 1e-6, 1e-9  # a reported number may be rounded a litt
 ARRAY_RTOL, ARRAY_ATOL = 1e-7, 1e-9
 ROUNDING = 1e-9  # gaps below this are rounding noise
 
-RUN_DIAGNOSES = ("passed", "missing-name", "bad-type", "bad-shape", "error", "crash", "timeout", "memory")
+RUN_DIAGNOSES = ("passed", "missing-name", "bad-type", "bad-shape", "syntax-error", "error", "crash", "timeout", "memory")
+SYNTAX_ERRORS = ("SyntaxError", "IndentationError", "TabError")  # Python could not read the script: nothing ran
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,11 @@ class Verdict:
     details: dict = field(default_factory=dict)
     line: int | None = None  # the learner's line to mark, when there is one
     output: str = ""  # what the script printed (capped)
+
+    @property
+    def heading(self) -> str:
+        """The verdict in a few words for people; the diagnosis id stays for scripts and grade sheets."""
+        return "✓ passed" if self.passed else f"✗ not yet: {self.diagnosis.replace('-', ' ')}"
 
     def as_json(self, file: str | None = None) -> dict:
         return {
@@ -335,7 +341,8 @@ def judge_run(exercise: Exercise, run: RunResult) -> Verdict:
         return verdict("crash", detail=run.detail, signal=run.signal, exit_code=run.exit_code)
     if run.status == "error" and run.error is not None:
         error = run.error
-        return verdict("error", line=error.line, error=f"{error.type}: {error.message}", source_line=error.source_line)
+        diagnosis = "syntax-error" if error.type in SYNTAX_ERRORS else "error"
+        return verdict(diagnosis, line=error.line, error=f"{error.type}: {error.message}", source_line=error.source_line)
     for name in contract.names:
         if name in run.missing:
             return verdict("missing-name", name=name)

@@ -99,6 +99,10 @@ WRONG = [
     ("constant-offset", CO + "pos = np.ones((6, 7))\n", "bad-shape", {"name": "pos"}),
     ("constant-offset", CO + "X = np.zeros((1, 6, 0))\n", "bad-shape", {"name": "X"}),
     ("constant-offset", CO + "raise RuntimeError('boom')\n", "error", {"line": CO.count("\n") + 1}),
+    ("constant-offset", replace(CO, "pos = 0.6\n", "pos = np.zeros((6, 8)\n"), "syntax-error", {}),
+    ("forget-reorder", FR + "if True\n    pass\n", "syntax-error", {"line": FR.count("\n") + 1}),
+    ("identical-tokens", IT + "  x = 1\n", "syntax-error", {}),
+    ("order-checks", OC + "print('unclosed)\n", "syntax-error", {}),
     ("constant-offset", CO + "import os\nos._exit(3)\n", "crash", {}),
     ("constant-offset", CO + "import ctypes\nctypes.string_at(0)\n", "crash", {}),
     ("constant-offset", CO + "while True:\n    pass\n", "timeout", {}),
@@ -259,12 +263,12 @@ def test_watch_rechecks_on_save(tmp_path):
 
         deadline = time.time() + 30
         seen = ""
-        while "missing-name" not in seen and time.time() < deadline:
+        while "missing name" not in seen and time.time() < deadline:
             seen += process.stdout.readline()
         answer.write_text(CO)
         while "passed" not in seen and time.time() < deadline:
             seen += process.stdout.readline()
-        assert "missing-name" in seen and "✓ passed" in seen
+        assert "not yet: missing name" in seen and "✓ passed" in seen
     finally:
         process.terminate()
         process.wait(timeout=10)

@@ -63,7 +63,7 @@ def collect_files(paths: list[Path]) -> list[Path]:
 
 
 def print_verdict(console: Console, verdict: Verdict, path: Path) -> None:
-    mark = "[bold green]✓ passed[/]" if verdict.passed else f"[bold red]✗ {verdict.diagnosis}[/]"
+    mark = f"[bold {'green' if verdict.passed else 'red'}]{verdict.heading}[/]"
     console.print(f"{mark}  {escape(verdict.exercise)} · {escape(shown_path(path))}", soft_wrap=True)
     console.print(escape(verdict.message), soft_wrap=False)
     if verdict.details.get("error"):
