@@ -16,7 +16,7 @@ from attnpos.lessons.loader import load_course
 from attnpos.lessons.progress import STATE_FILE
 from attnpos.tui.app import AttnposApp
 from attnpos.tui.blocks import QuizCard
-from attnpos.tui.exercise import ConfirmScreen, ExerciseScreen, SolutionScreen, WhyScreen
+from attnpos.tui.exercise import BriefScreen, ConfirmScreen, ExerciseScreen, SolutionScreen, WhyScreen
 from attnpos.tui.lesson import LessonScreen
 
 COURSE = load_course()
@@ -65,7 +65,7 @@ async def test_solve_each_exercise_in_the_app(data_dir, exercise_id):
 
         await pilot.press("ctrl+t")  # the starter is not an answer yet
         await settle(pilot)
-        assert "✗ missing-name" in result_text(app)
+        assert "✗ not yet: missing name" in result_text(app)
 
         await pilot.press("ctrl+g")  # a hint, recorded
         await settle(pilot)
@@ -89,10 +89,37 @@ async def test_solve_each_exercise_in_the_app(data_dir, exercise_id):
         await pilot.press("escape")
         await settle(pilot)
         assert app.screen is screen
+        assert "completed this exercise" in result_text(app)
 
         await pilot.press("ctrl+o")  # after passing, the solution opens without a confirmation
         await settle(pilot)
         assert isinstance(app.screen, SolutionScreen)
+
+
+async def test_the_whole_brief_and_a_question_left_open(data_dir):
+    exercise = COURSE.exercises["forget-reorder"]
+    app = make_app(data_dir, start=exercise.id)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        panel = app.screen.query_one("#instructions")
+        assert panel.max_scroll_y > 0  # at 80×24 the panel above the editor shows only the start
+        await pilot.press("f2")
+        await settle(pilot)
+        assert isinstance(app.screen, BriefScreen)
+        brief = app.screen.query_one("#brief")
+        assert brief.size.height > panel.size.height and brief.max_scroll_y == 0
+        await pilot.press("escape")
+        await settle(pilot)
+        app.screen.query_one("#editor", TextArea).load_text(exercise.solution)
+        await pilot.press("ctrl+t")
+        await settle(pilot)
+        assert isinstance(app.screen, WhyScreen)
+        await pilot.press("escape")  # not answered: the result panel says what is left
+        await settle(pilot)
+        assert "one question is left" in result_text(app)
+        await pilot.press("f1")
+        await settle(pilot)
+        assert app.screen.__class__.__name__ == "HelpScreen"
 
 
 async def test_wrong_answer_gets_its_diagnosis_and_line(data_dir):
@@ -104,7 +131,7 @@ async def test_wrong_answer_gets_its_diagnosis_and_line(data_dir):
         await pilot.press("ctrl+t")
         await settle(pilot)
         text = result_text(app)
-        assert "✗ error" in text and "NameError" in text
+        assert "✗ not yet: error" in text and "NameError" in text
         # The cursor sits on the learner's line (the editor highlights it); nothing is selected to type over.
         assert editor.document.get_line(editor.cursor_location[0]).startswith("max_diff = nope")
         assert editor.selected_text == ""

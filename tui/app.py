@@ -40,7 +40,7 @@ class TooSmallScreen(Screen):
 
     def update_size(self, width: int, height: int) -> None:
         self.query_one(Static).update(
-            f"The terminal is {width}×{height}; attnpos needs at least {MIN_WIDTH}×{MIN_HEIGHT}. Make it larger to go on."
+            f"The terminal is {width}×{height}; attnpos needs at least {MIN_WIDTH}×{MIN_HEIGHT}. Make it larger to go on, or press ctrl+q to quit."
         )
 
 

@@ -92,6 +92,30 @@ class SolutionScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
+class BriefScreen(ModalScreen[None]):
+    """The exercise's whole brief, for when the panel above the editor shows only its start."""
+
+    CSS_PATH = "exercise.tcss"  # loaded with the screen, not at start-up
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,f2", "close", "Back to the code")]
+
+    def __init__(self, exercise: Exercise):
+        super().__init__()
+        self.exercise = exercise
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="brief") as box:
+            box.border_title = f"Exercise · {self.exercise.title}"
+            box.border_subtitle = "↑↓ scroll · esc back to the code"
+            yield ProseBlock(self.exercise.instructions)
+
+    def on_mount(self) -> None:
+        self.query_one("#brief").focus()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
 class WhyScreen(ModalScreen[None]):
     """The question that completes an exercise once its code passes; a wrong choice is explained."""
 
@@ -129,9 +153,12 @@ class ExerciseScreen(Screen):
         Binding("ctrl+t", "check", "Check"),
         Binding("ctrl+g", "hint", "Hint"),
         Binding("ctrl+o", "solution", "Solution"),
-        Binding("ctrl+n", "external_editor", "$EDITOR"),
+        Binding("ctrl+n", "external_editor", "$EDITOR", show=False),
+        Binding("f2", "brief", "Whole brief", show=False),  # the brief's panel says so
         # Priority, or the editor would take escape for itself: here it cancels a run first.
         Binding("escape", "leave", "Back", priority=True),
+        # `?` types into the editor here, so help needs a key of its own (quit is ctrl+q, Textual's).
+        Binding("f1", "app.help", "Help"),
     ]
 
     def __init__(self, exercise: Exercise, saved_draft: str | None = None):
@@ -150,6 +177,7 @@ class ExerciseScreen(Screen):
         yield Header()
         with VerticalScroll(id="instructions") as instructions:
             instructions.border_title = f"Exercise · {self.exercise.title}"
+            instructions.border_subtitle = "f2 shows it all"
             yield ProseBlock(self.exercise.instructions)
         # Soft wrap: a long line should not cost a row of horizontal scrollbar at 80×24.
         editor = TextArea.code_editor(self._draft, language="python", id="editor", theme="monokai", soft_wrap=True)
@@ -159,14 +187,28 @@ class ExerciseScreen(Screen):
             result.border_title = "result"
             yield Static(self._welcome(), id="result-text")
             yield Static(id="hint-text")
-        yield Footer()
+        yield Footer(show_command_palette=False)  # room for help and quit at 80 columns
 
     def _welcome(self) -> Text:
+        state = self.state
+        if state.done:
+            return Text.assemble(
+                ("✓ You have completed this exercise. ", "bold green"),
+                "Change the code and ", ("ctrl+t", "bold"), " checks it again; ",
+                ("ctrl+o", "bold"), " shows the reference solution; ", ("esc", "bold"), " goes back.",
+            )
+        if state.passed:
+            return Text.assemble(
+                ("Your code passes; one question is left to complete the exercise. ", "bold"),
+                ("ctrl+t", "bold"), " checks again and asks it.",
+            )
         return Text.assemble(
-            "Fill in the # TODO lines. ",
+            "Fill in the # TODO lines (", ("f2", "bold"), " shows the whole brief). ",
             ("ctrl+r", "bold"), " runs your code, ", ("ctrl+t", "bold"), " checks it, ",
-            ("ctrl+g", "bold"), " gives a hint, ", ("esc", "bold"), " goes back (your draft is kept).",
+            ("ctrl+g", "bold"), " gives a hint, ", ("esc", "bold"), " goes back, ", ("ctrl+q", "bold"),
+            " quits (your draft is kept).",
         )
+
 
     def on_mount(self) -> None:
         self.sub_title = f"Lesson {self.exercise.lesson} · exercise {self.exercise.id}"
@@ -260,7 +302,7 @@ class ExerciseScreen(Screen):
         if cancelled:  # a cancelled check is not an attempt
             self._show(Text("Cancelled.", style="italic"))
             return
-        head = ("✓ passed\n", "bold green") if verdict.passed else (f"✗ {verdict.diagnosis}\n", "bold red")
+        head = (verdict.heading + "\n", "bold green" if verdict.passed else "bold red")
         body = Text.assemble(head, verdict.message)
         if verdict.details.get("error"):
             body.append(f"\nline {verdict.line}: {verdict.details['error']}", style="red")
@@ -327,7 +369,14 @@ class ExerciseScreen(Screen):
         self.app.push_screen(SolutionScreen(self.exercise, self.draft))
 
     def _show_why(self) -> None:
-        self.app.push_screen(WhyScreen(self.exercise, self.state.why_answer, self._why_answered))
+        self.app.push_screen(WhyScreen(self.exercise, self.state.why_answer, self._why_answered), self._why_closed)
+
+    def _why_closed(self, _: None) -> None:
+        """Say where the exercise stands now: completed, or the question still open."""
+        self._show(self._welcome())
+
+    def action_brief(self) -> None:
+        self.app.push_screen(BriefScreen(self.exercise))
 
     def _why_answered(self, choice: int, correct: bool) -> None:
         self.app.progress.update_exercise(self.exercise.id, why_answer=choice, why_correct=correct)

@@ -50,10 +50,11 @@ class HelpScreen(ModalScreen[None]):
 
 
 def binding_groups(screen, focused) -> list[tuple[str, list[tuple[str, str]]]]:
-    """(title, [(keys, description)]) for the focused widget, the screen and the app.
+    """(title, [(keys, description)]) for the screen, the app and the focused widget, in that order.
 
-    Keys bound to the same action are shown together; a key already listed by
-    a closer node (which wins when pressed) is not listed again.
+    The course's own keys come first; the focused widget's (a list's or the
+    editor's cursor keys) last. Keys bound to the same action are shown
+    together; a key that a closer node takes when pressed is listed there only.
     """
     taken: set[str] = set()
     groups = []
@@ -70,4 +71,5 @@ def binding_groups(screen, focused) -> list[tuple[str, list[tuple[str, str]]]]:
         rows = [(key_label(",".join(keys)), description) for (_, description), keys in by_action.items()]
         if rows:
             groups.append((title, rows))
-    return groups
+    # Closest first decides which node owns a key; course keys first is how a learner reads it.
+    return sorted(groups, key=lambda group: group[0] == "This widget")
