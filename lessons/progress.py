@@ -110,9 +110,7 @@ class ExerciseState:
 
     @property
     def left(self) -> list[str]:
-        """What is still to do once started: the code check, the why question, or both."""
-        if self.done or not (self.started or self.why_answer is not None):
-            return []
+        """What is still to do: the code check, the why question, both, or nothing once done."""
         return [part for part, finished in (("code check", self.passed), ("why question", self.why_correct)) if not finished]
 
 

@@ -107,6 +107,12 @@ def attnpos(*args, data_dir):
     )
 
 
+def first_title() -> str:
+    from attnpos.lessons.outline import read_outline
+
+    return read_outline()[0].sections[0]
+
+
 def test_progress_and_reset_commands(tmp_path):
     progress = Progress.load(tmp_path)
     progress.visit(1, 0)
@@ -121,6 +127,7 @@ def test_progress_and_reset_commands(tmp_path):
     assert by_id["constant-offset"]["status"] == "done" and by_id["forget-reorder"]["status"] == "in progress"
     assert "draft" not in by_id["forget-reorder"] and by_id["forget-reorder"]["has_draft"]
     assert by_id["forget-reorder"]["left"] == ["code check", "why question"] and by_id["constant-offset"]["left"] == []
+    assert report["position"] == {"lesson": 1, "section": 1, "section_title": first_title(), "exercise": None}
     table = attnpos("progress", data_dir=tmp_path).stdout
     assert "identical-tokens in progress (why question left)" in " ".join(table.split())
 

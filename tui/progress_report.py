@@ -27,7 +27,21 @@ def progress_summary(progress: Progress) -> dict:
                 "exercises": [_exercise_summary(e.id, progress) for e in lesson.exercises],
             }
         )
-    return {"data_file": str(progress.path), "position": progress.position, "lessons": lessons}
+    return {"data_file": str(progress.path), "position": _position(progress), "lessons": lessons}
+
+
+def _position(progress: Progress) -> dict | None:
+    """Where `c` continues, counted from 1 as the app shows it."""
+    if progress.position is None:
+        return None
+    lesson, section = progress.position
+    titles = next((l.sections for l in read_outline() if l.number == lesson), ())
+    return {
+        "lesson": lesson,
+        "section": section + 1,
+        "section_title": titles[section] if section < len(titles) else None,
+        "exercise": progress.open_exercise,
+    }
 
 
 def _exercise_summary(exercise_id: str, progress: Progress) -> dict:
@@ -39,7 +53,7 @@ def _exercise_summary(exercise_id: str, progress: Progress) -> dict:
 
 
 def _exercise_cell(exercise: dict) -> str:
-    left = f" ({' and '.join(exercise['left'])} left)" if exercise["left"] else ""
+    left = f" ({' and '.join(exercise['left'])} left)" if exercise["status"] == "in progress" else ""
     return f"{exercise['id']} {exercise['status']}{left}"
 
 
