@@ -289,3 +289,20 @@ async def test_values_on_one_grid_of_a_pair_show_on_both_and_stack_if_needed():
         assert pair.left.show_numbers and pair.right.show_numbers
         widths = sum(g.virtual_size.width + g.styles.gutter.width + g.styles.margin.width for g in (pair.left, pair.right))
         assert pair.has_class("-stacked") == (pair.size.width < widths)
+
+
+async def test_the_cursor_follows_the_same_tokens_in_both_grids():
+    class PairApp(App[None]):
+        def compose(self):
+            yield GridPair(GridSpec(WEIGHTS, LABELS), GridSpec(WEIGHTS[SHUFFLE][:, SHUFFLE], [LABELS[i] for i in SHUFFLE]))
+
+    app = PairApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        pair = app.query_one(GridPair)
+        pair.left.focus()
+        await pilot.press("down", "down", "right")
+        await pilot.pause()
+        left, right = pair.left, pair.right
+        assert (left.labels[left.cursor_row], left.labels[left.cursor_col]) == (LABELS[2], LABELS[1])
+        assert (right.labels[right.cursor_row], right.labels[right.cursor_col]) == (LABELS[2], LABELS[1])
+        assert right.cursor_weight == left.cursor_weight  # the same weight, relisted

@@ -161,7 +161,8 @@ class QuizCard(Vertical):
     def compose(self) -> ComposeResult:
         yield Static(Text("? ", style="bold") + Text(self.quiz.question), classes="question")
         yield OptionList(*self._options())
-        yield Static("", classes="feedback")
+        how = "↑↓ and enter answer" if self.autofocus else "tab reaches the choices, then ↑↓ and enter answer"
+        yield Static(Text(how, style="dim") if self.chosen is None else "", classes="feedback")
 
     def _options(self) -> list[Option]:
         return [

@@ -280,8 +280,8 @@ class AttentionGrid(ScrollView, can_focus=True):
         labels = self.labels
         longest = max((cell_len(label) for label in labels), default=0)
         cell_width = self.cell_width
-        if longest <= cell_width:
-            # Every label fits above its own cell.
+        if longest < cell_width:
+            # Every label fits above its own cell with a space to spare, so neighbours do not run together.
             header = [[label.center(cell_width) for label in labels]]
             self._row_labels = labels
         elif longest <= MAX_STACKED_LABEL:
@@ -564,6 +564,16 @@ class GridPair(Container):
 
     def on_resize(self, event: events.Resize) -> None:
         self._stack_if_narrow(event.size.width)
+
+    def on_attention_grid_cursor_moved(self, event: AttentionGrid.CursorMoved) -> None:
+        """Move the other grid's cursor to the same pair of tokens, wherever the shuffle put them."""
+        other = self.right if event.grid is self.left else self.left
+        mine, theirs = event.grid.labels, other.labels
+        relisted = sorted(mine) == sorted(theirs) and len(set(mine)) == len(mine)
+        if relisted:
+            other.move_cursor(theirs.index(mine[event.row]), theirs.index(mine[event.col]))
+        else:  # not the same tokens (an edited word): the same slots
+            other.move_cursor(event.row, event.col)
 
     def on_attention_grid_numbers_toggled(self, event: AttentionGrid.NumbersToggled) -> None:
         """Values on one grid means values on both (they are compared cell by cell); then re-check the fit."""
