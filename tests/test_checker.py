@@ -216,6 +216,7 @@ def test_check_exit_codes_and_json(tmp_path):
         (["check", "constant-offset", "missing.py"], "no such file"),
         (["grade", "constant-offset", "EMPTY"], "no .py files"),
         (["check", "constant-offset", "--timeout", "0", "x.py"], "positive"),
+        (["check", "x.py"], "the exercise id comes first"),
     ],
 )
 def test_usage_errors_are_one_line(tmp_path, args, words):

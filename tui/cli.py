@@ -113,7 +113,11 @@ def _check_lessons() -> int:
 class _Parser(argparse.ArgumentParser):
     """argparse, but a usage error is one line and exit code 2."""
 
+    example = ""  # a correct command line, added to "arguments are required" errors
+
     def error(self, message: str):
+        if self.example and "arguments are required" in message:
+            message += f": the exercise id comes first, e.g. '{self.example}'"
         self.exit(2, f"{self.prog}: {message} (see '{self.prog} --help')\n")
 
 
@@ -191,6 +195,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("exercise", help="the exercise id (see 'attnpos exercises')")
     check.add_argument("file", type=Path, help="your answer, a Python script")
     check.add_argument("--json", action="store_true", help="print one JSON object")
+    check.example = "attnpos check constant-offset answer.py"
     _add_limits(check)
     check.set_defaults(run=_check)
 
