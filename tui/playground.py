@@ -153,9 +153,9 @@ class PlaygroundScreen(Screen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s", "shuffle", "Shuffle"),
         Binding("g", "next_signal", "Signal"),
-        Binding("e", "edit_token", "Edit word"),
+        Binding("e", "edit_token", "Edit"),
         Binding("m", "predict", "Predict"),
-        Binding("b", "toggle_pair", "Side by side"),
+        Binding("b", "toggle_pair", "Side by side", show=False),
         Binding("i", "type_sentence", "Sentence", show=False),
         Binding("w", "swap", "Swap two", show=False),
         Binding("R", "reverse", "Reverse", show=False),
@@ -198,7 +198,7 @@ class PlaygroundScreen(Screen):
             yield OutputStrips(id="play-outputs")
         yield GridLegend(1.0)
         yield Static(id="play-figures")
-        yield Footer()
+        yield Footer(show_command_palette=False)  # room for help and quit at 80 columns
 
     def on_mount(self) -> None:
         self.sub_title = "Playground"
