@@ -7,6 +7,7 @@ import json
 
 import pytest
 from textual._styles_cache import StylesCache
+from textual.command import CommandList
 from textual.widgets import Tree
 from textual.widgets._footer import FooterKey
 
@@ -206,6 +207,9 @@ async def test_command_palette_jumps_to_an_exercise(data_dir):
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         await pilot.press("ctrl+p")
+        await pilot.pause(0.5)
+        listed = app.screen.query_one(CommandList)
+        assert "Playground" in str(listed.get_option_at_index(0).prompt)  # the course before Keys, Theme, …
         await pilot.press(*"constant offset")
         await pilot.pause(0.5)
         await pilot.press("enter")

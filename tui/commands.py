@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from functools import partial
 
-from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.command import Hit, Hits, Provider
+
+COURSE_FIRST = 1.0  # above the 0 every discovery hit scores
 
 
 class CourseCommands(Provider):
@@ -30,8 +32,10 @@ class CourseCommands(Provider):
                 )
 
     async def discover(self) -> Hits:
+        # With nothing typed, Textual lists hits by score; a discovery hit scores 0, like the
+        # system commands (Keys, Theme, …), which would then come first. The course comes first.
         for title, help_text, callback in self._targets():
-            yield DiscoveryHit(title, callback, help=help_text)
+            yield Hit(COURSE_FIRST, title, callback, help=help_text)
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
