@@ -274,10 +274,6 @@ def test_snapshot_pair_at_80x24(snap_compare) -> None:
 
 
 async def test_values_on_one_grid_of_a_pair_show_on_both_and_stack_if_needed():
-    class PairApp(App[None]):
-        def compose(self):
-            yield GridPair(GridSpec(WEIGHTS, LABELS), GridSpec(WEIGHTS[SHUFFLE][:, SHUFFLE], [LABELS[i] for i in SHUFFLE]))
-
     app = PairApp()
     async with app.run_test(size=(80, 24)) as pilot:
         pair = app.query_one(GridPair)
@@ -292,10 +288,6 @@ async def test_values_on_one_grid_of_a_pair_show_on_both_and_stack_if_needed():
 
 
 async def test_the_cursor_follows_the_same_tokens_in_both_grids():
-    class PairApp(App[None]):
-        def compose(self):
-            yield GridPair(GridSpec(WEIGHTS, LABELS), GridSpec(WEIGHTS[SHUFFLE][:, SHUFFLE], [LABELS[i] for i in SHUFFLE]))
-
     app = PairApp()
     async with app.run_test(size=(80, 24)) as pilot:
         pair = app.query_one(GridPair)
