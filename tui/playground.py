@@ -9,6 +9,7 @@ from typing import ClassVar
 import numpy as np
 
 from rich.color import Color as RichColor
+from rich.segment import Segment
 from rich.style import Style
 from rich.table import Table
 from rich.text import Text
@@ -17,7 +18,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
-from textual.widget import Widget
+from textual.geometry import Size
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
 from textual.widgets import Header, Input, Static
 
 from attnpos.core.playground import MAX_TOKENS, SIGNAL_NAMES, SIGNALS, SAME, Play, play, row_change
@@ -72,8 +75,12 @@ def _strip_style(level: int) -> Style:
     return Style(bgcolor=RichColor.from_rgb(*viridis(level / STRIP_LEVELS)))
 
 
-class OutputStrips(Widget):
-    """One heat strip per token: its output vector, channel by channel."""
+class OutputStrips(ScrollView):
+    """One heat strip per token: its output vector, channel by channel.
+
+    Drawn line by line: at 64 tokens only the rows on screen are built, where a
+    Text of all 64 was laid out again on every key press.
+    """
 
     DEFAULT_CSS = """
     OutputStrips { width: auto; height: auto; border: round $primary; padding: 0 1; }
@@ -82,35 +89,32 @@ class OutputStrips(Widget):
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self.border_title = "outputs"
-        self._text = Text()
+        self._lines: list[Strip] = []
 
     def show(self, outputs: np.ndarray, labels: list[str]) -> None:
         low, high = float(outputs.min()), float(outputs.max())
-        span = high - low or 1.0
+        levels = (outputs - low) / (high - low or 1.0)  # (T, C) in [0, 1]
         colour = colour_available(self.app)
-        text = Text(no_wrap=True)
         width = max(len(label) for label in labels)
-        for label, row in zip(labels, outputs):
-            text.append(label.rjust(width) + " ")
-            for value in row.tolist():
-                level = (value - low) / span
-                if colour:
-                    text.append(" ", style=_strip_style(round(level * STRIP_LEVELS)))
-                else:
-                    text.append(shade(level))
-            text.append("\n")
-        text.append(f"{low:+.1f} … {high:+.1f}", style="dim")
-        self._text = text
-        self.refresh(layout=True)
+        lines = []
+        for label, row in zip(labels, levels.tolist()):
+            if colour:
+                cells = [Segment(" ", _strip_style(round(level * STRIP_LEVELS))) for level in row]
+            else:
+                cells = [Segment("".join(shade(level) for level in row))]
+            lines.append(Strip([Segment(label.rjust(width) + " "), *cells]))
+        lines.append(Strip([Segment(f"{low:+.1f} … {high:+.1f}", Style(dim=True))]))
+        self._lines = lines
+        self.virtual_size = Size(max(line.cell_length for line in lines), len(lines))
+        self.refresh()
 
-    def render(self) -> Text:
-        return self._text
-
-    def get_content_width(self, container, viewport) -> int:
-        return max((len(line) for line in self._text.plain.splitlines()), default=10)
-
-    def get_content_height(self, container, viewport, width) -> int:
-        return len(self._text.plain.splitlines()) or 1
+    def render_line(self, y: int) -> Strip:
+        scroll_x, scroll_y = self.scroll_offset
+        width = self.scrollable_content_region.width
+        index = y + scroll_y
+        if index >= len(self._lines):
+            return Strip.blank(width, self.rich_style)
+        return self._lines[index].crop_extend(scroll_x, scroll_x + width, self.rich_style).apply_style(self.rich_style)
 
 
 class SignalsTableScreen(ModalScreen[None]):
