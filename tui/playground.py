@@ -89,32 +89,41 @@ class OutputStrips(ScrollView):
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self.border_title = "outputs"
-        self._lines: list[Strip] = []
+        self._labels: list[str] = []
+        self._levels: list[list[float]] = []  # (T, C) outputs scaled to [0, 1]
+        self._scale = Strip([])
+        self._lines: dict[int, Strip] = {}  # rows built so far for the outputs on show
 
     def show(self, outputs: np.ndarray, labels: list[str]) -> None:
         low, high = float(outputs.min()), float(outputs.max())
-        levels = (outputs - low) / (high - low or 1.0)  # (T, C) in [0, 1]
-        colour = colour_available(self.app)
+        self._levels = ((outputs - low) / (high - low or 1.0)).tolist()
         width = max(len(label) for label in labels)
-        lines = []
-        for label, row in zip(labels, levels.tolist()):
-            if colour:
+        self._labels = [label.rjust(width) + " " for label in labels]
+        self._scale = Strip([Segment(f"{low:+.1f} … {high:+.1f}", Style(dim=True))])
+        self._lines = {}
+        self.virtual_size = Size(max(width + 1 + outputs.shape[1], self._scale.cell_length), len(labels) + 1)
+        self.refresh()
+
+    def _line(self, index: int) -> Strip:
+        """Row `index` (a token's strip, or the scale under them), built when first drawn."""
+        if index == len(self._labels):
+            return self._scale
+        if index not in self._lines:
+            row = self._levels[index]
+            if colour_available(self.app):
                 cells = [Segment(" ", _strip_style(round(level * STRIP_LEVELS))) for level in row]
             else:
                 cells = [Segment("".join(shade(level) for level in row))]
-            lines.append(Strip([Segment(label.rjust(width) + " "), *cells]))
-        lines.append(Strip([Segment(f"{low:+.1f} … {high:+.1f}", Style(dim=True))]))
-        self._lines = lines
-        self.virtual_size = Size(max(line.cell_length for line in lines), len(lines))
-        self.refresh()
+            self._lines[index] = Strip([Segment(self._labels[index]), *cells])
+        return self._lines[index]
 
     def render_line(self, y: int) -> Strip:
         scroll_x, scroll_y = self.scroll_offset
         width = self.scrollable_content_region.width
         index = y + scroll_y
-        if index >= len(self._lines):
+        if index > len(self._labels):
             return Strip.blank(width, self.rich_style)
-        return self._lines[index].crop_extend(scroll_x, scroll_x + width, self.rich_style).apply_style(self.rich_style)
+        return self._line(index).crop_extend(scroll_x, scroll_x + width, self.rich_style).apply_style(self.rich_style)
 
 
 class SignalsTableScreen(ModalScreen[None]):
