@@ -210,14 +210,16 @@ class Terminal:
         if subprocess.run(["which", "tmux"], capture_output=True).returncode != 0:
             pytest.skip("tmux is not installed")
         self.session = f"attnpos-test-{os.getpid()}-{time.monotonic_ns()}"
+        # A tmux server of the tests' own: a learner's tmux, or another run's, is never touched.
+        self.tmux = ["tmux", "-L", f"attnpos-tests-{os.getpid()}"]
         self.pid_file = tmp_path / "pid"
         command = f"echo $$ > {self.pid_file}; exec env ATTNPOS_DATA_DIR={tmp_path} {env} {sys.executable} -m attnpos open {target}"
-        subprocess.run(["tmux", "new-session", "-d", "-x", "80", "-y", "24", "-s", self.session, command], check=True)
-        subprocess.run(["tmux", "set-option", "-t", self.session, "remain-on-exit", "on"], check=True)
+        subprocess.run([*self.tmux, "new-session", "-d", "-x", "80", "-y", "24", "-s", self.session, command], check=True)
+        subprocess.run([*self.tmux, "set-option", "-t", self.session, "remain-on-exit", "on"], check=True)
         self.deadline = time.time() + 30
 
     def screen(self) -> str:
-        return subprocess.run(["tmux", "capture-pane", "-p", "-t", self.session], capture_output=True, text=True).stdout
+        return subprocess.run([*self.tmux, "capture-pane", "-p", "-t", self.session], capture_output=True, text=True).stdout
 
     def wait_for(self, text: str) -> None:
         while text not in self.screen():
@@ -225,10 +227,10 @@ class Terminal:
             time.sleep(0.1)
 
     def type(self, text: str) -> None:
-        subprocess.run(["tmux", "send-keys", "-t", self.session, "-l", text], check=True)
+        subprocess.run([*self.tmux, "send-keys", "-t", self.session, "-l", text], check=True)
 
     def press(self, key: str) -> None:
-        subprocess.run(["tmux", "send-keys", "-t", self.session, key], check=True)
+        subprocess.run([*self.tmux, "send-keys", "-t", self.session, key], check=True)
 
     def kill(self, signal_number: int) -> None:
         os.kill(int(self.pid_file.read_text()), signal_number)
@@ -237,11 +239,11 @@ class Terminal:
             time.sleep(0.1)
 
     def pane(self) -> list[str]:
-        shown = ["tmux", "display-message", "-p", "-t", self.session, "#{pane_dead} #{alternate_on} #{mouse_any_flag}"]
+        shown = [*self.tmux, "display-message", "-p", "-t", self.session, "#{pane_dead} #{alternate_on} #{mouse_any_flag}"]
         return subprocess.run(shown, capture_output=True, text=True).stdout.split()
 
     def close(self) -> None:
-        subprocess.run(["tmux", "kill-session", "-t", self.session], capture_output=True)
+        subprocess.run([*self.tmux, "kill-session", "-t", self.session], capture_output=True)
 
 
 @pytest.fixture
