@@ -209,7 +209,6 @@ class ExerciseScreen(Screen):
             " quits (your draft is kept).",
         )
 
-
     def on_mount(self) -> None:
         self.sub_title = f"Lesson {self.exercise.lesson} · exercise {self.exercise.id}"
         editor = self.query_one("#editor", TextArea)
