@@ -243,7 +243,24 @@ class Terminal:
         return subprocess.run(shown, capture_output=True, text=True).stdout.split()
 
     def close(self) -> None:
+        """Hang up the terminal, as a dropped SSH connection does; the app must not outlive it."""
+        pid = int(self.pid_file.read_text()) if self.pid_file.exists() else None
         subprocess.run([*self.tmux, "kill-session", "-t", self.session], capture_output=True)
+        deadline = time.time() + 10
+        while pid is not None and _alive(pid):
+            if time.time() > deadline:
+                os.kill(pid, signal.SIGKILL)
+                pytest.fail("the app outlived its terminal by 10 s")
+            time.sleep(0.1)
+
+
+def _alive(pid: int) -> bool:
+    """Running (not a zombie waiting for tmux to reap it)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().split(")")[-1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
 
 
 @pytest.fixture

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
 import threading
 from pathlib import Path
@@ -24,6 +25,7 @@ from attnpos.tui.outline import OutlineScreen
 
 MIN_WIDTH, MIN_HEIGHT = 60, 18
 PRELOAD_DELAY = 0.6  # seconds after start-up before the lessons and NumPy are loaded in the background
+HANG_UP_GRACE = 3.0  # seconds a hung-up app may take to shut down before it is ended outright
 
 
 class TooSmallScreen(Screen):
@@ -98,6 +100,12 @@ class AttnposApp(App):
 
     def _hang_up(self) -> None:
         self.save_drafts()
+        # After a real hang-up the terminal is gone, and Textual's shutdown can block for ever
+        # restoring it (its writer thread dies on the dead terminal and the queue to it fills).
+        # The drafts are saved, so a watchdog makes sure no process is left behind.
+        watchdog = threading.Timer(HANG_UP_GRACE, os._exit, args=(129,))
+        watchdog.daemon = True
+        watchdog.start()
         self.exit(return_code=129)
 
     def save_drafts(self) -> None:
