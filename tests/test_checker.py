@@ -217,6 +217,7 @@ def test_check_exit_codes_and_json(tmp_path):
         (["grade", "constant-offset", "EMPTY"], "no .py files"),
         (["check", "constant-offset", "--timeout", "0", "x.py"], "positive"),
         (["check", "x.py"], "the exercise id comes first"),
+        (["check", "x.py", "constant-offset"], "the exercise id comes first"),
     ],
 )
 def test_usage_errors_are_one_line(tmp_path, args, words):

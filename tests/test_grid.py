@@ -291,6 +291,8 @@ async def test_the_cursor_follows_the_same_tokens_in_both_grids():
     app = PairApp()
     async with app.run_test(size=(80, 24)) as pilot:
         pair = app.query_one(GridPair)
+        left, right = pair.left, pair.right
+        assert right.labels[right.cursor_row] == left.labels[left.cursor_row]  # in step before any key
         pair.left.focus()
         await pilot.press("down", "down", "right")
         await pilot.pause()

@@ -31,7 +31,8 @@ def find_exercise(course: Course, exercise_id: str) -> Exercise:
     try:
         return course.exercises[exercise_id]
     except KeyError:
-        raise UsageError(f"unknown exercise {exercise_id!r}; known: {', '.join(course.exercises)}") from None
+        hint = "; the exercise id comes first, then the file" if exercise_id.endswith(".py") else ""
+        raise UsageError(f"unknown exercise {exercise_id!r}; known: {', '.join(course.exercises)}{hint}") from None
 
 
 def readable_file(path: Path) -> Path:

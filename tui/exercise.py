@@ -138,6 +138,10 @@ class WhyScreen(ModalScreen[None]):
     @on(QuizCard.Answered)
     def _answered(self, event: QuizCard.Answered) -> None:
         self.on_answer(event.choice, event.correct)
+        if event.correct:
+            box = self.query_one("#why")
+            box.border_title = f"✓ “{self.exercise.title}” is complete"
+            box.border_subtitle = "esc back to the code"
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -565,15 +565,21 @@ class GridPair(Container):
     def on_resize(self, event: events.Resize) -> None:
         self._stack_if_narrow(event.size.width)
 
+    def on_mount(self) -> None:
+        self._follow(self.left, self.left.cursor_row, self.left.cursor_col)  # in step from the start
+
     def on_attention_grid_cursor_moved(self, event: AttentionGrid.CursorMoved) -> None:
+        self._follow(event.grid, event.row, event.col)
+
+    def _follow(self, grid: AttentionGrid, row: int, col: int) -> None:
         """Move the other grid's cursor to the same pair of tokens, wherever the shuffle put them."""
-        other = self.right if event.grid is self.left else self.left
-        mine, theirs = event.grid.labels, other.labels
+        other = self.right if grid is self.left else self.left
+        mine, theirs = grid.labels, other.labels
         relisted = sorted(mine) == sorted(theirs) and len(set(mine)) == len(mine)
         if relisted:
-            other.move_cursor(theirs.index(mine[event.row]), theirs.index(mine[event.col]))
+            other.move_cursor(theirs.index(mine[row]), theirs.index(mine[col]))
         else:  # not the same tokens (an edited word): the same slots
-            other.move_cursor(event.row, event.col)
+            other.move_cursor(row, col)
 
     def on_attention_grid_numbers_toggled(self, event: AttentionGrid.NumbersToggled) -> None:
         """Values on one grid means values on both (they are compared cell by cell); then re-check the fit."""
