@@ -120,6 +120,8 @@ async def test_the_whole_brief_and_a_question_left_open(data_dir):
         await pilot.press("f1")
         await settle(pilot)
         assert app.screen.__class__.__name__ == "HelpScreen"
+        rows = [row for _, group in app.screen.groups for row in group]
+        assert ("?", "Help (outside the editor)") in rows and ("f1", "Help") in rows
 
 
 async def test_wrong_answer_gets_its_diagnosis_and_line(data_dir):

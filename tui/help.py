@@ -34,8 +34,8 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         table = Table(box=None, show_header=False, padding=(0, 2, 0, 0), expand=True)
-        table.add_column("key", style="bold", no_wrap=True)
-        table.add_column("what it does")
+        table.add_column("key", style="bold", max_width=24)  # a long "a / b / c" wraps at its slashes
+        table.add_column("what it does", ratio=1)  # the keys take what they need, the text the rest
         for title, rows in self.groups:
             table.add_row(f"[reverse] {title} [/]", "")
             for key, description in rows:
@@ -58,6 +58,8 @@ def binding_groups(screen, focused) -> list[tuple[str, list[tuple[str, str]]]]:
     """
     taken: set[str] = set()
     groups = []
+    # In an editable text area a printable key types itself instead of running its binding.
+    typing = getattr(focused, "read_only", None) is False
     for title, node in (("This widget", focused), ("This screen", screen), ("Everywhere", screen.app)):
         if node is None:
             continue
@@ -68,8 +70,17 @@ def binding_groups(screen, focused) -> list[tuple[str, list[tuple[str, str]]]]:
                     by_action.setdefault((binding.action, binding.description), []).append(key)
         for keys in by_action.values():
             taken.update(keys)
-        rows = [(key_label(",".join(keys)), description) for (_, description), keys in by_action.items()]
+        rows = [
+            (key_label(",".join(keys)), _when(description, keys, typing and node is not focused))
+            for (_, description), keys in by_action.items()
+        ]
         if rows:
             groups.append((title, rows))
     # Closest first decides which node owns a key; course keys first is how a learner reads it.
     return sorted(groups, key=lambda group: group[0] == "This widget")
+
+
+def _when(description: str, keys: list[str], typing: bool) -> str:
+    """Say so when every key of a binding would be typed into the focused editor instead."""
+    printable = all(len(key_label(key)) == 1 for key in keys)
+    return f"{description} (outside the editor)" if typing and printable else description
