@@ -183,7 +183,6 @@ class SentenceResult:
     pos_pooled_gap: float  # the pooled readouts of A and B once the per-slot ramp is added: no longer equal
     pos_weights: np.ndarray  # (T, T) order A with the ramp added
     pos_order_b_weights: np.ndarray  # (T, T) order B with the ramp added: no longer A's matrix relisted
-    vectors: np.ndarray = field(repr=False)  # (T, C) the word vectors of order A
 
 
 def sentence_head(seed: int = SENTENCE_SEED):
@@ -231,7 +230,6 @@ def sentence_experiment(seed: int = SENTENCE_SEED) -> SentenceResult:
         pos_pooled_gap=float(np.max(np.abs(pos_b - pos_a))),
         pos_weights=self_attention(X + ramp, Wq, Wk, Wv).weights,
         pos_order_b_weights=self_attention(Xb + ramp, Wq, Wk, Wv).weights,
-        vectors=X,
     )
 
 

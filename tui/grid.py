@@ -566,6 +566,9 @@ class GridPair(Container):
         self._stack_if_narrow(event.size.width)
 
     def on_mount(self) -> None:
+        left, right = self.left.labels, self.right.labels
+        # The same tokens relisted: a cursor follows its tokens. Otherwise (an edited word): its slots.
+        self._relisted = sorted(left) == sorted(right) and len(set(left)) == len(left)
         self._follow(self.left, self.left.cursor_row, self.left.cursor_col)  # in step from the start
 
     def on_attention_grid_cursor_moved(self, event: AttentionGrid.CursorMoved) -> None:
@@ -574,11 +577,10 @@ class GridPair(Container):
     def _follow(self, grid: AttentionGrid, row: int, col: int) -> None:
         """Move the other grid's cursor to the same pair of tokens, wherever the shuffle put them."""
         other = self.right if grid is self.left else self.left
-        mine, theirs = grid.labels, other.labels
-        relisted = sorted(mine) == sorted(theirs) and len(set(mine)) == len(mine)
-        if relisted:
+        if self._relisted:
+            mine, theirs = grid.labels, other.labels
             other.move_cursor(theirs.index(mine[row]), theirs.index(mine[col]))
-        else:  # not the same tokens (an edited word): the same slots
+        else:
             other.move_cursor(row, col)
 
     def on_attention_grid_numbers_toggled(self, event: AttentionGrid.NumbersToggled) -> None:

@@ -92,6 +92,7 @@ class OutputStrips(ScrollView):
         self._labels: list[str] = []
         self._levels: list[list[float]] = []  # (T, C) outputs scaled to [0, 1]
         self._scale = Strip([])
+        self._colour = True
         self._lines: dict[int, Strip] = {}  # rows built so far for the outputs on show
 
     def show(self, outputs: np.ndarray, labels: list[str]) -> None:
@@ -100,6 +101,7 @@ class OutputStrips(ScrollView):
         width = max(len(label) for label in labels)
         self._labels = [label.rjust(width) + " " for label in labels]
         self._scale = Strip([Segment(f"{low:+.1f} … {high:+.1f}", Style(dim=True))])
+        self._colour = colour_available(self.app)
         self._lines = {}
         self.virtual_size = Size(max(width + 1 + outputs.shape[1], self._scale.cell_length), len(labels) + 1)
         self.refresh()
@@ -110,7 +112,7 @@ class OutputStrips(ScrollView):
             return self._scale
         if index not in self._lines:
             row = self._levels[index]
-            if colour_available(self.app):
+            if self._colour:
                 cells = [Segment(" ", _strip_style(round(level * STRIP_LEVELS))) for level in row]
             else:
                 cells = [Segment("".join(shade(level) for level in row))]
