@@ -94,3 +94,8 @@ def read_outline(content_dir: Path = CONTENT_DIR, exercises_dir: Path = EXERCISE
         if match:
             lessons.append(read_lesson_outline(path, int(match.group(1)), exercises_dir))
     return lessons
+
+
+def find_outline_exercise(outline: list[OutlineLesson], exercise_id: str | None) -> OutlineExercise | None:
+    """The exercise with this id in the outline, or None."""
+    return next((e for lesson in outline for e in lesson.exercises if e.id == exercise_id), None)

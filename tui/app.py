@@ -16,7 +16,7 @@ from textual.command import CommandPalette
 from textual.screen import Screen
 from textual.widgets import Static
 
-from attnpos.lessons.outline import COURSE_TITLE, read_outline
+from attnpos.lessons.outline import COURSE_TITLE, find_outline_exercise, read_outline
 from attnpos.lessons.progress import Progress
 from attnpos.tui.commands import CourseCommands
 from attnpos.tui.help import HelpScreen, binding_groups
@@ -210,7 +210,7 @@ class AttnposApp(App):
         if exercise is None:
             self.notify(f"No exercise {exercise_id!r}.", severity="error")
             return
-        section = next(e.section for l in self.outline for e in l.exercises if e.id == exercise_id)
+        section = find_outline_exercise(self.outline, exercise_id).section
         if not (isinstance(self.screen, ExerciseScreen) and self.screen.exercise.id == exercise_id):
             self.open_lesson(exercise.lesson, section)
             self.push_screen(ExerciseScreen(exercise, self.progress.exercise(exercise_id).draft))
@@ -236,9 +236,9 @@ class AttnposApp(App):
 
     def action_continue(self) -> None:
         """Back to where the learner left: the exercise they were in, else the section they read last."""
-        exercise_id = self.progress.open_exercise
-        if exercise_id is not None and any(e.id == exercise_id for lesson in self.outline for e in lesson.exercises):
-            self.open_exercise(exercise_id)
+        exercise = find_outline_exercise(self.outline, self.progress.open_exercise)
+        if exercise is not None:
+            self.open_exercise(exercise.id)
             return
         position = self.progress.position
         self.open_lesson(*(position or (self.outline[0].number, 0)))

@@ -11,6 +11,7 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Header, Static, Tree
 
+from attnpos.lessons.outline import find_outline_exercise
 from attnpos.lessons.progress import exercise_status, lesson_status
 from attnpos.tui.leaks import Footer
 
@@ -49,7 +50,7 @@ class OutlineScreen(Screen):
         app, progress = self.app, self.app.progress
         position = progress.position
         where = f"Lesson {position[0]}, section {position[1] + 1}" if position else "the first lesson"
-        exercise = next((e for lesson in app.outline for e in lesson.exercises if e.id == progress.open_exercise), None)
+        exercise = find_outline_exercise(app.outline, progress.open_exercise)
         if exercise is not None:
             where = f"the exercise “{exercise.title}”"
         self.query_one("#outline-intro", Static).update(

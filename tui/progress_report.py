@@ -9,14 +9,15 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from attnpos.lessons.outline import read_outline
+from attnpos.lessons.outline import OutlineLesson, read_outline
 from attnpos.lessons.progress import Progress, exercise_status, lesson_status
 from attnpos.tui.usage import UsageError
 
 
 def progress_summary(progress: Progress) -> dict:
+    outline = read_outline()
     lessons = []
-    for lesson in read_outline():
+    for lesson in outline:
         lessons.append(
             {
                 "lesson": lesson.number,
@@ -27,15 +28,15 @@ def progress_summary(progress: Progress) -> dict:
                 "exercises": [_exercise_summary(e.id, progress) for e in lesson.exercises],
             }
         )
-    return {"data_file": str(progress.path), "position": _position(progress), "lessons": lessons}
+    return {"data_file": str(progress.path), "position": _position(progress, outline), "lessons": lessons}
 
 
-def _position(progress: Progress) -> dict | None:
+def _position(progress: Progress, outline: list[OutlineLesson]) -> dict | None:
     """Where `c` continues, counted from 1 as the app shows it."""
     if progress.position is None:
         return None
     lesson, section = progress.position
-    titles = next((l.sections for l in read_outline() if l.number == lesson), ())
+    titles = next((l.sections for l in outline if l.number == lesson), ())
     return {
         "lesson": lesson,
         "section": section + 1,
@@ -46,10 +47,10 @@ def _position(progress: Progress) -> dict | None:
 
 def _exercise_summary(exercise_id: str, progress: Progress) -> dict:
     """What the learner did in an exercise; the draft itself stays out of reports."""
-    state = vars(progress.exercise(exercise_id)).copy()
+    exercise = progress.exercise(exercise_id)
+    state = vars(exercise).copy()
     state["has_draft"] = state.pop("draft") is not None
-    left = progress.exercise(exercise_id).left
-    return {"id": exercise_id, "status": exercise_status(exercise_id, progress), "left": left, **state}
+    return {"id": exercise_id, "status": exercise_status(exercise_id, progress), "left": exercise.left, **state}
 
 
 def _exercise_cell(exercise: dict) -> str:
