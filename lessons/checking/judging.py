@@ -87,12 +87,14 @@ def _start_rerun(contract: Contract, source: str, sandbox: Sandbox, limits: Limi
 
 
 def _error_cause(kind: str, message: str) -> str:
-    """Which kind of error, so the advice follows it: a call's arguments, an unknown name, shapes."""
+    """Which kind of error, so the advice follows it: a call's arguments, an unknown name, an index, shapes."""
     if kind == "NameError":
         return "name"
     if kind == "TypeError" and "argument" in message:
         return "arguments"
-    if kind in ("ValueError", "IndexError") and any(word in message for word in ("shape", "broadcast", "dimension", "index", "axis")):
+    if kind == "IndexError":
+        return "index"
+    if kind == "ValueError" and any(word in message for word in ("shape", "broadcast", "dimension", "axis")):
         return "shapes"
     return ""
 
