@@ -19,7 +19,7 @@ import numpy as np
 
 from attnpos.core import attention_output, is_permutation, permute_tokens, pooled_readout
 from attnpos.lessons.model import Exercise
-from attnpos.lessons.sandbox import CancelToken, Limits, RunResult, Sandbox
+from attnpos.lessons.checking.sandbox import CancelToken, Limits, RunResult, Sandbox
 
 FIGURE_RTOL, FIGURE_ATOL = 1e-6, 1e-9  # a reported number may be rounded a little, not changed
 ARRAY_RTOL, ARRAY_ATOL = 1e-7, 1e-9

@@ -96,7 +96,7 @@ def _check_lessons() -> int:
                         failures += 1
                         print(f"{lesson.path.name}:{block.line}: the block fails: {result.error}", file=sys.stderr)
     from attnpos.lessons.checker import exercise_problems
-    from attnpos.lessons.sandbox import Sandbox
+    from attnpos.lessons.checking.sandbox import Sandbox
 
     with Sandbox(max_workers=1) as sandbox:
         for problem in exercise_problems(course.exercises, sandbox):
@@ -122,7 +122,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _limits(args: argparse.Namespace):
-    from attnpos.lessons.sandbox import Limits
+    from attnpos.lessons.checking.sandbox import Limits
 
     if args.timeout <= 0 or args.memory_mb <= 0:
         raise UsageError("--timeout and --memory-mb must be positive")

@@ -1,0 +1,1 @@
+"""Checking learners ' answers: running them confined, and judging what they computed."""
