@@ -11,7 +11,7 @@ import pytest
 
 from attnpos.lessons.checking import CONTRACTS, check_source
 from attnpos.lessons.loader import load_course
-from attnpos.lessons.sandbox import Limits, Sandbox
+from attnpos.lessons.checking.sandbox import Limits, Sandbox
 
 SEED42 = """
 import numpy as np

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from attnpos.lessons.sandbox import CancelToken, Limits, Sandbox, run_script
+from attnpos.lessons.checking.sandbox import CancelToken, Limits, Sandbox, run_script
 
 QUICK = Limits(timeout_s=2.0, memory_mb=1024)
 

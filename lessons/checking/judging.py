@@ -17,7 +17,7 @@ from attnpos.lessons.checking import rerun
 from attnpos.lessons.checking.contracts import CONTRACTS, Contract, Runs
 from attnpos.lessons.checking.verdicts import CHECKER_ERROR, Mistake, Passed, Verdict, render
 from attnpos.lessons.model import Exercise
-from attnpos.lessons.sandbox import CancelToken, Limits, RunResult, Sandbox
+from attnpos.lessons.checking.sandbox import CancelToken, Limits, RunResult, Sandbox
 
 SYNTAX_ERRORS = ("SyntaxError", "IndentationError", "TabError")  # Python could not read the script: nothing ran
 
