@@ -15,7 +15,7 @@ from attnpos.lessons.figures import figure
 from attnpos.lessons.loader import CONTENT_DIR, CourseError, load_course
 from attnpos.lessons.mathtext import MathError, to_unicode
 from attnpos.lessons.model import Code, Prose
-from attnpos.tui.render import lesson_renderable
+from attnpos.tui.cli.lesson_print import lesson_renderable
 from tiny_course import EXERCISE_TOML
 
 if sys.version_info >= (3, 11):

@@ -11,7 +11,7 @@ import pytest
 
 from attnpos.lessons.sandbox import Limits
 from attnpos.tui.app import AttnposApp
-from attnpos.tui.grid import AttentionGrid
+from attnpos.tui.widgets.attention_grid import AttentionGrid
 
 KEYS = [
     "up", "down", "left", "right", "home", "end", "pageup", "pagedown", "enter", "space", "tab", "shift+tab",

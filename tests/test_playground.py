@@ -8,8 +8,9 @@ import sys
 
 from attnpos.core.playground import SIGNALS, play
 from attnpos.tui.app import AttnposApp
-from attnpos.tui.grid import AttentionGrid
-from attnpos.tui.playground import PlaygroundScreen, PromptScreen
+from attnpos.tui.widgets.attention_grid import AttentionGrid
+from attnpos.tui.screens.dialogs import PromptScreen
+from attnpos.tui.screens.playground_screen import PlaygroundScreen
 
 SENTENCE = "the cat sat on the mat"
 
@@ -218,7 +219,7 @@ async def test_a_shuffle_always_changes_the_order(data_dir):
 
 
 async def test_all_signals_side_by_side(data_dir):
-    from attnpos.tui.playground import SignalsTableScreen
+    from attnpos.tui.screens.dialogs import SignalsTableScreen
 
     async with make_app(data_dir).run_test(size=(80, 24)) as pilot:
         await settle(pilot)

@@ -3,167 +3,34 @@
 from __future__ import annotations
 
 import random
-from functools import lru_cache
 from typing import ClassVar
 
 import numpy as np
 
-from rich.color import Color as RichColor
-from rich.segment import Segment
-from rich.style import Style
-from rich.table import Table
 from rich.text import Text
-from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen, Screen
-from textual.geometry import Size
-from textual.scroll_view import ScrollView
-from textual.strip import Strip
-from textual.widgets import Header, Input, Static
+from textual.containers import Horizontal
+from textual.screen import Screen
+from textual.widgets import Header, Static
 
 from attnpos.core.playground import MAX_TOKENS, SIGNAL_NAMES, SIGNALS, SAME, Play, play, row_change
 from attnpos.core.permutation import is_permutation
 from attnpos.core.words import label_tokens, tokenize
 from attnpos.lessons.figures import CHANGED_ROW
 from attnpos.tui.leaks import Footer
-from attnpos.tui.grid import AttentionGrid, GridLegend, colour_available
-from attnpos.tui.palette import shade, viridis
+from attnpos.tui.screens.dialogs import PromptScreen, SignalsTableScreen
+from attnpos.tui.widgets.attention_grid import AttentionGrid, GridLegend
+from attnpos.tui.widgets.output_strips import OutputStrips
 
 DEFAULT_SENTENCE = "the cat sat on the mat"
 TEMPERATURE_STEP = 1.5
 
 
-class PromptScreen(ModalScreen["str | None"]):
-    """One line of input: enter accepts, esc cancels; a validator may refuse with a reason."""
-
-    CSS_PATH = "playground.tcss"  # loaded with the screen, not at start-up
-
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
-
-    def __init__(self, question: str, value: str = "", validate=None):
-        super().__init__()
-        self.question = question
-        self.value = value
-        self.validate = validate
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="prompt"):
-            yield Static(self.question)
-            yield Input(self.value, id="prompt-input")
-            yield Static("", id="prompt-error")
-
-    @on(Input.Submitted)
-    def _submitted(self, event: Input.Submitted) -> None:
-        problem = self.validate(event.value) if self.validate else None
-        if problem:
-            self.query_one("#prompt-error", Static).update(Text(problem, style="bold red"))
-        else:
-            self.dismiss(event.value)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
-
-
-STRIP_LEVELS = 255
-
-
-@lru_cache(maxsize=STRIP_LEVELS + 1)
-def _strip_style(level: int) -> Style:
-    """A strip cell's background, one of 256: parsing a colour string per cell cost a frame at 64 tokens."""
-    return Style(bgcolor=RichColor.from_rgb(*viridis(level / STRIP_LEVELS)))
-
-
-class OutputStrips(ScrollView):
-    """One heat strip per token: its output vector, channel by channel.
-
-    Drawn line by line: at 64 tokens only the rows on screen are built, where a
-    Text of all 64 was laid out again on every key press.
-    """
-
-    DEFAULT_CSS = """
-    OutputStrips { width: auto; height: auto; border: round $primary; padding: 0 1; }
-    """
-
-    def __init__(self, **kwargs):
-        super().__init__(**kwargs)
-        self.border_title = "outputs"
-        self._labels: list[str] = []
-        self._levels: list[list[float]] = []  # (T, C) outputs scaled to [0, 1]
-        self._scale = Strip([])
-        self._colour = True
-        self._lines: dict[int, Strip] = {}  # rows built so far for the outputs on show
-
-    def show(self, outputs: np.ndarray, labels: list[str]) -> None:
-        low, high = float(outputs.min()), float(outputs.max())
-        self._levels = ((outputs - low) / (high - low or 1.0)).tolist()
-        width = max(len(label) for label in labels)
-        self._labels = [label.rjust(width) + " " for label in labels]
-        self._scale = Strip([Segment(f"{low:+.1f} … {high:+.1f}", Style(dim=True))])
-        self._colour = colour_available(self.app)
-        self._lines = {}
-        self.virtual_size = Size(max(width + 1 + outputs.shape[1], self._scale.cell_length), len(labels) + 1)
-        self.refresh()
-
-    def _line(self, index: int) -> Strip:
-        """Row `index` (a token's strip, or the scale under them), built when first drawn."""
-        if index == len(self._labels):
-            return self._scale
-        if index not in self._lines:
-            row = self._levels[index]
-            if self._colour:
-                cells = [Segment(" ", _strip_style(round(level * STRIP_LEVELS))) for level in row]
-            else:
-                cells = [Segment("".join(shade(level) for level in row))]
-            self._lines[index] = Strip([Segment(self._labels[index]), *cells])
-        return self._lines[index]
-
-    def render_line(self, y: int) -> Strip:
-        scroll_x, scroll_y = self.scroll_offset
-        width = self.scrollable_content_region.width
-        index = y + scroll_y
-        if index > len(self._labels):
-            return Strip.blank(width, self.rich_style)
-        return self._line(index).crop_extend(scroll_x, scroll_x + width, self.rich_style).apply_style(self.rich_style)
-
-
-class SignalsTableScreen(ModalScreen[None]):
-    """Every position signal on the current sentence and order, side by side."""
-
-    CSS_PATH = "playground.tcss"  # loaded with the screen, not at start-up
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,a", "close", "Close")]
-
-    def __init__(self, tokens: list[str], perm: list[int], temperature: float, seed: int):
-        super().__init__()
-        self.tokens, self.perm, self.temperature, self.seed = tokens, perm, temperature, seed
-
-    def compose(self) -> ComposeResult:
-        table = Table(box=None, padding=(0, 1), header_style="bold")
-        for column in ("signal", "gap", "twins' rows", "Σ outputs tells orders apart"):
-            table.add_column(column)
-        for signal in SIGNALS:
-            state = play(self.tokens, self.perm, signal, temperature=self.temperature, seed=self.seed)
-            twins = "-" if not state.twins else ("identical" if state.twins[0][2] else "different")
-            table.add_row(signal, f"{state.gap:.3g}", twins, "yes" if state.pooled_tells_apart else "no")
-        order = " ".join(map(str, self.perm))
-        with Vertical(id="signals-table") as box:
-            box.border_title = f"all signals · order {order} · esc closes"
-            yield Static(table)
-            yield Static(
-                "gap ≈ 0: attention only relisted its outputs (no order seen). The constant offset is the "
-                "same at every slot, so it sees no more than none; every per-slot signal does.",
-                classes="note",
-            )
-
-    def action_close(self) -> None:
-        self.dismiss(None)
-
-
 class PlaygroundScreen(Screen):
     """Cause the blind spot yourself: every key changes the sentence, its order or its position signal."""
 
-    CSS_PATH = "playground.tcss"  # loaded with the screen, not at start-up
+    CSS_PATH = "playground_screen.tcss"  # loaded with the screen, not at start-up
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s", "shuffle", "Shuffle"),

@@ -18,7 +18,7 @@ from rich.text import Text
 from attnpos.lessons.cells import run_cell
 from attnpos.lessons.figures import changed_rows, figure
 from attnpos.lessons.model import Code, Course, ExerciseRef, Grid, Lesson, Math, Prose, Quiz
-from attnpos.tui.palette import SHADES, format_weight, shade, viridis_hex
+from attnpos.tui.colours import SHADES, format_weight, shade, viridis_hex
 
 
 def matrix_table(weights: np.ndarray, labels: list[str], title: str = "", marked: frozenset[int] = frozenset()) -> Table:

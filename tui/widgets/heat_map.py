@@ -24,8 +24,8 @@ from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from attnpos.tui.grid import colour_available
-from attnpos.tui.palette import SHADES, readable_text_colour, shade, viridis
+from attnpos.tui.widgets.attention_grid import colour_available
+from attnpos.tui.colours import SHADES, readable_text_colour, shade, viridis
 
 MISSING = "╳"
 """Drawn in a cell whose value is NaN: there is nothing to show, not a small number."""

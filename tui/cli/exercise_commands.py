@@ -19,7 +19,7 @@ from attnpos.lessons.checker import Verdict, check_file
 from attnpos.lessons.model import Course, Exercise
 from attnpos.lessons.progress import Progress
 from attnpos.lessons.sandbox import Limits, Sandbox
-from attnpos.tui.usage import UsageError
+from attnpos.tui.cli.usage import UsageError
 
 
 def shown_path(path: Path) -> str:

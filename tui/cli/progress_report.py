@@ -11,7 +11,7 @@ from rich.table import Table
 
 from attnpos.lessons.outline import OutlineLesson, read_outline
 from attnpos.lessons.progress import Progress, exercise_status, lesson_status
-from attnpos.tui.usage import UsageError
+from attnpos.tui.cli.usage import UsageError
 
 
 def progress_summary(progress: Progress) -> dict:
