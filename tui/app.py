@@ -198,7 +198,8 @@ class AttnposApp(App):
             self.save_progress()
 
     def open_playground(self, sentence: str | None = None) -> None:
-        from attnpos.tui.screens.playground_screen import DEFAULT_SENTENCE, PlaygroundScreen
+        from attnpos.lessons.playground_state import DEFAULT_SENTENCE
+        from attnpos.tui.screens.playground_screen import PlaygroundScreen
 
         self.push_screen(PlaygroundScreen(sentence or DEFAULT_SENTENCE))
 

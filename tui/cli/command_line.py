@@ -235,7 +235,7 @@ def build_parser() -> argparse.ArgumentParser:
     open_.set_defaults(run=_open)
 
     play = commands.add_parser("play", help="open the playground on a sentence of your own")
-    play.add_argument("sentence", nargs="?", default="the cat sat on the mat", help='e.g. "dog bites man"')
+    play.add_argument("sentence", nargs="?", help='e.g. "dog bites man"')
     play.set_defaults(run=_play)
 
     progress = commands.add_parser("progress", help="how far you are: lessons read, exercises passed")
@@ -259,11 +259,13 @@ def _app(args: argparse.Namespace, start=None, play: str | None = None) -> int:
 def _play(args: argparse.Namespace) -> int:
     from attnpos.core.playground import MAX_TOKENS
     from attnpos.core.words import tokenize
+    from attnpos.lessons.playground_state import DEFAULT_SENTENCE
 
-    count = len(tokenize(args.sentence))
+    sentence = DEFAULT_SENTENCE if args.sentence is None else args.sentence
+    count = len(tokenize(sentence))
     if not 1 <= count <= MAX_TOKENS:
         raise UsageError(f"the playground takes 1 to {MAX_TOKENS} words; that sentence has {count}")
-    return _app(args, play=args.sentence)
+    return _app(args, play=sentence)
 
 
 def _open(args: argparse.Namespace) -> int:
