@@ -8,12 +8,10 @@ shade glyph from `·░▒▓█`, so the grid reads the same on any terminal.
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from functools import lru_cache
 from typing import ClassVar
 
 import numpy as np
 from rich.cells import cell_len
-from rich.color import Color as RichColor
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
@@ -26,7 +24,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widget import Widget
 
-from attnpos.tui.colours import SHADES, format_weight, readable_text_colour, shade, viridis
+from attnpos.tui.colours import SHADES, format_weight, ramp_step, ramp_segments, ramp_style, shade
 
 ROW_MARKER = "▶ "
 """Drawn before the label of a marked row (e.g. a row that changed after an edit)."""
@@ -46,16 +44,6 @@ def colour_available(app: App) -> bool:
     if app.no_color or app.native_ansi_color:
         return False
     return app.console.color_system in ("truecolor", "256")
-
-
-COLOUR_LEVELS = 255  # weights are coloured in 256 steps, so a cell's style is looked up, not built
-
-
-@lru_cache(maxsize=2 * (COLOUR_LEVELS + 1))
-def _cell_style(level: int, cursor: bool) -> Style:
-    """The style of a coloured cell at ``level`` of COLOUR_LEVELS; building Styles per cell was most of a frame."""
-    background = viridis(level / COLOUR_LEVELS)
-    return Style(bgcolor=RichColor.from_rgb(*background), color=readable_text_colour(background), bold=cursor)
 
 
 class AttentionGrid(ScrollView, can_focus=True):
@@ -424,7 +412,7 @@ class AttentionGrid(ScrollView, can_focus=True):
         text = edge[0] + core + edge[1]
         if not colour:
             return Segment(text, plain[cursor])
-        return Segment(text, _cell_style(round(min(max(fraction, 0.0), 1.0) * COLOUR_LEVELS), cursor))
+        return Segment(text, ramp_style(ramp_step(fraction), bold=cursor))
 
     def _status_text(self, width: int) -> str:
         """'row the₀ → col cat: 0.077', shortened when the grid is narrow."""
@@ -462,8 +450,7 @@ class GridLegend(Widget):
     def _ramp(self) -> list[Segment]:
         """The segments between the '0' and the maximum label."""
         if colour_available(self.app):
-            steps = [step / (self.RAMP_WIDTH - 1) for step in range(self.RAMP_WIDTH)]
-            return [Segment(" ", Style(bgcolor=RichColor.from_rgb(*viridis(step)))) for step in steps]
+            return ramp_segments(self.RAMP_WIDTH)
         # Each glyph doubled, framed so the blank lowest band still shows.
         return [Segment("▕"), *(Segment(glyph * 2) for glyph in SHADES), Segment("▏")]
 

@@ -2,27 +2,16 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
 
 import numpy as np
-from rich.color import Color as RichColor
 from rich.segment import Segment
 from rich.style import Style
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from attnpos.tui.colours import shade, viridis
+from attnpos.tui.colours import ramp_step, ramp_style, shade
 from attnpos.tui.widgets.attention_grid import colour_available
-
-STRIP_LEVELS = 255
-
-
-@lru_cache(maxsize=STRIP_LEVELS + 1)
-def _strip_style(level: int) -> Style:
-    """A strip cell's background, one of 256: parsing a colour string per cell cost a frame at 64 tokens."""
-    return Style(bgcolor=RichColor.from_rgb(*viridis(level / STRIP_LEVELS)))
-
 
 class OutputStrips(ScrollView):
     """One heat strip per token: its output vector, channel by channel.
@@ -62,7 +51,7 @@ class OutputStrips(ScrollView):
         if index not in self._lines:
             row = self._levels[index]
             if self._colour:
-                cells = [Segment(" ", _strip_style(round(level * STRIP_LEVELS))) for level in row]
+                cells = [Segment(" ", ramp_style(ramp_step(level), text=False)) for level in row]
             else:
                 cells = [Segment("".join(shade(level) for level in row))]
             self._lines[index] = Strip([Segment(self._labels[index]), *cells])
