@@ -203,8 +203,7 @@ class ExerciseScreen(Screen):
             body.append("\n\nyour code printed:\n", style="dim")
             body.append(verdict.output.rstrip("\n")[-2000:], style="dim")
         self._show(body)
-        state = self.state  # recorded once the verdict is on screen
-        self.app.progress.update_exercise(self.exercise.id, attempts=state.attempts + 1, passed=state.passed or verdict.passed)
+        self.app.progress.record_check(self.exercise.id, verdict.passed)  # recorded once the verdict is on screen
         self.app.save_progress()
         if verdict.passed:
             self._show_why()
@@ -230,7 +229,7 @@ class ExerciseScreen(Screen):
     def action_hint(self) -> None:
         hints = self.exercise.hints
         used = min(self.state.hints_used + 1, len(hints))
-        self.app.progress.update_exercise(self.exercise.id, hints_used=used)
+        self.app.progress.record_hint(self.exercise.id, used)
         self.app.save_progress()
         shown = Text()
         for number in range(used):
