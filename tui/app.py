@@ -14,8 +14,9 @@ from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.command import CommandPalette
 
-from attnpos.lessons.outline import COURSE_TITLE, find_outline_exercise, read_outline
+from attnpos.lessons.outline import find_outline_exercise, read_outline
 from attnpos.lessons.progress import Progress
+from attnpos.lessons.scanner import COURSE_TITLE
 from attnpos.tui.command_palette import CourseCommands
 from attnpos.tui.screens.help_screen import HelpScreen, binding_groups
 from attnpos.tui.leaks import release_removed_widgets
