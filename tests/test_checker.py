@@ -9,9 +9,8 @@ import sys
 import numpy as np
 import pytest
 
-from attnpos.lessons.checking import CONTRACTS, check_source
 from attnpos.lessons.loader import load_course
-from attnpos.lessons.checking.sandbox import Limits, Sandbox
+from attnpos.lessons.checking import CONTRACTS, Limits, Sandbox, check_source
 
 SEED42 = """
 import numpy as np
