@@ -107,7 +107,7 @@ def judge_runs(exercise: Exercise, run: RunResult, rerun_result: _Rerun | _NoRer
     contract = CONTRACTS[exercise.id]
 
     def verdict(diagnosis: str, cause: str = "", line: int | None = None, **details: object) -> Verdict:
-        message = render(exercise, diagnosis, cause, line=line, **details)
+        message = render(exercise, diagnosis, cause, **{"changed": contract.changed, "line": line, **details})
         clean = {k: v for k, v in details.items() if v not in (None, "")}
         if cause:
             clean["cause"] = cause
