@@ -38,7 +38,7 @@ def _twin_rows_equal(out: np.ndarray, precision: Precision) -> tuple[bool, ...]:
     return difference == 0, difference <= precision.gap
 
 
-def _check_out(head: Head, pos: np.ndarray, out: np.ndarray, precision: Precision) -> None:
+def _check_out(head: Head, pos: np.ndarray, out: np.ndarray, precision: Precision, rerun: bool = False) -> None:
     expected = head.attend(head.X + pos)
     if close(out, expected, precision.array):
         return
@@ -46,7 +46,7 @@ def _check_out(head: Head, pos: np.ndarray, out: np.ndarray, precision: Precisio
         raise Mistake("added-after-attention", name="out")
     if close(out, head.attend(head.X), precision.array):
         raise Mistake("mismatch", "never-added", name="out")
-    raise Mistake("mismatch", "out", name="out", got=f"{gap(out, expected):.3g}")
+    raise Mistake("mismatch", "unrelated-out" if rerun else "out", name="out", got=f"{gap(out, expected):.3g}")
 
 
 def judge(runs: Runs) -> Passed:
@@ -63,7 +63,7 @@ def judge(runs: Runs) -> Passed:
 
     values = runs.second(CHANGED)
     head, pos, out, rerun_identical, precision = _read(values)
-    _check_out(head, pos, out, precision)
+    _check_out(head, pos, out, precision, rerun=True)
     if rerun_identical not in _twin_rows_equal(out, precision):
         raise Mistake("mismatch", "typed-verdict", name="identical", got=str(rerun_identical), changed=CHANGED)
     return Passed("saturated" if saturated else "")

@@ -64,9 +64,7 @@ def _judge_run(values, source: str, first: dict | None = None) -> Passed:
         right = gap(pooled_readout(B_pos), pooled_readout(A_pos))
         tolerance = with_pos.pooled_gap(T)
         if with_pos.is_noise(right, tolerance):
-            moved = [k for k in range(T) if perm[k] != k]
-            same = [k for k in moved if alike(pos[..., k, :], pos[..., perm[k], :], roundoff)]
-            raise Mistake("same-offset", "exchanged", name="pos", slots=_pairs(same, perm))
+            raise Mistake("same-offset", "exchanged", name="pos", slots=_alike_cycles(pos, perm, roundoff))
         cause = matching(pooled_gap_pos, {
             "right": right, "axis": gap(B_pos.sum(axis=-1), A_pos.sum(axis=-1)),
         }, with_pos, tolerance)
@@ -88,10 +86,23 @@ def _judge_run(values, source: str, first: dict | None = None) -> Passed:
     return first_reading(readings, with_perm)
 
 
-def _pairs(slots: list[int], perm: np.ndarray) -> str:
-    pairs = sorted({tuple(sorted((k, int(perm[k])))) for k in slots})
-    words = [f"{a} and {b}" for a, b in pairs]
-    return "; ".join(words) if words else "the slots it moves"
+def _alike_cycles(pos: np.ndarray, perm: np.ndarray, roundoff: float) -> str:
+    """The shuffle's cycles on which pos is the same at every slot, in words: "2 and 3, which it swaps"."""
+    seen: set[int] = set()
+    words = []
+    for start in range(len(perm)):
+        cycle = [start]
+        while int(perm[cycle[-1]]) != start:
+            cycle.append(int(perm[cycle[-1]]))
+        if start in seen or len(cycle) < 2:
+            seen.update(cycle)
+            continue
+        seen.update(cycle)
+        if all(alike(pos[..., k, :], pos[..., cycle[0], :], roundoff) for k in cycle):
+            slots = sorted(cycle)
+            listed = f"{slots[0]} and {slots[1]}" if len(slots) == 2 else f"{', '.join(map(str, slots[:-1]))} and {slots[-1]}"
+            words.append(f"slots {listed}, which the shuffle {'swaps' if len(slots) == 2 else 'moves round'}")
+    return "; and ".join(words) if words else "the slots the shuffle moves, each word landing on the offset it left"
 
 
 def judge(runs: Runs) -> Passed:
