@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -506,3 +507,15 @@ def test_float32_heads_sit_inside_the_derived_bound(setup, signal):
     error = np.max(np.abs(out32 - head.attend(head.X)))
     assert error <= precision.array
     assert precision.array < 0.05  # far below the O(0.1) gaps every mistake makes
+
+
+# --- learner scripts written by people who never saw the checker -----------------------
+
+LEARNER_SCRIPTS = sorted((Path(__file__).parent / "learner_scripts").glob("*/*.py"))
+
+
+@pytest.mark.parametrize("path", LEARNER_SCRIPTS, ids=[f"{p.parent.name}/{p.name}" for p in LEARNER_SCRIPTS])
+def test_learner_scripts_get_the_verdict_a_teacher_expects(course, sandbox, path):
+    """An adversarial walk-through's scripts, each named by the verdict its writer expected from the exercise text."""
+    verdict = check_source(course.exercises[path.parent.name], path.read_text(), sandbox, LIMITS)
+    assert verdict.diagnosis == path.name.split("__")[0], (verdict.message, verdict.details)
