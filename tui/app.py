@@ -249,7 +249,7 @@ class AttnposApp(App):
     def action_help(self) -> None:
         if isinstance(self.screen, HelpScreen):
             return
-        self.push_screen(HelpScreen(binding_groups(self.screen, self.screen.focused)))
+        self.push_screen(HelpScreen(binding_groups(self.screen)))
 
     # --- progress ------------------------------------------------------------
 
