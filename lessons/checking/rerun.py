@@ -73,12 +73,14 @@ def indexes_by(source: str, signal: str, perm: str) -> bool:
 def _derived(tree: ast.Module, name: str) -> set[str]:
     """``name`` and every name assigned from an expression that uses it, up to an attention call (whose outputs are no longer inputs)."""
     carriers = {name}
-    assignments = [node for node in ast.walk(tree) if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and node.value is not None]
+    assignments = [
+        (node.targets if isinstance(node, ast.Assign) else [node.target], node.value)
+        for node in ast.walk(tree) if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and node.value is not None
+    ]
     while True:
         grown = set(carriers)
-        for node in assignments:
-            if _mentions_any(node.value, carriers) and not _calls_attention(node.value):
-                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        for targets, value in assignments:
+            if _mentions_any(value, carriers) and not _calls_attention(value):
                 grown |= {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
         if grown == carriers:
             return carriers

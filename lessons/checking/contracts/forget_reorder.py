@@ -11,17 +11,23 @@ import numpy as np
 
 from attnpos.core import permute_tokens
 from attnpos.lessons.checking.contracts.common import (
-    Contract, Runs, close, figure_mistake, first_reading, follows_scaling, matching,
+    Contract,
+    Runs,
+    close,
+    figure_mistake,
+    first_reading,
+    follows_scaling,
+    matching,
 )
 from attnpos.lessons.checking.substitutes import VALUE_SCALE
-from attnpos.lessons.checking.values import dtype_roundoff, gap, head_precision, read_head, read_output, read_perm, scalar
+from attnpos.lessons.checking.values import Values, dtype_roundoff, gap, head_precision, read_head, read_output, read_perm, scalar
 from attnpos.lessons.checking.verdicts import Mistake, Passed
 
 NAMES = ("X", "Wq", "Wk", "Wv", "perm", "out", "out_perm", "naive_diff")
 CHANGED = f"`Wv` multiplied by 2^{int(np.log2(VALUE_SCALE))}"
 
 
-def _judge_run(values, first_figure: float | None) -> Passed:
+def _judge_run(values: Values, first_figure: float | None) -> Passed:
     """One run on its own terms; ``first_figure`` (the first run's naive_diff) marks a rerun."""
     head = read_head(values)
     readings = read_perm(values, head.tokens)

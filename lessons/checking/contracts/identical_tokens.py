@@ -12,7 +12,17 @@ import numpy as np
 from attnpos.core.experiments import TWIN_SLOTS
 from attnpos.lessons.checking.contracts.common import Contract, Runs, close
 from attnpos.lessons.checking.values import (
-    Head, Precision, alike, boolean, dtype_roundoff, gap, head_precision, read_head, read_offset, read_output,
+    Head,
+    Precision,
+    Values,
+    alike,
+    boolean,
+    dtype_roundoff,
+    gap,
+    head_precision,
+    read_head,
+    read_offset,
+    read_output,
 )
 from attnpos.lessons.checking.verdicts import Mistake, Passed, shape_text
 
@@ -21,7 +31,7 @@ CHANGED = f"slot {TWIN_SLOTS[1]} given the same offset as slot {TWIN_SLOTS[0]}"
 A, B = TWIN_SLOTS
 
 
-def _read(values) -> tuple[Head, np.ndarray, np.ndarray, bool, Precision]:
+def _read(values: Values) -> tuple[Head, np.ndarray, np.ndarray, bool, Precision]:
     head = read_head(values)
     if head.tokens <= B:
         raise Mistake("bad-shape", "twin-slots", name="X", shape=shape_text(head.X.shape), a=A, b=B, tokens=B + 1)

@@ -12,10 +12,16 @@ import numpy as np
 from attnpos.core import permute_tokens, pooled_readout
 from attnpos.lessons.checking import rerun
 from attnpos.lessons.checking.contracts.common import (
-    Contract, Runs, close, figure_mistake, first_reading, follows_scaling, matching,
+    Contract,
+    Runs,
+    close,
+    figure_mistake,
+    first_reading,
+    follows_scaling,
+    matching,
 )
 from attnpos.lessons.checking.substitutes import VALUE_SCALE
-from attnpos.lessons.checking.values import alike, dtype_roundoff, gap, head_precision, read_head, read_offset, read_output, read_perm, scalar
+from attnpos.lessons.checking.values import Values, alike, dtype_roundoff, gap, head_precision, read_head, read_offset, read_output, read_perm, scalar
 from attnpos.lessons.checking.verdicts import Mistake, Passed
 
 NAMES = ("X_a", "Wq", "Wk", "Wv", "perm", "out_a", "out_b", "relist_gap", "pooled_gap", "pos", "pooled_gap_pos")
@@ -24,7 +30,7 @@ CHANGED = f"`Wv` multiplied by 2^{int(np.log2(VALUE_SCALE))}"
 CHECKS = {"relist_gap": "check 1", "pooled_gap": "check 2", "pooled_gap_pos": "check 3"}
 
 
-def _judge_run(values, source: str, first: dict | None = None) -> Passed:
+def _judge_run(values: Values, source: str, first: Values | None = None) -> Passed:
     """One run on its own terms; ``first`` (the first run's values) marks a rerun."""
     head = read_head(values, "X_a", ndim=(2, 3))
     X, attend = head.X, head.attend
@@ -54,7 +60,8 @@ def _judge_run(values, source: str, first: dict | None = None) -> Passed:
         pooled_noise = precision.pooled_gap(T)
         if not precision.is_noise(pooled_gap, pooled_noise):
             cause = matching(pooled_gap, {"axis": gap(B.sum(axis=-1), A.sum(axis=-1))}, precision, pooled_noise)
-            raise figure_mistake("wrong-comparison" if cause else "mismatch", cause or "figure", "pooled_gap", gap(pooled_readout(B), pooled_readout(A)), pooled_gap)
+            right = gap(pooled_readout(B), pooled_readout(A))
+            raise figure_mistake("wrong-comparison" if cause else "mismatch", cause or "figure", "pooled_gap", right, pooled_gap)
 
         if np.all(pos == 0):
             raise Mistake("zero-offset", name="pos")
