@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Union
+
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
+CITED_HINT = re.compile(rf"\b({'|'.join(ORDINALS)}|last) hint\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -108,6 +112,15 @@ class Exercise:
     solution: str
     folder: Path
     mistakes: dict[str, str] = field(default_factory=dict)  # mistakes/DIAGNOSIS__what.py -> its source
+
+    def cited_hint(self, message: str) -> int | None:
+        """The hint (from 1) a message sends the learner to ("see the third hint", "(last hint)"), if any."""
+        match = CITED_HINT.search(message)
+        if match is None or not self.hints:
+            return None
+        word = match.group(1).lower()
+        number = len(self.hints) if word == "last" else ORDINALS.index(word) + 1
+        return number if number <= len(self.hints) else None
 
 
 @dataclass(frozen=True)

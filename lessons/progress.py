@@ -17,7 +17,7 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
 try:
     import fcntl
@@ -27,7 +27,9 @@ except ImportError:  # Windows: no advisory locks; saves still merge, but two ap
 if TYPE_CHECKING:
     from attnpos.lessons.outline import OutlineLesson
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+# Version 1 kept only a question's latest answer; version 2 keeps its first answer beside it.
+# A version-1 file still loads: its one answer is both the first and the latest we know of.
 STATE_FILE = "progress.json"
 DATA_DIR_ENV = "ATTNPOS_DATA_DIR"
 
@@ -45,6 +47,21 @@ def _empty() -> dict[str, Any]:
     return {"version": SCHEMA_VERSION, "position": None, "visited": {}, "exercises": {}, "quizzes": {}}
 
 
+def _upgraded(state: Any) -> dict | None:
+    """The state in this version's shape, read from any version this one understands; None when unusable."""
+    if not isinstance(state, dict) or state.get("version") == SCHEMA_VERSION:
+        return state if _valid(state) else None
+    if state.get("version") != 1 or not isinstance(state.get("quizzes"), dict):
+        return None
+    quizzes = {}
+    for quiz_id, answer in state["quizzes"].items():
+        if not isinstance(answer, dict):
+            return None
+        quizzes[quiz_id] = {**answer, "first_choice": answer.get("choice"), "first_correct": answer.get("correct")}
+    upgraded = {**state, "version": SCHEMA_VERSION, "quizzes": quizzes}
+    return upgraded if _valid(upgraded) else None
+
+
 def _valid(state: Any) -> bool:
     """The shape this version writes; anything else is treated as corrupt."""
     if not isinstance(state, dict) or state.get("version") != SCHEMA_VERSION:
@@ -60,10 +77,14 @@ def _valid(state: Any) -> bool:
         and isinstance(state.get("exercises"), dict)
         and all(_valid_exercise(v) for v in state["exercises"].values())
         and isinstance(state.get("quizzes"), dict)
-        and all(
-            isinstance(v, dict) and isinstance(v.get("choice"), int) and isinstance(v.get("correct"), bool)
-            for v in state["quizzes"].values()
-        )
+        and all(_valid_quiz(v) for v in state["quizzes"].values())
+    )
+
+
+def _valid_quiz(entry: Any) -> bool:
+    return isinstance(entry, dict) and all(
+        isinstance(entry.get(name), kind) and (kind is bool or not isinstance(entry.get(name), bool))
+        for name, kind in (("choice", int), ("correct", bool), ("first_choice", int), ("first_correct", bool))
     )
 
 
@@ -87,6 +108,7 @@ EXERCISE_FIELD_TYPES: dict[str, tuple[type, ...]] = {
     "why_answer": (int, type(None)),
     "why_correct": (bool,),
     "solution_seen": (bool,),
+    "passed_source": (str, type(None)),
 }
 
 
@@ -99,6 +121,7 @@ class ExerciseState:
     why_answer: int | None = None
     why_correct: bool = False
     solution_seen: bool = False
+    passed_source: str | None = None  # the code of the latest pass (app or `attnpos check`); None before a pass, or when an older attnpos recorded it
 
     @property
     def done(self) -> bool:
@@ -112,6 +135,16 @@ class ExerciseState:
     def left(self) -> list[str]:
         """What is still to do: the code check, the why question, both, or nothing once done."""
         return [part for part, finished in (("code check", self.passed), ("why question", self.why_correct)) if not finished]
+
+
+@dataclass(frozen=True)
+class QuizRecord:
+    """A question's answers: the first one (what the outline and `progress` report) and the latest."""
+
+    first_choice: int
+    first_correct: bool
+    choice: int  # the latest
+    correct: bool
 
 
 @dataclass
@@ -148,8 +181,9 @@ class Progress:
             state = json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, json.JSONDecodeError):
             state = None
-        if _valid(state):
-            progress.state = state
+        upgraded = _upgraded(state)
+        if upgraded is not None:
+            progress.state = upgraded
             return progress
         progress._move_aside(state)
         return progress
@@ -213,7 +247,7 @@ class Progress:
             state = json.loads(self.path.read_bytes().decode("utf-8"))
         except (OSError, UnicodeDecodeError, json.JSONDecodeError):
             return None
-        return state if _valid(state) else None
+        return _upgraded(state)
 
     def _write(self, data: bytes) -> None:
         """Temporary file, fsync, rename, fsync of the folder: the file is always the old or the new state."""
@@ -285,16 +319,20 @@ class Progress:
         self._change(apply)
         return self.exercise(exercise_id)
 
-    def record_check(self, exercise_id: str, passed: bool) -> ExerciseState:
-        """A check of the learner's code, in the app or with `attnpos check`: one more attempt, and a pass sticks.
+    def record_check(self, exercise_id: str, passed: bool, source: str) -> ExerciseState:
+        """A check of ``source``, in the app or with `attnpos check`: one more attempt, and a pass sticks.
 
-        Applied to the file's state on save, so two front ends checking at once both count.
+        A pass also keeps the code that passed, so the other front end can show it rather than
+        a pass above code that was never checked. Applied to the file's state on save, so two
+        front ends checking at once both count.
         """
 
         def apply(state: dict) -> None:
             entry = state["exercises"].setdefault(exercise_id, {})
             entry["attempts"] = entry.get("attempts", 0) + 1
             entry["passed"] = entry.get("passed", False) or passed
+            if passed:
+                entry["passed_source"] = source
 
         self._change(apply)
         return self.exercise(exercise_id)
@@ -312,13 +350,25 @@ class Progress:
         return True
 
     def answer_quiz(self, quiz_id: str, choice: int, correct: bool) -> None:
+        """Record an answer as the latest; the first answer to a question is kept for good."""
+
         def apply(state: dict) -> None:
-            state["quizzes"][quiz_id] = {"choice": choice, "correct": correct}
+            earlier = state["quizzes"].get(quiz_id)
+            first = (earlier["first_choice"], earlier["first_correct"]) if earlier else (choice, correct)
+            state["quizzes"][quiz_id] = {"choice": choice, "correct": correct, "first_choice": first[0], "first_correct": first[1]}
 
         self._change(apply)
 
-    def quiz_answer(self, quiz_id: str) -> dict | None:
-        return self.state["quizzes"].get(quiz_id)
+    def quiz_answer(self, quiz_id: str) -> QuizRecord | None:
+        entry = self.state["quizzes"].get(quiz_id)
+        if entry is None:
+            return None
+        return QuizRecord(entry["first_choice"], entry["first_correct"], entry["choice"], entry["correct"])
+
+    def first_answers(self, quiz_ids: Iterable[str]) -> tuple[int, int]:
+        """(right at the first answer, answered) over these questions: what the outline and `progress` report."""
+        records = [r for r in map(self.quiz_answer, quiz_ids) if r is not None]
+        return sum(r.first_correct for r in records), len(records)
 
     def reset(self, exercise_id: str | None = None) -> None:
         def apply(state: dict) -> None:

@@ -78,10 +78,10 @@ def print_verdict(console: Console, verdict: Verdict, path: Path) -> None:
         console.print(escape("\n".join(f"  {line}" for line in shown)), style="dim", highlight=False)
 
 
-def record(verdict: Verdict, data_dir: Path | None, console: Console | None) -> None:
-    """A learner's own check counts in their progress too, as a check in the app does."""
+def record(verdict: Verdict, source: str, data_dir: Path | None, console: Console | None) -> None:
+    """A learner's own check counts in their progress too, as a check in the app does (with the code that passed)."""
     progress = Progress.load(data_dir)
-    state = progress.record_check(verdict.exercise, verdict.passed)
+    state = progress.record_check(verdict.exercise, verdict.passed, source)
     progress.save()
     if console is not None:
         for notice in progress.notices:
@@ -93,15 +93,16 @@ def record(verdict: Verdict, data_dir: Path | None, console: Console | None) -> 
 def run_check(course: Course, exercise_id: str, file: Path, as_json: bool, limits: Limits, data_dir: Path | None = None) -> int:
     exercise = find_exercise(course, exercise_id)
     readable_file(file)
+    source = file.read_text(encoding="utf-8")  # what the app shows as the code that passed
     with Sandbox(max_workers=2) as sandbox:
         verdict = check_file(exercise, file, sandbox, limits)
     if as_json:
         print(json.dumps(verdict.as_json(shown_path(file))))
-        record(verdict, data_dir, None)
+        record(verdict, source, data_dir, None)
     else:
         console = Console(highlight=False)
         print_verdict(console, verdict, file)
-        record(verdict, data_dir, console)
+        record(verdict, source, data_dir, console)
     return 0 if verdict.passed else 1
 
 
@@ -174,9 +175,10 @@ def watch(course: Course, exercise_id: str, file: Path, interval: float, limits:
                 if stamp is not None and stamp != seen:
                     seen = stamp
                     console.rule(time.strftime("%H:%M:%S"))
+                    source = file.read_text(encoding="utf-8")
                     verdict = check_file(exercise, file, sandbox, limits)
                     print_verdict(console, verdict, file)
-                    record(verdict, data_dir, console)
+                    record(verdict, source, data_dir, console)
                     console.print("[dim]watching for changes; ctrl+c stops[/]")
                 time.sleep(interval)
         except KeyboardInterrupt:

@@ -12,7 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Static
+from textual.widgets import Button, Input, OptionList, Static
 
 from attnpos.core.playground import SIGNALS, play
 from attnpos.lessons.model import Exercise
@@ -52,6 +52,38 @@ class ConfirmScreen(ModalScreen[bool]):
         self.dismiss(yes)
 
 
+class ChoiceScreen(ModalScreen["int | None"]):
+    """One of a few choices: ↑↓ and enter (or its number) choose, esc cancels; dismissed with its index."""
+
+    CSS_PATH = "dialogs.tcss"  # loaded with the screen, not at start-up
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "choose(None)", "Cancel"),
+        *(Binding(str(n), f"choose({n - 1})", f"Choice {n}", show=False) for n in range(1, 10)),
+    ]
+
+    def __init__(self, question: str, choices: list[str]):
+        super().__init__()
+        self.question = question
+        self.choices = choices
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="choice"):
+            yield Static(self.question)
+            yield OptionList(*(f"{n}. {choice}" for n, choice in enumerate(self.choices, start=1)))
+
+    def on_mount(self) -> None:
+        self.query_one(OptionList).focus()
+
+    @on(OptionList.OptionSelected)
+    def _selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(event.option_index)
+
+    def action_choose(self, index: int | None) -> None:
+        if index is None or index < len(self.choices):
+            self.dismiss(index)
+
+
 class SolutionScreen(ModalScreen[None]):
     """The reference solution beside the learner's own code."""
 
@@ -78,21 +110,25 @@ class SolutionScreen(ModalScreen[None]):
 
 
 class BriefScreen(ModalScreen[None]):
-    """The exercise's whole brief, for when the panel above the editor shows only its start."""
+    """The exercise's whole brief, with the hints seen so far, for when the panels show only a part."""
 
     CSS_PATH = "dialogs.tcss"  # loaded with the screen, not at start-up
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,f2", "close", "Back to the code")]
 
-    def __init__(self, exercise: Exercise):
+    def __init__(self, exercise: Exercise, hints_seen: tuple[str, ...] = ()):
         super().__init__()
         self.exercise = exercise
+        self.hints_seen = hints_seen
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="brief") as box:
             box.border_title = f"Exercise · {self.exercise.title}"
             box.border_subtitle = "↑↓ scroll · esc back to the code"
             yield ProseBlock(self.exercise.instructions)
+            total = len(self.exercise.hints)
+            for number, hint in enumerate(self.hints_seen, start=1):
+                yield ProseBlock(f"**Hint {number} of {total}:** {hint}")
 
     def on_mount(self) -> None:
         self.query_one("#brief").focus()

@@ -45,8 +45,11 @@ class ExerciseScreen(CourseScreen):
         Binding("ctrl+t", "check", "Check"),
         Binding("ctrl+g", "hint", "Hint"),
         Binding("ctrl+o", "solution", "Solution"),
+        Binding("ctrl+l", "load_passed", "Load the code that passed"),  # only when the editor holds other code
         Binding("ctrl+n", "external_editor", "$EDITOR", show=False),
         Binding("f2", "brief", "Whole brief", show=False),  # the brief's panel says so
+        Binding("f3", "toggle_panel('instructions')", "Brief panel on/off", show=False),
+        Binding("f4", "toggle_panel('result')", "Result panel on/off", show=False),
         # Priority, or the editor would take escape for itself: here it cancels a run first.
         Binding("escape", "leave", "Back", priority=True),
         # `?` types into the editor here, so help needs a key of its own (quit is ctrl+q, Textual's).
@@ -69,7 +72,7 @@ class ExerciseScreen(CourseScreen):
         yield Header()
         with VerticalScroll(id="instructions") as instructions:
             instructions.border_title = f"Exercise · {self.exercise.title}"
-            instructions.border_subtitle = "f2 shows it all"
+            instructions.border_subtitle = "f2 shows it all · f3 hides this"
             yield ProseBlock(self.exercise.instructions)
         # Soft wrap: a long line should not cost a row of horizontal scrollbar at 80×24.
         editor = TextArea.code_editor(self._draft, language="python", id="editor", theme="monokai", soft_wrap=True)
@@ -77,12 +80,30 @@ class ExerciseScreen(CourseScreen):
         yield editor
         with VerticalScroll(id="result") as result:
             result.border_title = "result"
+            result.border_subtitle = "f4 hides this"
             yield Static(self._welcome(), id="result-text")
             yield Static(id="hint-text")
         yield Footer(show_command_palette=False)  # room for help and quit at 80 columns
 
+    @property
+    def _holds_passed_code(self) -> bool:
+        """Whether the editor holds the code of the latest pass (unknown for a pass an older attnpos kept)."""
+        return self.state.passed_source is not None and self.state.passed_source == self.draft
+
     def _welcome(self) -> Text:
         state = self.state
+        if state.passed and state.passed_source is None:
+            return Text.assemble(
+                ("You passed this exercise before, with code that was not kept. ", "bold"),
+                ("ctrl+t", "bold"), " checks the code in the editor",
+                "." if state.why_correct else " and then asks the last question.",
+            )
+        if state.passed and not self._holds_passed_code:
+            return Text.assemble(
+                ("Your code passed (the last pass came from ", "bold"), ("attnpos check", "bold"),
+                (" or an earlier draft), but the editor holds other code. ", "bold"),
+                ("ctrl+l", "bold"), " loads the code that passed; ", ("ctrl+t", "bold"), " checks what is here.",
+            )
         if state.done:
             return Text.assemble(
                 ("✓ You have completed this exercise. ", "bold green"),
@@ -109,7 +130,12 @@ class ExerciseScreen(CourseScreen):
         todo = next((row for row, line in enumerate(self.draft.splitlines()) if "# TODO" in line), None)
         if todo is not None:
             editor.move_cursor((todo, 0), center=True)
-        if self.state.passed and not self.state.why_correct:
+        state = self.state
+        if state.passed and state.passed_source is not None and not self._holds_passed_code and self.draft == self.exercise.starter:
+            # Passed elsewhere (attnpos check) and nothing of the learner's here to lose: show what passed.
+            self._load(state.passed_source)
+            self._show(Text.assemble(("The code that passed is in the editor (it was checked from the command line). ", "bold"), self._welcome()))
+        if self._holds_passed_code and not state.why_correct:
             self.call_after_refresh(self._show_why)
         self._warm_sandbox()
 
@@ -128,6 +154,8 @@ class ExerciseScreen(CourseScreen):
     @on(TextArea.Changed, "#editor")
     def _edited(self, event: TextArea.Changed) -> None:
         self._draft = event.text_area.text
+        if self.state.passed_source is not None:
+            self.refresh_bindings()  # ctrl+l is offered while the editor holds other code than what passed
         if self._save_timer is not None:
             self._save_timer.stop()
         self._save_timer = self.set_timer(DRAFT_SAVE_DELAY, self.save_draft)
@@ -186,9 +214,9 @@ class ExerciseScreen(CourseScreen):
     @work(thread=True, exclusive=True, group="exercise")
     def _check_worker(self, source: str, cancel: CancelToken) -> None:
         verdict = check_source(self.exercise, source, self.app.sandbox, self.app.limits, cancel, f"{self.exercise.id}.py")
-        self.app.call_from_thread(self._show_verdict, verdict, cancel.cancelled)
+        self.app.call_from_thread(self._show_verdict, verdict, source, cancel.cancelled)
 
-    def _show_verdict(self, verdict: Verdict, cancelled: bool = False) -> None:
+    def _show_verdict(self, verdict: Verdict, source: str, cancelled: bool = False) -> None:
         self._done()
         if cancelled:  # a cancelled check is not an attempt
             self._show(Text("Cancelled.", style="italic"))
@@ -203,8 +231,11 @@ class ExerciseScreen(CourseScreen):
             body.append("\n\nyour code printed:\n", style="dim")
             body.append(verdict.output.rstrip("\n")[-2000:], style="dim")
         self._show(body)
-        self.app.progress.record_check(self.exercise.id, verdict.passed)  # recorded once the verdict is on screen
+        self.app.progress.record_check(self.exercise.id, verdict.passed, source)  # recorded once the verdict is on screen
         self.app.save_progress()
+        cited = self.exercise.cited_hint(verdict.message)
+        if cited is not None and not verdict.passed:
+            self._show_hint(cited)  # "see the third hint": the hint itself, beside the verdict
         if verdict.passed:
             self._show_why()
 
@@ -218,6 +249,8 @@ class ExerciseScreen(CourseScreen):
             editor.move_cursor((line - 1, 0), center=True)
 
     def _show(self, renderable) -> None:
+        self.query_one("#result", VerticalScroll).display = True  # a result is never hidden from the learner
+        self.query_one("#hint-text", Static).update("")  # a hint belongs to the verdict it was shown with
         self.query_one("#result-text", Static).update(renderable)
         self.query_one("#result", VerticalScroll).scroll_home(animate=False)
         # The result panel may grow and the editor shrink: keep the learner's line in view.
@@ -227,19 +260,23 @@ class ExerciseScreen(CourseScreen):
     # --- hints, the solution and the why question ------------------------------------
 
     def action_hint(self) -> None:
+        """The next hint, below the verdict (the newest only; f2 lists every hint seen with the brief)."""
+        self._show_hint(min(self.state.hints_used + 1, len(self.exercise.hints)))
+
+    def _show_hint(self, number: int) -> None:
+        """Hint ``number`` (from 1) below the verdict; it counts as seen."""
         hints = self.exercise.hints
-        used = min(self.state.hints_used + 1, len(hints))
-        self.app.progress.record_hint(self.exercise.id, used)
+        self.app.progress.record_hint(self.exercise.id, number)
         self.app.save_progress()
-        shown = Text()
-        for number in range(used):
-            shown.append(f"Hint {number + 1} of {len(hints)}: ", style="bold")
-            shown.append_text(code_spans(hints[number]))
-            shown.append("\n")
-        if used == len(hints):
-            shown.append("That was the last hint; ctrl+o shows the reference solution after a check.", style="dim")
+        shown = Text.assemble((f"Hint {number} of {len(hints)}: ", "bold"), code_spans(hints[number - 1]))
+        if number == len(hints):
+            shown.append("\nThat was the last hint; ctrl+o shows the reference solution after a check.", style="dim")
+        elif number > 1:
+            shown.append("\nf2 shows the earlier hints with the brief.", style="dim")
+        result = self.query_one("#result", VerticalScroll)
+        result.display = True
         self.query_one("#hint-text", Static).update(shown)
-        self.query_one("#result", VerticalScroll).scroll_end(animate=False)
+        result.scroll_end(animate=False)
 
     def action_solution(self) -> None:
         state = self.state
@@ -266,7 +303,36 @@ class ExerciseScreen(CourseScreen):
         self._show(self._welcome())
 
     def action_brief(self) -> None:
-        self.app.push_screen(BriefScreen(self.exercise))
+        self.app.push_screen(BriefScreen(self.exercise, self.exercise.hints[: self.state.hints_used]))
+
+    def action_toggle_panel(self, panel: str) -> None:
+        """Hide or show the brief or the result panel, to give the editor their lines."""
+        widget = self.query_one(f"#{panel}")
+        widget.display = not widget.display
+
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        """ctrl+l is offered only while the editor holds other code than the code that passed."""
+        if action == "load_passed":
+            return self.state.passed_source is not None and not self._holds_passed_code
+        return True
+
+    def action_load_passed(self) -> None:
+        """Put the code that passed in the editor; the draft it replaces can be had back with ctrl+z."""
+        passed = self.state.passed_source
+        if passed is None or self._holds_passed_code:
+            return
+        self._load(passed)
+        self._show(Text.assemble(("The code that passed is in the editor (ctrl+z brings your draft back). ", "bold"), self._welcome()))
+        if not self.state.why_correct:
+            self._show_why()
+
+    def _load(self, source: str) -> None:
+        """Replace the editor's text (undoably) and save it as the draft at once."""
+        editor = self.query_one("#editor", TextArea)
+        editor.replace(source, editor.document.start, editor.document.end)
+        self._draft = source  # the editor's Changed message arrives later; the state must see this text now
+        self.save_draft()
+        self.refresh_bindings()
 
     def _why_answered(self, choice: int, correct: bool) -> None:
         self.app.progress.update_exercise(self.exercise.id, why_answer=choice, why_correct=correct)
@@ -302,7 +368,5 @@ class ExerciseScreen(CourseScreen):
                 self.notify(f"Could not open an editor ({error}); set $EDITOR.", severity="error")
                 return
             edited = path.read_text(encoding="utf-8")
-        self.query_one("#editor", TextArea).load_text(edited)
-        self._draft = edited  # the editor's Changed message arrives later; the check must see this text now
-        self.save_draft()
+        self._load(edited)
         self.action_check()

@@ -15,6 +15,7 @@ from attnpos.lessons.model import Code, Course, ExerciseRef, Grid, Lesson, Math,
 from attnpos.lessons.progress import exercise_status
 from attnpos.tui.leaks import Footer, release_removed_widgets
 from attnpos.tui.screens.course_screen import CourseScreen
+from attnpos.tui.screens.dialogs import ChoiceScreen
 from attnpos.tui.widgets.lesson_blocks import CodeCell, ExerciseCard, GridFigure, MathBlock, ProseBlock, QuizCard
 
 
@@ -23,10 +24,14 @@ class LessonScreen(CourseScreen):
 
     CSS_PATH = "lesson_screen.tcss"
 
+    # Sections change only on n and p: arrows move inside a grid or a question, and an arrow
+    # that turned the page whenever neither had focus jumped learners out of a section by surprise.
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("n,right", "next_section", "Next"),
-        Binding("p,left", "previous_section", "Prev"),
+        Binding("n", "next_section", "Next"),
+        Binding("p", "previous_section", "Prev"),
         Binding("r", "run_cells", "Run"),
+        Binding("g", "focus_next('AttentionGrid')", "Grid"),
+        Binding("a", "focus_next('.quiz OptionList')", "Question"),
         Binding("e", "open_exercise", "Exercise"),
         Binding("escape,o", "outline", "Outline"),
     ]
@@ -36,7 +41,7 @@ class LessonScreen(CourseScreen):
         self.course = course
         self.lesson = lesson
         self.section = max(0, min(section, len(lesson.sections) - 1))
-        self._had_exercise = True  # so the first section settles the footer
+        self._footer_keys: tuple[bool, ...] | None = None  # which of e, g and a the footer shows
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -46,6 +51,11 @@ class LessonScreen(CourseScreen):
 
     async def on_mount(self) -> None:
         await self.show_section(self.section)
+
+    def on_screen_resume(self) -> None:
+        """Back from an exercise (or a dialog): its card says where it stands now."""
+        for card in self.query(ExerciseCard):
+            card.set_status(exercise_status(card.exercise.id, self.app.progress))
 
     async def open(self, lesson: Lesson, section: int) -> None:
         """Show another lesson (or another section of this one) in this screen."""
@@ -74,9 +84,9 @@ class LessonScreen(CourseScreen):
             self.call_after_refresh(page.mount_all, widgets[first:])
         page.scroll_home(animate=False)
         page.focus()
-        has_exercise = any(isinstance(w, ExerciseCard) for w in widgets)
-        if has_exercise != self._had_exercise:  # the footer is rebuilt only when its keys change
-            self._had_exercise = has_exercise
+        footer_keys = tuple(any(isinstance(b, kind) for b in section.blocks) for kind in (ExerciseRef, Grid, Quiz))
+        if footer_keys != self._footer_keys:  # the footer is rebuilt only when its keys change
+            self._footer_keys = footer_keys
             self.refresh_bindings()
 
     def _first_screenful(self, blocks) -> int:
@@ -101,10 +111,10 @@ class LessonScreen(CourseScreen):
 
     def _footer_hint(self, index: int) -> Text:
         if index + 1 < len(self.lesson.sections):
-            return Text(f"→ n: next, “{self.lesson.sections[index + 1].title}”", style="dim")
+            return Text(f"n: next, “{self.lesson.sections[index + 1].title}”", style="dim")
         following = self._next_lesson()
         if following is not None:
-            return Text(f"End of lesson {self.lesson.number}. → n: lesson {following.number}, “{following.title}”", style="dim")
+            return Text(f"End of lesson {self.lesson.number}. n: lesson {following.number}, “{following.title}”", style="dim")
         return Text("That is the end of the course. o: the outline, with your progress.", style="bold")
 
     def _widget(self, block):
@@ -118,7 +128,7 @@ class LessonScreen(CourseScreen):
             return GridFigure(block)
         if isinstance(block, Quiz):
             previous = self.app.progress.quiz_answer(block.id)
-            return QuizCard(block, previous["choice"] if previous else None)
+            return QuizCard(block, previous.choice if previous else None)
         if isinstance(block, ExerciseRef):
             return ExerciseCard(self.course.exercises[block.id], exercise_status(block.id, self.app.progress))
         raise TypeError(f"no widget for {type(block).__name__}")
@@ -150,17 +160,40 @@ class LessonScreen(CourseScreen):
             target.run()
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
-        """The Exercise key only shows on sections that hold one."""
+        """The Exercise, Grid and Question keys only show on sections that hold one."""
+        blocks = self.lesson.sections[self.section].blocks
         if action == "open_exercise":
-            return bool(self.query(ExerciseCard))
+            return any(isinstance(b, ExerciseRef) for b in blocks)
+        if action == "focus_next":
+            kind = Grid if parameters == ("AttentionGrid",) else Quiz
+            return any(isinstance(b, kind) for b in blocks)
         return True
 
+    def action_focus_next(self, selector: str) -> None:
+        """Focus the next grid (g) or question (a) on the page after the focused widget, round to the first."""
+        targets = [w for w in self.query(selector) if w.focusable]
+        if not targets:
+            return
+        order = self.focus_chain
+        here = order.index(self.focused) if self.focused in order else -1
+        later = [w for w in targets if w in order and order.index(w) > here]
+        (later or targets)[0].focus()
+
     def action_open_exercise(self) -> None:
-        """Open the focused exercise, or the first one of the section."""
+        """Open the focused exercise, the only one, or ask which of the section's exercises."""
         focused = self.focused
         card = next((n for n in (focused.ancestors_with_self if focused else []) if isinstance(n, ExerciseCard)), None)
-        card = card or self.query(ExerciseCard).first()
-        self.app.open_exercise(card.exercise.id)
+        cards = list(self.query(ExerciseCard))
+        if card is not None or len(cards) == 1:
+            self.app.open_exercise((card or cards[0]).exercise.id)
+            return
+        choices = [f"{c.exercise.title}  ({c.status})" for c in cards]
+
+        def chosen(index: int | None) -> None:
+            if index is not None:
+                self.app.open_exercise(cards[index].exercise.id)
+
+        self.app.push_screen(ChoiceScreen("Which exercise?", choices), chosen)
 
     @on(ExerciseCard.Opened)
     def _exercise_opened(self, event: ExerciseCard.Opened) -> None:

@@ -81,7 +81,7 @@ class AttentionGrid(ScrollView, can_focus=True):
         border: round $panel-lighten-2;
         border-title-color: $text;
         border-title-style: bold;
-        &:focus { border: round $accent; }
+        &:focus { border: heavy $accent; }  /* a heavier line, so focus shows without colour too */
         & > .attention-grid--label { color: $text-muted; }
         & > .attention-grid--marked-label { color: $warning; text-style: bold; }
         & > .attention-grid--cursor-label { color: $text; background: $primary 60%; text-style: bold; }

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import ClassVar
 
 from rich.markdown import Markdown as RichMarkdown
 from rich.syntax import Syntax
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Button, OptionList, Static
@@ -56,8 +58,17 @@ class MathBlock(Static):
         super().__init__(Text(block.text, justify="center"), classes="math")
 
 
+class ClickButton(Button, can_focus=False):
+    """A button for the mouse: its key is on its label and its block is the tab stop, so tab skips it."""
+
+
 class CodeCell(Vertical):
-    """A code block; a runnable one has a Run button and shows its output below."""
+    """A code block; a runnable one has a Run button and shows its output below.
+
+    A runnable cell is one tab stop (its button is not another), and enter or r runs it.
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "run", "Run this cell", show=False)]
 
     class Ran(Message):
         """Posted when the cell has run, with what it printed."""
@@ -70,14 +81,18 @@ class CodeCell(Vertical):
     def __init__(self, block: Code):
         super().__init__(classes="code-cell")
         self.block = block
+        self.can_focus = block.runnable
 
     def compose(self) -> ComposeResult:
         yield Static(highlighted(self.block.source, self.block.language), classes="source")
         if self.block.runnable:
             with Horizontal(classes="cell-bar"):
-                yield Button("▶ Run (r)", classes="run", compact=True)
+                yield ClickButton("▶ Run (r)", classes="run", compact=True)
                 yield Static("runs against attnpos.core", classes="cell-hint")
             yield Static("", classes="output")
+
+    def action_run(self) -> None:
+        self.run()
 
     @on(Button.Pressed, ".run")
     def run(self) -> None:
@@ -204,8 +219,10 @@ class QuizCard(Vertical):
         self.set_class(not right, "-wrong")
 
 
-class ExerciseCard(Vertical):
-    """Where an exercise sits in a lesson: its task, and the way into it."""
+class ExerciseCard(Vertical, can_focus=True):
+    """Where an exercise sits in a lesson: its task, and the way into it (enter, or e while focused)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "open", "Open this exercise", show=False)]
 
     class Opened(Message):
         """Posted when the learner asks to open the exercise."""
@@ -220,11 +237,20 @@ class ExerciseCard(Vertical):
         self.status = status
 
     def compose(self) -> ComposeResult:
-        yield Static(Text(f"Exercise · {self.exercise.title}", style="bold") + Text(f"  ({self.status})", style="dim"))
+        yield Static(self._title(), classes="card-title")
         yield ProseBlock(self.exercise.instructions)
-        yield Button("✎ Open exercise (e)", classes="open-exercise", compact=True)
+        yield ClickButton("✎ Open exercise (e)", classes="open-exercise", compact=True)
         yield Static(Text(f"or in your own editor: attnpos exercise {self.exercise.id}", style="dim"))
 
+    def _title(self) -> Text:
+        return Text(f"Exercise · {self.exercise.title}", style="bold") + Text(f"  ({self.status})", style="dim")
+
+    def set_status(self, status: str) -> None:
+        """Show where the exercise stands now (after the learner comes back from it)."""
+        if status != self.status:
+            self.status = status
+            self.query_one(".card-title", Static).update(self._title())
+
     @on(Button.Pressed, ".open-exercise")
-    def _pressed(self) -> None:
+    def action_open(self) -> None:
         self.post_message(self.Opened(self.exercise))

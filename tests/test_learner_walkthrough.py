@@ -1,0 +1,159 @@
+"""What a first-time learner tripped on (issue 16), each tried as the learner met it: keys in the app, commands in a shell."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from textual.widgets import TextArea
+
+from attnpos.lessons.loader import load_course
+from attnpos.lessons.progress import STATE_FILE, Progress
+from attnpos.tui.app import AttnposApp
+from attnpos.tui.screens.dialogs import WhyScreen
+from attnpos.tui.screens.exercise_screen import ExerciseScreen
+from attnpos.tui.screens.lesson_screen import LessonScreen
+from attnpos.tui.widgets.lesson_blocks import ExerciseCard, QuizCard
+
+COURSE = load_course()
+
+
+def make_app(data_dir, start=None) -> AttnposApp:
+    app = AttnposApp(data_dir=data_dir, start=start)
+    app.animation_level = "none"
+    return app
+
+
+async def settle(pilot) -> None:
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def attnpos(*args, data_dir, **options) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "attnpos", "--data-dir", str(data_dir), *args],
+        capture_output=True, text=True, timeout=60, **options,
+    )
+
+
+def shown(widget) -> str:
+    return str(widget.render())
+
+
+def result_text(screen: ExerciseScreen) -> str:
+    return shown(screen.query_one("#result-text"))
+
+
+def section_of(exercise_id: str) -> tuple[int, int]:
+    lesson = next(lesson for lesson in COURSE.lessons if exercise_id in lesson.exercise_ids)
+    index = next(i for i, s in enumerate(lesson.sections) if any(getattr(b, "id", None) == exercise_id for b in s.blocks))
+    return lesson.number, index
+
+
+async def answer_why(pilot) -> None:
+    screen = pilot.app.screen
+    assert isinstance(screen, WhyScreen)
+    card = screen.query_one(QuizCard)
+    card.choose(card.quiz.answer)
+    await settle(pilot)
+    await pilot.press("escape")
+    await settle(pilot)
+
+
+# --- bug 1: the exercise card is current on the way back ---------------------------------
+
+
+async def test_the_exercise_card_reads_done_as_soon_as_the_learner_is_back(data_dir):
+    exercise = COURSE.exercises["constant-offset"]
+    app = make_app(data_dir, start=section_of(exercise.id))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        card = next(c for c in app.screen.query(ExerciseCard) if c.exercise.id == exercise.id)
+        assert "(not started)" in shown(card.query_one(".card-title"))
+        card.focus()
+        await pilot.press("e")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ExerciseScreen) and screen.exercise.id == exercise.id
+        await pilot.press("x")  # a keystroke: the draft makes it "in progress"
+        await pilot.press("escape")
+        await settle(pilot)
+        card = next(c for c in app.screen.query(ExerciseCard) if c.exercise.id == exercise.id)
+        assert "(in progress)" in shown(card.query_one(".card-title"))
+        card.focus()
+        await pilot.press("e")
+        await settle(pilot)
+        app.screen.query_one("#editor", TextArea).load_text(exercise.solution)
+        await pilot.press("ctrl+t")
+        await settle(pilot)
+        await answer_why(pilot)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, LessonScreen)
+        card = next(c for c in app.screen.query(ExerciseCard) if c.exercise.id == exercise.id)
+        assert "(done)" in shown(card.query_one(".card-title"))
+
+
+# --- bug 2: a pass from the command line, then the app -------------------------------------
+
+
+async def test_a_pass_from_the_command_line_opens_with_the_code_that_passed(data_dir, tmp_path):
+    exercise = COURSE.exercises["order-checks"]
+    answer = tmp_path / "order-checks.py"
+    answer.write_text(exercise.solution)
+    assert attnpos("check", exercise.id, str(answer), data_dir=data_dir).returncode == 0
+    app = make_app(data_dir, start=exercise.id)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, WhyScreen)  # the question, over the code that passed
+        screen = next(s for s in app.screen_stack if isinstance(s, ExerciseScreen))
+        assert screen.query_one("#editor", TextArea).text == exercise.solution
+        assert "The code that passed is in the editor" in result_text(screen)
+        await answer_why(pilot)
+        await pilot.press("ctrl+t")
+        await settle(pilot)
+        assert "✓ passed" in result_text(screen)
+
+
+async def test_a_pass_elsewhere_never_shows_over_the_learners_other_code(data_dir, tmp_path):
+    exercise = COURSE.exercises["order-checks"]
+    progress = Progress.load(data_dir)
+    progress.update_exercise(exercise.id, draft=exercise.starter + "\n# my own start\n")
+    progress.record_check(exercise.id, True, exercise.solution)
+    progress.update_exercise(exercise.id, why_answer=exercise.why.answer, why_correct=True)
+    assert progress.save()
+    app = make_app(data_dir, start=exercise.id)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ExerciseScreen)
+        editor = screen.query_one("#editor", TextArea)
+        assert "# my own start" in editor.text  # the learner's draft is not replaced unasked
+        assert "completed" not in result_text(screen) and "ctrl+l loads the code that passed" in result_text(screen)
+        offered = screen.active_bindings.get("ctrl+l")
+        assert offered is not None and offered.enabled
+        await pilot.press("ctrl+t")  # the draft is the starter: it fails, and says so
+        await settle(pilot)
+        assert "✗ not yet" in result_text(screen)
+        await pilot.press("ctrl+l")
+        await settle(pilot)
+        assert editor.text == exercise.solution
+        assert "You have completed this exercise" in result_text(screen)
+        await pilot.press("ctrl+z")  # the draft it replaced comes back
+        await settle(pilot)
+        assert "# my own start" in editor.text
+
+
+async def test_a_pass_an_older_attnpos_kept_without_its_code_is_not_shown_as_complete(data_dir):
+    exercise = COURSE.exercises["order-checks"]
+    (data_dir).mkdir(parents=True, exist_ok=True)
+    old = {"version": 1, "position": None, "visited": {}, "quizzes": {},
+           "exercises": {exercise.id: {"attempts": 1, "passed": True}}}
+    (data_dir / STATE_FILE).write_text(json.dumps(old))
+    app = make_app(data_dir, start=exercise.id)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ExerciseScreen)  # no question over the untouched starter
+        assert "code that was not kept" in result_text(screen)
