@@ -44,6 +44,7 @@ class OutlineLesson:
     title: str
     sections: tuple[str, ...]  # section titles; the first is the introduction
     exercises: tuple[OutlineExercise, ...]
+    quizzes: tuple[str, ...] = ()  # the ids of its questions, in order
 
 
 EXERCISE_TITLE = re.compile(r'^title\s*=\s*"((?:[^"\\]|\\.)*)"\s*$', re.MULTILINE)
@@ -65,6 +66,7 @@ def read_lesson_outline(path: Path, number: int, exercises_dir: Path = EXERCISES
     meta = tomllib.loads(front.toml)
     sections: list[str] = []
     placed: list[tuple[str, int]] = []  # (exercise id, index in sections)
+    quizzes: list[str] = []
     intro = False  # whether anything comes before the first heading (the loader makes it a section)
     for piece in scan(lines, front.body_start):
         if isinstance(piece, Heading):
@@ -72,19 +74,21 @@ def read_lesson_outline(path: Path, number: int, exercises_dir: Path = EXERCISES
             continue
         if not sections and not (isinstance(piece, TextLine) and not piece.raw.strip()):
             intro = True
-        if isinstance(piece, Fence) and piece.directive == "exercise":
-            exercise_id = _placed_id(piece.body)
-            if exercise_id is not None:
-                placed.append((exercise_id, len(sections) - 1))
+        if isinstance(piece, Fence) and piece.directive in ("exercise", "quiz"):
+            block_id = _placed_id(piece.body)
+            if block_id is not None and piece.directive == "exercise":
+                placed.append((block_id, len(sections) - 1))
+            elif block_id is not None:
+                quizzes.append(block_id)
     if intro or not sections:
         sections.insert(0, FIRST_SECTION)
         placed = [(exercise_id, section + 1) for exercise_id, section in placed]
     exercises = tuple(OutlineExercise(i, _exercise_title(i, exercises_dir), section) for i, section in placed)
-    return OutlineLesson(number, meta.get("title", path.stem), tuple(sections), exercises)
+    return OutlineLesson(number, meta.get("title", path.stem), tuple(sections), exercises, tuple(quizzes))
 
 
 def _placed_id(body: str) -> str | None:
-    """The id an {exercise} directive places, or None when it has none (the loader reports that)."""
+    """The id of an {exercise} or {quiz} directive, or None when it has none (the loader reports that)."""
     try:
         exercise_id = tomllib.loads(body).get("id")
     except tomllib.TOMLDecodeError:

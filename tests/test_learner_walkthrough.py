@@ -6,14 +6,16 @@ import json
 import subprocess
 import sys
 
-from textual.widgets import TextArea
+from textual.widgets import TextArea, Tree
 
 from attnpos.lessons.loader import load_course
+from attnpos.lessons.model import Grid, Quiz
 from attnpos.lessons.progress import STATE_FILE, Progress
 from attnpos.tui.app import AttnposApp
-from attnpos.tui.screens.dialogs import WhyScreen
+from attnpos.tui.screens.dialogs import ChoiceScreen, WhyScreen
 from attnpos.tui.screens.exercise_screen import ExerciseScreen
 from attnpos.tui.screens.lesson_screen import LessonScreen
+from attnpos.tui.widgets.attention_grid import AttentionGrid
 from attnpos.tui.widgets.lesson_blocks import ExerciseCard, QuizCard
 
 COURSE = load_course()
@@ -157,3 +159,71 @@ async def test_a_pass_an_older_attnpos_kept_without_its_code_is_not_shown_as_com
         screen = app.screen
         assert isinstance(screen, ExerciseScreen)  # no question over the untouched starter
         assert "code that was not kept" in result_text(screen)
+
+
+# --- bug 5: a question's first answer is kept --------------------------------------------
+
+
+async def test_a_right_answer_then_a_wrong_one_keeps_the_first_in_the_outline_and_report(data_dir):
+    lesson = COURSE.lessons[0]
+    number, section = next((lesson.number, i) for i, s in enumerate(lesson.sections) if any(isinstance(b, Quiz) for b in s.blocks))
+    app = make_app(data_dir, start=(number, section))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("a")  # one key to the question
+        card = app.screen.query_one(QuizCard)
+        assert card.choices.has_focus
+        wrong = (card.quiz.answer + 1) % len(card.quiz.choices)
+        for choice in (card.quiz.answer, wrong):  # right, then a wrong one
+            card.choices.highlighted = choice
+            await pilot.press("enter")
+            await settle(pilot)
+        await pilot.press("o")
+        await settle(pilot)
+        first_lesson = app.screen.query_one("#outline", Tree).root.children[0]
+        assert "quiz 1/3 first try" in str(first_lesson.label)
+    report = json.loads(attnpos("progress", "--json", data_dir=data_dir).stdout)
+    assert report["lessons"][0]["questions"] == {"total": 3, "answered": 1, "right_first_time": 1}
+
+
+# --- friction 1 and 3: keys on the lesson page ----------------------------------------------
+
+
+async def test_arrows_never_change_the_section_and_g_reaches_the_grid(data_dir):
+    number, section = 1, next(i for i, s in enumerate(COURSE.lessons[0].sections) if any(isinstance(b, Grid) for b in s.blocks))
+    app = make_app(data_dir, start=(number, section))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        await pilot.press("right", "right", "left")
+        assert screen.section == section
+        await pilot.press("g")
+        assert isinstance(app.focused, AttentionGrid)
+        col = app.focused.cursor_col
+        await pilot.press("right")
+        assert app.focused.cursor_col == col + 1 and screen.section == section
+        await pilot.press("n")
+        await settle(pilot)
+        assert screen.section == section + 1
+
+
+async def test_e_asks_which_of_three_exercises(data_dir):
+    practice = section_of("constant-offset")
+    app = make_app(data_dir, start=practice)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        cards = list(app.screen.query(ExerciseCard))
+        assert len(cards) == 3
+        await pilot.press("e")
+        await settle(pilot)
+        assert isinstance(app.screen, ChoiceScreen)
+        await pilot.press("3")
+        await settle(pilot)
+        assert isinstance(app.screen, ExerciseScreen) and app.screen.exercise.id == cards[2].exercise.id
+        await pilot.press("escape")
+        await settle(pilot)
+        cards = list(app.screen.query(ExerciseCard))
+        cards[1].focus()  # tab stops on a card; e (or enter) opens that one
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, ExerciseScreen) and app.screen.exercise.id == cards[1].exercise.id

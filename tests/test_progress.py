@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from attnpos.lessons.progress import SCHEMA_VERSION, STATE_FILE, Progress
+from attnpos.lessons.progress import SCHEMA_VERSION, STATE_FILE, Progress, QuizRecord
 
 
 def test_round_trip(tmp_path):
@@ -22,7 +22,7 @@ def test_round_trip(tmp_path):
     assert again.position == (2, 3) and again.visited(2) == {3}
     state = again.exercise("constant-offset")
     assert state.draft == "pos = 0.6" and state.attempts == 2 and state.passed
-    assert again.quiz_answer("q1") == {"choice": 1, "correct": True}
+    assert again.quiz_answer("q1") == QuizRecord(first_choice=1, first_correct=True, choice=1, correct=True)
     assert json.loads((tmp_path / STATE_FILE).read_text())["version"] == SCHEMA_VERSION
     assert sorted(p.name for p in tmp_path.iterdir()) == [STATE_FILE, STATE_FILE + ".lock"]  # no temporary file left behind
 
@@ -156,18 +156,46 @@ def test_two_apps_on_one_folder_lose_no_update(tmp_path):
     assert merged.visited(1) == {2} and merged.visited(3) == {1}
     assert merged.exercise("constant-offset").passed and merged.exercise("constant-offset").why_correct
     assert merged.exercise("forget-reorder").draft == "mine"
-    assert merged.quiz_answer("q") == {"choice": 0, "correct": False}
+    assert merged.quiz_answer("q") == QuizRecord(0, False, 0, False)
     assert first.state == merged.state  # a save also brings in the other session's progress
 
 
 def test_a_check_counts_an_attempt_and_a_pass_sticks_even_from_two_front_ends(tmp_path):
     app, command_line = Progress.load(tmp_path), Progress.load(tmp_path)
-    assert app.record_check("constant-offset", True).passed
+    assert app.record_check("constant-offset", True, "right = 1").passed
     assert app.save()
-    assert not command_line.record_check("constant-offset", False).passed  # it has not seen the app's pass yet
+    assert not command_line.record_check("constant-offset", False, "wrong = 1").passed  # it has not seen the app's pass yet
     assert command_line.save()
     state = Progress.load(tmp_path).exercise("constant-offset")
-    assert state.attempts == 2 and state.passed
+    assert state.attempts == 2 and state.passed and state.passed_source == "right = 1"  # the code of the pass, not of the later failure
+
+
+def test_a_question_keeps_its_first_answer_and_its_latest(tmp_path):
+    progress = Progress.load(tmp_path)
+    progress.answer_quiz("q", 1, True)
+    progress.answer_quiz("q", 2, False)
+    assert progress.save()
+    again = Progress.load(tmp_path)
+    assert again.quiz_answer("q") == QuizRecord(first_choice=1, first_correct=True, choice=2, correct=False)
+    assert again.first_answers(["q", "unanswered"]) == (1, 1)
+
+
+def test_a_version_1_file_still_loads_and_is_upgraded(tmp_path):
+    old = {
+        "version": 1, "position": [2, 1], "visited": {"2": [0, 1]}, "quizzes": {"q": {"choice": 0, "correct": False}},
+        "exercises": {"constant-offset": {"draft": "x = 1", "attempts": 2, "passed": True}},
+    }
+    (tmp_path / STATE_FILE).write_text(json.dumps(old))
+    progress = Progress.load(tmp_path)
+    assert not progress.notices and progress.position == (2, 1)
+    assert progress.quiz_answer("q") == QuizRecord(0, False, 0, False)  # its one answer is the first we know of
+    state = progress.exercise("constant-offset")
+    assert state.passed and state.passed_source is None and state.draft == "x = 1"
+    progress.answer_quiz("q", 1, True)
+    assert progress.save()
+    written = json.loads((tmp_path / STATE_FILE).read_text())
+    assert written["version"] == SCHEMA_VERSION == 2
+    assert written["quizzes"]["q"] == {"choice": 1, "correct": True, "first_choice": 0, "first_correct": False}
 
 
 def test_hints_count_up_to_the_strongest_seen(tmp_path):

@@ -19,6 +19,7 @@ def progress_summary(progress: Progress) -> dict:
     outline = read_outline()
     lessons = []
     for lesson in outline:
+        right_first, answered = progress.first_answers(lesson.quizzes)
         lessons.append(
             {
                 "lesson": lesson.number,
@@ -27,6 +28,8 @@ def progress_summary(progress: Progress) -> dict:
                 "sections_read": len(progress.visited(lesson.number) & set(range(len(lesson.sections)))),
                 "sections": len(lesson.sections),
                 "exercises": [_exercise_summary(e.id, progress) for e in lesson.exercises],
+                # A question's first answer is what counts: answering again after reading the explanation is easy.
+                "questions": {"total": len(lesson.quizzes), "answered": answered, "right_first_time": right_first},
             }
         )
     return {"data_file": str(progress.path), "position": _position(progress, outline), "lessons": lessons}
@@ -68,11 +71,13 @@ def print_progress(data_dir: Path | None, as_json: bool) -> int:
         print(json.dumps(summary, indent=1))
         return 0
     table = Table(title=f"{COURSE_TITLE}: your progress", box=None)
-    for column in ("lesson", "status", "read", "exercises"):
+    for column in ("lesson", "status", "read", "questions right first time", "exercises"):
         table.add_column(column)
     for lesson in summary["lessons"]:
         exercises = ", ".join(_exercise_cell(e) for e in lesson["exercises"]) or "-"
-        table.add_row(f"{lesson['lesson']} {lesson['title']}", lesson["status"], f"{lesson['sections_read']}/{lesson['sections']}", exercises)
+        questions = lesson["questions"]
+        first = f"{questions['right_first_time']}/{questions['total']}" if questions["total"] else "-"
+        table.add_row(f"{lesson['lesson']} {lesson['title']}", lesson["status"], f"{lesson['sections_read']}/{lesson['sections']}", first, exercises)
     Console().print(table)
     print(f"kept in {summary['data_file']}")
     return 0

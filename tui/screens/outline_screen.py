@@ -18,8 +18,14 @@ from attnpos.tui.screens.course_screen import CourseScreen
 MARKS = {"not started": "○", "in progress": "◐", "done": "●"}
 
 
-def _label(text: str, status: str) -> Text:
-    return Text.assemble(f"{MARKS[status]} ", text, (f"  {status}", "dim"))
+def _label(text: str, status: str, detail: str = "") -> Text:
+    return Text.assemble(f"{MARKS[status]} ", text, (f"  {status}{detail}", "dim"))
+
+
+def _questions(lesson, progress) -> str:
+    """How many of the lesson's questions the learner got right at the first answer, once they answered one."""
+    right_first, answered = progress.first_answers(lesson.quizzes)
+    return f" · quiz {right_first}/{len(lesson.quizzes)} first try" if answered else ""
 
 
 class OutlineScreen(CourseScreen):
@@ -67,7 +73,7 @@ class OutlineScreen(CourseScreen):
         tree.clear()
         for lesson in app.outline:
             node = tree.root.add(
-                _label(f"Lesson {lesson.number} · {lesson.title}", lesson_status(lesson, progress)),
+                _label(f"Lesson {lesson.number} · {lesson.title}", lesson_status(lesson, progress), _questions(lesson, progress)),
                 data=("lesson", lesson.number, None),
                 # Folded, so all four lessons fit the first screen; → or space unfolds one.
                 expand=False,
