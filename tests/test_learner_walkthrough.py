@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import subprocess
 import sys
+import time
+from pathlib import Path
+
+import pytest
 
 from textual.widgets import TextArea, Tree
 
@@ -32,10 +38,10 @@ async def settle(pilot) -> None:
     await pilot.pause()
 
 
-def attnpos(*args, data_dir, **options) -> subprocess.CompletedProcess:
+def attnpos(*args, data_dir) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "attnpos", "--data-dir", str(data_dir), *args],
-        capture_output=True, text=True, timeout=60, **options,
+        capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL, start_new_session=True,
     )
 
 
@@ -227,3 +233,106 @@ async def test_e_asks_which_of_three_exercises(data_dir):
         await pilot.press("enter")
         await settle(pilot)
         assert isinstance(app.screen, ExerciseScreen) and app.screen.exercise.id == cards[1].exercise.id
+
+
+# --- in a real terminal: tmux ------------------------------------------------------------
+
+
+class Shell:
+    """A shell in a real terminal (tmux, a server of this test's own), typed into like a learner."""
+
+    def __init__(self, tmp_path, width: int = 80, height: int = 24, env: str = ""):
+        if shutil.which("tmux") is None:
+            pytest.skip("tmux is not installed")
+        self.tmux = ["tmux", "-L", f"attnpos-walk-{os.getpid()}-{time.monotonic_ns()}"]
+        launch = f"env ATTNPOS_DATA_DIR={tmp_path / 'data'} PATH={Path(sys.executable).parent}:$PATH {env} bash --norc --noprofile"
+        subprocess.run([*self.tmux, "new-session", "-d", "-x", str(width), "-y", str(height), "-s", "walk", launch], check=True)
+
+    def screen(self, escapes: bool = False) -> str:
+        capture = [*self.tmux, "capture-pane", "-p", "-t", "walk", *(["-e"] if escapes else [])]
+        return subprocess.run(capture, capture_output=True, text=True).stdout
+
+    def wait_for(self, text: str, times: int = 1, timeout: float = 30) -> str:
+        """The screen once ``text`` is on it ``times`` times."""
+        deadline = time.time() + timeout
+        while (shown := self.screen()).count(text) < times:
+            assert time.time() < deadline, f"{text!r} never appeared:\n{shown}"
+            time.sleep(0.1)
+        return shown
+
+    def type(self, text: str, *keys: str) -> None:
+        subprocess.run([*self.tmux, "send-keys", "-t", "walk", "-l", text], check=True)
+        if keys:
+            subprocess.run([*self.tmux, "send-keys", "-t", "walk", *keys], check=True)
+
+    def close(self) -> None:
+        subprocess.run([*self.tmux, "kill-server"], capture_output=True)
+
+
+@pytest.fixture
+def shell(tmp_path):
+    opened: list[Shell] = []
+
+    def open_shell(**options) -> Shell:
+        opened.append(Shell(tmp_path, **options))
+        return opened[-1]
+
+    yield open_shell
+    for each in opened:
+        each.close()
+
+
+def test_reset_asks_at_the_terminal_even_when_its_input_is_a_pipe(tmp_path, shell):
+    progress = Progress.load(tmp_path / "data")
+    progress.update_exercise("order-checks", draft="mine")
+    assert progress.save()
+    terminal = shell()
+    terminal.type("attnpos reset order-checks", "Enter")
+    terminal.wait_for("Forget your draft and results for order-checks? [y/N]")
+    terminal.type("n", "Enter")
+    terminal.wait_for("nothing changed")
+    terminal.type("true | attnpos reset order-checks", "Enter")  # standard input a pipe, as under a wrapper
+    terminal.wait_for("[y/N]", times=2)
+    terminal.type("y", "Enter")
+    terminal.wait_for("forgot your draft")
+    assert Progress.load(tmp_path / "data").exercise("order-checks").draft is None
+
+
+def test_term_dumb_gets_no_colour(tmp_path, shell):
+    terminal = shell(env="TERM=dumb")
+    terminal.type("attnpos", "Enter")
+    terminal.wait_for("Lesson 1")
+    painted = terminal.screen(escapes=True)
+    assert "38;2;" not in painted and "48;2;" not in painted  # no 24-bit colour
+    assert "\x1b[1;7m" in painted  # the outline's cursor row still shows: reversed
+    terminal.type("q")
+
+
+# --- bugs 4 and 8: a screenshot with no Downloads folder; the exercise help -----------------------
+
+
+async def test_a_screenshot_without_a_downloads_folder_goes_to_the_data_folder_and_says_so(data_dir, tmp_path, monkeypatch):
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))  # a server account: no ~/Downloads
+    monkeypatch.delenv("XDG_DOWNLOAD_DIR", raising=False)
+    app = make_app(data_dir)
+    told: list[str] = []
+    notify = app.notify
+    monkeypatch.setattr(app, "notify", lambda message, **options: (told.append(message), notify(message, **options)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+p", *"screenshot", "enter")
+        while not list(data_dir.glob("*.svg")):  # the palette saves it on a timer
+            await pilot.pause(0.05)
+        saved = next(data_dir.glob("*.svg"))
+        assert any(str(saved) in message for message in told)  # the learner is told where
+
+
+async def test_the_exercise_help_lists_no_key_the_editor_types(data_dir):
+    app = make_app(data_dir, start="constant-offset")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("f1")
+        await settle(pilot)
+        groups = dict(app.screen.groups)
+        assert ("ctrl+q", "Quit") in groups["Everywhere"]
+        assert not any(key.split(" / ")[0] == "q" or " q" in key for key, _ in groups["Everywhere"])

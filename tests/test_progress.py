@@ -104,6 +104,7 @@ def attnpos(*args, data_dir):
     return subprocess.run(
         [sys.executable, "-m", "attnpos", "--data-dir", str(data_dir), *args],
         capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
+        start_new_session=True,  # no controlling terminal either, so a question has nowhere to go
     )
 
 

@@ -13,6 +13,7 @@ from textual import events, work
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.command import CommandPalette
+from textual.filter import NoColor
 
 from attnpos.lessons.outline import find_outline_exercise, read_outline
 from attnpos.lessons.progress import Progress
@@ -56,6 +57,13 @@ class AttnposApp(App):
         ``limits``: the sandbox's Limits for learner code (its defaults when None).
         """
         super().__init__()
+        if self.console.color_system is None:
+            # TERM=dumb (or a terminal Rich finds no colours on): Rich would print no colour, but
+            # Textual draws a missing colour system as 24-bit. Its own NO_COLOR filter, added the
+            # way Textual adds it (App has no public hook), keeps bold and reverse for the cursor.
+            self._filters.append(NoColor())
+        # Without colour a highlighted row is only bold: the stylesheet reverses it instead.
+        self.set_class(self.no_color or self.console.color_system is None, "-no-colour")
         self._limits = limits
         self.progress = Progress.load(data_dir)
         self.outline = read_outline()
@@ -270,6 +278,31 @@ class AttnposApp(App):
         for notice in self.progress.notices:
             self.notify(notice, severity="warning", timeout=10)
         self.progress.notices.clear()
+
+    # --- screenshots (ctrl+p, "Save screenshot") ------------------------------
+
+    def screenshot_folder(self) -> Path:
+        """The Downloads folder when there is one, else the data folder, else the working folder.
+
+        Textual saves to ~/Downloads only, and a server reached over SSH often has none.
+        """
+        from platformdirs import user_downloads_path
+
+        for folder in (user_downloads_path(), self.progress.path.parent):
+            if folder.is_dir() and os.access(folder, os.W_OK):
+                return folder
+        return Path.cwd()
+
+    def deliver_screenshot(self, filename: str | None = None, path: str | None = None, time_format: str | None = None) -> str | None:
+        """Save an SVG of the screen and say where, or why it could not be saved (a terminal app saves locally)."""
+        folder = Path(path) if path else self.screenshot_folder()
+        try:
+            saved = self.save_screenshot(filename, str(folder), time_format)
+        except OSError as error:
+            self.notify(f"Could not save the screenshot in {folder}: {error.strerror or error}.", title="Screenshot", severity="error")
+            return None
+        self.notify(f"Screenshot saved to {saved}", title="Screenshot", timeout=8)
+        return saved
 
     # --- terminal size -------------------------------------------------------
 

@@ -83,6 +83,27 @@ def print_progress(data_dir: Path | None, as_json: bool) -> int:
     return 0
 
 
+def ask(question: str) -> str | None:
+    """The learner's answer, typed at their terminal; None when there is no terminal to ask on.
+
+    Standard input first; when it is a pipe (a wrapper script, `uv run`, an IDE's runner) the
+    controlling terminal itself, as git and ssh ask for passwords. End of input answers no.
+    """
+    try:
+        if sys.stdin.isatty():
+            return input(question)
+        # Two handles: a terminal cannot seek, so Python will not open one text file on it for both.
+        with open("/dev/tty", encoding="utf-8") as keyboard, open("/dev/tty", "w", encoding="utf-8") as screen:
+            screen.write(question)
+            screen.flush()
+            return keyboard.readline()
+    except OSError:
+        return None
+    except (EOFError, KeyboardInterrupt):
+        print()
+        return ""
+
+
 def reset_progress(data_dir: Path | None, exercise_id: str | None, yes: bool) -> int:
     progress = Progress.load(data_dir)
     known = [e.id for lesson in read_outline() for e in lesson.exercises]
@@ -90,10 +111,10 @@ def reset_progress(data_dir: Path | None, exercise_id: str | None, yes: bool) ->
         raise UsageError(f"unknown exercise {exercise_id!r}; known: {', '.join(known)}")
     what = f"your draft and results for {exercise_id}" if exercise_id else "all your progress, drafts included"
     if not yes:
-        if not sys.stdin.isatty():
-            raise UsageError(f"this would forget {what}; add --yes to confirm")
-        answer = input(f"Forget {what}? [y/N] ").strip().lower()
-        if answer not in ("y", "yes"):
+        answer = ask(f"Forget {what}? [y/N] ")
+        if answer is None:
+            raise UsageError(f"this would forget {what}; there is no terminal to ask on, so add --yes to confirm")
+        if answer.strip().lower() not in ("y", "yes"):
             print("nothing changed")
             return 1
     progress.reset(exercise_id)

@@ -96,12 +96,16 @@ def binding_groups(screen: Screen) -> list[tuple[str, list[tuple[str, str]]]]:
     for title, owner in titled:
         if owner is None:
             continue
-        rows = [(key_label(",".join(keys)), _when(description, keys, typed)) for (_, description), keys in keys_of.get(owner, {}).items()]
+        rows = [_row(description, keys, typed) for (_, description), keys in keys_of.get(owner, {}).items()]
         if rows:
             groups.append((title, rows))
     return groups
 
 
-def _when(description: str, keys: list[str], typed: set[str]) -> str:
-    """Say so when every key of a binding would be typed into the focused widget instead."""
-    return f"{description} (outside the editor)" if typed.issuperset(keys) else description
+def _row(description: str, keys: list[str], typed: set[str]) -> tuple[str, str]:
+    """(keys, description) as they work here: a key the focused widget types instead is left out
+    (q beside ctrl+q in the editor); when every key of a binding is typed, the row says so."""
+    acting = [key for key in keys if key not in typed]
+    if acting:
+        return key_label(",".join(acting)), description
+    return key_label(",".join(keys)), f"{description} (outside the editor)"
