@@ -11,7 +11,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from textual.widgets import TextArea, Tree
 
 from attnpos.lessons.loader import load_course
