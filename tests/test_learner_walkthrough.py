@@ -335,3 +335,30 @@ async def test_the_exercise_help_lists_no_key_the_editor_types(data_dir):
         groups = dict(app.screen.groups)
         assert ("ctrl+q", "Quit") in groups["Everywhere"]
         assert not any(key.split(" / ")[0] == "q" or " q" in key for key, _ in groups["Everywhere"])
+
+
+# --- bug 3: the advice follows the error -------------------------------------------------------
+
+ERRORS = {  # the line changed in order-checks' solution -> what the advice must speak of
+    ("out_a = attention_output(X_a, Wq, Wk, Wv)", "out_a = attention_output(X_a, Wq, Wk)"): "calls a function with the wrong arguments",
+    ("out_a = attention_output(X_a, Wq, Wk, Wv)", "out_a = attention_output(X_a, Wq, Wk, Wvv)"): "uses a name Python does not know",
+    ("perm = np.array([5, 0, 3, 2, 1, 4])", "perm = np.array([6, 0, 3, 2, 1, 4])"): "indexes past the end of an array",
+    ("pooled_a = attention_output(X_a + pos,", "pooled_a = attention_output(X_a + pos[:5],"): "combines arrays whose shapes do not fit",
+}
+
+
+async def test_each_kind_of_error_gets_its_own_advice_in_the_app(data_dir):
+    exercise = COURSE.exercises["order-checks"]
+    app = make_app(data_dir, start=exercise.id)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        for (right, wrong), advice in ERRORS.items():
+            assert right in exercise.solution
+            screen.query_one("#editor", TextArea).load_text(exercise.solution.replace(right, wrong))
+            await pilot.press("ctrl+t")
+            await settle(pilot)
+            said = result_text(screen)
+            assert "✗ not yet: error" in said and advice in said
+            others = [other for other in ERRORS.values() if other != advice]
+            assert not any(other in said for other in others) and "which axis" not in said
