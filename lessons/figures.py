@@ -27,6 +27,7 @@ class Figure:
     meaning: str
     compute: Callable[[], Any]
     labels: Callable[[], list[str]] | None = None  # for (T, T) matrices shown as grids
+    tokens: Callable[[], list[int]] | None = None  # a reordered grid: which of the first order's tokens each row holds
 
     @property
     def value(self) -> Any:
@@ -63,6 +64,14 @@ def _slot_labels() -> list[str]:
 
 def _shuffled_labels() -> list[str]:
     return [f"x{i}" for i in ex.PERM]
+
+
+def _perm() -> list[int]:
+    return [int(i) for i in ex.PERM]
+
+
+def _order_b_perm() -> list[int]:
+    return [int(i) for i in ex.ORDER_B_PERM]
 
 
 def _order_b_weights() -> np.ndarray:
@@ -105,9 +114,9 @@ FIGURES: dict[str, Figure] = {
         Figure("shuffle.gap", "max|attn(X[:, perm]) − attn(X)[:, perm]| without position", lambda: shuffle().gap),
         Figure("shuffle.naive_gap", "the shuffled run against the original, not reordered", lambda: shuffle().naive_gap),
         Figure("shuffle.weights", "weights of the seed-42 tokens, no position", lambda: shuffle().weights, _slot_labels),
-        Figure("shuffle.shuffled_weights", "weights of the shuffled tokens, no position", lambda: shuffle().shuffled_weights, _shuffled_labels),
+        Figure("shuffle.shuffled_weights", "weights of the shuffled tokens, no position", lambda: shuffle().shuffled_weights, _shuffled_labels, _perm),
         Figure("offset.weights", "weights with the per-slot ramp added", lambda: offset().weights, _slot_labels),
-        Figure("offset.shuffled_weights", "the shuffled tokens with the ramp added", lambda: offset().shuffled_weights, _shuffled_labels),
+        Figure("offset.shuffled_weights", "the shuffled tokens with the ramp added", lambda: offset().shuffled_weights, _shuffled_labels, _perm),
         Figure("twin.slots", "the two slots holding the same token", lambda: list(twin().slots)),
         Figure("twin.rows_equal", "whether output rows 0 and 4 are equal without position", lambda: twin().rows_equal),
         Figure("twin.max_diff", "max|out[0] − out[4]| without position", lambda: twin().max_diff),
@@ -126,9 +135,9 @@ FIGURES: dict[str, Figure] = {
         Figure("sentence.edited", "sentence A with cat → dog", lambda: " ".join(sentence().edited_tokens)),
         Figure("sentence.weights", "attention weights of sentence A", lambda: sentence().weights, _sentence_labels),
         Figure("sentence.edited_weights", "attention weights after cat → dog", lambda: sentence().edited_weights, _edited_labels),
-        Figure("sentence.order_b_weights", "attention weights of order B", _order_b_weights, _order_b_labels),
+        Figure("sentence.order_b_weights", "attention weights of order B", _order_b_weights, _order_b_labels, _order_b_perm),
         Figure("sentence.pos_weights", "order A with the per-slot ramp added", lambda: sentence().pos_weights, _sentence_labels),
-        Figure("sentence.pos_order_b_weights", "order B with the per-slot ramp added", lambda: sentence().pos_order_b_weights, _order_b_labels),
+        Figure("sentence.pos_order_b_weights", "order B with the per-slot ramp added", lambda: sentence().pos_order_b_weights, _order_b_labels, _order_b_perm),
         Figure("sentence.flat_weights", "weights with the scores multiplied by 0: every row a blend", lambda: sentence().flat_weights, _sentence_labels),
         Figure("sentence.row_change", "max|Δweight| of each row after cat → dog", lambda: _rows(sentence().row_change)),
         Figure("sentence.changed_rows", "rows whose weights moved by more than 0.05", _changed_rows),

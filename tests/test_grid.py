@@ -67,7 +67,7 @@ class PairApp(App[None]):
         shuffled = WEIGHTS[np.ix_(SHUFFLE, SHUFFLE)]
         yield GridPair(
             GridSpec(WEIGHTS, LABELS),
-            GridSpec(shuffled, [LABELS[index] for index in SHUFFLE], marked_rows=frozenset({0, 2})),
+            GridSpec(shuffled, [LABELS[index] for index in SHUFFLE], marked_rows=frozenset({0, 2}), tokens=SHUFFLE),
             ("original", "shuffled"),
         )
 

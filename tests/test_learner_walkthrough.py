@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import TextArea, Tree
 
+from attnpos.lessons.figures import figure
 from attnpos.lessons.loader import load_course
 from attnpos.lessons.model import Grid, Quiz
 from attnpos.lessons.progress import STATE_FILE, Progress
@@ -21,6 +22,7 @@ from attnpos.tui.screens.dialogs import ChoiceScreen, WhyScreen
 from attnpos.tui.screens.exercise_screen import ExerciseScreen
 from attnpos.tui.screens.lesson_screen import LessonScreen
 from attnpos.tui.widgets.attention_grid import AttentionGrid
+from attnpos.tui.widgets.grid_pair import GridPair
 from attnpos.tui.widgets.lesson_blocks import ExerciseCard, QuizCard
 
 COURSE = load_course()
@@ -362,3 +364,42 @@ async def test_each_kind_of_error_gets_its_own_advice_in_the_app(data_dir):
             assert "✗ not yet: error" in said and advice in said
             others = [other for other in ERRORS.values() if other != advice]
             assert not any(other in said for other in others) and "which axis" not in said
+
+
+# --- friction 7: every pair of grids follows the same token -----------------------------------
+
+
+async def test_lesson_3s_order_a_and_b_grids_follow_the_same_token_even_the_twins(data_dir):
+    lesson = COURSE.lesson(3)
+    section = next(i for i, s in enumerate(lesson.sections) if any(isinstance(b, Grid) and b.compare == "sentence.order_b_weights" for b in s.blocks))
+    app = make_app(data_dir, start=(3, section))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        pair = next(p for p in app.screen.query(GridPair) if p.right.labels == figure("sentence.order_b_weights").labels())
+        order_b = figure("sentence.order_b_weights").tokens()
+        pair.left.focus()
+        for row in range(pair.left.token_count):  # down the rows of order A, "the₀" and "the₄" included
+            pair.left.move_cursor(row, 1)
+            await pilot.pause()
+            assert order_b[pair.right.cursor_row] == row and order_b[pair.right.cursor_col] == 1
+            assert pair.right.cursor_weight == pytest.approx(pair.left.cursor_weight)
+
+
+async def test_the_playground_side_by_side_follows_the_same_token(data_dir):
+    app = make_app(data_dir)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("y")
+        await settle(pilot)
+        await pilot.press("s", "b")  # shuffle, then the grid as typed beside it
+        await pilot.pause()
+        screen = app.screen
+        first, moved = screen.query_one("#play-first", AttentionGrid), screen.query_one("#play-moved", AttentionGrid)
+        perm = screen.state.perm
+        await pilot.press("down", "down", "right")
+        await pilot.pause()
+        assert (first.cursor_row, first.cursor_col) == (perm[moved.cursor_row], perm[moved.cursor_col])
+        first.focus()
+        await pilot.press("down")
+        await pilot.pause()
+        assert (first.cursor_row, first.cursor_col) == (perm[moved.cursor_row], perm[moved.cursor_col])

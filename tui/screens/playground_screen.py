@@ -97,6 +97,20 @@ class PlaygroundScreen(CourseScreen):
             )
         )
         self.query_one("#play-figures", Static).update(figures_text(state))
+        if state.side_by_side:  # in step from the start, and after every reorder
+            first.move_cursor(state.perm[moved.cursor_row], state.perm[moved.cursor_col])
+
+    def on_attention_grid_cursor_moved(self, event: AttentionGrid.CursorMoved) -> None:
+        """Side by side, the other grid's cursor follows the same pair of tokens (a token's slot now is perm.index)."""
+        if not self.state.side_by_side:
+            return
+        perm = self.state.perm
+        first = self.query_one("#play-first", AttentionGrid)
+        moved = self.query_one("#play-moved", AttentionGrid)
+        if event.grid is first:
+            moved.move_cursor(perm.index(event.row), perm.index(event.col))
+        else:
+            first.move_cursor(perm[event.row], perm[event.col])
 
     @property
     def cursor_row(self) -> int:

@@ -20,6 +20,8 @@ class GridSpec:
     weights: np.ndarray
     labels: Sequence[str]
     marked_rows: frozenset[int] = field(default_factory=frozenset)
+    tokens: Sequence[int] | None = None
+    """Which token each row holds, by its index in the first listing (a shuffle's perm); None: row k holds token k."""
 
 
 class GridPair(Container):
@@ -59,6 +61,9 @@ class GridPair(Container):
         """
         super().__init__(name=name, id=id, classes=classes)
         self._specs = (left, right)
+        # Row -> token for each side: the cursors meet on the same tokens, wherever a shuffle put them
+        # (even the twin "the"s, whose labels tell slots apart and so differ between orders).
+        self._tokens = tuple(list(spec.tokens) if spec.tokens is not None else list(range(len(spec.labels))) for spec in (left, right))
         self._captions = captions
         self.scale_to_max = scale_to_max
 
@@ -97,9 +102,6 @@ class GridPair(Container):
         self._stack_if_narrow(event.size.width)
 
     def on_mount(self) -> None:
-        left, right = self.left.labels, self.right.labels
-        # The same tokens relisted: a cursor follows its tokens. Otherwise (an edited word): its slots.
-        self._relisted = sorted(left) == sorted(right) and len(set(left)) == len(left)
         self._follow(self.left, self.left.cursor_row, self.left.cursor_col)  # in step from the start
 
     def on_attention_grid_cursor_moved(self, event: AttentionGrid.CursorMoved) -> None:
@@ -107,12 +109,9 @@ class GridPair(Container):
 
     def _follow(self, grid: AttentionGrid, row: int, col: int) -> None:
         """Move the other grid's cursor to the same pair of tokens, wherever the shuffle put them."""
+        mine, theirs = self._tokens if grid is self.left else self._tokens[::-1]
         other = self.right if grid is self.left else self.left
-        if self._relisted:
-            mine, theirs = grid.labels, other.labels
-            other.move_cursor(theirs.index(mine[row]), theirs.index(mine[col]))
-        else:
-            other.move_cursor(row, col)
+        other.move_cursor(theirs.index(mine[row]), theirs.index(mine[col]))
 
     def on_attention_grid_numbers_toggled(self, event: AttentionGrid.NumbersToggled) -> None:
         """Values on one grid means values on both (they are compared cell by cell); then re-check the fit."""

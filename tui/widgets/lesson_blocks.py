@@ -124,6 +124,11 @@ def _labels(name: str) -> list[str]:
     return fig.labels() if fig.labels else [str(i) for i in range(fig.value.shape[0])]
 
 
+def _tokens(name: str) -> list[int] | None:
+    fig = figure(name)
+    return fig.tokens() if fig.tokens else None
+
+
 class GridFigure(Vertical):
     """An attention-grid figure from the lesson, alone or beside its comparison."""
 
@@ -142,8 +147,8 @@ class GridFigure(Vertical):
             second = figure(block.compare)
             changed = changed_rows(first.value, second.value) if block.mark_changed else frozenset()
             yield GridPair(
-                GridSpec(first.value, _labels(block.figure)),
-                GridSpec(second.value, _labels(block.compare), changed),
+                GridSpec(first.value, _labels(block.figure), tokens=_tokens(block.figure)),
+                GridSpec(second.value, _labels(block.compare), changed, tokens=_tokens(block.compare)),
                 captions=(titles[0], titles[1]),
             )
         if block.caption:
