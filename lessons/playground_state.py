@@ -54,11 +54,10 @@ class PlaygroundState:
         labels = label_tokens(self.tokens)
         return labels if order is None else [labels[i] for i in order]
 
-    @property
-    def marked_slots(self) -> frozenset[int]:
-        """The slots of the current order whose rows are marked: moved by the last change, or predicted to move."""
+    def slots(self, tokens: set[int] | frozenset[int]) -> frozenset[int]:
+        """Where these tokens (indices as typed) sit in the current order."""
         slot_of = {token: slot for slot, token in enumerate(self.perm)}
-        return frozenset(slot_of[t] for t in self.marked | self.predicted)
+        return frozenset(slot_of[t] for t in tokens)
 
     def figure_lines(self) -> list[tuple[str, str]]:
         """The live figures as (name, what it says) lines: the gap, the twins, the pooled readout, the rows."""
@@ -227,10 +226,14 @@ class PlaygroundState:
         self._apply(f"Seed {seed}: new word vectors and head.", change)
 
     def predict(self, token: int) -> None:
-        """Mark (or unmark) ``token`` as one the learner expects the next change to move."""
+        """Mark (or unmark) ``token`` as one the learner expects the next change to move.
+
+        The ▶ marks of the last change go: a prediction is about the next change only.
+        """
+        self.marked = frozenset()
         self.predicted ^= {token}
         names = ", ".join(self.labels()[i] for i in sorted(self.predicted)) or "none"
-        self.last_change = f"You predict these rows will change: {names}. Now make a change (e, s, g, …)."
+        self.last_change = f"You predict these rows will change (marked ?): {names}. Now make a change (e, s, g, …)."
 
     def toggle_pair(self) -> None:
         self.side_by_side = not self.side_by_side

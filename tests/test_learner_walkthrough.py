@@ -403,3 +403,38 @@ async def test_the_playground_side_by_side_follows_the_same_token(data_dir):
         await pilot.press("down")
         await pilot.pause()
         assert (first.cursor_row, first.cursor_col) == (perm[moved.cursor_row], perm[moved.cursor_col])
+
+
+# --- friction 6: predictions drawn apart from the last change's marks ------------------------------
+
+
+def row_labels(grid: AttentionGrid) -> list[str]:
+    """Each query row's marker and label, as drawn."""
+    lines = [grid.render_line(y).text for y in range(grid.scrollable_content_region.height)]
+    return lines[grid._header_height:][: grid.token_count]
+
+
+@pytest.mark.parametrize("colour", ["colour", "NO_COLOR"])
+async def test_m_clears_the_last_changes_marks_and_draws_predictions_apart(data_dir, monkeypatch, colour):
+    if colour == "NO_COLOR":
+        monkeypatch.setenv("NO_COLOR", "1")
+    app = make_app(data_dir)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await pilot.press("y")
+        await settle(pilot)
+        screen = app.screen
+        grid = screen.query_one("#play-moved", AttentionGrid)
+        await pilot.press("g", "g")  # the per-slot ramp: ▶ marks the rows it moved
+        await pilot.pause()
+        assert any(line.lstrip().startswith("▶") for line in row_labels(grid))
+        await pilot.press("down", "m")  # predict: the token in row 1 will move
+        await pilot.pause()
+        drawn = row_labels(grid)
+        assert not any("▶" in line for line in drawn)  # the last change's marks are gone
+        assert drawn[1].lstrip().startswith("? ") and sum(line.lstrip().startswith("?") for line in drawn) == 1
+        if colour == "colour":
+            await pilot.press("down")  # off the row: the cursor's own style no longer covers it
+            await pilot.pause()
+            predicted = grid.render_line(grid._header_height + 1)
+            assert any(seg.style and seg.style.underline for seg in predicted if "?" in seg.text)

@@ -46,9 +46,11 @@ def test_a_swap_picks_one_token_then_trades_slots_with_the_next():
 
 def test_the_next_change_reveals_the_predictions_then_forgets_them():
     state = PlaygroundState(SENTENCE)
-    state.predict(1)
+    state.step_signal(1)  # a change that marks rows ...
+    state.step_signal(-1)
+    state.predict(1)  # ... whose marks a prediction clears
     state.predict(2)
-    assert state.marked_slots == {1, 2}
+    assert state.slots(state.predicted) == {1, 2} and state.marked == frozenset()
     state.edit_token(1, " dog ")
     assert state.tokens[1] == "dog" and state.sentence == "the dog sat on the mat"
     assert 1 in state.marked and state.predicted == set()

@@ -83,8 +83,11 @@ class PlaygroundScreen(CourseScreen):
         computed = state.computed
         first = self.query_one("#play-first", AttentionGrid)
         moved = self.query_one("#play-moved", AttentionGrid)
-        first.set_weights(computed.weights, state.labels(), marked_rows=state.marked)
-        moved.set_weights(computed.shuffled_weights, state.labels(state.perm), marked_rows=state.marked_slots)
+        first.set_weights(computed.weights, state.labels(), marked_rows=state.marked, predicted_rows=state.predicted)
+        moved.set_weights(
+            computed.shuffled_weights, state.labels(state.perm),
+            marked_rows=state.slots(state.marked), predicted_rows=state.slots(state.predicted),
+        )
         first.display = state.side_by_side
         outputs = self.query_one("#play-outputs", OutputStrips)
         outputs.show(computed.shuffled_outputs, state.labels(state.perm))

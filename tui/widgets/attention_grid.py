@@ -28,6 +28,8 @@ from attnpos.tui.colours import SHADES, format_weight, ramp_segments, ramp_step,
 
 ROW_MARKER = "▶ "
 """Drawn before the label of a marked row (e.g. a row that changed after an edit)."""
+PREDICTED_MARKER = "? "
+"""Drawn before the label of a row the learner predicts the next change will move (the same width)."""
 
 # Column labels longer than this are replaced by column indices instead of being stacked.
 MAX_STACKED_LABEL = 8
@@ -66,6 +68,7 @@ class AttentionGrid(ScrollView, can_focus=True):
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "attention-grid--label",
         "attention-grid--marked-label",
+        "attention-grid--predicted-label",
         "attention-grid--cursor-label",
         "attention-grid--cell",
         "attention-grid--status",
@@ -84,6 +87,7 @@ class AttentionGrid(ScrollView, can_focus=True):
         &:focus { border: heavy $accent; }  /* a heavier line, so focus shows without colour too */
         & > .attention-grid--label { color: $text-muted; }
         & > .attention-grid--marked-label { color: $warning; text-style: bold; }
+        & > .attention-grid--predicted-label { color: $accent; text-style: bold underline; }
         & > .attention-grid--cursor-label { color: $text; background: $primary 60%; text-style: bold; }
         & > .attention-grid--cell { color: $text; }
         & > .attention-grid--status { color: $text-muted; }
@@ -121,6 +125,7 @@ class AttentionGrid(ScrollView, can_focus=True):
         *,
         title: str = "",
         marked_rows: Collection[int] = frozenset(),
+        predicted_rows: Collection[int] = frozenset(),
         scale_to_max: bool = False,
         name: str | None = None,
         id: str | None = None,
@@ -132,6 +137,7 @@ class AttentionGrid(ScrollView, can_focus=True):
         labels: T token labels, already told apart (e.g. "the₀", "the₄").
         title: Shown in the top border.
         marked_rows: Rows drawn with a marker, e.g. the rows an edit changed.
+        predicted_rows: Rows drawn with a marker of their own: those the learner expects the next change to move.
         scale_to_max: Colour from 0 to the matrix maximum instead of 0 to 1.
         """
         super().__init__(name=name, id=id, classes=classes, disabled=disabled)
@@ -143,14 +149,18 @@ class AttentionGrid(ScrollView, can_focus=True):
         # Full-width rendered rows, keyed on everything that changes how a row looks.
         self._row_cache: LRUCache[tuple, Strip] = LRUCache(maxsize=1024)
         self._styles: dict[str, Style] = {}  # resolved component styles, until the CSS or focus changes
-        self.set_weights(weights, labels, marked_rows=marked_rows)
+        self.set_weights(weights, labels, marked_rows=marked_rows, predicted_rows=predicted_rows)
 
     # ---- public API ----------------------------------------------------------
 
     def set_weights(
-        self, weights: np.ndarray, labels: Sequence[str], marked_rows: Collection[int] = frozenset()
+        self,
+        weights: np.ndarray,
+        labels: Sequence[str],
+        marked_rows: Collection[int] = frozenset(),
+        predicted_rows: Collection[int] = frozenset(),
     ) -> None:
-        """Show a new matrix (and labels, and marked rows); keeps the cursor if it still fits."""
+        """Show a new matrix (and labels, marked and predicted rows); keeps the cursor if it still fits."""
         weights = np.asarray(weights, dtype=float)
         tokens = len(labels)
         if weights.shape != (tokens, tokens):
@@ -158,6 +168,7 @@ class AttentionGrid(ScrollView, can_focus=True):
         self.weights = weights
         self.labels = list(labels)
         self.marked_rows = frozenset(marked_rows)
+        self.predicted_rows = frozenset(predicted_rows)
         maximum = float(weights.max()) if weights.size else 0.0
         self.scale = maximum if self.scale_to_max and maximum > 0 else 1.0
         self.cursor_row = min(self.cursor_row, max(tokens - 1, 0))
@@ -384,15 +395,15 @@ class AttentionGrid(ScrollView, can_focus=True):
         """Query row `row`, the full width of the grid: marker, label, then one cell per key."""
         colour = self.uses_colour
         cursor_col = self.cursor_col if row == self.cursor_row else None
-        key = ("row", row, cursor_col, row in self.marked_rows, self.show_numbers, colour, self.has_focus)
+        marked, predicted = row in self.marked_rows, row in self.predicted_rows
+        key = ("row", row, cursor_col, marked, predicted, self.show_numbers, colour, self.has_focus)
         if (cached := self._row_cache.get(key)) is not None:
             return cached
-        marked = row in self.marked_rows
-        label_style = self._component("marked-label" if marked else "label")
+        label_style = self._component("marked-label" if marked else "predicted-label" if predicted else "label")
         if cursor_col is not None:
             # Same emphasis as the cursor's column label in the header.
             label_style = self._component("cursor-label") if self.has_focus else label_style + Style(bold=True)
-        marker = ROW_MARKER if marked else " " * cell_len(ROW_MARKER)
+        marker = ROW_MARKER if marked else PREDICTED_MARKER if predicted else " " * cell_len(ROW_MARKER)
         label_text = marker + self._row_labels[row]
         segments = [Segment(label_text.ljust(self._label_width - 1), label_style), Segment(" ", self._component(""))]
         plain_style = self._component("cell")
