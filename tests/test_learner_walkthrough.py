@@ -438,3 +438,24 @@ async def test_m_clears_the_last_changes_marks_and_draws_predictions_apart(data_
             await pilot.pause()
             predicted = grid.render_line(grid._header_height + 1)
             assert any(seg.style and seg.style.underline for seg in predicted if "?" in seg.text)
+
+
+# --- friction 8: where the weight went, at 64 tokens --------------------------------------------
+
+
+async def test_at_64_tokens_the_status_line_points_to_the_off_screen_weight(data_dir):
+    sentence = " ".join(f"w{i % 20}" for i in range(64))
+    app = AttnposApp(data_dir=data_dir, play=sentence)
+    app.animation_level = "none"
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("g", "g")  # the per-slot ramp: every row's weight runs to the far end
+        await pilot.pause()
+        grid = app.screen.query_one("#play-moved", AttentionGrid)
+        status = grid.render_line(grid.scrollable_content_region.height - 1).text
+        top = int(grid.weights[0].argmax())
+        assert top > 40 and f"most on {grid.labels[top]} {grid.weights[0, top]:.2f} →" in status
+        await pilot.press("end")  # there: the arrow goes, the figure stays
+        await pilot.pause()
+        status = grid.render_line(grid.scrollable_content_region.height - 1).text
+        assert f"most on {grid.labels[top]}" in status and "→" not in status.split("most on")[1]

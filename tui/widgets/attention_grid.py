@@ -426,13 +426,25 @@ class AttentionGrid(ScrollView, can_focus=True):
         return Segment(text, ramp_style(ramp_step(fraction), bold=cursor))
 
     def _status_text(self, width: int) -> str:
-        """'row the₀ → col cat: 0.077', shortened when the grid is narrow."""
+        """'row the₀ → col cat: 0.077 · most on mat 0.61 →', shortened when the grid is narrow.
+
+        The row's largest weight is named with an arrow when its column is off screen: at 64
+        tokens a row can put all its weight on a column the learner cannot see.
+        """
         if not self.token_count:
             return ""
         query, key = self.labels[self.cursor_row], self.labels[self.cursor_col]
         weight = f"{self.cursor_weight:.3f}"
-        long_form = f"row {query} → col {key}: {weight}"
-        return long_form if cell_len(long_form) <= width else f"{query} → {key}: {weight}"
+        top = int(np.argmax(self.weights[self.cursor_row]))
+        most = ""
+        if top != self.cursor_col:
+            x, _ = self._cell_span(top)
+            side = " →" if x >= width else " ←" if x < self._label_width else ""
+            most = f" · most on {self.labels[top]} {self.weights[self.cursor_row, top]:.2f}{side}"
+        for form in (f"row {query} → col {key}: {weight}{most}", f"{query} → {key}: {weight}{most}"):
+            if cell_len(form) <= width:
+                return form
+        return f"{query} → {key}: {weight}"
 
 
 class GridLegend(Widget):
