@@ -459,3 +459,38 @@ async def test_at_64_tokens_the_status_line_points_to_the_off_screen_weight(data
         await pilot.pause()
         status = grid.render_line(grid.scrollable_content_region.height - 1).text
         assert f"most on {grid.labels[top]}" in status and "→" not in status.split("most on")[1]
+
+
+# --- accessibility: the terminal cursor follows focus ----------------------------------------------
+
+
+async def test_the_terminal_cursor_sits_on_the_focused_cell_row_and_choice(data_dir):
+    app = make_app(data_dir)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        tree = app.screen.query_one("#outline", Tree)
+        await pilot.press("down", "down")
+        await pilot.pause()
+        widget, _ = app.screen.get_widget_at(*app.cursor_position)
+        assert widget is tree and app.cursor_position.y - tree.content_region.y == tree.cursor_line
+
+        section = next(i for i, s in enumerate(COURSE.lessons[0].sections) if any(isinstance(b, Grid) for b in s.blocks))
+        app.open_lesson(1, section)
+        await settle(pilot)
+        await pilot.press("g", "down", "right", "right")
+        await pilot.pause()
+        grid = app.focused
+        assert isinstance(grid, AttentionGrid)
+        widget, _ = app.screen.get_widget_at(*app.cursor_position)
+        assert widget is grid
+        row_drawn = grid.render_line(app.cursor_position.y - grid.content_region.y).text
+        assert row_drawn.lstrip().startswith(grid.labels[grid.cursor_row])  # on the cursor's row
+        assert row_drawn[app.cursor_position.x - grid.content_region.x - 1] == "["  # inside the cursor's brackets
+
+        await pilot.press("a", "down")
+        await pilot.pause()
+        options = app.focused
+        widget, _ = app.screen.get_widget_at(*app.cursor_position)
+        assert widget is options
+        line = options.render_line(app.cursor_position.y - options.content_region.y).text
+        assert f"{chr(97 + options.highlighted)})" in line

@@ -8,6 +8,7 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.geometry import Offset
 from textual.widgets import Header, Static, Tree
 
 from attnpos.lessons.outline import find_outline_exercise
@@ -92,6 +93,22 @@ class OutlineScreen(CourseScreen):
                         data=("exercise", lesson.number, exercise.id),
                     )
         self.call_after_refresh(setattr, tree, "cursor_line", max(cursor, 0))
+
+    @on(Tree.NodeHighlighted)
+    def _highlighted(self, event: Tree.NodeHighlighted) -> None:
+        self.call_after_refresh(self._place_terminal_cursor)  # once the tree has scrolled to the row
+
+    def _place_terminal_cursor(self) -> None:
+        """The terminal's cursor on the highlighted row, so a screen reader follows the outline."""
+        tree = self.query_one(Tree)
+        node = tree.cursor_node
+        if node is None or not tree.has_focus:
+            return
+        depth, parent = 0, node.parent  # lessons 0, their sections and exercises 1
+        while parent is not None and parent is not tree.root:
+            depth, parent = depth + 1, parent.parent
+        region = tree.content_region
+        self.app.cursor_position = Offset(region.x + depth * tree.guide_depth, region.y + tree.cursor_line - int(tree.scroll_offset.y))
 
     @on(Tree.NodeSelected)
     def _selected(self, event: Tree.NodeSelected) -> None:

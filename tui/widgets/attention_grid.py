@@ -18,7 +18,7 @@ from textual import events
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.cache import LRUCache
-from textual.geometry import Region, Size, Spacing
+from textual.geometry import Offset, Region, Size, Spacing
 from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
@@ -212,6 +212,7 @@ class AttentionGrid(ScrollView, can_focus=True):
                 self.refresh(Region(x, 0, width, self._header_height))
         self._refresh_screen_line(self._status_y)
         self._scroll_cursor_into_view()
+        self._place_terminal_cursor()
         self.post_message(self.CursorMoved(self, row, col, self.cursor_weight))
 
     # ---- actions -------------------------------------------------------------
@@ -327,9 +328,20 @@ class AttentionGrid(ScrollView, can_focus=True):
         fixed = Spacing(top=self._header_height, bottom=1, left=self._label_width)
         self.scroll_to_region(cell, spacing=fixed, animate=False, immediate=True)
 
+    def _place_terminal_cursor(self) -> None:
+        """Put the terminal's own cursor on the cursor's cell, as Input and TextArea do for theirs,
+        so a screen reader or braille display follows the grid (Textual draws it hidden)."""
+        if not self.has_focus:
+            return
+        x, _ = self._cell_span(self.cursor_col)
+        region = self.content_region
+        row_y = self._header_height + self.cursor_row - self.scroll_offset.y
+        self.app.cursor_position = Offset(region.x + x + 1, region.y + row_y)  # + 1: inside the brackets
+
     def on_focus(self, event: events.Focus) -> None:
-        """Cursor labels are drawn more strongly when focused."""
+        """Cursor labels are drawn more strongly when focused; the terminal cursor comes to the cell."""
         self._forget_styles()
+        self.call_after_refresh(self._place_terminal_cursor)  # once scrolled into view
 
     def on_blur(self, event: events.Blur) -> None:
         """See `on_focus`."""

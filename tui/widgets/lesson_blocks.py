@@ -8,10 +8,11 @@ from typing import ClassVar
 from rich.markdown import Markdown as RichMarkdown
 from rich.syntax import Syntax
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.geometry import Offset
 from textual.message import Message
 from textual.widgets import Button, OptionList, Static
 from textual.widgets.option_list import Option
@@ -199,6 +200,28 @@ class QuizCard(Vertical):
     @property
     def choices(self) -> OptionList:
         return self.query_one(OptionList)
+
+    @on(OptionList.OptionHighlighted)
+    def _highlighted(self) -> None:
+        self.call_after_refresh(self._place_terminal_cursor)  # once the list has scrolled to it
+
+    @on(events.DescendantFocus)
+    def _focused(self) -> None:
+        self.call_after_refresh(self._place_terminal_cursor)
+
+    def _place_terminal_cursor(self) -> None:
+        """The terminal's cursor on the highlighted choice, so a screen reader follows the question.
+
+        Where a choice starts is OptionList's private `_index_to_line` (choices wrap, so it cannot
+        be counted from outside); tests/test_learner_walkthrough.py fails if Textual renames it.
+        """
+        options = self.choices
+        if not options.has_focus or options.highlighted is None:
+            return
+        line = options._index_to_line.get(options.highlighted)
+        if line is not None:
+            region = options.content_region
+            self.app.cursor_position = Offset(region.x, region.y + line - int(options.scroll_offset.y))
 
     @on(OptionList.OptionSelected)
     def _chosen(self, event: OptionList.OptionSelected) -> None:
