@@ -494,3 +494,51 @@ async def test_the_terminal_cursor_sits_on_the_focused_cell_row_and_choice(data_
         assert widget is options
         line = options.render_line(app.cursor_position.y - options.content_region.y).text
         assert f"{chr(97 + options.highlighted)})" in line
+
+
+# --- friction 2 and 4: room to edit; the cited hint beside its verdict ---------------------------------
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
+async def test_a_verdict_that_cites_a_hint_shows_it_beside_the_verdict(data_dir, size):
+    exercise = COURSE.exercises["constant-offset"]
+    wrong = (exercise.folder / "mistakes" / "wrong-comparison__not-reordered.py").read_text()
+    app = make_app(data_dir, start=exercise.id)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        editor = screen.query_one("#editor", TextArea)
+        editor.load_text(wrong)
+        await pilot.press("ctrl+t")
+        await settle(pilot)
+        assert "(third hint)" in result_text(screen)
+        hint = shown(screen.query_one("#hint-text"))
+        assert hint.startswith("Hint 3 of 4: ")  # the hint the message names, not the first
+        result = screen.query_one("#result")
+        assert result.max_scroll_y == 0  # the verdict and the hint both in view, nothing scrolled away
+        assert Progress.load(data_dir).exercise(exercise.id).hints_used == 3
+        lines_before = editor.size.height
+        if size[1] < 24:  # a short terminal folded the brief away for the verdict; f3 brings it back
+            assert not screen.query_one("#instructions").display
+            await pilot.press("f3")
+            assert screen.query_one("#instructions").display
+            await pilot.pause()
+            lines_before = editor.size.height
+        await pilot.press("f3", "f4")  # the brief and the result folded away: the editor takes their lines
+        await pilot.pause()
+        assert editor.size.height > lines_before + 6
+        await pilot.press("ctrl+t")  # a new verdict brings the result back
+        await settle(pilot)
+        assert result.display and "✗ not yet" in result_text(screen)
+
+
+async def test_wrapped_lines_are_marked_in_the_gutter_at_60_columns(data_dir):
+    app = make_app(data_dir, start="constant-offset")
+    async with app.run_test(size=(60, 20)) as pilot:
+        await settle(pilot)
+        editor = app.screen.query_one("#editor", TextArea)
+        rows = [editor.render_line(y).text for y in range(editor.scrollable_content_region.height)]
+        gutter = editor.gutter_width
+        numbered = [row for row in rows if row[:gutter].strip().isdigit()]
+        continued = [row for row in rows if row[:gutter].strip() == "↪"]
+        assert numbered and continued and all(row[:gutter].strip() for row in rows if row[gutter:].strip())

@@ -22,9 +22,11 @@ from attnpos.lessons.model import Exercise
 from attnpos.tui.leaks import Footer
 from attnpos.tui.screens.course_screen import CourseScreen
 from attnpos.tui.screens.dialogs import BriefScreen, ConfirmScreen, SolutionScreen, WhyScreen
+from attnpos.tui.widgets.code_editor import CodeEditor
 from attnpos.tui.widgets.lesson_blocks import ProseBlock
 
 DRAFT_SAVE_DELAY = 0.5  # seconds of quiet typing before the draft is written
+ROOMY_HEIGHT = 24  # rows: below this a verdict folds the brief panel away to stay in view with its hint
 
 
 def code_spans(text: str) -> Text:
@@ -75,7 +77,7 @@ class ExerciseScreen(CourseScreen):
             instructions.border_subtitle = "f2 shows it all · f3 hides this"
             yield ProseBlock(self.exercise.instructions)
         # Soft wrap: a long line should not cost a row of horizontal scrollbar at 80×24.
-        editor = TextArea.code_editor(self._draft, language="python", id="editor", theme="monokai", soft_wrap=True)
+        editor = CodeEditor.code_editor(self._draft, language="python", id="editor", theme="monokai", soft_wrap=True)
         editor.border_title = "your answer (saved as you type)"
         yield editor
         with VerticalScroll(id="result") as result:
@@ -231,6 +233,10 @@ class ExerciseScreen(CourseScreen):
             body.append("\n\nyour code printed:\n", style="dim")
             body.append(verdict.output.rstrip("\n")[-2000:], style="dim")
         self._show(body)
+        if self.size.height < ROOMY_HEIGHT:
+            # A short terminal cannot hold the brief, the code and a verdict with its hint: after a
+            # check the verdict matters most, and f3 (or f2) brings the brief back.
+            self.query_one("#instructions").display = False
         self.app.progress.record_check(self.exercise.id, verdict.passed, source)  # recorded once the verdict is on screen
         self.app.save_progress()
         cited = self.exercise.cited_hint(verdict.message)
@@ -271,10 +277,10 @@ class ExerciseScreen(CourseScreen):
         shown = Text.assemble((f"Hint {number} of {len(hints)}: ", "bold"), code_spans(hints[number - 1]))
         if number == len(hints):
             shown.append("\nThat was the last hint; ctrl+o shows the reference solution after a check.", style="dim")
-        elif number > 1:
-            shown.append("\nf2 shows the earlier hints with the brief.", style="dim")
         result = self.query_one("#result", VerticalScroll)
         result.display = True
+        # On the border, not a line of its own: the verdict and the hint must fit the panel together.
+        result.border_subtitle = "f2 earlier hints · f4 hides this" if number > 1 else "f4 hides this"
         self.query_one("#hint-text", Static).update(shown)
         result.scroll_end(animate=False)
 
