@@ -17,9 +17,24 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
+from attnpos.core.playground import MAX_TOKENS, SIGNALS
+from attnpos.core.words import tokenize
 from attnpos.lessons.figures import FIGURES, format_figure
 from attnpos.lessons.mathtext import MathError, to_unicode
-from attnpos.lessons.model import Block, Code, Course, Exercise, ExerciseRef, Grid, Lesson, Math, Prose, Quiz, Section
+from attnpos.lessons.model import (
+    Block,
+    Code,
+    Course,
+    Exercise,
+    ExerciseRef,
+    Grid,
+    Lesson,
+    Math,
+    PlaygroundLink,
+    Prose,
+    Quiz,
+    Section,
+)
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 CONTENT_DIR = PACKAGE_DIR / "content"
@@ -30,7 +45,7 @@ FIGURE_PATTERN = re.compile(r"\{\{\s*([A-Za-z0-9_.]+)\s*(?::([^}]*))?\}\}")
 INLINE_MATH = re.compile(r"(?<![\\$])\$(?!\$)([^$]+?)\$")  # may wrap onto the next line
 CODE_SPAN = re.compile(r"(`+)(.+?)\1")
 LESSON_NAME = re.compile(r"(\d+)-([a-z0-9-]+)\.md")
-DIRECTIVES = ("grid", "quiz", "exercise")
+DIRECTIVES = ("grid", "quiz", "exercise", "playground")
 
 
 @dataclass(frozen=True)
@@ -150,10 +165,30 @@ def parse_quiz(data: dict, report: _Reporter, line: int, what: str = "quiz") -> 
     )
 
 
+def parse_playground(data: dict, report: _Reporter, line: int) -> PlaygroundLink | None:
+    """A {playground} block: a sentence, an optional order (a permutation of its tokens) and a signal."""
+    if not _require(data, {"sentence": str, "signal": str}, report, line, "playground"):
+        return None
+    tokens = tokenize(data["sentence"])
+    if not 1 <= len(tokens) <= MAX_TOKENS:
+        report(line, f"playground: the sentence needs 1 to {MAX_TOKENS} words, it has {len(tokens)}")
+        return None
+    if data["signal"] not in SIGNALS:
+        report(line, f"playground: unknown signal {data['signal']!r}; one of {', '.join(SIGNALS)}")
+        return None
+    order = data.get("order", list(range(len(tokens))))
+    if not isinstance(order, list) or not all(isinstance(k, int) for k in order) or sorted(order) != list(range(len(tokens))):
+        report(line, f"playground: order must list each of 0 … {len(tokens) - 1} once, one per word")
+        return None
+    return PlaygroundLink(" ".join(tokens), tuple(order), data["signal"], line, _text(data.get("caption", ""), report, line))
+
+
 def _directive(kind: str, body: str, report: _Reporter, line: int) -> Block | None:
     data = _toml(body, report, line + 1)
     if data is None:
         return None
+    if kind == "playground":
+        return parse_playground(data, report, line)
     if kind == "quiz":
         return parse_quiz(data, report, line)
     if kind == "exercise":

@@ -66,7 +66,18 @@ class ExerciseRef:
     line: int
 
 
-Block = Union[Prose, Math, Code, Grid, Quiz, ExerciseRef]
+@dataclass(frozen=True)
+class PlaygroundLink:
+    """A link that opens the playground on a sentence, in an order, with a position signal."""
+
+    sentence: str
+    order: tuple[int, ...]  # slot k shows token order[k] of the sentence
+    signal: str  # one of attnpos.core.playground.SIGNALS
+    line: int
+    caption: str = ""  # what to look at once it is open
+
+
+Block = Union[Prose, Math, Code, Grid, Quiz, ExerciseRef, PlaygroundLink]
 
 
 @dataclass(frozen=True)

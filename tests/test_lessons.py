@@ -81,7 +81,13 @@ def test_registry_quotes_the_core():
     assert figure("sentence.weights").is_matrix
 
 
-TYPED_FIGURES = [r"4\.4\s*(e|×\s*10\^?)\s*-?16", r"4\.44089", r"3\.49975", r"\b3\.50?\b", r"2\.375", r"0\.788", r"8\.589"]
+TYPED_FIGURES = [
+    r"4\.4\s*(e|×\s*10\^?)\s*-?16", r"4\.44089", r"3\.49975", r"\b3\.50?\b", r"2\.375", r"0\.788", r"8\.589",
+    # issue 14's figures: saturation without the 0.5 factor, the causal gap and twins, the ALiBi windows
+    # and reversal gaps, the sharpening ratio, the ramp's norms and products, the one-slot readout
+    r"\b0\.9[45]\b", r"\b0\.65\b", r"\b1\.65\b", r"\b3\.67\b", r"\b3\.2[45]\d*\b", r"\b9\.21?\b",
+    r"\b1,?1(79|80)\b", r"\b141(\.4)?\b", r"10\.18", r"443\.5", r"\b28\.8\b", r"\b1\.62\b",
+]
 
 
 @pytest.mark.parametrize("path", sorted(CONTENT_DIR.glob("*.md")), ids=lambda p: p.name)
