@@ -20,6 +20,7 @@ else:  # pragma: no cover - exercised on Python 3.10 only
 from attnpos.core.playground import MAX_TOKENS, SIGNALS
 from attnpos.core.words import tokenize
 from attnpos.lessons.figures import FIGURES, format_figure
+from attnpos.lessons.glossary import GLOSSARY_NAME, parse_glossary
 from attnpos.lessons.mathtext import MathError, to_unicode
 from attnpos.lessons.model import (
     Block,
@@ -40,6 +41,7 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 CONTENT_DIR = PACKAGE_DIR / "content"
 EXERCISES_DIR = PACKAGE_DIR / "exercises"
 COURSE_TITLE = "Why Attention Needs Position"
+PREREQUISITES = "You need Python and everyday NumPy (indexing, the @ product); lesson 1 opens with a refresher on one attention head."
 
 FIGURE_PATTERN = re.compile(r"\{\{\s*([A-Za-z0-9_.]+)\s*(?::([^}]*))?\}\}")
 INLINE_MATH = re.compile(r"(?<![\\$])\$(?!\$)([^$]+?)\$")  # may wrap onto the next line
@@ -376,7 +378,10 @@ def _check_course(course: Course, problems: list[Problem]) -> None:
 
 
 def load_course(content_dir: Path = CONTENT_DIR, exercises_dir: Path = EXERCISES_DIR) -> Course:
-    """The whole course; raises CourseError listing every problem found."""
+    """The whole course; raises CourseError listing every problem found.
+
+    The glossary is ``glossary.toml`` beside the content folder, when there is one.
+    """
     problems: list[Problem] = []
     lessons = []
     numbers: dict[int, Path] = {}
@@ -402,7 +407,12 @@ def load_course(content_dir: Path = CONTENT_DIR, exercises_dir: Path = EXERCISES
         exercise = parse_exercise(folder, problems)
         if exercise is not None:
             exercises[exercise.id] = exercise
-    course = Course(COURSE_TITLE, tuple(lessons), exercises)
+    glossary = ()
+    glossary_path = content_dir.parent / GLOSSARY_NAME
+    if glossary_path.is_file():
+        report = _Reporter(glossary_path, problems)
+        glossary = parse_glossary(glossary_path, set(numbers), report, lambda value, line: _text(value, report, line))
+    course = Course(COURSE_TITLE, tuple(lessons), exercises, glossary)
     _check_course(course, problems)
     if problems:
         raise CourseError(problems)

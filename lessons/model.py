@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Union
 
+from attnpos.lessons.glossary import Term
+
 
 @dataclass(frozen=True)
 class Prose:
@@ -124,6 +126,7 @@ class Course:
     title: str
     lessons: tuple[Lesson, ...]
     exercises: dict[str, Exercise] = field(default_factory=dict)
+    glossary: tuple[Term, ...] = ()
 
     def lesson(self, number: int) -> Lesson:
         for lesson in self.lessons:
