@@ -170,7 +170,7 @@ class RunResult:
     the names as they were when it stopped. ``values`` holds the requested
     names bound to a bool, int, float, complex, NumPy scalar or an ndarray of
     a bool/int/uint/float/complex dtype, as ``np.asarray`` gives them (lists
-    and tuples are *not* converted). ``bad_types`` maps the other requested
+    and tuples of numbers too). ``bad_types`` maps the other requested
     names to a type description ("str", "list", "function", "object array",
     "int (too large for int64)"). ``missing`` lists the requested names the
     script never bound. When the process died, timed out or was cancelled
@@ -245,7 +245,7 @@ class Sandbox:
     server imports once so that runs need not.
     """
 
-    def __init__(self, max_workers: int = 4, preload: Sequence[str] = ("numpy", "attnpos.core")) -> None:
+    def __init__(self, max_workers: int = 4, preload: Sequence[str] = ("numpy", "attnpos.core", "attnpos.lessons.checking.substitutes")) -> None:
         if max_workers < 1:
             raise ValueError("max_workers must be at least 1")
         self._slots = threading.BoundedSemaphore(max_workers)
@@ -1011,6 +1011,12 @@ def _write_results(
 
 def _numeric_array(value: object) -> np.ndarray | str:
     """The value as an ndarray if it is numeric, else a short description of its type."""
+    if isinstance(value, (list, tuple)):  # `perm = [3, 0, 5, 1, 4, 2]`, as the lessons write it
+        try:
+            array = np.asarray(value)
+        except (ValueError, TypeError, OverflowError, MemoryError, RecursionError):
+            return type(value).__name__
+        return array if array.dtype.kind in _NUMERIC_KINDS else type(value).__name__
     if not isinstance(value, (bool, int, float, complex, np.number, np.bool_, np.ndarray)):
         return type(value).__name__
     try:

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from attnpos.lessons.checker import CONTRACTS, check_source
+from attnpos.lessons.checking import CONTRACTS, check_source
 from attnpos.lessons.loader import load_course
 from attnpos.lessons.sandbox import Limits, Sandbox
 
@@ -291,7 +291,7 @@ def test_hints_come_one_at_a_time():
 def test_course_check_catches_a_broken_exercise(course, sandbox):
     from dataclasses import replace as changed
 
-    from attnpos.lessons.checker import exercise_problems
+    from attnpos.lessons.checking import exercise_problems
 
     good = course.exercises["constant-offset"]
     broken = changed(good, solution=good.starter, messages={k: v for k, v in good.messages.items() if k != "zero-offset"})

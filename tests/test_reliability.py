@@ -110,7 +110,7 @@ def test_fuzzed_lessons_give_file_and_line_never_a_traceback(tmp_path_factory, h
 
 # --- odd values in an answer ------------------------------------------------------
 
-from attnpos.lessons.checker import CONTRACTS, check_source  # noqa: E402
+from attnpos.lessons.checking import CONTRACTS, check_source  # noqa: E402
 from attnpos.lessons.sandbox import Limits, Sandbox  # noqa: E402
 
 COURSE = load_course()

@@ -18,7 +18,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Header, Static, TextArea
 
-from attnpos.lessons.checker import Verdict, check_source
+from attnpos.lessons.checking import Verdict, check_source
 from attnpos.lessons.model import Exercise
 from attnpos.lessons.sandbox import CancelToken, RunResult
 from attnpos.tui.blocks import ProseBlock, QuizCard
