@@ -440,7 +440,6 @@ class AlibiResult:
     reversal_gap: float  # seed-42 tokens reversed, head 0 of the published (causal) form: large
     mask_only_reversal_gap: float  # the same reversal with the causal mask and no bias
     symmetric_reversal_gap: float  # −m·|i − j| without a mask: rounding noise, blind to reversal
-    bias: np.ndarray = field(repr=False)  # (T, T) head 0's bias for T = 6, −inf above the diagonal
 
 
 def alibi_experiment(seed: int = SEED) -> AlibiResult:
@@ -455,7 +454,6 @@ def alibi_experiment(seed: int = SEED) -> AlibiResult:
         reversal_gap=equivariance_gap(s.X, s.Wq, s.Wk, s.Wv, reverse, bias=published),
         mask_only_reversal_gap=equivariance_gap(s.X, s.Wq, s.Wk, s.Wv, reverse, causal=True),
         symmetric_reversal_gap=equivariance_gap(s.X, s.Wq, s.Wk, s.Wv, reverse, bias=symmetric),
-        bias=published,
     )
 
 

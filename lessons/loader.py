@@ -41,7 +41,6 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 CONTENT_DIR = PACKAGE_DIR / "content"
 EXERCISES_DIR = PACKAGE_DIR / "exercises"
 COURSE_TITLE = "Why Attention Needs Position"
-PREREQUISITES = "You need Python and everyday NumPy (indexing, the @ product); lesson 1 opens with a refresher on one attention head."
 
 FIGURE_PATTERN = re.compile(r"\{\{\s*([A-Za-z0-9_.]+)\s*(?::([^}]*))?\}\}")
 INLINE_MATH = re.compile(r"(?<![\\$])\$(?!\$)([^$]+?)\$")  # may wrap onto the next line

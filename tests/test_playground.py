@@ -6,7 +6,8 @@ import subprocess
 import sys
 
 
-from attnpos.core.playground import SIGNALS, play
+from attnpos.core.experiments import ORDER_B_PERM, sentence_experiment
+from attnpos.core.playground import DEFAULT_SEED, SIGNALS, play
 from attnpos.tui.app import AttnposApp
 from attnpos.tui.grid import AttentionGrid
 from attnpos.tui.playground import PlaygroundScreen, PromptScreen
@@ -154,6 +155,41 @@ async def test_temperature_sharpens_and_flattens(data_dir):
         assert screen.state.weights.max(axis=1).max() < 0.25  # near the blend 1/6
 
 
+async def test_the_default_state_is_lesson_3s_grid(data_dir):
+    async with make_app(data_dir).run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        assert screen.seed == DEFAULT_SEED
+        assert (screen.state.weights == sentence_experiment().weights).all()
+        assert (screen.query_one("#play-moved", AttentionGrid).weights == sentence_experiment().weights).all()
+
+
+async def test_a_lesson_link_opens_the_playground_in_its_state(data_dir):
+    """Lesson 4's {playground} button: the sentence, order B and the signal it names."""
+    from attnpos.tui.blocks import PlaygroundCard
+
+    app = AttnposApp(data_dir=data_dir)
+    app.animation_level = "none"
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        course = app.course
+        section = next(i for i, s in enumerate(course.lesson(4).sections) if s.title == "Each family, live")
+        app.open_lesson(4, section)
+        await settle(pilot)
+        cards = list(app.screen.query(PlaygroundCard))
+        while not cards:  # the page mounts what fits the first screen first
+            await pilot.pause(0.05)
+            cards = list(app.screen.query(PlaygroundCard))
+        rope = next(card for card in cards if card.link.signal == "rope")
+        rope.open()
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, PlaygroundScreen)
+        assert (screen.signal, screen.perm, screen.tokens) == ("rope", list(ORDER_B_PERM), SENTENCE.split())
+        expected = play(SENTENCE.split(), list(ORDER_B_PERM), "rope", seed=DEFAULT_SEED)
+        assert f"= {expected.gap:.3g} " in figures(app) and "position seen" in figures(app)
+
+
 async def test_seed_sentence_and_characters(data_dir):
     async with make_app(data_dir).run_test(size=(100, 30)) as pilot:
         await settle(pilot)
@@ -161,8 +197,8 @@ async def test_seed_sentence_and_characters(data_dir):
         before = screen.state.weights.copy()
         await pilot.press("right_square_bracket")
         await settle(pilot)
-        assert screen.seed == 1 and not (screen.state.weights == before).all()
-        assert "seed 1" in str(screen.query_one("#play-bar").render())
+        assert screen.seed == DEFAULT_SEED + 1 and not (screen.state.weights == before).all()
+        assert f"seed {DEFAULT_SEED + 1}" in str(screen.query_one("#play-bar").render())
         await pilot.press("i")
         await settle(pilot)
         pilot.app.screen.query_one("Input").value = "dog bites man"
@@ -230,6 +266,8 @@ async def test_all_signals_side_by_side(data_dir):
         for signal in SIGNALS:
             expected = play(SENTENCE.split(), perm, signal)
             assert signal in shown and f"{expected.gap:.3g}" in shown
+        note = str(pilot.app.screen.query_one(".note").render())
+        assert "causal is a mask" in note and "alibi is the published form" in note  # its row explained
         await pilot.press("escape")
         await settle(pilot)
         assert isinstance(pilot.app.screen, PlaygroundScreen)

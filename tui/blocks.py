@@ -16,8 +16,9 @@ from textual.widgets.option_list import Option
 
 from attnpos.lessons.cells import CellResult, run_cell
 from attnpos.lessons.figures import changed_rows, figure
-from attnpos.lessons.model import Code, Exercise, Grid, Math, Quiz
+from attnpos.lessons.model import Code, Exercise, Grid, Math, PlaygroundLink, Quiz
 from attnpos.tui.grid import AttentionGrid, GridLegend, GridPair, GridSpec
+from attnpos.tui.render import playground_link_text
 
 
 
@@ -221,3 +222,20 @@ class ExerciseCard(Vertical):
     @on(Button.Pressed, ".open-exercise")
     def open(self) -> None:
         self.app.open_exercise(self.exercise.id)
+
+
+class PlaygroundCard(Vertical):
+    """A lesson's {playground} link: a button that opens the playground in the state it names."""
+
+    def __init__(self, link: PlaygroundLink):
+        super().__init__(classes="playground-card")
+        self.link = link
+
+    def compose(self) -> ComposeResult:
+        yield Button(f"▶ Playground: {playground_link_text(self.link)}", classes="open-playground", compact=True)
+        if self.link.caption:
+            yield Static(Text(self.link.caption, style="dim"))
+
+    @on(Button.Pressed, ".open-playground")
+    def open(self) -> None:
+        self.app.open_playground(self.link.sentence, list(self.link.order), self.link.signal)

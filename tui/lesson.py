@@ -12,9 +12,9 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Header, Static
 
-from attnpos.lessons.model import Code, Course, ExerciseRef, Grid, Lesson, Math, Prose, Quiz
+from attnpos.lessons.model import Code, Course, ExerciseRef, Grid, Lesson, Math, PlaygroundLink, Prose, Quiz
 from attnpos.tui.leaks import Footer, release_removed_widgets
-from attnpos.tui.blocks import CodeCell, ExerciseCard, GridFigure, MathBlock, ProseBlock, QuizCard
+from attnpos.tui.blocks import CodeCell, ExerciseCard, GridFigure, MathBlock, PlaygroundCard, ProseBlock, QuizCard
 from attnpos.lessons.progress import exercise_status
 
 
@@ -119,6 +119,8 @@ class LessonScreen(Screen):
             return QuizCard(block, previous["choice"] if previous else None)
         if isinstance(block, ExerciseRef):
             return ExerciseCard(self.course.exercises[block.id], exercise_status(block.id, self.app.progress))
+        if isinstance(block, PlaygroundLink):
+            return PlaygroundCard(block)
         raise TypeError(f"no widget for {type(block).__name__}")
 
     @on(QuizCard.Answered)

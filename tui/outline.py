@@ -11,7 +11,7 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Header, Static, Tree
 
-from attnpos.lessons.outline import find_outline_exercise
+from attnpos.lessons.outline import PREREQUISITES, find_outline_exercise
 from attnpos.lessons.progress import exercise_status, lesson_status
 from attnpos.tui.leaks import Footer
 
@@ -56,6 +56,7 @@ class OutlineScreen(Screen):
         self.query_one("#outline-intro", Static).update(
             Text.assemble(
                 ("Four lessons on why self-attention cannot see word order, and how position fixes it.\n", ""),
+                (PREREQUISITES + "\n", "dim"),
                 ("enter", "bold"), " opens · ", ("space", "bold"), " shows sections · ", ("c", "bold"), f" continues at {where} · ",
                 ("ctrl+p", "bold"), " jumps anywhere · ", ("y", "bold"), " opens the playground · ", ("?", "bold"), " lists every key",
             )

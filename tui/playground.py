@@ -23,7 +23,17 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widgets import Header, Input, Static
 
-from attnpos.core.playground import MAX_TOKENS, SIGNAL_NAMES, SIGNALS, SAME, Play, play, row_change
+from attnpos.core.playground import (
+    DEFAULT_SEED,
+    DEFAULT_SENTENCE,
+    MAX_TOKENS,
+    SAME,
+    SIGNAL_NAMES,
+    SIGNALS,
+    Play,
+    play,
+    row_change,
+)
 from attnpos.core.permutation import is_permutation
 from attnpos.core.words import label_tokens, tokenize
 from attnpos.lessons.figures import CHANGED_ROW
@@ -31,7 +41,6 @@ from attnpos.tui.leaks import Footer
 from attnpos.tui.grid import AttentionGrid, GridLegend, colour_available
 from attnpos.tui.palette import shade, viridis
 
-DEFAULT_SENTENCE = "the cat sat on the mat"
 TEMPERATURE_STEP = 1.5
 
 
@@ -152,7 +161,9 @@ class SignalsTableScreen(ModalScreen[None]):
             yield Static(table)
             yield Static(
                 "gap ≈ 0: attention only relisted its outputs (no order seen). The constant offset is the "
-                "same at every slot, so it sees no more than none; every per-slot signal does.",
+                "same at every slot, so it sees no more than none; every per-slot signal does. causal is a "
+                "mask and no position vector: it is tied to the slots, so it sees order too. alibi is the "
+                "published form, −m·(i − j) on earlier keys with that mask (head 0, m = 1/2).",
                 classes="note",
             )
 
@@ -187,20 +198,28 @@ class PlaygroundScreen(Screen):
         Binding("escape", "back", "Back"),
     ]
 
-    def __init__(self, sentence: str = DEFAULT_SENTENCE):
+    def __init__(self, sentence: str = DEFAULT_SENTENCE, perm: list[int] | None = None, signal: str = "none"):
+        """Open on ``sentence`` (words), shown in the order ``perm`` (as typed if None), with ``signal``.
+
+        A lesson's {playground} link passes all three; they are validated when the lesson loads.
+        """
         super().__init__()
         self.by = "word"
         self.sentence = sentence
         self.tokens = tokenize(sentence)[:MAX_TOKENS] or tokenize(DEFAULT_SENTENCE)
-        self.perm = list(range(len(self.tokens)))
-        self.signal = "none"
+        self.perm = list(perm) if perm is not None and is_permutation(perm, len(self.tokens)) else list(range(len(self.tokens)))
+        self.signal = signal if signal in SIGNALS else "none"
         self.temperature = 1.0
-        self.seed = 0
+        self.seed = DEFAULT_SEED  # lesson 3's seed: the opening grid is lesson 3's
         self.shuffles = 0
         self.swap_from: int | None = None
         self.predicted: set[int] = set()
         self.marked: frozenset[int] = frozenset()
-        self.last_change = "No position signal yet, as in the lessons: s shuffles, g changes the signal, ? lists every key."
+        self.last_change = (
+            "No position signal yet, as in the lessons: s shuffles, g changes the signal, ? lists every key."
+            if self.signal == "none"
+            else f"From the lesson: {SIGNAL_NAMES[self.signal]}. t: order as typed · g: next signal · ? every key."
+        )
         self.side_by_side = False
         self.state: Play = play(self.tokens, self.perm, self.signal, temperature=self.temperature, seed=self.seed)
 
