@@ -58,7 +58,7 @@ class OutlineScreen(Screen):
                 ("Four lessons on why self-attention cannot see word order, and how position fixes it.\n", ""),
                 (PREREQUISITES + "\n", "dim"),
                 ("enter", "bold"), " opens · ", ("space", "bold"), " shows sections · ", ("c", "bold"), f" continues at {where} · ",
-                ("ctrl+p", "bold"), " jumps anywhere · ", ("y", "bold"), " opens the playground · ", ("?", "bold"), " lists every key",
+                ("ctrl+p", "bold"), " jumps anywhere, the glossary too · ", ("y", "bold"), " opens the playground · ", ("?", "bold"), " lists every key",
             )
         )
         tree = self.query_one(Tree)
