@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from attnpos.lessons.sandbox import Limits
+from attnpos.lessons.checking.sandbox import Limits
 from attnpos.tui.app import AttnposApp
 from attnpos.tui.grid import AttentionGrid
 

@@ -18,7 +18,7 @@ from rich.table import Table
 from attnpos.lessons.checking import Verdict, check_file
 from attnpos.lessons.model import Course, Exercise
 from attnpos.lessons.progress import Progress
-from attnpos.lessons.sandbox import Limits, Sandbox
+from attnpos.lessons.checking.sandbox import Limits, Sandbox
 from attnpos.tui.usage import UsageError
 
 

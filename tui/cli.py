@@ -121,7 +121,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _limits(args: argparse.Namespace):
-    from attnpos.lessons.sandbox import Limits
+    from attnpos.lessons.checking.sandbox import Limits
 
     if args.timeout <= 0 or args.memory_mb <= 0:
         raise UsageError("--timeout and --memory-mb must be positive")

@@ -20,7 +20,7 @@ from textual.widgets import Button, Header, Static, TextArea
 
 from attnpos.lessons.checking import Verdict, check_source
 from attnpos.lessons.model import Exercise
-from attnpos.lessons.sandbox import CancelToken, RunResult
+from attnpos.lessons.checking.sandbox import CancelToken, RunResult
 from attnpos.tui.blocks import ProseBlock, QuizCard
 from attnpos.tui.leaks import Footer
 

@@ -14,9 +14,9 @@ from concurrent.futures import ThreadPoolExecutor
 
 from attnpos.lessons.checking.contracts import CONTRACTS
 from attnpos.lessons.checking.judging import check_source
-from attnpos.lessons.checking.verdicts import CHECKER_ERROR, RUN_DIAGNOSES
+from attnpos.lessons.checking.verdicts import CHECKER_ERROR
 from attnpos.lessons.model import Exercise
-from attnpos.lessons.sandbox import Limits, Sandbox
+from attnpos.lessons.checking.sandbox import Limits, Sandbox
 
 # A mistake that loops for ever is stopped sooner than a learner's own run
 # (the answers are tiny: the slowest solution runs in well under 0.5 s).
@@ -33,7 +33,7 @@ def exercise_problems(exercises: dict[str, Exercise], sandbox: Sandbox, jobs: in
         if contract is None:
             problems.append(f"{where}exercise.toml: no checker contract for exercise {exercise.id!r}")
             continue
-        diagnoses = ("passed", *RUN_DIAGNOSES, *contract.diagnoses)
+        diagnoses = contract.every_diagnosis
         problems += [f"{where}exercise.toml: no message for the diagnosis {d!r}" for d in diagnoses if d not in exercise.messages]
         problems += [
             f"{where}exercise.toml: message for {key!r}, which this exercise never gives"

@@ -17,7 +17,7 @@ from attnpos.lessons.checking import rerun
 from attnpos.lessons.checking.contracts import CONTRACTS, Contract, Runs
 from attnpos.lessons.checking.verdicts import CHECKER_ERROR, Mistake, Passed, Verdict, render
 from attnpos.lessons.model import Exercise
-from attnpos.lessons.sandbox import CancelToken, Limits, RunResult, Sandbox
+from attnpos.lessons.checking.sandbox import CancelToken, Limits, RunResult, Sandbox
 
 SYNTAX_ERRORS = ("SyntaxError", "IndentationError", "TabError")  # Python could not read the script: nothing ran
 
@@ -87,12 +87,14 @@ def _start_rerun(contract: Contract, source: str, sandbox: Sandbox, limits: Limi
 
 
 def _error_cause(kind: str, message: str) -> str:
-    """Which kind of error, so the advice follows it: a call's arguments, an unknown name, shapes."""
+    """Which kind of error, so the advice follows it: a call's arguments, an unknown name, an index, shapes."""
     if kind == "NameError":
         return "name"
     if kind == "TypeError" and "argument" in message:
         return "arguments"
-    if kind in ("ValueError", "IndexError") and any(word in message for word in ("shape", "broadcast", "dimension", "index", "axis")):
+    if kind == "IndexError":
+        return "index"
+    if kind == "ValueError" and any(word in message for word in ("shape", "broadcast", "dimension", "axis")):
         return "shapes"
     return ""
 

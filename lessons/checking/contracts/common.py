@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from attnpos.lessons.checking.values import Precision
-from attnpos.lessons.checking.verdicts import Mistake, Passed, figure_pair
+from attnpos.lessons.checking.verdicts import RUN_DIAGNOSES, Mistake, Passed, figure_pair
 
 
 @dataclass(frozen=True)
@@ -36,6 +36,11 @@ class Contract:
     changed: str  # what the rerun changes, as the learner is told: "`pos` set to a per-slot signal"
     judge: Callable[[Runs], Passed]
     diagnoses: tuple[str, ...]  # besides passed and the run diagnoses
+
+    @property
+    def every_diagnosis(self) -> tuple[str, ...]:
+        """Every id a check of this exercise can end in, passed first."""
+        return ("passed", *RUN_DIAGNOSES, *self.diagnoses)
 
 
 def close(got: np.ndarray, expected: np.ndarray, tolerance: float) -> bool:

@@ -1,0 +1,192 @@
+"""The learner process: limit itself, run the script as ``__main__``, write its results.
+
+After the script's code has returned, it creates the results folder named
+with the run's token (received over the socket, not via argv, environment
+or working folder), writes each requested numeric value with
+``np.save(allow_pickle=False)`` and then, last, ``status.json`` carrying the
+token.
+"""
+
+from __future__ import annotations
+
+import builtins
+import json
+import os
+import resource
+import sys
+import traceback
+import types
+from pathlib import Path
+
+import numpy as np
+
+from .processes import kill_descendants
+from .protocol import MAX_TEXT, NUMERIC_KINDS
+
+_ARRAY_KIND_NAMES = {
+    "O": "object array", "U": "str array", "S": "bytes array", "M": "datetime64 array",
+    "m": "timedelta64 array", "V": "structured array",
+}
+
+
+def become_learner(output_fd: int, request: dict) -> None:
+    """Limit this process, run the script and write its results; never returns."""
+    exit_code = 70  # reached only if the sandbox itself fails here
+    supervisor = os.getppid()
+    try:
+        os.setsid()
+        _redirect_stdio(output_fd)
+        _limit_resources(request["memory_mb"])
+        os.chdir(request["workdir"])
+        namespace, outcome, script_exit_code, error = _execute(request["script"])
+        _kill_own_processes(supervisor)
+        _write_results(Path(request["results"]), request["token"], request["names"], namespace,
+                       outcome, script_exit_code, error)
+        exit_code = 0
+    finally:
+        _flush_stdio()
+        os._exit(exit_code)
+
+
+def _kill_own_processes(supervisor: int) -> None:
+    """Kill every process the script started, so none can tamper with the results about to be written."""
+    parents = {os.getpid()}
+    if os.getppid() == supervisor:  # orphans went to the supervisor; if it is gone, never touch another parent's
+        parents.add(supervisor)
+    kill_descendants(frozenset(parents), spare=os.getpid())
+
+
+def _redirect_stdio(output_fd: int) -> None:
+    stdin = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(stdin, 0)
+    os.close(stdin)
+    os.dup2(output_fd, 1)
+    os.dup2(output_fd, 2)
+    os.close(output_fd)
+    # Line-buffered so that stdout and stderr interleave in order and a crash loses little.
+    sys.stdout.reconfigure(line_buffering=True)
+
+
+def _flush_stdio() -> None:
+    for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
+        try:
+            stream.flush()
+        except Exception:  # the learner may have replaced or closed them
+            pass
+
+
+def _limit_resources(memory_mb: int) -> None:
+    memory = memory_mb * 1024 * 1024
+    _set_limit(resource.RLIMIT_AS, memory)
+    _set_limit(resource.RLIMIT_FSIZE, memory)
+    _set_limit(resource.RLIMIT_CORE, 0)
+
+
+def _set_limit(which: int, value: int) -> None:
+    """Set soft and hard limit (so the script cannot raise it), never above the current hard limit."""
+    _, hard = resource.getrlimit(which)
+    if hard != resource.RLIM_INFINITY:
+        value = min(value, hard)
+    resource.setrlimit(which, (value, value))
+
+
+def _execute(script: str) -> tuple[dict, str, int, dict | None]:
+    """Run the script as __main__; return its namespace, outcome, exit code and error."""
+    source = Path(script).read_bytes()
+    lines = source.decode("utf-8", errors="replace").splitlines()
+    module = types.ModuleType("__main__")
+    module.__file__ = script
+    module.__builtins__ = builtins
+    sys.modules["__main__"] = module
+    sys.argv = [script]
+    sys.path[0] = os.path.dirname(script)
+    try:
+        # dont_inherit: the sandbox's own `from __future__` imports must not apply to the script.
+        exec(compile(source, script, "exec", dont_inherit=True), module.__dict__)
+    except SystemExit as exit_request:
+        code = exit_request.code
+        if code is None or code == 0:
+            return module.__dict__, "ok", 0, None
+        exit_code = code if isinstance(code, int) else 1
+        return module.__dict__, "error", exit_code, _describe_exception(exit_request, script, lines)
+    except MemoryError as exc:
+        return module.__dict__, "memory", 1, _describe_exception(exc, script, lines)
+    except BaseException as exc:
+        return module.__dict__, "error", 1, _describe_exception(exc, script, lines)
+    return module.__dict__, "ok", 0, None
+
+
+def _describe_exception(exc: BaseException, script: str, lines: list[str]) -> dict:
+    """Type, message and the learner's line for an exception, from the learner's frames only."""
+    frames = [frame for frame in traceback.extract_tb(exc.__traceback__) if frame.filename == script]
+    line = frames[-1].lineno if frames else None
+    message = _safe_str(exc)
+    if isinstance(exc, SyntaxError) and exc.filename == script:
+        line, message = exc.lineno, str(exc.msg)
+    source_line = lines[line - 1].strip() if line and 0 < line <= len(lines) else None
+    shown = traceback.StackSummary.from_list(frames).format()
+    try:
+        shown += traceback.format_exception_only(type(exc), exc)
+    except Exception:  # a learner's __str__ may raise
+        shown.append(f"{type(exc).__name__}: {message}\n")
+    return {
+        "type": type(exc).__name__, "message": message[:MAX_TEXT], "line": line,
+        "source_line": source_line, "traceback": "".join(shown),
+    }
+
+
+def _safe_str(value: object) -> str:
+    try:
+        return str(value)
+    except Exception:
+        return f"<{type(value).__name__} whose str() failed>"
+
+
+def _write_results(
+    results_dir: Path, token: str, names: list[str], namespace: dict, outcome: str, exit_code: int,
+    error: dict | None,
+) -> None:
+    """Save the requested names as .npy files, then status.json; the folder must not exist yet."""
+    results_dir.mkdir(mode=0o700)  # fails if someone made it before the script's code returned
+    saved, bad_types, missing = [], {}, []
+    for index, name in enumerate(names):
+        if name not in namespace:
+            missing.append(index)
+            continue
+        array = _numeric_array(namespace[name])
+        if isinstance(array, str):
+            bad_types[index] = array
+            continue
+        try:
+            np.save(results_dir / f"{index}.npy", array, allow_pickle=False)
+            saved.append(index)
+        except (MemoryError, OSError, ValueError) as exc:
+            bad_types[index] = f"{type(namespace[name]).__name__} (could not be saved: {type(exc).__name__})"
+    report = {
+        "token": token, "outcome": outcome, "exit_code": exit_code, "error": error,
+        "values": saved, "bad_types": bad_types, "missing": missing,
+    }
+    partial = results_dir / "status.partial"
+    partial.write_text(json.dumps(report), encoding="utf-8")
+    partial.replace(results_dir / "status.json")  # the app sees the report whole or not at all
+
+
+def _numeric_array(value: object) -> np.ndarray | str:
+    """The value as an ndarray if it is numeric, else a short description of its type."""
+    if isinstance(value, (list, tuple)):  # `perm = [3, 0, 5, 1, 4, 2]`, as the lessons write it
+        try:
+            array = np.asarray(value)
+        except (ValueError, TypeError, OverflowError, MemoryError, RecursionError):
+            return type(value).__name__
+        return array if array.dtype.kind in NUMERIC_KINDS else type(value).__name__
+    if not isinstance(value, (bool, int, float, complex, np.number, np.bool_, np.ndarray)):
+        return type(value).__name__
+    try:
+        array = np.asarray(value)
+    except Exception:
+        return type(value).__name__
+    if array.dtype.kind in NUMERIC_KINDS:
+        return array
+    if isinstance(value, np.ndarray):
+        return _ARRAY_KIND_NAMES.get(array.dtype.kind, f"{array.dtype} array")
+    return f"{type(value).__name__} (too large for int64)"

@@ -1,0 +1,226 @@
+"""What a run may use and what it produced, and how the app reads a run's results as plain data.
+
+The app reads only the run's results folder, only plain files, with
+``np.load(allow_pickle=False)`` and ``json.loads``, and accepts only numeric
+dtypes. Nothing from the learner's process is unpickled or executed, and
+nothing it prints affects the status.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import stat
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from .protocol import MAX_TEXT, NUMERIC_KINDS
+
+STATUSES = ("ok", "error", "crash", "timeout", "memory", "cancelled")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one run may use.
+
+    ``timeout_s``: wall-clock seconds before the run is killed ("timeout").
+    ``memory_mb``: address-space cap of the learner process (``RLIMIT_AS``),
+    including the roughly 100 MB the interpreter and NumPy already map; also
+    the largest file it may write. ``output_cap``: bytes of stdout+stderr kept.
+    """
+
+    timeout_s: float = 10.0
+    memory_mb: int = 1024
+    output_cap: int = 64 * 1024
+
+    def __post_init__(self) -> None:
+        if self.timeout_s <= 0 or self.memory_mb <= 0 or self.output_cap < 0:
+            raise ValueError(f"limits must be positive: {self}")
+
+
+@dataclass(frozen=True)
+class ErrorInfo:
+    """The Python exception that stopped the script.
+
+    ``type`` is the exception class name, ``message`` its text. ``line`` and
+    ``source_line`` point at the innermost frame *of the learner's file* (for
+    a SyntaxError, the offending line); both are None when no frame of that
+    file was involved. ``traceback`` shows the learner's frames only, never
+    the sandbox's.
+    """
+
+    type: str
+    message: str
+    line: int | None
+    source_line: str | None
+    traceback: str
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """What a run produced, as plain data.
+
+    ``status`` is one of :data:`STATUSES`:
+
+    * "ok": the script ran to its end (or called ``sys.exit(0)``/``sys.exit()``).
+    * "error": it raised an exception, or called ``sys.exit`` with a non-zero
+      code or a message; ``error`` says which and where.
+    * "memory": it raised MemoryError (``error`` is set), or the kernel
+      killed it with SIGKILL, which in practice means out of memory.
+    * "crash": the process died without finishing: a signal such as SIGSEGV
+      (``signal`` is set) or ``os._exit`` (``exit_code`` is set).
+    * "timeout": it ran past ``Limits.timeout_s`` and was killed.
+    * "cancelled": :meth:`CancelToken.cancel` or :meth:`Sandbox.cancel` stopped it.
+
+    ``values``, ``bad_types`` and ``missing`` are read after the script's
+    code returned, whether it ended normally or by an exception, so they show
+    the names as they were when it stopped. ``values`` holds the requested
+    names bound to a bool, int, float, complex, NumPy scalar or an ndarray of
+    a bool/int/uint/float/complex dtype, as ``np.asarray`` gives them (lists
+    and tuples of numbers too). ``bad_types`` maps the other requested
+    names to a type description ("str", "list", "function", "object array",
+    "int (too large for int64)"). ``missing`` lists the requested names the
+    script never bound. When the process died, timed out or was cancelled
+    nothing could be read: ``values`` and ``bad_types`` are empty and every
+    requested name is in ``missing``.
+
+    ``stdout`` is stdout and stderr interleaved, capped at
+    ``Limits.output_cap`` bytes, ending with a "[… N MB of output dropped]"
+    note when cut. ``exit_code`` is the code the script exited with (0 for a
+    normal end, 1 after an exception, ``n`` for ``sys.exit(n)`` or
+    ``os._exit(n)``), None when a signal ended it. ``detail`` is a one-line
+    explanation of the status, ``duration_s`` the wall time of the run.
+    """
+
+    status: str
+    values: dict[str, np.ndarray] = field(default_factory=dict)
+    bad_types: dict[str, str] = field(default_factory=dict)
+    missing: tuple[str, ...] = ()
+    stdout: str = ""
+    error: ErrorInfo | None = None
+    signal: int | None = None
+    exit_code: int | None = None
+    detail: str = ""
+    duration_s: float = 0.0
+
+
+
+@dataclass(frozen=True)
+class _Results:
+    """The learner process's own report, validated."""
+
+    outcome: str
+    exit_code: int
+    error: ErrorInfo | None
+    values: dict[str, np.ndarray]
+    bad_types: dict[str, str]
+    missing: tuple[str, ...]
+
+
+def read_results(results_dir: Path, token: str, names: tuple[str, ...]) -> _Results | None:
+    """Read the results folder as plain data; None if absent, forged or malformed."""
+    try:
+        if not results_dir.is_dir() or results_dir.is_symlink():
+            return None
+        report = json.loads(_read_plain_file(results_dir / "status.json").decode("utf-8"))
+        if report["token"] != token or report["outcome"] not in ("ok", "error", "memory"):
+            return None
+        return _Results(
+            outcome=report["outcome"],
+            exit_code=int(report["exit_code"]),
+            error=_error_from(report["error"]),
+            values={names[i]: _load_numeric(results_dir / f"{i}.npy") for i in _indices(report["values"], names)},
+            bad_types={names[int(i)]: str(kind)[:MAX_TEXT] for i, kind in report["bad_types"].items()},
+            missing=tuple(names[i] for i in _indices(report["missing"], names)),
+        )
+    except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError):
+        return None
+
+
+def _read_plain_file(path: Path) -> bytes:
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+    with open(fd, "rb") as file:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise ValueError(f"{path.name} is not a plain file")
+        return file.read()
+
+
+def _load_numeric(path: Path) -> np.ndarray:
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+    with open(fd, "rb") as file:
+        array = np.load(file, allow_pickle=False)
+    if not isinstance(array, np.ndarray) or array.dtype.kind not in NUMERIC_KINDS:
+        raise ValueError(f"{path.name} is not a numeric array")
+    return array
+
+
+def _indices(raw: list, names: tuple[str, ...]) -> list[int]:
+    indices = [int(i) for i in raw]
+    if any(not 0 <= i < len(names) for i in indices):
+        raise IndexError("name index out of range")
+    return indices
+
+
+def _error_from(raw: dict | None) -> ErrorInfo | None:
+    if raw is None:
+        return None
+    line = raw["line"]
+    source_line = raw["source_line"]
+    return ErrorInfo(
+        type=str(raw["type"])[:MAX_TEXT], message=str(raw["message"])[:MAX_TEXT],
+        line=int(line) if line is not None else None,
+        source_line=str(source_line)[:MAX_TEXT] if source_line is not None else None,
+        traceback=str(raw["traceback"])[: 10 * MAX_TEXT],
+    )
+
+
+def build_result(
+    end: dict, results: _Results | None, names: tuple[str, ...], limits: Limits, output: str, duration: float,
+) -> RunResult:
+    """Combine the supervisor's report, the learner's results and the output into a RunResult."""
+    signal_number = end.get("signal")
+    if results is not None and signal_number is None:
+        return RunResult(
+            status=results.outcome, values=results.values, bad_types=results.bad_types, missing=results.missing,
+            stdout=output, error=results.error, exit_code=results.exit_code,
+            detail=_outcome_detail(results), duration_s=duration,
+        )
+    status, detail = _failure(end, limits)
+    return RunResult(
+        status=status, missing=names, stdout=output, exit_code=end.get("exit_code"),
+        signal=signal_number if status in ("crash", "memory") else None,  # not our own timeout/cancel kill
+        detail=detail, duration_s=duration,
+    )
+
+
+def _outcome_detail(results: _Results) -> str:
+    if results.error is None:
+        return "the script ran to its end"
+    where = f" on line {results.error.line}" if results.error.line else ""
+    return f"the script stopped with {results.error.type}{where}"
+
+
+def _failure(end: dict, limits: Limits) -> tuple[str, str]:
+    """Status and detail for a run that left no results."""
+    ended, signal_number, exit_code = end["ended"], end.get("signal"), end.get("exit_code")
+    if ended == "timeout":
+        return "timeout", f"the script ran longer than {limits.timeout_s:g} s and was stopped"
+    if ended == "cancelled":
+        return "cancelled", "the run was cancelled"
+    if ended == "lost":
+        return "crash", "the sandbox lost track of the run (its supervisor was killed)"
+    if signal_number == signal.SIGKILL:
+        return "memory", "the process was killed (SIGKILL), most likely by the kernel for running out of memory"
+    if signal_number is not None:
+        return "crash", f"the process was killed by {_signal_name(signal_number)}"
+    return "crash", f"the process exited with code {exit_code} before the script finished (os._exit?)"
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return f"{signal.Signals(number).name} ({signal.strsignal(number)})"
+    except ValueError:
+        return f"signal {number}"
