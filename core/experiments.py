@@ -23,6 +23,7 @@ from attnpos.core.permutation import (
 )
 from attnpos.core.playground import SIGNALS, play
 from attnpos.core.position import (
+    TOY_OFFSET,
     alibi_bias,
     alibi_slopes,
     alibi_window,
@@ -39,8 +40,8 @@ SEED = 42
 B, T, C = 1, 6, 8
 INIT_SCALE = 0.5
 PERM = (3, 0, 5, 1, 4, 2)
-RAMP_STEP = 0.6  # the per-slot toy signal is RAMP_STEP·(t+1)
-CONSTANT = 0.6  # the constant offset of the second exercise
+RAMP_STEP = TOY_OFFSET  # the per-slot toy signal is RAMP_STEP·(t+1)
+CONSTANT = TOY_OFFSET  # the constant offset of the second exercise
 TWIN_SLOTS = (0, 4)  # where the identical-token demo puts its two copies
 
 

@@ -19,6 +19,7 @@ import numpy as np
 from attnpos.core.attention import Attention, attend
 from attnpos.core.permutation import permute_tokens, pooled_readout
 from attnpos.core.position import (
+    TOY_OFFSET,
     alibi_bias,
     constant_offset,
     learned_positions,
@@ -32,8 +33,8 @@ from attnpos.core.words import SENTENCE_A, SENTENCE_SEED, SENTENCE_WIDTH, head_w
 SIGNALS = ("none", "constant", "ramp", "causal", "sinusoidal", "learned", "rope", "alibi")
 SIGNAL_NAMES = {
     "none": "no position",
-    "constant": "a constant offset (0.6 everywhere)",
-    "ramp": "the per-slot ramp 0.6·(t+1)",
+    "constant": f"a constant offset ({TOY_OFFSET:g} everywhere)",
+    "ramp": f"the per-slot ramp {TOY_OFFSET:g}·(t+1)",
     "causal": "a causal mask, no position vector",
     "sinusoidal": "sinusoidal encoding",
     "learned": "a learned table (seeded random)",

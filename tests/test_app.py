@@ -12,13 +12,15 @@ from textual.widgets import Tree
 from textual.widgets._footer import FooterKey
 
 from attnpos.lessons.progress import STATE_FILE
-from attnpos.tui.app import AttnposApp, TooSmallScreen
-from attnpos.tui.blocks import CodeCell, ProseBlock, QuizCard
-from attnpos.tui.exercise import ExerciseScreen
-from attnpos.tui.grid import AttentionGrid, GridPair
-from attnpos.tui.help import HelpScreen
-from attnpos.tui.lesson import LessonScreen
-from attnpos.tui.outline import OutlineScreen
+from attnpos.tui.app import AttnposApp
+from attnpos.tui.widgets.lesson_blocks import CodeCell, ProseBlock, QuizCard
+from attnpos.tui.screens.exercise_screen import ExerciseScreen
+from attnpos.tui.widgets.attention_grid import AttentionGrid
+from attnpos.tui.widgets.grid_pair import GridPair
+from attnpos.tui.screens.help_screen import HelpScreen
+from attnpos.tui.screens.lesson_screen import LessonScreen
+from attnpos.tui.screens.outline_screen import OutlineScreen
+from attnpos.tui.screens.too_small_screen import TooSmallScreen
 
 SHUFFLE_SECTION = 3  # lesson 1, "The shuffle experiment": a runnable block, a grid pair and a question
 
@@ -222,7 +224,7 @@ async def test_command_palette_jumps_to_an_exercise(data_dir):
 
 
 async def test_the_glossary_is_in_the_command_palette(data_dir):
-    from attnpos.tui.glossary import GlossaryScreen
+    from attnpos.tui.screens.glossary_screen import GlossaryScreen
 
     app = make_app(data_dir)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -242,7 +244,7 @@ async def test_the_glossary_is_in_the_command_palette(data_dir):
 
 
 async def test_the_outline_states_the_prerequisites(data_dir):
-    from attnpos.lessons.outline import PREREQUISITES
+    from attnpos.lessons.scanner import PREREQUISITES
 
     app = make_app(data_dir)
     async with app.run_test(size=(100, 30)) as pilot:

@@ -11,7 +11,8 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Header, Static, Tree
 
-from attnpos.lessons.outline import PREREQUISITES, find_outline_exercise
+from attnpos.lessons.outline import find_outline_exercise
+from attnpos.lessons.scanner import PREREQUISITES
 from attnpos.lessons.progress import exercise_status, lesson_status
 from attnpos.tui.leaks import Footer
 
@@ -24,6 +25,8 @@ def _label(text: str, status: str) -> Text:
 
 class OutlineScreen(Screen):
     """The course at a glance; Enter opens, `c` continues where the learner left off."""
+
+    CSS_PATH = "outline_screen.tcss"
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("c", "continue", "Continue"),

@@ -17,8 +17,9 @@ from textual.widgets.option_list import Option
 from attnpos.lessons.cells import CellResult, run_cell
 from attnpos.lessons.figures import changed_rows, figure
 from attnpos.lessons.model import Code, Exercise, Grid, Math, PlaygroundLink, Quiz
-from attnpos.tui.grid import AttentionGrid, GridLegend, GridPair, GridSpec
-from attnpos.tui.render import playground_link_text
+from attnpos.tui.widgets.attention_grid import AttentionGrid, GridLegend
+from attnpos.tui.widgets.grid_pair import GridPair, GridSpec
+from attnpos.tui.cli.lesson_print import playground_link_text
 
 
 
