@@ -18,10 +18,7 @@ from attnpos.lessons.glossary import Term
 class GlossaryScreen(ModalScreen[None]):
     """The glossary, opened from the command palette (ctrl+p, "Glossary"); esc closes it."""
 
-    DEFAULT_CSS = """
-    GlossaryScreen { align: center middle; }
-    #glossary-body { width: 90; max-width: 100%; height: 90%; border: round $primary; padding: 0 1; background: $surface; }
-    """
+    CSS_PATH = "glossary_screen.tcss"  # loaded with the screen, not at start-up
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "close", "Close the glossary")]
 
     def __init__(self, terms: tuple[Term, ...]):
