@@ -27,8 +27,8 @@ class GlossaryScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         table = Table(box=None, show_header=False, padding=(0, 2, 1, 0), expand=True)
-        table.add_column("term", style="bold", ratio=1)
-        table.add_column("meaning", ratio=3)
+        table.add_column("term", style="bold", width=24, overflow="fold")  # hyphenated terms are long words
+        table.add_column("meaning", ratio=1)
         for term in self.terms:
             table.add_row(term.term, Text(term.meaning) + Text(f"  (lesson {term.lesson})", style="dim"))
         with VerticalScroll(id="glossary-body") as body:
