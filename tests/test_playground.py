@@ -5,6 +5,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import numpy as np
+
 
 from attnpos.core.experiments import ORDER_B_PERM, sentence_experiment
 from attnpos.core.playground import DEFAULT_SEED, SIGNALS, play
@@ -65,6 +67,16 @@ def test_bad_input_is_refused_with_a_reason():
     assert state.sentence_problem("  ") is not None and state.sentence_problem(" ".join(["w"] * 65)) is not None
     state.set_sentence("x" * 65)
     assert state.toggle_characters() == "As characters that is more than 64 tokens." and state.by == "word"
+
+
+def test_a_lesson_links_state_is_its_sentence_order_and_signal():
+    state = PlaygroundState(SENTENCE, list(ORDER_B_PERM), "alibi")
+    expected = play(SENTENCE.split(), list(ORDER_B_PERM), "alibi", seed=DEFAULT_SEED)
+    assert state.perm == list(ORDER_B_PERM) and state.signal == "alibi"
+    assert state.computed.gap == expected.gap and "From the lesson" in state.last_change
+    # The causal form as published: no row reads a later slot.
+    assert (state.computed.weights[np.triu_indices(6, k=1)] == 0).all()
+    assert PlaygroundState(SENTENCE, [0, 0, 1, 2, 3, 4], "rope").perm == list(range(6))  # not a permutation: as typed
 
 
 def test_the_seed_stops_at_zero_and_the_signals_cycle():
