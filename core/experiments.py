@@ -21,7 +21,7 @@ from attnpos.core.permutation import (
     permute_tokens,
     pooled_readout,
 )
-from attnpos.core.playground import SIGNALS, play
+from attnpos.core.playground import play
 from attnpos.core.position import (
     TOY_OFFSET,
     alibi_bias,

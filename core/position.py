@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-
+import numpy.typing as npt
 
 TOY_OFFSET = 0.6
 """The course's toy signal: the constant offset (the same at every slot) and the ramp's step (slot t holds 0.6·(t+1))."""
@@ -102,7 +102,7 @@ def rope_channel_pairs(d: int, pairing: str = "interleaved") -> tuple[np.ndarray
 
 
 def rope_rotate(
-    x: np.ndarray, positions: np.ndarray | None = None, base: float = 10000.0, pairing: str = "interleaved"
+    x: np.ndarray, positions: npt.ArrayLike | None = None, base: float = 10000.0, pairing: str = "interleaved"
 ) -> np.ndarray:
     """Rotary position embedding (Su et al., RoFormer) applied to queries or keys.
 

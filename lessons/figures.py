@@ -204,7 +204,11 @@ FIGURES: dict[str, Figure] = {
         Figure("rope.half_error", "half-split RoPE against interleaved RoPE on permuted channels", lambda: rope().half_as_interleaved_error),
         Figure("rope.mismatch", "one q, k scored with the two pairings: the difference", lambda: rope().mismatched_score_gap),
         Figure("sentence.sharp_ratio", "scale 50 against the usual 1/√8", lambda: sentence().sharp_ratio),
-        Figure("sentence.mat_weights", "the sharpened mat row's weights on the₀ and the₄", lambda: " and ".join(f"{w:.2f}" for w in sentence().mat_sharp_weights)),
+        Figure(
+            "sentence.mat_weights",
+            "the sharpened mat row's weights on the₀ and the₄",
+            lambda: " and ".join(f"{w:.2f}" for w in sentence().mat_sharp_weights),
+        ),
         Figure("sentence.mat_copy_gap", "max|y_mat − v_the| sharpened", lambda: sentence().mat_copy_gap),
         Figure("sentence.last_slot_gap", "the last slot's output, order B against order A, no position", lambda: sentence().last_slot_gap),
         *[f for signal in ex.FAMILY_SIGNALS for f in _family_figures(signal)],

@@ -20,7 +20,7 @@ else:  # pragma: no cover - exercised on Python 3.10 only
 from attnpos.core.playground import MAX_TOKENS, SIGNALS
 from attnpos.core.words import tokenize
 from attnpos.lessons.figures import FIGURES, format_figure
-from attnpos.lessons.glossary import GLOSSARY_NAME, parse_glossary
+from attnpos.lessons.glossary import GLOSSARY_NAME, Term, parse_glossary
 from attnpos.lessons.mathtext import MathError, to_unicode
 from attnpos.lessons.model import (
     Block,
@@ -37,8 +37,8 @@ from attnpos.lessons.model import (
     Section,
 )
 from attnpos.lessons.scanner import (
-    COURSE_TITLE,
     CONTENT_DIR,
+    COURSE_TITLE,
     EXERCISES_DIR,
     FIRST_SECTION,
     PACKAGE_DIR,
@@ -249,7 +249,8 @@ def parse_lesson(path: Path, number: int, slug: str, problems: list[Problem]) ->
         return None
 
     sections: list[Section] = []
-    title, section_line, blocks = FIRST_SECTION, front.body_start + 1, []
+    title, section_line = FIRST_SECTION, front.body_start + 1
+    blocks: list[Block] = []
     paragraph: list[str] = []
     paragraph_line = 0
 
@@ -412,7 +413,7 @@ def load_course(content_dir: Path = CONTENT_DIR, exercises_dir: Path = EXERCISES
         exercise = parse_exercise(folder, problems)
         if exercise is not None:
             exercises[exercise.id] = exercise
-    glossary = ()
+    glossary: tuple[Term, ...] = ()
     glossary_path = content_dir.parent / GLOSSARY_NAME
     if glossary_path.is_file():
         report = _Reporter(glossary_path, problems)

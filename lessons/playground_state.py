@@ -43,8 +43,9 @@ class PlaygroundState:
         self.by = "word"  # or "char": how the sentence is cut into tokens
         self.sentence = sentence
         self.tokens = tokenize(sentence)[:MAX_TOKENS] or tokenize(DEFAULT_SENTENCE)
-        fits = perm is not None and is_permutation(perm, len(self.tokens))
-        self.perm = list(perm) if fits else list(range(len(self.tokens)))  # slot k shows token perm[k]
+        self.perm = list(range(len(self.tokens)))  # slot k shows token perm[k]
+        if perm is not None and is_permutation(np.asarray(perm), len(self.tokens)):
+            self.perm = list(perm)
         self.signal = signal if signal in SIGNALS else "none"
         self.temperature = 1.0
         self.seed = DEFAULT_SEED  # lesson 3's: the opening grid is lesson 3's

@@ -560,7 +560,15 @@ def test_the_playgrounds_default_state_is_lesson_3s_grid():
 # --- architecture ----------------------------------------------------------
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-TEXTUAL_SIDE = ("textual", "attnpos.tui.app", "attnpos.tui.main", "attnpos.tui.screens", "attnpos.tui.widgets", "attnpos.tui.leaks", "attnpos.tui.command_palette")
+TEXTUAL_SIDE = (
+    "textual",
+    "attnpos.tui.app",
+    "attnpos.tui.main",
+    "attnpos.tui.screens",
+    "attnpos.tui.widgets",
+    "attnpos.tui.leaks",
+    "attnpos.tui.command_palette",
+)
 FORBIDDEN = {
     "core": ("textual", "rich", "attnpos.lessons", "attnpos.tui"),
     "lessons": ("textual", "attnpos.tui"),

@@ -49,7 +49,7 @@ def lesson_text(course, number: int) -> str:
 
 
 def test_course_has_four_lessons_in_order(course):
-    assert [l.number for l in course.lessons] == [1, 2, 3, 4]
+    assert [lesson.number for lesson in course.lessons] == [1, 2, 3, 4]
     assert course.title == "Why Attention Needs Position"
 
 
@@ -111,7 +111,7 @@ def test_exercises_sit_in_their_lessons(course):
 
 
 def test_every_runnable_block_runs(course):
-    blocks = [(l.path.name, b) for l in course.lessons for s in l.sections for b in s.blocks if isinstance(b, Code) and b.runnable]
+    blocks = [(lesson.path.name, b) for lesson in course.lessons for s in lesson.sections for b in s.blocks if isinstance(b, Code) and b.runnable]
     assert len(blocks) >= 8
     for name, block in blocks:
         result = run_cell(block.source)
@@ -188,7 +188,7 @@ def test_lesson_one_fits_80_columns(course):
 def test_math_renders_to_unicode(course):
     assert to_unicode(r"\alpha_{ij}") == "αᵢⱼ"
     assert to_unicode(r"\frac{1}{\sqrt{d_k}}") == "1/√dₖ"
-    prose = " ".join(b.markdown for l in course.lessons for s in l.sections for b in s.blocks if isinstance(b, Prose))
+    prose = " ".join(b.markdown for lesson in course.lessons for s in lesson.sections for b in s.blocks if isinstance(b, Prose))
     assert "\\" not in re.sub(r"`[^`]*`", "", prose), "a LaTeX command survived rendering"
 
 
@@ -274,7 +274,8 @@ def test_glossary_covers_the_course(course):
     terms = {t.term for t in course.glossary}
     assert len(terms) == len(course.glossary) >= 20
     assert {"causal mask", "permutation-equivariant", "permutation-invariant", "soft window"} <= terms
-    assert all(t.lesson in {l.number for l in course.lessons} and "{{" not in t.meaning for t in course.glossary)
+    numbers = {lesson.number for lesson in course.lessons}
+    assert all(t.lesson in numbers and "{{" not in t.meaning for t in course.glossary)
 
 
 def test_glossary_problems_name_file_and_line(tmp_path):

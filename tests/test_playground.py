@@ -7,14 +7,13 @@ import sys
 
 import numpy as np
 
-
 from attnpos.core.experiments import ORDER_B_PERM, sentence_experiment
 from attnpos.core.playground import DEFAULT_SEED, SIGNALS, play
 from attnpos.lessons.playground_state import PlaygroundState
 from attnpos.tui.app import AttnposApp
-from attnpos.tui.widgets.attention_grid import AttentionGrid
 from attnpos.tui.screens.dialogs import PromptScreen
 from attnpos.tui.screens.playground_screen import PlaygroundScreen, figures_text
+from attnpos.tui.widgets.attention_grid import AttentionGrid
 
 SENTENCE = "the cat sat on the mat"
 
@@ -246,7 +245,7 @@ async def test_a_lesson_link_opens_the_playground_in_its_state(data_dir):
             await pilot.pause(0.05)
             cards = list(app.screen.query(PlaygroundCard))
         rope = next(card for card in cards if card.link.signal == "rope")
-        rope.open()
+        rope.query_one(".open-playground").press()
         await settle(pilot)
         screen = app.screen
         assert isinstance(screen, PlaygroundScreen)

@@ -15,9 +15,9 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from attnpos.lessons.checking import Limits, Sandbox, Verdict, check_file
 from attnpos.lessons.model import Course, Exercise
 from attnpos.lessons.progress import Progress
-from attnpos.lessons.checking import Limits, Sandbox, Verdict, check_file
 from attnpos.tui.cli.usage import UsageError
 
 
@@ -122,20 +122,20 @@ def run_grade(course: Course, exercise_id: str, paths: list[Path], fmt: str, job
         verdicts = list(pool.map(judge, files))
     passed = sum(v.passed for v in verdicts)
     if fmt == "json":
-        rows = [v.as_json(shown_path(f)) for f, v in zip(files, verdicts)]
+        rows = [v.as_json(shown_path(f)) for f, v in zip(files, verdicts, strict=True)]
         print(json.dumps({"exercise": exercise.id, "results": rows, "total": len(rows), "passed": passed}, indent=1))
     elif fmt == "csv":
         out = io.StringIO()
         writer = csv.writer(out)
         writer.writerow(["file", "passed", "diagnosis", "message"])
-        for f, v in zip(files, verdicts):
+        for f, v in zip(files, verdicts, strict=True):
             writer.writerow([shown_path(f), v.passed, v.diagnosis, v.message])
         sys.stdout.write(out.getvalue())
     else:
         table = Table(title=f"{exercise.id}: {passed} of {len(files)} passed", box=None)
         for column in ("file", "result", "diagnosis"):
             table.add_column(column, overflow="fold")
-        for f, v in zip(files, verdicts):
+        for f, v in zip(files, verdicts, strict=True):
             table.add_row(escape(shown_path(f)), "[green]passed[/]" if v.passed else "[red]not yet[/]", v.diagnosis)
         Console(highlight=False).print(table)
     return 0
@@ -161,13 +161,14 @@ def watch(course: Course, exercise_id: str, file: Path, interval: float, limits:
     exercise = find_exercise(course, exercise_id)
     readable_file(file)
     console = Console(highlight=False)
-    seen = None
+    seen: tuple[int, int] | None = None
     with Sandbox(max_workers=2) as sandbox:
         try:
             while True:
+                stamp: tuple[int, int] | None
                 try:
-                    stamp = file.stat()
-                    stamp = (stamp.st_mtime_ns, stamp.st_size)
+                    info = file.stat()
+                    stamp = (info.st_mtime_ns, info.st_size)
                 except OSError:
                     stamp = None
                 if stamp is not None and stamp != seen:

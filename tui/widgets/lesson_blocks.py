@@ -17,10 +17,9 @@ from textual.widgets.option_list import Option
 from attnpos.lessons.cells import CellResult, run_cell
 from attnpos.lessons.figures import changed_rows, figure
 from attnpos.lessons.model import Code, Exercise, Grid, Math, PlaygroundLink, Quiz
+from attnpos.tui.cli.lesson_print import playground_link_text
 from attnpos.tui.widgets.attention_grid import AttentionGrid, GridLegend
 from attnpos.tui.widgets.grid_pair import GridPair, GridSpec
-from attnpos.tui.cli.lesson_print import playground_link_text
-
 
 
 class ProseBlock(Static):
@@ -209,6 +208,13 @@ class QuizCard(Vertical):
 class ExerciseCard(Vertical):
     """Where an exercise sits in a lesson: its task, and the way into it."""
 
+    class Opened(Message):
+        """Posted when the learner asks to open the exercise."""
+
+        def __init__(self, exercise: Exercise) -> None:
+            self.exercise = exercise
+            super().__init__()
+
     def __init__(self, exercise: Exercise, status: str):
         super().__init__(classes="exercise-card")
         self.exercise = exercise
@@ -221,12 +227,19 @@ class ExerciseCard(Vertical):
         yield Static(Text(f"or in your own editor: attnpos exercise {self.exercise.id}", style="dim"))
 
     @on(Button.Pressed, ".open-exercise")
-    def open(self) -> None:
-        self.app.open_exercise(self.exercise.id)
+    def _pressed(self) -> None:
+        self.post_message(self.Opened(self.exercise))
 
 
 class PlaygroundCard(Vertical):
     """A lesson's {playground} link: a button that opens the playground in the state it names."""
+
+    class Opened(Message):
+        """Posted when the learner asks to open the playground on this link's state."""
+
+        def __init__(self, link: PlaygroundLink) -> None:
+            self.link = link
+            super().__init__()
 
     def __init__(self, link: PlaygroundLink):
         super().__init__(classes="playground-card")
@@ -238,5 +251,5 @@ class PlaygroundCard(Vertical):
             yield Static(Text(self.link.caption, style="dim"))
 
     @on(Button.Pressed, ".open-playground")
-    def open(self) -> None:
-        self.app.open_playground(self.link.sentence, list(self.link.order), self.link.signal)
+    def _pressed(self) -> None:
+        self.post_message(self.Opened(self.link))
