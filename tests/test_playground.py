@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
+from functools import partial
 
 import numpy as np
 
 from attnpos.core.experiments import ORDER_B_PERM, sentence_experiment
 from attnpos.core.playground import DEFAULT_SEED, SIGNALS, play
 from attnpos.lessons.playground_state import PlaygroundState
-from attnpos.tui.app import AttnposApp
 from attnpos.tui.screens.dialogs import PromptScreen
 from attnpos.tui.screens.playground_screen import PlaygroundScreen, figures_text
 from attnpos.tui.widgets.attention_grid import AttentionGrid
@@ -18,19 +16,8 @@ from attnpos.tui.widgets.attention_grid import AttentionGrid
 SENTENCE = "the cat sat on the mat"
 
 
-def make_app(data_dir, sentence=SENTENCE) -> AttnposApp:
-    app = AttnposApp(data_dir=data_dir, play=sentence)
-    app.animation_level = "none"
-    return app
-
-
 def figures(app) -> str:
     return str(app.screen.query_one("#play-figures").render())
-
-
-async def settle(pilot):
-    await pilot.pause()
-    await pilot.pause()
 
 
 # --- the state and its transitions, without Textual ---------------------------------
@@ -94,8 +81,8 @@ def test_the_seed_stops_at_zero_and_the_signals_cycle():
 # --- the screen ------------------------------------------------------------------
 
 
-async def test_starts_without_position_and_a_shuffle_only_relists(data_dir):
-    async with make_app(data_dir).run_test(size=(80, 24)) as pilot:
+async def test_starts_without_position_and_a_shuffle_only_relists(make_app, settle):
+    async with make_app(play=SENTENCE).run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         screen = pilot.app.screen
         assert isinstance(screen, PlaygroundScreen) and screen.state.signal == "none"
@@ -107,9 +94,9 @@ async def test_starts_without_position_and_a_shuffle_only_relists(data_dir):
         assert "cannot tell the orders apart" in figures(pilot.app)
 
 
-async def test_every_signal_shows_the_cores_figures(data_dir):
+async def test_every_signal_shows_the_cores_figures(make_app, settle):
     """For every signal, in two orders, the numbers on screen are the core's own."""
-    async with make_app(data_dir).run_test(size=(80, 24)) as pilot:
+    async with make_app(play=SENTENCE).run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         screen = pilot.app.screen
         for _ in SIGNALS:
@@ -129,8 +116,8 @@ async def test_every_signal_shows_the_cores_figures(data_dir):
         assert screen.state.signal == "none"  # g cycled through all seven and back
 
 
-async def test_constant_offset_does_not_see_order_but_the_ramp_does(data_dir):
-    async with make_app(data_dir).run_test(size=(80, 24)) as pilot:
+async def test_constant_offset_does_not_see_order_but_the_ramp_does(make_app, settle):
+    async with make_app(play=SENTENCE).run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         await pilot.press("s", "g")  # constant
         await settle(pilot)
@@ -143,8 +130,8 @@ async def test_constant_offset_does_not_see_order_but_the_ramp_does(data_dir):
         assert pilot.app.screen.state.signal == "none"
 
 
-async def test_swap_reverse_type_and_restore_the_order(data_dir):
-    async with make_app(data_dir).run_test(size=(80, 24)) as pilot:
+async def test_swap_reverse_type_and_restore_the_order(make_app, settle):
+    async with make_app(play=SENTENCE).run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         screen = pilot.app.screen
         await pilot.press("w", "down", "w")  # swap the tokens in rows 0 and 1
@@ -173,8 +160,8 @@ async def test_swap_reverse_type_and_restore_the_order(data_dir):
         assert screen.state.perm == list(range(6))
 
 
-async def test_edit_a_word_with_a_prediction(data_dir):
-    async with make_app(data_dir).run_test(size=(80, 24)) as pilot:
+async def test_edit_a_word_with_a_prediction(make_app, settle):
+    async with make_app(play=SENTENCE).run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         screen = pilot.app.screen
         await pilot.press("down", "m", "down", "m")  # predict rows cat and sat will change
@@ -205,8 +192,8 @@ async def test_edit_a_word_with_a_prediction(data_dir):
         assert screen.state.by == "word" and "".join(screen.state.tokens) == "".join(letters)
 
 
-async def test_temperature_sharpens_and_flattens(data_dir):
-    async with make_app(data_dir).run_test(size=(80, 24)) as pilot:
+async def test_temperature_sharpens_and_flattens(make_app, settle):
+    async with make_app(play=SENTENCE).run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         screen = pilot.app.screen
         for _ in range(8):
@@ -219,8 +206,8 @@ async def test_temperature_sharpens_and_flattens(data_dir):
         assert screen.state.computed.weights.max(axis=1).max() < 0.25  # near the blend 1/6
 
 
-async def test_the_default_state_is_lesson_3s_grid(data_dir):
-    async with make_app(data_dir).run_test(size=(80, 24)) as pilot:
+async def test_the_default_state_is_lesson_3s_grid(make_app, settle):
+    async with make_app(play=SENTENCE).run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         screen = pilot.app.screen
         assert screen.state.seed == DEFAULT_SEED
@@ -228,12 +215,11 @@ async def test_the_default_state_is_lesson_3s_grid(data_dir):
         assert (screen.query_one("#play-moved", AttentionGrid).weights == sentence_experiment().weights).all()
 
 
-async def test_a_lesson_link_opens_the_playground_in_its_state(data_dir):
+async def test_a_lesson_link_opens_the_playground_in_its_state(make_app, settle):
     """Lesson 4's {playground} button: the sentence, order B and the signal it names."""
     from attnpos.tui.widgets.lesson_blocks import PlaygroundCard
 
-    app = AttnposApp(data_dir=data_dir)
-    app.animation_level = "none"
+    app = make_app()
     async with app.run_test(size=(100, 40)) as pilot:
         await settle(pilot)
         course = app.course
@@ -255,8 +241,8 @@ async def test_a_lesson_link_opens_the_playground_in_its_state(data_dir):
         assert f"= {expected.gap:.3g} " in figures(app) and "position seen" in figures(app)
 
 
-async def test_seed_sentence_and_characters(data_dir):
-    async with make_app(data_dir).run_test(size=(100, 30)) as pilot:
+async def test_seed_sentence_and_characters(make_app, settle):
+    async with make_app(play=SENTENCE).run_test(size=(100, 30)) as pilot:
         await settle(pilot)
         screen = pilot.app.screen
         before = screen.state.computed.weights.copy()
@@ -278,37 +264,39 @@ async def test_seed_sentence_and_characters(data_dir):
         assert screen.query_one("#play-first").display
 
 
-async def test_sixty_four_tokens(data_dir):
+async def test_sixty_four_tokens(make_app, settle):
     words = " ".join(f"w{i % 20}" for i in range(64))
-    async with make_app(data_dir, words).run_test(size=(80, 24)) as pilot:
+    async with make_app(play=words).run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         grid = pilot.app.screen.query_one("#play-moved", AttentionGrid)
         assert grid.token_count == 64 and grid.virtual_size.width > grid.size.width
         await pilot.press("s", "g", "g", "end")
         await settle(pilot)
+        assert pilot.app.screen.state.signal == "ramp" and pilot.app.screen.state.reordered
+        assert grid.cursor_col == 63 and grid.scroll_offset.x > 0  # end went to the last key, scrolled into view
 
 
-def test_play_command_rejects_too_many_words():
-    result = subprocess.run([sys.executable, "-m", "attnpos", "play", " ".join(["w"] * 65)], capture_output=True, text=True)
+def test_play_command_rejects_too_many_words(attnpos):
+    result = attnpos("play", " ".join(["w"] * 65))
     assert result.returncode == 2 and "1 to 64" in result.stderr
 
 
-async def _shuffled_with_ramp(pilot):
+async def _shuffled_with_ramp(pilot, settle):
     await settle(pilot)
     await pilot.press("s", "g", "g", "b")
     await settle(pilot)
 
 
-def test_snapshot_playground(snap_compare, data_dir):
-    assert snap_compare(make_app(data_dir), terminal_size=(80, 24), run_before=_shuffled_with_ramp)
+def test_snapshot_playground(snap_compare, make_app, settle):
+    assert snap_compare(make_app(play=SENTENCE), terminal_size=(80, 24), run_before=partial(_shuffled_with_ramp, settle=settle))
 
 
-def test_snapshot_playground_no_colour(snap_compare, data_dir, no_colour):
-    assert snap_compare(make_app(data_dir), terminal_size=(80, 24), run_before=_shuffled_with_ramp)
+def test_snapshot_playground_no_colour(snap_compare, no_colour, make_app, settle):
+    assert snap_compare(make_app(play=SENTENCE), terminal_size=(80, 24), run_before=partial(_shuffled_with_ramp, settle=settle))
 
 
-async def test_a_shuffle_always_changes_the_order(data_dir):
-    async with make_app(data_dir, "dog bites man").run_test(size=(80, 24)) as pilot:
+async def test_a_shuffle_always_changes_the_order(make_app, settle):
+    async with make_app(play="dog bites man").run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         screen = pilot.app.screen
         for _ in range(12):
@@ -318,10 +306,10 @@ async def test_a_shuffle_always_changes_the_order(data_dir):
             assert screen.state.perm != before
 
 
-async def test_all_signals_side_by_side(data_dir):
+async def test_all_signals_side_by_side(make_app, settle):
     from attnpos.tui.screens.dialogs import SignalsTableScreen
 
-    async with make_app(data_dir).run_test(size=(80, 24)) as pilot:
+    async with make_app(play=SENTENCE).run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         await pilot.press("s", "a")
         await settle(pilot)

@@ -179,15 +179,17 @@ def attnpos(*args, cwd=None):
         (None, ["check", "constant-offset"], b"required"),
     ],
 )
-def test_bad_command_lines_give_one_line_and_exit_2(tmp_path, setup, args, words):
+def test_bad_command_lines_give_one_line_and_exit_2(tmp_path, monkeypatch, attnpos, setup, args, words):
+    """In-process (this ``attnpos`` is conftest's): an uncaught exception would fail the test itself."""
+    monkeypatch.chdir(tmp_path)
     (tmp_path / "folder").mkdir()
     (tmp_path / "a.py").write_text("x = 1\n")
     if setup == "latin1":
         (tmp_path / "latin1.py").write_bytes("pos = 0.6  # d\xe9j\xe0 vu\n".encode("latin-1"))
-    result = attnpos(*args, cwd=tmp_path)
+    result = attnpos(*args)
     assert result.returncode == 2, result
-    assert words in result.stderr and len(result.stderr.strip().splitlines()) == 1, result.stderr
-    assert b"Traceback" not in result.stderr + result.stdout
+    assert words.decode() in result.stderr and len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert "Traceback" not in result.stderr + result.stdout
 
 
 def test_grade_reports_an_unreadable_file_and_grades_the_rest(tmp_path):
