@@ -61,9 +61,12 @@ folder the script made unwritable may be left in the temp directory. macOS is
 not supported (no pidfd, no subreaper, no ``/proc``).
 """
 
-from .client import CancelToken, Sandbox, run_script, run_source
+from .client import STRICT_ENV, CancelToken, Sandbox, run_script, run_source, strict_from_environment
+from .confinement import ConfinementUnavailable, missing
+from .printable import printable
 from .results import STATUSES, ErrorInfo, Limits, RunResult
 
 __all__ = [
     "STATUSES", "Limits", "ErrorInfo", "RunResult", "CancelToken", "Sandbox", "run_script", "run_source",
+    "ConfinementUnavailable", "STRICT_ENV", "strict_from_environment", "missing", "printable",
 ]

@@ -1,4 +1,11 @@
-"""The learner process: limit itself, run the script as ``__main__``, write its results.
+"""The learner process: limit and confine itself, run the script as ``__main__``, write its results.
+
+Before the script runs it starts its own session, keeps only its standard
+streams open, takes its memory and file-size caps, moves into its run
+folder, sets ``HOME`` and ``TMPDIR`` there and applies the confinement
+level the fork server detected (NO_NEW_PRIVS, Landlock, seccomp; see
+:mod:`.confinement`); if any of that fails it exits with
+``CONFINEMENT_FAILED`` and the script never runs.
 
 After the script's code has returned, it creates the results folder named
 with the run's token (received over the socket, not via argv, environment
@@ -20,8 +27,9 @@ from pathlib import Path
 
 import numpy as np
 
+from . import confinement
 from .processes import kill_descendants
-from .protocol import MAX_TEXT, NUMERIC_KINDS
+from .protocol import CONFINEMENT_FAILED, MAX_TEXT, NUMERIC_KINDS
 
 _ARRAY_KIND_NAMES = {
     "O": "object array", "U": "str array", "S": "bytes array", "M": "datetime64 array",
@@ -29,19 +37,32 @@ _ARRAY_KIND_NAMES = {
 }
 
 
-def become_learner(output_fd: int, request: dict) -> None:
-    """Limit this process, run the script and write its results; never returns."""
+def become_learner(output_fd: int, request: dict, run_folder: str, script: str, level: dict) -> None:
+    """Limit and confine this process, run ``script`` and write its results; never returns.
+
+    The script is read from its copy, ``script``, but runs under the name the
+    learner knows, ``request["filename"]`` (its ``__file__``, ``sys.argv[0]``
+    and the file of its tracebacks).
+    """
     exit_code = 70  # reached only if the sandbox itself fails here
     supervisor = os.getppid()
     try:
         os.setsid()
         _redirect_stdio(output_fd)
+        os.closerange(3, os.sysconf("SC_OPEN_MAX"))  # the run folder's lock and anything else the server held
         _limit_resources(request["memory_mb"])
-        os.chdir(request["workdir"])
-        namespace, outcome, script_exit_code, error = _execute(request["script"])
+        os.chdir(os.path.join(run_folder, "work"))
+        os.environ.update(HOME=run_folder, TMPDIR=os.path.join(run_folder, "work"))
+        try:
+            confinement.confine_learner(level, run_folder)
+        except OSError as error:
+            print(f"sandbox: the run could not be confined, so the script did not run: {error}", file=sys.stderr)
+            exit_code = CONFINEMENT_FAILED
+            return
+        namespace, outcome, script_exit_code, error = _execute(script, request["filename"])
         _kill_own_processes(supervisor)
-        _write_results(Path(request["results"]), request["token"], request["names"], namespace,
-                       outcome, script_exit_code, error)
+        _write_results(Path(run_folder) / f"results-{request['token']}", request["token"], request["names"],
+                       namespace, outcome, script_exit_code, error)
         exit_code = 0
     finally:
         _flush_stdio()
@@ -90,16 +111,16 @@ def _set_limit(which: int, value: int) -> None:
     resource.setrlimit(which, (value, value))
 
 
-def _execute(script: str) -> tuple[dict, str, int, dict | None]:
-    """Run the script as __main__; return its namespace, outcome, exit code and error."""
-    source = Path(script).read_bytes()
+def _execute(copy: str, script: str) -> tuple[dict, str, int, dict | None]:
+    """Run the file ``copy`` as __main__ named ``script``; return its namespace, outcome, exit code and error."""
+    source = Path(copy).read_bytes()
     lines = source.decode("utf-8", errors="replace").splitlines()
     module = types.ModuleType("__main__")
     module.__file__ = script
     module.__builtins__ = builtins
     sys.modules["__main__"] = module
     sys.argv = [script]
-    sys.path[0] = os.path.dirname(script)
+    sys.path[0] = os.path.dirname(copy)
     try:
         # dont_inherit: the sandbox's own `from __future__` imports must not apply to the script.
         exec(compile(source, script, "exec", dont_inherit=True), module.__dict__)
