@@ -266,13 +266,14 @@ class Sandbox:
 
 def _start_server(preload: tuple[str, ...], strict: bool) -> tuple[subprocess.Popen, socket.socket, dict]:
     """A fork server: in strict mode inside bubblewrap if it starts, and only if its confinement suffices."""
-    if strict and launch.bwrap_usable():
+    bwrap_installed = launch.bwrap_installed()
+    if strict and bwrap_installed:
         try:
             return launch.start_server(preload, in_bwrap=True)
         except RuntimeError:
             pass  # bubblewrap is installed but cannot start here (no user namespaces): judge the kernel alone
     server, control, level = launch.start_server(preload, in_bwrap=False)
-    shortfall = strict_shortfall(level) if strict else None
+    shortfall = strict_shortfall(level, bwrap_installed) if strict else None
     if shortfall:
         control.close()
         server.wait()

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import ctypes
 import os
-import shutil
 
 from . import landlock, seccomp
 
@@ -60,12 +59,12 @@ def missing(level: dict) -> list[str]:
     return gaps
 
 
-def strict_shortfall(level: dict) -> str | None:
+def strict_shortfall(level: dict, bwrap_installed: bool) -> str | None:
     """Why ``level`` fails strict mode, in one line with what to install; None when it passes."""
     if level["bwrap"] or (level["seccomp"] and level["landlock"] >= STRICT_LANDLOCK_ABI):
         return None
     install = "install bubblewrap (apt-get install bubblewrap)"
-    if shutil.which("bwrap"):
+    if bwrap_installed:
         install = "bubblewrap is installed but could not start (are unprivileged user namespaces disabled?)"
     return f"strict mode needs seccomp and Landlock ABI {STRICT_LANDLOCK_ABI}+ or bubblewrap: " + \
         "; ".join(gap for gap in missing(level) if gap != "no bubblewrap") + f"; {install}"

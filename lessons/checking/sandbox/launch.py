@@ -43,7 +43,7 @@ def clean_environment(home: str) -> dict[str, str]:
     return {**kept, **_SINGLE_THREAD_ENV, "HOME": home}
 
 
-def bwrap_usable() -> bool:
+def bwrap_installed() -> bool:
     """Whether bubblewrap is installed (whether it can start is known only by trying)."""
     return shutil.which("bwrap") is not None
 
