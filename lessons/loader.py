@@ -292,7 +292,7 @@ def parse_exercise(folder: Path, problems: list[Problem]) -> Exercise | None:
         return None
     data = _toml(files["exercise.toml"], report, 1)
     if data is None or not _require(
-        data, {"title": str, "lesson": int, "instructions": str, "hints": list, "why": dict, "messages": dict}, report, 1, "an exercise"
+        data, {"title": str, "lesson": int, "instructions": str, "hints": list, "why": dict, "messages": dict, "advice": dict}, report, 1, "an exercise"
     ):
         return None
     if not data["hints"]:
@@ -310,10 +310,23 @@ def parse_exercise(folder: Path, problems: list[Problem]) -> Exercise | None:
         hints=tuple(_text(h, report, 1) for h in data["hints"]),
         why=why,
         messages={key: str(value) for key, value in data["messages"].items()},
+        advice={key: str(value) for key, value in data["advice"].items()},
         starter=files["starter.py"],
         solution=files["solution.py"],
         folder=folder,
+        mistakes=_mistakes(folder / "mistakes", problems),
     )
+
+
+def _mistakes(folder: Path, problems: list[Problem]) -> dict[str, str]:
+    """The wrong answers an exercise keeps as content, each named by the diagnosis it must get."""
+    found = {}
+    for path in sorted(folder.glob("*.py")) if folder.is_dir() else []:
+        try:
+            found[path.name] = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            _Reporter(path, problems)(1, f"cannot read {path.name}: {getattr(error, 'strerror', None) or error}")
+    return found
 
 
 def _check_course(course: Course, problems: list[Problem]) -> None:

@@ -102,10 +102,12 @@ class Exercise:
     instructions: str
     hints: tuple[str, ...]
     why: Quiz
-    messages: dict[str, str]
+    messages: dict[str, str]  # diagnosis id, or "diagnosis/cause", -> template
+    advice: dict[str, str]  # an answer's name -> what it should be, added to shape and value messages about it
     starter: str
     solution: str
     folder: Path
+    mistakes: dict[str, str] = field(default_factory=dict)  # mistakes/DIAGNOSIS__what.py -> its source
 
 
 @dataclass(frozen=True)

@@ -6,9 +6,10 @@ import json
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
-from attnpos.lessons.checker import CONTRACTS, check_source
+from attnpos.lessons.checking import CONTRACTS, check_source
 from attnpos.lessons.loader import load_course
 from attnpos.lessons.checking.sandbox import Limits, Sandbox
 
@@ -45,7 +46,7 @@ def attend_by_hand(X):
 
 ORDER = """
 import numpy as np
-from attnpos.core import attention_output, slot_ramp, sentence_matrix
+from attnpos.core import attention_output, sinusoidal, slot_ramp, sentence_matrix
 from attnpos.core.experiments import SENTENCE_A, sentence_head
 X_a = sentence_matrix(list(SENTENCE_A), 8, seed=7)
 Wq, Wk, Wv = sentence_head(7)
@@ -60,25 +61,74 @@ pos = slot_ramp(6, 8)
 pooled_gap_pos = np.abs(attention_output(X_a[perm] + pos, Wq, Wk, Wv).sum(0) - attention_output(X_a + pos, Wq, Wk, Wv).sum(0)).max()
 """
 
+OWN_HEAD = """
+def softmax(s):
+    e = np.exp(s - s.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+def head(X):
+    q, k, v = X @ Wq, X @ Wk, X @ Wv
+    return softmax(q @ np.swapaxes(k, -1, -2) / np.sqrt(q.shape[-1])) @ v
+"""
+
+FLOAT32_SETUP = """
+import numpy as np
+rng = np.random.default_rng(1)
+X = rng.standard_normal((1, 6, 8), dtype=np.float32)
+Wq, Wk, Wv = (np.float32(0.5) * rng.standard_normal((8, 8), dtype=np.float32) for _ in range(3))
+perm = [3, 0, 5, 1, 4, 2]
+"""
+
+BATCH_SETUP = """
+import numpy as np
+from attnpos.core import attention_output
+rng = np.random.RandomState(5)
+X = rng.randn(3, 6, 8)
+Wq, Wk = 0.5 * rng.randn(8, 4), 0.5 * rng.randn(8, 4)
+Wv = 0.5 * rng.randn(8, 8)
+perm = (1, 2, 3, 4, 5, 0)
+"""
+
+MATRIX_SETUP = SEED42 + """
+from attnpos.core import permutation_matrix
+P = permutation_matrix(perm)
+"""
+
 RIGHT = {
     "forget-reorder": [
         SEED42 + "out = attention_output(X, Wq, Wk, Wv)\nout_perm = attention_output(X[:, perm], Wq, Wk, Wv)\nnaive_diff = np.abs(out_perm - out).max()\n",
         SEED42 + LOOP_ATTENTION + "out = attend_by_hand(X)\nout_perm = attend_by_hand(X[:, perm])\nnaive_diff = float(abs(out_perm - out).max())\n",
         SEED42.replace("RandomState(42)", "RandomState(3)").replace("[3, 0, 5, 1, 4, 2]", "[5, 4, 3, 2, 1, 0]")
         + "out = attention_output(X, Wq, Wk, Wv)\nout_perm = attention_output(X[:, perm], Wq, Wk, Wv)\nnaive_diff = round(float(np.abs(out_perm - out).max()), 9)\n",
+        FLOAT32_SETUP + OWN_HEAD + "out = head(X)\nout_perm = head(X[:, perm])\nnaive_diff = np.abs(out_perm - out).max()\n",
+        BATCH_SETUP + "out = attention_output(X, Wq, Wk, Wv)\nout_perm = attention_output(X[:, perm], Wq, Wk, Wv)\nnaive_diff = np.abs(out_perm - out).max()\n",
+        "import numpy as np\nfrom attnpos.core import attention_output\nrng = np.random.RandomState(0)\nX = rng.randn(1, 2, 8)\nWq, Wk, Wv = (rng.randn(8, 8) for _ in range(3))\nperm = np.array([1, 0])\n"
+        "out = attention_output(X, Wq, Wk, Wv)[0]\nout_perm = attention_output(X[:, perm], Wq, Wk, Wv)[0]\nnaive_diff = np.abs(out_perm - out).max()\n",
+        MATRIX_SETUP + "perm = P\nout = attention_output(X, Wq, Wk, Wv)\nout_perm = attention_output(P @ X, Wq, Wk, Wv)\nnaive_diff = np.abs(out_perm - out).max()\n",
     ],
     "constant-offset": [
         SEED42 + "pos = 0.6\nmax_diff = np.abs(attention_output(X[:, perm] + pos, Wq, Wk, Wv) - attention_output(X + pos, Wq, Wk, Wv)[:, perm]).max()\n",
         SEED42 + "pos = np.linspace(-1, 1, 8)\nmax_diff = np.abs(attention_output(X[:, perm] + pos, Wq, Wk, Wv) - attention_output(X + pos, Wq, Wk, Wv)[:, perm]).max()\n",
         SEED42 + "pos = np.full((1, 6, 8), 2.5)\na = attention_output(X + pos, Wq, Wk, Wv)\nb = attention_output(X[:, perm] + pos, Wq, Wk, Wv)\nmax_diff = 0.0\nfor k, p in enumerate(perm):\n    max_diff = max(max_diff, np.abs(b[0, k] - a[0, p]).max())\n",
+        FLOAT32_SETUP + OWN_HEAD + "pos = np.full((6, 1), 0.6, dtype=np.float32)\nmax_diff = float(np.abs(head(X[:, perm] + pos) - head(X + pos)[:, perm]).max())\n",
+        BATCH_SETUP + "pos = np.ones(8)\nmax_diff = np.abs(attention_output(X[:, perm] + pos, Wq, Wk, Wv) - attention_output(X + pos, Wq, Wk, Wv)[:, perm]).max()\n",
+        MATRIX_SETUP + "perm = P\npos = 0.6\nmax_diff = np.abs(attention_output(P @ X + pos, Wq, Wk, Wv) - P @ attention_output(X + pos, Wq, Wk, Wv)).max()\n",
+        SEED42 + "if __name__ == '__main__':\n    pos = np.full(8, 0.6)\n    def run(tokens):\n        return attention_output(tokens + pos, Wq, Wk, Wv)\n    max_diff = np.abs(run(X[:, perm]) - run(X)[:, perm]).max()\n    print(max_diff)\n",
     ],
     "identical-tokens": [
         TWINS + "pos = slot_ramp(6, 8)\nout = attention_output(X + pos, Wq, Wk, Wv)\nidentical = bool(np.allclose(out[0, 0], out[0, 4]))\n",
         TWINS + "pos = sinusoidal(6, 8)[None]\nout = attention_output(X + pos, Wq, Wk, Wv)\nidentical = np.array_equal(out[0, 0], out[0, 4])\n",
+        TWINS + "pos = 0.6 * (np.arange(6)[:, None] + 1.0)\nout = attention_output(X + pos, Wq, Wk, Wv)[0]\nidentical = bool(np.allclose(out[0], out[4]))\n",
+        TWINS.replace("X[0, 4] = X[0, 0]", "X = X.astype(np.float32)\nX[0, 4] = X[0, 0]\nWq, Wk, Wv = (W.astype(np.float32) for W in (Wq, Wk, Wv))") + OWN_HEAD
+        + "pos = (0.6 * np.arange(1, 7, dtype=np.float32))[:, None] * np.ones(8, dtype=np.float32)\nout = head(X + pos)\nidentical = bool(np.allclose(out[0, 0], out[0, 4]))\n",
     ],
-    "order-checks": [ORDER + ORDER_POS, ORDER + ORDER_POS.replace("slot_ramp(6, 8)", "np.arange(6.0)[:, None] * np.ones(8)")],
+    "order-checks": [
+        ORDER + ORDER_POS,
+        ORDER + ORDER_POS.replace("slot_ramp(6, 8)", "np.arange(6.0)[:, None] * np.ones(8)"),
+        ORDER.replace("perm = np.array([5, 0, 3, 2, 1, 4])", "perm = [5, 0, 3, 2, 1, 4]") + ORDER_POS.replace("slot_ramp(6, 8)", "sinusoidal(6, 8)").replace("slot_ramp, sentence_matrix", "sentence_matrix"),
+        ORDER.replace("X_a = sentence_matrix(list(SENTENCE_A), 8, seed=7)", "X_a = sentence_matrix(list(SENTENCE_A), 8, seed=7).astype(np.float32)") + ORDER_POS,
+    ],
 }
-
 
 def replace(source: str, old: str, new: str) -> str:
     assert old in source, old
@@ -165,14 +215,75 @@ def test_wrong_answers_get_their_diagnosis(course, sandbox, exercise_id, source,
         assert (verdict.line if key == "line" else verdict.details.get(key)) == value
 
 
-def test_every_diagnosis_is_reached_and_has_a_message(course):
-    reached = {(e, d) for e, _, d, _ in WRONG} | {(e, "passed") for e in RIGHT}
+MISTAKES = [(e.id, name, source) for e in load_course().exercises.values() for name, source in sorted(e.mistakes.items())]
+
+
+@pytest.mark.parametrize("exercise_id, file_name, source", MISTAKES, ids=[f"{e}/{n}" for e, n, _ in MISTAKES])
+def test_every_mistake_gets_the_diagnosis_it_is_named_by(course, sandbox, exercise_id, file_name, source):
+    verdict = check_source(course.exercises[exercise_id], source, sandbox, LIMITS)
+    assert verdict.diagnosis == file_name.split("__")[0], (verdict.message, verdict.details)
+    assert verdict.message and "{" not in verdict.message and "  " not in verdict.message, verdict.message
+
+
+def test_every_diagnosis_is_reached_by_a_mistake_and_has_a_message(course):
     for exercise_id, contract in CONTRACTS.items():
-        for diagnosis in contract.diagnoses:
-            assert diagnosis in course.exercises[exercise_id].messages, (exercise_id, diagnosis)
-    all_reached = {d for _, d in reached}
-    all_declared = {d for c in CONTRACTS.values() for d in c.diagnoses}
-    assert all_declared <= all_reached, all_declared - all_reached
+        exercise = course.exercises[exercise_id]
+        reached = {name.split("__")[0] for name in exercise.mistakes} | {"passed"}
+        assert set(contract.every_diagnosis) == reached, (exercise_id, set(contract.every_diagnosis) ^ reached)
+        assert all(d in exercise.messages for d in contract.every_diagnosis), exercise_id
+
+
+@pytest.mark.parametrize(
+    "exercise_id, source, words",
+    [
+        ("constant-offset", SEED42 + "X = X[:, :1]\npos = 0.6\nmax_diff = 0.0\n", "`X` has shape (1, 1, 8), but at least 2 tokens are needed."),
+        ("constant-offset", replace(CO, "perm = np.array([3, 0, 5, 1, 4, 2])", "perm = np.array([3, 0, 3, 1, 4, 2])"), "`perm` lists 3 twice and never 5."),
+        ("constant-offset", replace(CO, "perm = np.array([3, 0, 5, 1, 4, 2])", "perm = np.arange(6)"), "`perm` leaves every token where it is"),
+        ("constant-offset", CO + "perm = np.array([3, 0, 5, 1, 4, 9])\n", "`perm` holds 9, but the tokens are numbered 0 … 5."),
+        ("constant-offset", CO + "print(X[0, 9])\n", "indexes past the end"),
+        ("forget-reorder", FR + "out_perm = out_perm * 2\n", "out_perm is the attention output of the shuffled tokens"),
+    ],
+)
+def test_messages_read_right(course, sandbox, exercise_id, source, words):
+    verdict = check_source(course.exercises[exercise_id], source, sandbox, LIMITS)
+    assert words in verdict.message, verdict.message
+    assert "shape shape" not in verdict.message and "offset" not in verdict.message.split(words)[-1] or exercise_id != "constant-offset"
+
+
+def test_a_rounded_figure_is_shown_with_the_digits_that_differ(course, sandbox):
+    source = OC + "pooled_gap_pos = float(f'{pooled_gap_pos:.3g}')  # copied from a print\n"
+    verdict = check_source(course.exercises["order-checks"], source, sandbox, LIMITS)
+    expected, got = verdict.details["expected"], verdict.details["got"]
+    assert verdict.diagnosis == "mismatch" and expected != got and len(expected) > len(got), verdict.details
+    assert f"{float(expected):.3g}" == got  # the same figure to three digits: the rounding is what is wrong
+
+
+def test_the_identity_shuffle_gets_no_advice_about_offsets(course, sandbox):
+    verdict = check_source(course.exercises["constant-offset"], replace(CO, "perm = np.array([3, 0, 5, 1, 4, 2])", "perm = np.arange(6)"), sandbox, LIMITS)
+    assert verdict.diagnosis == "bad-shape" and "offset" not in verdict.message, verdict.message
+
+
+def test_a_saturating_offset_passes_without_claiming_the_rows_differ(course, sandbox):
+    source = replace(IT, "pos = slot_ramp(6, 8)", "pos = 1000 * slot_ramp(6, 8)")
+    verdict = check_source(course.exercises["identical-tokens"], source, sandbox, LIMITS)
+    assert verdict.passed and verdict.details.get("cause") == "saturated", verdict
+    assert "came out the same" in verdict.message and "tells the copies apart" not in verdict.message
+
+
+def test_a_bug_in_a_judge_is_a_checker_error_never_the_learners(course, sandbox, monkeypatch):
+    from attnpos.lessons.checking.contracts import common
+
+    def broken(runs):
+        return 1 / 0
+
+    exercise = course.exercises["constant-offset"]
+    monkeypatch.setitem(CONTRACTS, "constant-offset", common.Contract(**{**CONTRACTS["constant-offset"].__dict__, "judge": broken}))
+    verdict = check_source(exercise, CO, sandbox, LIMITS)
+    assert verdict.diagnosis == "checker-error" and not verdict.passed
+    assert "ZeroDivisionError" in verdict.message and "bug in attnpos" in verdict.message
+    from attnpos.lessons.checking import exercise_problems
+
+    assert any("the checker failed" in p for p in exercise_problems({"constant-offset": exercise}, sandbox))
 
 
 def test_printing_passed_does_not_pass(course, sandbox):
@@ -204,7 +315,9 @@ def test_check_exit_codes_and_json(tmp_path):
     assert json.loads(result.stdout) == {
         "exercise": "constant-offset", "file": str(right), "passed": True, "diagnosis": "passed",
         "message": json.loads(result.stdout)["message"], "details": {},
+        "confinement": json.loads(result.stdout)["confinement"],
     }
+    assert set(json.loads(result.stdout)["confinement"]) == {"landlock", "seccomp", "bwrap"}
     result = attnpos("check", "constant-offset", str(wrong))
     assert result.returncode == 1 and "mismatch" in result.stdout
 
@@ -291,7 +404,7 @@ def test_hints_come_one_at_a_time():
 def test_course_check_catches_a_broken_exercise(course, sandbox):
     from dataclasses import replace as changed
 
-    from attnpos.lessons.checker import exercise_problems
+    from attnpos.lessons.checking import exercise_problems
 
     good = course.exercises["constant-offset"]
     broken = changed(good, solution=good.starter, messages={k: v for k, v in good.messages.items() if k != "zero-offset"})
@@ -299,3 +412,99 @@ def test_course_check_catches_a_broken_exercise(course, sandbox):
     assert any("no message for the diagnosis 'zero-offset'" in p for p in problems)
     assert any("solution.py does not pass" in p for p in problems)
     assert exercise_problems({"constant-offset": good}, sandbox) == []
+
+
+# --- properties: over seeds, shapes, dtypes and shuffles -------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@st.composite
+def setups(draw, min_tokens=2):
+    """The setup lines of a random answer: X (B, T, C), a head of size hs, a shuffle that moves a token."""
+    T = draw(st.integers(min_tokens, 7))
+    perm = draw(st.permutations(range(T)).filter(lambda p: list(p) != list(range(T))))
+    B, C, hs = draw(st.integers(1, 3)), draw(st.integers(2, 9)), draw(st.integers(1, 9))
+    dtype = draw(st.sampled_from(["float32", "float64"]))
+    seed = draw(st.integers(0, 2**31))
+    lines = f"""
+import numpy as np
+from attnpos.core import attention_output
+rng = np.random.default_rng({seed})
+X = rng.standard_normal(({B}, {T}, {C})).astype(np.{dtype})
+Wq, Wk = (0.5 * rng.standard_normal(({C}, {hs})).astype(np.{dtype}) for _ in range(2))
+Wv = 0.5 * rng.standard_normal(({C}, {C})).astype(np.{dtype})
+perm = {list(perm)}
+"""
+    return lines, T, C
+
+
+OFFSET_MUTATIONS = {
+    "right": ("X[:, perm] + pos", "attention_output(X + pos, Wq, Wk, Wv)[:, perm]", "passed"),
+    "never-added": ("X[:, perm]", "attention_output(X, Wq, Wk, Wv)[:, perm]", "mismatch"),
+    "moved": ("(X + pos)[:, perm]", "attention_output(X + pos, Wq, Wk, Wv)[:, perm]", "moved-with-tokens"),
+    "unreordered": ("X[:, perm] + pos", "attention_output(X + pos, Wq, Wk, Wv)", "wrong-comparison"),
+}
+
+
+@settings(max_examples=12, deadline=None)
+@given(setup=setups(), value=st.floats(-3, 3).filter(lambda v: abs(v) > 0.01), mutation=st.sampled_from(list(OFFSET_MUTATIONS)))
+def test_constant_offset_property(course, sandbox, setup, value, mutation):
+    lines, T, C = setup
+    shuffled, reference, diagnosis = OFFSET_MUTATIONS[mutation]
+    source = lines + f"pos = {value!r}\nmax_diff = np.abs(attention_output({shuffled}, Wq, Wk, Wv) - {reference}).max()\n"
+    verdict = check_source(course.exercises["constant-offset"], source, sandbox, LIMITS)
+    assert verdict.diagnosis == diagnosis, (verdict.message, verdict.details)
+
+
+@settings(max_examples=12, deadline=None)
+@given(setup=setups(), typed=st.booleans())
+def test_forget_reorder_property(course, sandbox, setup, typed):
+    lines, T, C = setup
+    figure = "2.5" if typed else "np.abs(out_perm - out).max()"
+    source = lines + f"out = attention_output(X, Wq, Wk, Wv)\nout_perm = attention_output(X[:, perm], Wq, Wk, Wv)\nnaive_diff = {figure}\n"
+    verdict = check_source(course.exercises["forget-reorder"], source, sandbox, LIMITS)
+    assert verdict.diagnosis == ("mismatch" if typed else "passed"), (verdict.message, verdict.details)
+
+
+TWIN_MUTATIONS = {
+    "right": ("attention_output(X + pos, Wq, Wk, Wv)", "passed"),
+    "after": ("attention_output(X, Wq, Wk, Wv) + pos", "added-after-attention"),
+    "never-added": ("attention_output(X, Wq, Wk, Wv)", "mismatch"),
+}
+
+
+@settings(max_examples=12, deadline=None)
+@given(setup=setups(min_tokens=5), step=st.floats(0.1, 2), mutation=st.sampled_from(list(TWIN_MUTATIONS)))
+def test_identical_tokens_property(course, sandbox, setup, step, mutation):
+    lines, T, C = setup
+    expression, diagnosis = TWIN_MUTATIONS[mutation]
+    source = lines + (
+        f"X[:, 4] = X[:, 0]\npos = {step!r} * (np.arange({T})[:, None] + 1.0) * np.ones({C})\n"
+        f"out = {expression}\nidentical = bool(np.allclose(out[:, 0], out[:, 4]))\n"
+    )
+    verdict = check_source(course.exercises["identical-tokens"], source, sandbox, LIMITS)
+    assert verdict.diagnosis == diagnosis, (verdict.message, verdict.details)
+
+
+@settings(max_examples=25, deadline=None)
+@given(setup=setups(), signal=st.floats(-2, 2))
+def test_float32_heads_sit_inside_the_derived_bound(setup, signal):
+    """An honest float32 head (own softmax) is within the bound the checker derives, and the bound is not vacuous."""
+    from attnpos.lessons.checking.values import Head, head_precision
+
+    lines, T, C = setup
+    namespace: dict = {}
+    exec(lines, namespace)
+    X, Wq, Wk, Wv = (np.asarray(namespace[n], dtype=np.float32) for n in ("X", "Wq", "Wk", "Wv"))
+    X = X + np.float32(signal)  # an offset added in float32 too
+    q, k, v = X @ Wq, X @ Wk, X @ Wv
+    s = q @ np.swapaxes(k, -1, -2) / np.float32(np.sqrt(Wq.shape[1]))
+    w = np.exp(s - s.max(-1, keepdims=True))
+    out32 = (w / w.sum(-1, keepdims=True)) @ v
+    head = Head(*(a.astype(np.float64) for a in (X, Wq, Wk, Wv)))
+    precision = head_precision(head, 0.0, np.finfo(np.float32).eps / 2)
+    error = np.max(np.abs(out32 - head.attend(head.X)))
+    assert error <= precision.array
+    assert precision.array < 0.05  # far below the O(0.1) gaps every mistake makes

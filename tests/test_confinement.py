@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from attnpos.lessons.checker import check_source
+from attnpos.lessons.checking import check_source
 from attnpos.lessons.checking.sandbox import ConfinementUnavailable, Limits, Sandbox, printable
 from attnpos.lessons.checking.sandbox import run_folders
 from attnpos.lessons.loader import load_course
@@ -104,7 +104,7 @@ def test_the_installed_checker_and_site_packages_cannot_be_changed(sandbox, tmp_
     needs(sandbox, "landlock", "bwrap")
     import site
 
-    import attnpos.lessons.checker as checker
+    import attnpos.lessons.checking.judging as checker
 
     before = Path(checker.__file__).read_bytes()
     pth = Path(site.getsitepackages()[0]) / f"attnpos-hostile-{os.getpid()}.pth"

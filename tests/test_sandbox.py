@@ -72,10 +72,19 @@ def test_non_numeric_values_are_bad_types(sandbox):
         text = "0.5"
         objects = np.array([1, None], dtype=object)
         def function(): return 1
-        items = [1.0, 2.0]
-    """, ["text", "objects", "function", "items"])
+        items = ["a", "b"]
+        ragged = [[1, 2], [3]]
+    """, ["text", "objects", "function", "items", "ragged"])
     assert result.status == "ok" and result.values == {}
-    assert result.bad_types == {"text": "str", "objects": "object array", "function": "function", "items": "list"}
+    assert result.bad_types == {"text": "str", "objects": "object array", "function": "function", "items": "list", "ragged": "list"}
+
+
+def test_lists_and_tuples_of_numbers_are_read_as_arrays(sandbox):
+    result = run(sandbox, """
+        perm = [3, 0, 5, 1, 4, 2]
+        pair = (0.5, 1.5)
+    """, ["perm", "pair"])
+    assert result.values["perm"].tolist() == [3, 0, 5, 1, 4, 2] and result.values["pair"].dtype == float
 
 
 def test_exception_gives_the_learners_line_and_message_only(sandbox):

@@ -11,4 +11,5 @@ answer = 0
 explanations = ["yes", "no"]
 [messages]
 passed = "Well done."
+[advice]
 """

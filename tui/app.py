@@ -133,7 +133,7 @@ class AttnposApp(App):
     def limits(self):
         """Time and memory allowed to learner code (imported late: the sandbox brings NumPy)."""
         if self._limits is None:
-            from attnpos.lessons.checking.sandbox import Limits
+            from attnpos.lessons.checking import Limits
 
             self._limits = Limits()
         return self._limits
@@ -143,7 +143,7 @@ class AttnposApp(App):
         """The warm sandbox for running and checking learner code, started on first use."""
         with self._course_lock:
             if self._sandbox is None:
-                from attnpos.lessons.checking.sandbox import Sandbox
+                from attnpos.lessons.checking import Sandbox
 
                 self._sandbox = Sandbox(max_workers=2)
             return self._sandbox

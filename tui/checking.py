@@ -15,10 +15,9 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from attnpos.lessons.checker import Verdict, check_file
+from attnpos.lessons.checking import Limits, Sandbox, Verdict, check_file
 from attnpos.lessons.model import Course, Exercise
 from attnpos.lessons.progress import Progress
-from attnpos.lessons.checking.sandbox import Limits, Sandbox
 from attnpos.tui.usage import UsageError
 
 
@@ -95,7 +94,7 @@ def record(verdict: Verdict, data_dir: Path | None, console: Console | None) -> 
 def run_check(course: Course, exercise_id: str, file: Path, as_json: bool, limits: Limits, data_dir: Path | None = None) -> int:
     exercise = find_exercise(course, exercise_id)
     readable_file(file)
-    with Sandbox(max_workers=1) as sandbox:
+    with Sandbox(max_workers=2) as sandbox:
         verdict = check_file(exercise, file, sandbox, limits)
     if as_json:
         print(json.dumps(verdict.as_json(shown_path(file))))
@@ -120,7 +119,7 @@ def run_grade(course: Course, exercise_id: str, paths: list[Path], fmt: str, job
             return Verdict(exercise.id, False, "error", f"The file could not be checked: {problem}", {"error": str(problem)})
         return check_file(exercise, file, sandbox, limits)
 
-    with Sandbox(max_workers=jobs) as sandbox, ThreadPoolExecutor(max_workers=jobs) as pool:
+    with Sandbox(max_workers=2 * jobs) as sandbox, ThreadPoolExecutor(max_workers=jobs) as pool:
         verdicts = list(pool.map(judge, files))
     passed = sum(v.passed for v in verdicts)
     if fmt == "json":
@@ -164,7 +163,7 @@ def watch(course: Course, exercise_id: str, file: Path, interval: float, limits:
     readable_file(file)
     console = Console(highlight=False)
     seen = None
-    with Sandbox(max_workers=1) as sandbox:
+    with Sandbox(max_workers=2) as sandbox:
         try:
             while True:
                 try:

@@ -95,10 +95,9 @@ def _check_lessons() -> int:
                     if not result.ok:
                         failures += 1
                         print(f"{lesson.path.name}:{block.line}: the block fails: {result.error}", file=sys.stderr)
-    from attnpos.lessons.checker import exercise_problems
-    from attnpos.lessons.checking.sandbox import Sandbox
+    from attnpos.lessons.checking import Sandbox, exercise_problems
 
-    with Sandbox(max_workers=1) as sandbox:
+    with Sandbox(max_workers=4) as sandbox:
         for problem in exercise_problems(course.exercises, sandbox):
             failures += 1
             print(f"lessons/exercises/{problem}", file=sys.stderr)

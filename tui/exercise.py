@@ -18,9 +18,8 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Header, Static, TextArea
 
-from attnpos.lessons.checker import Verdict, check_source
+from attnpos.lessons.checking import CancelToken, RunResult, Verdict, check_source
 from attnpos.lessons.model import Exercise
-from attnpos.lessons.checking.sandbox import CancelToken, RunResult
 from attnpos.tui.blocks import ProseBlock, QuizCard
 from attnpos.tui.leaks import Footer
 

@@ -87,7 +87,9 @@ class Sandbox:
     """
 
     def __init__(
-        self, max_workers: int = 4, preload: Sequence[str] = ("numpy", "attnpos.core"), strict: bool | None = None,
+        self, max_workers: int = 4,
+        preload: Sequence[str] = ("numpy", "attnpos.core", "attnpos.lessons.checking.substitutes"),
+        strict: bool | None = None,
     ) -> None:
         if max_workers < 1:
             raise ValueError("max_workers must be at least 1")

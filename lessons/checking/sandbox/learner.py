@@ -194,6 +194,12 @@ def _write_results(
 
 def _numeric_array(value: object) -> np.ndarray | str:
     """The value as an ndarray if it is numeric, else a short description of its type."""
+    if isinstance(value, (list, tuple)):  # `perm = [3, 0, 5, 1, 4, 2]`, as the lessons write it
+        try:
+            array = np.asarray(value)
+        except (ValueError, TypeError, OverflowError, MemoryError, RecursionError):
+            return type(value).__name__
+        return array if array.dtype.kind in NUMERIC_KINDS else type(value).__name__
     if not isinstance(value, (bool, int, float, complex, np.number, np.bool_, np.ndarray)):
         return type(value).__name__
     try:

@@ -84,7 +84,7 @@ class RunResult:
     the names as they were when it stopped. ``values`` holds the requested
     names bound to a bool, int, float, complex, NumPy scalar or an ndarray of
     a bool/int/uint/float/complex dtype, as ``np.asarray`` gives them (lists
-    and tuples are *not* converted). ``bad_types`` maps the other requested
+    and tuples of numbers too). ``bad_types`` maps the other requested
     names to a type description ("str", "list", "function", "object array",
     "int (too large for int64)"). ``missing`` lists the requested names the
     script never bound. When the process died, timed out or was cancelled

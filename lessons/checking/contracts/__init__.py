@@ -1,0 +1,23 @@
+"""One contract per exercise: the names an answer defines, how a rerun changes them, and the judge.
+
+A judge gets both runs of the learner's script (:class:`Runs`) and either
+returns :class:`Passed` or raises :class:`Mistake`, checking from the most
+fundamental mistake to the least so the first that applies is the one told.
+"""
+
+from __future__ import annotations
+
+from attnpos.lessons.checking.contracts.common import Contract, Runs
+from attnpos.lessons.checking.contracts.constant_offset import CONSTANT_OFFSET
+from attnpos.lessons.checking.contracts.forget_reorder import FORGET_REORDER
+from attnpos.lessons.checking.contracts.identical_tokens import IDENTICAL_TOKENS
+from attnpos.lessons.checking.contracts.order_checks import ORDER_CHECKS
+
+CONTRACTS: dict[str, Contract] = {
+    "forget-reorder": FORGET_REORDER,
+    "constant-offset": CONSTANT_OFFSET,
+    "identical-tokens": IDENTICAL_TOKENS,
+    "order-checks": ORDER_CHECKS,
+}
+
+__all__ = ["CONTRACTS", "Contract", "Runs"]

@@ -1,0 +1,210 @@
+"""Rewrite a learner's script so that a second run gets other values for some of its inputs.
+
+A pass must rest on the learner's own computation. A figure that is typed in,
+copied from the lesson or computed from the wrong arrays can agree with the
+right answer on one set of inputs; it cannot keep agreeing when the inputs
+change. So the checker runs the script a second time with, say, ``pos``
+replaced by a per-slot signal or ``Wv`` scaled, and requires the figures of
+that run to be what the learner's code, honestly run, gives on *those* arrays.
+
+The replacement is one statement, ``name = <expression>``, put into the
+script's own syntax tree just before the first statement that reads ``name``
+after it is first bound (so the learner's code from there on sees the new
+value), or after the last statement that binds it when nothing reads it.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Mapping
+
+# Where the replacement expressions live, importable inside the learner's process.
+SUBSTITUTES_MODULE = "attnpos.lessons.checking.substitutes"
+
+
+def substitute(source: str, replacements: Mapping[str, str]) -> str | None:
+    """The script with each ``name`` rebound to ``replacements[name]`` (a call into the substitutes module).
+
+    The expression is written as ``function(name, other, ...)``: the function
+    of :mod:`substitutes` to call and the learner's names it is given. Returns
+    None when the script does not parse or binds one of the names nowhere at
+    its top level, where a rerun cannot reach it.
+    """
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    inserts: list[tuple[list[ast.stmt], int, ast.stmt]] = []
+    for name, call in replacements.items():
+        found = _insertion_point(tree.body, name)
+        if found is None:
+            return None
+        body, index = found
+        inserts.append((body, index, _rebinding(name, call)))
+    # Insert from the bottom of each body up, so earlier indices stay valid.
+    for body, index, statement in sorted(inserts, key=lambda item: item[1], reverse=True):
+        body.insert(index, statement)
+    return ast.unparse(ast.fix_missing_locations(tree))
+
+
+def indexes_by(source: str, signal: str, perm: str) -> bool:
+    """Whether the script indexes ``signal``, or anything computed from it, with ``perm`` (``(X + pos)[:, perm]``).
+
+    Evidence that the position signal was shuffled together with the tokens.
+    """
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError):
+        return False
+    carriers = _derived(tree, signal)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Subscript) and _mentions_any(node.value, carriers) and _mentions(node.slice, perm):
+            return True
+        if isinstance(node, ast.Call) and _called(node) in {"take", "permute_tokens"} and node.args:
+            if _mentions_any(node.args[0], carriers) and any(_mentions(arg, perm) for arg in node.args[1:]):
+                return True
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
+            if _mentions(node.left, perm) and _mentions_any(node.right, carriers):
+                return True
+    return False
+
+
+def _derived(tree: ast.Module, name: str) -> set[str]:
+    """``name`` and every name assigned from an expression that uses it, directly or through another such name."""
+    carriers = {name}
+    assignments = [node for node in ast.walk(tree) if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and node.value is not None]
+    while True:
+        grown = set(carriers)
+        for node in assignments:
+            if _mentions_any(node.value, carriers):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                grown |= {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+        if grown == carriers:
+            return carriers
+        carriers = grown
+
+
+def typed_in(source: str, name: str) -> bool:
+    """Whether the last top-level assignment to ``name`` is built from literals alone (``max_diff = 4.4e-16``)."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError):
+        return False
+    values = [
+        statement.value for body in _module_bodies(tree.body) for statement in body
+        if isinstance(statement, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in statement.targets)
+    ]
+    if not values:
+        return False
+    callees = {id(node.func) for node in ast.walk(values[-1]) if isinstance(node, ast.Call)}
+    callees |= {id(node.value) for node in ast.walk(values[-1]) if isinstance(node, ast.Attribute) and id(node) in callees}
+    return not any(isinstance(node, ast.Name) and id(node) not in callees for node in ast.walk(values[-1]))
+
+
+def added_to_outputs(source: str, signal: str, outputs: tuple[str, ...]) -> bool:
+    """Whether ``signal`` is added to an attention call's result or to one of the named outputs (``attn(X) + pos``)."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError):
+        return False
+    for node in ast.walk(tree):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            for one, other in ((node.left, node.right), (node.right, node.left)):
+                if _mentions(one, signal) and not _mentions(other, signal) and _is_output(other, outputs):
+                    return True
+    return False
+
+
+def _is_output(node: ast.expr, outputs: tuple[str, ...]) -> bool:
+    if isinstance(node, ast.Name):
+        return node.id in outputs
+    if isinstance(node, ast.Subscript):
+        return _is_output(node.value, outputs)
+    return isinstance(node, ast.Call) and any(word in _called(node).lower() for word in ("attention", "attend", "head"))
+
+
+# --- finding where to put the new value -------------------------------------------
+
+
+def _module_bodies(body: list[ast.stmt]) -> list[list[ast.stmt]]:
+    """The top level, and the body of an ``if __name__ == "__main__":`` block (also module level)."""
+    bodies = [body]
+    for statement in body:
+        if isinstance(statement, ast.If) and _is_main_guard(statement.test):
+            bodies.append(statement.body)
+    return bodies
+
+
+def _is_main_guard(test: ast.expr) -> bool:
+    return (
+        isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and test.left.id == "__name__"
+        and len(test.comparators) == 1 and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value == "__main__"
+    )
+
+
+def _insertion_point(module_body: list[ast.stmt], name: str) -> tuple[list[ast.stmt], int] | None:
+    for body in _module_bodies(module_body):
+        binders = [i for i, statement in enumerate(body) if _binds(statement, name)]
+        if not binders:
+            continue
+        for index in range(binders[0] + 1, len(body)):
+            if _reads(body[index], name) and not _binds(body[index], name):
+                return body, index
+        return body, binders[-1] + 1
+    return None
+
+
+def _binds(statement: ast.stmt, name: str) -> bool:
+    """The statement gives ``name`` its value: assigns it, fills it in place, or calls a method of it."""
+    if isinstance(statement, ast.If) and _is_main_guard(statement.test):
+        return False  # its body is searched as a body of its own
+    if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return False  # a name bound inside a function is the function's own
+    for node in ast.walk(statement):
+        if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, (ast.Store, ast.Del)):
+            return True
+        if isinstance(node, (ast.Subscript, ast.Attribute)) and isinstance(node.ctx, ast.Store) and _root(node) == name:
+            return True
+    if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
+        function = statement.value.func
+        return isinstance(function, ast.Attribute) and _root(function) == name  # pos.fill(0.6)
+    return False
+
+
+def _reads(statement: ast.stmt, name: str) -> bool:
+    if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)):
+        return False  # a definition reads its names only when called
+    if isinstance(statement, ast.If) and _is_main_guard(statement.test):
+        return any(_reads(inner, name) for inner in statement.body)
+    return any(isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load) for node in ast.walk(statement))
+
+
+def _root(node: ast.expr) -> str | None:
+    while isinstance(node, (ast.Subscript, ast.Attribute)):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def _mentions(node: ast.AST, name: str) -> bool:
+    return any(isinstance(inner, ast.Name) and inner.id == name for inner in ast.walk(node))
+
+
+def _mentions_any(node: ast.AST, names: set[str]) -> bool:
+    return any(isinstance(inner, ast.Name) and inner.id in names for inner in ast.walk(node))
+
+
+def _called(call: ast.Call) -> str:
+    function = call.func
+    if isinstance(function, ast.Attribute):
+        return function.attr
+    return function.id if isinstance(function, ast.Name) else ""
+
+
+def _rebinding(name: str, call: str) -> ast.stmt:
+    """``name = __import__(SUBSTITUTES_MODULE, fromlist=["_"]).function(args...)``; args are the learner's names, or None if unbound."""
+    function, _, rest = call.partition("(")
+    arguments = [argument.strip() for argument in rest.rstrip(")").split(",") if argument.strip()]
+    looked_up = ", ".join(f"globals().get({argument!r})" for argument in arguments)
+    text = f"{name} = __import__({SUBSTITUTES_MODULE!r}, fromlist=['_']).{function}({looked_up})"
+    return ast.parse(text).body[0]

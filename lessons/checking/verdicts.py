@@ -1,0 +1,132 @@
+"""Verdicts and the sentences they are told in.
+
+A judge raises :class:`Mistake` with a stable diagnosis id (kept by
+``--json``, ``grade`` and CSV) and a *cause*: which case of that diagnosis it
+is. The learner's message is the exercise's template for ``diagnosis/cause``
+(or for the diagnosis alone) from its ``exercise.toml``, filled with the
+mistake's fields and with ``{problem}``, one plain sentence per cause of a
+shape or type problem, written once here for every exercise.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from attnpos.lessons.model import Exercise
+
+# What the learner's own script did, before anything is judged.
+RUN_DIAGNOSES = ("missing-name", "bad-type", "bad-shape", "syntax-error", "error", "crash", "timeout", "memory")
+# An exception in the checker's own code: a bug of attnpos, never the learner's fault.
+CHECKER_ERROR = "checker-error"
+CHECKER_ERROR_MESSAGE = (
+    "The checker itself failed on your answer ({error}). This is a bug in attnpos, not in your code: "
+    "please report it with your script."
+)
+
+PROBLEMS = {
+    "bad-type/not-numeric": "`{name}` is a {got}, but a number or a NumPy array is needed.",
+    "bad-type/complex": "`{name}` holds complex numbers, but real numbers are needed.",
+    "bad-type/bools": "`{name}` is an array of True/False values, but numbers are needed.",
+    "bad-type/not-finite": "`{name}` holds NaN or infinity, which no attention of finite numbers gives.",
+    "bad-type/not-bool": "`{name}` is {got}, but True or False is needed.",
+    "bad-type/perm-not-indices": "`perm` is {got}, but it must list the token indices 0 … {last}.",
+    "bad-shape/ndim": "`{name}` has shape {shape}, but {wanted} is needed.",
+    "bad-shape/empty": "`{name}` has shape {shape}, so it holds no numbers at all.",
+    "bad-shape/too-large": "`{name}` has shape {shape}, more than the checker recomputes (up to 1,024 tokens of width 1,024, 64 sentences).",
+    "bad-shape/too-few-tokens": "`{name}` has shape {shape}, but at least {tokens} tokens are needed.",
+    "bad-shape/projection-rows": "`{name}` has shape {shape}, but it projects `{x}`, whose width is {width}, so it needs {width} rows.",
+    "bad-shape/key-width": "`Wk` has shape {shape}, but keys must be as wide as the queries: {width} columns, as in `Wq`.",
+    "bad-shape/perm-ndim": "`perm` has shape {shape}, but it must list {tokens} token indices (or be a {tokens}×{tokens} permutation matrix).",
+    "bad-shape/perm-length": "`perm` has {count} entries, but there are {tokens} tokens.",
+    "bad-shape/perm-range": "`perm` holds {value}, but the tokens are numbered 0 … {last}.",
+    "bad-shape/perm-repeats": "`perm` lists {repeated} {times} and never {absent}.",
+    "bad-shape/perm-matrix": "`perm` is a {tokens}×{tokens} array but not a permutation matrix (a single 1 in every row and column, 0 elsewhere).",
+    "bad-shape/perm-identity": "`perm` leaves every token where it is, so there is no shuffle to compare.",
+    "bad-shape/offset-broadcast": "`pos` has shape {shape}, which does not broadcast against `{x}` of shape {target}.",
+    "bad-shape/output-shape": "`{name}` has shape {shape}, but the attention output of your arrays has shape {wanted}.",
+    "bad-shape/not-scalar": "`{name}` has shape {shape}, but a single number is needed.",
+    "bad-shape/twin-slots": "`X` has shape {shape}, but the two copies sit at slots {a} and {b}, so at least {tokens} tokens are needed.",
+}
+
+
+class Mistake(Exception):
+    """The first mistake a judge found: its diagnosis id, which case of it, and the particulars."""
+
+    def __init__(self, diagnosis: str, cause: str = "", **fields: object):
+        super().__init__(f"{diagnosis}/{cause}" if cause else diagnosis)
+        self.diagnosis, self.cause, self.fields = diagnosis, cause, fields
+
+
+@dataclass(frozen=True)
+class Passed:
+    """A judge's pass; ``cause`` picks a variant of the pass message (e.g. when the softmax saturated)."""
+
+    cause: str = ""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The checker's answer: a stable diagnosis id, the learner-facing message and the particulars."""
+
+    exercise: str
+    passed: bool
+    diagnosis: str
+    message: str
+    details: dict = field(default_factory=dict)
+    line: int | None = None  # the learner's line to mark, when there is one
+    output: str = ""  # what the script printed (capped)
+    confinement: dict = field(default_factory=dict)  # the sandbox's level for the run, as RunResult has it
+
+    @property
+    def heading(self) -> str:
+        """The verdict in a few words for people; the diagnosis id stays for scripts and grade sheets."""
+        return "✓ passed" if self.passed else f"✗ not yet: {self.diagnosis.replace('-', ' ')}"
+
+    def as_json(self, file: str | None = None) -> dict:
+        return {
+            "exercise": self.exercise,
+            "file": file,
+            "passed": self.passed,
+            "diagnosis": self.diagnosis,
+            "message": self.message,
+            "details": self.details,
+            "confinement": self.confinement,
+        }
+
+
+def message_key(exercise: Exercise, diagnosis: str, cause: str = "") -> str:
+    """The ``[messages]`` entry that tells this case: ``diagnosis/cause`` if the exercise has one, else ``diagnosis``."""
+    specific = f"{diagnosis}/{cause}"
+    return specific if cause and specific in exercise.messages else diagnosis
+
+
+def render(exercise: Exercise, diagnosis: str, cause: str = "", **fields: object) -> str:
+    """The learner's message for a case, every placeholder filled (unknown ones are a content error caught by --check)."""
+    text_fields = {key: "" if value is None else str(value) for key, value in fields.items()}
+    problem = PROBLEMS.get(f"{diagnosis}/{cause}", "")
+    text_fields["problem"] = problem.format_map(_Blank(text_fields))
+    text_fields["advice"] = exercise.advice.get(str(fields.get("name", "")), "")
+    fallback = CHECKER_ERROR_MESSAGE if diagnosis == CHECKER_ERROR else ""
+    template = exercise.messages.get(message_key(exercise, diagnosis, cause), fallback)
+    return " ".join(template.format_map(_Blank(text_fields)).split())
+
+
+class _Blank(dict):
+    """Formatting fields where a missing one reads as nothing rather than raising."""
+
+    def __missing__(self, key: str) -> str:
+        return ""
+
+
+def shape_text(shape: tuple[int, ...]) -> str:
+    """(1, 6, 8), and (6,) for one axis; "a single number" has its own wording elsewhere."""
+    return "(" + ", ".join(str(n) for n in shape) + ("," if len(shape) == 1 else "") + ")"
+
+
+def figure_pair(expected: float, got: float) -> tuple[str, str]:
+    """Both figures with as many significant digits as it takes to show that they differ (3 at least)."""
+    for digits in range(3, 18):
+        shown = f"{expected:.{digits}g}", f"{got:.{digits}g}"
+        if shown[0] != shown[1]:
+            return shown
+    return shown
