@@ -353,7 +353,7 @@ def test_grade_a_folder(tmp_path):
     assert report["total"] == 4 and report["passed"] == 3
     assert {r["diagnosis"] for r in report["results"]} == {"passed", "offset-varies"}
     result = attnpos("grade", "constant-offset", str(tmp_path), "--csv")
-    assert result.stdout.splitlines()[0] == "file,passed,diagnosis,message"
+    assert result.stdout.splitlines()[0] == "file,passed,diagnosis,message,confinement"
 
 
 def test_exercise_writes_the_starter_and_never_overwrites(tmp_path):

@@ -73,6 +73,7 @@ class AttnposApp(App):
         self._course = None
         self._course_lock = threading.Lock()
         self._sandbox = None
+        self.confinement_told = False  # the exercise screen says once per session what confinement is missing
         self._start = start
         self._play = play
 

@@ -47,15 +47,13 @@ def confine_learner(level: dict, run_folder: str) -> None:
 
 
 def missing(level: dict) -> list[str]:
-    """The layers this level lacks, as short phrases; empty when everything is on."""
+    """The per-run layers (seccomp, Landlock ABI 6) this level lacks, as short phrases; empty when both are on."""
     gaps = []
     if not level["seccomp"]:
         gaps.append("no seccomp filter (x86-64 Linux only)")
     if level["landlock"] < STRICT_LANDLOCK_ABI:
         found = f"ABI {level['landlock']}" if level["landlock"] else "absent"
         gaps.append(f"Landlock {found}, ABI {STRICT_LANDLOCK_ABI} needs Linux 6.12")
-    if not level["bwrap"]:
-        gaps.append("no bubblewrap")
     return gaps
 
 
@@ -67,4 +65,4 @@ def strict_shortfall(level: dict, bwrap_installed: bool) -> str | None:
     if bwrap_installed:
         install = "bubblewrap is installed but could not start (are unprivileged user namespaces disabled?)"
     return f"strict mode needs seccomp and Landlock ABI {STRICT_LANDLOCK_ABI}+ or bubblewrap: " + \
-        "; ".join(gap for gap in missing(level) if gap != "no bubblewrap") + f"; {install}"
+        "; ".join(missing(level)) + f"; {install}"
