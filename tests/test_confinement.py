@@ -457,3 +457,27 @@ def _resume(pid: int) -> None:
         os.kill(pid, signal.SIGCONT)
     except ProcessLookupError:
         pass
+
+
+def test_a_strict_server_started_from_a_worker_thread_outlives_that_thread():
+    box = Sandbox(max_workers=1, strict=True)
+    seen = {}
+
+    def warm_up():  # as the app's exercise screen does, in a worker thread that then ends
+        try:
+            seen["level"] = box.confinement
+        except ConfinementUnavailable as reason:
+            seen["refused"] = str(reason)
+
+    starter = threading.Thread(target=warm_up)
+    starter.start()
+    starter.join()
+    try:
+        if "refused" in seen:
+            pytest.skip(seen["refused"])
+        if not seen["level"]["bwrap"]:
+            pytest.skip("bubblewrap is not in use here")
+        time.sleep(0.5)
+        assert box._server.poll() is None  # not killed with the thread that started it
+    finally:
+        box.close()

@@ -82,7 +82,9 @@ def start_server(preload: tuple[str, ...], in_bwrap: bool) -> tuple[subprocess.P
 
 
 def _bwrap_command() -> list[str]:
-    command = ["bwrap", "--unshare-all", "--die-with-parent", "--new-session"]
+    # No --die-with-parent: its signal follows the *thread* that started bwrap, and the app starts the server
+    # from a worker thread that soon ends. The server stops by itself when the app's control socket closes.
+    command = ["bwrap", "--unshare-all", "--new-session"]
     for path in _SYSTEM_READ_ONLY:
         command += ["--ro-bind-try", path, path]
     for path in sorted(_python_folders()):
