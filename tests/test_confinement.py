@@ -481,3 +481,34 @@ def test_a_strict_server_started_from_a_worker_thread_outlives_that_thread():
         assert box._server.poll() is None  # not killed with the thread that started it
     finally:
         box.close()
+
+
+class _LessConfined:
+    """A sandbox that reports a machine without Landlock; the app only asks it for its level here."""
+
+    confinement = {"landlock": 0, "seccomp": True, "bwrap": False}
+
+    def start(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+async def test_the_app_says_once_what_confinement_is_missing(tmp_path):
+    from attnpos.tui.app import AttnposApp
+
+    app = AttnposApp(data_dir=tmp_path / "data", start="constant-offset", limits=QUICK)
+    app._sandbox = _LessConfined()
+    said = []
+    real_notify = app.notify
+    app.notify = lambda message, **options: (said.append(message), real_notify(message, **options))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        app.open_exercise("identical-tokens")
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+    about_confinement = [message for message in said if "less confined" in message]
+    assert len(about_confinement) == 1 and "Landlock absent" in about_confinement[0], said
