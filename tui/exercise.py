@@ -19,7 +19,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Header, Static, TextArea
 
 from attnpos.lessons.checking import CancelToken, RunResult, Verdict, check_source
-from attnpos.lessons.checking.sandbox import ConfinementUnavailable, missing
+from attnpos.lessons.checking.sandbox import ConfinementUnavailable, missing_layers
 from attnpos.lessons.model import Exercise
 from attnpos.tui.blocks import ProseBlock, QuizCard
 from attnpos.tui.leaks import Footer
@@ -233,7 +233,7 @@ class ExerciseScreen(Screen):
         except ConfinementUnavailable as reason:  # strict mode (ATTNPOS_STRICT=1) on a machine that cannot confine
             self.app.call_from_thread(self.notify, str(reason), severity="error", timeout=15)
             return
-        gaps = missing(level)
+        gaps = missing_layers(level)
         if gaps and not self.app.confinement_told:  # once per session: the machine will not change
             self.app.confinement_told = True
             self.app.call_from_thread(

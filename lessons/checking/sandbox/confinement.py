@@ -46,7 +46,7 @@ def confine_learner(level: dict, run_folder: str) -> None:
         seccomp.install(os.getpid())  # last: the calls above must still be allowed
 
 
-def missing(level: dict) -> list[str]:
+def missing_layers(level: dict) -> list[str]:
     """The per-run layers (seccomp, Landlock ABI 6) this level lacks, as short phrases; empty when both are on."""
     gaps = []
     if not level["seccomp"]:
@@ -65,4 +65,4 @@ def strict_shortfall(level: dict, bwrap_installed: bool) -> str | None:
     if bwrap_installed:
         install = "bubblewrap is installed but could not start (are unprivileged user namespaces disabled?)"
     return f"strict mode needs seccomp and Landlock ABI {STRICT_LANDLOCK_ABI}+ or bubblewrap: " + \
-        "; ".join(missing(level)) + f"; {install}"
+        "; ".join(missing_layers(level)) + f"; {install}"
