@@ -213,9 +213,11 @@ def test_files_outside_the_run_folder_cannot_be_read(sandbox, tmp_path):
         refused = blocked(lambda: open({str(secret)!r}).read())
         refused += blocked(lambda: os.listdir({str(secret.parent)!r}))
         refused += blocked(lambda: os.listdir({str(Path.home())!r}))
+        refused += blocked(lambda: open("/proc/self/root" + {str(secret)!r}).read())  # through its own /proc entry
+        refused += blocked(lambda: os.listdir("/proc/self/cwd/../.."))  # the folder of every run folder
         home_is_the_run_folder = int(os.path.expanduser("~") == os.path.dirname(os.getcwd()))
     """, ["refused", "home_is_the_run_folder"])
-    assert_refused(result, 3)
+    assert_refused(result, 5)
     assert result.values["home_is_the_run_folder"].item() == 1
 
 
@@ -512,3 +514,34 @@ async def test_the_app_says_once_what_confinement_is_missing(tmp_path):
         await pilot.pause()
     about_confinement = [message for message in said if "less confined" in message]
     assert len(about_confinement) == 1 and "Landlock absent" in about_confinement[0], said
+
+
+def _can_raise_hard_limits() -> bool:
+    """Whether this process holds CAP_SYS_RESOURCE (bit 24 of its effective capabilities), as full root does."""
+    effective = next(line for line in Path("/proc/self/status").read_text().splitlines() if line.startswith("CapEff"))
+    return bool(int(effective.split()[1], 16) >> 24 & 1)
+
+
+def test_the_memory_cap_cannot_be_lifted_even_by_root(sandbox):
+    needs(sandbox, "seccomp")
+    if not _can_raise_hard_limits():
+        pytest.skip("this user cannot raise a hard limit at all (no CAP_SYS_RESOURCE), so there is nothing to block")
+    result = run(sandbox, """
+        import resource
+        cap = resource.getrlimit(resource.RLIMIT_AS)  # reading stays allowed
+        def lift():
+            try:
+                resource.setrlimit(resource.RLIMIT_AS, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+            except ValueError as refusal:  # how Python reports EPERM here
+                raise PermissionError(str(refusal))
+        def lift_through_prlimit():  # the system call glibc uses, called directly
+            import ctypes
+            libc = ctypes.CDLL(None, use_errno=True)
+            unlimited = (ctypes.c_uint64 * 2)(2**64 - 1, 2**64 - 1)
+            if libc.prlimit(0, resource.RLIMIT_AS, unlimited, None) != 0:
+                raise OSError(ctypes.get_errno(), "prlimit refused")
+        refused = blocked(lift) + blocked(lift_through_prlimit)
+        unchanged = int(resource.getrlimit(resource.RLIMIT_AS) == cap)
+    """, ["refused", "unchanged"])
+    assert_refused(result, 2)
+    assert result.values["unchanged"].item() == 1

@@ -11,7 +11,8 @@ sees a plain ``PermissionError``:
 * no sockets, no ``io_uring``, ``bpf``, ``userfaultfd``, keyrings or ``memfd``;
 * no other process: ``ptrace``, ``process_vm_*``, ``pidfd_*``, ``kcmp``;
   signals (``kill``, ``tgkill``, ``rt_*sigqueueinfo``) only to its own pid;
-  ``prlimit64`` and scheduler settings only for itself;
+  limits may be read, never set (root could lift its own memory cap), no
+  scheduler priority, no ``fanotify``/``inotify`` watches, no ``truncate`` by path;
 * no mounts or namespaces (``mount``, ``unshare``, ``setns``, ``chroot``, the
   new mount API), no ``chmod``/``chown``/xattrs/times on any file (Landlock
   does not cover those), no ``TIOCSTI`` keystroke injection into a terminal,
@@ -67,13 +68,16 @@ _DENIED = {
     "init_module": 175, "finit_module": 313, "delete_module": 176, "kexec_load": 246, "kexec_file_load": 320,
     "reboot": 169, "swapon": 167, "swapoff": 168, "acct": 163, "quotactl": 179, "syslog": 103, "vhangup": 153,
     "iopl": 172, "ioperm": 173, "settimeofday": 164, "clock_settime": 227, "clock_adjtime": 305, "adjtimex": 159,
-    "sethostname": 170, "setdomainname": 171,
+    "sethostname": 170, "setdomainname": 171, "uselib": 134, "_sysctl": 156, "lookup_dcookie": 212,
+    # Limits and scheduling: root could lift its own memory cap or take a real-time priority over the app.
+    "setrlimit": 160, "sched_setparam": 142, "sched_setscheduler": 144, "sched_setattr": 314,
+    # truncate(path) is outside Landlock before ABI 3; fanotify and inotify would watch the user's files.
+    "truncate": 76, "fanotify_init": 300, "fanotify_mark": 301, "inotify_add_watch": 254,
 }
-_CLONE, _CLONE3, _IOCTL = 56, 435, 16
+_CLONE, _CLONE3, _IOCTL, _PRLIMIT64 = 56, 435, 16, 302
 # Calls allowed only when their first argument names the learner itself (0 means "self" where listed).
 _SELF_ONLY = {"kill": (62, True), "tgkill": (234, False), "rt_sigqueueinfo": (129, False),
-              "rt_tgsigqueueinfo": (297, False), "prlimit64": (302, True), "sched_setaffinity": (203, True),
-              "sched_setparam": (142, True), "sched_setscheduler": (144, True), "sched_setattr": (314, True)}
+              "rt_tgsigqueueinfo": (297, False), "sched_setaffinity": (203, True)}
 
 
 def supported() -> bool:
@@ -114,6 +118,10 @@ def _program(own_pid: int) -> list[tuple[int, int, int, int]]:
     program += _on_call(_IOCTL, [
         (_LD_ABS_W, 0, 0, _arg(1)), (_JEQ_K, 2, 0, _TIOCSTI), (_JEQ_K, 1, 0, _TIOCLINUX),
         (_RET_K, 0, 0, _RET_ALLOW), (_RET_K, 0, 0, deny),
+    ])
+    program += _on_call(_PRLIMIT64, [  # reading limits only: its third argument, the new limit, must be NULL
+        (_LD_ABS_W, 0, 0, _arg(2)), (_JEQ_K, 1, 0, 0), (_RET_K, 0, 0, deny),
+        (_LD_ABS_W, 0, 0, _arg(2) + 4), (_JEQ_K, 1, 0, 0), (_RET_K, 0, 0, deny), (_RET_K, 0, 0, _RET_ALLOW),
     ])
     for number, zero_is_self in _SELF_ONLY.values():
         allowed = [own_pid, 0] if zero_is_self else [own_pid]
