@@ -21,15 +21,15 @@ from attnpos.core.permutation import (
     permute_tokens,
     pooled_readout,
 )
-from attnpos.core.position import constant_offset, slot_ramp
+from attnpos.core.position import TOY_OFFSET, constant_offset, slot_ramp
 from attnpos.core.words import head_weights, sentence_matrix
 
 SEED = 42
 B, T, C = 1, 6, 8
 INIT_SCALE = 0.5
 PERM = (3, 0, 5, 1, 4, 2)
-RAMP_STEP = 0.6  # the per-slot toy signal is RAMP_STEP·(t+1)
-CONSTANT = 0.6  # the constant offset of the second exercise
+RAMP_STEP = TOY_OFFSET  # the per-slot toy signal is RAMP_STEP·(t+1)
+CONSTANT = TOY_OFFSET  # the constant offset of the second exercise
 TWIN_SLOTS = (0, 4)  # where the identical-token demo puts its two copies
 
 

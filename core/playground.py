@@ -16,6 +16,7 @@ import numpy as np
 from attnpos.core.attention import Attention, attend
 from attnpos.core.permutation import permute_tokens, pooled_readout
 from attnpos.core.position import (
+    TOY_OFFSET,
     alibi_bias,
     constant_offset,
     learned_positions,
@@ -29,8 +30,8 @@ from attnpos.core.words import head_weights, sentence_matrix
 SIGNALS = ("none", "constant", "ramp", "sinusoidal", "learned", "rope", "alibi")
 SIGNAL_NAMES = {
     "none": "no position",
-    "constant": "a constant offset (0.6 everywhere)",
-    "ramp": "the per-slot ramp 0.6·(t+1)",
+    "constant": f"a constant offset ({TOY_OFFSET:g} everywhere)",
+    "ramp": f"the per-slot ramp {TOY_OFFSET:g}·(t+1)",
     "sinusoidal": "sinusoidal encoding",
     "learned": "a learned table (seeded random)",
     "rope": "RoPE: queries and keys rotated by slot",

@@ -10,12 +10,16 @@ import math
 import numpy as np
 
 
-def constant_offset(T: int, C: int, value: float = 0.6) -> np.ndarray:
+TOY_OFFSET = 0.6
+"""The course's toy signal: the constant offset (the same at every slot) and the ramp's step (slot t holds 0.6·(t+1))."""
+
+
+def constant_offset(T: int, C: int, value: float = TOY_OFFSET) -> np.ndarray:
     """(T, C) filled with one value: the same at every slot, so it carries no order."""
     return np.full((T, C), float(value))
 
 
-def slot_ramp(T: int, C: int, step: float = 0.6) -> np.ndarray:
+def slot_ramp(T: int, C: int, step: float = TOY_OFFSET) -> np.ndarray:
     """(T, C) toy signal: every channel of slot t holds step·(t+1).
 
     Distinct per slot, which is all the first lesson needs; it grows without

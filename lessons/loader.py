@@ -20,16 +20,25 @@ else:  # pragma: no cover - exercised on Python 3.10 only
 from attnpos.lessons.figures import FIGURES, format_figure
 from attnpos.lessons.mathtext import MathError, to_unicode
 from attnpos.lessons.model import Block, Code, Course, Exercise, ExerciseRef, Grid, Lesson, Math, Prose, Quiz, Section
-
-PACKAGE_DIR = Path(__file__).resolve().parent
-CONTENT_DIR = PACKAGE_DIR / "content"
-EXERCISES_DIR = PACKAGE_DIR / "exercises"
-COURSE_TITLE = "Why Attention Needs Position"
+from attnpos.lessons.scanner import (
+    COURSE_TITLE,
+    CONTENT_DIR,
+    EXERCISES_DIR,
+    FIRST_SECTION,
+    PACKAGE_DIR,
+    Fence,
+    Heading,
+    LessonFormatError,
+    TextLine,
+    Unclosed,
+    front_matter,
+    lesson_files,
+    scan,
+)
 
 FIGURE_PATTERN = re.compile(r"\{\{\s*([A-Za-z0-9_.]+)\s*(?::([^}]*))?\}\}")
 INLINE_MATH = re.compile(r"(?<![\\$])\$(?!\$)([^$]+?)\$")  # may wrap onto the next line
 CODE_SPAN = re.compile(r"(`+)(.+?)\1")
-LESSON_NAME = re.compile(r"(\d+)-([a-z0-9-]+)\.md")
 DIRECTIVES = ("grid", "quiz", "exercise")
 
 
@@ -194,20 +203,17 @@ def parse_lesson(path: Path, number: int, slug: str, problems: list[Problem]) ->
     except (OSError, UnicodeDecodeError) as error:
         report(1, f"cannot read the lesson: {error}")
         return None
-    if not lines or lines[0].strip() != "+++":
-        report(1, "a lesson starts with TOML front matter between '+++' lines")
-        return None
     try:
-        end = next(i for i in range(1, len(lines)) if lines[i].strip() == "+++")
-    except StopIteration:
-        report(1, "the front matter is never closed with '+++'")
+        front = front_matter(lines)
+    except LessonFormatError as error:
+        report(error.line, error.message)
         return None
-    meta = _toml("\n".join(lines[1:end]), report, 2) or {}
+    meta = _toml(front.toml, report, 2) or {}
     if not _require(meta, {"title": str, "summary": str}, report, 1, "the front matter"):
         return None
 
     sections: list[Section] = []
-    title, section_line, blocks = "Introduction", end + 2, []
+    title, section_line, blocks = FIRST_SECTION, front.body_start + 1, []
     paragraph: list[str] = []
     paragraph_line = 0
 
@@ -218,64 +224,52 @@ def parse_lesson(path: Path, number: int, slug: str, problems: list[Problem]) ->
             blocks.append(Prose(_text(text, report, paragraph_line), paragraph_line))
         paragraph = []
 
-    i = end + 1
-    while i < len(lines):
-        line_no, raw = i + 1, lines[i]
-        stripped = raw.strip()
-        if raw.startswith("## "):
-            flush_paragraph()
+    for piece in scan(lines, front.body_start):
+        if isinstance(piece, TextLine):
+            if not piece.raw.strip():
+                flush_paragraph()
+                continue
+            if not paragraph:
+                paragraph_line = piece.line
+            paragraph.append(piece.raw)
+            continue
+        flush_paragraph()
+        if isinstance(piece, Heading):
             if blocks or sections:
                 sections.append(Section(title, tuple(blocks), section_line))
-            title, section_line, blocks = raw[3:].strip(), line_no, []
-        elif stripped.startswith("```"):
-            flush_paragraph()
-            fence = stripped[: len(stripped) - len(stripped.lstrip("`"))]
-            info = stripped[len(fence) :].strip()
-            close = next((j for j in range(i + 1, len(lines)) if lines[j].strip() == fence), None)
-            if close is None:
-                report(line_no, f"code fence {info or fence!r} is never closed")
-                break
-            body = "\n".join(lines[i + 1 : close])
-            directive = re.fullmatch(r"\{(\w+)\}", info)
-            if directive:
-                if directive.group(1) not in DIRECTIVES:
-                    report(line_no, f"unknown directive {{{directive.group(1)}}}; known: {', '.join(DIRECTIVES)}")
-                else:
-                    block = _directive(directive.group(1), body, report, line_no)
-                    if block is not None:
-                        blocks.append(block)
-            else:
-                words = info.split()
-                language = words[0] if words else "text"
-                runnable = words[1:] == ["run"]
-                if words[1:] and not runnable:
-                    report(line_no, f"unknown code block option {' '.join(words[1:])!r}; only 'run' is known")
-                if runnable and language != "python":
-                    report(line_no, "only python blocks can be runnable")
-                blocks.append(Code(body, runnable, line_no, language))
-            i = close
-        elif stripped == "$$":
-            flush_paragraph()
-            close = next((j for j in range(i + 1, len(lines)) if lines[j].strip() == "$$"), None)
-            if close is None:
-                report(line_no, "display math opened with $$ is never closed")
-                break
-            latex = fill_figures("\n".join(lines[i + 1 : close]).strip(), report, line_no + 1)
-            try:
-                blocks.append(Math(to_unicode(latex), latex, line_no))
-            except MathError as error:
-                report(line_no, f"broken math: {error}")
-            i = close
-        elif not stripped:
-            flush_paragraph()
+            title, section_line, blocks = piece.title, piece.line, []
+        elif isinstance(piece, Unclosed):
+            report(piece.line, piece.message)
+        elif isinstance(piece, Fence):
+            block = _fenced_block(piece, report)
+            if block is not None:
+                blocks.append(block)
         else:
-            if not paragraph:
-                paragraph_line = line_no
-            paragraph.append(raw)
-        i += 1
+            latex = fill_figures(piece.latex, report, piece.line + 1)
+            try:
+                blocks.append(Math(to_unicode(latex), latex, piece.line))
+            except MathError as error:
+                report(piece.line, f"broken math: {error}")
     flush_paragraph()
     sections.append(Section(title, tuple(blocks), section_line))
     return Lesson(number, slug, meta["title"], _text(meta["summary"], report, 2), tuple(sections), path)
+
+
+def _fenced_block(fence: Fence, report: _Reporter) -> Block | None:
+    """A directive ({grid}, {quiz}, {exercise}) or a code block, checked."""
+    if fence.directive is not None:
+        if fence.directive not in DIRECTIVES:
+            report(fence.line, f"unknown directive {{{fence.directive}}}; known: {', '.join(DIRECTIVES)}")
+            return None
+        return _directive(fence.directive, fence.body, report, fence.line)
+    words = fence.info.split()
+    language = words[0] if words else "text"
+    runnable = words[1:] == ["run"]
+    if words[1:] and not runnable:
+        report(fence.line, f"unknown code block option {' '.join(words[1:])!r}; only 'run' is known")
+    if runnable and language != "python":
+        report(fence.line, "only python blocks can be runnable")
+    return Code(fence.body, runnable, fence.line, language)
 
 
 def parse_exercise(folder: Path, problems: list[Problem]) -> Exercise | None:
@@ -358,11 +352,10 @@ def load_course(content_dir: Path = CONTENT_DIR, exercises_dir: Path = EXERCISES
     problems: list[Problem] = []
     lessons = []
     numbers: dict[int, Path] = {}
-    paths = sorted(content_dir.glob("*.md"))
-    if not paths:
+    files = list(lesson_files(content_dir))
+    if not files:
         problems.append(Problem(content_dir, 0, "no lesson files (NN-slug.md)"))
-    for path in paths:
-        match = LESSON_NAME.fullmatch(path.name)
+    for path, match in files:
         if not match:
             problems.append(Problem(path, 0, "a lesson file is named NN-slug.md, e.g. 01-set-not-sequence.md"))
             continue

@@ -2,8 +2,8 @@
 
 The outline screen is the first thing a learner sees, so it must not wait
 for NumPy or the experiments: this reads only front matter, ``## `` headings
-and exercise placements. The full loader (attnpos.lessons.loader) validates
-everything else.
+and exercise placements, from the same pieces (attnpos.lessons.scanner) the
+full loader (attnpos.lessons.loader) reads, validates and computes.
 """
 
 from __future__ import annotations
@@ -13,16 +13,22 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from attnpos.lessons.scanner import (
+    CONTENT_DIR,
+    EXERCISES_DIR,
+    FIRST_SECTION,
+    Fence,
+    Heading,
+    TextLine,
+    front_matter,
+    lesson_files,
+    scan,
+)
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover
     import tomli as tomllib
-
-PACKAGE_DIR = Path(__file__).resolve().parent
-CONTENT_DIR = PACKAGE_DIR / "content"
-EXERCISES_DIR = PACKAGE_DIR / "exercises"
-COURSE_TITLE = "Why Attention Needs Position"
-LESSON_NAME = re.compile(r"(\d+)-([a-z0-9-]+)\.md")
 
 
 @dataclass(frozen=True)
@@ -36,7 +42,6 @@ class OutlineExercise:
 class OutlineLesson:
     number: int
     title: str
-    summary: str
     sections: tuple[str, ...]  # section titles; the first is the introduction
     exercises: tuple[OutlineExercise, ...]
 
@@ -54,46 +59,41 @@ def _exercise_title(exercise_id: str, exercises_dir: Path) -> str:
 
 
 def read_lesson_outline(path: Path, number: int, exercises_dir: Path = EXERCISES_DIR) -> OutlineLesson:
+    """The lesson's title, section titles and exercises, as the loader would read them from the same pieces."""
     lines = path.read_text(encoding="utf-8").splitlines()
-    end = next(i for i in range(1, len(lines)) if lines[i].strip() == "+++")
-    meta = tomllib.loads("\n".join(lines[1:end]))
-    sections, exercises, fence = ["Introduction"], [], None
-    pending_exercise = False
-    for raw in lines[end + 1 :]:
-        stripped = raw.strip()
-        if fence:
-            if stripped == fence:
-                fence, pending_exercise = None, False
-            elif pending_exercise and (m := re.match(r'id\s*=\s*"([^"]+)"', stripped)):
-                exercises.append(OutlineExercise(m.group(1), _exercise_title(m.group(1), exercises_dir), len(sections) - 1))
-        elif stripped.startswith("```"):
-            fence = stripped[: len(stripped) - len(stripped.lstrip("`"))]
-            pending_exercise = stripped[len(fence) :].strip() == "{exercise}"
-        elif raw.startswith("## "):
-            sections.append(raw[3:].strip())
-    if len(sections) > 1 and not _has_intro(lines[end + 1 :]):
-        sections.pop(0)
-        exercises = [OutlineExercise(e.id, e.title, e.section - 1) for e in exercises]
-    return OutlineLesson(number, meta.get("title", path.stem), meta.get("summary", ""), tuple(sections), tuple(exercises))
+    front = front_matter(lines)
+    meta = tomllib.loads(front.toml)
+    sections: list[str] = []
+    placed: list[tuple[str, int]] = []  # (exercise id, index in sections)
+    intro = False  # whether anything comes before the first heading (the loader makes it a section)
+    for piece in scan(lines, front.body_start):
+        if isinstance(piece, Heading):
+            sections.append(piece.title)
+            continue
+        if not sections and not (isinstance(piece, TextLine) and not piece.raw.strip()):
+            intro = True
+        if isinstance(piece, Fence) and piece.directive == "exercise":
+            exercise_id = _placed_id(piece.body)
+            if exercise_id is not None:
+                placed.append((exercise_id, len(sections) - 1))
+    if intro or not sections:
+        sections.insert(0, FIRST_SECTION)
+        placed = [(exercise_id, section + 1) for exercise_id, section in placed]
+    exercises = tuple(OutlineExercise(i, _exercise_title(i, exercises_dir), section) for i, section in placed)
+    return OutlineLesson(number, meta.get("title", path.stem), tuple(sections), exercises)
 
 
-def _has_intro(body: list[str]) -> bool:
-    """Whether any text comes before the first section heading (the loader makes it a section)."""
-    for raw in body:
-        if raw.startswith("## "):
-            return False
-        if raw.strip():
-            return True
-    return False
+def _placed_id(body: str) -> str | None:
+    """The id an {exercise} directive places, or None when it has none (the loader reports that)."""
+    try:
+        exercise_id = tomllib.loads(body).get("id")
+    except tomllib.TOMLDecodeError:
+        return None
+    return exercise_id if isinstance(exercise_id, str) else None
 
 
 def read_outline(content_dir: Path = CONTENT_DIR, exercises_dir: Path = EXERCISES_DIR) -> list[OutlineLesson]:
-    lessons = []
-    for path in sorted(content_dir.glob("*.md")):
-        match = LESSON_NAME.fullmatch(path.name)
-        if match:
-            lessons.append(read_lesson_outline(path, int(match.group(1)), exercises_dir))
-    return lessons
+    return [read_lesson_outline(path, int(match.group(1)), exercises_dir) for path, match in lesson_files(content_dir) if match]
 
 
 def find_outline_exercise(outline: list[OutlineLesson], exercise_id: str | None) -> OutlineExercise | None:

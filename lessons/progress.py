@@ -286,6 +286,32 @@ class Progress:
         self._change(apply)
         return self.exercise(exercise_id)
 
+    def record_check(self, exercise_id: str, passed: bool) -> ExerciseState:
+        """A check of the learner's code, in the app or with `attnpos check`: one more attempt, and a pass sticks.
+
+        Applied to the file's state on save, so two front ends checking at once both count.
+        """
+
+        def apply(state: dict) -> None:
+            entry = state["exercises"].setdefault(exercise_id, {})
+            entry["attempts"] = entry.get("attempts", 0) + 1
+            entry["passed"] = entry.get("passed", False) or passed
+
+        self._change(apply)
+        return self.exercise(exercise_id)
+
+    def record_hint(self, exercise_id: str, number: int) -> bool:
+        """Hint ``number`` (from 1) was shown; hints count up to the strongest seen. Returns whether the count rose."""
+        if number <= self.exercise(exercise_id).hints_used:
+            return False
+
+        def apply(state: dict) -> None:
+            entry = state["exercises"].setdefault(exercise_id, {})
+            entry["hints_used"] = max(entry.get("hints_used", 0), number)
+
+        self._change(apply)
+        return True
+
     def answer_quiz(self, quiz_id: str, choice: int, correct: bool) -> None:
         def apply(state: dict) -> None:
             state["quizzes"][quiz_id] = {"choice": choice, "correct": correct}

@@ -9,9 +9,8 @@ import sys
 import numpy as np
 import pytest
 
-from attnpos.lessons.checking import CONTRACTS, check_source
 from attnpos.lessons.loader import load_course
-from attnpos.lessons.checking.sandbox import Limits, Sandbox
+from attnpos.lessons.checking import CONTRACTS, Limits, Sandbox, check_source
 
 SEED42 = """
 import numpy as np
@@ -223,6 +222,7 @@ def test_every_mistake_gets_the_diagnosis_it_is_named_by(course, sandbox, exerci
     verdict = check_source(course.exercises[exercise_id], source, sandbox, LIMITS)
     assert verdict.diagnosis == file_name.split("__")[0], (verdict.message, verdict.details)
     assert verdict.message and "{" not in verdict.message and "  " not in verdict.message, verdict.message
+    assert not any(gap in verdict.message for gap in (" ,", " .", "with ,", "()")), verdict.message  # no field left empty
 
 
 def test_every_diagnosis_is_reached_by_a_mistake_and_has_a_message(course):

@@ -15,9 +15,10 @@ from textual.widgets import TextArea
 from attnpos.lessons.loader import load_course
 from attnpos.lessons.progress import STATE_FILE
 from attnpos.tui.app import AttnposApp
-from attnpos.tui.blocks import QuizCard
-from attnpos.tui.exercise import BriefScreen, ConfirmScreen, ExerciseScreen, SolutionScreen, WhyScreen
-from attnpos.tui.lesson import LessonScreen
+from attnpos.tui.widgets.lesson_blocks import QuizCard
+from attnpos.tui.screens.dialogs import BriefScreen, ConfirmScreen, SolutionScreen, WhyScreen
+from attnpos.tui.screens.exercise_screen import ExerciseScreen
+from attnpos.tui.screens.lesson_screen import LessonScreen
 
 COURSE = load_course()
 

@@ -7,7 +7,9 @@ import pytest
 from textual.app import App, ComposeResult
 from textual.geometry import Region
 
-from attnpos.tui.grid import SHADES, AttentionGrid, GridLegend, GridPair, GridSpec, format_weight, viridis
+from attnpos.tui.colours import SHADES, format_weight, viridis
+from attnpos.tui.widgets.attention_grid import AttentionGrid, GridLegend
+from attnpos.tui.widgets.grid_pair import GridPair, GridSpec
 
 LABELS = ["the₀", "cat₁", "sat₂", "on₃", "the₄", "mat₅"]
 # Fixed scores, so every snapshot and expected weight is reproducible.

@@ -12,10 +12,11 @@ from rich.console import Console
 from attnpos.core import experiments as ex
 from attnpos.lessons.cells import run_cell
 from attnpos.lessons.figures import figure
-from attnpos.lessons.loader import CONTENT_DIR, CourseError, load_course
+from attnpos.lessons.loader import CONTENT_DIR, EXERCISES_DIR, CourseError, load_course
 from attnpos.lessons.mathtext import MathError, to_unicode
-from attnpos.lessons.model import Code, Prose
-from attnpos.tui.render import lesson_renderable
+from attnpos.lessons.model import Code, ExerciseRef, Prose
+from attnpos.lessons.outline import read_outline
+from attnpos.tui.cli.lesson_print import lesson_renderable
 from tiny_course import EXERCISE_TOML
 
 if sys.version_info >= (3, 11):
@@ -50,6 +51,53 @@ def lesson_text(course, number: int) -> str:
 def test_course_has_four_lessons_in_order(course):
     assert [l.number for l in course.lessons] == [1, 2, 3, 4]
     assert course.title == "Why Attention Needs Position"
+
+
+def outline_of(course) -> list[tuple]:
+    """What the outline shows of a fully loaded course: lesson titles, section titles, exercises and their sections."""
+    return [
+        (
+            lesson.number,
+            lesson.title,
+            tuple(section.title for section in lesson.sections),
+            tuple(
+                (block.id, course.exercises[block.id].title, index)
+                for index, section in enumerate(lesson.sections)
+                for block in section.blocks
+                if isinstance(block, ExerciseRef)
+            ),
+        )
+        for lesson in course.lessons
+    ]
+
+
+def outline_read(content_dir: Path, exercises_dir: Path) -> list[tuple]:
+    return [
+        (lesson.number, lesson.title, lesson.sections, tuple((e.id, e.title, e.section) for e in lesson.exercises))
+        for lesson in read_outline(content_dir, exercises_dir)
+    ]
+
+
+def test_the_outline_is_what_the_full_loader_reads(course):
+    assert outline_read(CONTENT_DIR, EXERCISES_DIR) == outline_of(course)
+
+
+def test_the_outline_and_the_loader_agree_on_headings_in_code_and_a_lesson_without_introduction(tmp_path):
+    content, exercises = tmp_path / "content", tmp_path / "exercises"
+    content.mkdir()
+    (exercises / "ex").mkdir(parents=True)
+    (exercises / "ex" / "exercise.toml").write_text(EXERCISE_TOML)
+    (exercises / "ex" / "starter.py").write_text("x = 1  # TODO\n")
+    (exercises / "ex" / "solution.py").write_text("x = 1\n")
+    (content / "01-a.md").write_text(
+        '+++\ntitle = "A"\nsummary = "S"\n+++\nSome introduction.\n\n```python\n## not a heading\n```\n\n'
+        '## First\n\nText.\n\n## Second\n\n```{exercise}\nid = "ex"\n```\n'
+    )
+    (content / "02-b.md").write_text('+++\ntitle = "B"\nsummary = "S"\n+++\n\n## Only\n\nText.\n')
+    small = load_course(content, exercises)
+    assert outline_read(content, exercises) == outline_of(small)
+    assert outline_of(small)[0][2:] == (("Introduction", "First", "Second"), (("ex", "T", 2),))
+    assert outline_of(small)[1][2] == ("Only",)
 
 
 def test_every_lesson_has_two_quizzes(course):

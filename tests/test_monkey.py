@@ -9,9 +9,9 @@ import random
 
 import pytest
 
-from attnpos.lessons.checking.sandbox import Limits
+from attnpos.lessons.checking import Limits
 from attnpos.tui.app import AttnposApp
-from attnpos.tui.grid import AttentionGrid
+from attnpos.tui.widgets.attention_grid import AttentionGrid
 
 KEYS = [
     "up", "down", "left", "right", "home", "end", "pageup", "pagedown", "enter", "space", "tab", "shift+tab",

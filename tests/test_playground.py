@@ -7,9 +7,11 @@ import sys
 
 
 from attnpos.core.playground import SIGNALS, play
+from attnpos.lessons.playground_state import PlaygroundState
 from attnpos.tui.app import AttnposApp
-from attnpos.tui.grid import AttentionGrid
-from attnpos.tui.playground import PlaygroundScreen, PromptScreen
+from attnpos.tui.widgets.attention_grid import AttentionGrid
+from attnpos.tui.screens.dialogs import PromptScreen
+from attnpos.tui.screens.playground_screen import PlaygroundScreen, figures_text
 
 SENTENCE = "the cat sat on the mat"
 
@@ -29,14 +31,63 @@ async def settle(pilot):
     await pilot.pause()
 
 
+# --- the state and its transitions, without Textual ---------------------------------
+
+
+def test_a_swap_picks_one_token_then_trades_slots_with_the_next():
+    state = PlaygroundState(SENTENCE)
+    state.swap(0)
+    assert state.perm == list(range(6)) and "the₀ picked" in state.last_change
+    state.swap(1)
+    assert state.perm == [1, 0, 2, 3, 4, 5] and state.swap_from is None
+    state.swap(2)
+    state.swap(2)
+    assert state.last_change == "Swap cancelled." and state.perm == [1, 0, 2, 3, 4, 5]
+
+
+def test_the_next_change_reveals_the_predictions_then_forgets_them():
+    state = PlaygroundState(SENTENCE)
+    state.predict(1)
+    state.predict(2)
+    assert state.marked_slots == {1, 2}
+    state.edit_token(1, " dog ")
+    assert state.tokens[1] == "dog" and state.sentence == "the dog sat on the mat"
+    assert 1 in state.marked and state.predicted == set()
+    assert "Predictions:" in state.last_change and "of 2 right" in state.last_change
+
+
+def test_bad_input_is_refused_with_a_reason():
+    state = PlaygroundState(SENTENCE)
+    assert state.order_problem("0 0 1 2 3 4") == "Each of 0 … 5 exactly once, please."
+    assert state.order_problem("five four") is not None and state.order_problem("5 4 3 2 1 0") is None
+    assert state.token_problem("two words") is not None and state.token_problem("dog") is None
+    assert state.sentence_problem("  ") is not None and state.sentence_problem(" ".join(["w"] * 65)) is not None
+    state.set_sentence("x" * 65)
+    assert state.toggle_characters() == "As characters that is more than 64 tokens." and state.by == "word"
+
+
+def test_the_seed_stops_at_zero_and_the_signals_cycle():
+    state = PlaygroundState(SENTENCE)
+    state.step_seed(-1)
+    assert state.seed == 0 and "already 0" in state.last_change
+    for _ in SIGNALS:
+        state.step_signal(1)
+    assert state.signal == "none"
+    state.step_signal(-1)
+    assert state.signal == SIGNALS[-1]
+
+
+# --- the screen ------------------------------------------------------------------
+
+
 async def test_starts_without_position_and_a_shuffle_only_relists(data_dir):
     async with make_app(data_dir).run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         screen = pilot.app.screen
-        assert isinstance(screen, PlaygroundScreen) and screen.signal == "none"
+        assert isinstance(screen, PlaygroundScreen) and screen.state.signal == "none"
         await pilot.press("s")
         await settle(pilot)
-        assert screen.perm != list(range(6))
+        assert screen.state.perm != list(range(6))
         assert "only relisted" in figures(pilot.app)
         assert "the₀, the₄ identical rows" in figures(pilot.app)
         assert "cannot tell the orders apart" in figures(pilot.app)
@@ -49,11 +100,11 @@ async def test_every_signal_shows_the_cores_figures(data_dir):
         screen = pilot.app.screen
         for _ in SIGNALS:
             for _ in range(2):
-                expected = play(SENTENCE.split(), screen.perm, screen.signal, temperature=screen.temperature, seed=screen.seed)
+                expected = play(SENTENCE.split(), screen.state.perm, screen.state.signal, temperature=screen.state.temperature, seed=screen.state.seed)
                 shown = figures(pilot.app)
                 assert f"= {expected.gap:.3g} " in shown
                 assert f"differ by {expected.pooled_gap:.3g} " in shown
-                if screen.perm == list(range(6)):
+                if screen.state.perm == list(range(6)):
                     assert "nothing is reordered yet" in shown
                 else:
                     assert ("only relisted" in shown) == (expected.gap < 1e-9)
@@ -61,7 +112,7 @@ async def test_every_signal_shows_the_cores_figures(data_dir):
                 await settle(pilot)
             await pilot.press("g")
             await settle(pilot)
-        assert screen.signal == "none"  # g cycled through all seven and back
+        assert screen.state.signal == "none"  # g cycled through all seven and back
 
 
 async def test_constant_offset_does_not_see_order_but_the_ramp_does(data_dir):
@@ -69,13 +120,13 @@ async def test_constant_offset_does_not_see_order_but_the_ramp_does(data_dir):
         await settle(pilot)
         await pilot.press("s", "g")  # constant
         await settle(pilot)
-        assert pilot.app.screen.signal == "constant" and "only relisted" in figures(pilot.app)
+        assert pilot.app.screen.state.signal == "constant" and "only relisted" in figures(pilot.app)
         await pilot.press("g")  # ramp
         await settle(pilot)
         assert "position seen" in figures(pilot.app) and "different rows" in figures(pilot.app)
         await pilot.press("G", "G")  # back to none
         await settle(pilot)
-        assert pilot.app.screen.signal == "none"
+        assert pilot.app.screen.state.signal == "none"
 
 
 async def test_swap_reverse_type_and_restore_the_order(data_dir):
@@ -84,12 +135,12 @@ async def test_swap_reverse_type_and_restore_the_order(data_dir):
         screen = pilot.app.screen
         await pilot.press("w", "down", "w")  # swap the tokens in rows 0 and 1
         await settle(pilot)
-        assert screen.perm == [1, 0, 2, 3, 4, 5]
+        assert screen.state.perm == [1, 0, 2, 3, 4, 5]
         grid = screen.query_one("#play-moved", AttentionGrid)
         assert grid.labels[:2] == ["cat", "the₀"]
         await pilot.press("R")
         await settle(pilot)
-        assert screen.perm == [5, 4, 3, 2, 0, 1]
+        assert screen.state.perm == [5, 4, 3, 2, 0, 1]
         await pilot.press("t")
         await settle(pilot)
         assert isinstance(pilot.app.screen, PromptScreen)
@@ -101,11 +152,11 @@ async def test_swap_reverse_type_and_restore_the_order(data_dir):
         prompt.value = "5 0 3 2 1 4"
         await pilot.press("enter")
         await settle(pilot)
-        assert screen.perm == [5, 0, 3, 2, 1, 4]
+        assert screen.state.perm == [5, 0, 3, 2, 1, 4]
         assert grid.labels == ["mat", "the₀", "on", "sat", "cat", "the₄"]
         await pilot.press("o")
         await settle(pilot)
-        assert screen.perm == list(range(6))
+        assert screen.state.perm == list(range(6))
 
 
 async def test_edit_a_word_with_a_prediction(data_dir):
@@ -114,22 +165,22 @@ async def test_edit_a_word_with_a_prediction(data_dir):
         screen = pilot.app.screen
         await pilot.press("down", "m", "down", "m")  # predict rows cat and sat will change
         await settle(pilot)
-        assert screen.predicted == {1, 2}
+        assert screen.state.predicted == {1, 2}
         await pilot.press("up", "e")  # edit the cat row
         await settle(pilot)
         pilot.app.screen.query_one("Input").value = "dog"
         await pilot.press("enter")
         await settle(pilot)
-        assert screen.tokens[1] == "dog"
-        assert 1 in screen.marked  # the edited word's row moved
-        assert "Predictions:" in screen.last_change and "of 2 right" in screen.last_change
-        assert screen.query_one("#play-moved", AttentionGrid).marked_rows == frozenset(screen.marked)
+        assert screen.state.tokens[1] == "dog"
+        assert 1 in screen.state.marked  # the edited word's row moved
+        assert "Predictions:" in screen.state.last_change and "of 2 right" in screen.state.last_change
+        assert screen.query_one("#play-moved", AttentionGrid).marked_rows == frozenset(screen.state.marked)
         await pilot.press("c", "c")  # to characters and back: the edit is kept
         await settle(pilot)
-        assert screen.tokens[:3] == ["the", "dog", "sat"]
+        assert screen.state.tokens[:3] == ["the", "dog", "sat"]
         await pilot.press("c")  # as characters, edit the letter under the cursor
         await settle(pilot)
-        letters = list(screen.tokens)
+        letters = list(screen.state.tokens)
         letters[screen.cursor_row] = "X"
         await pilot.press("e")
         await settle(pilot)
@@ -137,7 +188,7 @@ async def test_edit_a_word_with_a_prediction(data_dir):
         await pilot.press("enter")
         await pilot.press("c")
         await settle(pilot)
-        assert screen.by == "word" and "".join(screen.tokens) == "".join(letters)
+        assert screen.state.by == "word" and "".join(screen.state.tokens) == "".join(letters)
 
 
 async def test_temperature_sharpens_and_flattens(data_dir):
@@ -147,31 +198,31 @@ async def test_temperature_sharpens_and_flattens(data_dir):
         for _ in range(8):
             await pilot.press("plus")
         await settle(pilot)
-        assert screen.state.weights.max(axis=1).min() > 0.49  # near a copy (the two "the" keys can only share)
+        assert screen.state.computed.weights.max(axis=1).min() > 0.49  # near a copy (the two "the" keys can only share)
         for _ in range(16):
             await pilot.press("minus")
         await settle(pilot)
-        assert screen.state.weights.max(axis=1).max() < 0.25  # near the blend 1/6
+        assert screen.state.computed.weights.max(axis=1).max() < 0.25  # near the blend 1/6
 
 
 async def test_seed_sentence_and_characters(data_dir):
     async with make_app(data_dir).run_test(size=(100, 30)) as pilot:
         await settle(pilot)
         screen = pilot.app.screen
-        before = screen.state.weights.copy()
+        before = screen.state.computed.weights.copy()
         await pilot.press("right_square_bracket")
         await settle(pilot)
-        assert screen.seed == 1 and not (screen.state.weights == before).all()
+        assert screen.state.seed == 1 and not (screen.state.computed.weights == before).all()
         assert "seed 1" in str(screen.query_one("#play-bar").render())
         await pilot.press("i")
         await settle(pilot)
         pilot.app.screen.query_one("Input").value = "dog bites man"
         await pilot.press("enter")
         await settle(pilot)
-        assert screen.tokens == ["dog", "bites", "man"]
+        assert screen.state.tokens == ["dog", "bites", "man"]
         await pilot.press("c")
         await settle(pilot)
-        assert screen.tokens == list("dogbitesman") and len(screen.query_one("#play-moved", AttentionGrid).labels) == 11
+        assert screen.state.tokens == list("dogbitesman") and len(screen.query_one("#play-moved", AttentionGrid).labels) == 11
         await pilot.press("b")
         await settle(pilot)
         assert screen.query_one("#play-first").display
@@ -211,14 +262,14 @@ async def test_a_shuffle_always_changes_the_order(data_dir):
         await settle(pilot)
         screen = pilot.app.screen
         for _ in range(12):
-            before = list(screen.perm)
+            before = list(screen.state.perm)
             await pilot.press("s")
             await settle(pilot)
-            assert screen.perm != before
+            assert screen.state.perm != before
 
 
 async def test_all_signals_side_by_side(data_dir):
-    from attnpos.tui.playground import SignalsTableScreen
+    from attnpos.tui.screens.dialogs import SignalsTableScreen
 
     async with make_app(data_dir).run_test(size=(80, 24)) as pilot:
         await settle(pilot)
@@ -226,7 +277,7 @@ async def test_all_signals_side_by_side(data_dir):
         await settle(pilot)
         assert isinstance(pilot.app.screen, SignalsTableScreen)
         shown = pilot.app.export_screenshot().replace("&#160;", " ")
-        perm = pilot.app.screen_stack[-2].perm
+        perm = pilot.app.screen_stack[-2].state.perm
         for signal in SIGNALS:
             expected = play(SENTENCE.split(), perm, signal)
             assert signal in shown and f"{expected.gap:.3g}" in shown
@@ -248,14 +299,14 @@ from hypothesis import strategies as st  # noqa: E402
 )
 def test_the_figures_text_is_the_cores_for_any_state(words, signal, seed, data):
     """Property: whatever the sentence, order, signal and seed, the figures drawn are core.play's."""
-    screen = PlaygroundScreen(" ".join(words))
-    screen.perm = data.draw(st.permutations(range(len(words))))
-    screen.signal, screen.seed = signal, seed
-    screen.recompute()
-    expected = play(words, screen.perm, signal, seed=seed)
-    shown = screen.figures_text().plain
+    state = PlaygroundState(" ".join(words))
+    state.perm = data.draw(st.permutations(range(len(words))))
+    state.signal, state.seed = signal, seed
+    state.recompute()
+    expected = play(words, state.perm, signal, seed=seed)
+    shown = figures_text(state).plain
     assert f"= {expected.gap:.3g} " in shown
     assert f"differ by {expected.pooled_gap:.3g} " in shown
-    if screen.perm != list(range(len(words))):
+    if state.perm != list(range(len(words))):
         assert ("only relisted" in shown) == expected.equivariant
         assert ("cannot tell the orders apart" in shown) == (not expected.pooled_tells_apart)

@@ -160,6 +160,23 @@ def test_two_apps_on_one_folder_lose_no_update(tmp_path):
     assert first.state == merged.state  # a save also brings in the other session's progress
 
 
+def test_a_check_counts_an_attempt_and_a_pass_sticks_even_from_two_front_ends(tmp_path):
+    app, command_line = Progress.load(tmp_path), Progress.load(tmp_path)
+    assert app.record_check("constant-offset", True).passed
+    assert app.save()
+    assert not command_line.record_check("constant-offset", False).passed  # it has not seen the app's pass yet
+    assert command_line.save()
+    state = Progress.load(tmp_path).exercise("constant-offset")
+    assert state.attempts == 2 and state.passed
+
+
+def test_hints_count_up_to_the_strongest_seen(tmp_path):
+    progress = Progress.load(tmp_path)
+    assert progress.record_hint("constant-offset", 2)
+    assert not progress.record_hint("constant-offset", 1)
+    assert progress.exercise("constant-offset").hints_used == 2
+
+
 def test_wrong_field_types_count_as_damage(tmp_path):
     state = {"version": 1, "position": None, "visited": {}, "quizzes": {}, "exercises": {"x": {"attempts": "three"}}}
     (tmp_path / STATE_FILE).write_text(json.dumps(state))

@@ -10,40 +10,21 @@ from pathlib import Path
 from typing import ClassVar
 
 from textual import events, work
-from textual.app import App, ComposeResult
+from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.command import CommandPalette
-from textual.screen import Screen
-from textual.widgets import Static
 
-from attnpos.lessons.outline import COURSE_TITLE, find_outline_exercise, read_outline
+from attnpos.lessons.outline import find_outline_exercise, read_outline
 from attnpos.lessons.progress import Progress
-from attnpos.tui.commands import CourseCommands
-from attnpos.tui.help import HelpScreen, binding_groups
+from attnpos.lessons.scanner import COURSE_TITLE
+from attnpos.tui.command_palette import CourseCommands
+from attnpos.tui.screens.help_screen import HelpScreen, binding_groups
 from attnpos.tui.leaks import release_removed_widgets
-from attnpos.tui.outline import OutlineScreen
+from attnpos.tui.screens.outline_screen import OutlineScreen
+from attnpos.tui.screens.too_small_screen import MIN_HEIGHT, MIN_WIDTH, TooSmallScreen
 
-MIN_WIDTH, MIN_HEIGHT = 60, 18
 PRELOAD_DELAY = 0.6  # seconds after start-up before the lessons and NumPy are loaded in the background
 HANG_UP_GRACE = 3.0  # seconds a hung-up app may take to shut down before it is ended outright
-
-
-class TooSmallScreen(Screen):
-    """Shown instead of a squeezed layout while the terminal is below the minimum size."""
-
-    def compose(self) -> ComposeResult:
-        yield Static(id="too-small")
-
-    def on_mount(self) -> None:
-        self.update_size(*self.app.size)
-
-    def on_resize(self, event: events.Resize) -> None:
-        self.update_size(*event.size)
-
-    def update_size(self, width: int, height: int) -> None:
-        self.query_one(Static).update(
-            f"The terminal is {width}×{height}; attnpos needs at least {MIN_WIDTH}×{MIN_HEIGHT}. Make it larger to go on, or press ctrl+q to quit."
-        )
 
 
 class AttnposApp(App):
@@ -178,7 +159,7 @@ class AttnposApp(App):
             return None
 
     def open_lesson(self, number: int, section: int | None = None) -> None:
-        from attnpos.tui.lesson import LessonScreen
+        from attnpos.tui.screens.lesson_screen import LessonScreen
 
         course = self._course_or_notice()
         if course is None:
@@ -202,7 +183,7 @@ class AttnposApp(App):
 
     def open_exercise(self, exercise_id: str) -> None:
         """Open the exercise screen, above the lesson section where the exercise sits."""
-        from attnpos.tui.exercise import ExerciseScreen
+        from attnpos.tui.screens.exercise_screen import ExerciseScreen
 
         course = self._course_or_notice()
         if course is None:
@@ -219,12 +200,13 @@ class AttnposApp(App):
             self.save_progress()
 
     def open_playground(self, sentence: str | None = None) -> None:
-        from attnpos.tui.playground import DEFAULT_SENTENCE, PlaygroundScreen
+        from attnpos.lessons.playground_state import DEFAULT_SENTENCE
+        from attnpos.tui.screens.playground_screen import PlaygroundScreen
 
         self.push_screen(PlaygroundScreen(sentence or DEFAULT_SENTENCE))
 
     def open_signal_pictures(self) -> None:
-        from attnpos.tui.signals import SignalsScreen
+        from attnpos.tui.screens.signals_screen import SignalsScreen
 
         self.push_screen(SignalsScreen())
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import threading
 import traceback
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -45,13 +46,13 @@ def check_file(
 class _Rerun:
     """The rerun, going on in a thread of its own while the first run goes on in the caller's."""
 
-    def __init__(self, run: callable) -> None:
+    def __init__(self, run: Callable[[], RunResult]) -> None:
         self._result: RunResult | None = None
         self._failure = ""
         self._thread = threading.Thread(target=self._go, args=(run,), name="checker-rerun", daemon=True)
         self._thread.start()
 
-    def _go(self, run) -> None:
+    def _go(self, run: Callable[[], RunResult]) -> None:
         try:
             self._result = run()
         except (OSError, RuntimeError) as error:  # the sandbox could not start the run
@@ -78,7 +79,9 @@ class _NoRerun:
         return None, self._failure
 
 
-def _start_rerun(contract: Contract, source: str, sandbox: Sandbox, limits: Limits, cancel, filename: str):
+def _start_rerun(
+    contract: Contract, source: str, sandbox: Sandbox, limits: Limits, cancel: CancelToken | None, filename: str,
+) -> _Rerun | _NoRerun:
     rewritten = rerun.substitute(source, contract.replacements)
     if rewritten is None:
         names = ", ".join(f"`{name}`" for name in contract.replacements)
@@ -99,12 +102,12 @@ def _error_cause(kind: str, message: str) -> str:
     return ""
 
 
-def judge_runs(exercise: Exercise, run: RunResult, rerun_result, source: str) -> Verdict:
+def judge_runs(exercise: Exercise, run: RunResult, rerun_result: _Rerun | _NoRerun, source: str) -> Verdict:
     """Turn the runs into a verdict, most fundamental mistake first."""
     contract = CONTRACTS[exercise.id]
 
     def verdict(diagnosis: str, cause: str = "", line: int | None = None, **details: object) -> Verdict:
-        message = render(exercise, diagnosis, cause, line=line, **details)
+        message = render(exercise, diagnosis, cause, **{"changed": contract.changed, "line": line, **details})
         clean = {k: v for k, v in details.items() if v not in (None, "")}
         if cause:
             clean["cause"] = cause

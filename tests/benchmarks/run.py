@@ -112,7 +112,7 @@ async def _app_checks(count: int) -> list[float]:
 
     from attnpos.lessons.loader import load_course
     from attnpos.tui.app import AttnposApp
-    from attnpos.tui.exercise import ExerciseScreen
+    from attnpos.tui.screens.exercise_screen import ExerciseScreen
 
     solution = load_course().exercises["constant-offset"].solution
     shown_at: list[float] = []
@@ -211,7 +211,7 @@ async def key_to_drawn(app, screen_class, method: str, keys: list[str], settle: 
 async def _page_opens() -> list[float]:
     """Key press to the first refresh after the new section is mounted, for every page of lesson 3."""
     from attnpos.tui.app import AttnposApp
-    from attnpos.tui.lesson import LessonScreen
+    from attnpos.tui.screens.lesson_screen import LessonScreen
 
     app = AttnposApp(data_dir=Path(tempfile.mkdtemp()), start=(3, 0))
     pages = len(app.course.lesson(3).sections) - 1
@@ -231,7 +231,7 @@ def bench_page() -> Result:
 GRID_APP = """
 import numpy as np
 from textual.app import App
-from attnpos.tui.grid import AttentionGrid
+from attnpos.tui.widgets.attention_grid import AttentionGrid
 
 scores = np.random.default_rng(0).standard_normal((64, 64))
 weights = np.exp(scores) / np.exp(scores).sum(axis=1, keepdims=True)
@@ -252,7 +252,7 @@ async def _frame_and_lines() -> tuple[float, int]:
     import numpy as np
     from textual.app import App
 
-    from attnpos.tui.grid import AttentionGrid
+    from attnpos.tui.widgets.attention_grid import AttentionGrid
 
     scores = np.random.default_rng(0).standard_normal((64, 64))
     weights = np.exp(scores) / np.exp(scores).sum(axis=1, keepdims=True)
@@ -334,7 +334,7 @@ def bench_grid() -> Result:
 async def _playground_updates(presses: int = 30) -> list[float]:
     """A key (shuffle, or the next signal) to the refresh after the screen redrew, at T = 64."""
     from attnpos.tui.app import AttnposApp
-    from attnpos.tui.playground import PlaygroundScreen
+    from attnpos.tui.screens.playground_screen import PlaygroundScreen
 
     sentence = " ".join(f"w{i % 23}" for i in range(64))
     app = AttnposApp(data_dir=Path(tempfile.mkdtemp()), play=sentence)

@@ -1,5 +1,5 @@
 """`python -m attnpos` runs the same command line as the `attnpos` script."""
 
-from attnpos.tui.cli import main
+from attnpos.tui.main import main
 
 raise SystemExit(main())

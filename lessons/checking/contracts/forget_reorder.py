@@ -12,7 +12,7 @@ import numpy as np
 from attnpos.core import permute_tokens
 from attnpos.lessons.checking.contracts.common import Contract, Runs, close, figure_mistake, first_reading, matching
 from attnpos.lessons.checking.substitutes import VALUE_SCALE
-from attnpos.lessons.checking.values import Head, dtype_roundoff, gap, head_precision, read_head, read_output, read_perm, scalar
+from attnpos.lessons.checking.values import dtype_roundoff, gap, head_precision, read_head, read_output, read_perm, scalar
 from attnpos.lessons.checking.verdicts import Mistake, Passed
 
 NAMES = ("X", "Wq", "Wk", "Wv", "perm", "out", "out_perm", "naive_diff")

@@ -15,7 +15,6 @@ from typing import ClassVar
 
 import numpy as np
 from rich.cells import cell_len
-from rich.color import Color as RichColor
 from rich.segment import Segment
 from rich.style import Style
 from textual.binding import Binding, BindingType
@@ -24,8 +23,8 @@ from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from attnpos.tui.grid import colour_available
-from attnpos.tui.palette import SHADES, readable_text_colour, shade, viridis
+from attnpos.tui.widgets.attention_grid import colour_available
+from attnpos.tui.colours import SHADES, ramp_segments, ramp_style, shade
 
 MISSING = "╳"
 """Drawn in a cell whose value is NaN: there is nothing to show, not a small number."""
@@ -214,8 +213,7 @@ class HeatMap(ScrollView, can_focus=True):
         text = f"{glyph}{format_value(value)} " if self.show_values else glyph * self.cell_width
         if not colour:
             return Segment(text, self._component("cell"))
-        background = viridis(fraction)
-        return Segment(text, Style(bgcolor=RichColor.from_rgb(*background), color=readable_text_colour(background)))
+        return Segment(text, ramp_style(fraction))
 
     def _legend_segments(self) -> list[Segment]:
         """'-1.00 ramp +1.00', and what the missing mark means when the map has one.
@@ -226,8 +224,7 @@ class HeatMap(ScrollView, can_focus=True):
         legend = self._component("legend") if attached else Style()
         missing = self._component("missing") if attached else Style()
         if attached and self.uses_colour:
-            steps = [step / (self.RAMP_WIDTH - 1) for step in range(self.RAMP_WIDTH)]
-            ramp = [Segment(" ", Style(bgcolor=RichColor.from_rgb(*viridis(step)))) for step in steps]
+            ramp = ramp_segments(self.RAMP_WIDTH)
         else:
             # As wide as the colour ramp, so the layout is the same in both modes.
             ramp = [Segment("".join(glyph * (self.RAMP_WIDTH // len(SHADES)) for glyph in SHADES), legend)]

@@ -25,6 +25,8 @@ def _label(text: str, status: str) -> Text:
 class OutlineScreen(Screen):
     """The course at a glance; Enter opens, `c` continues where the learner left off."""
 
+    CSS_PATH = "outline_screen.tcss"
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("c", "continue", "Continue"),
         Binding("y", "playground", "Playground"),

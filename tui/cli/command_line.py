@@ -1,7 +1,8 @@
 """The `attnpos` command line.
 
-Heavy imports (NumPy, Textual) happen inside each command, so `attnpos
---help` and a usage error answer at once.
+Heavy imports (NumPy, the checker) happen inside each command, so `attnpos
+--help` and a usage error answer at once. Textual is never imported here: the
+commands that open the app call the `open_app` they are given (`attnpos.tui.main`).
 """
 
 from __future__ import annotations
@@ -9,16 +10,19 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
+from attnpos.tui.cli.usage import UsageError
 
-from attnpos.tui.usage import UsageError
+OpenApp = Callable[[Path | None, tuple[int, int] | str | None, str | None], int]
+"""Runs the app until it quits: (data folder, where to start, a sentence for the playground) → exit code."""
 
 
 def _demos(args: argparse.Namespace) -> int:
     from rich.console import Console
 
-    from attnpos.tui.demos import as_json, print_demos, run_all
+    from attnpos.tui.cli.demos import as_json, print_demos, run_all
 
     results = run_all()
     if args.json:
@@ -60,7 +64,7 @@ def _lessons(args: argparse.Namespace) -> int:
 def _show_lesson(course, number: str | None) -> int:
     from rich.console import Console
 
-    from attnpos.tui.render import lesson_renderable
+    from attnpos.tui.cli.lesson_print import lesson_renderable
 
     if number is None:
         raise UsageError("say which lesson to show: attnpos lessons show N")
@@ -121,7 +125,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _limits(args: argparse.Namespace):
-    from attnpos.lessons.checking.sandbox import Limits
+    from attnpos.lessons.checking import Limits
 
     if args.timeout <= 0 or args.memory_mb <= 0:
         raise UsageError("--timeout and --memory-mb must be positive")
@@ -134,26 +138,26 @@ def _strict(args: argparse.Namespace) -> bool | None:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from attnpos.tui.checking import run_check
+    from attnpos.tui.cli.exercise_commands import run_check
 
     return run_check(_load_course(), args.exercise, args.file, args.json, _limits(args), args.data_dir, _strict(args))
 
 
 def _grade(args: argparse.Namespace) -> int:
-    from attnpos.tui.checking import run_grade
+    from attnpos.tui.cli.exercise_commands import run_grade
 
     fmt = "json" if args.json else "csv" if args.csv else "table"
     return run_grade(_load_course(), args.exercise, args.paths, fmt, args.jobs, _limits(args))
 
 
 def _exercise(args: argparse.Namespace) -> int:
-    from attnpos.tui.checking import write_starter
+    from attnpos.tui.cli.exercise_commands import write_starter
 
     return write_starter(_load_course(), args.exercise, args.dir)
 
 
 def _watch(args: argparse.Namespace) -> int:
-    from attnpos.tui.checking import watch
+    from attnpos.tui.cli.exercise_commands import watch
 
     if args.interval <= 0:
         raise UsageError("--interval must be positive")
@@ -161,13 +165,13 @@ def _watch(args: argparse.Namespace) -> int:
 
 
 def _hint(args: argparse.Namespace) -> int:
-    from attnpos.tui.checking import print_hint
+    from attnpos.tui.cli.exercise_commands import print_hint
 
     return print_hint(_load_course(), args.exercise, args.number, args.data_dir)
 
 
 def _exercises(args: argparse.Namespace) -> int:
-    from attnpos.tui.checking import list_exercises
+    from attnpos.tui.cli.exercise_commands import list_exercises
 
     return list_exercises(_load_course())
 
@@ -243,7 +247,7 @@ def build_parser() -> argparse.ArgumentParser:
     open_.set_defaults(run=_open)
 
     play = commands.add_parser("play", help="open the playground on a sentence of your own")
-    play.add_argument("sentence", nargs="?", default="the cat sat on the mat", help='e.g. "dog bites man"')
+    play.add_argument("sentence", nargs="?", help='e.g. "dog bites man"')
     play.set_defaults(run=_play)
 
     progress = commands.add_parser("progress", help="how far you are: lessons read, exercises passed")
@@ -261,20 +265,19 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _app(args: argparse.Namespace, start=None, play: str | None = None) -> int:
-    from attnpos.tui.app import AttnposApp
-
-    AttnposApp(data_dir=args.data_dir, start=start, play=play).run()
-    return 0
+    return args.open_app(args.data_dir, start, play)
 
 
 def _play(args: argparse.Namespace) -> int:
     from attnpos.core.playground import MAX_TOKENS
     from attnpos.core.words import tokenize
+    from attnpos.lessons.playground_state import DEFAULT_SENTENCE
 
-    count = len(tokenize(args.sentence))
+    sentence = DEFAULT_SENTENCE if args.sentence is None else args.sentence
+    count = len(tokenize(sentence))
     if not 1 <= count <= MAX_TOKENS:
         raise UsageError(f"the playground takes 1 to {MAX_TOKENS} words; that sentence has {count}")
-    return _app(args, play=args.sentence)
+    return _app(args, play=sentence)
 
 
 def _open(args: argparse.Namespace) -> int:
@@ -294,18 +297,19 @@ def _open(args: argparse.Namespace) -> int:
 
 
 def _progress(args: argparse.Namespace) -> int:
-    from attnpos.tui.progress_report import print_progress
+    from attnpos.tui.cli.progress_report import print_progress
 
     return print_progress(args.data_dir, args.json)
 
 
 def _reset(args: argparse.Namespace) -> int:
-    from attnpos.tui.progress_report import reset_progress
+    from attnpos.tui.cli.progress_report import reset_progress
 
     return reset_progress(args.data_dir, args.exercise, args.yes)
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None, open_app: OpenApp) -> int:
+    """Run one command line (``sys.argv[1:]`` when None); the commands that open the app call ``open_app``."""
     arguments = sys.argv[1:] if argv is None else argv
     if arguments:
         args = build_parser().parse_args(arguments)
@@ -314,6 +318,7 @@ def main(argv: list[str] | None = None) -> int:
     else:
         # Plain `attnpos`, the common case: open the course without building the whole parser.
         args = argparse.Namespace(data_dir=None, run=_app)
+    args.open_app = open_app
     try:
         return args.run(args)
     except UsageError as error:

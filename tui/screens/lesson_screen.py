@@ -14,12 +14,14 @@ from textual.widgets import Header, Static
 
 from attnpos.lessons.model import Code, Course, ExerciseRef, Grid, Lesson, Math, Prose, Quiz
 from attnpos.tui.leaks import Footer, release_removed_widgets
-from attnpos.tui.blocks import CodeCell, ExerciseCard, GridFigure, MathBlock, ProseBlock, QuizCard
+from attnpos.tui.widgets.lesson_blocks import CodeCell, ExerciseCard, GridFigure, MathBlock, ProseBlock, QuizCard
 from attnpos.lessons.progress import exercise_status
 
 
 class LessonScreen(Screen):
     """Reads a lesson section by section; the learner's place is saved on every move."""
+
+    CSS_PATH = "lesson_screen.tcss"
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n,right", "next_section", "Next"),

@@ -17,7 +17,8 @@ from textual.widgets.option_list import Option
 from attnpos.lessons.cells import CellResult, run_cell
 from attnpos.lessons.figures import changed_rows, figure
 from attnpos.lessons.model import Code, Exercise, Grid, Math, Quiz
-from attnpos.tui.grid import AttentionGrid, GridLegend, GridPair, GridSpec
+from attnpos.tui.widgets.attention_grid import AttentionGrid, GridLegend
+from attnpos.tui.widgets.grid_pair import GridPair, GridSpec
 
 
 

@@ -24,6 +24,8 @@ def key_label(key: str) -> str:
 class HelpScreen(ModalScreen[None]):
     """Lists the bindings of the screen below it (and of the widget that had focus), then the app's."""
 
+    CSS_PATH = "help_screen.tcss"
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q,question_mark", "close", "Close help"),
     ]

@@ -18,7 +18,7 @@ from rich.text import Text
 from attnpos.lessons.cells import run_cell
 from attnpos.lessons.figures import changed_rows, figure
 from attnpos.lessons.model import Code, Course, ExerciseRef, Grid, Lesson, Math, Prose, Quiz
-from attnpos.tui.palette import SHADES, format_weight, shade, viridis_hex
+from attnpos.tui.colours import SHADES, format_weight, ramp_step, ramp_style, shade
 
 
 def matrix_table(weights: np.ndarray, labels: list[str], title: str = "", marked: frozenset[int] = frozenset()) -> Table:
@@ -36,8 +36,7 @@ def matrix_table(weights: np.ndarray, labels: list[str], title: str = "", marked
         cells = []
         for w in row:
             level = w / top
-            fg = "black" if level > 0.55 else "white"
-            cells.append(Text(f" {shade(level)}{format_weight(w)}", style=f"{fg} on {viridis_hex(level)}"))
+            cells.append(Text(f" {shade(level)}{format_weight(w)}", style=ramp_style(ramp_step(level))))
         table.add_row(("▶ " if len(table.rows) in marked else "") + label + " ", *cells)
     return table
 

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from rich.color import Color as RichColor
+from rich.segment import Segment
+from rich.style import Style
 
 # Viridis sampled at nine evenly spaced points (matplotlib's table); between them we interpolate.
 VIRIDIS_STOPS: tuple[tuple[int, int, int], ...] = (
@@ -29,15 +33,33 @@ def viridis(fraction: float) -> tuple[int, int, int]:
     return tuple(round(a + (b - a) * blend) for a, b in zip(start, end))  # type: ignore[return-value]
 
 
-def viridis_hex(fraction: float) -> str:
-    return "#{:02x}{:02x}{:02x}".format(*viridis(fraction))
-
-
 def readable_text_colour(background: tuple[int, int, int]) -> RichColor:
     """Black on the light (yellow, green) end of the ramp, white on the dark end."""
     red, green, blue = background
     luminance = 0.2126 * red + 0.7152 * green + 0.0722 * blue
     return RichColor.from_rgb(0, 0, 0) if luminance > 140 else RichColor.from_rgb(255, 255, 255)
+
+
+RAMP_STEPS = 255
+"""Grids and strips colour their many cells in 256 steps of the ramp, so that a cell's style is
+looked up, not built: building a Style per cell was most of a frame at 64 tokens."""
+
+
+def ramp_step(fraction: float) -> float:
+    """``fraction`` (clipped to 0..1) rounded to the nearest of the ramp's steps."""
+    return round(min(max(fraction, 0.0), 1.0) * RAMP_STEPS) / RAMP_STEPS
+
+
+@lru_cache(maxsize=4 * (RAMP_STEPS + 1))
+def ramp_style(fraction: float, text: bool = True, bold: bool | None = None) -> Style:
+    """A cell at ``fraction`` of the ramp: its viridis background and, unless ``text`` is False, text readable on it."""
+    background = viridis(fraction)
+    return Style(bgcolor=RichColor.from_rgb(*background), color=readable_text_colour(background) if text else None, bold=bold)
+
+
+def ramp_segments(width: int) -> list[Segment]:
+    """The whole ramp from 0 to 1 in ``width`` cells, for a legend."""
+    return [Segment(" ", Style(bgcolor=RichColor.from_rgb(*viridis(step / (width - 1))))) for step in range(width)]
 
 
 def shade(fraction: float) -> str:

@@ -8,27 +8,23 @@ shade glyph from `·░▒▓█`, so the grid reads the same on any terminal.
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import ClassVar
 
 import numpy as np
 from rich.cells import cell_len
-from rich.color import Color as RichColor
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
-from textual.app import App, ComposeResult
+from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.cache import LRUCache
-from textual.containers import Container, Horizontal
 from textual.geometry import Region, Size, Spacing
 from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widget import Widget
 
-from attnpos.tui.palette import SHADES, format_weight, readable_text_colour, shade, viridis
+from attnpos.tui.colours import SHADES, format_weight, ramp_step, ramp_segments, ramp_style, shade
 
 ROW_MARKER = "▶ "
 """Drawn before the label of a marked row (e.g. a row that changed after an edit)."""
@@ -48,16 +44,6 @@ def colour_available(app: App) -> bool:
     if app.no_color or app.native_ansi_color:
         return False
     return app.console.color_system in ("truecolor", "256")
-
-
-COLOUR_LEVELS = 255  # weights are coloured in 256 steps, so a cell's style is looked up, not built
-
-
-@lru_cache(maxsize=2 * (COLOUR_LEVELS + 1))
-def _cell_style(level: int, cursor: bool) -> Style:
-    """The style of a coloured cell at ``level`` of COLOUR_LEVELS; building Styles per cell was most of a frame."""
-    background = viridis(level / COLOUR_LEVELS)
-    return Style(bgcolor=RichColor.from_rgb(*background), color=readable_text_colour(background), bold=cursor)
 
 
 class AttentionGrid(ScrollView, can_focus=True):
@@ -426,7 +412,7 @@ class AttentionGrid(ScrollView, can_focus=True):
         text = edge[0] + core + edge[1]
         if not colour:
             return Segment(text, plain[cursor])
-        return Segment(text, _cell_style(round(min(max(fraction, 0.0), 1.0) * COLOUR_LEVELS), cursor))
+        return Segment(text, ramp_style(ramp_step(fraction), bold=cursor))
 
     def _status_text(self, width: int) -> str:
         """'row the₀ → col cat: 0.077', shortened when the grid is narrow."""
@@ -464,8 +450,7 @@ class GridLegend(Widget):
     def _ramp(self) -> list[Segment]:
         """The segments between the '0' and the maximum label."""
         if colour_available(self.app):
-            steps = [step / (self.RAMP_WIDTH - 1) for step in range(self.RAMP_WIDTH)]
-            return [Segment(" ", Style(bgcolor=RichColor.from_rgb(*viridis(step)))) for step in steps]
+            return ramp_segments(self.RAMP_WIDTH)
         # Each glyph doubled, framed so the blank lowest band still shows.
         return [Segment("▕"), *(Segment(glyph * 2) for glyph in SHADES), Segment("▏")]
 
@@ -482,119 +467,3 @@ class GridLegend(Widget):
         return Strip(self._segments()).apply_style(self.rich_style).adjust_cell_length(self.size.width, self.rich_style)
 
 
-@dataclass(frozen=True)
-class GridSpec:
-    """What one side of a `GridPair` shows: the `AttentionGrid` arguments besides the caption."""
-
-    weights: np.ndarray
-    labels: Sequence[str]
-    marked_rows: frozenset[int] = field(default_factory=frozenset)
-
-
-class GridPair(Container):
-    """Two attention grids side by side with captions and a shared legend; stacked when too narrow."""
-
-    DEFAULT_CSS = """
-    GridPair {
-        height: auto;
-        max-height: 100%;
-        & > #grids {
-            width: auto;
-            height: auto;
-            max-height: 1fr;
-            & > AttentionGrid { margin-right: 1; }
-        }
-        &.-stacked > #grids {
-            layout: vertical;
-        }
-    }
-    """
-
-    def __init__(
-        self,
-        left: GridSpec,
-        right: GridSpec,
-        captions: tuple[str, str] = ("original", "shuffled"),
-        *,
-        scale_to_max: bool = False,
-        name: str | None = None,
-        id: str | None = None,
-        classes: str | None = None,
-    ) -> None:
-        """Args:
-        left, right: The two matrices with their labels and marked rows.
-        captions: Titles of the left and right grid, e.g. ("no position", "with position").
-        scale_to_max: Colour both from 0 to the larger matrix maximum, so they compare.
-        """
-        super().__init__(name=name, id=id, classes=classes)
-        self._specs = (left, right)
-        self._captions = captions
-        self.scale_to_max = scale_to_max
-
-    def compose(self) -> ComposeResult:
-        grids = [
-            AttentionGrid(
-                spec.weights,
-                spec.labels,
-                title=caption,
-                marked_rows=spec.marked_rows,
-                scale_to_max=self.scale_to_max,
-                classes=side,
-            )
-            for spec, caption, side in zip(self._specs, self._captions, ("-left", "-right"))
-        ]
-        if self.scale_to_max:
-            # One scale for both, or equal colours would not mean equal weights.
-            shared = max(grid.scale for grid in grids)
-            for grid in grids:
-                grid.scale = shared
-        with Horizontal(id="grids"):
-            yield from grids
-        yield GridLegend(grids[0].scale)
-
-    @property
-    def left(self) -> AttentionGrid:
-        """The left (or upper) grid."""
-        return self.query_one("AttentionGrid.-left", AttentionGrid)
-
-    @property
-    def right(self) -> AttentionGrid:
-        """The right (or lower) grid."""
-        return self.query_one("AttentionGrid.-right", AttentionGrid)
-
-    def on_resize(self, event: events.Resize) -> None:
-        self._stack_if_narrow(event.size.width)
-
-    def on_mount(self) -> None:
-        left, right = self.left.labels, self.right.labels
-        # The same tokens relisted: a cursor follows its tokens. Otherwise (an edited word): its slots.
-        self._relisted = sorted(left) == sorted(right) and len(set(left)) == len(left)
-        self._follow(self.left, self.left.cursor_row, self.left.cursor_col)  # in step from the start
-
-    def on_attention_grid_cursor_moved(self, event: AttentionGrid.CursorMoved) -> None:
-        self._follow(event.grid, event.row, event.col)
-
-    def _follow(self, grid: AttentionGrid, row: int, col: int) -> None:
-        """Move the other grid's cursor to the same pair of tokens, wherever the shuffle put them."""
-        other = self.right if grid is self.left else self.left
-        if self._relisted:
-            mine, theirs = grid.labels, other.labels
-            other.move_cursor(theirs.index(mine[row]), theirs.index(mine[col]))
-        else:
-            other.move_cursor(row, col)
-
-    def on_attention_grid_numbers_toggled(self, event: AttentionGrid.NumbersToggled) -> None:
-        """Values on one grid means values on both (they are compared cell by cell); then re-check the fit."""
-        event.stop()
-        for grid in (self.left, self.right):
-            if grid is not event.grid:
-                grid.set_numbers(event.shown)
-        self.call_after_refresh(lambda: self._stack_if_narrow(self.size.width))
-
-    def _stack_if_narrow(self, width: int) -> None:
-        """Stack the grids when the pair is narrower than both side by side."""
-        side_by_side = sum(
-            grid.virtual_size.width + grid.styles.gutter.width + grid.styles.margin.width
-            for grid in (self.left, self.right)
-        )
-        self.set_class(width < side_by_side, "-stacked")

@@ -19,7 +19,7 @@ from attnpos.lessons.checking import Limits, Sandbox, Verdict, check_file
 from attnpos.lessons.checking.sandbox import ConfinementUnavailable, printable
 from attnpos.lessons.model import Course, Exercise
 from attnpos.lessons.progress import Progress
-from attnpos.tui.usage import UsageError
+from attnpos.tui.cli.usage import UsageError
 
 
 def shown_path(path: Path) -> str:
@@ -92,8 +92,7 @@ def print_verdict(console: Console, verdict: Verdict, path: Path) -> None:
 def record(verdict: Verdict, data_dir: Path | None, console: Console | None) -> None:
     """A learner's own check counts in their progress too, as a check in the app does."""
     progress = Progress.load(data_dir)
-    state = progress.exercise(verdict.exercise)
-    progress.update_exercise(verdict.exercise, attempts=state.attempts + 1, passed=state.passed or verdict.passed)
+    state = progress.record_check(verdict.exercise, verdict.passed)
     progress.save()
     if console is not None:
         for notice in progress.notices:
@@ -213,9 +212,7 @@ def print_hint(course: Course, exercise_id: str, number: int, data_dir: Path | N
     if not 1 <= number <= total:
         raise UsageError(f"{exercise.id} has hints 1 to {total}")
     progress = Progress.load(data_dir)  # a hint read here counts as one taken in the app
-    used = progress.exercise(exercise.id).hints_used
-    if number > used:
-        progress.update_exercise(exercise.id, hints_used=number)
+    if progress.record_hint(exercise.id, number):
         progress.save()
     console = Console(highlight=False)
     console.print(f"[bold]Hint {number} of {total}[/] · {escape(exercise.title)}")

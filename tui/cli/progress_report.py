@@ -11,7 +11,8 @@ from rich.table import Table
 
 from attnpos.lessons.outline import OutlineLesson, read_outline
 from attnpos.lessons.progress import Progress, exercise_status, lesson_status
-from attnpos.tui.usage import UsageError
+from attnpos.lessons.scanner import COURSE_TITLE
+from attnpos.tui.cli.usage import UsageError
 
 
 def progress_summary(progress: Progress) -> dict:
@@ -66,7 +67,7 @@ def print_progress(data_dir: Path | None, as_json: bool) -> int:
     if as_json:
         print(json.dumps(summary, indent=1))
         return 0
-    table = Table(title="Why Attention Needs Position: your progress", box=None)
+    table = Table(title=f"{COURSE_TITLE}: your progress", box=None)
     for column in ("lesson", "status", "read", "exercises"):
         table.add_column(column)
     for lesson in summary["lessons"]:

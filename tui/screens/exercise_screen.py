@@ -9,19 +9,19 @@ import tempfile
 from pathlib import Path
 from typing import ClassVar
 
-from rich.syntax import Syntax
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult, SuspendNotSupported
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Header, Static, TextArea
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Header, Static, TextArea
 
+from attnpos.lessons.model import Exercise
 from attnpos.lessons.checking import CancelToken, RunResult, Verdict, check_source
 from attnpos.lessons.checking.sandbox import ConfinementUnavailable, missing_layers
-from attnpos.lessons.model import Exercise
-from attnpos.tui.blocks import ProseBlock, QuizCard
+from attnpos.tui.screens.dialogs import BriefScreen, ConfirmScreen, SolutionScreen, WhyScreen
+from attnpos.tui.widgets.lesson_blocks import ProseBlock
 from attnpos.tui.leaks import Footer
 
 DRAFT_SAVE_DELAY = 0.5  # seconds of quiet typing before the draft is written
@@ -35,122 +35,10 @@ def code_spans(text: str) -> Text:
     return shown
 
 
-class ConfirmScreen(ModalScreen[bool]):
-    """A yes/no question; y or enter says yes, n or esc says no."""
-
-    CSS_PATH = "exercise.tcss"  # loaded with the screen, not at start-up
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "answer(True)", "Yes"),
-        Binding("n,escape", "answer(False)", "No"),
-    ]
-
-    def __init__(self, question: str):
-        super().__init__()
-        self.question = question
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="confirm"):
-            yield Static(self.question)
-            with Horizontal(classes="buttons"):
-                yield Button("Yes (y)", id="yes", variant="warning", compact=True)
-                yield Button("No (n)", id="no", compact=True)
-
-    def on_mount(self) -> None:
-        self.query_one("#no", Button).focus()
-
-    @on(Button.Pressed)
-    def _pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(event.button.id == "yes")
-
-    def action_answer(self, yes: bool) -> None:
-        self.dismiss(yes)
-
-
-class SolutionScreen(ModalScreen[None]):
-    """The reference solution beside the learner's own code."""
-
-    CSS_PATH = "exercise.tcss"  # loaded with the screen, not at start-up
-
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "close", "Close")]
-
-    def __init__(self, exercise: Exercise, draft: str):
-        super().__init__()
-        self.exercise = exercise
-        self.draft = draft
-
-    def compose(self) -> ComposeResult:
-        yield Static(Text("Your code beside the reference solution · esc closes", style="bold"), id="solution-title")
-        with Horizontal(id="solution-pair"):
-            for title, source in (("your code", self.draft), ("reference solution", self.exercise.solution)):
-                with VerticalScroll(classes="solution-side") as side:
-                    side.border_title = title
-                    yield Static(Syntax(source, "python", theme="ansi_dark", line_numbers=True, word_wrap=True))
-        yield Footer()
-
-    def action_close(self) -> None:
-        self.dismiss(None)
-
-
-class BriefScreen(ModalScreen[None]):
-    """The exercise's whole brief, for when the panel above the editor shows only its start."""
-
-    CSS_PATH = "exercise.tcss"  # loaded with the screen, not at start-up
-
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,f2", "close", "Back to the code")]
-
-    def __init__(self, exercise: Exercise):
-        super().__init__()
-        self.exercise = exercise
-
-    def compose(self) -> ComposeResult:
-        with VerticalScroll(id="brief") as box:
-            box.border_title = f"Exercise · {self.exercise.title}"
-            box.border_subtitle = "↑↓ scroll · esc back to the code"
-            yield ProseBlock(self.exercise.instructions)
-
-    def on_mount(self) -> None:
-        self.query_one("#brief").focus()
-
-    def action_close(self) -> None:
-        self.dismiss(None)
-
-
-class WhyScreen(ModalScreen[None]):
-    """The question that completes an exercise once its code passes; a wrong choice is explained."""
-
-    CSS_PATH = "exercise.tcss"  # loaded with the screen, not at start-up
-
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "Back to the code")]
-
-    def __init__(self, exercise: Exercise, previous: int | None, on_answer):
-        super().__init__()
-        self.exercise = exercise
-        self.previous = previous
-        self.on_answer = on_answer
-
-    def compose(self) -> ComposeResult:
-        with VerticalScroll(id="why") as box:
-            box.border_title = f"✓ passed · one last question completes “{self.exercise.title}”"
-            box.border_subtitle = "↑↓ choose · enter answer · esc back"
-            yield QuizCard(self.exercise.why, self.previous, autofocus=True)
-
-    @on(QuizCard.Answered)
-    def _answered(self, event: QuizCard.Answered) -> None:
-        self.on_answer(event.choice, event.correct)
-        if event.correct:
-            box = self.query_one("#why")
-            box.border_title = f"✓ “{self.exercise.title}” is complete"
-            box.border_subtitle = "esc back to the code"
-
-    def action_close(self) -> None:
-        self.dismiss(None)
-
-
 class ExerciseScreen(Screen):
     """Edit, run and check one exercise without leaving the course; the draft is saved as you type."""
 
-    CSS_PATH = "exercise.tcss"  # loaded with the screen, not at start-up
+    CSS_PATH = "exercise_screen.tcss"  # loaded with the screen, not at start-up
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+r", "run", "Run"),
@@ -336,8 +224,7 @@ class ExerciseScreen(Screen):
             body.append("\n\nyour code printed:\n", style="dim")
             body.append(verdict.output.rstrip("\n")[-2000:], style="dim")
         self._show(body)
-        state = self.state  # recorded once the verdict is on screen
-        self.app.progress.update_exercise(self.exercise.id, attempts=state.attempts + 1, passed=state.passed or verdict.passed)
+        self.app.progress.record_check(self.exercise.id, verdict.passed)  # recorded once the verdict is on screen
         self.app.save_progress()
         if verdict.passed:
             self._show_why()
@@ -363,7 +250,7 @@ class ExerciseScreen(Screen):
     def action_hint(self) -> None:
         hints = self.exercise.hints
         used = min(self.state.hints_used + 1, len(hints))
-        self.app.progress.update_exercise(self.exercise.id, hints_used=used)
+        self.app.progress.record_hint(self.exercise.id, used)
         self.app.save_progress()
         shown = Text()
         for number in range(used):

@@ -27,7 +27,7 @@ from attnpos.core.pictures import (
     sinusoidal_matrix,
 )
 from attnpos.tui.leaks import Footer
-from attnpos.tui.heatmap import HeatMap
+from attnpos.tui.widgets.heat_map import HeatMap
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,286 @@
+"""The playground's state and its transitions, without a screen.
+
+One sentence, its order, a position signal, a temperature and a seed; every
+change recomputes `attnpos.core.playground.play` and says in `last_change`
+what it did, revealing the learner's predictions. The playground screen draws
+this object and turns keys into its methods, so the rules are tested without
+Textual (tests/test_playground.py).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import numpy as np
+
+from attnpos.core.permutation import is_permutation
+from attnpos.core.playground import MAX_TOKENS, SAME, SIGNAL_NAMES, SIGNALS, Play, play, row_change
+from attnpos.core.words import label_tokens, tokenize
+from attnpos.lessons.figures import CHANGED_ROW
+
+DEFAULT_SENTENCE = "the cat sat on the mat"
+TEMPERATURE_STEP = 1.5  # each sharpen divides the temperature by this, each flatten multiplies it
+
+
+class PlaygroundState:
+    """What the playground shows and how each control changes it."""
+
+    def __init__(self, sentence: str = DEFAULT_SENTENCE):
+        self.by = "word"  # or "char": how the sentence is cut into tokens
+        self.sentence = sentence
+        self.tokens = tokenize(sentence)[:MAX_TOKENS] or tokenize(DEFAULT_SENTENCE)
+        self.perm = list(range(len(self.tokens)))  # slot k shows token perm[k]
+        self.signal = "none"
+        self.temperature = 1.0
+        self.seed = 0
+        self.shuffles = 0  # shuffles drawn so far: shuffle n of a seed is reproducible
+        self.swap_from: int | None = None  # the token picked for a swap, waiting for the second
+        self.predicted: set[int] = set()  # tokens the learner expects the next change to move
+        self.marked: frozenset[int] = frozenset()  # tokens whose rows the last change moved
+        self.last_change = "No position signal yet, as in the lessons: s shuffles, g changes the signal, ? lists every key."
+        self.side_by_side = False  # the grid as typed beside the grid now
+        self.computed: Play = self._play()
+
+    # --- reading the state --------------------------------------------------
+
+    @property
+    def reordered(self) -> bool:
+        """Whether the tokens are in another order than typed."""
+        return self.perm != list(range(len(self.tokens)))
+
+    def labels(self, order: list[int] | None = None) -> list[str]:
+        """The tokens told apart (the₀, the₄), as typed or in ``order``."""
+        labels = label_tokens(self.tokens)
+        return labels if order is None else [labels[i] for i in order]
+
+    @property
+    def marked_slots(self) -> frozenset[int]:
+        """The slots of the current order whose rows are marked: moved by the last change, or predicted to move."""
+        slot_of = {token: slot for slot, token in enumerate(self.perm)}
+        return frozenset(slot_of[t] for t in self.marked | self.predicted)
+
+    def figure_lines(self) -> list[tuple[str, str]]:
+        """The live figures as (name, what it says) lines: the gap, the twins, the pooled readout, the rows."""
+        computed = self.computed
+        lines = []
+        gap = f"max|attn(PX) − P·attn(X)| = {computed.gap:.3g}"
+        if not self.reordered:
+            lines.append(("gap", gap + " · nothing is reordered yet: s shuffles"))
+        else:
+            lines.append(("gap", gap + (" · only relisted" if computed.equivariant else " · the outputs changed: position seen")))
+        if computed.twins:
+            labels = self.labels()
+            i, j, same = computed.twins[0]
+            told = "identical rows: nothing tells them apart" if same else "different rows: position tells them apart"
+            lines.append((f"{labels[i]}, {labels[j]}", told))
+        else:
+            lines.append(("no repeated token", "(type a word twice to compare its rows)"))
+        pooled = f"as typed vs now differ by {computed.pooled_gap:.3g}"
+        if not self.reordered:
+            lines.append(("Σ outputs", pooled + " · one order only so far"))
+        else:
+            told = " · tells the orders apart" if computed.pooled_tells_apart else " · cannot tell the orders apart"
+            lines.append(("Σ outputs", pooled + told))
+        top = float(computed.shuffled_weights.max(axis=1).min())
+        count = len(self.tokens)
+        lines.append(("rows", f"flattest row's top weight {top:.2f} (blend: 1/{count} = {1 / count:.2f}, copy: 1.00)"))
+        return lines
+
+    # --- changes, with predictions revealed -----------------------------------------
+
+    def _play(self) -> Play:
+        return play(self.tokens, self.perm, self.signal, temperature=self.temperature, seed=self.seed)
+
+    def recompute(self) -> None:
+        self.computed = self._play()
+
+    def _apply(self, description: str, change: Callable[[], None]) -> None:
+        """Make a change, compare each token's row and output before and after, and reveal predictions."""
+        before = self.computed
+        before_labels = self.labels()
+        change()
+        self.recompute()
+        after = self.computed
+        self.marked = frozenset()
+        message = description
+        if before.weights.shape == after.weights.shape:
+            if self.tokens != list(before.tokens) or self.signal != before.signal or self.temperature != before.temperature or self.seed != before.seed:
+                # Slot by slot in the order on screen (the perm is the same before and after this change).
+                moved = row_change(before.shuffled_weights, after.shuffled_weights)
+                self.marked = frozenset(self.perm[int(slot)] for slot in np.flatnonzero(moved > CHANGED_ROW))
+                changed = set(self.marked)
+                if self.marked and "▶" not in message:
+                    message += f" ▶ marks the rows that moved by more than {CHANGED_ROW}."
+            else:
+                # A reorder: a token "changed" when its output is not just relisted.
+                changed = {k for k in range(len(self.tokens)) if self._token_output_changed(before, after, k)}
+            if self.predicted:
+                message += "  " + self._reveal(changed, before_labels)
+        self.predicted = set()
+        self.last_change = message
+
+    @staticmethod
+    def _token_output_changed(before: Play, after: Play, token: int) -> bool:
+        old_slot = before.perm.index(token)
+        new_slot = after.perm.index(token)
+        return bool(np.max(np.abs(after.shuffled_outputs[new_slot] - before.shuffled_outputs[old_slot])) >= SAME)
+
+    def _reveal(self, changed: set[int], labels: list[str]) -> str:
+        right = [labels[i] for i in sorted(self.predicted) if i in changed]
+        wrong = [labels[i] for i in sorted(self.predicted) if i not in changed]
+        missed = [labels[i] for i in sorted(changed - self.predicted)]
+        parts = [f"Predictions: {len(right)} of {len(self.predicted)} right"]
+        if wrong:
+            parts.append(f"unchanged after all: {', '.join(wrong)}")
+        if missed:
+            parts.append(f"also changed: {', '.join(missed)}")
+        return "; ".join(parts) + "."
+
+    def _set_perm(self, order: list[int]) -> None:
+        self.perm = order
+
+    # --- the controls ------------------------------------------------------------------
+
+    def shuffle(self) -> None:
+        """A seeded shuffle that always changes the order (one that changed nothing would only puzzle)."""
+        order = list(self.perm)
+        if len(order) < 2:
+            self.last_change = "One token cannot be shuffled."
+            return
+        while order == self.perm:
+            self.shuffles += 1
+            order = list(range(len(self.tokens)))
+            random.Random(f"{self.seed}-{self.shuffles}").shuffle(order)
+        self._apply(f"Shuffled (shuffle {self.shuffles} of seed {self.seed}).", lambda: self._set_perm(order))
+
+    def reverse(self) -> None:
+        self._apply("Reversed.", lambda: self._set_perm(list(reversed(self.perm))))
+
+    def original_order(self) -> None:
+        self._apply("Back to the order as typed.", lambda: self._set_perm(list(range(len(self.tokens)))))
+
+    def swap(self, token: int) -> None:
+        """The first call picks ``token`` (its index as typed); the second trades its slot with the first's."""
+        if self.swap_from is None:
+            self.swap_from = token
+            self.last_change = f"Swap: {self.labels()[token]} picked; move to another row and press w again."
+            return
+        first, self.swap_from = self.swap_from, None
+        if first == token:
+            self.last_change = "Swap cancelled."
+            return
+        order = list(self.perm)
+        a, b = order.index(first), order.index(token)
+        order[a], order[b] = order[b], order[a]
+        labels = self.labels()
+        self._apply(f"Swapped {labels[first]} and {labels[token]}.", lambda: self._set_perm(order))
+
+    def order_problem(self, text: str) -> str | None:
+        """Why ``text`` is not an order of the tokens (numbers 0 … T−1 each once), or None."""
+        try:
+            order = [int(x) for x in text.replace(",", " ").split()]
+        except ValueError:
+            return "Use the numbers 0 to T−1, separated by spaces."
+        T = len(self.tokens)
+        return None if is_permutation(np.array(order), T) else f"Each of 0 … {T - 1} exactly once, please."
+
+    def reorder(self, text: str) -> None:
+        """Put the tokens in the order typed (checked by `order_problem` first)."""
+        order = [int(x) for x in text.replace(",", " ").split()]
+        self._apply(f"Reordered to {' '.join(map(str, order))}.", lambda: self._set_perm(order))
+
+    def step_signal(self, step: int) -> None:
+        """The next (1) or previous (-1) position signal, cycling."""
+        signal = SIGNALS[(SIGNALS.index(self.signal) + step) % len(SIGNALS)]
+
+        def change() -> None:
+            self.signal = signal
+
+        self._apply(f"Signal: {SIGNAL_NAMES[signal]}.", change)
+
+    def sharpen(self) -> None:
+        """Divide the temperature: rows nearer a copy of one token."""
+
+        def change() -> None:
+            self.temperature /= TEMPERATURE_STEP
+
+        self._apply("Sharper rows: nearer a copy.", change)
+
+    def flatten(self) -> None:
+        """Multiply the temperature: rows nearer a blend of all tokens."""
+
+        def change() -> None:
+            self.temperature *= TEMPERATURE_STEP
+
+        self._apply("Flatter rows: nearer a blend.", change)
+
+    def step_seed(self, step: int) -> None:
+        seed = max(0, self.seed + step)
+        if seed == self.seed:
+            self.last_change = "The seed is already 0, the first one."
+            return
+
+        def change() -> None:
+            self.seed = seed
+
+        self._apply(f"Seed {seed}: new word vectors and head.", change)
+
+    def predict(self, token: int) -> None:
+        """Mark (or unmark) ``token`` as one the learner expects the next change to move."""
+        self.predicted ^= {token}
+        names = ", ".join(self.labels()[i] for i in sorted(self.predicted)) or "none"
+        self.last_change = f"You predict these rows will change: {names}. Now make a change (e, s, g, …)."
+
+    def toggle_pair(self) -> None:
+        self.side_by_side = not self.side_by_side
+
+    @staticmethod
+    def token_problem(text: str) -> str | None:
+        """Why ``text`` cannot replace a token (it must be one token, no spaces), or None."""
+        return None if text.strip() and not any(c.isspace() for c in text.strip()) else "One token, no spaces."
+
+    def edit_token(self, token: int, text: str) -> None:
+        """Replace ``token`` (its index as typed) with ``text``; ▶ then marks the rows that moved."""
+        old, new = self.tokens[token], text.strip()
+
+        def change() -> None:
+            self.tokens = [*self.tokens[:token], new, *self.tokens[token + 1 :]]
+            self.sentence = self._sentence_with(token, new)
+
+        self._apply(f"Edited {old} → {new}; ▶ marks the rows that moved by more than {CHANGED_ROW}.", change)
+
+    def _sentence_with(self, token: int, text: str) -> str:
+        """The sentence with ``token`` replaced, so switching words/characters keeps the edit."""
+        if self.by == "word":
+            words = self.sentence.split()
+            return " ".join([*words[:token], text, *words[token + 1 :]])
+        at = [i for i, ch in enumerate(self.sentence) if not ch.isspace()][token]
+        return self.sentence[:at] + text + self.sentence[at + 1 :]
+
+    def sentence_problem(self, text: str) -> str | None:
+        """Why ``text`` cannot be the sentence (no token, or more than MAX_TOKENS), or None."""
+        count = len(tokenize(text, self.by))
+        if count == 0:
+            return "Type at least one token."
+        return None if count <= MAX_TOKENS else f"{count} tokens; the playground takes up to {MAX_TOKENS}."
+
+    def set_sentence(self, text: str) -> None:
+        self.sentence = text
+        self._retokenize()
+
+    def toggle_characters(self) -> str | None:
+        """Switch between word and character tokens; returns why not when that would exceed MAX_TOKENS."""
+        by = "char" if self.by == "word" else "word"
+        if len(tokenize(self.sentence, by)) > MAX_TOKENS:
+            return f"As characters that is more than {MAX_TOKENS} tokens."
+        self.by = by
+        self._retokenize()
+        return None
+
+    def _retokenize(self) -> None:
+        self.tokens = tokenize(self.sentence, self.by)
+        self.perm = list(range(len(self.tokens)))
+        self.predicted, self.marked, self.swap_from = set(), frozenset(), None
+        self.recompute()
+        self.last_change = f"{len(self.tokens)} {self.by} tokens."

@@ -1,0 +1,126 @@
+"""Where the lessons are and how a lesson file is cut into pieces, for the outline and the loader alike.
+
+A lesson is TOML front matter between ``+++`` lines, then Markdown in which a
+line starting ``## `` opens a section, a fence of backticks holds code or a
+directive (``{grid}``, ``{quiz}``, ``{exercise}``) and ``$$`` lines hold
+display math (lessons/FORMAT.md). `scan` finds those pieces and nothing
+more, so the outline (read before NumPy is loaded) and the full loader
+(which validates every piece and computes every figure) cannot disagree about
+where a section starts or which section an exercise sits in.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+CONTENT_DIR = PACKAGE_DIR / "content"
+EXERCISES_DIR = PACKAGE_DIR / "exercises"
+COURSE_TITLE = "Why Attention Needs Position"
+LESSON_NAME = re.compile(r"(\d+)-([a-z0-9-]+)\.md")
+FIRST_SECTION = "Introduction"  # the title of the text before the first '## ' heading, when there is any
+
+
+class LessonFormatError(Exception):
+    """The file is not a lesson at all (its front matter is missing or never closed)."""
+
+    def __init__(self, line: int, message: str):
+        super().__init__(message)
+        self.line = line
+        self.message = message
+
+
+@dataclass(frozen=True)
+class FrontMatter:
+    toml: str  # the text between the '+++' lines
+    body_start: int  # index of the first line after the closing '+++'
+
+
+def front_matter(lines: Sequence[str]) -> FrontMatter:
+    """The front matter of a lesson's lines; LessonFormatError when there is none."""
+    if not lines or lines[0].strip() != "+++":
+        raise LessonFormatError(1, "a lesson starts with TOML front matter between '+++' lines")
+    end = next((i for i in range(1, len(lines)) if lines[i].strip() == "+++"), None)
+    if end is None:
+        raise LessonFormatError(1, "the front matter is never closed with '+++'")
+    return FrontMatter("\n".join(lines[1:end]), end + 1)
+
+
+@dataclass(frozen=True)
+class Heading:
+    line: int  # 1-based, as problems are reported
+    title: str
+
+
+@dataclass(frozen=True)
+class Fence:
+    line: int
+    info: str  # what follows the backticks: "python run", "{grid}", …
+    body: str
+
+    @property
+    def directive(self) -> str | None:
+        """The directive's name for a ``{name}`` fence, else None (a code block)."""
+        match = re.fullmatch(r"\{(\w+)\}", self.info)
+        return match.group(1) if match else None
+
+
+@dataclass(frozen=True)
+class DisplayMath:
+    line: int
+    latex: str
+
+
+@dataclass(frozen=True)
+class TextLine:
+    line: int
+    raw: str  # blank lines too: they end paragraphs
+
+
+@dataclass(frozen=True)
+class Unclosed:
+    """A fence or $$ block that is never closed; the scan ends there."""
+
+    line: int
+    message: str
+
+
+Piece = Heading | Fence | DisplayMath | TextLine | Unclosed
+
+
+def scan(lines: Sequence[str], start: int) -> Iterator[Piece]:
+    """The pieces of a lesson's body, from line index ``start`` (after the front matter) to the end."""
+    i = start
+    while i < len(lines):
+        line_no, raw = i + 1, lines[i]
+        stripped = raw.strip()
+        if raw.startswith("## "):
+            yield Heading(line_no, raw[3:].strip())
+        elif stripped.startswith("```"):
+            fence = stripped[: len(stripped) - len(stripped.lstrip("`"))]
+            info = stripped[len(fence) :].strip()
+            close = next((j for j in range(i + 1, len(lines)) if lines[j].strip() == fence), None)
+            if close is None:
+                yield Unclosed(line_no, f"code fence {info or fence!r} is never closed")
+                return
+            yield Fence(line_no, info, "\n".join(lines[i + 1 : close]))
+            i = close
+        elif stripped == "$$":
+            close = next((j for j in range(i + 1, len(lines)) if lines[j].strip() == "$$"), None)
+            if close is None:
+                yield Unclosed(line_no, "display math opened with $$ is never closed")
+                return
+            yield DisplayMath(line_no, "\n".join(lines[i + 1 : close]).strip())
+            i = close
+        else:
+            yield TextLine(line_no, raw)
+        i += 1
+
+
+def lesson_files(content_dir: Path = CONTENT_DIR) -> Iterator[tuple[Path, re.Match[str] | None]]:
+    """Every Markdown file of the course folder in order, with its NN-slug name matched (None: misnamed)."""
+    for path in sorted(content_dir.glob("*.md")):
+        yield path, LESSON_NAME.fullmatch(path.name)

@@ -1,0 +1,206 @@
+"""The playground: type a sentence, reorder it, switch position signals, and watch the figures move."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
+from textual.screen import Screen
+from textual.widgets import Header, Static
+
+from attnpos.core.playground import MAX_TOKENS
+from attnpos.lessons.playground_state import DEFAULT_SENTENCE, TEMPERATURE_STEP, PlaygroundState
+from attnpos.tui.leaks import Footer
+from attnpos.tui.screens.dialogs import PromptScreen, SignalsTableScreen
+from attnpos.tui.widgets.attention_grid import AttentionGrid, GridLegend
+from attnpos.tui.widgets.output_strips import OutputStrips
+
+
+
+def figures_text(state: PlaygroundState) -> Text:
+    """The live figures, one line each with what it means, then what the last change did."""
+    lines = Text()
+    for name, meaning in state.figure_lines():
+        lines.append(f"{name} ", style="bold")
+        lines.append(f"{meaning}\n")
+    lines.append(state.last_change, style="italic")
+    return lines
+
+
+class PlaygroundScreen(Screen):
+    """Cause the blind spot yourself: every key changes the sentence, its order or its position signal."""
+
+    CSS_PATH = "playground_screen.tcss"  # loaded with the screen, not at start-up
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("s", "shuffle", "Shuffle"),
+        Binding("g", "next_signal", "Signal"),
+        Binding("e", "edit_token", "Edit"),
+        Binding("m", "predict", "Predict"),
+        Binding("b", "toggle_pair", "Side by side", show=False),
+        Binding("i", "type_sentence", "Sentence", show=False),
+        Binding("w", "swap", "Swap two", show=False),
+        Binding("R", "reverse", "Reverse", show=False),
+        Binding("t", "type_permutation", "Type an order", show=False),
+        Binding("o", "original_order", "Original order", show=False),
+        Binding("G", "previous_signal", "Previous signal", show=False),
+        Binding("plus,equals_sign", "sharpen", f"Sharpen (temperature ÷{TEMPERATURE_STEP:g})", show=False),
+        Binding("minus", "flatten", f"Flatten (temperature ×{TEMPERATURE_STEP:g})", show=False),
+        Binding("right_square_bracket", "seed(1)", "Next seed", show=False),
+        Binding("left_square_bracket", "seed(-1)", "Previous seed", show=False),
+        Binding("c", "toggle_characters", "Words / characters", show=False),
+        Binding("S", "signal_pictures", "Signal pictures", show=False),
+        Binding("a", "all_signals", "All signals", show=False),
+        Binding("escape", "back", "Back"),
+    ]
+
+    def __init__(self, sentence: str = DEFAULT_SENTENCE):
+        super().__init__()
+        self.state = PlaygroundState(sentence)
+
+    def compose(self) -> ComposeResult:
+        state = self.state
+        yield Header()
+        yield Static(id="play-bar")
+        with Horizontal(id="play-main"):
+            yield AttentionGrid(state.computed.weights, state.labels(), title="as typed", id="play-first")
+            yield AttentionGrid(state.computed.shuffled_weights, state.labels(state.perm), title="now", id="play-moved")
+            yield OutputStrips(id="play-outputs")
+        yield GridLegend(1.0)
+        yield Static(id="play-figures")
+        yield Footer(show_command_palette=False)  # room for help and quit at 80 columns
+
+    def on_mount(self) -> None:
+        self.sub_title = "Playground"
+        self.refresh_view()
+        self.query_one("#play-moved", AttentionGrid).focus()
+
+    def refresh_view(self) -> None:
+        """Draw the state: the grid in the current order (and, side by side, as typed), outputs, figures."""
+        state = self.state
+        computed = state.computed
+        first = self.query_one("#play-first", AttentionGrid)
+        moved = self.query_one("#play-moved", AttentionGrid)
+        first.set_weights(computed.weights, state.labels(), marked_rows=state.marked)
+        moved.set_weights(computed.shuffled_weights, state.labels(state.perm), marked_rows=state.marked_slots)
+        first.display = state.side_by_side
+        outputs = self.query_one("#play-outputs", OutputStrips)
+        outputs.show(computed.shuffled_outputs, state.labels(state.perm))
+        outputs.display = not state.side_by_side or self.app.size.width >= 110
+        order = " ".join(map(str, state.perm)) if state.reordered else "as typed"
+        self.query_one("#play-bar", Static).update(
+            Text.assemble(
+                (state.signal, "bold"), " · ", f"T={len(state.tokens)}", " · order ", (order, "bold"),
+                " · temperature ", f"{state.temperature:.3g}", " · seed ", str(state.seed),
+            )
+        )
+        self.query_one("#play-figures", Static).update(figures_text(state))
+
+    @property
+    def cursor_row(self) -> int:
+        """The token (its index as typed) under the cursor of the current-order grid."""
+        return self.state.perm[self.query_one("#play-moved", AttentionGrid).cursor_row]
+
+    # --- actions: each changes the state, then the view follows -----------------------
+
+    def action_shuffle(self) -> None:
+        self.state.shuffle()
+        self.refresh_view()
+
+    def action_reverse(self) -> None:
+        self.state.reverse()
+        self.refresh_view()
+
+    def action_original_order(self) -> None:
+        self.state.original_order()
+        self.refresh_view()
+
+    def action_swap(self) -> None:
+        """Press w on one token's row, move the cursor, press w on another: they trade slots."""
+        self.state.swap(self.cursor_row)
+        self.refresh_view()
+
+    def action_type_permutation(self) -> None:
+        state = self.state
+
+        def chosen(text: str | None) -> None:
+            if text is not None:
+                state.reorder(text)
+                self.refresh_view()
+
+        question = f"The new order: slot k shows token perm[k] (0 … {len(state.tokens) - 1})"
+        self.app.push_screen(PromptScreen(question, " ".join(map(str, state.perm)), state.order_problem), chosen)
+
+    def action_next_signal(self) -> None:
+        self.state.step_signal(1)
+        self.refresh_view()
+
+    def action_previous_signal(self) -> None:
+        self.state.step_signal(-1)
+        self.refresh_view()
+
+    def action_sharpen(self) -> None:
+        self.state.sharpen()
+        self.refresh_view()
+
+    def action_flatten(self) -> None:
+        self.state.flatten()
+        self.refresh_view()
+
+    def action_seed(self, step: int) -> None:
+        self.state.step_seed(step)
+        self.refresh_view()
+
+    def action_predict(self) -> None:
+        """Mark (or unmark) the cursor's row as one you expect the next change to move."""
+        self.state.predict(self.cursor_row)
+        self.refresh_view()
+
+    def action_toggle_pair(self) -> None:
+        self.state.toggle_pair()
+        self.refresh_view()
+
+    def action_edit_token(self) -> None:
+        row = self.cursor_row
+        old = self.state.tokens[row]
+
+        def chosen(text: str | None) -> None:
+            if text:
+                self.state.edit_token(row, text)
+                self.refresh_view()
+
+        self.app.push_screen(PromptScreen(f"Replace “{old}” with:", old, self.state.token_problem), chosen)
+
+    def action_type_sentence(self) -> None:
+        state = self.state
+
+        def chosen(text: str | None) -> None:
+            if text is not None:
+                state.set_sentence(text)
+                self.refresh_view()
+
+        question = f"A sentence ({state.by} tokens, up to {MAX_TOKENS}):"
+        self.app.push_screen(PromptScreen(question, state.sentence, state.sentence_problem), chosen)
+
+    def action_toggle_characters(self) -> None:
+        problem = self.state.toggle_characters()
+        if problem is not None:
+            self.notify(problem, severity="warning")
+            return
+        self.refresh_view()
+
+    def action_all_signals(self) -> None:
+        state = self.state
+        if not state.reordered:
+            self.notify("Shuffle first (s): with one order there is nothing to compare.", timeout=4)
+            return
+        self.app.push_screen(SignalsTableScreen(state.tokens, state.perm, state.temperature, state.seed))
+
+    def action_signal_pictures(self) -> None:
+        self.app.open_signal_pictures()
+
+    def action_back(self) -> None:
+        self.app.pop_screen()

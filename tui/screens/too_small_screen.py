@@ -1,0 +1,30 @@
+"""The notice shown instead of the course while the terminal is too small for it."""
+
+from __future__ import annotations
+
+from textual import events
+from textual.app import ComposeResult
+from textual.screen import Screen
+from textual.widgets import Static
+
+MIN_WIDTH, MIN_HEIGHT = 60, 18
+
+
+class TooSmallScreen(Screen):
+    """Shown instead of a squeezed layout while the terminal is below the minimum size."""
+
+    CSS_PATH = "too_small_screen.tcss"
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="too-small")
+
+    def on_mount(self) -> None:
+        self.update_size(*self.app.size)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.update_size(*event.size)
+
+    def update_size(self, width: int, height: int) -> None:
+        self.query_one(Static).update(
+            f"The terminal is {width}×{height}; attnpos needs at least {MIN_WIDTH}×{MIN_HEIGHT}. Make it larger to go on, or press ctrl+q to quit."
+        )
