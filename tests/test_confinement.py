@@ -53,7 +53,10 @@ def _strict_sandbox() -> Sandbox:
         pytest.skip(str(reason))
     if not box.confinement["bwrap"]:
         box.close()
-        pytest.skip("bubblewrap is installed but could not start here")
+        alone = subprocess.run(["bwrap", "--unshare-all", "--ro-bind", "/", "/", "true"], capture_output=True)
+        if alone.returncode == 0:
+            pytest.fail("bubblewrap works here, yet the sandbox's fork server did not start inside it")
+        pytest.skip(f"bubblewrap is installed but cannot start here: {alone.stderr.decode().strip()}")
     return box
 
 

@@ -85,13 +85,14 @@ def _bwrap_command() -> list[str]:
     # No --die-with-parent: its signal follows the *thread* that started bwrap, and the app starts the server
     # from a worker thread that soon ends. The server stops by itself when the app's control socket closes.
     command = ["bwrap", "--unshare-all", "--new-session"]
+    # The tmpfs first: mounted after the binds it would hide a Python installation that lives under /tmp
+    # (CI's fresh virtual environment does).
+    command += ["--size", str(_BWRAP_TMPFS_BYTES), "--tmpfs", "/tmp", "--proc", "/proc", "--dev", "/dev"]
     for path in _SYSTEM_READ_ONLY:
         command += ["--ro-bind-try", path, path]
     for path in sorted(_python_folders()):
         command += ["--ro-bind", path, path]
-    command += ["--proc", "/proc", "--dev", "/dev", "--size", str(_BWRAP_TMPFS_BYTES), "--tmpfs", "/tmp",
-                "--chdir", "/"]
-    return command
+    return command + ["--chdir", "/"]
 
 
 def _python_folders() -> set[str]:
