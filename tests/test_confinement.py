@@ -548,3 +548,36 @@ def test_the_memory_cap_cannot_be_lifted_even_by_root(sandbox):
     """, ["refused", "unchanged"])
     assert_refused(result, 2)
     assert result.values["unchanged"].item() == 1
+
+
+def test_thousands_of_nested_folders_are_removed_and_sweep_survives_them(sandbox, tmp_path, monkeypatch):
+    result = run(sandbox, """
+        print(os.getcwd())
+        for _ in range(3000):  # deeper than Python's recursion limit and PATH_MAX
+            os.mkdir("d")
+            os.chdir("d")
+        refused = 1
+    """, ["refused"], Limits(timeout_s=10.0))
+    assert result.status == "ok", result.error
+    if not sandbox.confinement["bwrap"]:  # in bubblewrap the folder is in its tmpfs, out of the test's sight
+        run_folder = Path(result.stdout.strip()).parent  # the working folder's parent
+        deadline = time.monotonic() + 5.0  # the supervisor removes it once the app has read the results
+        while run_folder.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not run_folder.exists()
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))
+    base = Path(run_folders.base_folder())
+    stale = base / "run-deep"
+    stale.mkdir()
+    fd = os.open(stale, os.O_RDONLY | os.O_DIRECTORY)
+    for _ in range(3000):
+        os.mkdir("d", dir_fd=fd)
+        child = os.open("d", os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
+        os.close(fd)
+        fd = child
+    os.close(os.open("f", os.O_WRONLY | os.O_CREAT, dir_fd=fd))
+    os.close(fd)
+    old = time.time() - 3600
+    os.utime(stale, (old, old))
+    run_folders.sweep(str(base))
+    assert not stale.exists()

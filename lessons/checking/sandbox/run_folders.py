@@ -58,6 +58,7 @@ def sweep(base: str) -> None:
             try:
                 if time.time() - entry.stat(follow_symlinks=False).st_mtime < _SWEEP_MIN_AGE_S:
                     continue
+                os.chmod(entry.name, 0o700, dir_fd=base_fd)  # a script without seccomp may have locked it
                 fd = os.open(entry.name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=base_fd)
             except OSError:
                 continue
@@ -77,23 +78,46 @@ def sweep(base: str) -> None:
 
 
 def remove_contents(folder_fd: int) -> None:
-    """Delete everything inside the folder open as ``folder_fd``, even what the script made unreadable.
+    """Delete everything inside the folder open as ``folder_fd``, however deep, even what the script made unreadable.
 
     Works through descriptors, never following a symlink, so nothing outside
-    the folder can be reached whatever the script left in it.
+    the folder can be reached whatever the script left in it; walks down and
+    back up one folder at a time (``..``), holding one descriptor, so a
+    script's thousands of nested folders exhaust neither the stack nor the
+    descriptor table. Nothing runs in the folder any more when this is called.
     """
-    os.chmod(folder_fd, 0o700)
-    for entry in list(os.scandir(folder_fd)):
+    fd = os.dup(folder_fd)
+    names: list[str] = []  # the path from the top folder down to where fd is
+    try:
+        os.chmod(fd, 0o700)
+        while True:
+            subfolder = _empty_but_folders(fd)
+            if subfolder is not None:
+                child = os.open(subfolder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
+                os.close(fd)
+                fd = child
+                names.append(subfolder)
+                continue
+            if not names:
+                return
+            parent = os.open("..", os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
+            os.close(fd)
+            fd = parent
+            os.rmdir(names.pop(), dir_fd=fd)
+    except OSError:
+        pass  # beyond repair here: the sweep of a later start retries
+    finally:
+        os.close(fd)
+
+
+def _empty_but_folders(fd: int) -> str | None:
+    """Delete the files and links in the folder open as ``fd``; return one subfolder's name, if any is left."""
+    for entry in list(os.scandir(fd)):
+        if entry.is_dir(follow_symlinks=False):
+            os.chmod(entry.name, 0o700, dir_fd=fd)  # a folder the script made unreadable
+            return entry.name
         try:
-            if entry.is_dir(follow_symlinks=False):
-                os.chmod(entry.name, 0o700, dir_fd=folder_fd)  # a folder the script made unreadable
-                child = os.open(entry.name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=folder_fd)
-                try:
-                    remove_contents(child)
-                finally:
-                    os.close(child)
-                os.rmdir(entry.name, dir_fd=folder_fd)
-            else:
-                os.unlink(entry.name, dir_fd=folder_fd)
-        except OSError:
-            pass  # removed meanwhile, or beyond repair: the sweep of a later start retries
+            os.unlink(entry.name, dir_fd=fd)
+        except FileNotFoundError:
+            pass
+    return None
