@@ -204,7 +204,8 @@ class Sandbox:
                 try:
                     # Only a learner that exited 0 on its own got past writing its results.
                     finished = end["ended"] == "exited" and end["exit_code"] == 0
-                    results = read_results(run_fd, token, wanted) if finished and run_fd is not None else None
+                    results = (read_results(run_fd, token, wanted, limits.memory_mb * 1024 * 1024)
+                               if finished and run_fd is not None else None)
                 finally:
                     if run_fd is not None:
                         os.close(run_fd)

@@ -62,7 +62,7 @@ def become_learner(output_fd: int, request: dict, run_folder: str, script: str, 
         namespace, outcome, script_exit_code, error = _execute(script, request["filename"])
         _kill_own_processes(supervisor)
         _write_results(Path(run_folder) / f"results-{request['token']}", request["token"], request["names"],
-                       namespace, outcome, script_exit_code, error)
+                       namespace, outcome, script_exit_code, error, request["memory_mb"] * 1024 * 1024)
         exit_code = 0
     finally:
         _flush_stdio()
@@ -165,9 +165,13 @@ def _safe_str(value: object) -> str:
 
 def _write_results(
     results_dir: Path, token: str, names: list[str], namespace: dict, outcome: str, exit_code: int,
-    error: dict | None,
+    error: dict | None, budget: int,
 ) -> None:
-    """Save the requested names as .npy files, then status.json; the folder must not exist yet."""
+    """Save the requested names as .npy files, then status.json; the folder must not exist yet.
+
+    At most ``budget`` bytes of arrays are written: a broadcast view costs
+    the script no memory but would be written out, and read back, in full.
+    """
     results_dir.mkdir(mode=0o700)  # fails if someone made it before the script's code returned
     saved, bad_types, missing = [], {}, []
     for index, name in enumerate(names):
@@ -178,6 +182,10 @@ def _write_results(
         if isinstance(array, str):
             bad_types[index] = array
             continue
+        if array.nbytes > budget:
+            bad_types[index] = f"{array.dtype} array of {array.nbytes / 1e6:.0f} MB (too large to read back)"
+            continue
+        budget -= array.nbytes
         try:
             np.save(results_dir / f"{index}.npy", array, allow_pickle=False)
             saved.append(index)

@@ -127,8 +127,13 @@ class _Results:
     missing: tuple[str, ...]
 
 
-def read_results(run_fd: int, token: str, names: tuple[str, ...]) -> _Results | None:
-    """Read the results folder inside the run folder open as ``run_fd``; None if absent, forged or malformed."""
+def read_results(run_fd: int, token: str, names: tuple[str, ...], budget: int) -> _Results | None:
+    """Read the results folder inside the run folder open as ``run_fd``; None if absent, forged or malformed.
+
+    At most ``budget`` bytes of arrays are read back (the run's own memory
+    cap: the app never holds more of a run than the run itself could); a
+    value past it is a bad type, "… too large to read back".
+    """
     try:
         folder = os.open(f"results-{token}", os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=run_fd)
     except OSError:
@@ -137,12 +142,21 @@ def read_results(run_fd: int, token: str, names: tuple[str, ...]) -> _Results | 
         report = json.loads(_read_plain_file("status.json", folder).decode("utf-8"))
         if report["token"] != token or report["outcome"] not in ("ok", "error", "memory"):
             return None
+        bad_types = {names[int(i)]: printable(str(kind)[:MAX_TEXT]) for i, kind in report["bad_types"].items()}
+        values = {}
+        for i in _indices(report["values"], names):
+            loaded = _load_numeric(f"{i}.npy", folder, budget)
+            if isinstance(loaded, str):
+                bad_types[names[i]] = loaded
+            else:
+                values[names[i]] = loaded
+                budget -= loaded.nbytes
         return _Results(
             outcome=report["outcome"],
             exit_code=int(report["exit_code"]),
             error=_error_from(report["error"]),
-            values={names[i]: _load_numeric(f"{i}.npy", folder) for i in _indices(report["values"], names)},
-            bad_types={names[int(i)]: printable(str(kind)[:MAX_TEXT]) for i, kind in report["bad_types"].items()},
+            values=values,
+            bad_types=bad_types,
             missing=tuple(names[i] for i in _indices(report["missing"], names)),
         )
     except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError):
@@ -159,11 +173,26 @@ def _read_plain_file(name: str, folder: int) -> bytes:
         return file.read()
 
 
-def _load_numeric(name: str, folder: int) -> np.ndarray:
+def _load_numeric(name: str, folder: int, budget: int) -> np.ndarray | str:
+    """The array in ``name``, or a bad-type description if it is larger than ``budget`` bytes.
+
+    The header is read first: its size must match the file's, and the data
+    is read only if it fits the budget.
+    """
     fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW, dir_fd=folder)
     with open(fd, "rb") as file:
+        size = os.fstat(fd).st_size
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise ValueError(f"{name} is not a plain file")
+        version = np.lib.format.read_magic(file)
+        read_header = np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
+        shape, _, dtype = read_header(file)
+        nbytes = int(np.prod(shape, dtype=object)) * dtype.itemsize
+        if nbytes != size - file.tell():
+            raise ValueError(f"{name}: its header does not match its size")
+        if nbytes > budget:
+            return f"{dtype} array of {nbytes / 1e6:.0f} MB (too large to read back)"
+        file.seek(0)
         array = np.load(file, allow_pickle=False)
     if not isinstance(array, np.ndarray) or array.dtype.kind not in NUMERIC_KINDS:
         raise ValueError(f"{name} is not a numeric array")
