@@ -9,7 +9,6 @@ import math
 
 import numpy as np
 
-
 TOY_OFFSET = 0.6
 """The course's toy signal: the constant offset (the same at every slot) and the ramp's step (slot t holds 0.6·(t+1))."""
 

@@ -21,8 +21,8 @@ from attnpos.lessons.figures import FIGURES, format_figure
 from attnpos.lessons.mathtext import MathError, to_unicode
 from attnpos.lessons.model import Block, Code, Course, Exercise, ExerciseRef, Grid, Lesson, Math, Prose, Quiz, Section
 from attnpos.lessons.scanner import (
-    COURSE_TITLE,
     CONTENT_DIR,
+    COURSE_TITLE,
     EXERCISES_DIR,
     FIRST_SECTION,
     PACKAGE_DIR,
@@ -213,7 +213,8 @@ def parse_lesson(path: Path, number: int, slug: str, problems: list[Problem]) ->
         return None
 
     sections: list[Section] = []
-    title, section_line, blocks = FIRST_SECTION, front.body_start + 1, []
+    title, section_line = FIRST_SECTION, front.body_start + 1
+    blocks: list[Block] = []
     paragraph: list[str] = []
     paragraph_line = 0
 

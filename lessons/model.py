@@ -120,4 +120,4 @@ class Course:
         for lesson in self.lessons:
             if lesson.number == number:
                 return lesson
-        raise KeyError(f"no lesson {number}; the course has {', '.join(str(l.number) for l in self.lessons)}")
+        raise KeyError(f"no lesson {number}; the course has {', '.join(str(lesson.number) for lesson in self.lessons)}")

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 try:
     import fcntl
 except ImportError:  # Windows: no advisory locks; saves still merge, but two apps may race
-    fcntl = None
+    fcntl = None  # type: ignore[assignment]
 
 if TYPE_CHECKING:
     from attnpos.lessons.outline import OutlineLesson
@@ -118,7 +118,7 @@ class ExerciseState:
 class Progress:
     """The state plus where it lives; call :meth:`save` after a change."""
 
-    path: Path | None
+    path: Path
     state: dict[str, Any] = field(default_factory=_empty)
     notices: list[str] = field(default_factory=list)  # one-time messages for the learner
     writable: bool = True
@@ -166,7 +166,6 @@ class Progress:
             )
 
     def _move_aside(self, state: Any) -> None:
-        assert self.path is not None
         aside = self.path.with_name(f"{self.path.name}.unreadable-{time.strftime('%Y%m%d-%H%M%S')}")
         reason = (
             f"it was written by a newer attnpos (schema {state['version']})"
@@ -185,7 +184,7 @@ class Progress:
 
         On failure keep going in memory and note it once. Returns whether it was written.
         """
-        if self.path is None or not self.writable:
+        if not self.writable:
             return False
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)

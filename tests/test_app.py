@@ -13,14 +13,14 @@ from textual.widgets._footer import FooterKey
 
 from attnpos.lessons.progress import STATE_FILE
 from attnpos.tui.app import AttnposApp
-from attnpos.tui.widgets.lesson_blocks import CodeCell, ProseBlock, QuizCard
 from attnpos.tui.screens.exercise_screen import ExerciseScreen
-from attnpos.tui.widgets.attention_grid import AttentionGrid
-from attnpos.tui.widgets.grid_pair import GridPair
 from attnpos.tui.screens.help_screen import HelpScreen
 from attnpos.tui.screens.lesson_screen import LessonScreen
 from attnpos.tui.screens.outline_screen import OutlineScreen
 from attnpos.tui.screens.too_small_screen import TooSmallScreen
+from attnpos.tui.widgets.attention_grid import AttentionGrid
+from attnpos.tui.widgets.grid_pair import GridPair
+from attnpos.tui.widgets.lesson_blocks import CodeCell, ProseBlock, QuizCard
 
 SHUFFLE_SECTION = 2  # lesson 1, "The shuffle experiment": a runnable block, a grid pair and a question
 

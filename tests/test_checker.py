@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
 
-from attnpos.lessons.loader import load_course
 from attnpos.lessons.checking import CONTRACTS, Limits, Sandbox, check_source
+from attnpos.lessons.loader import load_course
 
 SEED42 = """
 import numpy as np
@@ -98,34 +99,45 @@ RIGHT = {
         SEED42 + "out = attention_output(X, Wq, Wk, Wv)\nout_perm = attention_output(X[:, perm], Wq, Wk, Wv)\nnaive_diff = np.abs(out_perm - out).max()\n",
         SEED42 + LOOP_ATTENTION + "out = attend_by_hand(X)\nout_perm = attend_by_hand(X[:, perm])\nnaive_diff = float(abs(out_perm - out).max())\n",
         SEED42.replace("RandomState(42)", "RandomState(3)").replace("[3, 0, 5, 1, 4, 2]", "[5, 4, 3, 2, 1, 0]")
-        + "out = attention_output(X, Wq, Wk, Wv)\nout_perm = attention_output(X[:, perm], Wq, Wk, Wv)\nnaive_diff = round(float(np.abs(out_perm - out).max()), 9)\n",
+        + "out = attention_output(X, Wq, Wk, Wv)\nout_perm = attention_output(X[:, perm], Wq, Wk, Wv)\n"
+            "naive_diff = round(float(np.abs(out_perm - out).max()), 9)\n",
         FLOAT32_SETUP + OWN_HEAD + "out = head(X)\nout_perm = head(X[:, perm])\nnaive_diff = np.abs(out_perm - out).max()\n",
         BATCH_SETUP + "out = attention_output(X, Wq, Wk, Wv)\nout_perm = attention_output(X[:, perm], Wq, Wk, Wv)\nnaive_diff = np.abs(out_perm - out).max()\n",
-        "import numpy as np\nfrom attnpos.core import attention_output\nrng = np.random.RandomState(0)\nX = rng.randn(1, 2, 8)\nWq, Wk, Wv = (rng.randn(8, 8) for _ in range(3))\nperm = np.array([1, 0])\n"
+        "import numpy as np\nfrom attnpos.core import attention_output\nrng = np.random.RandomState(0)\nX = rng.randn(1, 2, 8)\n"
+            "Wq, Wk, Wv = (rng.randn(8, 8) for _ in range(3))\nperm = np.array([1, 0])\n"
         "out = attention_output(X, Wq, Wk, Wv)[0]\nout_perm = attention_output(X[:, perm], Wq, Wk, Wv)[0]\nnaive_diff = np.abs(out_perm - out).max()\n",
-        MATRIX_SETUP + "perm = P\nout = attention_output(X, Wq, Wk, Wv)\nout_perm = attention_output(P @ X, Wq, Wk, Wv)\nnaive_diff = np.abs(out_perm - out).max()\n",
+        MATRIX_SETUP + "perm = P\nout = attention_output(X, Wq, Wk, Wv)\nout_perm = attention_output(P @ X, Wq, Wk, Wv)\n"
+            "naive_diff = np.abs(out_perm - out).max()\n",
     ],
     "constant-offset": [
         SEED42 + "pos = 0.6\nmax_diff = np.abs(attention_output(X[:, perm] + pos, Wq, Wk, Wv) - attention_output(X + pos, Wq, Wk, Wv)[:, perm]).max()\n",
-        SEED42 + "pos = np.linspace(-1, 1, 8)\nmax_diff = np.abs(attention_output(X[:, perm] + pos, Wq, Wk, Wv) - attention_output(X + pos, Wq, Wk, Wv)[:, perm]).max()\n",
-        SEED42 + "pos = np.full((1, 6, 8), 2.5)\na = attention_output(X + pos, Wq, Wk, Wv)\nb = attention_output(X[:, perm] + pos, Wq, Wk, Wv)\nmax_diff = 0.0\nfor k, p in enumerate(perm):\n    max_diff = max(max_diff, np.abs(b[0, k] - a[0, p]).max())\n",
-        FLOAT32_SETUP + OWN_HEAD + "pos = np.full((6, 1), 0.6, dtype=np.float32)\nmax_diff = float(np.abs(head(X[:, perm] + pos) - head(X + pos)[:, perm]).max())\n",
-        BATCH_SETUP + "pos = np.ones(8)\nmax_diff = np.abs(attention_output(X[:, perm] + pos, Wq, Wk, Wv) - attention_output(X + pos, Wq, Wk, Wv)[:, perm]).max()\n",
+        SEED42 + "pos = np.linspace(-1, 1, 8)\n"
+            "max_diff = np.abs(attention_output(X[:, perm] + pos, Wq, Wk, Wv) - attention_output(X + pos, Wq, Wk, Wv)[:, perm]).max()\n",
+        SEED42 + "pos = np.full((1, 6, 8), 2.5)\na = attention_output(X + pos, Wq, Wk, Wv)\nb = attention_output(X[:, perm] + pos, Wq, Wk, Wv)\n"
+            "max_diff = 0.0\nfor k, p in enumerate(perm):\n    max_diff = max(max_diff, np.abs(b[0, k] - a[0, p]).max())\n",
+        FLOAT32_SETUP + OWN_HEAD + "pos = np.full((6, 1), 0.6, dtype=np.float32)\n"
+            "max_diff = float(np.abs(head(X[:, perm] + pos) - head(X + pos)[:, perm]).max())\n",
+        BATCH_SETUP + "pos = np.ones(8)\n"
+            "max_diff = np.abs(attention_output(X[:, perm] + pos, Wq, Wk, Wv) - attention_output(X + pos, Wq, Wk, Wv)[:, perm]).max()\n",
         MATRIX_SETUP + "perm = P\npos = 0.6\nmax_diff = np.abs(attention_output(P @ X + pos, Wq, Wk, Wv) - P @ attention_output(X + pos, Wq, Wk, Wv)).max()\n",
-        SEED42 + "if __name__ == '__main__':\n    pos = np.full(8, 0.6)\n    def run(tokens):\n        return attention_output(tokens + pos, Wq, Wk, Wv)\n    max_diff = np.abs(run(X[:, perm]) - run(X)[:, perm]).max()\n    print(max_diff)\n",
+        SEED42 + "if __name__ == '__main__':\n    pos = np.full(8, 0.6)\n    def run(tokens):\n"
+            "        return attention_output(tokens + pos, Wq, Wk, Wv)\n    max_diff = np.abs(run(X[:, perm]) - run(X)[:, perm]).max()\n"
+            "    print(max_diff)\n",
     ],
     "identical-tokens": [
         TWINS + "pos = slot_ramp(6, 8)\nout = attention_output(X + pos, Wq, Wk, Wv)\nidentical = bool(np.allclose(out[0, 0], out[0, 4]))\n",
         TWINS + "pos = sinusoidal(6, 8)[None]\nout = attention_output(X + pos, Wq, Wk, Wv)\nidentical = np.array_equal(out[0, 0], out[0, 4])\n",
         TWINS + "pos = 0.6 * (np.arange(6)[:, None] + 1.0)\nout = attention_output(X + pos, Wq, Wk, Wv)[0]\nidentical = bool(np.allclose(out[0], out[4]))\n",
         TWINS.replace("X[0, 4] = X[0, 0]", "X = X.astype(np.float32)\nX[0, 4] = X[0, 0]\nWq, Wk, Wv = (W.astype(np.float32) for W in (Wq, Wk, Wv))") + OWN_HEAD
-        + "pos = (0.6 * np.arange(1, 7, dtype=np.float32))[:, None] * np.ones(8, dtype=np.float32)\nout = head(X + pos)\nidentical = bool(np.allclose(out[0, 0], out[0, 4]))\n",
+        + "pos = (0.6 * np.arange(1, 7, dtype=np.float32))[:, None] * np.ones(8, dtype=np.float32)\nout = head(X + pos)\n"
+            "identical = bool(np.allclose(out[0, 0], out[0, 4]))\n",
     ],
     "order-checks": [
         ORDER + ORDER_POS,
         ORDER + ORDER_POS.replace("slot_ramp(6, 8)", "np.arange(6.0)[:, None] * np.ones(8)"),
-        ORDER.replace("perm = np.array([5, 0, 3, 2, 1, 4])", "perm = [5, 0, 3, 2, 1, 4]") + ORDER_POS.replace("slot_ramp(6, 8)", "sinusoidal(6, 8)").replace("slot_ramp, sentence_matrix", "sentence_matrix"),
-        ORDER.replace("X_a = sentence_matrix(list(SENTENCE_A), 8, seed=7)", "X_a = sentence_matrix(list(SENTENCE_A), 8, seed=7).astype(np.float32)") + ORDER_POS,
+        ORDER.replace("perm = np.array([5, 0, 3, 2, 1, 4])", "perm = [5, 0, 3, 2, 1, 4]")
+        + ORDER_POS.replace("slot_ramp(6, 8)", "sinusoidal(6, 8)").replace("slot_ramp, sentence_matrix", "sentence_matrix"),
+        ORDER.replace("seed=7)\n", "seed=7).astype(np.float32)\n", 1) + ORDER_POS,
     ],
 }
 
@@ -161,14 +173,16 @@ WRONG = [
     ("constant-offset", replace(CO, "Wv)[:, perm]).max()", "Wv)).max()"), "wrong-comparison", {}),
     ("constant-offset", CO + "max_diff = 0.5\n", "mismatch", {"name": "max_diff"}),
     ("forget-reorder", replace(FR, "naive_diff = np.abs(out_perm - out).max()", "naive_diff = np.abs(out_perm - out[:, perm]).max()"), "wrong-comparison", {}),
-    ("forget-reorder", replace(FR, "out = attention_output(X, Wq, Wk, Wv)\n", "out = attention_output(X, Wq, Wk, Wv)[:, perm]\n"), "wrong-comparison", {"name": "out"}),
+    ("forget-reorder", replace(FR, "out = attention_output(X, Wq, Wk, Wv)\n", "out = attention_output(X, Wq, Wk, Wv)[:, perm]\n"
+        ""), "wrong-comparison", {"name": "out"}),
     ("forget-reorder", FR + "out_perm = out_perm * 2\n", "mismatch", {"name": "out_perm"}),
     ("forget-reorder", FR + "perm = np.array([0, 0, 1, 2, 3, 4])\n", "bad-shape", {"name": "perm"}),
     ("forget-reorder", FR + "X = np.array(['a'], dtype=object)\n", "bad-type", {"name": "X"}),
     ("identical-tokens", IT + "X[0, 4] += 1.0\n", "tokens-differ", {}),
     ("identical-tokens", replace(IT, "pos = slot_ramp(6, 8)", "pos = 0.6"), "same-offset", {}),
     ("identical-tokens", replace(IT, "pos = slot_ramp(6, 8)", "pos = np.zeros((6, 8))"), "zero-offset", {}),
-    ("identical-tokens", replace(IT, "out = attention_output(X + pos, Wq, Wk, Wv)", "out = attention_output(X, Wq, Wk, Wv) + pos"), "added-after-attention", {}),
+    ("identical-tokens", replace(IT, "out = attention_output(X + pos, Wq, Wk, Wv)", "out = attention_output(X, Wq, Wk, Wv) + pos"),
+     "added-after-attention", {}),
     ("identical-tokens", replace(IT, "out = attention_output(X + pos, Wq, Wk, Wv)", "out = attention_output(X, Wq, Wk, Wv)"), "mismatch", {"name": "out"}),
     ("identical-tokens", IT + "identical = True\n", "wrong-verdict", {"got": "True"}),
     ("identical-tokens", IT + "identical = 'no'\n", "bad-type", {"name": "identical"}),
@@ -177,7 +191,8 @@ WRONG = [
     ("order-checks", OC + "pooled_gap = 1.0\n", "mismatch", {"name": "pooled_gap"}),
     ("order-checks", replace(OC, "pos = slot_ramp(6, 8)", "pos = np.full((6, 8), 0.6)"), "same-offset", {}),
     ("order-checks", replace(OC, "pos = slot_ramp(6, 8)", "pos = 0.0"), "zero-offset", {}),
-    ("order-checks", OC + "pooled_gap_pos = np.abs((attention_output(X_a[perm], Wq, Wk, Wv) + pos).sum(0) - (out_a + pos).sum(0)).max()\n", "added-after-attention", {}),
+    ("order-checks", OC + "pooled_gap_pos = np.abs((attention_output(X_a[perm], Wq, Wk, Wv) + pos).sum(0) - (out_a + pos).sum(0)).max()\n"
+        "", "added-after-attention", {}),
     ("order-checks", OC + "out_b = out_a\n", "mismatch", {"name": "out_b"}),
 ]
 
@@ -508,3 +523,15 @@ def test_float32_heads_sit_inside_the_derived_bound(setup, signal):
     error = np.max(np.abs(out32 - head.attend(head.X)))
     assert error <= precision.array
     assert precision.array < 0.05  # far below the O(0.1) gaps every mistake makes
+
+
+# --- learner scripts written by people who never saw the checker -----------------------
+
+LEARNER_SCRIPTS = sorted((Path(__file__).parent / "learner_scripts").glob("*/*.py"))
+
+
+@pytest.mark.parametrize("path", LEARNER_SCRIPTS, ids=[f"{p.parent.name}/{p.name}" for p in LEARNER_SCRIPTS])
+def test_learner_scripts_get_the_verdict_a_teacher_expects(course, sandbox, path):
+    """An adversarial walk-through's scripts, each named by the verdict its writer expected from the exercise text."""
+    verdict = check_source(course.exercises[path.parent.name], path.read_text(), sandbox, LIMITS)
+    assert verdict.diagnosis == path.name.split("__")[0], (verdict.message, verdict.details)

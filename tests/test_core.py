@@ -313,7 +313,15 @@ def test_alibi_bias():
 # --- architecture ----------------------------------------------------------
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-TEXTUAL_SIDE = ("textual", "attnpos.tui.app", "attnpos.tui.main", "attnpos.tui.screens", "attnpos.tui.widgets", "attnpos.tui.leaks", "attnpos.tui.command_palette")
+TEXTUAL_SIDE = (
+    "textual",
+    "attnpos.tui.app",
+    "attnpos.tui.main",
+    "attnpos.tui.screens",
+    "attnpos.tui.widgets",
+    "attnpos.tui.leaks",
+    "attnpos.tui.command_palette",
+)
 FORBIDDEN = {
     "core": ("textual", "rich", "attnpos.lessons", "attnpos.tui"),
     "lessons": ("textual", "attnpos.tui"),

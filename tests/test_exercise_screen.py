@@ -15,10 +15,10 @@ from textual.widgets import TextArea
 from attnpos.lessons.loader import load_course
 from attnpos.lessons.progress import STATE_FILE
 from attnpos.tui.app import AttnposApp
-from attnpos.tui.widgets.lesson_blocks import QuizCard
 from attnpos.tui.screens.dialogs import BriefScreen, ConfirmScreen, SolutionScreen, WhyScreen
 from attnpos.tui.screens.exercise_screen import ExerciseScreen
 from attnpos.tui.screens.lesson_screen import LessonScreen
+from attnpos.tui.widgets.lesson_blocks import QuizCard
 
 COURSE = load_course()
 
@@ -338,7 +338,8 @@ async def _after_wrong_check(pilot):
     await settle(pilot)
     _no_blink(pilot)
     editor = pilot.app.screen.query_one("#editor", TextArea)
-    editor.load_text(COURSE.exercises["constant-offset"].solution.replace("np.full((6, 8), 0.6)", "slot_ramp(6, 8)").replace("import attention_output", "import attention_output, slot_ramp"))
+    solution = COURSE.exercises["constant-offset"].solution
+    editor.load_text(solution.replace("np.full((6, 8), 0.6)", "slot_ramp(6, 8)").replace("import attention_output", "import attention_output, slot_ramp"))
     await pilot.press("ctrl+t")
     await settle(pilot)
 

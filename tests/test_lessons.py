@@ -49,7 +49,7 @@ def lesson_text(course, number: int) -> str:
 
 
 def test_course_has_four_lessons_in_order(course):
-    assert [l.number for l in course.lessons] == [1, 2, 3, 4]
+    assert [lesson.number for lesson in course.lessons] == [1, 2, 3, 4]
     assert course.title == "Why Attention Needs Position"
 
 
@@ -111,7 +111,7 @@ def test_exercises_sit_in_their_lessons(course):
 
 
 def test_every_runnable_block_runs(course):
-    blocks = [(l.path.name, b) for l in course.lessons for s in l.sections for b in s.blocks if isinstance(b, Code) and b.runnable]
+    blocks = [(lesson.path.name, b) for lesson in course.lessons for s in lesson.sections for b in s.blocks if isinstance(b, Code) and b.runnable]
     assert len(blocks) >= 8
     for name, block in blocks:
         result = run_cell(block.source)
@@ -182,7 +182,7 @@ def test_lesson_one_fits_80_columns(course):
 def test_math_renders_to_unicode(course):
     assert to_unicode(r"\alpha_{ij}") == "αᵢⱼ"
     assert to_unicode(r"\frac{1}{\sqrt{d_k}}") == "1/√dₖ"
-    prose = " ".join(b.markdown for l in course.lessons for s in l.sections for b in s.blocks if isinstance(b, Prose))
+    prose = " ".join(b.markdown for lesson in course.lessons for s in lesson.sections for b in s.blocks if isinstance(b, Prose))
     assert "\\" not in re.sub(r"`[^`]*`", "", prose), "a LaTeX command survived rendering"
 
 

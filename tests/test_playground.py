@@ -5,13 +5,12 @@ from __future__ import annotations
 import subprocess
 import sys
 
-
 from attnpos.core.playground import SIGNALS, play
 from attnpos.lessons.playground_state import PlaygroundState
 from attnpos.tui.app import AttnposApp
-from attnpos.tui.widgets.attention_grid import AttentionGrid
 from attnpos.tui.screens.dialogs import PromptScreen
 from attnpos.tui.screens.playground_screen import PlaygroundScreen, figures_text
+from attnpos.tui.widgets.attention_grid import AttentionGrid
 
 SENTENCE = "the cat sat on the mat"
 

@@ -29,7 +29,7 @@ print("done", flush=True)
 def test_kill_9_during_500_saves_never_tears_the_file(tmp_path):
     rng = random.Random(20261129)
     seen = []
-    for attempt in range(8):
+    for _ in range(8):
         process = subprocess.Popen([sys.executable, "-c", SAVER, str(tmp_path)], stdout=subprocess.PIPE, text=True)
         assert process.stdout.readline().strip() == "ready"
         time.sleep(rng.uniform(0.0, 0.6))
@@ -93,7 +93,7 @@ def test_fuzzed_lessons_give_file_and_line_never_a_traceback(tmp_path_factory, h
     (content / "01-fuzz.md").write_text(text, encoding="utf-8", errors="surrogateescape")
     toml_lines = EXERCISE_TOML.splitlines()
     kept = data.draw(st.lists(st.booleans(), min_size=len(toml_lines), max_size=len(toml_lines)))
-    (exercises / "exercise.toml").write_text("\n".join(l for l, k in zip(toml_lines, kept) if k))
+    (exercises / "exercise.toml").write_text("\n".join(line for line, k in zip(toml_lines, kept, strict=True) if k))
     (exercises / "starter.py").write_text("x = 1  # TODO\n")
     if data.draw(st.booleans()):
         (exercises / "solution.py").write_text("x = 2\n")

@@ -49,12 +49,27 @@ def test_shuffling_the_signal_with_the_tokens_is_seen_through_other_names():
     assert rerun.indexes_by("shifted = X + pos\nout = f(shifted[:, perm])\n", "pos", "perm")
     assert rerun.indexes_by("out = f(np.take(X + pos, perm, axis=1))\n", "pos", "perm")
     assert not rerun.indexes_by("out = f(X[:, perm] + pos)\n", "pos", "perm")
+    # reordering the outputs of attention is what the exercise asks for, not shuffling the signal
+    reorders_outputs = "a = attention_output(X + pos, Wq, Wk, Wv)\nd = a[:, perm]\ne = attention_output(X + pos, Wq, Wk, Wv)[:, perm]\n"
+    assert not rerun.indexes_by(reorders_outputs, "pos", "perm")
+    assert rerun.reaches_attention("shifted = X + pos\nout = attention_output(shifted, Wq, Wk, Wv)\n", "pos")
+    assert not rerun.reaches_attention("shifted = X + pos\nout = attention_output(X, Wq, Wk, Wv)\n", "pos")
 
 
-def test_a_figure_made_of_literals_is_typed():
+def test_a_figure_made_of_no_computed_value_is_typed():
     assert rerun.typed_in("max_diff = 4.4e-16\n", "max_diff")
     assert rerun.typed_in("max_diff = float('4.4e-16')\n", "max_diff")
-    assert not rerun.typed_in("max_diff = np.abs(a - b).max()\n", "max_diff")
+    assert rerun.typed_in("import numpy as np\nmax_diff = np.finfo(float).eps\n", "max_diff")
+    assert not rerun.typed_in("a, b = 1, 2\nmax_diff = np.abs(a - b).max()\n", "max_diff")
+
+
+def test_a_function_that_sets_globals_is_rewritten_inside():
+    source = (
+        "import numpy as np\ndef main():\n    global X, pos, out\n    X = np.zeros((1, 3, 2))\n    pos = 0.6\n    out = X + pos\n"
+        "main()\n"
+    )
+    namespace = run(rerun.substitute(source, REPLACE_POS))
+    assert not np.allclose(namespace["out"][0, 0], namespace["out"][0, 1])
 
 
 def test_adding_the_signal_to_outputs_is_seen():

@@ -15,9 +15,9 @@ from attnpos.core.pictures import (
     sinusoidal_matrix,
 )
 from attnpos.core.position import learned_positions, learned_table, sinusoidal
-from attnpos.tui.widgets.heat_map import MISSING, HeatMap
 from attnpos.tui.colours import SHADES
 from attnpos.tui.screens.signals_screen import SignalsScreen
+from attnpos.tui.widgets.heat_map import MISSING, HeatMap
 
 # --- core pictures -----------------------------------------------------------
 

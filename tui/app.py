@@ -7,7 +7,7 @@ import os
 import signal
 import threading
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import events, work
 from textual.app import App
@@ -18,10 +18,14 @@ from attnpos.lessons.outline import find_outline_exercise, read_outline
 from attnpos.lessons.progress import Progress
 from attnpos.lessons.scanner import COURSE_TITLE
 from attnpos.tui.command_palette import CourseCommands
-from attnpos.tui.screens.help_screen import HelpScreen, binding_groups
 from attnpos.tui.leaks import release_removed_widgets
+from attnpos.tui.screens.help_screen import HelpScreen, binding_groups
 from attnpos.tui.screens.outline_screen import OutlineScreen
 from attnpos.tui.screens.too_small_screen import MIN_HEIGHT, MIN_WIDTH, TooSmallScreen
+
+if TYPE_CHECKING:  # the sandbox and the loader bring NumPy: imported where first used
+    from attnpos.lessons.checking import Limits, Sandbox
+    from attnpos.lessons.model import Course
 
 PRELOAD_DELAY = 0.6  # seconds after start-up before the lessons and NumPy are loaded in the background
 HANG_UP_GRACE = 3.0  # seconds a hung-up app may take to shut down before it is ended outright
@@ -40,7 +44,11 @@ class AttnposApp(App):
     ]
 
     def __init__(
-        self, data_dir: Path | None = None, start: tuple[int, int] | str | None = None, limits=None, play: str | None = None
+        self,
+        data_dir: Path | None = None,
+        start: tuple[int, int] | str | None = None,
+        limits: Limits | None = None,
+        play: str | None = None,
     ):
         """``start``: (lesson, section) to open a lesson, or an exercise id to open an exercise.
         ``play``: open the playground on this sentence.
@@ -51,9 +59,9 @@ class AttnposApp(App):
         self._limits = limits
         self.progress = Progress.load(data_dir)
         self.outline = read_outline()
-        self._course = None
+        self._course: Course | None = None
         self._course_lock = threading.Lock()
-        self._sandbox = None
+        self._sandbox: Sandbox | None = None
         self.confinement_told = False  # the exercise screen says once per session what confinement is missing
         self._start = start
         self._play = play
@@ -112,7 +120,7 @@ class AttnposApp(App):
             self._sandbox.close()
 
     @property
-    def limits(self):
+    def limits(self) -> Limits:
         """Time and memory allowed to learner code (imported late: the sandbox brings NumPy)."""
         if self._limits is None:
             from attnpos.lessons.checking import Limits
@@ -121,7 +129,7 @@ class AttnposApp(App):
         return self._limits
 
     @property
-    def sandbox(self):
+    def sandbox(self) -> Sandbox:
         """The warm sandbox for running and checking learner code, started on first use."""
         with self._course_lock:
             if self._sandbox is None:
@@ -135,10 +143,10 @@ class AttnposApp(App):
     @work(thread=True, exit_on_error=False)
     def _preload_course(self) -> None:
         """Load lessons and figures (NumPy, the experiments) while the learner reads the outline."""
-        self.course
+        _ = self.course  # the property loads and keeps it
 
     @property
-    def course(self):
+    def course(self) -> Course:
         with self._course_lock:
             if self._course is None:
                 from attnpos.lessons.loader import load_course
@@ -148,7 +156,7 @@ class AttnposApp(App):
 
     # --- navigation --------------------------------------------------------
 
-    def _course_or_notice(self):
+    def _course_or_notice(self) -> Course | None:
         """The course, or None after telling the learner why it cannot be loaded (an edited lesson with a mistake)."""
         from attnpos.lessons.loader import CourseError
 
@@ -192,7 +200,9 @@ class AttnposApp(App):
         if exercise is None:
             self.notify(f"No exercise {exercise_id!r}.", severity="error")
             return
-        section = find_outline_exercise(self.outline, exercise_id).section
+        placed = find_outline_exercise(self.outline, exercise_id)
+        assert placed is not None  # the loader has checked that every exercise sits in a lesson
+        section = placed.section
         if not (isinstance(self.screen, ExerciseScreen) and self.screen.exercise.id == exercise_id):
             self.open_lesson(exercise.lesson, section)
             self.push_screen(ExerciseScreen(exercise, self.progress.exercise(exercise_id).draft))
@@ -240,7 +250,7 @@ class AttnposApp(App):
     def action_help(self) -> None:
         if isinstance(self.screen, HelpScreen):
             return
-        self.push_screen(HelpScreen(binding_groups(self.screen, self.screen.focused)))
+        self.push_screen(HelpScreen(binding_groups(self.screen)))
 
     # --- progress ------------------------------------------------------------
 

@@ -30,7 +30,7 @@ def viridis(fraction: float) -> tuple[int, int, int]:
     lower = min(int(position), len(VIRIDIS_STOPS) - 2)
     blend = position - lower
     start, end = VIRIDIS_STOPS[lower], VIRIDIS_STOPS[lower + 1]
-    return tuple(round(a + (b - a) * blend) for a, b in zip(start, end))  # type: ignore[return-value]
+    return tuple(round(a + (b - a) * blend) for a, b in zip(start, end, strict=True))  # type: ignore[return-value]
 
 
 def readable_text_colour(background: tuple[int, int, int]) -> RichColor:

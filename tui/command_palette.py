@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 from functools import partial
+from typing import TYPE_CHECKING, cast
 
 from textual.command import Hit, Hits, Provider
+
+if TYPE_CHECKING:
+    from attnpos.tui.app import AttnposApp
 
 COURSE_FIRST = 1.0  # above the 0 every discovery hit scores
 
@@ -13,7 +17,7 @@ class CourseCommands(Provider):
     """Every lesson, section and exercise of the course as a palette command."""
 
     def _targets(self):
-        app = self.app
+        app = cast("AttnposApp", self.app)  # the provider of this app only
         yield "Playground", "shuffle a sentence and switch position signals yourself", app.open_playground
         yield "Position signal pictures", "sinusoidal, learned, RoPE and ALiBi, drawn", app.open_signal_pictures
         for lesson in app.outline:

@@ -14,9 +14,9 @@ from concurrent.futures import ThreadPoolExecutor
 
 from attnpos.lessons.checking.contracts import CONTRACTS
 from attnpos.lessons.checking.judging import check_source
+from attnpos.lessons.checking.sandbox import Limits, Sandbox
 from attnpos.lessons.checking.verdicts import CHECKER_ERROR
 from attnpos.lessons.model import Exercise
-from attnpos.lessons.checking.sandbox import Limits, Sandbox
 
 # A mistake that loops for ever is stopped sooner than a learner's own run
 # (the answers are tiny: the slowest solution runs in well under 0.5 s).

@@ -16,9 +16,9 @@ import numpy as np
 
 from attnpos.lessons.checking import rerun
 from attnpos.lessons.checking.contracts import CONTRACTS, Contract, Runs
+from attnpos.lessons.checking.sandbox import CancelToken, Limits, RunResult, Sandbox
 from attnpos.lessons.checking.verdicts import CHECKER_ERROR, Mistake, Passed, Verdict, render
 from attnpos.lessons.model import Exercise
-from attnpos.lessons.checking.sandbox import CancelToken, Limits, RunResult, Sandbox
 
 SYNTAX_ERRORS = ("SyntaxError", "IndentationError", "TabError")  # Python could not read the script: nothing ran
 
@@ -106,12 +106,13 @@ def judge_runs(exercise: Exercise, run: RunResult, rerun_result: _Rerun | _NoRer
     """Turn the runs into a verdict, most fundamental mistake first."""
     contract = CONTRACTS[exercise.id]
 
-    def verdict(diagnosis: str, cause: str = "", line: int | None = None, **details: object) -> Verdict:
+    def verdict(diagnosis: str, cause: str = "", **details: object) -> Verdict:
+        line = details.pop("line", None)
         message = render(exercise, diagnosis, cause, **{"changed": contract.changed, "line": line, **details})
         clean = {k: v for k, v in details.items() if v not in (None, "")}
         if cause:
             clean["cause"] = cause
-        return Verdict(exercise.id, diagnosis == "passed", diagnosis, message, clean, line, run.stdout, run.confinement)
+        return Verdict(exercise.id, diagnosis == "passed", diagnosis, message, clean, line if isinstance(line, int) else None, run.stdout, run.confinement)
 
     if run.status == "timeout":
         return verdict("timeout", detail=run.detail)

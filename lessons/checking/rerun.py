@@ -59,7 +59,8 @@ def indexes_by(source: str, signal: str, perm: str) -> bool:
     carriers = _derived(tree, signal)
     for node in ast.walk(tree):
         if isinstance(node, ast.Subscript) and _mentions_any(node.value, carriers) and _mentions(node.slice, perm):
-            return True
+            if not _calls_attention(node.value):  # attention(X + pos)[:, perm] reorders outputs, as it should
+                return True
         if isinstance(node, ast.Call) and _called(node) in {"take", "permute_tokens"} and node.args:
             if _mentions_any(node.args[0], carriers) and any(_mentions(arg, perm) for arg in node.args[1:]):
                 return True
@@ -70,14 +71,16 @@ def indexes_by(source: str, signal: str, perm: str) -> bool:
 
 
 def _derived(tree: ast.Module, name: str) -> set[str]:
-    """``name`` and every name assigned from an expression that uses it, directly or through another such name."""
+    """``name`` and every name assigned from an expression that uses it, up to an attention call (whose outputs are no longer inputs)."""
     carriers = {name}
-    assignments = [node for node in ast.walk(tree) if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and node.value is not None]
+    assignments = [
+        (node.targets if isinstance(node, ast.Assign) else [node.target], node.value)
+        for node in ast.walk(tree) if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and node.value is not None
+    ]
     while True:
         grown = set(carriers)
-        for node in assignments:
-            if _mentions_any(node.value, carriers):
-                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        for targets, value in assignments:
+            if _mentions_any(value, carriers) and not _calls_attention(value):
                 grown |= {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
         if grown == carriers:
             return carriers
@@ -85,7 +88,7 @@ def _derived(tree: ast.Module, name: str) -> set[str]:
 
 
 def typed_in(source: str, name: str) -> bool:
-    """Whether the last top-level assignment to ``name`` is built from literals alone (``max_diff = 4.4e-16``)."""
+    """Whether the last top-level assignment to ``name`` uses no value the script computed (``max_diff = 4.4e-16``, ``np.finfo(float).eps``)."""
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError):
@@ -96,9 +99,21 @@ def typed_in(source: str, name: str) -> bool:
     ]
     if not values:
         return False
-    callees = {id(node.func) for node in ast.walk(values[-1]) if isinstance(node, ast.Call)}
-    callees |= {id(node.value) for node in ast.walk(values[-1]) if isinstance(node, ast.Attribute) and id(node) in callees}
-    return not any(isinstance(node, ast.Name) and id(node) not in callees for node in ast.walk(values[-1]))
+    computed = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)}
+    return not _mentions_any(values[-1], computed)
+
+
+def reaches_attention(source: str, signal: str) -> bool:
+    """Whether ``signal``, or anything computed from it, is passed to an attention call."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError):
+        return False
+    carriers = _derived(tree, signal)
+    return any(
+        isinstance(node, ast.Call) and _is_attention(node) and any(_mentions_any(arg, carriers) for arg in node.args)
+        for node in ast.walk(tree)
+    )
 
 
 def added_to_outputs(source: str, signal: str, outputs: tuple[str, ...]) -> bool:
@@ -120,7 +135,19 @@ def _is_output(node: ast.expr, outputs: tuple[str, ...]) -> bool:
         return node.id in outputs
     if isinstance(node, ast.Subscript):
         return _is_output(node.value, outputs)
-    return isinstance(node, ast.Call) and any(word in _called(node).lower() for word in ("attention", "attend", "head"))
+    return isinstance(node, ast.Call) and _is_attention(node)
+
+
+# What a call that runs attention is called: the core's attention_output, or a learner's own head.
+ATTENTION_WORDS = ("attention", "attend", "head")
+
+
+def _is_attention(call: ast.Call) -> bool:
+    return any(word in _called(call).lower() for word in ATTENTION_WORDS)
+
+
+def _calls_attention(node: ast.AST) -> bool:
+    return any(isinstance(inner, ast.Call) and _is_attention(inner) for inner in ast.walk(node))
 
 
 # --- finding where to put the new value -------------------------------------------
@@ -144,7 +171,7 @@ def _is_main_guard(test: ast.expr) -> bool:
 
 
 def _insertion_point(module_body: list[ast.stmt], name: str) -> tuple[list[ast.stmt], int] | None:
-    for body in _module_bodies(module_body):
+    for body in [*_module_bodies(module_body), *_bodies_declaring_global(module_body, name)]:
         binders = [i for i, statement in enumerate(body) if _binds(statement, name)]
         if not binders:
             continue
@@ -153,6 +180,15 @@ def _insertion_point(module_body: list[ast.stmt], name: str) -> tuple[list[ast.s
                 return body, index
         return body, binders[-1] + 1
     return None
+
+
+def _bodies_declaring_global(module_body: list[ast.stmt], name: str) -> list[list[ast.stmt]]:
+    """Bodies of functions that set ``name`` as a module global (``def main(): global pos …``)."""
+    return [
+        statement.body for body in _module_bodies(module_body) for statement in body
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef))
+        and any(isinstance(inner, ast.Global) and name in inner.names for inner in statement.body)
+    ]
 
 
 def _binds(statement: ast.stmt, name: str) -> bool:

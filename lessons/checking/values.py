@@ -8,6 +8,7 @@ float32's rounding, not float64's.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -19,6 +20,8 @@ from attnpos.lessons.checking.verdicts import Mistake, shape_text
 # cost seconds and gigabytes, and no exercise needs more than a few tokens.
 MAX_TOKENS, MAX_WIDTH, MAX_BATCH = 1024, 1024, 64
 
+Values = Mapping[str, np.ndarray]  # an answer's names as the sandbox read them
+
 
 def describe(value: np.ndarray) -> str:
     """A value as a learner would recognise it: the number itself, or the shape of the array."""
@@ -27,7 +30,7 @@ def describe(value: np.ndarray) -> str:
     return f"an array of shape {shape_text(value.shape)}"
 
 
-def real_array(values: dict, name: str, ndim: tuple[int, ...] | None = None) -> np.ndarray:
+def real_array(values: Values, name: str, ndim: tuple[int, ...] | None = None) -> np.ndarray:
     """The named value as finite float64."""
     value = values[name]
     if np.iscomplexobj(value):
@@ -49,14 +52,14 @@ def _dimensions(ndim: tuple[int, ...]) -> str:
     return " or ".join(words.get(n, f"a {n}-D array") for n in ndim)
 
 
-def scalar(values: dict, name: str) -> float:
+def scalar(values: Values, name: str) -> float:
     value = real_array(values, name)
     if value.size != 1:
         raise Mistake("bad-shape", "not-scalar", name=name, shape=shape_text(value.shape))
     return float(value.reshape(()))
 
 
-def boolean(values: dict, name: str) -> bool:
+def boolean(values: Values, name: str) -> bool:
     value = values[name]
     if value.dtype != bool:
         raise Mistake("bad-type", "not-bool", name=name, got=describe(value))
@@ -65,7 +68,7 @@ def boolean(values: dict, name: str) -> bool:
     return bool(value.reshape(()))
 
 
-def dtype_roundoff(values: dict, names: tuple[str, ...]) -> float:
+def dtype_roundoff(values: Values, names: tuple[str, ...]) -> float:
     """Unit roundoff of the least precise floating type among the named values (float64's if none is float)."""
     precisions = [np.finfo(values[n].dtype).eps / 2 for n in names if n in values and values[n].dtype.kind in "fc"]
     return max(precisions, default=np.finfo(np.float64).eps / 2)
@@ -92,7 +95,7 @@ class Head:
         return attention_output(X, self.Wq, self.Wk, self.Wv)
 
 
-def read_head(values: dict, x_name: str = "X", ndim: tuple[int, ...] = (3,), min_tokens: int = 2) -> Head:
+def read_head(values: Values, x_name: str = "X", ndim: tuple[int, ...] = (3,), min_tokens: int = 2) -> Head:
     X = real_array(values, x_name, ndim)
     if X.shape[-2] > MAX_TOKENS or X.shape[-1] > MAX_WIDTH or X.size // (X.shape[-2] * X.shape[-1]) > MAX_BATCH:
         raise Mistake("bad-shape", "too-large", name=x_name, shape=shape_text(X.shape))
@@ -110,7 +113,7 @@ def read_head(values: dict, x_name: str = "X", ndim: tuple[int, ...] = (3,), min
     return Head(X, weights["Wq"], weights["Wk"], weights["Wv"])
 
 
-def read_perm(values: dict, T: int) -> tuple[np.ndarray, ...]:
+def read_perm(values: Values, T: int) -> tuple[np.ndarray, ...]:
     """The shuffle as index arrays: one for a list of indices, two for a permutation matrix.
 
     A matrix P can shuffle as ``P @ X`` (index k ← argmax of row k) or as
@@ -155,7 +158,7 @@ def _listing(items: np.ndarray, joiner: str) -> str:
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} {joiner} {words[-1]}"
 
 
-def read_offset(values: dict, target: tuple[int, ...], x_name: str = "X") -> np.ndarray:
+def read_offset(values: Values, target: tuple[int, ...], x_name: str = "X") -> np.ndarray:
     """pos broadcast to the tokens' shape (a scalar, a per-channel vector or a column is fine)."""
     pos = real_array(values, "pos")
     try:
@@ -170,7 +173,7 @@ def alike(a: np.ndarray, b: np.ndarray, roundoff: float) -> bool:
     return bool(np.max(np.abs(a - b)) <= 64 * roundoff * scale)
 
 
-def read_output(values: dict, name: str, expected_shape: tuple[int, ...]) -> np.ndarray:
+def read_output(values: Values, name: str, expected_shape: tuple[int, ...]) -> np.ndarray:
     """An output array in the shape the checker computes, accepting it without a batch axis of one."""
     out = real_array(values, name)
     if out.shape == expected_shape:

@@ -82,6 +82,7 @@ def _check_lessons() -> int:
     """Validate the course: every file parses, every runnable block runs, every solution passes."""
     from attnpos.lessons.cells import run_cell
     from attnpos.lessons.loader import CourseError, load_course
+    from attnpos.lessons.model import Code
 
     try:
         course = load_course()
@@ -94,7 +95,7 @@ def _check_lessons() -> int:
     for lesson in course.lessons:
         for section in lesson.sections:
             for block in section.blocks:
-                if getattr(block, "runnable", False):
+                if isinstance(block, Code) and block.runnable:
                     result = run_cell(block.source)
                     if not result.ok:
                         failures += 1
@@ -102,13 +103,13 @@ def _check_lessons() -> int:
     from attnpos.lessons.checking import Sandbox, exercise_problems
 
     with Sandbox(max_workers=4) as sandbox:
-        for problem in exercise_problems(course.exercises, sandbox):
+        for exercise_problem in exercise_problems(course.exercises, sandbox):
             failures += 1
-            print(f"lessons/exercises/{problem}", file=sys.stderr)
+            print(f"lessons/exercises/{exercise_problem}", file=sys.stderr)
     if failures:
         print(f"attnpos: {failures} problem(s) in the course", file=sys.stderr)
         return 1
-    blocks = sum(len(s.blocks) for l in course.lessons for s in l.sections)
+    blocks = sum(len(s.blocks) for lesson in course.lessons for s in lesson.sections)
     print(f"course ok: {len(course.lessons)} lessons, {blocks} blocks, {len(course.exercises)} exercises")
     return 0
 

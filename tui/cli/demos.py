@@ -37,6 +37,7 @@ def run_all() -> dict[str, dict]:
     results = {}
     for key, (title, experiment) in EXPERIMENTS.items():
         result = experiment()
+        assert dataclasses.is_dataclass(result)  # every experiment returns a dataclass of its figures
         results[key] = {
             "title": title,
             "figures": {f.name: getattr(result, f.name) for f in dataclasses.fields(result)},

@@ -141,21 +141,21 @@ def run_grade(course: Course, exercise_id: str, paths: list[Path], fmt: str, job
         verdicts = list(pool.map(judge, files))
     passed = sum(v.passed for v in verdicts)
     if fmt == "json":
-        rows = [v.as_json(shown_path(f)) for f, v in zip(files, verdicts)]
+        rows = [v.as_json(shown_path(f)) for f, v in zip(files, verdicts, strict=True)]
         report = {"exercise": exercise.id, "results": rows, "total": len(rows), "passed": passed, "confinement": level}
         print(json.dumps(report, indent=1))
     elif fmt == "csv":
         out = io.StringIO()
         writer = csv.writer(out)
         writer.writerow(["file", "passed", "diagnosis", "message", "confinement"])
-        for f, v in zip(files, verdicts):
+        for f, v in zip(files, verdicts, strict=True):
             writer.writerow([shown_path(f), v.passed, v.diagnosis, v.message, json.dumps(v.confinement or level)])
         sys.stdout.write(out.getvalue())
     else:
         table = Table(title=f"{exercise.id}: {passed} of {len(files)} passed", box=None)
         for column in ("file", "result", "diagnosis"):
             table.add_column(column, overflow="fold")
-        for f, v in zip(files, verdicts):
+        for f, v in zip(files, verdicts, strict=True):
             table.add_row(escape(shown_path(f)), "[green]passed[/]" if v.passed else "[red]not yet[/]", v.diagnosis)
         Console(highlight=False).print(table)
         Console(highlight=False).print(f"[dim]confinement: {escape(json.dumps(level))}[/]")
@@ -185,13 +185,14 @@ def watch(
     exercise = find_exercise(course, exercise_id)
     readable_file(file)
     console = Console(highlight=False)
-    seen = None
+    seen: tuple[int, int] | None = None
     with open_sandbox(2, strict) as sandbox:
         try:
             while True:
+                stamp: tuple[int, int] | None
                 try:
-                    stamp = file.stat()
-                    stamp = (stamp.st_mtime_ns, stamp.st_size)
+                    info = file.stat()
+                    stamp = (info.st_mtime_ns, info.st_size)
                 except OSError:
                     stamp = None
                 if stamp is not None and stamp != seen:

@@ -32,7 +32,7 @@ def matrix_table(weights: np.ndarray, labels: list[str], title: str = "", marked
     for label in labels:
         table.add_column(label[:5], justify="center", no_wrap=True, min_width=5)
     top = float(weights.max()) or 1.0
-    for label, row in zip(labels, weights):
+    for label, row in zip(labels, weights, strict=True):
         cells = []
         for w in row:
             level = w / top
@@ -49,7 +49,7 @@ def grid_renderable(block: Grid) -> RenderableType:
     changed = changed_rows(*matrices) if block.mark_changed and len(matrices) == 2 else frozenset()
     tables = [
         matrix_table(value, _labels(name), title, changed if index == 1 else frozenset())
-        for index, (name, value, title) in enumerate(zip(names, matrices, titles))
+        for index, (name, value, title) in enumerate(zip(names, matrices, titles, strict=True))
     ]
     legend = Text("legend: " + "  ".join(f"{g}≈{i / (len(SHADES) - 1):.2f}" for i, g in enumerate(SHADES)), style="dim")
     parts: list[RenderableType] = [Columns(tables, padding=(0, 3)) if len(tables) == 2 else tables[0], legend]
@@ -73,10 +73,10 @@ def block_renderables(block, course: Course, run_code: bool) -> Iterable[Rendera
         yield Panel(Syntax(block.source, block.language, theme="ansi_dark", word_wrap=True), title=title, title_align="left")
         if block.runnable and run_code:
             result = run_cell(block.source)
-            body = Text(result.output.rstrip("\n"))
+            output = Text(result.output.rstrip("\n"))
             if result.error:
-                body.append(("\n" if result.output else "") + result.error, style="bold red")
-            yield Panel(body, title="output", title_align="left", style="dim")
+                output.append(("\n" if result.output else "") + result.error, style="bold red")
+            yield Panel(output, title="output", title_align="left", style="dim")
     elif isinstance(block, Grid):
         yield grid_renderable(block)
     elif isinstance(block, Quiz):

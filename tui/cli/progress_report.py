@@ -37,7 +37,7 @@ def _position(progress: Progress, outline: list[OutlineLesson]) -> dict | None:
     if progress.position is None:
         return None
     lesson, section = progress.position
-    titles = next((l.sections for l in outline if l.number == lesson), ())
+    titles = next((entry.sections for entry in outline if entry.number == lesson), ())
     return {
         "lesson": lesson,
         "section": section + 1,

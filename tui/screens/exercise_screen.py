@@ -14,15 +14,16 @@ from textual import on, work
 from textual.app import ComposeResult, SuspendNotSupported
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
-from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import Header, Static, TextArea
 
-from attnpos.lessons.model import Exercise
 from attnpos.lessons.checking import CancelToken, RunResult, Verdict, check_source
 from attnpos.lessons.checking.sandbox import ConfinementUnavailable, missing_layers
+from attnpos.lessons.model import Exercise
+from attnpos.tui.leaks import Footer
+from attnpos.tui.screens.course_screen import CourseScreen
 from attnpos.tui.screens.dialogs import BriefScreen, ConfirmScreen, SolutionScreen, WhyScreen
 from attnpos.tui.widgets.lesson_blocks import ProseBlock
-from attnpos.tui.leaks import Footer
 
 DRAFT_SAVE_DELAY = 0.5  # seconds of quiet typing before the draft is written
 
@@ -35,7 +36,7 @@ def code_spans(text: str) -> Text:
     return shown
 
 
-class ExerciseScreen(Screen):
+class ExerciseScreen(CourseScreen):
     """Edit, run and check one exercise without leaving the course; the draft is saved as you type."""
 
     CSS_PATH = "exercise_screen.tcss"  # loaded with the screen, not at start-up
@@ -58,7 +59,7 @@ class ExerciseScreen(Screen):
         super().__init__()
         self.exercise = exercise
         self._cancel: CancelToken | None = None
-        self._save_timer = None
+        self._save_timer: Timer | None = None
         self._draft = saved_draft if saved_draft is not None else exercise.starter
 
     @property

@@ -6,9 +6,11 @@ from typing import ClassVar
 
 from rich.table import Table
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import Binding, BindingsMap, BindingType
 from textual.containers import VerticalScroll
-from textual.screen import ModalScreen
+from textual.dom import DOMNode
+from textual.keys import key_to_character
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
 KEY_NAMES = {
@@ -51,38 +53,55 @@ class HelpScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
-def binding_groups(screen, focused) -> list[tuple[str, list[tuple[str, str]]]]:
+def binding_groups(screen: Screen) -> list[tuple[str, list[tuple[str, str]]]]:
     """(title, [(keys, description)]) for the screen, the app and the focused widget, in that order.
 
-    The course's own keys come first; the focused widget's (a list's or the
-    editor's cursor keys) last. Keys bound to the same action are shown
-    together; a key that a closer node takes when pressed is listed there only.
+    From Textual's `Screen.active_bindings`: each key is listed where pressing
+    it acts (the focused widget, or a priority binding of the screen or the
+    app), and a binding its node has switched off (`check_action`) is not.
+    Two kinds of the course's own keys are listed besides: one the focused
+    widget types instead (`?` in the editor), marked, since it works once
+    focus leaves the editor; and one a scrolling container between focus and
+    screen also binds, since such a container passes the key on when it has
+    nothing to scroll. Keys bound to the same action are shown together. The
+    course's keys come first; the focused widget's (a list's or the editor's cursor keys) last.
     """
-    taken: set[str] = set()
-    groups = []
-    # In an editable text area a printable key types itself instead of running its binding.
-    typing = getattr(focused, "read_only", None) is False
-    for title, node in (("This widget", focused), ("This screen", screen), ("Everywhere", screen.app)):
-        if node is None:
-            continue
-        by_action: dict[tuple[str, str], list[str]] = {}
-        for key, bindings in node._bindings.key_to_bindings.items():
+    focused = screen.focused
+    owners = (focused, screen, screen.app)
+    keys_of: dict[DOMNode, dict[tuple[str, str], list[str]]] = {}
+    typed: set[str] = set()
+
+    def add(node: DOMNode, key: str, binding: Binding) -> None:
+        if binding.description:
+            keys_of.setdefault(node, {}).setdefault((binding.action, binding.description), []).append(key)
+
+    active = screen.active_bindings
+    for key, acting in active.items():
+        if acting.node in owners:
+            add(acting.node, key, acting.binding)
+    course_nodes: tuple[DOMNode, ...] = (screen, screen.app)
+    for node in course_nodes:
+        for key, bindings in BindingsMap(type(node).BINDINGS).key_to_bindings.items():
+            if key in active:
+                if active[key].node in owners:
+                    continue  # listed where it acts
+            elif focused is None or not focused.check_consume_key(key, key_to_character(key)):
+                continue  # switched off
+            else:
+                typed.add(key)
             for binding in bindings:
-                if binding.description and key not in taken:
-                    by_action.setdefault((binding.action, binding.description), []).append(key)
-        for keys in by_action.values():
-            taken.update(keys)
-        rows = [
-            (key_label(",".join(keys)), _when(description, keys, typing and node is not focused))
-            for (_, description), keys in by_action.items()
-        ]
+                add(node, key, binding)
+    groups = []
+    titled: tuple[tuple[str, DOMNode | None], ...] = (("This screen", screen), ("Everywhere", screen.app), ("This widget", focused))
+    for title, owner in titled:
+        if owner is None:
+            continue
+        rows = [(key_label(",".join(keys)), _when(description, keys, typed)) for (_, description), keys in keys_of.get(owner, {}).items()]
         if rows:
             groups.append((title, rows))
-    # Closest first decides which node owns a key; course keys first is how a learner reads it.
-    return sorted(groups, key=lambda group: group[0] == "This widget")
+    return groups
 
 
-def _when(description: str, keys: list[str], typing: bool) -> str:
-    """Say so when every key of a binding would be typed into the focused editor instead."""
-    printable = all(len(key_label(key)) == 1 for key in keys)
-    return f"{description} (outside the editor)" if typing and printable else description
+def _when(description: str, keys: list[str], typed: set[str]) -> str:
+    """Say so when every key of a binding would be typed into the focused widget instead."""
+    return f"{description} (outside the editor)" if typed.issuperset(keys) else description

@@ -9,16 +9,16 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Header, Static
 
 from attnpos.lessons.model import Code, Course, ExerciseRef, Grid, Lesson, Math, Prose, Quiz
-from attnpos.tui.leaks import Footer, release_removed_widgets
-from attnpos.tui.widgets.lesson_blocks import CodeCell, ExerciseCard, GridFigure, MathBlock, ProseBlock, QuizCard
 from attnpos.lessons.progress import exercise_status
+from attnpos.tui.leaks import Footer, release_removed_widgets
+from attnpos.tui.screens.course_screen import CourseScreen
+from attnpos.tui.widgets.lesson_blocks import CodeCell, ExerciseCard, GridFigure, MathBlock, ProseBlock, QuizCard
 
 
-class LessonScreen(Screen):
+class LessonScreen(CourseScreen):
     """Reads a lesson section by section; the learner's place is saved on every move."""
 
     CSS_PATH = "lesson_screen.tcss"
@@ -96,7 +96,7 @@ class LessonScreen(Screen):
         return count
 
     def _next_lesson(self):
-        later = [l for l in self.course.lessons if l.number > self.lesson.number]
+        later = [lesson for lesson in self.course.lessons if lesson.number > self.lesson.number]
         return later[0] if later else None
 
     def _footer_hint(self, index: int) -> Text:
@@ -160,7 +160,11 @@ class LessonScreen(Screen):
         focused = self.focused
         card = next((n for n in (focused.ancestors_with_self if focused else []) if isinstance(n, ExerciseCard)), None)
         card = card or self.query(ExerciseCard).first()
-        card.open()
+        self.app.open_exercise(card.exercise.id)
+
+    @on(ExerciseCard.Opened)
+    def _exercise_opened(self, event: ExerciseCard.Opened) -> None:
+        self.app.open_exercise(event.exercise.id)
 
     def action_outline(self) -> None:
         self.app.pop_to_outline()

@@ -8,12 +8,12 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.screen import Screen
 from textual.widgets import Header, Static, Tree
 
 from attnpos.lessons.outline import find_outline_exercise
 from attnpos.lessons.progress import exercise_status, lesson_status
 from attnpos.tui.leaks import Footer
+from attnpos.tui.screens.course_screen import CourseScreen
 
 MARKS = {"not started": "○", "in progress": "◐", "done": "●"}
 
@@ -22,7 +22,7 @@ def _label(text: str, status: str) -> Text:
     return Text.assemble(f"{MARKS[status]} ", text, (f"  {status}", "dim"))
 
 
-class OutlineScreen(Screen):
+class OutlineScreen(CourseScreen):
     """The course at a glance; Enter opens, `c` continues where the learner left off."""
 
     CSS_PATH = "outline_screen.tcss"

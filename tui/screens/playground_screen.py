@@ -8,16 +8,15 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
-from textual.screen import Screen
 from textual.widgets import Header, Static
 
 from attnpos.core.playground import MAX_TOKENS
 from attnpos.lessons.playground_state import DEFAULT_SENTENCE, TEMPERATURE_STEP, PlaygroundState
 from attnpos.tui.leaks import Footer
+from attnpos.tui.screens.course_screen import CourseScreen
 from attnpos.tui.screens.dialogs import PromptScreen, SignalsTableScreen
 from attnpos.tui.widgets.attention_grid import AttentionGrid, GridLegend
 from attnpos.tui.widgets.output_strips import OutputStrips
-
 
 
 def figures_text(state: PlaygroundState) -> Text:
@@ -30,7 +29,7 @@ def figures_text(state: PlaygroundState) -> Text:
     return lines
 
 
-class PlaygroundScreen(Screen):
+class PlaygroundScreen(CourseScreen):
     """Cause the blind spot yourself: every key changes the sentence, its order or its position signal."""
 
     CSS_PATH = "playground_screen.tcss"  # loaded with the screen, not at start-up

@@ -24,7 +24,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widget import Widget
 
-from attnpos.tui.colours import SHADES, format_weight, ramp_step, ramp_segments, ramp_style, shade
+from attnpos.tui.colours import SHADES, format_weight, ramp_segments, ramp_step, ramp_style, shade
 
 ROW_MARKER = "▶ "
 """Drawn before the label of a marked row (e.g. a row that changed after an edit)."""

@@ -72,7 +72,7 @@ class GridPair(Container):
                 scale_to_max=self.scale_to_max,
                 classes=side,
             )
-            for spec, caption, side in zip(self._specs, self._captions, ("-left", "-right"))
+            for spec, caption, side in zip(self._specs, self._captions, ("-left", "-right"), strict=True)
         ]
         if self.scale_to_max:
             # One scale for both, or equal colours would not mean equal weights.

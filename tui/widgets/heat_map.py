@@ -23,8 +23,8 @@ from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from attnpos.tui.widgets.attention_grid import colour_available
 from attnpos.tui.colours import SHADES, ramp_segments, ramp_style, shade
+from attnpos.tui.widgets.attention_grid import colour_available
 
 MISSING = "╳"
 """Drawn in a cell whose value is NaN: there is nothing to show, not a small number."""

@@ -21,7 +21,6 @@ from attnpos.tui.widgets.attention_grid import AttentionGrid, GridLegend
 from attnpos.tui.widgets.grid_pair import GridPair, GridSpec
 
 
-
 class ProseBlock(Static):
     """A paragraph (or list, or heading) of lesson Markdown, drawn by Rich as one widget.
 
@@ -208,6 +207,13 @@ class QuizCard(Vertical):
 class ExerciseCard(Vertical):
     """Where an exercise sits in a lesson: its task, and the way into it."""
 
+    class Opened(Message):
+        """Posted when the learner asks to open the exercise."""
+
+        def __init__(self, exercise: Exercise) -> None:
+            self.exercise = exercise
+            super().__init__()
+
     def __init__(self, exercise: Exercise, status: str):
         super().__init__(classes="exercise-card")
         self.exercise = exercise
@@ -220,5 +226,5 @@ class ExerciseCard(Vertical):
         yield Static(Text(f"or in your own editor: attnpos exercise {self.exercise.id}", style="dim"))
 
     @on(Button.Pressed, ".open-exercise")
-    def open(self) -> None:
-        self.app.open_exercise(self.exercise.id)
+    def _pressed(self) -> None:
+        self.post_message(self.Opened(self.exercise))

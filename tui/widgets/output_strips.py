@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 import numpy as np
 from rich.segment import Segment
 from rich.style import Style
@@ -12,6 +11,7 @@ from textual.strip import Strip
 
 from attnpos.tui.colours import ramp_step, ramp_style, shade
 from attnpos.tui.widgets.attention_grid import colour_available
+
 
 class OutputStrips(ScrollView):
     """One heat strip per token: its output vector, channel by channel.
@@ -24,8 +24,8 @@ class OutputStrips(ScrollView):
     OutputStrips { width: auto; height: auto; border: round $primary; padding: 0 1; }
     """
 
-    def __init__(self, **kwargs):
-        super().__init__(**kwargs)
+    def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
         self.border_title = "outputs"
         self._labels: list[str] = []
         self._levels: list[list[float]] = []  # (T, C) outputs scaled to [0, 1]

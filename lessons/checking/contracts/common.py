@@ -23,7 +23,7 @@ class Runs:
     def second(self, changed: str) -> Mapping[str, np.ndarray]:
         """The rerun's values; a Mistake when the script could not be rerun with ``changed``."""
         if self.rerun is None:
-            raise Mistake("mismatch", "rerun-failed", changed=changed, failure=self.rerun_failure)
+            raise Mistake("rerun-failed", changed=changed, failure=self.rerun_failure)
         return self.rerun
 
 
@@ -35,12 +35,12 @@ class Contract:
     replacements: dict[str, str]  # name → "function(learner names…)" in checking.substitutes, for the rerun
     changed: str  # what the rerun changes, as the learner is told: "`pos` set to a per-slot signal"
     judge: Callable[[Runs], Passed]
-    diagnoses: tuple[str, ...]  # besides passed and the run diagnoses
+    diagnoses: tuple[str, ...]  # besides passed, the run diagnoses and rerun-failed
 
     @property
     def every_diagnosis(self) -> tuple[str, ...]:
         """Every id a check of this exercise can end in, passed first."""
-        return ("passed", *RUN_DIAGNOSES, *self.diagnoses)
+        return ("passed", *RUN_DIAGNOSES, "rerun-failed", *self.diagnoses)
 
 
 def close(got: np.ndarray, expected: np.ndarray, tolerance: float) -> bool:

@@ -12,7 +12,17 @@ import numpy as np
 from attnpos.core.experiments import TWIN_SLOTS
 from attnpos.lessons.checking.contracts.common import Contract, Runs, close
 from attnpos.lessons.checking.values import (
-    Head, Precision, alike, boolean, dtype_roundoff, gap, head_precision, read_head, read_offset, read_output,
+    Head,
+    Precision,
+    Values,
+    alike,
+    boolean,
+    dtype_roundoff,
+    gap,
+    head_precision,
+    read_head,
+    read_offset,
+    read_output,
 )
 from attnpos.lessons.checking.verdicts import Mistake, Passed, shape_text
 
@@ -21,7 +31,7 @@ CHANGED = f"slot {TWIN_SLOTS[1]} given the same offset as slot {TWIN_SLOTS[0]}"
 A, B = TWIN_SLOTS
 
 
-def _read(values) -> tuple[Head, np.ndarray, np.ndarray, bool, Precision]:
+def _read(values: Values) -> tuple[Head, np.ndarray, np.ndarray, bool, Precision]:
     head = read_head(values)
     if head.tokens <= B:
         raise Mistake("bad-shape", "twin-slots", name="X", shape=shape_text(head.X.shape), a=A, b=B, tokens=B + 1)
@@ -38,7 +48,7 @@ def _twin_rows_equal(out: np.ndarray, precision: Precision) -> tuple[bool, ...]:
     return difference == 0, difference <= precision.gap
 
 
-def _check_out(head: Head, pos: np.ndarray, out: np.ndarray, precision: Precision) -> None:
+def _check_out(head: Head, pos: np.ndarray, out: np.ndarray, precision: Precision, rerun: bool = False) -> None:
     expected = head.attend(head.X + pos)
     if close(out, expected, precision.array):
         return
@@ -46,7 +56,7 @@ def _check_out(head: Head, pos: np.ndarray, out: np.ndarray, precision: Precisio
         raise Mistake("added-after-attention", name="out")
     if close(out, head.attend(head.X), precision.array):
         raise Mistake("mismatch", "never-added", name="out")
-    raise Mistake("mismatch", "out", name="out", got=f"{gap(out, expected):.3g}")
+    raise Mistake("mismatch", "unrelated-out" if rerun else "out", name="out", got=f"{gap(out, expected):.3g}")
 
 
 def judge(runs: Runs) -> Passed:
@@ -63,7 +73,7 @@ def judge(runs: Runs) -> Passed:
 
     values = runs.second(CHANGED)
     head, pos, out, rerun_identical, precision = _read(values)
-    _check_out(head, pos, out, precision)
+    _check_out(head, pos, out, precision, rerun=True)
     if rerun_identical not in _twin_rows_equal(out, precision):
         raise Mistake("mismatch", "typed-verdict", name="identical", got=str(rerun_identical), changed=CHANGED)
     return Passed("saturated" if saturated else "")

@@ -12,10 +12,16 @@ import numpy as np
 from attnpos.core import permute_tokens, pooled_readout
 from attnpos.lessons.checking import rerun
 from attnpos.lessons.checking.contracts.common import (
-    Contract, Runs, close, figure_mistake, first_reading, follows_scaling, matching,
+    Contract,
+    Runs,
+    close,
+    figure_mistake,
+    first_reading,
+    follows_scaling,
+    matching,
 )
 from attnpos.lessons.checking.substitutes import VALUE_SCALE
-from attnpos.lessons.checking.values import alike, dtype_roundoff, gap, head_precision, read_head, read_offset, read_output, read_perm, scalar
+from attnpos.lessons.checking.values import Values, alike, dtype_roundoff, gap, head_precision, read_head, read_offset, read_output, read_perm, scalar
 from attnpos.lessons.checking.verdicts import Mistake, Passed
 
 NAMES = ("X_a", "Wq", "Wk", "Wv", "perm", "out_a", "out_b", "relist_gap", "pooled_gap", "pos", "pooled_gap_pos")
@@ -24,7 +30,7 @@ CHANGED = f"`Wv` multiplied by 2^{int(np.log2(VALUE_SCALE))}"
 CHECKS = {"relist_gap": "check 1", "pooled_gap": "check 2", "pooled_gap_pos": "check 3"}
 
 
-def _judge_run(values, source: str, first: dict | None = None) -> Passed:
+def _judge_run(values: Values, source: str, first: Values | None = None) -> Passed:
     """One run on its own terms; ``first`` (the first run's values) marks a rerun."""
     head = read_head(values, "X_a", ndim=(2, 3))
     X, attend = head.X, head.attend
@@ -54,7 +60,8 @@ def _judge_run(values, source: str, first: dict | None = None) -> Passed:
         pooled_noise = precision.pooled_gap(T)
         if not precision.is_noise(pooled_gap, pooled_noise):
             cause = matching(pooled_gap, {"axis": gap(B.sum(axis=-1), A.sum(axis=-1))}, precision, pooled_noise)
-            raise figure_mistake("wrong-comparison" if cause else "mismatch", cause or "figure", "pooled_gap", gap(pooled_readout(B), pooled_readout(A)), pooled_gap)
+            right = gap(pooled_readout(B), pooled_readout(A))
+            raise figure_mistake("wrong-comparison" if cause else "mismatch", cause or "figure", "pooled_gap", right, pooled_gap)
 
         if np.all(pos == 0):
             raise Mistake("zero-offset", name="pos")
@@ -64,9 +71,7 @@ def _judge_run(values, source: str, first: dict | None = None) -> Passed:
         right = gap(pooled_readout(B_pos), pooled_readout(A_pos))
         tolerance = with_pos.pooled_gap(T)
         if with_pos.is_noise(right, tolerance):
-            moved = [k for k in range(T) if perm[k] != k]
-            same = [k for k in moved if alike(pos[..., k, :], pos[..., perm[k], :], roundoff)]
-            raise Mistake("same-offset", "exchanged", name="pos", slots=_pairs(same, perm))
+            raise Mistake("same-offset", "exchanged", name="pos", slots=_alike_cycles(pos, perm, roundoff))
         cause = matching(pooled_gap_pos, {
             "right": right, "axis": gap(B_pos.sum(axis=-1), A_pos.sum(axis=-1)),
         }, with_pos, tolerance)
@@ -88,10 +93,23 @@ def _judge_run(values, source: str, first: dict | None = None) -> Passed:
     return first_reading(readings, with_perm)
 
 
-def _pairs(slots: list[int], perm: np.ndarray) -> str:
-    pairs = sorted({tuple(sorted((k, int(perm[k])))) for k in slots})
-    words = [f"{a} and {b}" for a, b in pairs]
-    return "; ".join(words) if words else "the slots it moves"
+def _alike_cycles(pos: np.ndarray, perm: np.ndarray, roundoff: float) -> str:
+    """The shuffle's cycles on which pos is the same at every slot, in words: "2 and 3, which it swaps"."""
+    seen: set[int] = set()
+    words = []
+    for start in range(len(perm)):
+        cycle = [start]
+        while int(perm[cycle[-1]]) != start:
+            cycle.append(int(perm[cycle[-1]]))
+        if start in seen or len(cycle) < 2:
+            seen.update(cycle)
+            continue
+        seen.update(cycle)
+        if all(alike(pos[..., k, :], pos[..., cycle[0], :], roundoff) for k in cycle):
+            slots = sorted(cycle)
+            listed = f"{slots[0]} and {slots[1]}" if len(slots) == 2 else f"{', '.join(map(str, slots[:-1]))} and {slots[-1]}"
+            words.append(f"slots {listed}, which the shuffle {'swaps' if len(slots) == 2 else 'moves round'}")
+    return "; and ".join(words) if words else "the slots the shuffle moves, each word landing on the offset it left"
 
 
 def judge(runs: Runs) -> Passed:

@@ -1,0 +1,13 @@
+"""2 tokens, perm [1, 0] (README: another shape or permutation is fine)"""
+import numpy as np
+from attnpos.core import attention_output
+
+rng = np.random.RandomState(42)
+X = rng.randn(1, 2, 8)
+Wq, Wk, Wv = (0.5 * rng.randn(8, 8) for _ in range(3))
+perm = np.array([1, 0])
+
+out = attention_output(X, Wq, Wk, Wv)
+out_perm = attention_output(X[:, perm], Wq, Wk, Wv)
+naive_diff = np.abs(out_perm - out).max()
+print(naive_diff)

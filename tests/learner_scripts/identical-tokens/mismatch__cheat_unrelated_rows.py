@@ -1,0 +1,15 @@
+"""verdict from unrelated rows X[0,1] vs X[0,2]"""
+import numpy as np
+from attnpos.core import attention_output, slot_ramp
+
+rng = np.random.RandomState(42)
+Wq, Wk, Wv = (0.5 * rng.randn(8, 8) for _ in range(3))
+X = rng.randn(1, 6, 8)
+token = rng.randn(8)
+X[0, 0] = token
+X[0, 4] = token
+pos = slot_ramp(6, 8)
+
+out = attention_output(X + pos, Wq, Wk, Wv)
+identical = bool(np.allclose(X[0, 1], X[0, 2]))
+print(identical)
