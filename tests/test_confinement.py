@@ -23,8 +23,7 @@ from pathlib import Path
 import pytest
 
 from attnpos.lessons.checking import check_source
-from attnpos.lessons.checking.sandbox import ConfinementUnavailable, Limits, Sandbox, printable
-from attnpos.lessons.checking.sandbox import run_folders
+from attnpos.lessons.checking.sandbox import ConfinementUnavailable, Limits, Sandbox, printable, run_folders
 from attnpos.lessons.loader import load_course
 
 QUICK = Limits(timeout_s=3.0, memory_mb=768)

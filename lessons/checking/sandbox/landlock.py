@@ -87,7 +87,7 @@ def learner_rules(run_folder: str) -> list[tuple[str, int]]:
 
 def _package_folders() -> set[str]:
     """Folders of the attnpos packages a learner may import (an editable install keeps them outside the prefix)."""
-    folders = set()
+    folders: set[str] = set()
     for name in ("attnpos", "attnpos.core", "attnpos.lessons"):
         module = sys.modules.get(name)
         folders.update(getattr(module, "__path__", ()))

@@ -70,14 +70,16 @@ def start_server(preload: tuple[str, ...], in_bwrap: bool) -> tuple[subprocess.P
             stderr=subprocess.PIPE, start_new_session=True,  # keep the terminal's Ctrl-C away from it
             env=clean_environment(runs), cwd="/",
         )
-    ready = server.stdout.readline()
+    stdout, stderr = server.stdout, server.stderr
+    assert stdout is not None and stderr is not None  # both are pipes
+    ready = stdout.readline()
     if not ready.startswith(b"ready "):
-        complaint = server.stderr.read().decode(errors="replace")
+        complaint = stderr.read().decode(errors="replace")
         server.wait()
         ours.close()
         raise RuntimeError(f"the sandbox's fork server did not start:\n{complaint}")
-    server.stdout.close()
-    server.stderr.close()
+    stdout.close()
+    stderr.close()
     return server, ours, json.loads(ready[len(b"ready "):])
 
 
@@ -101,5 +103,6 @@ def _python_folders() -> set[str]:
                os.path.dirname(os.path.realpath(sys.executable))}
     for package in ("attnpos", "attnpos.core", "attnpos.lessons"):
         spec = importlib.util.find_spec(package)
-        folders.update(spec.submodule_search_locations or ())
+        if spec is not None:
+            folders.update(spec.submodule_search_locations or ())
     return {os.path.realpath(folder) for folder in folders if os.path.isdir(folder)}

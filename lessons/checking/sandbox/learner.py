@@ -17,6 +17,7 @@ token.
 from __future__ import annotations
 
 import builtins
+import io
 import json
 import os
 import resource
@@ -55,8 +56,8 @@ def become_learner(output_fd: int, request: dict, run_folder: str, script: str, 
         os.environ.update(HOME=run_folder, TMPDIR=os.path.join(run_folder, "work"))
         try:
             confinement.confine_learner(level, run_folder)
-        except OSError as error:
-            print(f"sandbox: the run could not be confined, so the script did not run: {error}", file=sys.stderr)
+        except OSError as failure:
+            print(f"sandbox: the run could not be confined, so the script did not run: {failure}", file=sys.stderr)
             exit_code = CONFINEMENT_FAILED
             return
         namespace, outcome, script_exit_code, error = _execute(script, request["filename"])
@@ -85,13 +86,15 @@ def _redirect_stdio(output_fd: int) -> None:
     os.dup2(output_fd, 2)
     os.close(output_fd)
     # Line-buffered so that stdout and stderr interleave in order and a crash loses little.
-    sys.stdout.reconfigure(line_buffering=True)
+    if isinstance(sys.stdout, io.TextIOWrapper):  # always, in the fork server; the check is for the type checker
+        sys.stdout.reconfigure(line_buffering=True)
 
 
 def _flush_stdio() -> None:
     for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
         try:
-            stream.flush()
+            if stream is not None:
+                stream.flush()
         except Exception:  # the learner may have replaced or closed them
             pass
 
@@ -117,7 +120,7 @@ def _execute(copy: str, script: str) -> tuple[dict, str, int, dict | None]:
     lines = source.decode("utf-8", errors="replace").splitlines()
     module = types.ModuleType("__main__")
     module.__file__ = script
-    module.__builtins__ = builtins
+    module.__dict__["__builtins__"] = builtins
     sys.modules["__main__"] = module
     sys.argv = [script]
     sys.path[0] = os.path.dirname(copy)

@@ -58,7 +58,7 @@ def serve(control_fd: int, runs: str, in_bwrap: bool, preload: list[str]) -> Non
             continue
         if os.fork() == 0:
             control.close()
-            _become_supervisor(*fds, runs, level)
+            _become_supervisor(fds[0], fds[1], runs, level)
         for fd in fds:
             os.close(fd)
 
@@ -157,10 +157,10 @@ def _wait_for_learner(pidfd: int, conn: socket.socket, deadline: float) -> str:
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             return "timeout"
-        ready, _, _ = select([pidfd, conn], [], [], remaining)
+        ready, _, _ = select([pidfd, conn.fileno()], [], [], remaining)
         if pidfd in ready:
             return "exited"
-        if conn in ready:
+        if conn.fileno() in ready:
             return "cancelled"
 
 
