@@ -22,7 +22,7 @@ from attnpos.tui.widgets.attention_grid import AttentionGrid
 from attnpos.tui.widgets.grid_pair import GridPair
 from attnpos.tui.widgets.lesson_blocks import CodeCell, ProseBlock, QuizCard
 
-SHUFFLE_SECTION = 2  # lesson 1, "The shuffle experiment": a runnable block, a grid pair and a question
+SHUFFLE_SECTION = 3  # lesson 1, "The shuffle experiment": a runnable block, a grid pair and a question
 
 
 def make_app(data_dir, **options) -> AttnposApp:
@@ -221,6 +221,35 @@ async def test_command_palette_jumps_to_an_exercise(data_dir):
         await settle(pilot)
         assert isinstance(app.screen, LessonScreen)
         assert app.screen.lesson.sections[app.screen.section].title == "Practice"
+
+
+async def test_the_glossary_is_in_the_command_palette(data_dir):
+    from attnpos.tui.screens.glossary_screen import GlossaryScreen
+
+    app = make_app(data_dir)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+p")
+        await pilot.pause(0.5)
+        await pilot.press(*"glossary")
+        await pilot.pause(0.5)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, GlossaryScreen)
+        assert app.screen.terms == app.course.glossary
+        shown = app.export_screenshot().replace("&#160;", " ")
+        assert "Glossary: " in shown and "attention head" in shown
+        await pilot.press("escape")
+        assert isinstance(app.screen, OutlineScreen)
+
+
+async def test_the_outline_states_the_prerequisites(data_dir):
+    from attnpos.lessons.scanner import PREREQUISITES
+
+    app = make_app(data_dir)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        assert PREREQUISITES in str(app.screen.query_one("#outline-intro").render())
 
 
 async def test_too_small_says_so(data_dir):

@@ -503,7 +503,7 @@ def test_identical_tokens_property(course, sandbox, setup, step, mutation):
     assert verdict.diagnosis == diagnosis, (verdict.message, verdict.details)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(setup=setups(), signal=st.floats(-2, 2))
 def test_float32_heads_sit_inside_the_derived_bound(setup, signal):
     """An honest float32 head (own softmax) is within the bound the checker derives, and the bound is not vacuous."""
@@ -520,9 +520,10 @@ def test_float32_heads_sit_inside_the_derived_bound(setup, signal):
     out32 = (w / w.sum(-1, keepdims=True)) @ v
     head = Head(*(a.astype(np.float64) for a in (X, Wq, Wk, Wv)))
     precision = head_precision(head, 0.0, np.finfo(np.float32).eps / 2)
-    error = np.max(np.abs(out32 - head.attend(head.X)))
-    assert error <= precision.array
-    assert precision.array < 0.05  # far below the O(0.1) gaps every mistake makes
+    expected = head.attend(head.X)
+    assert np.max(np.abs(out32 - expected)) <= precision.array
+    # Not vacuous: a mistake moves outputs by a good part of their size; the bound stays a few percent of it.
+    assert precision.array < 0.03 * np.max(np.abs(expected))
 
 
 # --- learner scripts written by people who never saw the checker -----------------------

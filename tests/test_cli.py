@@ -15,10 +15,15 @@ def test_demos_json_holds_every_experiment():
     result = attnpos("demos", "--json")
     assert result.returncode == 0, result.stderr
     figures = json.loads(result.stdout)
-    assert set(figures) == {"shuffle", "twins", "offset", "matrix-form", "sentence", "exercises"}
+    assert set(figures) == {
+        "shuffle", "twins", "offset", "matrix-form", "sentence", "exercises",
+        "init-scale", "causal", "ramp", "scaling", "alibi", "rope", "families",
+    }
     assert figures["shuffle"]["figures"]["gap"] < 1e-14
     assert abs(figures["offset"]["figures"]["gap"] - 3.4997577640) < 1e-9
     assert figures["twins"]["figures"]["max_diff"] == 0.0
+    assert abs(figures["causal"]["figures"]["gap"] - 1.6508251072) < 1e-9
+    assert figures["families"]["figures"]["twins_identical"] == [True, False, False, False, False, False]
 
 
 def test_demos_table_names_every_experiment():

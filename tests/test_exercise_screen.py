@@ -197,7 +197,7 @@ async def test_draft_survives_a_restart(data_dir):
 
 
 async def test_exercise_opens_from_the_lesson(data_dir):
-    app = make_app(data_dir, start=(1, 8))
+    app = make_app(data_dir, start=(1, 10))  # lesson 1, "Practice"
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         assert isinstance(app.screen, LessonScreen)

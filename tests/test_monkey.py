@@ -18,7 +18,7 @@ KEYS = [
     "escape", "backspace", "n", "p", "r", "v", "e", "c", "o", "h", "j", "k", "l", "x", "1", "question_mark",
     "ctrl+r", "ctrl+t", "ctrl+g", "ctrl+o", "ctrl+p", "y",
 ]  # never q, ctrl+q or ctrl+c: those quit, which ends the test rather than testing anything
-STARTS = {"outline": None, "lesson with grids": (1, 2), "sentence grids": (3, 2), "exercise": "constant-offset", "last section": (4, 7)}
+STARTS = {"outline": None, "lesson with grids": (1, 3), "sentence grids": (3, 2), "exercise": "constant-offset", "last section": (4, 9)}
 # 400 × 5 screens in every run; before a release, ATTNPOS_MONKEY_EVENTS=5000 pytest tests/test_monkey.py
 EVENTS_PER_SCREEN = int(os.environ.get("ATTNPOS_MONKEY_EVENTS", "400"))
 

@@ -5,7 +5,10 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from attnpos.core.playground import SIGNALS, play
+import numpy as np
+
+from attnpos.core.experiments import ORDER_B_PERM, sentence_experiment
+from attnpos.core.playground import DEFAULT_SEED, SIGNALS, play
 from attnpos.lessons.playground_state import PlaygroundState
 from attnpos.tui.app import AttnposApp
 from attnpos.tui.screens.dialogs import PromptScreen
@@ -65,9 +68,21 @@ def test_bad_input_is_refused_with_a_reason():
     assert state.toggle_characters() == "As characters that is more than 64 tokens." and state.by == "word"
 
 
+def test_a_lesson_links_state_is_its_sentence_order_and_signal():
+    state = PlaygroundState(SENTENCE, list(ORDER_B_PERM), "alibi")
+    expected = play(SENTENCE.split(), list(ORDER_B_PERM), "alibi", seed=DEFAULT_SEED)
+    assert state.perm == list(ORDER_B_PERM) and state.signal == "alibi"
+    assert state.computed.gap == expected.gap and "From the lesson" in state.last_change
+    # The causal form as published: no row reads a later slot.
+    assert (state.computed.weights[np.triu_indices(6, k=1)] == 0).all()
+    assert PlaygroundState(SENTENCE, [0, 0, 1, 2, 3, 4], "rope").perm == list(range(6))  # not a permutation: as typed
+
+
 def test_the_seed_stops_at_zero_and_the_signals_cycle():
     state = PlaygroundState(SENTENCE)
-    state.step_seed(-1)
+    assert state.seed == DEFAULT_SEED  # lesson 3's seed
+    for _ in range(DEFAULT_SEED + 1):
+        state.step_seed(-1)
     assert state.seed == 0 and "already 0" in state.last_change
     for _ in SIGNALS:
         state.step_signal(1)
@@ -204,6 +219,42 @@ async def test_temperature_sharpens_and_flattens(data_dir):
         assert screen.state.computed.weights.max(axis=1).max() < 0.25  # near the blend 1/6
 
 
+async def test_the_default_state_is_lesson_3s_grid(data_dir):
+    async with make_app(data_dir).run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        assert screen.state.seed == DEFAULT_SEED
+        assert (screen.state.computed.weights == sentence_experiment().weights).all()
+        assert (screen.query_one("#play-moved", AttentionGrid).weights == sentence_experiment().weights).all()
+
+
+async def test_a_lesson_link_opens_the_playground_in_its_state(data_dir):
+    """Lesson 4's {playground} button: the sentence, order B and the signal it names."""
+    from attnpos.tui.widgets.lesson_blocks import PlaygroundCard
+
+    app = AttnposApp(data_dir=data_dir)
+    app.animation_level = "none"
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        course = app.course
+        section = next(i for i, s in enumerate(course.lesson(4).sections) if s.title == "Each family, live")
+        app.open_lesson(4, section)
+        await settle(pilot)
+        cards = list(app.screen.query(PlaygroundCard))
+        while not cards:  # the page mounts what fits the first screen first
+            await pilot.pause(0.05)
+            cards = list(app.screen.query(PlaygroundCard))
+        rope = next(card for card in cards if card.link.signal == "rope")
+        rope.query_one(".open-playground").press()
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, PlaygroundScreen)
+        state = screen.state
+        assert (state.signal, state.perm, state.tokens) == ("rope", list(ORDER_B_PERM), SENTENCE.split())
+        expected = play(SENTENCE.split(), list(ORDER_B_PERM), "rope", seed=DEFAULT_SEED)
+        assert f"= {expected.gap:.3g} " in figures(app) and "position seen" in figures(app)
+
+
 async def test_seed_sentence_and_characters(data_dir):
     async with make_app(data_dir).run_test(size=(100, 30)) as pilot:
         await settle(pilot)
@@ -211,8 +262,8 @@ async def test_seed_sentence_and_characters(data_dir):
         before = screen.state.computed.weights.copy()
         await pilot.press("right_square_bracket")
         await settle(pilot)
-        assert screen.state.seed == 1 and not (screen.state.computed.weights == before).all()
-        assert "seed 1" in str(screen.query_one("#play-bar").render())
+        assert screen.state.seed == DEFAULT_SEED + 1 and not (screen.state.computed.weights == before).all()
+        assert f"seed {DEFAULT_SEED + 1}" in str(screen.query_one("#play-bar").render())
         await pilot.press("i")
         await settle(pilot)
         pilot.app.screen.query_one("Input").value = "dog bites man"
@@ -280,6 +331,8 @@ async def test_all_signals_side_by_side(data_dir):
         for signal in SIGNALS:
             expected = play(SENTENCE.split(), perm, signal)
             assert signal in shown and f"{expected.gap:.3g}" in shown
+        note = str(pilot.app.screen.query_one(".note").render())
+        assert "causal is a mask" in note and "alibi is the published form" in note  # its row explained
         await pilot.press("escape")
         await settle(pilot)
         assert isinstance(pilot.app.screen, PlaygroundScreen)

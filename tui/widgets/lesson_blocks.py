@@ -16,7 +16,8 @@ from textual.widgets.option_list import Option
 
 from attnpos.lessons.cells import CellResult, run_cell
 from attnpos.lessons.figures import changed_rows, figure
-from attnpos.lessons.model import Code, Exercise, Grid, Math, Quiz
+from attnpos.lessons.model import Code, Exercise, Grid, Math, PlaygroundLink, Quiz
+from attnpos.tui.cli.lesson_print import playground_link_text
 from attnpos.tui.widgets.attention_grid import AttentionGrid, GridLegend
 from attnpos.tui.widgets.grid_pair import GridPair, GridSpec
 
@@ -228,3 +229,27 @@ class ExerciseCard(Vertical):
     @on(Button.Pressed, ".open-exercise")
     def _pressed(self) -> None:
         self.post_message(self.Opened(self.exercise))
+
+
+class PlaygroundCard(Vertical):
+    """A lesson's {playground} link: a button that opens the playground in the state it names."""
+
+    class Opened(Message):
+        """Posted when the learner asks to open the playground on this link's state."""
+
+        def __init__(self, link: PlaygroundLink) -> None:
+            self.link = link
+            super().__init__()
+
+    def __init__(self, link: PlaygroundLink):
+        super().__init__(classes="playground-card")
+        self.link = link
+
+    def compose(self) -> ComposeResult:
+        yield Button(f"▶ Playground: {playground_link_text(self.link)}", classes="open-playground", compact=True)
+        if self.link.caption:
+            yield Static(Text(self.link.caption, style="dim"))
+
+    @on(Button.Pressed, ".open-playground")
+    def _pressed(self) -> None:
+        self.post_message(self.Opened(self.link))

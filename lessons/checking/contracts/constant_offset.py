@@ -71,7 +71,7 @@ def _rerun(runs: Runs) -> Passed:
     if alike(pos, pos[..., :1, :], dtype_roundoff(values, NAMES)):
         raise Mistake("rerun-failed", changed=CHANGED, failure="the script sets pos again after using it")
     precision = head_precision(head, pos, dtype_roundoff(values, NAMES))
-    first_diff = float(runs.first["max_diff"].reshape(-1)[0])
+    first_diff = scalar(runs.first, "max_diff")
 
     def rerun_with(perm: np.ndarray) -> Passed:
         X, attend = head.X, head.attend
