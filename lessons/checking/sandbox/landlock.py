@@ -75,7 +75,7 @@ def learner_rules(run_folder: str) -> list[tuple[str, int]]:
     """Every (path, rights) the learner process is granted; whatever is not listed is denied."""
     readable = {
         sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix,  # the interpreter, stdlib, packages
-        *_package_folders(), "/usr", "/lib", "/lib64",  # modules imported late; shared libraries
+        *_import_folders(), "/usr", "/lib", "/lib64",  # modules imported late; shared libraries
         "/etc/ld.so.cache", "/etc/localtime",  # what the loader and time.localtime read
         "/dev/urandom", "/dev/zero", f"/proc/{os.getpid()}",  # its own /proc entry, no other process's
     }
@@ -85,9 +85,14 @@ def learner_rules(run_folder: str) -> list[tuple[str, int]]:
     return rules
 
 
-def _package_folders() -> set[str]:
-    """Folders of the attnpos packages a learner may import (an editable install keeps them outside the prefix)."""
-    folders: set[str] = set()
+def _import_folders() -> set[str]:
+    """Where the learner's imports look: the interpreter's import path (a user site too) and the attnpos packages.
+
+    Only absolute entries: the fork server's ``''`` would be its working
+    folder. The server's environment has no ``PYTHONPATH``, so this is the
+    installation's own path. An editable install keeps attnpos outside it.
+    """
+    folders = {entry for entry in sys.path if os.path.isabs(entry)}
     for name in ("attnpos", "attnpos.core", "attnpos.lessons"):
         module = sys.modules.get(name)
         folders.update(getattr(module, "__path__", ()))

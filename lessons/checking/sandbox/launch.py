@@ -16,6 +16,7 @@ import importlib.util
 import json
 import os
 import shutil
+import site
 import socket
 import subprocess
 import sys
@@ -98,10 +99,12 @@ def _bwrap_command() -> list[str]:
 
 
 def _python_folders() -> set[str]:
-    """The interpreter, its standard library and packages, and the attnpos packages, wherever installed."""
+    """The interpreter, its standard library and packages (a user site too), and NumPy and attnpos, wherever installed."""
     folders = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix,
-               os.path.dirname(os.path.realpath(sys.executable))}
-    for package in ("attnpos", "attnpos.core", "attnpos.lessons"):
+               os.path.dirname(os.path.realpath(sys.executable)), *site.getsitepackages()}
+    if site.ENABLE_USER_SITE:
+        folders.add(site.getusersitepackages())
+    for package in ("numpy", "attnpos", "attnpos.core", "attnpos.lessons"):
         spec = importlib.util.find_spec(package)
         if spec is not None:
             folders.update(spec.submodule_search_locations or ())
