@@ -330,7 +330,9 @@ def test_check_exit_codes_and_json(tmp_path):
     assert json.loads(result.stdout) == {
         "exercise": "constant-offset", "file": str(right), "passed": True, "diagnosis": "passed",
         "message": json.loads(result.stdout)["message"], "details": {},
+        "confinement": json.loads(result.stdout)["confinement"],
     }
+    assert set(json.loads(result.stdout)["confinement"]) == {"landlock", "seccomp", "bwrap"}
     result = attnpos("check", "constant-offset", str(wrong))
     assert result.returncode == 1 and "mismatch" in result.stdout
 
@@ -366,7 +368,7 @@ def test_grade_a_folder(tmp_path):
     assert report["total"] == 4 and report["passed"] == 3
     assert {r["diagnosis"] for r in report["results"]} == {"passed", "offset-varies"}
     result = attnpos("grade", "constant-offset", str(tmp_path), "--csv")
-    assert result.stdout.splitlines()[0] == "file,passed,diagnosis,message"
+    assert result.stdout.splitlines()[0] == "file,passed,diagnosis,message,confinement"
 
 
 def test_exercise_writes_the_starter_and_never_overwrites(tmp_path):

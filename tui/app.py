@@ -62,6 +62,7 @@ class AttnposApp(App):
         self._course: Course | None = None
         self._course_lock = threading.Lock()
         self._sandbox: Sandbox | None = None
+        self.confinement_told = False  # the exercise screen says once per session what confinement is missing
         self._start = start
         self._play = play
 
