@@ -316,11 +316,7 @@ def test_the_error_line_is_the_learners(course, sandbox):
 # --- the command line -----------------------------------------------------------
 
 
-def attnpos(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "attnpos", *args], capture_output=True, text=True, timeout=120, cwd=cwd)
-
-
-def test_check_exit_codes_and_json(tmp_path):
+def test_check_exit_codes_and_json(tmp_path, attnpos, course):
     right = tmp_path / "right.py"
     right.write_text(CO)
     wrong = tmp_path / "wrong.py"
@@ -329,7 +325,7 @@ def test_check_exit_codes_and_json(tmp_path):
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout) == {
         "exercise": "constant-offset", "file": str(right), "passed": True, "diagnosis": "passed",
-        "message": json.loads(result.stdout)["message"], "details": {},
+        "message": course.exercises["constant-offset"].messages["passed"], "details": {},
         "confinement": json.loads(result.stdout)["confinement"],
     }
     assert set(json.loads(result.stdout)["confinement"]) == {"landlock", "seccomp", "bwrap"}
@@ -348,16 +344,17 @@ def test_check_exit_codes_and_json(tmp_path):
         (["check", "x.py", "constant-offset"], "the exercise id comes first"),
     ],
 )
-def test_usage_errors_are_one_line(tmp_path, args, words):
+def test_usage_errors_are_one_line(tmp_path, monkeypatch, attnpos, args, words):
     (tmp_path / "EMPTY").mkdir()
     (tmp_path / "x.py").write_text("x = 1\n")
-    result = attnpos(*args, cwd=tmp_path)
+    monkeypatch.chdir(tmp_path)
+    result = attnpos(*args)
     assert result.returncode == 2
     assert words in result.stderr and len(result.stderr.strip().splitlines()) == 1
     assert "Traceback" not in result.stderr
 
 
-def test_grade_a_folder(tmp_path):
+def test_grade_a_folder(tmp_path, attnpos):
     for i in range(3):
         (tmp_path / f"right{i}.py").write_text(CO)
     (tmp_path / "wrong.py").write_text(replace(CO, "pos = 0.6\n", "pos = slot_ramp(6, 8)\n"))
@@ -371,7 +368,7 @@ def test_grade_a_folder(tmp_path):
     assert result.stdout.splitlines()[0] == "file,passed,diagnosis,message,confinement"
 
 
-def test_exercise_writes_the_starter_and_never_overwrites(tmp_path):
+def test_exercise_writes_the_starter_and_never_overwrites(tmp_path, attnpos):
     result = attnpos("exercise", "identical-tokens", "--dir", str(tmp_path))
     assert result.returncode == 0
     starter = tmp_path / "identical-tokens.py"
@@ -404,13 +401,13 @@ def test_watch_rechecks_on_save(tmp_path):
         process.wait(timeout=10)
 
 
-def test_exercises_lists_all_four():
+def test_exercises_lists_all_four(attnpos):
     result = attnpos("exercises")
     for exercise_id in ("forget-reorder", "constant-offset", "identical-tokens", "order-checks"):
         assert exercise_id in result.stdout
 
 
-def test_hints_come_one_at_a_time():
+def test_hints_come_one_at_a_time(attnpos):
     result = attnpos("hint", "constant-offset", "2")
     assert result.returncode == 0 and "Hint 2 of" in result.stdout and "hint constant-offset 3" in result.stdout
     assert attnpos("hint", "constant-offset", "99").returncode == 2
