@@ -16,21 +16,24 @@ from attnpos.core.permutation import (
 from attnpos.core.position import (
     alibi_bias,
     alibi_slopes,
+    alibi_window,
     constant_offset,
     embed,
     embed_backward,
     learned_positions,
     learned_table,
+    rope_channel_pairs,
     rope_rotate,
     sinusoidal,
     slot_ramp,
+    symmetric_alibi_bias,
 )
 from attnpos.core.words import head_weights, label_tokens, sentence_matrix, tokenize, word_vector
 
 __all__ = [
     "Attention", "attend", "attention_output", "causal_mask", "self_attention", "softmax",
     "equivariance_gap", "is_permutation", "naive_gap", "permutation_matrix", "permute_tokens", "pooled_readout",
-    "alibi_bias", "alibi_slopes", "constant_offset", "embed", "embed_backward", "learned_positions",
-    "learned_table", "rope_rotate", "sinusoidal", "slot_ramp",
+    "alibi_bias", "alibi_slopes", "alibi_window", "constant_offset", "embed", "embed_backward", "learned_positions",
+    "learned_table", "rope_channel_pairs", "rope_rotate", "sinusoidal", "slot_ramp", "symmetric_alibi_bias",
     "head_weights", "label_tokens", "sentence_matrix", "tokenize", "word_vector",
 ]

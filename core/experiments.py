@@ -21,8 +21,20 @@ from attnpos.core.permutation import (
     permute_tokens,
     pooled_readout,
 )
-from attnpos.core.position import TOY_OFFSET, constant_offset, slot_ramp
-from attnpos.core.words import head_weights, sentence_matrix
+from attnpos.core.playground import play
+from attnpos.core.position import (
+    TOY_OFFSET,
+    alibi_bias,
+    alibi_slopes,
+    alibi_window,
+    constant_offset,
+    rope_channel_pairs,
+    rope_rotate,
+    sinusoidal,
+    slot_ramp,
+    symmetric_alibi_bias,
+)
+from attnpos.core.words import SENTENCE_A, SENTENCE_SEED, SENTENCE_WIDTH, head_weights, sentence_matrix
 
 SEED = 42
 B, T, C = 1, 6, 8
@@ -44,11 +56,11 @@ class Setup:
     perm: np.ndarray  # (T,)
 
 
-def shuffle_setup(seed: int = SEED) -> Setup:
+def shuffle_setup(seed: int = SEED, init_scale: float = INIT_SCALE) -> Setup:
     """X first, then Wq, Wk, Wv from the legacy generator, as the lesson draws them."""
     rng = np.random.RandomState(seed)
     X = rng.randn(B, T, C)
-    Wq, Wk, Wv = (rng.randn(C, C) * INIT_SCALE for _ in range(3))
+    Wq, Wk, Wv = (rng.randn(C, C) * init_scale for _ in range(3))
     return Setup(X, Wq, Wk, Wv, np.array(PERM))
 
 
@@ -71,21 +83,60 @@ class ShuffleResult:
     shape: tuple[int, int, int]
     perm: tuple[int, ...]
     gap: float  # max|attn(X[:, perm]) − attn(X)[:, perm]|, rounding noise
+    gap_ulps: float  # that gap in units in the last place of the output entry where it occurs
     naive_gap: float  # the same runs compared without reordering: large
+    weights_relabel_gap: float  # max|A(PX) − P·A(X)·Pᵀ|: the shuffled run's weights are the first's, relabelled
     weights: np.ndarray = field(repr=False)  # (T, T) weights of the unshuffled run
     shuffled_weights: np.ndarray = field(repr=False)  # (T, T) weights of the shuffled run: the same matrix, relisted
 
 
 def shuffle_experiment(seed: int = SEED) -> ShuffleResult:
     s = shuffle_setup(seed)
+    first = self_attention(s.X, s.Wq, s.Wk, s.Wv)
+    moved = self_attention(permute_tokens(s.X, s.perm), s.Wq, s.Wk, s.Wv)
+    relisted = permute_tokens(first.out, s.perm)  # (B, T, C)
+    diff = np.abs(moved.out - relisted)
+    where = np.unravel_index(np.argmax(diff), diff.shape)
+    P = permutation_matrix(s.perm)
     return ShuffleResult(
         seed=seed,
         shape=s.X.shape,
         perm=tuple(int(p) for p in s.perm),
         gap=equivariance_gap(s.X, s.Wq, s.Wk, s.Wv, s.perm),
+        gap_ulps=float(diff[where] / np.spacing(abs(relisted[where]))),
         naive_gap=naive_gap(s.X, s.Wq, s.Wk, s.Wv, s.perm),
-        weights=self_attention(s.X, s.Wq, s.Wk, s.Wv).weights[0],
-        shuffled_weights=self_attention(permute_tokens(s.X, s.perm), s.Wq, s.Wk, s.Wv).weights[0],
+        weights_relabel_gap=float(np.max(np.abs(moved.weights[0] - P @ first.weights[0] @ P.T))),
+        weights=first.weights[0],
+        shuffled_weights=moved.weights[0],
+    )
+
+
+@dataclass(frozen=True)
+class InitScaleResult:
+    """Why the setup multiplies the projections by 0.5: unscaled, the softmax saturates."""
+
+    init_scale: float
+    mean_top_weight: float  # mean over rows of each row's largest weight, projections × 0.5
+    mean_top_weight_unscaled: float  # the same draws without the factor: rows near one-hot
+    score_std: float  # standard deviation of the scaled scores with the factor
+    score_std_unscaled: float  # ... and without it: four times larger (the factor enters q and k)
+
+
+def init_scale_experiment(seed: int = SEED) -> InitScaleResult:
+    scaled, unscaled = shuffle_setup(seed), shuffle_setup(seed, init_scale=1.0)
+
+    def scores(s: Setup) -> np.ndarray:
+        return (s.X[0] @ s.Wq) @ (s.X[0] @ s.Wk).T / np.sqrt(C)  # (T, T)
+
+    def top(s: Setup) -> float:
+        return float(self_attention(s.X, s.Wq, s.Wk, s.Wv).weights[0].max(axis=1).mean())
+
+    return InitScaleResult(
+        init_scale=INIT_SCALE,
+        mean_top_weight=top(scaled),
+        mean_top_weight_unscaled=top(unscaled),
+        score_std=float(scores(scaled).std()),
+        score_std_unscaled=float(scores(unscaled).std()),
     )
 
 
@@ -132,6 +183,95 @@ def offset_experiment(seed: int = SEED) -> OffsetResult:
 
 
 @dataclass(frozen=True)
+class CausalResult:
+    """A causal mask and no position signal: not neutral about order."""
+
+    gap: float  # the seed-42 shuffle gap with the mask: large, equivariance is gone
+    twin_diff: float  # max|out[0] − out[4]| for the twin tokens with the mask: they differ
+    marker_share: np.ndarray  # (T,) with uniform weights, the first token's share of slot i's output
+    recovered_slot: np.ndarray  # (T,) the slot read back from that share, 1/share − 1
+    weights: np.ndarray = field(repr=False)  # (T, T) the seed-42 weights with the mask
+    shuffled_weights: np.ndarray = field(repr=False)  # (T, T) the shuffled tokens with the mask
+
+
+def marker_share(T: int = T, C: int = C, seed: int = SEED) -> np.ndarray:
+    """(T,) how much of slot i's output comes from a marked first token, under a causal mask.
+
+    Channel 0 of the input is 1 at slot 0 and 0 elsewhere, the other channels
+    random; the values are the inputs (Wv = I) and every score is zero, so
+    each slot reads all it can see evenly. Channel 0 of output i is then the
+    first token's share, 1/(i+1): the slot can be read back from the output
+    though no input said where anything stands.
+    """
+    X = np.random.default_rng(seed).standard_normal((T, C))  # (T, C)
+    X[:, 0] = 0.0
+    X[0, 0] = 1.0
+    identity = np.eye(C)
+    return attention_output(X, identity, identity, identity, causal=True, scale=0.0)[:, 0]
+
+
+def causal_experiment(seed: int = SEED) -> CausalResult:
+    s, twins = shuffle_setup(seed), twin_setup(seed)
+    share = marker_share(seed=seed)
+    out = attention_output(twins.X, twins.Wq, twins.Wk, twins.Wv, causal=True)[0]  # (T, C)
+    a, b = TWIN_SLOTS
+    return CausalResult(
+        gap=equivariance_gap(s.X, s.Wq, s.Wk, s.Wv, s.perm, causal=True),
+        twin_diff=float(np.max(np.abs(out[a] - out[b]))),
+        marker_share=share,
+        recovered_slot=1.0 / share - 1.0,
+        weights=self_attention(s.X, s.Wq, s.Wk, s.Wv, causal=True).weights[0],
+        shuffled_weights=self_attention(permute_tokens(s.X, s.perm), s.Wq, s.Wk, s.Wv, causal=True).weights[0],
+    )
+
+
+@dataclass(frozen=True)
+class RampResult:
+    """What the per-slot ramp lacks: a bound, and products that depend on the offset alone."""
+
+    token_norm: float  # mean norm of the seed-42 token vectors
+    ramp_norms: np.ndarray  # (T,) norm of the ramp at each slot: step·(t+1)·√C, growing without bound
+    ramp_step_same: bool  # ramp[t+1] − ramp[t] is the same vector at every slot
+    ramp_product_near: float  # ramp[1]·ramp[4], two slots three apart near the start
+    ramp_product_far: float  # ramp[10]·ramp[13], three apart further on: not the same
+    sin_product_near: float  # the sinusoidal PE[1]·PE[4] ...
+    sin_product_far: float  # ... equals PE[10]·PE[13]: it depends on the offset only
+    crowded_column: int  # the slot the lesson-1 ramp grid's rows read most
+    crowded_share: float  # mean weight of the rows on that slot
+    sentence_crowded_column: int  # the same for lesson 3's "A + ramp" grid
+    sentence_crowded_share: float
+
+
+def crowded_column(weights: np.ndarray) -> tuple[int, float]:
+    """The column of a (T, T) weight matrix with the largest mean weight, and that mean."""
+    means = weights.mean(axis=0)  # (T,)
+    column = int(np.argmax(means))
+    return column, float(means[column])
+
+
+def ramp_experiment(seed: int = SEED) -> RampResult:
+    s = shuffle_setup(seed)
+    long = slot_ramp(14, C, RAMP_STEP)  # (14, C)
+    pe = sinusoidal(14, C)  # (14, C)
+    column, share = crowded_column(offset_experiment(seed).weights)
+    s_column, s_share = crowded_column(sentence_experiment().pos_weights)
+    steps = np.diff(long, axis=0)  # (13, C)
+    return RampResult(
+        token_norm=float(np.linalg.norm(s.X[0], axis=1).mean()),
+        ramp_norms=np.linalg.norm(slot_ramp(T, C, RAMP_STEP), axis=1),
+        ramp_step_same=bool(np.allclose(steps, steps[0], rtol=0, atol=1e-12)),
+        ramp_product_near=float(long[1] @ long[4]),
+        ramp_product_far=float(long[10] @ long[13]),
+        sin_product_near=float(pe[1] @ pe[4]),
+        sin_product_far=float(pe[10] @ pe[13]),
+        crowded_column=column,
+        crowded_share=share,
+        sentence_crowded_column=s_column,
+        sentence_crowded_share=s_share,
+    )
+
+
+@dataclass(frozen=True)
 class MatrixFormResult:
     """Experiment 4: the check written with a 0/1 permutation matrix, Q = K = V = X."""
 
@@ -155,11 +295,8 @@ def matrix_form_experiment(seed: int = SEED, tokens: int = 4, width: int = 8) ->
     return MatrixFormResult(tokens, width, P, bool(np.allclose(lhs, rhs, rtol=0, atol=1e-12)), diff)
 
 
-SENTENCE_A = ("the", "cat", "sat", "on", "the", "mat")
 ORDER_B_PERM = (5, 0, 3, 2, 1, 4)  # A[ORDER_B_PERM] reads "mat the on sat cat the"
 EDIT_SLOT, EDIT_WORD = 1, "dog"
-SENTENCE_WIDTH = 8
-SENTENCE_SEED = 7
 SHARP_SCALE, FLAT_SCALE = 50.0, 0.0  # score multipliers for the copy and blend extremes
 
 
@@ -178,7 +315,11 @@ class SentenceResult:
     relist_gap: float  # max|out_B − out_A[perm]|: the same outputs, listed in B's order
     pooled_gap: float  # max|sum(out_B) − sum(out_A)|: the pooled readout cannot tell A from B
     row_sums_max_error: float  # max|Σ_j α_ij − 1|: every row is a convex combination
-    sharp_max_weight: np.ndarray  # (T,) the largest weight of each row with scores ×50: near 1, a copy
+    sharp_max_weight: np.ndarray  # (T,) the largest weight of each row with scale 50: near 1, a copy
+    sharp_ratio: float  # scale 50 against the usual 1/√C: how many times the usual score
+    mat_sharp_weights: tuple[float, float]  # sharpened, the mat row's weights on the₀ and the₄
+    mat_copy_gap: float  # max|y_mat − v_the| sharpened: the split row's output is v_the itself
+    last_slot_gap: float  # max|out_B[last] − out_A[last]| with no position: a one-slot readout is not order-blind
     flat_weights: np.ndarray  # (T, T) scores ×0: every weight 1/T, a blend
     pos_pooled_gap: float  # the pooled readouts of A and B once the per-slot ramp is added: no longer equal
     pos_weights: np.ndarray  # (T, T) order A with the ramp added
@@ -212,6 +353,9 @@ def sentence_experiment(seed: int = SENTENCE_SEED) -> SentenceResult:
     ramp = slot_ramp(len(tokens), SENTENCE_WIDTH, RAMP_STEP)
     pos_a = pooled_readout(attention_output(X + ramp, Wq, Wk, Wv))
     pos_b = pooled_readout(attention_output(Xb + ramp, Wq, Wk, Wv))
+    sharp = self_attention(X, Wq, Wk, Wv, scale=SHARP_SCALE)
+    mat = tokens.index("mat")
+    the_first, the_second = (i for i, t in enumerate(tokens) if t == "the")
 
     return SentenceResult(
         tokens=tuple(tokens),
@@ -225,7 +369,11 @@ def sentence_experiment(seed: int = SENTENCE_SEED) -> SentenceResult:
         relist_gap=float(np.max(np.abs(out_b - permute_tokens(base.out, perm)))),
         pooled_gap=float(np.max(np.abs(pooled_readout(out_b) - pooled_readout(base.out)))),
         row_sums_max_error=float(np.max(np.abs(base.weights.sum(axis=1) - 1.0))),
-        sharp_max_weight=self_attention(X, Wq, Wk, Wv, scale=SHARP_SCALE).weights.max(axis=1),
+        sharp_max_weight=sharp.weights.max(axis=1),
+        sharp_ratio=SHARP_SCALE * np.sqrt(SENTENCE_WIDTH),
+        mat_sharp_weights=(float(sharp.weights[mat, the_first]), float(sharp.weights[mat, the_second])),
+        mat_copy_gap=float(np.max(np.abs(sharp.out[mat] - X[the_first] @ Wv))),
+        last_slot_gap=float(np.max(np.abs(out_b[-1] - base.out[-1]))),
         flat_weights=self_attention(X, Wq, Wk, Wv, scale=FLAT_SCALE).weights,
         pos_pooled_gap=float(np.max(np.abs(pos_b - pos_a))),
         pos_weights=self_attention(X + ramp, Wq, Wk, Wv).weights,
@@ -263,6 +411,132 @@ def exercise_figures(seed: int = SEED) -> ExerciseFigures:
     )
 
 
+@dataclass(frozen=True)
+class ScalingResult:
+    """Why scores are divided by √d_k: q·k of unit-variance vectors has variance d_k."""
+
+    d_k: int
+    pairs: int
+    raw_variance: float  # variance of q·k over random pairs: close to d_k
+    scaled_variance: float  # variance of q·k/√d_k: close to 1
+
+
+def scaling_experiment(d_k: int = 64, pairs: int = 20_000, seed: int = SEED) -> ScalingResult:
+    q, k = np.random.default_rng(seed).standard_normal((2, pairs, d_k))  # (N, d_k) each
+    raw = np.einsum("nd,nd->n", q, k)  # (N,)
+    return ScalingResult(d_k, pairs, float(raw.var()), float((raw / np.sqrt(d_k)).var()))
+
+
+ALIBI_HEADS = 8
+ALIBI_FADE = 100.0  # "negligible": a key's weight divided by this factor by the bias alone
+
+
+@dataclass(frozen=True)
+class AlibiResult:
+    """ALiBi as published: causal, a soft window per head; and the symmetric form it is not."""
+
+    slopes: np.ndarray  # (H,) 2^(−8h/H) for h = 1 … H
+    fade: float
+    windows: np.ndarray  # (H,) slots back at which the bias alone divides a weight by `fade`
+    reversal_gap: float  # seed-42 tokens reversed, head 0 of the published (causal) form: large
+    mask_only_reversal_gap: float  # the same reversal with the causal mask and no bias
+    symmetric_reversal_gap: float  # −m·|i − j| without a mask: rounding noise, blind to reversal
+
+
+def alibi_experiment(seed: int = SEED) -> AlibiResult:
+    s = shuffle_setup(seed)
+    reverse = np.arange(T)[::-1]
+    published, symmetric = alibi_bias(ALIBI_HEADS, T)[0], symmetric_alibi_bias(ALIBI_HEADS, T)[0]  # (T, T) each
+    slopes = alibi_slopes(ALIBI_HEADS)
+    return AlibiResult(
+        slopes=slopes,
+        fade=ALIBI_FADE,
+        windows=alibi_window(slopes, ALIBI_FADE),
+        reversal_gap=equivariance_gap(s.X, s.Wq, s.Wk, s.Wv, reverse, bias=published),
+        mask_only_reversal_gap=equivariance_gap(s.X, s.Wq, s.Wk, s.Wv, reverse, causal=True),
+        symmetric_reversal_gap=equivariance_gap(s.X, s.Wq, s.Wk, s.Wv, reverse, bias=symmetric),
+    )
+
+
+@dataclass(frozen=True)
+class RopeResult:
+    """RoPE's score depends on the offset only; two channel pairings, one rotation up to a permutation."""
+
+    relative_error: float  # max over m, n of |⟨R_m q, R_n k⟩ − ⟨q, R_(n−m) k⟩|
+    half_as_interleaved_error: float  # half-split RoPE against interleaved RoPE on permuted channels
+    mismatched_score_gap: float  # the same q, k scored with the other pairing: a different score
+
+
+def rope_experiment(d: int = 8, seed: int = SEED) -> RopeResult:
+    q, k = np.random.default_rng(seed).standard_normal((2, 1, d))  # (1, d) each
+    pairs = [(m, n) for m in range(0, 40, 3) for n in range(0, 40, 5)]
+    errors = [
+        abs((rope_rotate(q, [m]) @ rope_rotate(k, [n]).T).item() - (q @ rope_rotate(k, [n - m]).T).item()) for m, n in pairs
+    ]
+    # Half-split pair i is channels (i, i + d/2); list them as interleaved pairs and the rotations agree.
+    first, second = rope_channel_pairs(d, "half")
+    to_interleaved = np.stack([first, second], axis=1).reshape(-1)  # (d,) channel order (0, d/2, 1, d/2+1, …)
+    x = np.random.default_rng(seed + 1).standard_normal((5, d))  # (T, d)
+    half = rope_rotate(x, pairing="half")
+    via_interleaved = np.empty_like(x)
+    via_interleaved[:, to_interleaved] = rope_rotate(x[:, to_interleaved])
+    m, n = 3, 11
+    interleaved_score = (rope_rotate(q, [m]) @ rope_rotate(k, [n]).T).item()
+    half_score = (rope_rotate(q, [m], pairing="half") @ rope_rotate(k, [n], pairing="half").T).item()
+    return RopeResult(
+        relative_error=float(max(errors)),
+        half_as_interleaved_error=float(np.max(np.abs(half - via_interleaved))),
+        mismatched_score_gap=abs(interleaved_score - half_score),
+    )
+
+
+FAMILY_SIGNALS = ("none", "causal", "sinusoidal", "learned", "rope", "alibi")
+
+
+@dataclass(frozen=True)
+class FamilyResult:
+    """Each family on lesson 3's two orders: the shuffle gap, the two "the" rows, the weights."""
+
+    signal: str
+    gap: float  # max|attn(order B) − attn(order A) relisted|
+    twins_identical: bool  # the rows of the₀ and the₄ in order A are the same
+    twin_diff: float  # max|out[0] − out[4]| in order A
+    weights: np.ndarray = field(repr=False)  # (T, T) order A
+    order_b_weights: np.ndarray = field(repr=False)  # (T, T) order B
+
+
+def family_experiment(signal: str) -> FamilyResult:
+    tokens = list(SENTENCE_A)
+    state = play(tokens, list(ORDER_B_PERM), signal, seed=SENTENCE_SEED)
+    a, b = (i for i, t in enumerate(tokens) if t == "the")
+    return FamilyResult(
+        signal=signal,
+        gap=state.gap,
+        twins_identical=all(same for _, _, same in state.twins),
+        twin_diff=float(np.max(np.abs(state.outputs[a] - state.outputs[b]))),
+        weights=state.weights,
+        order_b_weights=state.shuffled_weights,
+    )
+
+
+@dataclass(frozen=True)
+class FamiliesResult:
+    """`family_experiment` for every family, as parallel tuples (for `attnpos demos`)."""
+
+    signals: tuple[str, ...]
+    gaps: tuple[float, ...]
+    twins_identical: tuple[bool, ...]
+
+
+def families_experiment() -> FamiliesResult:
+    results = [family_experiment(signal) for signal in FAMILY_SIGNALS]
+    return FamiliesResult(
+        signals=FAMILY_SIGNALS,
+        gaps=tuple(r.gap for r in results),
+        twins_identical=tuple(r.twins_identical for r in results),
+    )
+
+
 EXPERIMENTS: dict[str, tuple[str, Callable[[], object]]] = {
     "shuffle": ("Shuffle the tokens, no position: the gap is rounding noise", shuffle_experiment),
     "twins": ("The same token at slots 0 and 4: identical output rows", twin_experiment),
@@ -270,5 +544,12 @@ EXPERIMENTS: dict[str, tuple[str, Callable[[], object]]] = {
     "matrix-form": ("The check with a 0/1 permutation matrix, Q = K = V = X", matrix_form_experiment),
     "sentence": ('"the cat sat on the mat" as soft retrieval', sentence_experiment),
     "exercises": ("The first lesson's exercises, solved", exercise_figures),
+    "init-scale": ("Why the projections are multiplied by 0.5: unscaled, rows saturate", init_scale_experiment),
+    "causal": ("A causal mask and no position: equivariance breaks, position can be read back", causal_experiment),
+    "ramp": ("What the per-slot ramp lacks: a bound, and products that depend on the offset alone", ramp_experiment),
+    "scaling": ("Dividing the scores by √d_k keeps their variance near 1", scaling_experiment),
+    "alibi": ("ALiBi as published: causal, a soft window; the symmetric form cannot see a reversal", alibi_experiment),
+    "rope": ("RoPE: the score sees the offset only; half-split and interleaved pairs", rope_experiment),
+    "families": ("Each family on lesson 3's two orders: shuffle gap and the twin rows", families_experiment),
 }
 """Every experiment by a short key: (title, function returning its dataclass)."""

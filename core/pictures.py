@@ -106,9 +106,14 @@ class AlibiPicture:
     """ALiBi's per-head slopes and the bias each head adds to its scores."""
 
     slopes: np.ndarray  # (H,)
-    bias: np.ndarray  # (H, T, T) bias[h, i, j] = −slopes[h]·|i − j|
+    bias: np.ndarray  # (H, T, T) bias[h, i, j] = −slopes[h]·(i − j) for j ≤ i; NaN where the mask hides key j > i
 
 
 def alibi_picture(n_heads: int = 8, T: int = 8) -> AlibiPicture:
-    """The slopes (`alibi_slopes`) and the (H, T, T) bias (`alibi_bias`) together."""
-    return AlibiPicture(slopes=alibi_slopes(n_heads), bias=alibi_bias(n_heads, T))
+    """The slopes (`alibi_slopes`) and the published, causal bias (`alibi_bias`) together.
+
+    The masked cells (−inf in the bias) are NaN here, so a picture draws them
+    as "no value" instead of as the far end of its colour scale.
+    """
+    bias = alibi_bias(n_heads, T)  # (H, T, T)
+    return AlibiPicture(slopes=alibi_slopes(n_heads), bias=np.where(np.isfinite(bias), bias, np.nan))

@@ -3,8 +3,11 @@
 Everything the playground screen shows comes from :func:`play`, so a test can
 check the figures on screen against the same function. Signals that are
 added to the input (constant, ramp, sinusoidal, learned) stay in their slots
-when the tokens move; RoPE rotates queries and keys by slot, ALiBi biases
-scores by slot distance.
+when the tokens move; RoPE rotates queries and keys by slot; ALiBi, as
+published, lowers the score of each earlier key by its distance and masks
+later keys; the causal mask alone only hides later keys. The defaults (width,
+seed, "the cat sat on the mat") are lesson 3's, so its first grid is the
+playground's opening one.
 """
 
 from __future__ import annotations
@@ -25,19 +28,22 @@ from attnpos.core.position import (
     sinusoidal,
     slot_ramp,
 )
-from attnpos.core.words import head_weights, sentence_matrix
+from attnpos.core.words import SENTENCE_A, SENTENCE_SEED, SENTENCE_WIDTH, head_weights, sentence_matrix
 
-SIGNALS = ("none", "constant", "ramp", "sinusoidal", "learned", "rope", "alibi")
+SIGNALS = ("none", "constant", "ramp", "causal", "sinusoidal", "learned", "rope", "alibi")
 SIGNAL_NAMES = {
     "none": "no position",
     "constant": f"a constant offset ({TOY_OFFSET:g} everywhere)",
     "ramp": f"the per-slot ramp {TOY_OFFSET:g}·(t+1)",
+    "causal": "a causal mask, no position vector",
     "sinusoidal": "sinusoidal encoding",
     "learned": "a learned table (seeded random)",
     "rope": "RoPE: queries and keys rotated by slot",
-    "alibi": "ALiBi: scores biased by distance (head 1 of 8)",
+    "alibi": "ALiBi as published: −m·(i − j) on earlier keys, causal mask (head 0, m = 1/2)",
 }
-WIDTH = 16  # C: wide enough for RoPE's frequencies, narrow enough to draw as a strip
+WIDTH = SENTENCE_WIDTH  # C: lesson 3's width, so the default state is lesson 3's sentence
+DEFAULT_SEED = SENTENCE_SEED
+DEFAULT_SENTENCE = " ".join(SENTENCE_A)
 MAX_TOKENS = 64
 LEARNED_SCALE = 1.0  # a trained table would be learned; seeded random rows of this size show the effect
 ALIBI_HEADS = 8
@@ -58,9 +64,12 @@ def additive_signal(signal: str, T: int, C: int, seed: int) -> np.ndarray | None
 
 
 def attend_with_signal(
-    X: np.ndarray, Wq: np.ndarray, Wk: np.ndarray, Wv: np.ndarray, signal: str, *, temperature: float = 1.0, seed: int = 0
+    X: np.ndarray, Wq: np.ndarray, Wk: np.ndarray, Wv: np.ndarray, signal: str, *, temperature: float = 1.0, seed: int = DEFAULT_SEED
 ) -> Attention:
-    """Self-attention over X (T, C) with a position signal; temperature divides the scores."""
+    """Self-attention over X (T, C) with a position signal; temperature divides the scores.
+
+    X: (T, C); Wq, Wk, Wv: (C, hs). Returns outputs (T, hs) and weights (T, T).
+    """
     if signal not in SIGNALS:
         raise ValueError(f"unknown signal {signal!r}; one of {', '.join(SIGNALS)}")
     T, C = X.shape
@@ -70,9 +79,9 @@ def attend_with_signal(
     Q, K, V = X @ Wq, X @ Wk, X @ Wv  # (T, hs)
     if signal == "rope":
         Q, K = rope_rotate(Q), rope_rotate(K)
-    bias = alibi_bias(ALIBI_HEADS, T)[0] if signal == "alibi" else None  # (T, T), the steepest head
+    bias = alibi_bias(ALIBI_HEADS, T)[0] if signal == "alibi" else None  # (T, T) head 0, the steepest, mask included
     scale = 1.0 / (np.sqrt(Q.shape[-1]) * temperature) if temperature > 0 else 0.0
-    return attend(Q, K, V, bias=bias, scale=scale)
+    return attend(Q, K, V, bias=bias, scale=scale, causal=signal == "causal")
 
 
 @dataclass(frozen=True)
@@ -101,7 +110,9 @@ class Play:
         return self.pooled_gap >= SAME
 
 
-def play(tokens: list[str], perm: list[int] | None = None, signal: str = "none", *, temperature: float = 1.0, seed: int = 0) -> Play:
+def play(
+    tokens: list[str], perm: list[int] | None = None, signal: str = "none", *, temperature: float = 1.0, seed: int = DEFAULT_SEED
+) -> Play:
     """Attend over the sentence in its first order and in ``perm``, and compare."""
     T = len(tokens)
     if not 1 <= T <= MAX_TOKENS:

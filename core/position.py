@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import numpy.typing as npt
 
 TOY_OFFSET = 0.6
 """The course's toy signal: the constant offset (the same at every slot) and the ramp's step (slot t holds 0.6·(t+1))."""
@@ -21,8 +22,11 @@ def constant_offset(T: int, C: int, value: float = TOY_OFFSET) -> np.ndarray:
 def slot_ramp(T: int, C: int, step: float = TOY_OFFSET) -> np.ndarray:
     """(T, C) toy signal: every channel of slot t holds step·(t+1).
 
-    Distinct per slot, which is all the first lesson needs; it grows without
-    bound and says nothing about distance, which is why real models use others.
+    Distinct per slot, which is all the first lesson needs, and its step is
+    the same everywhere, so "three apart" is the same difference at any slot.
+    What it lacks is a bound (row t has norm step·(t+1)·√C, soon far above a
+    token's) and dot products that depend on the offset alone:
+    ramp[s]·ramp[t] = step²·C·(s+1)(t+1) depends on both slots.
     """
     return np.repeat(step * (np.arange(T, dtype=np.float64) + 1.0)[:, None], C, axis=1)
 
@@ -79,13 +83,34 @@ def embed_backward(grad_out: np.ndarray, ids: np.ndarray, vocab_size: int) -> np
     return grad
 
 
-def rope_rotate(x: np.ndarray, positions: np.ndarray | None = None, base: float = 10000.0) -> np.ndarray:
-    """Rotary position embedding (Su et al. 2021) applied to queries or keys.
+ROPE_PAIRINGS = ("interleaved", "half")
+
+
+def rope_channel_pairs(d: int, pairing: str = "interleaved") -> tuple[np.ndarray, np.ndarray]:
+    """(d/2,) first and second channel of each rotated pair, pair i turning at base^(-2i/d).
+
+    "interleaved" pairs channels (2i, 2i+1), as in the RoFormer paper and this
+    course; "half" pairs (i, i + d/2), as LLaMA and GPT-NeoX do. The two are
+    the same rotation up to a fixed permutation of the channels.
+    """
+    if pairing not in ROPE_PAIRINGS:
+        raise ValueError(f"unknown RoPE pairing {pairing!r}; one of {', '.join(ROPE_PAIRINGS)}")
+    i = np.arange(d // 2)
+    if pairing == "interleaved":
+        return 2 * i, 2 * i + 1
+    return i, i + d // 2
+
+
+def rope_rotate(
+    x: np.ndarray, positions: npt.ArrayLike | None = None, base: float = 10000.0, pairing: str = "interleaved"
+) -> np.ndarray:
+    """Rotary position embedding (Su et al., RoFormer) applied to queries or keys.
 
     x: (..., T, d) with d even; positions: (T,) defaulting to 0 … T-1.
-    Channel pair (2i, 2i+1) of the row at position p is turned by the angle
-    p·base^(-2i/d). Rotating q by m and k by n leaves q·k depending only on
-    n − m, so the score sees relative distance and nothing is added to X.
+    Channel pair i (see `rope_channel_pairs`) of the row at position p is
+    turned by the angle p·base^(-2i/d). Writing R_p for that rotation,
+    ⟨R_m q, R_n k⟩ = ⟨q, R_(n−m) k⟩: the score depends on q, k and the
+    offset n − m only, and nothing is added to X.
     """
     x = np.asarray(x, dtype=np.float64)
     T, d = x.shape[-2], x.shape[-1]
@@ -94,10 +119,11 @@ def rope_rotate(x: np.ndarray, positions: np.ndarray | None = None, base: float 
     p = np.arange(T, dtype=np.float64) if positions is None else np.asarray(positions, dtype=np.float64)
     angle = p[:, None] * base ** (-np.arange(0, d, 2, dtype=np.float64) / d)[None, :]  # (T, d/2)
     cos, sin = np.cos(angle), np.sin(angle)
-    even, odd = x[..., 0::2], x[..., 1::2]
+    first, second = rope_channel_pairs(d, pairing)
+    a, b = x[..., first], x[..., second]  # (..., T, d/2) each
     rotated = np.empty_like(x)
-    rotated[..., 0::2] = even * cos - odd * sin
-    rotated[..., 1::2] = even * sin + odd * cos
+    rotated[..., first] = a * cos - b * sin
+    rotated[..., second] = a * sin + b * cos
     return rotated
 
 
@@ -123,10 +149,35 @@ def alibi_slopes(n_heads: int) -> np.ndarray:
 
 
 def alibi_bias(n_heads: int, T: int) -> np.ndarray:
-    """(H, T, T) additive score bias −slope·|i − j|: the further back a key, the less it is read.
+    """(H, T, T) ALiBi as published (Press et al. 2022), causal mask included.
 
-    Used with a causal mask only the j <= i half matters, where this is
-    −slope·(i − j) exactly as in the paper.
+    bias[h, i, j] = −slope_h·(i − j) for a key j at or before the query i,
+    and −inf for a later key: the further back a key, the lower its score.
+    Add it to the scores; no separate mask is needed.
     """
-    distance = np.abs(np.arange(T)[:, None] - np.arange(T)[None, :]).astype(np.float64)  # (T, T)
-    return -alibi_slopes(n_heads)[:, None, None] * distance[None, :, :]
+    i, j = np.arange(T)[:, None], np.arange(T)[None, :]
+    ahead = (j - i).astype(np.float64)  # (T, T) −(i − j), written so the diagonal is +0.0, not −0.0
+    bias = alibi_slopes(n_heads)[:, None, None] * ahead[None, :, :]  # (H, T, T)
+    return np.where(j <= i, bias, -np.inf)
+
+
+def symmetric_alibi_bias(n_heads: int, T: int) -> np.ndarray:
+    """(H, T, T) −slope·|i − j| with no mask: NOT the published ALiBi.
+
+    It sees how far apart two tokens are but not which comes first, so it
+    cannot tell a sequence from its reverse (|i − j| is unchanged when both
+    slots are mirrored). Kept to show why the published form is causal.
+    """
+    i, j = np.arange(T)[:, None], np.arange(T)[None, :]
+    closeness = np.minimum(i - j, j - i).astype(np.float64)  # (T, T) −|i − j|, +0.0 on the diagonal
+    return alibi_slopes(n_heads)[:, None, None] * closeness[None, :, :]
+
+
+def alibi_window(slopes: np.ndarray, factor: float = 100.0) -> np.ndarray:
+    """(H,) how many slots back ALiBi alone divides a key's weight by ``factor``.
+
+    The bias lowers a score by slope·d at distance d, so the weight is
+    multiplied by exp(−slope·d); it has fallen ``factor``-fold at
+    d = ln(factor)/slope. A soft window: far keys are not cut off, they fade.
+    """
+    return np.log(factor) / np.asarray(slopes, dtype=np.float64)

@@ -12,6 +12,12 @@ from functools import lru_cache
 
 import numpy as np
 
+# Lesson 3's sentence and the seed and width of its word vectors and head; the
+# playground starts from the same three, so its first grid is lesson 3's.
+SENTENCE_A = ("the", "cat", "sat", "on", "the", "mat")
+SENTENCE_SEED = 7
+SENTENCE_WIDTH = 8
+
 
 @lru_cache(maxsize=4096)
 def word_vector(word: str, C: int, seed: int = 0) -> np.ndarray:

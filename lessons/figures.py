@@ -44,6 +44,13 @@ offset = cache(ex.offset_experiment)
 matrix_form = cache(ex.matrix_form_experiment)
 sentence = cache(ex.sentence_experiment)
 solved = cache(ex.exercise_figures)
+init = cache(ex.init_scale_experiment)
+causal = cache(ex.causal_experiment)
+ramp = cache(ex.ramp_experiment)
+scaling = cache(ex.scaling_experiment)
+alibi = cache(ex.alibi_experiment)
+rope = cache(ex.rope_experiment)
+family = cache(ex.family_experiment)
 
 
 def _sentence_labels() -> list[str]:
@@ -72,6 +79,19 @@ def _perm() -> list[int]:
 
 def _order_b_perm() -> list[int]:
     return [int(i) for i in ex.ORDER_B_PERM]
+
+def _family_figures(signal: str) -> list[Figure]:
+    """Gap, twins and both grids of one family on lesson 3's orders A and B."""
+    return [
+        Figure(f"family.{signal}.gap", f"shuffle gap of order B against A with {signal}", lambda: family(signal).gap),
+        Figure(
+            f"family.{signal}.twins",
+            f"whether the rows of the₀ and the₄ are identical with {signal}",
+            lambda: "identical" if family(signal).twins_identical else "different",
+        ),
+        Figure(f"family.{signal}.weights", f"order A's weights with {signal}", lambda: family(signal).weights, _sentence_labels),
+        Figure(f"family.{signal}.order_b_weights", f"order B's weights with {signal}", lambda: family(signal).order_b_weights, _order_b_labels, _order_b_perm),
+    ]
 
 
 def _order_b_weights() -> np.ndarray:
@@ -161,6 +181,45 @@ FIGURES: dict[str, Figure] = {
         Figure("solved.late_diff", "position added after attention: out[4] − out[0] in channel 0", lambda: float(solved().after_attention_diff[0])),
         Figure("solved.late_matches", "that difference is exactly pos[4] − pos[0]", lambda: solved().after_attention_matches_offset),
         Figure("alibi.slopes8", "ALiBi slopes for 8 heads, as powers of 1/2", lambda: ", ".join(f"1/{round(1 / s)}" for s in alibi_slopes(8))),
+        Figure("init.top_weight", "mean largest weight per row, projections × 0.5", lambda: init().mean_top_weight),
+        Figure("init.top_weight_unscaled", "the same without the factor", lambda: init().mean_top_weight_unscaled),
+        Figure("shuffle.gap_ulps", "the shuffle gap in units in the last place", lambda: shuffle().gap_ulps),
+        Figure("shuffle.weights_relabel_gap", "max|A(PX) − P·A(X)·Pᵀ|", lambda: shuffle().weights_relabel_gap),
+        Figure("causal.gap", "the seed-42 shuffle gap with a causal mask, no position", lambda: causal().gap),
+        Figure("causal.twin_diff", "max|out[0] − out[4]| for the twins with a causal mask", lambda: causal().twin_diff),
+        Figure("causal.marker_share", "the first token's share of each slot, uniform causal weights", lambda: _rows(causal().marker_share)),
+        Figure("causal.weights", "seed-42 weights with a causal mask", lambda: causal().weights, _slot_labels),
+        Figure("causal.shuffled_weights", "the shuffled tokens with a causal mask", lambda: causal().shuffled_weights, _shuffled_labels),
+        Figure("ramp.token_norm", "mean norm of the seed-42 token vectors", lambda: ramp().token_norm),
+        Figure("ramp.last_norm", "norm of the ramp at the last of six slots", lambda: float(ramp().ramp_norms[-1])),
+        Figure("ramp.product_near", "ramp[1]·ramp[4]", lambda: ramp().ramp_product_near),
+        Figure("ramp.product_far", "ramp[10]·ramp[13]", lambda: ramp().ramp_product_far),
+        Figure("ramp.sin_product", "PE[1]·PE[4] = PE[10]·PE[13] for the sinusoidal encoding", lambda: ramp().sin_product_near),
+        Figure("ramp.crowded_slot", "the slot lesson 1's ramp rows read most", lambda: _slot_labels()[ramp().crowded_column]),
+        Figure("ramp.crowded_share", "the mean weight on it", lambda: ramp().crowded_share),
+        Figure("ramp.sentence_crowded_slot", "the slot lesson 3's A + ramp rows read most", lambda: _sentence_labels()[ramp().sentence_crowded_column]),
+        Figure("ramp.sentence_crowded_share", "the mean weight on it", lambda: ramp().sentence_crowded_share),
+        Figure("scaling.d_k", "the key width of the variance demo", lambda: scaling().d_k),
+        Figure("scaling.raw_variance", "variance of q·k for random unit-variance q, k", lambda: scaling().raw_variance),
+        Figure("scaling.scaled_variance", "variance of q·k/√d_k", lambda: scaling().scaled_variance),
+        Figure("alibi.fade", "the factor by which a key counts as faded", lambda: alibi().fade),
+        Figure("alibi.window_steep", "slots back at which slope 1/2 fades a key 100×", lambda: float(alibi().windows[0])),
+        Figure("alibi.window_gentle", "slots back at which slope 1/256 fades a key 100×", lambda: float(alibi().windows[-1])),
+        Figure("alibi.reversal_gap", "seed-42 reversal gap, published ALiBi head 0", lambda: alibi().reversal_gap),
+        Figure("alibi.mask_only_reversal_gap", "the same reversal, causal mask alone", lambda: alibi().mask_only_reversal_gap),
+        Figure("alibi.symmetric_reversal_gap", "the same reversal, −m·|i − j| without a mask", lambda: alibi().symmetric_reversal_gap),
+        Figure("rope.relative_error", "max|⟨R_m q, R_n k⟩ − ⟨q, R_(n−m) k⟩|", lambda: rope().relative_error),
+        Figure("rope.half_error", "half-split RoPE against interleaved RoPE on permuted channels", lambda: rope().half_as_interleaved_error),
+        Figure("rope.mismatch", "one q, k scored with the two pairings: the difference", lambda: rope().mismatched_score_gap),
+        Figure("sentence.sharp_ratio", "scale 50 against the usual 1/√8", lambda: sentence().sharp_ratio),
+        Figure(
+            "sentence.mat_weights",
+            "the sharpened mat row's weights on the₀ and the₄",
+            lambda: " and ".join(f"{w:.2f}" for w in sentence().mat_sharp_weights),
+        ),
+        Figure("sentence.mat_copy_gap", "max|y_mat − v_the| sharpened", lambda: sentence().mat_copy_gap),
+        Figure("sentence.last_slot_gap", "the last slot's output, order B against order A, no position", lambda: sentence().last_slot_gap),
+        *[f for signal in ex.FAMILY_SIGNALS for f in _family_figures(signal)],
     ]
 }
 

@@ -17,9 +17,25 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
+from attnpos.core.playground import MAX_TOKENS, SIGNALS
+from attnpos.core.words import tokenize
 from attnpos.lessons.figures import FIGURES, format_figure
+from attnpos.lessons.glossary import GLOSSARY_NAME, Term, parse_glossary
 from attnpos.lessons.mathtext import MathError, to_unicode
-from attnpos.lessons.model import Block, Code, Course, Exercise, ExerciseRef, Grid, Lesson, Math, Prose, Quiz, Section
+from attnpos.lessons.model import (
+    Block,
+    Code,
+    Course,
+    Exercise,
+    ExerciseRef,
+    Grid,
+    Lesson,
+    Math,
+    PlaygroundLink,
+    Prose,
+    Quiz,
+    Section,
+)
 from attnpos.lessons.scanner import (
     CONTENT_DIR,
     COURSE_TITLE,
@@ -39,7 +55,7 @@ from attnpos.lessons.scanner import (
 FIGURE_PATTERN = re.compile(r"\{\{\s*([A-Za-z0-9_.]+)\s*(?::([^}]*))?\}\}")
 INLINE_MATH = re.compile(r"(?<![\\$])\$(?!\$)([^$]+?)\$")  # may wrap onto the next line
 CODE_SPAN = re.compile(r"(`+)(.+?)\1")
-DIRECTIVES = ("grid", "quiz", "exercise")
+DIRECTIVES = ("grid", "quiz", "exercise", "playground")
 
 
 @dataclass(frozen=True)
@@ -159,10 +175,30 @@ def parse_quiz(data: dict, report: _Reporter, line: int, what: str = "quiz") -> 
     )
 
 
+def parse_playground(data: dict, report: _Reporter, line: int) -> PlaygroundLink | None:
+    """A {playground} block: a sentence, an optional order (a permutation of its tokens) and a signal."""
+    if not _require(data, {"sentence": str, "signal": str}, report, line, "playground"):
+        return None
+    tokens = tokenize(data["sentence"])
+    if not 1 <= len(tokens) <= MAX_TOKENS:
+        report(line, f"playground: the sentence needs 1 to {MAX_TOKENS} words, it has {len(tokens)}")
+        return None
+    if data["signal"] not in SIGNALS:
+        report(line, f"playground: unknown signal {data['signal']!r}; one of {', '.join(SIGNALS)}")
+        return None
+    order = data.get("order", list(range(len(tokens))))
+    if not isinstance(order, list) or not all(isinstance(k, int) for k in order) or sorted(order) != list(range(len(tokens))):
+        report(line, f"playground: order must list each of 0 … {len(tokens) - 1} once, one per word")
+        return None
+    return PlaygroundLink(" ".join(tokens), tuple(order), data["signal"], line, _text(data.get("caption", ""), report, line))
+
+
 def _directive(kind: str, body: str, report: _Reporter, line: int) -> Block | None:
     data = _toml(body, report, line + 1)
     if data is None:
         return None
+    if kind == "playground":
+        return parse_playground(data, report, line)
     if kind == "quiz":
         return parse_quiz(data, report, line)
     if kind == "exercise":
@@ -349,7 +385,10 @@ def _check_course(course: Course, problems: list[Problem]) -> None:
 
 
 def load_course(content_dir: Path = CONTENT_DIR, exercises_dir: Path = EXERCISES_DIR) -> Course:
-    """The whole course; raises CourseError listing every problem found."""
+    """The whole course; raises CourseError listing every problem found.
+
+    The glossary is ``glossary.toml`` beside the content folder, when there is one.
+    """
     problems: list[Problem] = []
     lessons = []
     numbers: dict[int, Path] = {}
@@ -374,7 +413,12 @@ def load_course(content_dir: Path = CONTENT_DIR, exercises_dir: Path = EXERCISES
         exercise = parse_exercise(folder, problems)
         if exercise is not None:
             exercises[exercise.id] = exercise
-    course = Course(COURSE_TITLE, tuple(lessons), exercises)
+    glossary: tuple[Term, ...] = ()
+    glossary_path = content_dir.parent / GLOSSARY_NAME
+    if glossary_path.is_file():
+        report = _Reporter(glossary_path, problems)
+        glossary = parse_glossary(glossary_path, set(numbers), report, lambda value, line: _text(value, report, line))
+    course = Course(COURSE_TITLE, tuple(lessons), exercises, glossary)
     _check_course(course, problems)
     if problems:
         raise CourseError(problems)

@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Union
 
+from attnpos.lessons.glossary import Term
+
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
 CITED_HINT = re.compile(rf"\b({'|'.join(ORDINALS)}|last) hint\b", re.IGNORECASE)
 
@@ -70,7 +72,18 @@ class ExerciseRef:
     line: int
 
 
-Block = Union[Prose, Math, Code, Grid, Quiz, ExerciseRef]
+@dataclass(frozen=True)
+class PlaygroundLink:
+    """A link that opens the playground on a sentence, in an order, with a position signal."""
+
+    sentence: str
+    order: tuple[int, ...]  # slot k shows token order[k] of the sentence
+    signal: str  # one of attnpos.core.playground.SIGNALS
+    line: int
+    caption: str = ""  # what to look at once it is open
+
+
+Block = Union[Prose, Math, Code, Grid, Quiz, ExerciseRef, PlaygroundLink]
 
 
 @dataclass(frozen=True)
@@ -128,6 +141,7 @@ class Course:
     title: str
     lessons: tuple[Lesson, ...]
     exercises: dict[str, Exercise] = field(default_factory=dict)
+    glossary: tuple[Term, ...] = ()
 
     def lesson(self, number: int) -> Lesson:
         for lesson in self.lessons:

@@ -15,30 +15,49 @@ from collections.abc import Callable
 import numpy as np
 
 from attnpos.core.permutation import is_permutation
-from attnpos.core.playground import MAX_TOKENS, SAME, SIGNAL_NAMES, SIGNALS, Play, play, row_change
+from attnpos.core.playground import (
+    DEFAULT_SEED,
+    DEFAULT_SENTENCE,
+    MAX_TOKENS,
+    SAME,
+    SIGNAL_NAMES,
+    SIGNALS,
+    Play,
+    play,
+    row_change,
+)
 from attnpos.core.words import label_tokens, tokenize
 from attnpos.lessons.figures import CHANGED_ROW
 
-DEFAULT_SENTENCE = "the cat sat on the mat"
 TEMPERATURE_STEP = 1.5  # each sharpen divides the temperature by this, each flatten multiplies it
 
 
 class PlaygroundState:
     """What the playground shows and how each control changes it."""
 
-    def __init__(self, sentence: str = DEFAULT_SENTENCE):
+    def __init__(self, sentence: str = DEFAULT_SENTENCE, perm: list[int] | None = None, signal: str = "none"):
+        """Start on ``sentence`` (words) in the order ``perm`` (as typed if None) with ``signal``.
+
+        A lesson's {playground} link passes all three; the loader has validated them.
+        """
         self.by = "word"  # or "char": how the sentence is cut into tokens
         self.sentence = sentence
         self.tokens = tokenize(sentence)[:MAX_TOKENS] or tokenize(DEFAULT_SENTENCE)
         self.perm = list(range(len(self.tokens)))  # slot k shows token perm[k]
-        self.signal = "none"
+        if perm is not None and is_permutation(np.asarray(perm), len(self.tokens)):
+            self.perm = list(perm)
+        self.signal = signal if signal in SIGNALS else "none"
         self.temperature = 1.0
-        self.seed = 0
+        self.seed = DEFAULT_SEED  # lesson 3's: the opening grid is lesson 3's
         self.shuffles = 0  # shuffles drawn so far: shuffle n of a seed is reproducible
         self.swap_from: int | None = None  # the token picked for a swap, waiting for the second
         self.predicted: set[int] = set()  # tokens the learner expects the next change to move
         self.marked: frozenset[int] = frozenset()  # tokens whose rows the last change moved
-        self.last_change = "No position signal yet, as in the lessons: s shuffles, g changes the signal, ? lists every key."
+        self.last_change = (
+            "No position signal yet, as in the lessons: s shuffles, g changes the signal, ? lists every key."
+            if self.signal == "none"
+            else f"From the lesson: {SIGNAL_NAMES[self.signal]}. o: order as typed · g: next signal · ? every key."
+        )
         self.side_by_side = False  # the grid as typed beside the grid now
         self.computed: Play = self._play()
 

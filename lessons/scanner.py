@@ -20,6 +20,7 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 CONTENT_DIR = PACKAGE_DIR / "content"
 EXERCISES_DIR = PACKAGE_DIR / "exercises"
 COURSE_TITLE = "Why Attention Needs Position"
+PREREQUISITES = "You need Python and everyday NumPy (indexing, the @ product); lesson 1 opens with a refresher on one attention head."
 LESSON_NAME = re.compile(r"(\d+)-([a-z0-9-]+)\.md")
 FIRST_SECTION = "Introduction"  # the title of the text before the first '## ' heading, when there is any
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import json
+from functools import partial
 
 import pytest
 from textual._styles_cache import StylesCache
@@ -12,7 +13,6 @@ from textual.widgets import Tree
 from textual.widgets._footer import FooterKey
 
 from attnpos.lessons.progress import STATE_FILE
-from attnpos.tui.app import AttnposApp
 from attnpos.tui.screens.exercise_screen import ExerciseScreen
 from attnpos.tui.screens.help_screen import HelpScreen
 from attnpos.tui.screens.lesson_screen import LessonScreen
@@ -22,23 +22,12 @@ from attnpos.tui.widgets.attention_grid import AttentionGrid
 from attnpos.tui.widgets.grid_pair import GridPair
 from attnpos.tui.widgets.lesson_blocks import CodeCell, ProseBlock, QuizCard
 
-SHUFFLE_SECTION = 2  # lesson 1, "The shuffle experiment": a runnable block, a grid pair and a question
-
-
-def make_app(data_dir, **options) -> AttnposApp:
-    app = AttnposApp(data_dir=data_dir, **options)
-    app.animation_level = "none"
-    return app
-
-
-async def settle(pilot) -> None:
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
+SHUFFLE_SECTION = 3  # lesson 1, "The shuffle experiment": a runnable block, a grid pair and a question
 
 
 @pytest.mark.parametrize("size", [(80, 24), (160, 50)])
-async def test_outline_to_lesson_to_output_to_grid(data_dir, size):
-    app = make_app(data_dir)
+async def test_outline_to_lesson_to_output_to_grid(size, make_app, settle):
+    app = make_app()
     async with app.run_test(size=size) as pilot:
         await settle(pilot)
         assert isinstance(app.screen, OutlineScreen)
@@ -69,8 +58,8 @@ async def test_outline_to_lesson_to_output_to_grid(data_dir, size):
         assert grid.cursor_weight == pytest.approx(grid.weights[1, 2])
 
 
-async def test_position_is_remembered_across_restarts(data_dir):
-    async with make_app(data_dir).run_test(size=(80, 24)) as pilot:
+async def test_position_is_remembered_across_restarts(data_dir, make_app, settle):
+    async with make_app().run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         await pilot.press("enter", "n", "n", "n")
         await settle(pilot)
@@ -78,7 +67,7 @@ async def test_position_is_remembered_across_restarts(data_dir):
     saved = json.loads((data_dir / STATE_FILE).read_text())
     assert saved["position"] == [1, 3]
 
-    async with make_app(data_dir).run_test(size=(80, 24)) as pilot:
+    async with make_app().run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         assert "section 4" in str(pilot.app.screen.query_one("#outline-intro").render())
         await pilot.press("c")
@@ -91,13 +80,13 @@ async def test_position_is_remembered_across_restarts(data_dir):
         assert "in progress" in str(pilot.app.screen.query_one(Tree).root.children[0].label)
 
 
-async def test_continue_returns_to_the_exercise_left_open(data_dir):
-    async with make_app(data_dir).run_test(size=(80, 24)) as pilot:
+async def test_continue_returns_to_the_exercise_left_open(make_app, settle):
+    async with make_app().run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         pilot.app.open_exercise("identical-tokens")
         await settle(pilot)
     # quit from inside the exercise: the next start continues there
-    async with make_app(data_dir).run_test(size=(80, 24)) as pilot:
+    async with make_app().run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         assert "the exercise" in str(pilot.app.screen.query_one("#outline-intro").render())
         await pilot.press("c")
@@ -106,16 +95,16 @@ async def test_continue_returns_to_the_exercise_left_open(data_dir):
         await pilot.press("escape")  # back out of it: `c` now means the lesson section
         await settle(pilot)
         assert isinstance(pilot.app.screen, LessonScreen)
-    async with make_app(data_dir).run_test(size=(80, 24)) as pilot:
+    async with make_app().run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         await pilot.press("c")
         await settle(pilot)
         assert isinstance(pilot.app.screen, LessonScreen)
 
 
-async def test_every_lesson_and_section_opens(data_dir):
+async def test_every_lesson_and_section_opens(make_app, settle):
     """A learner can page through all four lessons; every section mounts without error."""
-    app = make_app(data_dir)
+    app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         for lesson in app.outline:
@@ -138,9 +127,9 @@ def live_render_state() -> tuple[int, int]:
     )
 
 
-async def test_paging_does_not_keep_old_pages_alive(data_dir):
+async def test_paging_does_not_keep_old_pages_alive(make_app, settle):
     """Two Textual leaks (see tui/leaks.py) kept every page's widgets and lines: ~4 MiB a pass."""
-    app = make_app(data_dir)
+    app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         lesson = app.outline[0]
@@ -156,8 +145,8 @@ async def test_paging_does_not_keep_old_pages_alive(data_dir):
         assert counts[2][0] <= counts[1][0] and counts[2][1] <= counts[1][1], counts
 
 
-async def test_every_code_block_runs_in_the_app(data_dir):
-    app = make_app(data_dir)
+async def test_every_code_block_runs_in_the_app(make_app, settle):
+    app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         ran = 0
@@ -173,8 +162,8 @@ async def test_every_code_block_runs_in_the_app(data_dir):
         assert ran >= 8
 
 
-async def test_quiz_answer_is_explained_and_saved(data_dir):
-    app = make_app(data_dir, start=(1, SHUFFLE_SECTION))
+async def test_quiz_answer_is_explained_and_saved(data_dir, make_app, settle):
+    app = make_app(start=(1, SHUFFLE_SECTION))
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         card = app.screen.query_one(QuizCard)
@@ -191,8 +180,8 @@ async def test_quiz_answer_is_explained_and_saved(data_dir):
     assert saved["quizzes"][card.quiz.id]["choice"] == chosen
 
 
-async def test_help_lists_the_bindings(data_dir):
-    app = make_app(data_dir, start=(1, 0))
+async def test_help_lists_the_bindings(make_app, settle):
+    app = make_app(start=(1, 0))
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         await pilot.press("question_mark")
@@ -204,16 +193,19 @@ async def test_help_lists_the_bindings(data_dir):
         assert isinstance(app.screen, LessonScreen)
 
 
-async def test_command_palette_jumps_to_an_exercise(data_dir):
-    app = make_app(data_dir)
+async def test_command_palette_jumps_to_an_exercise(make_app, settle, wait_until):
+    app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         await pilot.press("ctrl+p")
-        await pilot.pause(0.5)
-        listed = app.screen.query_one(CommandList)
-        assert "Playground" in str(listed.get_option_at_index(0).prompt)  # the course before Keys, Theme, …
+
+        def first_command() -> str:
+            commands = app.screen.query(CommandList)
+            return str(commands.first().get_option_at_index(0).prompt) if commands and commands.first().option_count else ""
+
+        await wait_until(pilot, lambda: "Playground" in first_command())  # the course before Keys, Theme, …
         await pilot.press(*"constant offset")
-        await pilot.pause(0.5)
+        await wait_until(pilot, lambda: "constant-offset" in first_command())
         await pilot.press("enter")
         await settle(pilot)
         assert isinstance(app.screen, ExerciseScreen) and app.screen.exercise.id == "constant-offset"
@@ -223,8 +215,37 @@ async def test_command_palette_jumps_to_an_exercise(data_dir):
         assert app.screen.lesson.sections[app.screen.section].title == "Practice"
 
 
-async def test_too_small_says_so(data_dir):
-    app = make_app(data_dir)
+async def test_the_glossary_is_in_the_command_palette(make_app, settle):
+    from attnpos.tui.screens.glossary_screen import GlossaryScreen
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+p")
+        await pilot.pause(0.5)
+        await pilot.press(*"glossary")
+        await pilot.pause(0.5)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, GlossaryScreen)
+        assert app.screen.terms == app.course.glossary
+        shown = app.export_screenshot().replace("&#160;", " ")
+        assert "Glossary: " in shown and "attention head" in shown
+        await pilot.press("escape")
+        assert isinstance(app.screen, OutlineScreen)
+
+
+async def test_the_outline_states_the_prerequisites(make_app, settle):
+    from attnpos.lessons.scanner import PREREQUISITES
+
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        assert PREREQUISITES in str(app.screen.query_one("#outline-intro").render())
+
+
+async def test_too_small_says_so(make_app, settle):
+    app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         await pilot.resize_terminal(40, 10)
@@ -236,8 +257,8 @@ async def test_too_small_says_so(data_dir):
         assert isinstance(app.screen, OutlineScreen)
 
 
-async def test_grid_without_colour_uses_shades(data_dir, no_colour):
-    app = make_app(data_dir, start=(1, SHUFFLE_SECTION))
+async def test_grid_without_colour_uses_shades(no_colour, make_app, settle):
+    app = make_app(start=(1, SHUFFLE_SECTION))
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         grid = app.screen.query(AttentionGrid).first()
@@ -248,23 +269,15 @@ async def test_grid_without_colour_uses_shades(data_dir, no_colour):
 
 # --- snapshots ---------------------------------------------------------------
 
-def _app_at(data_dir, start=None):
-    return make_app(data_dir, start=start)
+def test_snapshot_outline(snap_compare, make_app, settle):
+    assert snap_compare(make_app(), terminal_size=(80, 24), run_before=settle)
 
 
-async def _settled(pilot):
-    await settle(pilot)
+def test_snapshot_lesson_page(snap_compare, make_app, settle):
+    assert snap_compare(make_app(start=(2, 1)), terminal_size=(80, 24), run_before=settle)
 
 
-def test_snapshot_outline(snap_compare, data_dir):
-    assert snap_compare(_app_at(data_dir), terminal_size=(80, 24), run_before=_settled)
-
-
-def test_snapshot_lesson_page(snap_compare, data_dir):
-    assert snap_compare(_app_at(data_dir, (2, 1)), terminal_size=(80, 24), run_before=_settled)
-
-
-async def _focus_grid(pilot):
+async def _focus_grid(pilot, settle):
     await settle(pilot)
     grid = pilot.app.screen.query(AttentionGrid).first()
     grid.focus()
@@ -274,12 +287,12 @@ async def _focus_grid(pilot):
     await settle(pilot)
 
 
-def test_snapshot_grid_in_colour(snap_compare, data_dir):
-    assert snap_compare(_app_at(data_dir, (3, 1)), terminal_size=(80, 24), run_before=_focus_grid)
+def test_snapshot_grid_in_colour(snap_compare, make_app, settle):
+    assert snap_compare(make_app(start=(3, 1)), terminal_size=(80, 24), run_before=partial(_focus_grid, settle=settle))
 
 
-def test_snapshot_grid_without_colour(snap_compare, data_dir, no_colour):
-    assert snap_compare(_app_at(data_dir, (3, 1)), terminal_size=(80, 24), run_before=_focus_grid)
+def test_snapshot_grid_without_colour(snap_compare, make_app, settle, no_colour):
+    assert snap_compare(make_app(start=(3, 1)), terminal_size=(80, 24), run_before=partial(_focus_grid, settle=settle))
 
 
 def test_the_app_starts_without_numpy():
@@ -292,7 +305,7 @@ def test_the_app_starts_without_numpy():
     assert result.stdout.strip() == "False"
 
 
-async def test_a_broken_lesson_is_reported_not_a_crash(data_dir, tmp_path, monkeypatch):
+async def test_a_broken_lesson_is_reported_not_a_crash(tmp_path, monkeypatch, make_app):
     """Someone edited a lesson and broke it: the app says so and keeps running."""
     from attnpos.lessons import loader
 
@@ -301,7 +314,7 @@ async def test_a_broken_lesson_is_reported_not_a_crash(data_dir, tmp_path, monke
     (broken / "01-broken.md").write_text("no front matter\n")
     monkeypatch.setattr(loader, "CONTENT_DIR", broken)
     monkeypatch.setattr(loader.load_course, "__defaults__", (broken, loader.EXERCISES_DIR))
-    app = make_app(data_dir)
+    app = make_app()
     notices = []
     async with app.run_test(size=(80, 24)) as pilot:
         monkeypatch.setattr(app, "notify", lambda message, **kw: notices.append(message))

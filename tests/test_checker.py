@@ -316,11 +316,7 @@ def test_the_error_line_is_the_learners(course, sandbox):
 # --- the command line -----------------------------------------------------------
 
 
-def attnpos(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "attnpos", *args], capture_output=True, text=True, timeout=120, cwd=cwd)
-
-
-def test_check_exit_codes_and_json(tmp_path):
+def test_check_exit_codes_and_json(tmp_path, attnpos, course):
     right = tmp_path / "right.py"
     right.write_text(CO)
     wrong = tmp_path / "wrong.py"
@@ -329,8 +325,10 @@ def test_check_exit_codes_and_json(tmp_path):
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout) == {
         "exercise": "constant-offset", "file": str(right), "passed": True, "diagnosis": "passed",
-        "message": json.loads(result.stdout)["message"], "details": {},
+        "message": course.exercises["constant-offset"].messages["passed"], "details": {},
+        "confinement": json.loads(result.stdout)["confinement"],
     }
+    assert set(json.loads(result.stdout)["confinement"]) == {"landlock", "seccomp", "bwrap"}
     result = attnpos("check", "constant-offset", str(wrong))
     assert result.returncode == 1 and "mismatch" in result.stdout
 
@@ -346,16 +344,17 @@ def test_check_exit_codes_and_json(tmp_path):
         (["check", "x.py", "constant-offset"], "the exercise id comes first"),
     ],
 )
-def test_usage_errors_are_one_line(tmp_path, args, words):
+def test_usage_errors_are_one_line(tmp_path, monkeypatch, attnpos, args, words):
     (tmp_path / "EMPTY").mkdir()
     (tmp_path / "x.py").write_text("x = 1\n")
-    result = attnpos(*args, cwd=tmp_path)
+    monkeypatch.chdir(tmp_path)
+    result = attnpos(*args)
     assert result.returncode == 2
     assert words in result.stderr and len(result.stderr.strip().splitlines()) == 1
     assert "Traceback" not in result.stderr
 
 
-def test_grade_a_folder(tmp_path):
+def test_grade_a_folder(tmp_path, attnpos):
     for i in range(3):
         (tmp_path / f"right{i}.py").write_text(CO)
     (tmp_path / "wrong.py").write_text(replace(CO, "pos = 0.6\n", "pos = slot_ramp(6, 8)\n"))
@@ -366,10 +365,10 @@ def test_grade_a_folder(tmp_path):
     assert report["total"] == 4 and report["passed"] == 3
     assert {r["diagnosis"] for r in report["results"]} == {"passed", "offset-varies"}
     result = attnpos("grade", "constant-offset", str(tmp_path), "--csv")
-    assert result.stdout.splitlines()[0] == "file,passed,diagnosis,message"
+    assert result.stdout.splitlines()[0] == "file,passed,diagnosis,message,confinement"
 
 
-def test_exercise_writes_the_starter_and_never_overwrites(tmp_path):
+def test_exercise_writes_the_starter_and_never_overwrites(tmp_path, attnpos):
     result = attnpos("exercise", "identical-tokens", "--dir", str(tmp_path))
     assert result.returncode == 0
     starter = tmp_path / "identical-tokens.py"
@@ -402,13 +401,13 @@ def test_watch_rechecks_on_save(tmp_path):
         process.wait(timeout=10)
 
 
-def test_exercises_lists_all_four():
+def test_exercises_lists_all_four(attnpos):
     result = attnpos("exercises")
     for exercise_id in ("forget-reorder", "constant-offset", "identical-tokens", "order-checks"):
         assert exercise_id in result.stdout
 
 
-def test_hints_come_one_at_a_time():
+def test_hints_come_one_at_a_time(attnpos):
     result = attnpos("hint", "constant-offset", "2")
     assert result.returncode == 0 and "Hint 2 of" in result.stdout and "hint constant-offset 3" in result.stdout
     assert attnpos("hint", "constant-offset", "99").returncode == 2
@@ -501,7 +500,7 @@ def test_identical_tokens_property(course, sandbox, setup, step, mutation):
     assert verdict.diagnosis == diagnosis, (verdict.message, verdict.details)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(setup=setups(), signal=st.floats(-2, 2))
 def test_float32_heads_sit_inside_the_derived_bound(setup, signal):
     """An honest float32 head (own softmax) is within the bound the checker derives, and the bound is not vacuous."""
@@ -518,9 +517,10 @@ def test_float32_heads_sit_inside_the_derived_bound(setup, signal):
     out32 = (w / w.sum(-1, keepdims=True)) @ v
     head = Head(*(a.astype(np.float64) for a in (X, Wq, Wk, Wv)))
     precision = head_precision(head, 0.0, np.finfo(np.float32).eps / 2)
-    error = np.max(np.abs(out32 - head.attend(head.X)))
-    assert error <= precision.array
-    assert precision.array < 0.05  # far below the O(0.1) gaps every mistake makes
+    expected = head.attend(head.X)
+    assert np.max(np.abs(out32 - expected)) <= precision.array
+    # Not vacuous: a mistake moves outputs by a good part of their size; the bound stays a few percent of it.
+    assert precision.array < 0.03 * np.max(np.abs(expected))
 
 
 # --- learner scripts written by people who never saw the checker -----------------------

@@ -1,34 +1,33 @@
-"""The command line, run as a learner would run it."""
+"""The command line, run in-process (conftest's `attnpos`) as a learner would run it."""
 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 
-def attnpos(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "attnpos", *args], capture_output=True, text=True, timeout=120)
-
-
-def test_demos_json_holds_every_experiment():
+def test_demos_json_holds_every_experiment(attnpos):
     result = attnpos("demos", "--json")
     assert result.returncode == 0, result.stderr
     figures = json.loads(result.stdout)
-    assert set(figures) == {"shuffle", "twins", "offset", "matrix-form", "sentence", "exercises"}
+    assert set(figures) == {
+        "shuffle", "twins", "offset", "matrix-form", "sentence", "exercises",
+        "init-scale", "causal", "ramp", "scaling", "alibi", "rope", "families",
+    }
     assert figures["shuffle"]["figures"]["gap"] < 1e-14
     assert abs(figures["offset"]["figures"]["gap"] - 3.4997577640) < 1e-9
     assert figures["twins"]["figures"]["max_diff"] == 0.0
+    assert abs(figures["causal"]["figures"]["gap"] - 1.6508251072) < 1e-9
+    assert figures["families"]["figures"]["twins_identical"] == [True, False, False, False, False, False]
 
 
-def test_demos_table_names_every_experiment():
+def test_demos_table_names_every_experiment(attnpos):
     result = attnpos("demos")
     assert result.returncode == 0, result.stderr
     for key in ("shuffle", "twins", "offset", "matrix-form", "sentence", "exercises"):
         assert key in result.stdout
 
 
-def test_unknown_command_is_a_usage_error():
+def test_unknown_command_is_a_usage_error(attnpos):
     result = attnpos("frobnicate")
     assert result.returncode == 2
     assert "Traceback" not in result.stderr

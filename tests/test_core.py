@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import math
 import pathlib
 
 import numpy as np
@@ -14,6 +15,7 @@ from hypothesis.extra.numpy import arrays
 from attnpos.core import (
     alibi_bias,
     alibi_slopes,
+    alibi_window,
     embed,
     embed_backward,
     equivariance_gap,
@@ -24,27 +26,49 @@ from attnpos.core import (
     pooled_readout,
     rope_rotate,
     self_attention,
+    sentence_matrix,
     sinusoidal,
     slot_ramp,
     softmax,
+    symmetric_alibi_bias,
 )
 from attnpos.core import experiments as ex
+from attnpos.core.playground import LEARNED_SCALE, MAX_TOKENS, WIDTH, play
 
 MACHINE_ZERO = 1e-14  # a few ulps of float64 at the magnitudes these tests use
 
 
-def naive_attention(X, Wq, Wk, Wv, causal=False):
-    """Loop-by-loop attention for one sequence X (T, C): the reference the core is checked against."""
+def complex_rope(x, position, pairing="interleaved", base=10000.0):
+    """RoPE of one vector x (d,) by complex multiplication: pair i as a + ib, times e^(i·p·θ_i)."""
+    d = len(x)
+    out = np.zeros(d)
+    for i in range(d // 2):
+        a, b = (2 * i, 2 * i + 1) if pairing == "interleaved" else (i, i + d // 2)
+        z = complex(x[a], x[b]) * np.exp(1j * position * base ** (-2 * i / d))
+        out[a], out[b] = z.real, z.imag
+    return out
+
+
+def naive_attention(X, Wq, Wk, Wv, causal=False, bias=None, rope=False, scale=None):
+    """Loop-by-loop attention for one sequence X (T, C): the reference the core is checked against.
+
+    bias is a (T, T) list of numbers added to the scores (−inf hides a key);
+    rope rotates query and key i by slot i with `complex_rope`.
+    """
     T = X.shape[0]
     q = [X[i] @ Wq for i in range(T)]
     k = [X[j] @ Wk for j in range(T)]
     v = [X[j] @ Wv for j in range(T)]
+    if rope:
+        q = [complex_rope(q[i], i) for i in range(T)]
+        k = [complex_rope(k[j], j) for j in range(T)]
     d = len(q[0])
+    scale = 1 / d**0.5 if scale is None else scale
     out = np.zeros((T, Wv.shape[1]))
     weights = np.zeros((T, T))
     for i in range(T):
-        visible = range(i + 1) if causal else range(T)
-        scores = {j: sum(q[i][a] * k[j][a] for a in range(d)) / d**0.5 for j in visible}
+        visible = [j for j in (range(i + 1) if causal else range(T)) if bias is None or bias[i][j] != -np.inf]
+        scores = {j: sum(q[i][a] * k[j][a] for a in range(d)) * scale + (0.0 if bias is None else bias[i][j]) for j in visible}
         top = max(scores.values())
         total = sum(np.exp(s - top) for s in scores.values())
         for j, s in scores.items():
@@ -304,10 +328,233 @@ def test_alibi_slopes():
     assert len(alibi_slopes(12)) == 12
 
 
-def test_alibi_bias():
-    bias = alibi_bias(2, 3)
-    assert bias.shape == (2, 3, 3)
-    np.testing.assert_allclose(bias[0], -(1 / 16) * np.array([[0, 1, 2], [1, 0, 1], [2, 1, 0]]))
+
+
+def test_alibi_bias_is_the_published_causal_form():
+    H, T = 4, 5
+    bias, slopes = alibi_bias(H, T), alibi_slopes(H)
+    assert bias.shape == (H, T, T)
+    for h in range(H):
+        assert slopes[h] == 2.0 ** (-8 * (h + 1) / H)  # 2^(−8h/H), h counted from 1 as in the paper
+        for i in range(T):
+            for j in range(T):
+                expected = -slopes[h] * (i - j) if j <= i else -np.inf
+                assert bias[h, i, j] == expected
+    assert not np.signbit(bias[:, range(T), range(T)]).any()  # +0.0 on the diagonal, printed as 0, not -0
+
+
+def test_symmetric_alibi_bias_is_labelled_apart():
+    bias = symmetric_alibi_bias(2, 3)
+    np.testing.assert_array_equal(bias[0], -(1 / 16) * np.array([[0, 1, 2], [1, 0, 1], [2, 1, 0]]))
+
+
+def test_alibi_window_against_the_softmax_itself():
+    """The distance at which the bias alone divides a weight by 100, found by walking back along a row."""
+    H, T = 8, 1300
+    bias = alibi_bias(H, T)
+    windows = alibi_window(alibi_slopes(H), 100.0)
+    for h in range(H):
+        row = softmax(bias[h, T - 1])  # equal content scores: only the bias differs
+        ratio = row / row[T - 1]  # weight of the key d slots back against the query's own slot
+        first_faded = next(d for d in range(T) if ratio[T - 1 - d] <= 1 / 100)
+        assert first_faded == math.ceil(windows[h])
+        assert math.exp(-alibi_slopes(H)[h] * windows[h]) == pytest.approx(1 / 100, rel=1e-12)
+    assert windows[0] == pytest.approx(2 * math.log(100), rel=1e-15)  # slope 1/2: about 9 slots
+    assert windows[-1] == pytest.approx(256 * math.log(100), rel=1e-15)  # slope 1/256: about 1,180
+
+
+def test_alibi_experiment_against_the_loop():
+    r = ex.alibi_experiment()
+    s = ex.shuffle_setup()
+    X, reverse = s.X[0], np.arange(ex.T)[::-1]
+
+    def reversal_gap(bias=None, causal=False):
+        out, _ = naive_attention(X, s.Wq, s.Wk, s.Wv, causal=causal, bias=bias)
+        flipped, _ = naive_attention(X[reverse], s.Wq, s.Wk, s.Wv, causal=causal, bias=bias)
+        return np.max(np.abs(flipped - out[reverse]))
+
+    assert r.reversal_gap == pytest.approx(reversal_gap(bias=alibi_bias(8, ex.T)[0]), abs=1e-12)
+    assert r.reversal_gap == pytest.approx(3.246068722913692, abs=1e-9)
+    assert r.mask_only_reversal_gap == pytest.approx(reversal_gap(causal=True), abs=1e-12)
+    assert r.symmetric_reversal_gap < MACHINE_ZERO
+    assert reversal_gap(bias=symmetric_alibi_bias(8, ex.T)[0]) < MACHINE_ZERO
+
+
+@settings(max_examples=40, deadline=None)
+@given(T=st.integers(2, 12), C=st.integers(1, 8), seed=st.integers(0, 2**32 - 1))
+def test_symmetric_alibi_cannot_see_a_reversal_and_the_published_form_can(T, C, seed):
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((T, C))
+    head = random_head(rng, C)
+    reverse = np.arange(T)[::-1]
+    assert equivariance_gap(X, *head, reverse, bias=symmetric_alibi_bias(4, T)[0]) < 1e-12
+    # Reversed, slot 0 can read only the old last token; before, that token read all T.
+    assert equivariance_gap(X, *head, reverse, bias=alibi_bias(4, T)[0]) > 1e-6
+
+
+# --- claims the lessons make, each against a second computation -----------
+
+
+def test_init_scale_keeps_rows_from_saturating():
+    r = ex.init_scale_experiment()
+    s = ex.shuffle_setup()
+    unscaled = [W / ex.INIT_SCALE for W in (s.Wq, s.Wk, s.Wv)]
+    _, w_scaled = naive_attention(s.X[0], s.Wq, s.Wk, s.Wv)
+    _, w_unscaled = naive_attention(s.X[0], *unscaled)
+    assert r.mean_top_weight == pytest.approx(np.mean([max(row) for row in w_scaled]), abs=1e-12)
+    assert r.mean_top_weight_unscaled == pytest.approx(np.mean([max(row) for row in w_unscaled]), abs=1e-12)
+    assert r.mean_top_weight == pytest.approx(0.6529569574649604, abs=1e-9)
+    assert r.mean_top_weight_unscaled == pytest.approx(0.9462973612805872, abs=1e-9)
+    # The factor enters both q and k, so it divides every score by 4: the spread of scores too.
+    assert r.score_std_unscaled == pytest.approx(4 * r.score_std, rel=1e-12)
+
+
+def test_causal_mask_breaks_equivariance_seed_42():
+    r = ex.causal_experiment()
+    s, twins = ex.shuffle_setup(), ex.twin_setup()
+    out, _ = naive_attention(s.X[0], s.Wq, s.Wk, s.Wv, causal=True)
+    shuffled, _ = naive_attention(s.X[0][s.perm], s.Wq, s.Wk, s.Wv, causal=True)
+    assert r.gap == pytest.approx(np.max(np.abs(shuffled - out[s.perm])), abs=1e-12)
+    assert r.gap == pytest.approx(1.6508251072370927, abs=1e-9)
+    twin_out, _ = naive_attention(twins.X[0], twins.Wq, twins.Wk, twins.Wv, causal=True)
+    assert r.twin_diff == pytest.approx(np.max(np.abs(twin_out[0] - twin_out[4])), abs=1e-12)
+    assert r.twin_diff > 1.0
+
+
+@settings(max_examples=40, deadline=None)
+@given(T=st.integers(1, 40), C=st.integers(1, 8), seed=st.integers(0, 2**32 - 1))
+def test_uniform_causal_attention_gives_the_first_token_share_one_over_i_plus_1(T, C, seed):
+    share = ex.marker_share(T, C, seed)
+    np.testing.assert_allclose(share, [1 / (i + 1) for i in range(T)], rtol=1e-14)
+    np.testing.assert_allclose(1 / share - 1, np.arange(T), atol=1e-12)
+
+
+@settings(max_examples=40, deadline=None)
+@given(T=st.integers(2, 12), C=st.integers(1, 8), seed=st.integers(0, 2**32 - 1))
+def test_a_causal_mask_breaks_equivariance_for_any_input(T, C, seed):
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((T, C))
+    head = random_head(rng, C)
+    assert equivariance_gap(X, *head, np.arange(T)[::-1], causal=True) > 1e-6
+
+
+def test_shuffle_gap_is_one_unit_in_the_last_place():
+    r = ex.shuffle_experiment()
+    s = ex.shuffle_setup()
+    out, _ = naive_attention(s.X[0], s.Wq, s.Wk, s.Wv)
+    core_out = self_attention(s.X, s.Wq, s.Wk, s.Wv).out[0][s.perm]
+    core_shuffled = self_attention(permute_tokens(s.X, s.perm), s.Wq, s.Wk, s.Wv).out[0]
+    diff = np.abs(core_shuffled - core_out)
+    where = np.unravel_index(np.argmax(diff), diff.shape)
+    assert r.gap == diff[where] == math.ulp(core_out[where])
+    assert r.gap_ulps == 1.0
+    np.testing.assert_allclose(core_out, out[s.perm], atol=1e-12)  # the entries are the loop's too
+
+
+def test_shuffled_weights_are_P_A_P_transposed():
+    r = ex.shuffle_experiment()
+    s = ex.shuffle_setup()
+    _, A = naive_attention(s.X[0], s.Wq, s.Wk, s.Wv)
+    _, A_shuffled = naive_attention(s.X[0][s.perm], s.Wq, s.Wk, s.Wv)
+    relabelled = [[A[s.perm[a], s.perm[b]] for b in range(ex.T)] for a in range(ex.T)]  # (P A Pᵀ)[a, b]
+    np.testing.assert_allclose(A_shuffled, relabelled, atol=1e-12)
+    assert r.weights_relabel_gap < MACHINE_ZERO
+
+
+def test_score_scaling_keeps_variance_near_one():
+    r = ex.scaling_experiment()
+    # q·k is a sum of d_k products of independent standard normals: variance d_k, kurtosis 3 + 6/d_k,
+    # so the sample variance has standard error d_k·sqrt((2 + 6/d_k)/N). Four of those are allowed.
+    tolerance = 4 * math.sqrt((2 + 6 / r.d_k) / r.pairs)
+    assert r.raw_variance == pytest.approx(r.d_k, rel=tolerance)
+    assert r.scaled_variance == pytest.approx(1.0, rel=tolerance)
+    assert r.scaled_variance == pytest.approx(r.raw_variance / r.d_k, rel=1e-12)
+
+
+def test_ramp_has_a_constant_step_but_no_bound_and_no_offset_only_products():
+    r = ex.ramp_experiment()
+    np.testing.assert_allclose(r.ramp_norms, [ex.RAMP_STEP * (t + 1) * math.sqrt(ex.C) for t in range(ex.T)], rtol=1e-14)
+    assert r.ramp_step_same
+    assert r.ramp_norms[-1] > 3 * r.token_norm
+    assert r.ramp_product_near == pytest.approx(ex.RAMP_STEP**2 * ex.C * 2 * 5, rel=1e-14)
+    assert r.ramp_product_far == pytest.approx(ex.RAMP_STEP**2 * ex.C * 11 * 14, rel=1e-14)
+    # Each sinusoidal channel pair contributes cos(3·ω_i) whatever the start: a function of the offset.
+    closed_form = sum(math.cos(3 / 10000 ** (2 * i / ex.C)) for i in range(ex.C // 2))
+    assert r.sin_product_near == pytest.approx(closed_form, abs=1e-12)
+    assert r.sin_product_far == pytest.approx(closed_form, abs=1e-12)
+    offset_weights = ex.offset_experiment().weights
+    column_means = [sum(offset_weights[i][j] for i in range(ex.T)) / ex.T for j in range(ex.T)]
+    assert r.crowded_column == int(np.argmax(column_means))
+    assert r.crowded_share == pytest.approx(max(column_means), abs=1e-12)
+    assert r.sentence_crowded_column == ex.T - 2 and r.sentence_crowded_share > 0.9
+
+
+def test_sharpened_sentence_and_the_split_mat_row():
+    r = ex.sentence_experiment()
+    assert r.sharp_ratio == pytest.approx(50 * math.sqrt(8), rel=1e-15)
+    assert r.mat_sharp_weights == pytest.approx((0.5, 0.5), abs=1e-6)
+    Wq, Wk, Wv = ex.sentence_head()
+    X = sentence_matrix(list(ex.SENTENCE_A), 8, ex.SENTENCE_SEED)
+    out, weights = naive_attention(X, Wq, Wk, Wv, scale=50.0)
+    assert weights[5][0] == weights[5][4]  # one vector, one score: an exact tie
+    assert np.max(np.abs(out[5] - X[0] @ Wv)) < 1e-6  # the split row's output is v_the
+    assert r.mat_copy_gap < 1e-6
+    # A readout at one slot is not order-blind: the last slot of B holds "the", of A "mat".
+    plain, _ = naive_attention(X, Wq, Wk, Wv)
+    assert r.last_slot_gap == pytest.approx(np.max(np.abs(plain[4] - plain[5])), abs=1e-12)
+    assert r.last_slot_gap > 0.1
+
+
+def test_rope_matches_complex_rotation_for_both_pairings():
+    x = np.random.default_rng(6).standard_normal((5, 8))
+    for pairing in ("interleaved", "half"):
+        rotated = rope_rotate(x, pairing=pairing)
+        for t in range(5):
+            np.testing.assert_allclose(rotated[t], complex_rope(x[t], t, pairing), atol=1e-14)
+    r = ex.rope_experiment()
+    assert r.relative_error < 1e-13 and r.half_as_interleaved_error < MACHINE_ZERO
+    assert r.mismatched_score_gap > 0.1  # trained weights expect one pairing: the other scores differently
+
+
+@settings(max_examples=60, deadline=None)
+@given(m=st.integers(-200, 200), n=st.integers(-200, 200), seed=st.integers(0, 2**32 - 1))
+def test_rope_score_is_q_against_k_rotated_by_the_offset(m, n, seed):
+    q, k = np.random.default_rng(seed).standard_normal((2, 1, 8))
+    lhs = (rope_rotate(q, [m]) @ rope_rotate(k, [n]).T).item()
+    rhs = (q @ rope_rotate(k, [n - m]).T).item()
+    assert lhs == pytest.approx(rhs, abs=1e-12)
+
+
+@pytest.mark.parametrize("signal", ex.FAMILY_SIGNALS)
+def test_each_family_against_the_loop(signal):
+    r = ex.family_experiment(signal)
+    tokens, perm = list(ex.SENTENCE_A), list(ex.ORDER_B_PERM)
+    X = sentence_matrix(tokens, WIDTH, ex.SENTENCE_SEED)
+    head = ex.sentence_head()
+    T = len(tokens)
+    added = {
+        "sinusoidal": sinusoidal(T, WIDTH),
+        "learned": learned_positions(learned_table(MAX_TOKENS, WIDTH, seed=ex.SENTENCE_SEED, scale=LEARNED_SCALE), T),
+    }.get(signal, np.zeros((T, WIDTH)))
+    options = {
+        "causal": signal == "causal",
+        "rope": signal == "rope",
+        "bias": [[-(1 / 2) * (i - j) if j <= i else -np.inf for j in range(T)] for i in range(T)] if signal == "alibi" else None,
+    }
+    out_a, w_a = naive_attention(X + added, *head, **options)
+    out_b, w_b = naive_attention(X[perm] + added, *head, **options)
+    assert r.gap == pytest.approx(np.max(np.abs(out_b - out_a[perm])), abs=1e-12)
+    np.testing.assert_allclose(r.weights, w_a, atol=1e-12)
+    np.testing.assert_allclose(r.order_b_weights, w_b, atol=1e-12)
+    assert r.twin_diff == pytest.approx(np.max(np.abs(out_a[0] - out_a[4])), abs=1e-12)
+    if signal == "none":
+        assert r.gap < MACHINE_ZERO and r.twins_identical
+    else:
+        assert r.gap > 0.5 and not r.twins_identical
+
+
+def test_the_playgrounds_default_state_is_lesson_3s_grid():
+    np.testing.assert_array_equal(play(list(ex.SENTENCE_A)).weights, ex.sentence_experiment().weights)
 
 
 # --- architecture ----------------------------------------------------------

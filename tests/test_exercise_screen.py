@@ -8,30 +8,19 @@ import signal
 import subprocess
 import sys
 import time
+from functools import partial
 
 import pytest
 from textual.widgets import TextArea
 
 from attnpos.lessons.loader import load_course
 from attnpos.lessons.progress import STATE_FILE
-from attnpos.tui.app import AttnposApp
 from attnpos.tui.screens.dialogs import BriefScreen, ConfirmScreen, SolutionScreen, WhyScreen
 from attnpos.tui.screens.exercise_screen import ExerciseScreen
 from attnpos.tui.screens.lesson_screen import LessonScreen
 from attnpos.tui.widgets.lesson_blocks import QuizCard
 
 COURSE = load_course()
-
-
-def make_app(data_dir, start=None) -> AttnposApp:
-    app = AttnposApp(data_dir=data_dir, start=start)
-    app.animation_level = "none"
-    return app
-
-
-async def settle(pilot) -> None:
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
 
 
 def result_text(app) -> str:
@@ -44,7 +33,15 @@ def saved(data_dir) -> dict:
     return json.loads((data_dir / STATE_FILE).read_text())
 
 
-async def answer_why(pilot, choice: int) -> None:
+def draft_on_disk(data_dir, exercise_id: str) -> str:
+    """The draft in the progress file now ("" before the first save)."""
+    try:
+        return saved(data_dir)["exercises"][exercise_id]["draft"]
+    except (FileNotFoundError, KeyError):
+        return ""
+
+
+async def answer_why(pilot, choice: int, settle) -> None:
     """Choose with the keyboard: the why question opens with its choices focused, on choice a."""
     assert isinstance(pilot.app.screen, WhyScreen)
     card = pilot.app.screen.query_one(QuizCard)
@@ -54,9 +51,9 @@ async def answer_why(pilot, choice: int) -> None:
 
 
 @pytest.mark.parametrize("exercise_id", list(COURSE.exercises))
-async def test_solve_each_exercise_in_the_app(data_dir, exercise_id):
+async def test_solve_each_exercise_in_the_app(data_dir, exercise_id, make_app, settle):
     exercise = COURSE.exercises[exercise_id]
-    app = make_app(data_dir, start=exercise_id)
+    app = make_app(start=exercise_id)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         screen = app.screen
@@ -80,11 +77,11 @@ async def test_solve_each_exercise_in_the_app(data_dir, exercise_id):
 
         why = exercise.why
         wrong = next(i for i in range(len(why.choices)) if i != why.answer)
-        await answer_why(pilot, wrong)
+        await answer_why(pilot, wrong, settle)
         feedback = str(app.screen.query_one(QuizCard).query_one(".feedback").render())
         assert feedback.startswith("✗") and why.explanations[wrong][:20] in feedback
         assert not saved(data_dir)["exercises"][exercise_id]["why_correct"]
-        await answer_why(pilot, why.answer)
+        await answer_why(pilot, why.answer, settle)
         state = saved(data_dir)["exercises"][exercise_id]
         assert state["passed"] and state["why_correct"] and state["attempts"] == 2
         await pilot.press("escape")
@@ -97,9 +94,9 @@ async def test_solve_each_exercise_in_the_app(data_dir, exercise_id):
         assert isinstance(app.screen, SolutionScreen)
 
 
-async def test_the_whole_brief_and_a_question_left_open(data_dir):
+async def test_the_whole_brief_and_a_question_left_open(make_app, settle):
     exercise = COURSE.exercises["forget-reorder"]
-    app = make_app(data_dir, start=exercise.id)
+    app = make_app(start=exercise.id)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         panel = app.screen.query_one("#instructions")
@@ -125,8 +122,8 @@ async def test_the_whole_brief_and_a_question_left_open(data_dir):
         assert ("?", "Help (outside the editor)") in rows and ("f1", "Help") in rows
 
 
-async def test_wrong_answer_gets_its_diagnosis_and_line(data_dir):
-    app = make_app(data_dir, start="constant-offset")
+async def test_wrong_answer_gets_its_diagnosis_and_line(make_app, settle):
+    app = make_app(start="constant-offset")
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         editor = app.screen.query_one("#editor", TextArea)
@@ -140,8 +137,8 @@ async def test_wrong_answer_gets_its_diagnosis_and_line(data_dir):
         assert editor.selected_text == ""
 
 
-async def test_solution_needs_a_failed_check_and_a_confirmation(data_dir):
-    app = make_app(data_dir, start="identical-tokens")
+async def test_solution_needs_a_failed_check_and_a_confirmation(data_dir, make_app, settle):
+    app = make_app(start="identical-tokens")
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         await pilot.press("ctrl+o")
@@ -161,8 +158,8 @@ async def test_solution_needs_a_failed_check_and_a_confirmation(data_dir):
         assert saved(data_dir)["exercises"]["identical-tokens"]["solution_seen"]
 
 
-async def test_run_shows_output_and_can_be_cancelled(data_dir):
-    app = make_app(data_dir, start="forget-reorder")
+async def test_run_shows_output_and_can_be_cancelled(make_app, settle, wait_until):
+    app = make_app(start="forget-reorder")
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         editor = app.screen.query_one("#editor", TextArea)
@@ -173,31 +170,29 @@ async def test_run_shows_output_and_can_be_cancelled(data_dir):
 
         editor.load_text("while True:\n    pass\n")
         await pilot.press("ctrl+r")
-        await pilot.pause(0.3)
-        assert "running" in result_text(app)
+        await wait_until(pilot, lambda: "running" in result_text(app))
         await pilot.press("escape")  # cancels the run; the UI never blocked
         await settle(pilot)
         assert "Cancelled" in result_text(app)
 
 
-async def test_draft_survives_a_restart(data_dir):
-    async with make_app(data_dir, start="constant-offset").run_test(size=(80, 24)) as pilot:
+async def test_draft_survives_a_restart(data_dir, make_app, settle, wait_until):
+    async with make_app(start="constant-offset").run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         editor = pilot.app.screen.query_one("#editor", TextArea)
         editor.move_cursor(editor.document.end)
         await pilot.press(*"pos = 0.25")
-        await pilot.pause(0.8)  # past the debounce: saved while typing
-        assert saved(data_dir)["exercises"]["constant-offset"]["draft"].endswith("pos = 0.25")
+        await wait_until(pilot, lambda: draft_on_disk(data_dir, "constant-offset").endswith("pos = 0.25"))  # saved while typing
         await pilot.press(*"  # more")
     # quitting saved the rest
     assert saved(data_dir)["exercises"]["constant-offset"]["draft"].endswith("pos = 0.25  # more")
-    async with make_app(data_dir, start="constant-offset").run_test(size=(80, 24)) as pilot:
+    async with make_app(start="constant-offset").run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         assert pilot.app.screen.query_one("#editor", TextArea).text.endswith("pos = 0.25  # more")
 
 
-async def test_exercise_opens_from_the_lesson(data_dir):
-    app = make_app(data_dir, start=(1, 8))
+async def test_exercise_opens_from_the_lesson(make_app, settle):
+    app = make_app(start=(1, 10))  # lesson 1, "Practice"
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         assert isinstance(app.screen, LessonScreen)
@@ -285,7 +280,7 @@ def test_hangup_saves_the_draft_and_restores_the_terminal(tmp_path, terminal, si
     term = terminal("constant-offset")
     term.wait_for("Exercise")
     term.type("pos = 0.125")
-    time.sleep(0.2)
+    term.wait_for("pos = 0.125")  # the app has the keys, and the debounce has not fired yet
     term.kill(signal_number)
     state = json.loads((tmp_path / STATE_FILE).read_text())
     assert "pos = 0.125" in state["exercises"]["constant-offset"]["draft"]
@@ -296,7 +291,9 @@ def test_kill_9_loses_nothing_saved_while_typing(tmp_path, terminal):
     term = terminal("identical-tokens")
     term.wait_for("Exercise")
     term.type("pos = 0.5")
-    time.sleep(1.5)  # past the debounce: the draft was written as it was typed
+    while "pos = 0.5" not in draft_on_disk(tmp_path, "identical-tokens"):  # written as it was typed
+        assert time.time() < term.deadline, "the draft was never saved while typing"
+        time.sleep(0.05)
     term.kill(signal.SIGKILL)
     state = json.loads((tmp_path / STATE_FILE).read_text())
     assert "pos = 0.5" in state["exercises"]["identical-tokens"]["draft"]
@@ -325,18 +322,8 @@ def test_a_damaged_progress_file_is_reported(tmp_path, terminal):
     assert any(p.name.startswith(STATE_FILE + ".unreadable-") for p in tmp_path.iterdir())
 
 
-def _no_blink(pilot):
-    pilot.app.screen.query_one("#editor", TextArea).cursor_blink = False
-
-
-async def _before_check(pilot):
+async def _after_wrong_check(pilot, settle):
     await settle(pilot)
-    _no_blink(pilot)
-
-
-async def _after_wrong_check(pilot):
-    await settle(pilot)
-    _no_blink(pilot)
     editor = pilot.app.screen.query_one("#editor", TextArea)
     solution = COURSE.exercises["constant-offset"].solution
     editor.load_text(solution.replace("np.full((6, 8), 0.6)", "slot_ramp(6, 8)").replace("import attention_output", "import attention_output, slot_ramp"))
@@ -344,9 +331,9 @@ async def _after_wrong_check(pilot):
     await settle(pilot)
 
 
-def test_snapshot_exercise_before_check(snap_compare, data_dir):
-    assert snap_compare(make_app(data_dir, "constant-offset"), terminal_size=(80, 24), run_before=_before_check)
+def test_snapshot_exercise_before_check(snap_compare, make_app, settle, no_blink):
+    assert snap_compare(make_app(start="constant-offset"), terminal_size=(80, 24), run_before=settle)
 
 
-def test_snapshot_exercise_after_check(snap_compare, data_dir):
-    assert snap_compare(make_app(data_dir, "constant-offset"), terminal_size=(80, 24), run_before=_after_wrong_check)
+def test_snapshot_exercise_after_check(snap_compare, make_app, settle, no_blink):
+    assert snap_compare(make_app(start="constant-offset"), terminal_size=(80, 24), run_before=partial(_after_wrong_check, settle=settle))

@@ -14,7 +14,7 @@ from attnpos.lessons.cells import run_cell
 from attnpos.lessons.figures import figure
 from attnpos.lessons.loader import CONTENT_DIR, EXERCISES_DIR, CourseError, load_course
 from attnpos.lessons.mathtext import MathError, to_unicode
-from attnpos.lessons.model import Code, ExerciseRef, Prose
+from attnpos.lessons.model import Code, ExerciseRef, PlaygroundLink, Prose
 from attnpos.lessons.outline import read_outline
 from attnpos.tui.cli.lesson_print import lesson_renderable
 from tiny_course import EXERCISE_TOML
@@ -129,7 +129,13 @@ def test_registry_quotes_the_core():
     assert figure("sentence.weights").is_matrix
 
 
-TYPED_FIGURES = [r"4\.4\s*(e|×\s*10\^?)\s*-?16", r"4\.44089", r"3\.49975", r"\b3\.50?\b", r"2\.375", r"0\.788", r"8\.589"]
+TYPED_FIGURES = [
+    r"4\.4\s*(e|×\s*10\^?)\s*-?16", r"4\.44089", r"3\.49975", r"\b3\.50?\b", r"2\.375", r"0\.788", r"8\.589",
+    # issue 14's figures: saturation without the 0.5 factor, the causal gap and twins, the ALiBi windows
+    # and reversal gaps, the sharpening ratio, the ramp's norms and products, the one-slot readout
+    r"\b0\.9[45]\b", r"\b0\.65\b", r"\b1\.65\b", r"\b3\.67\b", r"\b3\.2[45]\d*\b", r"\b9\.21?\b",
+    r"\b1,?1(79|80)\b", r"\b141(\.4)?\b", r"10\.18", r"443\.5", r"\b28\.8\b", r"\b1\.62\b",
+]
 
 
 @pytest.mark.parametrize("path", sorted(CONTENT_DIR.glob("*.md")), ids=lambda p: p.name)
@@ -239,11 +245,45 @@ def test_a_good_tiny_course_loads(tmp_path):
         ("## S\n\n```{grid}\nfigure = \"offset.gap\"\n```\n", 11, "not a matrix"),
         ("## S\n\n```{quiz}\nid = \"q\"\nquestion = \"?\"\nchoices = [\"a\"]\nanswer = 3\nexplanations = [\"x\"]\n```\n", 11, "answer 3"),
         ("## S\n\n```python\nprint(1)\n", 11, "never closed"),
+        ("## S\n\n```{playground}\nsentence = \"a b\"\nsignal = \"nope\"\n```\n", 11, "unknown signal"),
+        ("## S\n\n```{playground}\nsentence = \"a b\"\norder = [0, 0]\nsignal = \"rope\"\n```\n", 11, "order must list"),
+        ("## S\n\n```{playground}\nsignal = \"rope\"\n```\n", 11, "needs 'sentence'"),
     ],
 )
 def test_malformed_lessons_name_file_and_line(tmp_path, body, line, words):
     problems = load_problems(tmp_path, HEADER + PLACED + body)
     assert any(p.startswith(f"{tmp_path / 'content' / '01-test.md'}:{line}:") and words in p for p in problems), problems
+
+
+def test_a_playground_directive_loads(tmp_path):
+    body = '## S\n\n```{playground}\nsentence = "the cat sat"\norder = [2, 0, 1]\nsignal = "alibi"\ncaption = "Gap {{offset.gap:.2f}}"\n```\n'
+    course = load_course(*make_course(tmp_path, HEADER + PLACED + body))
+    link = course.lesson(1).sections[-1].blocks[-1]
+    assert isinstance(link, PlaygroundLink)
+    assert (link.sentence, link.order, link.signal) == ("the cat sat", (2, 0, 1), "alibi")
+    assert link.caption == f"Gap {figure('offset.gap').value:.2f}"
+
+
+def test_lesson_four_links_into_the_playground(course):
+    links = [b for s in course.lesson(4).sections for b in s.blocks if isinstance(b, PlaygroundLink)]
+    assert {link.signal for link in links} >= {"sinusoidal", "rope", "alibi"}
+    assert all(link.order == ex.ORDER_B_PERM for link in links)
+
+
+def test_glossary_covers_the_course(course):
+    terms = {t.term for t in course.glossary}
+    assert len(terms) == len(course.glossary) >= 20
+    assert {"causal mask", "permutation-equivariant", "permutation-invariant", "soft window"} <= terms
+    numbers = {lesson.number for lesson in course.lessons}
+    assert all(t.lesson in numbers and "{{" not in t.meaning for t in course.glossary)
+
+
+def test_glossary_problems_name_file_and_line(tmp_path):
+    content, exercises = make_course(tmp_path, HEADER + PLACED)
+    (tmp_path / "glossary.toml").write_text('[[term]]\nterm = "x"\nmeaning = "y"\nlesson = 1\n\n[[term]]\nterm = "z"\nmeaning = "w"\nlesson = 9\n')
+    with pytest.raises(CourseError) as raised:
+        load_course(content, exercises)
+    assert [str(p) for p in raised.value.problems] == [f"{tmp_path / 'glossary.toml'}:6: 'z' names lesson 9, which the course does not have"]
 
 
 def test_exercise_without_solution(tmp_path):

@@ -18,19 +18,30 @@ KEYS = [
     "escape", "backspace", "n", "p", "r", "v", "e", "c", "o", "h", "j", "k", "l", "x", "1", "question_mark",
     "ctrl+r", "ctrl+t", "ctrl+g", "ctrl+o", "ctrl+p", "y",
 ]  # never q, ctrl+q or ctrl+c: those quit, which ends the test rather than testing anything
-STARTS = {"outline": None, "lesson with grids": (1, 2), "sentence grids": (3, 2), "exercise": "constant-offset", "last section": (4, 7)}
-# 400 × 5 screens in every run; before a release, ATTNPOS_MONKEY_EVENTS=5000 pytest tests/test_monkey.py
-EVENTS_PER_SCREEN = int(os.environ.get("ATTNPOS_MONKEY_EVENTS", "400"))
+STARTS = {"outline": None, "lesson with grids": (1, 3), "sentence grids": (3, 2), "exercise": "constant-offset", "last section": (4, 9)}
+# Events per screen: 100 × 5 screens in every run; the long form (pytest -m slow) 1,000 × 5.
+# Before a release, more: ATTNPOS_MONKEY_EVENTS=5000 pytest -m slow tests/test_monkey.py
+EVENTS_PER_SCREEN = 100
+LONG_EVENTS_PER_SCREEN = int(os.environ.get("ATTNPOS_MONKEY_EVENTS", "1000"))
 
 
 @pytest.mark.parametrize("start", list(STARTS))
-async def test_monkey(data_dir, start):
+async def test_monkey(make_app, start):
+    await monkey_on(make_app(start=STARTS[start], limits=Limits(timeout_s=2)), start, EVENTS_PER_SCREEN)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("start", list(STARTS))
+async def test_monkey_long(make_app, start):
+    await monkey_on(make_app(start=STARTS[start], limits=Limits(timeout_s=2)), start, LONG_EVENTS_PER_SCREEN)
+
+
+async def monkey_on(app: AttnposApp, start: str, events: int) -> None:
+    """Random keys, resizes and clicks (seeded by the screen's name); the app must neither raise nor freeze."""
     rng = random.Random(f"monkey-{start}")
-    app = AttnposApp(data_dir=data_dir, start=STARTS[start], limits=Limits(timeout_s=2))
-    app.animation_level = "none"
 
     async def monkey(pilot) -> None:
-        for _ in range(EVENTS_PER_SCREEN):
+        for _ in range(events):
             roll = rng.random()
             if roll < 0.05:
                 await pilot.resize_terminal(rng.randint(20, 140), rng.randint(6, 50))
@@ -54,14 +65,14 @@ async def test_monkey(data_dir, start):
     [{"NO_COLOR": "1"}, {"TERM": "dumb", "COLORTERM": ""}, {"TERM": "xterm", "COLORTERM": ""}],
     ids=["no-color", "dumb", "16-colours"],
 )
-async def test_every_screen_renders_and_grids_read_without_colour(data_dir, monkeypatch, environment):
+async def test_every_screen_renders_and_grids_read_without_colour(make_app, monkeypatch, environment):
     for name, value in environment.items():
         if value:
             monkeypatch.setenv(name, value)
         else:
             monkeypatch.delenv(name, raising=False)
     for start in STARTS.values():
-        app = AttnposApp(data_dir=data_dir, start=start)
+        app = make_app(start=start)
         async with app.run_test(size=(80, 24)) as pilot:
             await app.workers.wait_for_complete()
             await pilot.pause()
@@ -72,8 +83,8 @@ async def test_every_screen_renders_and_grids_read_without_colour(data_dir, monk
                 assert any(glyph in drawn for glyph in "·░▒▓█"), drawn
 
 
-async def test_a_full_disk_is_told_once_and_the_app_goes_on(data_dir, monkeypatch):
-    app = AttnposApp(data_dir=data_dir)
+async def test_a_full_disk_is_told_once_and_the_app_goes_on(data_dir, make_app, monkeypatch):
+    app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("enter")  # opening a lesson saves the position
         await pilot.pause()

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
+from functools import partial
 
-from attnpos.core.playground import SIGNALS, play
+import numpy as np
+
+from attnpos.core.experiments import ORDER_B_PERM, sentence_experiment
+from attnpos.core.playground import DEFAULT_SEED, SIGNALS, play
 from attnpos.lessons.playground_state import PlaygroundState
-from attnpos.tui.app import AttnposApp
 from attnpos.tui.screens.dialogs import PromptScreen
 from attnpos.tui.screens.playground_screen import PlaygroundScreen, figures_text
 from attnpos.tui.widgets.attention_grid import AttentionGrid
@@ -15,19 +16,8 @@ from attnpos.tui.widgets.attention_grid import AttentionGrid
 SENTENCE = "the cat sat on the mat"
 
 
-def make_app(data_dir, sentence=SENTENCE) -> AttnposApp:
-    app = AttnposApp(data_dir=data_dir, play=sentence)
-    app.animation_level = "none"
-    return app
-
-
 def figures(app) -> str:
     return str(app.screen.query_one("#play-figures").render())
-
-
-async def settle(pilot):
-    await pilot.pause()
-    await pilot.pause()
 
 
 # --- the state and its transitions, without Textual ---------------------------------
@@ -67,9 +57,21 @@ def test_bad_input_is_refused_with_a_reason():
     assert state.toggle_characters() == "As characters that is more than 64 tokens." and state.by == "word"
 
 
+def test_a_lesson_links_state_is_its_sentence_order_and_signal():
+    state = PlaygroundState(SENTENCE, list(ORDER_B_PERM), "alibi")
+    expected = play(SENTENCE.split(), list(ORDER_B_PERM), "alibi", seed=DEFAULT_SEED)
+    assert state.perm == list(ORDER_B_PERM) and state.signal == "alibi"
+    assert state.computed.gap == expected.gap and "From the lesson" in state.last_change
+    # The causal form as published: no row reads a later slot.
+    assert (state.computed.weights[np.triu_indices(6, k=1)] == 0).all()
+    assert PlaygroundState(SENTENCE, [0, 0, 1, 2, 3, 4], "rope").perm == list(range(6))  # not a permutation: as typed
+
+
 def test_the_seed_stops_at_zero_and_the_signals_cycle():
     state = PlaygroundState(SENTENCE)
-    state.step_seed(-1)
+    assert state.seed == DEFAULT_SEED  # lesson 3's seed
+    for _ in range(DEFAULT_SEED + 1):
+        state.step_seed(-1)
     assert state.seed == 0 and "already 0" in state.last_change
     for _ in SIGNALS:
         state.step_signal(1)
@@ -81,8 +83,8 @@ def test_the_seed_stops_at_zero_and_the_signals_cycle():
 # --- the screen ------------------------------------------------------------------
 
 
-async def test_starts_without_position_and_a_shuffle_only_relists(data_dir):
-    async with make_app(data_dir).run_test(size=(80, 24)) as pilot:
+async def test_starts_without_position_and_a_shuffle_only_relists(make_app, settle):
+    async with make_app(play=SENTENCE).run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         screen = pilot.app.screen
         assert isinstance(screen, PlaygroundScreen) and screen.state.signal == "none"
@@ -94,9 +96,9 @@ async def test_starts_without_position_and_a_shuffle_only_relists(data_dir):
         assert "cannot tell the orders apart" in figures(pilot.app)
 
 
-async def test_every_signal_shows_the_cores_figures(data_dir):
+async def test_every_signal_shows_the_cores_figures(make_app, settle):
     """For every signal, in two orders, the numbers on screen are the core's own."""
-    async with make_app(data_dir).run_test(size=(80, 24)) as pilot:
+    async with make_app(play=SENTENCE).run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         screen = pilot.app.screen
         for _ in SIGNALS:
@@ -116,8 +118,8 @@ async def test_every_signal_shows_the_cores_figures(data_dir):
         assert screen.state.signal == "none"  # g cycled through all seven and back
 
 
-async def test_constant_offset_does_not_see_order_but_the_ramp_does(data_dir):
-    async with make_app(data_dir).run_test(size=(80, 24)) as pilot:
+async def test_constant_offset_does_not_see_order_but_the_ramp_does(make_app, settle):
+    async with make_app(play=SENTENCE).run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         await pilot.press("s", "g")  # constant
         await settle(pilot)
@@ -130,8 +132,8 @@ async def test_constant_offset_does_not_see_order_but_the_ramp_does(data_dir):
         assert pilot.app.screen.state.signal == "none"
 
 
-async def test_swap_reverse_type_and_restore_the_order(data_dir):
-    async with make_app(data_dir).run_test(size=(80, 24)) as pilot:
+async def test_swap_reverse_type_and_restore_the_order(make_app, settle):
+    async with make_app(play=SENTENCE).run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         screen = pilot.app.screen
         await pilot.press("w", "down", "w")  # swap the tokens in rows 0 and 1
@@ -160,8 +162,8 @@ async def test_swap_reverse_type_and_restore_the_order(data_dir):
         assert screen.state.perm == list(range(6))
 
 
-async def test_edit_a_word_with_a_prediction(data_dir):
-    async with make_app(data_dir).run_test(size=(80, 24)) as pilot:
+async def test_edit_a_word_with_a_prediction(make_app, settle):
+    async with make_app(play=SENTENCE).run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         screen = pilot.app.screen
         await pilot.press("down", "m", "down", "m")  # predict rows cat and sat will change
@@ -192,8 +194,8 @@ async def test_edit_a_word_with_a_prediction(data_dir):
         assert screen.state.by == "word" and "".join(screen.state.tokens) == "".join(letters)
 
 
-async def test_temperature_sharpens_and_flattens(data_dir):
-    async with make_app(data_dir).run_test(size=(80, 24)) as pilot:
+async def test_temperature_sharpens_and_flattens(make_app, settle):
+    async with make_app(play=SENTENCE).run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         screen = pilot.app.screen
         for _ in range(8):
@@ -206,15 +208,50 @@ async def test_temperature_sharpens_and_flattens(data_dir):
         assert screen.state.computed.weights.max(axis=1).max() < 0.25  # near the blend 1/6
 
 
-async def test_seed_sentence_and_characters(data_dir):
-    async with make_app(data_dir).run_test(size=(100, 30)) as pilot:
+async def test_the_default_state_is_lesson_3s_grid(make_app, settle):
+    async with make_app(play=SENTENCE).run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        assert screen.state.seed == DEFAULT_SEED
+        assert (screen.state.computed.weights == sentence_experiment().weights).all()
+        assert (screen.query_one("#play-moved", AttentionGrid).weights == sentence_experiment().weights).all()
+
+
+async def test_a_lesson_link_opens_the_playground_in_its_state(make_app, settle):
+    """Lesson 4's {playground} button: the sentence, order B and the signal it names."""
+    from attnpos.tui.widgets.lesson_blocks import PlaygroundCard
+
+    app = make_app()
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        course = app.course
+        section = next(i for i, s in enumerate(course.lesson(4).sections) if s.title == "Each family, live")
+        app.open_lesson(4, section)
+        await settle(pilot)
+        cards = list(app.screen.query(PlaygroundCard))
+        while not cards:  # the page mounts what fits the first screen first
+            await pilot.pause(0.05)
+            cards = list(app.screen.query(PlaygroundCard))
+        rope = next(card for card in cards if card.link.signal == "rope")
+        rope.query_one(".open-playground").press()
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, PlaygroundScreen)
+        state = screen.state
+        assert (state.signal, state.perm, state.tokens) == ("rope", list(ORDER_B_PERM), SENTENCE.split())
+        expected = play(SENTENCE.split(), list(ORDER_B_PERM), "rope", seed=DEFAULT_SEED)
+        assert f"= {expected.gap:.3g} " in figures(app) and "position seen" in figures(app)
+
+
+async def test_seed_sentence_and_characters(make_app, settle):
+    async with make_app(play=SENTENCE).run_test(size=(100, 30)) as pilot:
         await settle(pilot)
         screen = pilot.app.screen
         before = screen.state.computed.weights.copy()
         await pilot.press("right_square_bracket")
         await settle(pilot)
-        assert screen.state.seed == 1 and not (screen.state.computed.weights == before).all()
-        assert "seed 1" in str(screen.query_one("#play-bar").render())
+        assert screen.state.seed == DEFAULT_SEED + 1 and not (screen.state.computed.weights == before).all()
+        assert f"seed {DEFAULT_SEED + 1}" in str(screen.query_one("#play-bar").render())
         await pilot.press("i")
         await settle(pilot)
         pilot.app.screen.query_one("Input").value = "dog bites man"
@@ -229,37 +266,39 @@ async def test_seed_sentence_and_characters(data_dir):
         assert screen.query_one("#play-first").display
 
 
-async def test_sixty_four_tokens(data_dir):
+async def test_sixty_four_tokens(make_app, settle):
     words = " ".join(f"w{i % 20}" for i in range(64))
-    async with make_app(data_dir, words).run_test(size=(80, 24)) as pilot:
+    async with make_app(play=words).run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         grid = pilot.app.screen.query_one("#play-moved", AttentionGrid)
         assert grid.token_count == 64 and grid.virtual_size.width > grid.size.width
         await pilot.press("s", "g", "g", "end")
         await settle(pilot)
+        assert pilot.app.screen.state.signal == "ramp" and pilot.app.screen.state.reordered
+        assert grid.cursor_col == 63 and grid.scroll_offset.x > 0  # end went to the last key, scrolled into view
 
 
-def test_play_command_rejects_too_many_words():
-    result = subprocess.run([sys.executable, "-m", "attnpos", "play", " ".join(["w"] * 65)], capture_output=True, text=True)
+def test_play_command_rejects_too_many_words(attnpos):
+    result = attnpos("play", " ".join(["w"] * 65))
     assert result.returncode == 2 and "1 to 64" in result.stderr
 
 
-async def _shuffled_with_ramp(pilot):
+async def _shuffled_with_ramp(pilot, settle):
     await settle(pilot)
     await pilot.press("s", "g", "g", "b")
     await settle(pilot)
 
 
-def test_snapshot_playground(snap_compare, data_dir):
-    assert snap_compare(make_app(data_dir), terminal_size=(80, 24), run_before=_shuffled_with_ramp)
+def test_snapshot_playground(snap_compare, make_app, settle):
+    assert snap_compare(make_app(play=SENTENCE), terminal_size=(80, 24), run_before=partial(_shuffled_with_ramp, settle=settle))
 
 
-def test_snapshot_playground_no_colour(snap_compare, data_dir, no_colour):
-    assert snap_compare(make_app(data_dir), terminal_size=(80, 24), run_before=_shuffled_with_ramp)
+def test_snapshot_playground_no_colour(snap_compare, no_colour, make_app, settle):
+    assert snap_compare(make_app(play=SENTENCE), terminal_size=(80, 24), run_before=partial(_shuffled_with_ramp, settle=settle))
 
 
-async def test_a_shuffle_always_changes_the_order(data_dir):
-    async with make_app(data_dir, "dog bites man").run_test(size=(80, 24)) as pilot:
+async def test_a_shuffle_always_changes_the_order(make_app, settle):
+    async with make_app(play="dog bites man").run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         screen = pilot.app.screen
         for _ in range(12):
@@ -269,10 +308,10 @@ async def test_a_shuffle_always_changes_the_order(data_dir):
             assert screen.state.perm != before
 
 
-async def test_all_signals_side_by_side(data_dir):
+async def test_all_signals_side_by_side(make_app, settle):
     from attnpos.tui.screens.dialogs import SignalsTableScreen
 
-    async with make_app(data_dir).run_test(size=(80, 24)) as pilot:
+    async with make_app(play=SENTENCE).run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         await pilot.press("s", "a")
         await settle(pilot)
@@ -282,6 +321,8 @@ async def test_all_signals_side_by_side(data_dir):
         for signal in SIGNALS:
             expected = play(SENTENCE.split(), perm, signal)
             assert signal in shown and f"{expected.gap:.3g}" in shown
+        note = str(pilot.app.screen.query_one(".note").render())
+        assert "causal is a mask" in note and "alibi is the published form" in note  # its row explained
         await pilot.press("escape")
         await settle(pilot)
         assert isinstance(pilot.app.screen, PlaygroundScreen)

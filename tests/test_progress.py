@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 
 import pytest
 
 from attnpos.lessons.progress import SCHEMA_VERSION, STATE_FILE, Progress, QuizRecord
+from attnpos.tui.cli import progress_report
 
 
 def test_round_trip(tmp_path):
@@ -100,28 +99,21 @@ def test_environment_variable_chooses_the_folder(tmp_path, monkeypatch):
     assert (tmp_path / "elsewhere" / STATE_FILE).exists()
 
 
-def attnpos(*args, data_dir):
-    return subprocess.run(
-        [sys.executable, "-m", "attnpos", "--data-dir", str(data_dir), *args],
-        capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
-        start_new_session=True,  # no controlling terminal either, so a question has nowhere to go
-    )
-
-
 def first_title() -> str:
     from attnpos.lessons.outline import read_outline
 
     return read_outline()[0].sections[0]
 
 
-def test_progress_and_reset_commands(tmp_path):
+def test_progress_and_reset_commands(tmp_path, attnpos, monkeypatch):
+    monkeypatch.setattr(progress_report, "CONTROLLING_TERMINAL", str(tmp_path / "no-terminal"))  # even under a developer's terminal
     progress = Progress.load(tmp_path)
     progress.visit(1, 0)
     progress.update_exercise("constant-offset", draft="x", passed=True, why_correct=True)
     progress.update_exercise("forget-reorder", draft="y")
     progress.update_exercise("identical-tokens", draft="z", attempts=2, passed=True)
     progress.save()
-    report = json.loads(attnpos("progress", "--json", data_dir=tmp_path).stdout)
+    report = json.loads(attnpos("--data-dir", str(tmp_path), "progress", "--json").stdout)
     first = report["lessons"][0]
     assert first["status"] == "in progress" and first["sections_read"] == 1
     by_id = {e["id"]: e for e in first["exercises"]}
@@ -129,17 +121,17 @@ def test_progress_and_reset_commands(tmp_path):
     assert "draft" not in by_id["forget-reorder"] and by_id["forget-reorder"]["has_draft"]
     assert by_id["forget-reorder"]["left"] == ["code check", "why question"] and by_id["constant-offset"]["left"] == []
     assert report["position"] == {"lesson": 1, "section": 1, "section_title": first_title(), "exercise": None}
-    table = attnpos("progress", data_dir=tmp_path).stdout
+    table = attnpos("--data-dir", str(tmp_path), "progress").stdout
     assert "identical-tokens in progress (why question left)" in " ".join(table.split())
 
-    refused = attnpos("reset", data_dir=tmp_path)  # no terminal to confirm on, no --yes
+    refused = attnpos("--data-dir", str(tmp_path), "reset")  # no terminal to confirm on, no --yes
     assert refused.returncode == 2 and "--yes" in refused.stderr
-    assert attnpos("reset", "forget-reorder", "--yes", data_dir=tmp_path).returncode == 0
+    assert attnpos("--data-dir", str(tmp_path), "reset", "forget-reorder", "--yes").returncode == 0
     assert Progress.load(tmp_path).exercise("forget-reorder").draft is None
     assert Progress.load(tmp_path).exercise("constant-offset").passed
-    assert attnpos("reset", "--yes", data_dir=tmp_path).returncode == 0
+    assert attnpos("--data-dir", str(tmp_path), "reset", "--yes").returncode == 0
     assert Progress.load(tmp_path).position is None
-    assert attnpos("reset", "nope", "--yes", data_dir=tmp_path).returncode == 2
+    assert attnpos("--data-dir", str(tmp_path), "reset", "nope", "--yes").returncode == 2
 
 
 def test_two_apps_on_one_folder_lose_no_update(tmp_path):

@@ -187,7 +187,11 @@ def test_pickles_and_forged_results_never_reach_the_parent(sandbox, tmp_path):
             with open(os.path.join(folder, "status.json"), "w") as f:
                 json.dump({{"outcome": "ok", "values": [0, 1]}}, f)
 
-        if os.fork() == 0:  # a child that waits to overwrite the real results with its own numbers
+        try:
+            child = os.fork()  # refused where seccomp is active
+        except PermissionError:
+            child = None
+        if child == 0:  # a child that waits to overwrite the real results with its own numbers
             os.setsid()
             while True:
                 for path in glob.glob("../results-*/*.npy"):
@@ -204,11 +208,19 @@ def test_child_processes_do_not_outlive_the_run(sandbox):
     result = run(sandbox, """
         import subprocess
         import numpy as np
-        kept = [subprocess.Popen(["sleep", "1000"]) for _ in range(40)]
-        kept += [subprocess.Popen(["sleep", "1000"], start_new_session=True) for _ in range(10)]
-        pids = np.array([p.pid for p in kept])
-    """, ["pids"], Limits(timeout_s=10.0))
-    assert result.status == "ok" and len(result.values["pids"]) == 50
+        kept, refused = [], 0
+        for n in range(50):
+            try:
+                kept.append(subprocess.Popen(["sleep", "1000"], start_new_session=n >= 40))
+            except PermissionError:  # seccomp refuses new processes
+                refused += 1
+        pids = np.array([p.pid for p in kept], dtype=int)
+    """, ["pids", "refused"], Limits(timeout_s=10.0))
+    assert result.status == "ok"
+    if sandbox.confinement["seccomp"]:
+        assert result.values["refused"].item() == 50
+    else:
+        assert len(result.values["pids"]) == 50
     survivors = [pid for pid in result.values["pids"] if _is_alive(int(pid))]
     assert survivors == []
 
@@ -278,17 +290,10 @@ def test_sandbox_cancel_stops_every_run(sandbox):
     assert [result.status for result in results] == ["cancelled", "cancelled"]
 
 
-def test_killing_the_fork_server_does_not_break_the_next_run(sandbox):
-    result = run(sandbox, """
-        import os, signal
-
-        def parent_of(pid):
-            return int(open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[1])
-
-        os.kill(parent_of(os.getppid()), signal.SIGKILL)  # the supervisor's parent is the fork server
-        x = 1
-    """, ["x"])
-    assert result.status == "ok"
+def test_a_dead_fork_server_is_replaced_for_the_next_run(sandbox):
+    assert run(sandbox, "x = 1\n", ["x"]).status == "ok"
+    sandbox._server.kill()  # as if it had crashed: the learner itself cannot reach it (tests/test_confinement.py)
+    sandbox._server.wait()
     assert run(sandbox, "x = 2\n", ["x"]).values["x"].item() == 2
 
 
@@ -296,7 +301,11 @@ def test_the_run_folder_is_removed(sandbox):
     result = run(sandbox, "import os\nprint(os.getcwd())\nopen('scratch.txt', 'w').write('x')\nx = 1\n", ["x"])
     assert result.status == "ok"
     workdir = Path(result.stdout.strip())
-    assert workdir.name == "work" and not workdir.parent.exists()
+    assert workdir.name == "work"
+    deadline = time.monotonic() + 2.0  # the supervisor removes it once the app has read the results
+    while workdir.parent.exists() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert not workdir.parent.exists()
 
 
 def _is_alive(pid: int) -> bool:

@@ -70,6 +70,7 @@ class AttnposApp(App):
         self._course: Course | None = None
         self._course_lock = threading.Lock()
         self._sandbox: Sandbox | None = None
+        self.confinement_told = False  # the exercise screen says once per session what confinement is missing
         self._start = start
         self._play = play
 
@@ -216,11 +217,19 @@ class AttnposApp(App):
             self.progress.enter_exercise(exercise_id)
             self.save_progress()
 
-    def open_playground(self, sentence: str | None = None) -> None:
+    def open_playground(self, sentence: str | None = None, perm: list[int] | None = None, signal: str = "none") -> None:
         from attnpos.lessons.playground_state import DEFAULT_SENTENCE
         from attnpos.tui.screens.playground_screen import PlaygroundScreen
 
-        self.push_screen(PlaygroundScreen(sentence or DEFAULT_SENTENCE))
+        self.push_screen(PlaygroundScreen(sentence or DEFAULT_SENTENCE, perm, signal))
+
+    def open_glossary(self) -> None:
+        course = self._course_or_notice()
+        if course is None:
+            return
+        from attnpos.tui.screens.glossary_screen import GlossaryScreen
+
+        self.push_screen(GlossaryScreen(course.glossary))
 
     def open_signal_pictures(self) -> None:
         from attnpos.tui.screens.signals_screen import SignalsScreen

@@ -20,6 +20,7 @@ class CourseCommands(Provider):
         app = cast("AttnposApp", self.app)  # the provider of this app only
         yield "Playground", "shuffle a sentence and switch position signals yourself", app.open_playground
         yield "Position signal pictures", "sinusoidal, learned, RoPE and ALiBi, drawn", app.open_signal_pictures
+        yield "Glossary", "every term of the course, what it means and the lesson that teaches it", app.open_glossary
         for lesson in app.outline:
             yield f"Lesson {lesson.number}: {lesson.title}", "open the lesson where you left it", partial(app.open_lesson, lesson.number)
             for index, title in enumerate(lesson.sections):

@@ -112,7 +112,7 @@ def judge_runs(exercise: Exercise, run: RunResult, rerun_result: _Rerun | _NoRer
         clean = {k: v for k, v in details.items() if v not in (None, "")}
         if cause:
             clean["cause"] = cause
-        return Verdict(exercise.id, diagnosis == "passed", diagnosis, message, clean, line if isinstance(line, int) else None, run.stdout)
+        return Verdict(exercise.id, diagnosis == "passed", diagnosis, message, clean, line if isinstance(line, int) else None, run.stdout, run.confinement)
 
     if run.status == "timeout":
         return verdict("timeout", detail=run.detail)

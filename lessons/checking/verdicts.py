@@ -75,6 +75,7 @@ class Verdict:
     details: dict = field(default_factory=dict)
     line: int | None = None  # the learner's line to mark, when there is one
     output: str = ""  # what the script printed (capped)
+    confinement: dict = field(default_factory=dict)  # the sandbox's level for the run, as RunResult has it
 
     @property
     def heading(self) -> str:
@@ -89,6 +90,7 @@ class Verdict:
             "diagnosis": self.diagnosis,
             "message": self.message,
             "details": self.details,
+            "confinement": self.confinement,
         }
 
 

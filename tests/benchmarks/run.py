@@ -118,8 +118,8 @@ async def _app_checks(count: int) -> list[float]:
     shown_at: list[float] = []
     show_verdict = ExerciseScreen._show_verdict
 
-    def timed_show_verdict(screen, verdict, cancelled=False):
-        show_verdict(screen, verdict, cancelled)
+    def timed_show_verdict(screen, verdict, source, cancelled=False):
+        show_verdict(screen, verdict, source, cancelled)
         assert verdict.passed, verdict.message
         shown_at.append(time.perf_counter())
 

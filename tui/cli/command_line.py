@@ -133,10 +133,15 @@ def _limits(args: argparse.Namespace):
     return Limits(timeout_s=args.timeout, memory_mb=args.memory_mb)
 
 
+def _strict(args: argparse.Namespace) -> bool | None:
+    """True for --strict; None leaves it to ATTNPOS_STRICT."""
+    return True if args.strict else None
+
+
 def _check(args: argparse.Namespace) -> int:
     from attnpos.tui.cli.exercise_commands import run_check
 
-    return run_check(_load_course(), args.exercise, args.file, args.json, _limits(args), args.data_dir)
+    return run_check(_load_course(), args.exercise, args.file, args.json, _limits(args), args.data_dir, _strict(args))
 
 
 def _grade(args: argparse.Namespace) -> int:
@@ -157,7 +162,7 @@ def _watch(args: argparse.Namespace) -> int:
 
     if args.interval <= 0:
         raise UsageError("--interval must be positive")
-    return watch(_load_course(), args.exercise, args.file, args.interval, _limits(args), args.data_dir)
+    return watch(_load_course(), args.exercise, args.file, args.interval, _limits(args), args.data_dir, _strict(args))
 
 
 def _hint(args: argparse.Namespace) -> int:
@@ -175,6 +180,11 @@ def _exercises(args: argparse.Namespace) -> int:
 def _add_limits(command: argparse.ArgumentParser) -> None:
     command.add_argument("--timeout", type=float, default=10.0, metavar="S", help="seconds a run may take (default 10)")
     command.add_argument("--memory-mb", type=int, default=1024, metavar="M", help="memory a run may use (default 1024)")
+
+
+def _add_strict(command: argparse.ArgumentParser) -> None:
+    command.add_argument("--strict", action="store_true",
+                         help="refuse to run unless learner code is fully confined (also ATTNPOS_STRICT=1)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -201,9 +211,11 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--json", action="store_true", help="print one JSON object")
     check.example = "attnpos check constant-offset answer.py"
     _add_limits(check)
+    _add_strict(check)
     check.set_defaults(run=_check)
 
-    grade = commands.add_parser("grade", help="check many answer files in parallel (a folder means every .py in it)")
+    grade = commands.add_parser(
+        "grade", help="check many answer files in parallel (a folder means every .py in it), always in strict mode")
     grade.add_argument("exercise")
     grade.add_argument("paths", type=Path, nargs="+", metavar="PATH")
     output = grade.add_mutually_exclusive_group()
@@ -223,6 +235,7 @@ def build_parser() -> argparse.ArgumentParser:
     watch.add_argument("file", type=Path)
     watch.add_argument("--interval", type=float, default=0.5, metavar="S", help="seconds between looks at the file")
     _add_limits(watch)
+    _add_strict(watch)
     watch.set_defaults(run=_watch)
 
     hint = commands.add_parser("hint", help="show an exercise's hints one at a time, from a nudge to nearly the answer")

@@ -16,14 +16,25 @@ from rich.markup import escape
 from rich.table import Table
 
 from attnpos.lessons.checking import Limits, Sandbox, Verdict, check_file
+from attnpos.lessons.checking.sandbox import ConfinementUnavailable, printable
 from attnpos.lessons.model import Course, Exercise
 from attnpos.lessons.progress import Progress
 from attnpos.tui.cli.usage import UsageError
 
 
 def shown_path(path: Path) -> str:
-    """A path printable on any terminal, even when its name is not valid UTF-8."""
-    return os.fsencode(path).decode("utf-8", "backslashreplace")
+    """A path printable on any terminal, even when its name is not valid UTF-8 or holds control characters."""
+    return printable(os.fsencode(path).decode("utf-8", "backslashreplace"))
+
+
+def open_sandbox(max_workers: int, strict: bool | None) -> Sandbox:
+    """A started sandbox; strict mode's refusal becomes a one-line usage error (exit 2)."""
+    sandbox = Sandbox(max_workers=max_workers, strict=strict)
+    try:
+        sandbox.start()
+    except ConfinementUnavailable as reason:
+        raise UsageError(str(reason)) from None
+    return sandbox
 
 
 def find_exercise(course: Course, exercise_id: str) -> Exercise:
@@ -90,11 +101,14 @@ def record(verdict: Verdict, source: str, data_dir: Path | None, console: Consol
             console.print(f"[bold]One question completes it:[/] attnpos open {verdict.exercise}")
 
 
-def run_check(course: Course, exercise_id: str, file: Path, as_json: bool, limits: Limits, data_dir: Path | None = None) -> int:
+def run_check(
+    course: Course, exercise_id: str, file: Path, as_json: bool, limits: Limits, data_dir: Path | None = None,
+    strict: bool | None = None,
+) -> int:
     exercise = find_exercise(course, exercise_id)
     readable_file(file)
     source = file.read_text(encoding="utf-8")  # what the app shows as the code that passed
-    with Sandbox(max_workers=2) as sandbox:
+    with open_sandbox(2, strict) as sandbox:
         verdict = check_file(exercise, file, sandbox, limits)
     if as_json:
         print(json.dumps(verdict.as_json(shown_path(file))))
@@ -117,20 +131,26 @@ def run_grade(course: Course, exercise_id: str, paths: list[Path], fmt: str, job
             readable_file(file)
         except UsageError as problem:
             return Verdict(exercise.id, False, "error", f"The file could not be checked: {problem}", {"error": str(problem)})
-        return check_file(exercise, file, sandbox, limits)
+        # Each student's file gets a sandbox of its own (a fresh fork server, in its own bubblewrap where
+        # installed), so nothing one file does can reach another's run.
+        with Sandbox(max_workers=2, strict=True) as sandbox:
+            return check_file(exercise, file, sandbox, limits)
 
-    with Sandbox(max_workers=2 * jobs) as sandbox, ThreadPoolExecutor(max_workers=jobs) as pool:
+    with open_sandbox(1, strict=True) as probe:  # fail closed once, with one line, before any file runs
+        level = probe.confinement
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
         verdicts = list(pool.map(judge, files))
     passed = sum(v.passed for v in verdicts)
     if fmt == "json":
         rows = [v.as_json(shown_path(f)) for f, v in zip(files, verdicts, strict=True)]
-        print(json.dumps({"exercise": exercise.id, "results": rows, "total": len(rows), "passed": passed}, indent=1))
+        report = {"exercise": exercise.id, "results": rows, "total": len(rows), "passed": passed, "confinement": level}
+        print(json.dumps(report, indent=1))
     elif fmt == "csv":
         out = io.StringIO()
         writer = csv.writer(out)
-        writer.writerow(["file", "passed", "diagnosis", "message"])
+        writer.writerow(["file", "passed", "diagnosis", "message", "confinement"])
         for f, v in zip(files, verdicts, strict=True):
-            writer.writerow([shown_path(f), v.passed, v.diagnosis, v.message])
+            writer.writerow([shown_path(f), v.passed, v.diagnosis, v.message, json.dumps(v.confinement or level)])
         sys.stdout.write(out.getvalue())
     else:
         table = Table(title=f"{exercise.id}: {passed} of {len(files)} passed", box=None)
@@ -139,6 +159,7 @@ def run_grade(course: Course, exercise_id: str, paths: list[Path], fmt: str, job
         for f, v in zip(files, verdicts, strict=True):
             table.add_row(escape(shown_path(f)), "[green]passed[/]" if v.passed else "[red]not yet[/]", v.diagnosis)
         Console(highlight=False).print(table)
+        Console(highlight=False).print(f"[dim]confinement: {escape(json.dumps(level))}[/]")
     return 0
 
 
@@ -157,13 +178,16 @@ def write_starter(course: Course, exercise_id: str, folder: Path) -> int:
     return 0
 
 
-def watch(course: Course, exercise_id: str, file: Path, interval: float, limits: Limits, data_dir: Path | None = None) -> int:
+def watch(
+    course: Course, exercise_id: str, file: Path, interval: float, limits: Limits, data_dir: Path | None = None,
+    strict: bool | None = None,
+) -> int:
     """Re-check whenever the file changes; polling works where file events do not (network folders)."""
     exercise = find_exercise(course, exercise_id)
     readable_file(file)
     console = Console(highlight=False)
     seen: tuple[int, int] | None = None
-    with Sandbox(max_workers=2) as sandbox:
+    with open_sandbox(2, strict) as sandbox:
         try:
             while True:
                 stamp: tuple[int, int] | None

@@ -17,7 +17,7 @@ from rich.text import Text
 
 from attnpos.lessons.cells import run_cell
 from attnpos.lessons.figures import changed_rows, figure
-from attnpos.lessons.model import Code, Course, ExerciseRef, Grid, Lesson, Math, Prose, Quiz
+from attnpos.lessons.model import Code, Course, ExerciseRef, Grid, Lesson, Math, PlaygroundLink, Prose, Quiz
 from attnpos.tui.colours import SHADES, format_weight, ramp_step, ramp_style, shade
 
 
@@ -63,6 +63,12 @@ def _labels(name: str) -> list[str]:
     return fig.labels() if fig.labels else [str(i) for i in range(fig.value.shape[0])]
 
 
+def playground_link_text(link: PlaygroundLink) -> str:
+    """'the cat sat on the mat · order 5 0 3 2 1 4 · signal rope': the state a link opens."""
+    order = " ".join(map(str, link.order)) if list(link.order) != sorted(link.order) else "as typed"
+    return f"“{link.sentence}” · order {order} · signal {link.signal}"
+
+
 def block_renderables(block, course: Course, run_code: bool) -> Iterable[RenderableType]:
     if isinstance(block, Prose):
         yield Padding(Markdown(block.markdown), (0, 0, 1, 0))
@@ -91,6 +97,11 @@ def block_renderables(block, course: Course, run_code: bool) -> Iterable[Rendera
         exercise = course.exercises[block.id]
         body = Group(Markdown(exercise.instructions), Text(f"\nStart it: attnpos exercise {exercise.id}", style="bold"))
         yield Panel(body, title=f"exercise {exercise.id}: {exercise.title}", title_align="left")
+    elif isinstance(block, PlaygroundLink):
+        link = Text(playground_link_text(block))
+        if block.caption:
+            link.append("\n" + block.caption, style="dim")
+        yield Panel(link, title="playground (open it in the app)", title_align="left")
 
 
 def lesson_renderable(lesson: Lesson, course: Course, run_code: bool = True) -> Group:

@@ -83,6 +83,9 @@ def print_progress(data_dir: Path | None, as_json: bool) -> int:
     return 0
 
 
+CONTROLLING_TERMINAL = "/dev/tty"  # the terminal a command was started from, whatever its standard input
+
+
 def ask(question: str) -> str | None:
     """The learner's answer, typed at their terminal; None when there is no terminal to ask on.
 
@@ -93,7 +96,7 @@ def ask(question: str) -> str | None:
         if sys.stdin.isatty():
             return input(question)
         # Two handles: a terminal cannot seek, so Python will not open one text file on it for both.
-        with open("/dev/tty", encoding="utf-8") as keyboard, open("/dev/tty", "w", encoding="utf-8") as screen:
+        with open(CONTROLLING_TERMINAL, encoding="utf-8") as keyboard, open(CONTROLLING_TERMINAL, "w", encoding="utf-8") as screen:
             screen.write(question)
             screen.flush()
             return keyboard.readline()

@@ -18,6 +18,7 @@ from textual.timer import Timer
 from textual.widgets import Header, Static, TextArea
 
 from attnpos.lessons.checking import CancelToken, RunResult, Verdict, check_source
+from attnpos.lessons.checking.sandbox import ConfinementUnavailable, missing_layers
 from attnpos.lessons.model import Exercise
 from attnpos.tui.leaks import Footer
 from attnpos.tui.screens.course_screen import CourseScreen
@@ -144,7 +145,16 @@ class ExerciseScreen(CourseScreen):
     @work(thread=True, group="sandbox-start")
     def _warm_sandbox(self) -> None:
         """Start the sandbox's fork server while the learner reads, so the first check is warm too."""
-        self.app.sandbox.start()
+        try:
+            level = self.app.sandbox.confinement
+        except ConfinementUnavailable as reason:  # strict mode (ATTNPOS_STRICT=1) on a machine that cannot confine
+            self.app.call_from_thread(self.notify, str(reason), severity="error", timeout=15)
+            return
+        gaps = missing_layers(level)
+        if gaps and not self.app.confinement_told:  # once per session: the machine will not change
+            self.app.confinement_told = True
+            self.app.call_from_thread(
+                self.notify, f"Your code runs less confined here: {'; '.join(gaps)}.", severity="warning", timeout=10)
 
     # --- the draft -------------------------------------------------------------
 
@@ -193,8 +203,16 @@ class ExerciseScreen(CourseScreen):
 
     @work(thread=True, exclusive=True, group="exercise")
     def _run_worker(self, source: str, cancel: CancelToken) -> None:
-        result = self.app.sandbox.run_source(source, (), self.app.limits, cancel=cancel, filename=f"{self.exercise.id}.py")
+        try:
+            result = self.app.sandbox.run_source(source, (), self.app.limits, cancel=cancel, filename=f"{self.exercise.id}.py")
+        except ConfinementUnavailable as reason:
+            self.app.call_from_thread(self._show_refusal, str(reason))
+            return
         self.app.call_from_thread(self._show_run, result)
+
+    def _show_refusal(self, reason: str) -> None:
+        self._done()
+        self._show(Text(f"✗ {reason}", style="bold red"))
 
     def _show_run(self, result: RunResult) -> None:
         self._done()
@@ -215,7 +233,11 @@ class ExerciseScreen(CourseScreen):
 
     @work(thread=True, exclusive=True, group="exercise")
     def _check_worker(self, source: str, cancel: CancelToken) -> None:
-        verdict = check_source(self.exercise, source, self.app.sandbox, self.app.limits, cancel, f"{self.exercise.id}.py")
+        try:
+            verdict = check_source(self.exercise, source, self.app.sandbox, self.app.limits, cancel, f"{self.exercise.id}.py")
+        except ConfinementUnavailable as reason:
+            self.app.call_from_thread(self._show_refusal, str(reason))
+            return
         self.app.call_from_thread(self._show_verdict, verdict, source, cancel.cancelled)
 
     def _show_verdict(self, verdict: Verdict, source: str, cancelled: bool = False) -> None:

@@ -11,12 +11,20 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import Header, Static
 
-from attnpos.lessons.model import Code, Course, ExerciseRef, Grid, Lesson, Math, Prose, Quiz
+from attnpos.lessons.model import Code, Course, ExerciseRef, Grid, Lesson, Math, PlaygroundLink, Prose, Quiz
 from attnpos.lessons.progress import exercise_status
 from attnpos.tui.leaks import Footer, release_removed_widgets
 from attnpos.tui.screens.course_screen import CourseScreen
 from attnpos.tui.screens.dialogs import ChoiceScreen
-from attnpos.tui.widgets.lesson_blocks import CodeCell, ExerciseCard, GridFigure, MathBlock, ProseBlock, QuizCard
+from attnpos.tui.widgets.lesson_blocks import (
+    CodeCell,
+    ExerciseCard,
+    GridFigure,
+    MathBlock,
+    PlaygroundCard,
+    ProseBlock,
+    QuizCard,
+)
 
 
 class LessonScreen(CourseScreen):
@@ -131,6 +139,8 @@ class LessonScreen(CourseScreen):
             return QuizCard(block, previous.choice if previous else None)
         if isinstance(block, ExerciseRef):
             return ExerciseCard(self.course.exercises[block.id], exercise_status(block.id, self.app.progress))
+        if isinstance(block, PlaygroundLink):
+            return PlaygroundCard(block)
         raise TypeError(f"no widget for {type(block).__name__}")
 
     @on(QuizCard.Answered)
@@ -198,6 +208,11 @@ class LessonScreen(CourseScreen):
     @on(ExerciseCard.Opened)
     def _exercise_opened(self, event: ExerciseCard.Opened) -> None:
         self.app.open_exercise(event.exercise.id)
+
+    @on(PlaygroundCard.Opened)
+    def _playground_opened(self, event: PlaygroundCard.Opened) -> None:
+        link = event.link
+        self.app.open_playground(link.sentence, list(link.order), link.signal)
 
     def action_outline(self) -> None:
         self.app.pop_to_outline()

@@ -13,6 +13,7 @@ from textual.widgets import Header, Static, Tree
 
 from attnpos.lessons.outline import find_outline_exercise
 from attnpos.lessons.progress import exercise_status, lesson_status
+from attnpos.lessons.scanner import PREREQUISITES
 from attnpos.tui.leaks import Footer
 from attnpos.tui.screens.course_screen import CourseScreen
 
@@ -65,8 +66,9 @@ class OutlineScreen(CourseScreen):
         self.query_one("#outline-intro", Static).update(
             Text.assemble(
                 ("Four lessons on why self-attention cannot see word order, and how position fixes it.\n", ""),
+                (PREREQUISITES + "\n", "dim"),
                 ("enter", "bold"), " opens · ", ("space", "bold"), " shows sections · ", ("c", "bold"), f" continues at {where} · ",
-                ("ctrl+p", "bold"), " jumps anywhere · ", ("y", "bold"), " opens the playground · ", ("?", "bold"), " lists every key",
+                ("ctrl+p", "bold"), " jumps anywhere, the glossary too · ", ("y", "bold"), " opens the playground · ", ("?", "bold"), " lists every key",
             )
         )
         tree = self.query_one(Tree)

@@ -56,9 +56,9 @@ class PlaygroundScreen(CourseScreen):
         Binding("escape", "back", "Back"),
     ]
 
-    def __init__(self, sentence: str = DEFAULT_SENTENCE):
+    def __init__(self, sentence: str = DEFAULT_SENTENCE, perm: list[int] | None = None, signal: str = "none"):
         super().__init__()
-        self.state = PlaygroundState(sentence)
+        self.state = PlaygroundState(sentence, perm, signal)
 
     def compose(self) -> ComposeResult:
         state = self.state

@@ -136,19 +136,20 @@ class SignalsScreen(Screen):
         ]
 
     def _alibi_for_head(self) -> Picture:
-        """ALiBi's bias for the current head, on one colour scale for all heads so slopes compare."""
+        """ALiBi's published, causal bias for the current head, on one colour scale for all heads so slopes compare."""
         bias, slopes = self._alibi.bias, self._alibi.slopes
         T = bias.shape[1]
         return Picture(
             name="ALiBi",
-            title=f"ALiBi bias, head {self.head + 1} of {len(slopes)}: rows query i, columns key j",
+            title=f"ALiBi bias, head {self.head} (heads 0–{len(slopes) - 1}): rows query i, columns key j",
             values=bias[self.head],
             row_labels=[f"i={i}" for i in range(T)],
             column_labels=[str(j) for j in range(T)],
-            caption=f"Head {self.head + 1}, slope {slope_text(slopes[self.head])}: the bias −slope·|i − j| "
-            "is 0 on the diagonal and drops by the slope per step apart.",
-            low=float(bias.min()),
+            caption=f"Head {self.head}, slope {slope_text(slopes[self.head])}: the bias −slope·(i − j) is 0 on the "
+            "diagonal and drops by the slope per step back; later keys (j > i) are masked, as published.",
+            low=float(np.nanmin(bias)),
             high=0.0,
+            missing="masked: a later key",
         )
 
     @property

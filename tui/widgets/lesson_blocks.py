@@ -19,7 +19,8 @@ from textual.widgets.option_list import Option
 
 from attnpos.lessons.cells import CellResult, run_cell
 from attnpos.lessons.figures import changed_rows, figure
-from attnpos.lessons.model import Code, Exercise, Grid, Math, Quiz
+from attnpos.lessons.model import Code, Exercise, Grid, Math, PlaygroundLink, Quiz
+from attnpos.tui.cli.lesson_print import playground_link_text
 from attnpos.tui.widgets.attention_grid import AttentionGrid, GridLegend
 from attnpos.tui.widgets.grid_pair import GridPair, GridSpec
 
@@ -282,3 +283,29 @@ class ExerciseCard(Vertical, can_focus=True):
     @on(Button.Pressed, ".open-exercise")
     def action_open(self) -> None:
         self.post_message(self.Opened(self.exercise))
+
+
+class PlaygroundCard(Vertical, can_focus=True):
+    """A lesson's {playground} link: opens the playground in the state it names (enter, or a click)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "open", "Open the playground", show=False)]
+
+    class Opened(Message):
+        """Posted when the learner asks to open the playground on this link's state."""
+
+        def __init__(self, link: PlaygroundLink) -> None:
+            self.link = link
+            super().__init__()
+
+    def __init__(self, link: PlaygroundLink):
+        super().__init__(classes="playground-card")
+        self.link = link
+
+    def compose(self) -> ComposeResult:
+        yield ClickButton(f"▶ Playground: {playground_link_text(self.link)}", classes="open-playground", compact=True)
+        if self.link.caption:
+            yield Static(Text(self.link.caption, style="dim"))
+
+    @on(Button.Pressed, ".open-playground")
+    def action_open(self) -> None:
+        self.post_message(self.Opened(self.link))

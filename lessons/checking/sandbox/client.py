@@ -3,32 +3,34 @@
 from __future__ import annotations
 
 import atexit
+import base64
 import os
 import secrets
-import shutil
+import signal
 import socket
 import subprocess
-import sys
-import tempfile
 import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator, Sequence
 
-from .processes import kill_group
-from .protocol import recv_frame, send_frame
+from . import launch
+from .confinement import ConfinementUnavailable, strict_shortfall
+from .protocol import recv_frame, recv_frame_with_fds, send_frame
 from .results import Limits, RunResult, build_result, read_results
 
-# Extra time the app waits for the supervisor's report before it kills the run itself.
-_BACKSTOP_GRACE_S = 5.0
+# Extra time the app waits for the supervisor's report before it kills the learner itself: the wall-clock
+# limit holds within this even if the supervisor is stopped or killed.
+_BACKSTOP_GRACE_S = 1.0
 # How long the app waits for the output pipe to close once the run has ended.
 _DRAIN_WAIT_S = 2.0
-# One BLAS thread: the fork server must stay single-threaded to fork safely.
-_SINGLE_THREAD_ENV = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
-_SERVER_BOOT = (
-    "import sys; from attnpos.lessons.checking.sandbox.server import serve; serve(int(sys.argv[1]), sys.argv[2:])"
-)
+STRICT_ENV = "ATTNPOS_STRICT"
+
+
+def strict_from_environment() -> bool:
+    """Whether ``ATTNPOS_STRICT=1`` asks for strict mode."""
+    return os.environ.get(STRICT_ENV, "") == "1"
 
 
 class CancelToken:
@@ -77,16 +79,27 @@ class Sandbox:
     :meth:`run` is thread-safe; at most ``max_workers`` runs go at once and
     further callers wait for a free slot. ``preload`` names the modules the
     server imports once so that runs need not.
+
+    ``strict`` (default: ``ATTNPOS_STRICT=1``) fails closed: the server runs
+    inside bubblewrap where it is installed, and starting raises
+    :class:`ConfinementUnavailable` (one line: why, and what to install)
+    unless bubblewrap, or seccomp and Landlock ABI 6, are active.
     """
 
-    def __init__(self, max_workers: int = 4, preload: Sequence[str] = ("numpy", "attnpos.core", "attnpos.lessons.checking.substitutes")) -> None:
+    def __init__(
+        self, max_workers: int = 4,
+        preload: Sequence[str] = ("numpy", "attnpos.core", "attnpos.lessons.checking.substitutes"),
+        strict: bool | None = None,
+    ) -> None:
         if max_workers < 1:
             raise ValueError("max_workers must be at least 1")
         self._slots = threading.BoundedSemaphore(max_workers)
         self._preload = tuple(preload)
+        self.strict = strict_from_environment() if strict is None else strict
         self._lock = threading.Lock()
         self._server: subprocess.Popen | None = None
         self._control: socket.socket | None = None
+        self._level: dict = {}
         self._active: set[_ActiveRun] = set()
 
     def __enter__(self) -> Sandbox:
@@ -100,6 +113,13 @@ class Sandbox:
         """Start the fork server if it is not running (runs do this themselves)."""
         with self._lock:
             self._ensure_server()
+
+    @property
+    def confinement(self) -> dict:
+        """The confinement of this sandbox's runs, e.g. ``{"landlock": 6, "seccomp": True, "bwrap": False}``."""
+        with self._lock:
+            self._ensure_server()
+            return dict(self._level)
 
     def close(self) -> None:
         """Cancel running runs and stop the fork server."""
@@ -129,9 +149,11 @@ class Sandbox:
     ) -> RunResult:
         """Run the script at ``path`` and read back the module-level ``names``.
 
-        The script runs as ``__main__`` with ``__file__`` = its absolute path,
-        ``sys.argv = [path]``, its folder first on ``sys.path``, no stdin and a
-        fresh empty working folder that is removed afterwards. Its ``atexit``
+        The script is copied into a fresh run folder and runs from there as
+        ``__main__``, with ``__file__`` and ``sys.argv[0]`` = its absolute
+        path (as its tracebacks show it), the run folder first on
+        ``sys.path``, no stdin, ``HOME`` in the run folder and an empty
+        working folder; the run folder is removed afterwards. Its ``atexit``
         handlers and leftover threads are not waited for. ``cancel`` stops
         the run from another thread. Duplicate names are read once.
         Raises FileNotFoundError if ``path`` is not a file, TypeError if a
@@ -140,61 +162,59 @@ class Sandbox:
         script = Path(path).resolve()
         if not script.is_file():
             raise FileNotFoundError(f"no script at {script}")
-        if not all(isinstance(name, str) for name in names):
-            raise TypeError(f"names must be strings: {names!r}")
-        wanted = tuple(dict.fromkeys(names))
-        with self._slots:
-            root = Path(tempfile.mkdtemp(prefix="attnpos-run-"))
-            try:
-                return self._run_in(root, script, wanted, limits, cancel)
-            finally:
-                shutil.rmtree(root, ignore_errors=True)
+        return self._run(script.read_bytes(), str(script), names, limits, cancel)
 
     def run_source(
         self, source: str, names: Sequence[str], limits: Limits = Limits(), filename: str = "answer.py",
         cancel: CancelToken | None = None,
     ) -> RunResult:
-        """Like :meth:`run`, for source text saved as ``filename`` in a temporary folder."""
+        """Like :meth:`run`, for source text run under the name ``filename``."""
         if not filename or Path(filename).name != filename:
             raise ValueError(f"filename must be a plain file name, not {filename!r}")
-        with tempfile.TemporaryDirectory(prefix="attnpos-src-") as folder:
-            script = Path(folder) / filename
-            script.write_text(source, encoding="utf-8")
-            return self.run(script, names, limits, cancel)
+        return self._run(source.encode("utf-8"), filename, names, limits, cancel)
 
     # -- one run
 
-    def _run_in(
-        self, root: Path, script: Path, names: tuple[str, ...], limits: Limits, cancel: CancelToken | None,
+    def _run(
+        self, source: bytes, filename: str, names: Sequence[str], limits: Limits, cancel: CancelToken | None,
     ) -> RunResult:
+        if not all(isinstance(name, str) for name in names):
+            raise TypeError(f"names must be strings: {names!r}")
+        wanted = tuple(dict.fromkeys(names))
         token = secrets.token_hex(16)
-        workdir = root / "work"
-        workdir.mkdir()
-        results_dir = root / f"results-{token}"
         request = {
-            "script": str(script), "names": list(names), "timeout_s": limits.timeout_s,
-            "memory_mb": limits.memory_mb, "workdir": str(workdir), "results": str(results_dir), "token": token,
+            "source": base64.b64encode(source).decode("ascii"), "filename": filename, "names": list(wanted),
+            "timeout_s": limits.timeout_s, "memory_mb": limits.memory_mb, "token": token,
         }
-        started = time.monotonic()
-        read_end, write_end = os.pipe()
-        try:
-            conn = self._open_supervisor(write_end, request)
-        except BaseException:
-            os.close(read_end)
-            raise
-        finally:
-            os.close(write_end)
-        drain = _OutputDrain(read_end, limits.output_cap)
-        with conn, self._tracked(_ActiveRun(conn), cancel):
-            end = _await_end(conn, limits.timeout_s + _BACKSTOP_GRACE_S)
-        duration = time.monotonic() - started
-        # Only a learner that exited 0 on its own got past writing its results.
-        finished = end["ended"] == "exited" and end["exit_code"] == 0
-        results = read_results(results_dir, token, names) if finished else None
-        return build_result(end, results, names, limits, drain.text(_DRAIN_WAIT_S), duration)
+        with self._slots:
+            started = time.monotonic()
+            read_end, write_end = os.pipe()
+            try:
+                conn, level = self._open_supervisor(write_end, request)
+            except BaseException:
+                os.close(read_end)
+                raise
+            finally:
+                os.close(write_end)
+            drain = _OutputDrain(read_end, limits.output_cap)
+            active = _ActiveRun(conn)
+            with conn, self._tracked(active, cancel):
+                # Counted from now: starting a fork server first must not eat into the run's time.
+                end, run_fd = _await_end(conn, active, time.monotonic() + limits.timeout_s + _BACKSTOP_GRACE_S)
+                try:
+                    # Only a learner that exited 0 on its own got past writing its results.
+                    finished = end["ended"] == "exited" and end["exit_code"] == 0
+                    results = (read_results(run_fd, token, wanted, limits.memory_mb * 1024 * 1024)
+                               if finished and run_fd is not None else None)
+                finally:
+                    if run_fd is not None:
+                        os.close(run_fd)
+            # Closing our end tells the supervisor the results are read: it removes the run folder and exits.
+            duration = time.monotonic() - started
+            return build_result(end, results, wanted, limits, drain.text(_DRAIN_WAIT_S), duration, level)
 
-    def _open_supervisor(self, output_fd: int, request: dict) -> socket.socket:
-        """Ask the fork server for a supervisor with ``request`` waiting for it; return our socket to it."""
+    def _open_supervisor(self, output_fd: int, request: dict) -> tuple[socket.socket, dict]:
+        """Ask the fork server for a supervisor with ``request`` waiting for it; return our socket to it and the level."""
         ours, theirs = socket.socketpair()
         try:
             send_frame(ours, request)  # queued before anyone can cancel, so a cancel always follows it
@@ -204,12 +224,13 @@ class Sandbox:
                 except OSError:  # the server died since the last run: start a new one
                     self._stop_server_locked()
                     socket.send_fds(self._ensure_server(), [b"r"], [theirs.fileno(), output_fd])
+                level = dict(self._level)
         except BaseException:
             ours.close()
             raise
         finally:
             theirs.close()
-        return ours
+        return ours, level
 
     @contextmanager
     def _tracked(self, run: _ActiveRun, cancel: CancelToken | None) -> Iterator[None]:
@@ -234,7 +255,7 @@ class Sandbox:
         if self._server is not None and self._server.poll() is not None:
             self._stop_server_locked()
         if self._control is None:
-            self._server, self._control = _start_server(self._preload)
+            self._server, self._control, self._level = _start_server(self._preload, self.strict)
         return self._control
 
     def _stop_server_locked(self) -> None:
@@ -244,6 +265,23 @@ class Sandbox:
             self._server.kill()
             self._server.wait()
         self._server = self._control = None
+
+
+def _start_server(preload: tuple[str, ...], strict: bool) -> tuple[subprocess.Popen, socket.socket, dict]:
+    """A fork server: in strict mode inside bubblewrap if it starts, and only if its confinement suffices."""
+    bwrap_installed = launch.bwrap_installed()
+    if strict and bwrap_installed:
+        try:
+            return launch.start_server(preload, in_bwrap=True)
+        except RuntimeError:
+            pass  # bubblewrap is installed but cannot start here (no user namespaces): judge the kernel alone
+    server, control, level = launch.start_server(preload, in_bwrap=False)
+    shortfall = strict_shortfall(level, bwrap_installed) if strict else None
+    if shortfall:
+        control.close()
+        server.wait()
+        raise ConfinementUnavailable(shortfall)
+    return server, control, level
 
 
 def run_script(
@@ -297,49 +335,45 @@ class _ActiveRun:
             self._finished = True
 
 
-def _start_server(preload: tuple[str, ...]) -> tuple[subprocess.Popen, socket.socket]:
-    """Start the fork server; return it and the control socket that feeds it requests."""
-    ours, theirs = socket.socketpair()
-    with theirs:
-        server = subprocess.Popen(
-            [sys.executable, "-c", _SERVER_BOOT, str(theirs.fileno()), *preload],
-            pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, start_new_session=True,  # keep the terminal's Ctrl-C away from it
-            env={**os.environ, **_SINGLE_THREAD_ENV},
-        )
-    ready = server.stdout.readline()
-    if ready != b"ready\n":
-        complaint = server.stderr.read().decode(errors="replace")
-        server.wait()
-        ours.close()
-        raise RuntimeError(f"the sandbox's fork server did not start:\n{complaint}")
-    server.stdout.close()
-    server.stderr.close()
-    return server, ours
+def _await_end(conn: socket.socket, active: _ActiveRun, deadline: float) -> tuple[dict, int | None]:
+    """Wait for the supervisor's report of how the learner ended; return it and the run folder's descriptor.
 
-
-def _await_end(conn: socket.socket, patience_s: float) -> dict:
-    """Wait for the supervisor's report of how the learner ended.
-
-    If the report never comes (the supervisor was killed or hangs), kill the
-    learner's process group ourselves and report "timeout" or "lost".
+    If the report has not come by ``deadline`` (the supervisor was stopped,
+    killed or hangs), kill the learner ourselves through its pidfd and
+    report "timeout" or "lost".
     """
-    conn.settimeout(patience_s)
-    pid = None
+    pidfd = run_fd = None
     ended = "lost"
     try:
-        hello = recv_frame(conn)
-        if hello is not None:
-            pid = hello["pid"]
+        conn.settimeout(max(deadline - time.monotonic(), 0.001))
+        hello, fds = recv_frame_with_fds(conn, 2)
+        if hello is not None and len(fds) == 2:
+            pidfd, run_fd = fds
+            conn.settimeout(max(deadline - time.monotonic(), 0.001))
             end = recv_frame(conn)
             if end is not None:
-                return end
+                active.finish()  # a cancel from now on would only make the supervisor drop the results unread
+                return end, run_fd
+        else:
+            for fd in fds:
+                os.close(fd)
     except socket.timeout:
         ended = "timeout"
     except OSError:
         pass
-    kill_group(pid)
-    return {"ended": ended, "exit_code": None, "signal": None}
+    finally:
+        if pidfd is not None:
+            _kill_learner(pidfd)
+    return {"ended": ended, "exit_code": None, "signal": None}, run_fd
+
+
+def _kill_learner(pidfd: int) -> None:
+    try:
+        signal.pidfd_send_signal(pidfd, signal.SIGKILL)  # a no-op when it has already ended
+    except OSError:
+        pass
+    finally:
+        os.close(pidfd)
 
 
 class _OutputDrain:

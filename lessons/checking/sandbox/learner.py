@@ -1,4 +1,11 @@
-"""The learner process: limit itself, run the script as ``__main__``, write its results.
+"""The learner process: limit and confine itself, run the script as ``__main__``, write its results.
+
+Before the script runs it starts its own session, keeps only its standard
+streams open, takes its memory and file-size caps, moves into its run
+folder, sets ``HOME`` and ``TMPDIR`` there and applies the confinement
+level the fork server detected (NO_NEW_PRIVS, Landlock, seccomp; see
+:mod:`.confinement`); if any of that fails it exits with
+``CONFINEMENT_FAILED`` and the script never runs.
 
 After the script's code has returned, it creates the results folder named
 with the run's token (received over the socket, not via argv, environment
@@ -10,6 +17,7 @@ token.
 from __future__ import annotations
 
 import builtins
+import io
 import json
 import os
 import resource
@@ -20,8 +28,9 @@ from pathlib import Path
 
 import numpy as np
 
+from . import confinement
 from .processes import kill_descendants
-from .protocol import MAX_TEXT, NUMERIC_KINDS
+from .protocol import CONFINEMENT_FAILED, MAX_TEXT, NUMERIC_KINDS
 
 _ARRAY_KIND_NAMES = {
     "O": "object array", "U": "str array", "S": "bytes array", "M": "datetime64 array",
@@ -29,19 +38,32 @@ _ARRAY_KIND_NAMES = {
 }
 
 
-def become_learner(output_fd: int, request: dict) -> None:
-    """Limit this process, run the script and write its results; never returns."""
+def become_learner(output_fd: int, request: dict, run_folder: str, script: str, level: dict) -> None:
+    """Limit and confine this process, run ``script`` and write its results; never returns.
+
+    The script is read from its copy, ``script``, but runs under the name the
+    learner knows, ``request["filename"]`` (its ``__file__``, ``sys.argv[0]``
+    and the file of its tracebacks).
+    """
     exit_code = 70  # reached only if the sandbox itself fails here
     supervisor = os.getppid()
     try:
         os.setsid()
         _redirect_stdio(output_fd)
+        os.closerange(3, os.sysconf("SC_OPEN_MAX"))  # the run folder's lock and anything else the server held
         _limit_resources(request["memory_mb"])
-        os.chdir(request["workdir"])
-        namespace, outcome, script_exit_code, error = _execute(request["script"])
+        os.chdir(os.path.join(run_folder, "work"))
+        os.environ.update(HOME=run_folder, TMPDIR=os.path.join(run_folder, "work"))
+        try:
+            confinement.confine_learner(level, run_folder)
+        except OSError as failure:
+            print(f"sandbox: the run could not be confined, so the script did not run: {failure}", file=sys.stderr)
+            exit_code = CONFINEMENT_FAILED
+            return
+        namespace, outcome, script_exit_code, error = _execute(script, request["filename"])
         _kill_own_processes(supervisor)
-        _write_results(Path(request["results"]), request["token"], request["names"], namespace,
-                       outcome, script_exit_code, error)
+        _write_results(Path(run_folder) / f"results-{request['token']}", request["token"], request["names"],
+                       namespace, outcome, script_exit_code, error, request["memory_mb"] * 1024 * 1024)
         exit_code = 0
     finally:
         _flush_stdio()
@@ -64,13 +86,15 @@ def _redirect_stdio(output_fd: int) -> None:
     os.dup2(output_fd, 2)
     os.close(output_fd)
     # Line-buffered so that stdout and stderr interleave in order and a crash loses little.
-    sys.stdout.reconfigure(line_buffering=True)
+    if isinstance(sys.stdout, io.TextIOWrapper):  # always, in the fork server; the check is for the type checker
+        sys.stdout.reconfigure(line_buffering=True)
 
 
 def _flush_stdio() -> None:
     for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
         try:
-            stream.flush()
+            if stream is not None:
+                stream.flush()
         except Exception:  # the learner may have replaced or closed them
             pass
 
@@ -90,16 +114,16 @@ def _set_limit(which: int, value: int) -> None:
     resource.setrlimit(which, (value, value))
 
 
-def _execute(script: str) -> tuple[dict, str, int, dict | None]:
-    """Run the script as __main__; return its namespace, outcome, exit code and error."""
-    source = Path(script).read_bytes()
+def _execute(copy: str, script: str) -> tuple[dict, str, int, dict | None]:
+    """Run the file ``copy`` as __main__ named ``script``; return its namespace, outcome, exit code and error."""
+    source = Path(copy).read_bytes()
     lines = source.decode("utf-8", errors="replace").splitlines()
     module = types.ModuleType("__main__")
     module.__file__ = script
-    module.__builtins__ = builtins
+    module.__dict__["__builtins__"] = builtins
     sys.modules["__main__"] = module
     sys.argv = [script]
-    sys.path[0] = os.path.dirname(script)
+    sys.path[0] = os.path.dirname(copy)
     try:
         # dont_inherit: the sandbox's own `from __future__` imports must not apply to the script.
         exec(compile(source, script, "exec", dont_inherit=True), module.__dict__)
@@ -144,9 +168,13 @@ def _safe_str(value: object) -> str:
 
 def _write_results(
     results_dir: Path, token: str, names: list[str], namespace: dict, outcome: str, exit_code: int,
-    error: dict | None,
+    error: dict | None, budget: int,
 ) -> None:
-    """Save the requested names as .npy files, then status.json; the folder must not exist yet."""
+    """Save the requested names as .npy files, then status.json; the folder must not exist yet.
+
+    At most ``budget`` bytes of arrays are written: a broadcast view costs
+    the script no memory but would be written out, and read back, in full.
+    """
     results_dir.mkdir(mode=0o700)  # fails if someone made it before the script's code returned
     saved, bad_types, missing = [], {}, []
     for index, name in enumerate(names):
@@ -157,6 +185,10 @@ def _write_results(
         if isinstance(array, str):
             bad_types[index] = array
             continue
+        if array.nbytes > budget:
+            bad_types[index] = f"{array.dtype} array of {array.nbytes / 1e6:.0f} MB (too large to read back)"
+            continue
+        budget -= array.nbytes
         try:
             np.save(results_dir / f"{index}.npy", array, allow_pickle=False)
             saved.append(index)

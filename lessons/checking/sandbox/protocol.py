@@ -15,11 +15,17 @@ import struct
 
 NUMERIC_KINDS = "biufc"
 MAX_TEXT = 2000  # longest error message or type description kept from the learner
+# The learner's exit code when its confinement could not be applied (the script never ran); from sysexits' EX_OSERR.
+CONFINEMENT_FAILED = 71
+
+
+def encode_frame(message: dict) -> bytes:
+    data = json.dumps(message).encode()
+    return struct.pack("!I", len(data)) + data
 
 
 def send_frame(sock: socket.socket, message: dict) -> None:
-    data = json.dumps(message).encode()
-    sock.sendall(struct.pack("!I", len(data)) + data)
+    sock.sendall(encode_frame(message))
 
 
 def recv_frame(sock: socket.socket) -> dict | None:
@@ -29,6 +35,16 @@ def recv_frame(sock: socket.socket) -> dict | None:
         return None
     body = _recv_exactly(sock, struct.unpack("!I", header)[0])
     return None if body is None else json.loads(body)
+
+
+def recv_frame_with_fds(sock: socket.socket, max_fds: int) -> tuple[dict | None, list[int]]:
+    """One frame sent with ``socket.send_fds`` and the descriptors that came with it."""
+    header, fds, _, _ = socket.recv_fds(sock, 4, max_fds)  # the descriptors ride on the frame's first bytes
+    rest = _recv_exactly(sock, 4 - len(header)) if header else None
+    if rest is None:
+        return None, fds
+    body = _recv_exactly(sock, struct.unpack("!I", header + rest)[0])
+    return (None if body is None else json.loads(body)), fds
 
 
 def _recv_exactly(sock: socket.socket, count: int) -> bytes | None:

@@ -1,9 +1,13 @@
 """What a run may use and what it produced, and how the app reads a run's results as plain data.
 
-The app reads only the run's results folder, only plain files, with
+The app reads only the run's results folder, through the run folder's
+descriptor, only plain files (never following a symlink), with
 ``np.load(allow_pickle=False)`` and ``json.loads``, and accepts only numeric
 dtypes. Nothing from the learner's process is unpickled or executed, and
-nothing it prints affects the status.
+nothing it prints affects the status. Every text that came from the learner
+(output, error messages, tracebacks, type descriptions) passes through
+:func:`.printable.printable` here, so no caller ever gets raw control
+characters.
 """
 
 from __future__ import annotations
@@ -13,11 +17,11 @@ import os
 import signal
 import stat
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 
-from .protocol import MAX_TEXT, NUMERIC_KINDS
+from .printable import printable
+from .protocol import CONFINEMENT_FAILED, MAX_TEXT, NUMERIC_KINDS
 
 STATUSES = ("ok", "error", "crash", "timeout", "memory", "cancelled")
 
@@ -93,6 +97,9 @@ class RunResult:
     normal end, 1 after an exception, ``n`` for ``sys.exit(n)`` or
     ``os._exit(n)``), None when a signal ended it. ``detail`` is a one-line
     explanation of the status, ``duration_s`` the wall time of the run.
+    ``confinement`` is the kernel confinement the run had, for example
+    ``{"landlock": 6, "seccomp": True, "bwrap": False}`` (see
+    :mod:`.confinement`).
     """
 
     status: str
@@ -105,7 +112,7 @@ class RunResult:
     exit_code: int | None = None
     detail: str = ""
     duration_s: float = 0.0
-
+    confinement: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -120,40 +127,75 @@ class _Results:
     missing: tuple[str, ...]
 
 
-def read_results(results_dir: Path, token: str, names: tuple[str, ...]) -> _Results | None:
-    """Read the results folder as plain data; None if absent, forged or malformed."""
+def read_results(run_fd: int, token: str, names: tuple[str, ...], budget: int) -> _Results | None:
+    """Read the results folder inside the run folder open as ``run_fd``; None if absent, forged or malformed.
+
+    At most ``budget`` bytes of arrays are read back (the run's own memory
+    cap: the app never holds more of a run than the run itself could); a
+    value past it is a bad type, "… too large to read back".
+    """
     try:
-        if not results_dir.is_dir() or results_dir.is_symlink():
-            return None
-        report = json.loads(_read_plain_file(results_dir / "status.json").decode("utf-8"))
+        folder = os.open(f"results-{token}", os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=run_fd)
+    except OSError:
+        return None
+    try:
+        report = json.loads(_read_plain_file("status.json", folder).decode("utf-8"))
         if report["token"] != token or report["outcome"] not in ("ok", "error", "memory"):
             return None
+        bad_types = {names[int(i)]: printable(str(kind)[:MAX_TEXT]) for i, kind in report["bad_types"].items()}
+        values = {}
+        for i in _indices(report["values"], names):
+            loaded = _load_numeric(f"{i}.npy", folder, budget)
+            if isinstance(loaded, str):
+                bad_types[names[i]] = loaded
+            else:
+                values[names[i]] = loaded
+                budget -= loaded.nbytes
         return _Results(
             outcome=report["outcome"],
             exit_code=int(report["exit_code"]),
             error=_error_from(report["error"]),
-            values={names[i]: _load_numeric(results_dir / f"{i}.npy") for i in _indices(report["values"], names)},
-            bad_types={names[int(i)]: str(kind)[:MAX_TEXT] for i, kind in report["bad_types"].items()},
+            values=values,
+            bad_types=bad_types,
             missing=tuple(names[i] for i in _indices(report["missing"], names)),
         )
     except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError):
         return None
+    finally:
+        os.close(folder)
 
 
-def _read_plain_file(path: Path) -> bytes:
-    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+def _read_plain_file(name: str, folder: int) -> bytes:
+    fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW, dir_fd=folder)
     with open(fd, "rb") as file:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise ValueError(f"{path.name} is not a plain file")
+            raise ValueError(f"{name} is not a plain file")
         return file.read()
 
 
-def _load_numeric(path: Path) -> np.ndarray:
-    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+def _load_numeric(name: str, folder: int, budget: int) -> np.ndarray | str:
+    """The array in ``name``, or a bad-type description if it is larger than ``budget`` bytes.
+
+    The header is read first: its size must match the file's, and the data
+    is read only if it fits the budget.
+    """
+    fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW, dir_fd=folder)
     with open(fd, "rb") as file:
+        size = os.fstat(fd).st_size
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise ValueError(f"{name} is not a plain file")
+        version = np.lib.format.read_magic(file)
+        read_header = np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
+        shape, _, dtype = read_header(file)
+        nbytes = int(np.prod(shape, dtype=object)) * dtype.itemsize
+        if nbytes != size - file.tell():
+            raise ValueError(f"{name}: its header does not match its size")
+        if nbytes > budget:
+            return f"{dtype} array of {nbytes / 1e6:.0f} MB (too large to read back)"
+        file.seek(0)
         array = np.load(file, allow_pickle=False)
     if not isinstance(array, np.ndarray) or array.dtype.kind not in NUMERIC_KINDS:
-        raise ValueError(f"{path.name} is not a numeric array")
+        raise ValueError(f"{name} is not a numeric array")
     return array
 
 
@@ -170,29 +212,31 @@ def _error_from(raw: dict | None) -> ErrorInfo | None:
     line = raw["line"]
     source_line = raw["source_line"]
     return ErrorInfo(
-        type=str(raw["type"])[:MAX_TEXT], message=str(raw["message"])[:MAX_TEXT],
+        type=printable(str(raw["type"])[:MAX_TEXT]), message=printable(str(raw["message"])[:MAX_TEXT]),
         line=int(line) if line is not None else None,
-        source_line=str(source_line)[:MAX_TEXT] if source_line is not None else None,
-        traceback=str(raw["traceback"])[: 10 * MAX_TEXT],
+        source_line=printable(str(source_line)[:MAX_TEXT]) if source_line is not None else None,
+        traceback=printable(str(raw["traceback"])[: 10 * MAX_TEXT]),
     )
 
 
 def build_result(
     end: dict, results: _Results | None, names: tuple[str, ...], limits: Limits, output: str, duration: float,
+    confinement: dict,
 ) -> RunResult:
     """Combine the supervisor's report, the learner's results and the output into a RunResult."""
     signal_number = end.get("signal")
+    output = printable(output)
     if results is not None and signal_number is None:
         return RunResult(
             status=results.outcome, values=results.values, bad_types=results.bad_types, missing=results.missing,
             stdout=output, error=results.error, exit_code=results.exit_code,
-            detail=_outcome_detail(results), duration_s=duration,
+            detail=_outcome_detail(results), duration_s=duration, confinement=dict(confinement),
         )
     status, detail = _failure(end, limits)
     return RunResult(
         status=status, missing=names, stdout=output, exit_code=end.get("exit_code"),
         signal=signal_number if status in ("crash", "memory") else None,  # not our own timeout/cancel kill
-        detail=detail, duration_s=duration,
+        detail=detail, duration_s=duration, confinement=dict(confinement),
     )
 
 
@@ -216,6 +260,8 @@ def _failure(end: dict, limits: Limits) -> tuple[str, str]:
         return "memory", "the process was killed (SIGKILL), most likely by the kernel for running out of memory"
     if signal_number is not None:
         return "crash", f"the process was killed by {_signal_name(signal_number)}"
+    if exit_code == CONFINEMENT_FAILED:
+        return "crash", "the sandbox could not confine the run, so the script did not run"
     return "crash", f"the process exited with code {exit_code} before the script finished (os._exit?)"
 
 

@@ -1,15 +1,20 @@
 """The fork server and the supervisor it forks for each run.
 
-The fork server has imported NumPy once; per request it forks a supervisor
-(trusted code, no limits), which forks the learner process, waits for it
-against the wall-clock deadline and the app's socket, kills everything the
-learner left behind and reports how it ended.
+The fork server has imported NumPy once and detected the confinement the
+kernel offers; per request it forks a supervisor (trusted code, no limits),
+which makes the run folder, forks the learner process, hands the app a
+pidfd of the learner and the run folder's descriptor, waits for the learner
+against the wall-clock deadline and the app's socket, kills everything it
+left behind, reports how it ended and, once the app has read the results,
+removes the run folder.
 """
 
 from __future__ import annotations
 
+import base64
 import ctypes
 import importlib
+import json
 import os
 import socket
 import sys
@@ -18,21 +23,30 @@ from select import select
 
 import numpy as np
 
+from . import confinement, run_folders
 from .learner import become_learner
 from .processes import kill_descendants, kill_group, reap_finished_children
-from .protocol import recv_frame, send_frame
+from .protocol import encode_frame, recv_frame, send_frame
 
 _PR_SET_CHILD_SUBREAPER = 36
+# How long a supervisor keeps the run folder for the app to read the results once it has reported.
+_READ_WAIT_S = 60.0
 
 
-def serve(control_fd: int, preload: list[str]) -> None:
-    """The fork server's loop: import ``preload``, then fork a supervisor per request until the app goes away."""
+def serve(control_fd: int, runs: str, in_bwrap: bool, preload: list[str]) -> None:
+    """The fork server's loop: import ``preload``, then fork a supervisor per request until the app goes away.
+
+    Run folders are made under ``runs``; ``in_bwrap`` says whether the app
+    started this server inside bubblewrap.
+    """
     for module in preload:
         importlib.import_module(module)
     if "numpy" in preload:
         _warm_numpy()
+    os.makedirs(runs, mode=0o700, exist_ok=True)
+    level = confinement.detect(in_bwrap)
     control = socket.socket(fileno=control_fd)
-    _announce_ready()
+    _announce_ready(level)
     while True:
         reap_finished_children()
         message, fds, _, _ = socket.recv_fds(control, 1, 2)
@@ -44,7 +58,7 @@ def serve(control_fd: int, preload: list[str]) -> None:
             continue
         if os.fork() == 0:
             control.close()
-            _become_supervisor(*fds)
+            _become_supervisor(fds[0], fds[1], runs, level)
         for fd in fds:
             os.close(fd)
 
@@ -65,8 +79,8 @@ def _warm_numpy() -> None:
     np.save(io.BytesIO(), scores, allow_pickle=False)
 
 
-def _announce_ready() -> None:
-    sys.stdout.write("ready\n")
+def _announce_ready(level: dict) -> None:
+    sys.stdout.write(f"ready {json.dumps(level)}\n")
     sys.stdout.flush()
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)  # the app stops reading these pipes now
@@ -74,31 +88,61 @@ def _announce_ready() -> None:
     os.close(devnull)
 
 
-def _become_supervisor(conn_fd: int, output_fd: int) -> None:
+def _become_supervisor(conn_fd: int, output_fd: int, runs: str, level: dict) -> None:
     """Run one learner process to its end and report how it ended; never returns."""
     try:
         conn = socket.socket(fileno=conn_fd)
         request = recv_frame(conn)
         if request is not None:
-            _supervise(conn, output_fd, request)
+            run_folder, run_fd = run_folders.make_run_folder(runs)
+            try:
+                _supervise(conn, output_fd, request, run_folder, run_fd, level)
+            finally:
+                run_folders.remove_contents(run_fd)
+                os.rmdir(run_folder)
     finally:
         os._exit(0)
 
 
-def _supervise(conn: socket.socket, output_fd: int, request: dict) -> None:
+def _supervise(conn: socket.socket, output_fd: int, request: dict, run_folder: str, run_fd: int, level: dict) -> None:
     _become_subreaper()
     started = time.monotonic()
+    script = _copy_script(request, run_folder)
     pid = os.fork()
     if pid == 0:
         conn.close()  # the learner must not be able to speak for the supervisor
-        become_learner(output_fd, request)
+        become_learner(output_fd, request, run_folder, script, level)
     os.close(output_fd)
-    send_frame(conn, {"pid": pid})
-    ended = _wait_for_learner(pid, conn, started + request["timeout_s"])
+    pidfd = os.pidfd_open(pid)
+    # A pidfd lets the app kill the learner if this supervisor fails, with no pid to mistake (or translate
+    # from bubblewrap's PID namespace); the folder's descriptor lets it read the results wherever they are.
+    socket.send_fds(conn, [encode_frame({"pid": pid})], [pidfd, run_fd])
+    ended = _wait_for_learner(pidfd, conn, started + request["timeout_s"])
+    os.close(pidfd)
     kill_group(pid)  # while the learner is unreaped its pid cannot name another group
     _, wait_status = os.waitpid(pid, 0)
     kill_descendants(frozenset({os.getpid()}))
     send_frame(conn, {"ended": ended, **_describe_wait_status(wait_status)})
+    _wait_until_read(conn)
+
+
+def _copy_script(request: dict, run_folder: str) -> str:
+    """Write the learner's script into its run folder, the only place the learner process may read it."""
+    script = os.path.join(run_folder, "script.py")  # a fixed name: it can clash with nothing the run makes
+    with open(script, "wb") as copy:
+        copy.write(base64.b64decode(request["source"]))
+    os.mkdir(os.path.join(run_folder, "work"), 0o700)
+    return script
+
+
+def _wait_until_read(conn: socket.socket) -> None:
+    """Wait for the app to close its end (it has read the results), or give up after a while."""
+    conn.settimeout(_READ_WAIT_S)
+    try:
+        while conn.recv(4096):
+            pass
+    except OSError:
+        pass
 
 
 def _become_subreaper() -> None:
@@ -107,21 +151,17 @@ def _become_subreaper() -> None:
         raise OSError(ctypes.get_errno(), "prctl(PR_SET_CHILD_SUBREAPER) failed")
 
 
-def _wait_for_learner(pid: int, conn: socket.socket, deadline: float) -> str:
+def _wait_for_learner(pidfd: int, conn: socket.socket, deadline: float) -> str:
     """"exited", "timeout", or "cancelled" (the app cancelled or went away)."""
-    pidfd = os.pidfd_open(pid)
-    try:
-        while True:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                return "timeout"
-            ready, _, _ = select([pidfd, conn], [], [], remaining)
-            if pidfd in ready:
-                return "exited"
-            if conn in ready:
-                return "cancelled"
-    finally:
-        os.close(pidfd)
+    while True:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            return "timeout"
+        ready, _, _ = select([pidfd, conn.fileno()], [], [], remaining)
+        if pidfd in ready:
+            return "exited"
+        if conn.fileno() in ready:
+            return "cancelled"
 
 
 def _describe_wait_status(wait_status: int) -> dict:

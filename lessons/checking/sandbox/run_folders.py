@@ -1,0 +1,123 @@
+"""Run folders: one private folder per run, under one base folder per user, swept when stale.
+
+The supervisor makes a run's folder, holds an ``flock`` on it for the run's
+life and hands the app an open descriptor of it; the app reads the results
+and removes the folder through that descriptor. A folder whose lock nobody
+holds belongs to a run whose supervisor and app both died: it is stale.
+Descriptors rather than paths let the same code work when the fork server
+sits in bubblewrap, where its folders live in a tmpfs the app cannot name.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import stat
+import tempfile
+import time
+
+_PREFIX = "run-"
+# A folder younger than this is never swept: its supervisor may not have locked it yet.
+_SWEEP_MIN_AGE_S = 60.0
+
+
+def base_folder() -> str:
+    """This user's folder for run folders, made private if new; refuses one another user could reach."""
+    runtime = os.environ.get("XDG_RUNTIME_DIR")
+    parent = runtime if runtime and os.path.isdir(runtime) else tempfile.gettempdir()
+    base = os.path.join(parent, f"attnpos-runs-{os.getuid()}")
+    try:
+        os.mkdir(base, 0o700)
+    except FileExistsError:
+        pass
+    info = os.lstat(base)
+    if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o077:
+        raise PermissionError(f"{base} is not a private folder of this user; remove it and retry")
+    return base
+
+
+def make_run_folder(base: str) -> tuple[str, int]:
+    """Create and lock a new run folder under ``base``; return its path and an open, locked descriptor."""
+    path = tempfile.mkdtemp(prefix=_PREFIX, dir=base)
+    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    return path, fd
+
+
+def sweep(base: str) -> None:
+    """Remove run folders under ``base`` that no live run holds (left by a crash or a kill -9)."""
+    try:
+        entries = list(os.scandir(base))
+    except OSError:
+        return
+    base_fd = os.open(base, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        for entry in entries:
+            if not entry.name.startswith(_PREFIX) or not entry.is_dir(follow_symlinks=False):
+                continue
+            try:
+                if time.time() - entry.stat(follow_symlinks=False).st_mtime < _SWEEP_MIN_AGE_S:
+                    continue
+                os.chmod(entry.name, 0o700, dir_fd=base_fd)  # a script without seccomp may have locked it
+                fd = os.open(entry.name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=base_fd)
+            except OSError:
+                continue
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                os.close(fd)
+                continue  # a live run holds it
+            remove_contents(fd)
+            os.close(fd)
+            try:
+                os.rmdir(entry.name, dir_fd=base_fd)
+            except OSError:
+                pass
+    finally:
+        os.close(base_fd)
+
+
+def remove_contents(folder_fd: int) -> None:
+    """Delete everything inside the folder open as ``folder_fd``, however deep, even what the script made unreadable.
+
+    Works through descriptors, never following a symlink, so nothing outside
+    the folder can be reached whatever the script left in it; walks down and
+    back up one folder at a time (``..``), holding one descriptor, so a
+    script's thousands of nested folders exhaust neither the stack nor the
+    descriptor table. Nothing runs in the folder any more when this is called.
+    """
+    fd = os.dup(folder_fd)
+    names: list[str] = []  # the path from the top folder down to where fd is
+    try:
+        os.chmod(fd, 0o700)
+        while True:
+            subfolder = _empty_but_folders(fd)
+            if subfolder is not None:
+                child = os.open(subfolder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
+                os.close(fd)
+                fd = child
+                names.append(subfolder)
+                continue
+            if not names:
+                return
+            parent = os.open("..", os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
+            os.close(fd)
+            fd = parent
+            os.rmdir(names.pop(), dir_fd=fd)
+    except OSError:
+        pass  # beyond repair here: the sweep of a later start retries
+    finally:
+        os.close(fd)
+
+
+def _empty_but_folders(fd: int) -> str | None:
+    """Delete the files and links in the folder open as ``fd``; return one subfolder's name, if any is left."""
+    for entry in list(os.scandir(fd)):
+        if entry.is_dir(follow_symlinks=False):
+            os.chmod(entry.name, 0o700, dir_fd=fd)  # a folder the script made unreadable
+            return entry.name
+        try:
+            os.unlink(entry.name, dir_fd=fd)
+        except FileNotFoundError:
+            pass
+    return None
