@@ -567,3 +567,32 @@ async def test_lesson_1_opens_the_playground_on_its_shuffle_with_words(data_dir)
         assert isinstance(app.screen, PlaygroundScreen)
         state = app.screen.state
         assert (state.tokens, state.perm, state.signal) == (card.link.sentence.split(), list(card.link.order), card.link.signal)
+
+
+# --- accessibility: the linear mode holds every word the app shows -------------------------------------
+
+
+def words(text: str) -> str:
+    """Text with boxes, marks and line breaks taken out, to compare what is said, not how it is drawn."""
+    kept = "".join(ch if ch.isalnum() else " " for ch in text)
+    return " ".join(kept.split())
+
+
+def test_lessons_show_holds_everything_the_app_shows_in_words(attnpos):
+    from attnpos.lessons.model import ExerciseRef, PlaygroundLink
+
+    for lesson in COURSE.lessons:
+        printed = words(attnpos("lessons", "show", str(lesson.number)).stdout)
+        expected = [lesson.title, *(section.title for section in lesson.sections)]
+        for block in (b for s in lesson.sections for b in s.blocks):
+            if isinstance(block, Quiz):
+                expected += [block.question, *block.choices, *block.explanations]
+            elif isinstance(block, Grid):
+                expected += [block.caption, *block.titles]
+            elif isinstance(block, ExerciseRef):
+                exercise = COURSE.exercises[block.id]
+                expected += [exercise.title, f"attnpos exercise {exercise.id}"]
+            elif isinstance(block, PlaygroundLink):
+                expected += [block.caption]
+        missing = [text for text in expected if text and words(text) not in printed]
+        assert not missing, f"lesson {lesson.number} prints without: {missing}"

@@ -110,4 +110,22 @@ def lesson_renderable(lesson: Lesson, course: Course, run_code: bool = True) -> 
         parts.append(Text(f"\n{section.title}", style="bold underline"))
         for block in section.blocks:
             parts.extend(block_renderables(block, course, run_code))
+    parts.extend(answers_renderables(lesson))
     return Group(*parts)
+
+
+def answers_renderables(lesson: Lesson) -> Iterable[RenderableType]:
+    """The questions' answers with every choice's explanation, after the lesson as in a textbook:
+    what the app says when a choice is made, for a reader who reads the lesson here (a screen reader)."""
+    quizzes = lesson.quizzes
+    if not quizzes:
+        return
+    yield Text("\nAnswers", style="bold underline")
+    for quiz in quizzes:
+        explained = Table.grid(padding=(0, 1))
+        explained.add_column(no_wrap=True)
+        explained.add_column()
+        for index, explanation in enumerate(quiz.explanations):
+            mark = "✓" if index == quiz.answer else "✗"
+            explained.add_row(f"{mark} {chr(97 + index)})", explanation)
+        yield Panel(Group(Text(quiz.question, style="italic"), Text(""), explained), title=f"answer: {chr(97 + quiz.answer)})", title_align="left")
