@@ -196,7 +196,7 @@ async def test_exercise_opens_from_the_lesson(make_app, settle):
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         assert isinstance(app.screen, LessonScreen)
-        await pilot.press("e")
+        await pilot.press("e", "1")  # three exercises here: e asks which, 1 is the first
         await settle(pilot)
         assert isinstance(app.screen, ExerciseScreen) and app.screen.exercise.id == "forget-reorder"
 
