@@ -17,9 +17,18 @@ diagnosis id. Messages live with the exercise content.
 from attnpos.lessons.checking.content import exercise_problems
 from attnpos.lessons.checking.contracts import CONTRACTS
 from attnpos.lessons.checking.judging import check_file, check_source
-from attnpos.lessons.checking.sandbox import CancelToken, Limits, RunResult, Sandbox
+from attnpos.lessons.checking.sandbox import (
+    CancelToken,
+    ConfinementUnavailable,
+    Limits,
+    RunResult,
+    Sandbox,
+    missing_layers,
+    printable,
+)
 from attnpos.lessons.checking.verdicts import Verdict
 
 __all__ = [
-    "CONTRACTS", "CancelToken", "Limits", "RunResult", "Sandbox", "Verdict", "check_file", "check_source", "exercise_problems",
+    "CONTRACTS", "CancelToken", "ConfinementUnavailable", "Limits", "RunResult", "Sandbox", "Verdict",
+    "check_file", "check_source", "exercise_problems", "missing_layers", "printable",
 ]

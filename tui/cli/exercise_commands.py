@@ -15,8 +15,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from attnpos.lessons.checking import Limits, Sandbox, Verdict, check_file
-from attnpos.lessons.checking.sandbox import ConfinementUnavailable, printable
+from attnpos.lessons.checking import ConfinementUnavailable, Limits, Sandbox, Verdict, check_file, printable
 from attnpos.lessons.model import Course, Exercise
 from attnpos.lessons.progress import Progress
 from attnpos.tui.cli.usage import UsageError

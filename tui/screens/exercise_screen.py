@@ -17,8 +17,7 @@ from textual.containers import VerticalScroll
 from textual.timer import Timer
 from textual.widgets import Header, Static, TextArea
 
-from attnpos.lessons.checking import CancelToken, RunResult, Verdict, check_source
-from attnpos.lessons.checking.sandbox import ConfinementUnavailable, missing_layers
+from attnpos.lessons.checking import CancelToken, ConfinementUnavailable, RunResult, Verdict, check_source, missing_layers
 from attnpos.lessons.model import Exercise
 from attnpos.tui.leaks import Footer
 from attnpos.tui.screens.course_screen import CourseScreen
