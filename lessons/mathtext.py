@@ -10,6 +10,7 @@ than a stray backslash on screen.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 import unicodeit
 from pylatexenc.latexwalker import LatexWalker, LatexWalkerError
@@ -73,6 +74,7 @@ def _script_group(match: re.Match) -> str:
     return f"{_OPEN[match.group(1)]}{unicodeit.replace(match.group(2))}{_CLOSE}"
 
 
+@lru_cache(maxsize=1024)  # the same formulas again on every load of the course (each app, each check of it)
 def to_unicode(latex: str) -> str:
     """Render one formula; raises MathError for broken or unsupported LaTeX."""
     try:

@@ -600,3 +600,13 @@ def test_imports_flow_one_way(package):
             if any(name == bad or name.startswith(bad + ".") for bad in FORBIDDEN[package]):
                 offenders.append(f"{path.relative_to(ROOT)} imports {name}")
     assert not offenders, offenders
+
+
+def test_no_module_name_is_shared_across_rooms():
+    """A name says its room: lessons/outline.py is the table of contents, tui/screens/outline_screen.py draws it."""
+    rooms: dict[str, set[str]] = {}
+    for room in ("core", "lessons", "tui"):
+        for path in (ROOT / room).rglob("*.py"):
+            if path.stem != "__init__" and "exercises" not in path.relative_to(ROOT).parts:
+                rooms.setdefault(path.stem, set()).add(room)
+    assert not {name: where for name, where in rooms.items() if len(where) > 1}
