@@ -271,7 +271,7 @@ def test_hostile_code_through_check(tmp_path, payload):
 
 
 @pytest.mark.parametrize("payload", list(PAYLOADS))
-async def test_hostile_code_through_the_app(tmp_path, payload):
+async def test_hostile_code_through_the_app(tmp_path, payload, wait_until):
     from textual.widgets import TextArea
 
     from attnpos.tui.app import AttnposApp
@@ -287,8 +287,7 @@ async def test_hostile_code_through_the_app(tmp_path, payload):
         started = time.monotonic()
         await pilot.press("ctrl+t")
         await pilot.press("ctrl+g")  # the app answers keys while the check runs
-        await pilot.pause()
-        assert "Hint 1" in str(app.screen.query_one("#hint-text").render())
+        await wait_until(pilot, lambda: "Hint 1" in str(app.screen.query_one("#hint-text").render()), timeout=LIMITS.timeout_s / 2)
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert time.monotonic() - started < LIMITS.timeout_s + MARGIN
