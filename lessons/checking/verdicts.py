@@ -45,6 +45,12 @@ PROBLEMS = {
     "bad-shape/offset-broadcast": "`pos` has shape {shape}, which does not broadcast against `{x}` of shape {target}.",
     "bad-shape/output-shape": "`{name}` has shape {shape}, but the attention output of your arrays has shape {wanted}.",
     "bad-shape/not-scalar": "`{name}` has shape {shape}, but a single number is needed.",
+    "bad-shape/odd-width": "`{name}` has shape {shape}: RoPE turns channels in pairs, so the head width must be even.",
+    "bad-shape/positions-length": "`positions` has shape {shape}, but it must hold one position for each of the {tokens} tokens.",
+    "bad-shape/heads": "`{name}` has shape {shape}, but there are {heads} heads: {wanted} is needed.",
+    "bad-shape/pairs": "`{name}` has shape {shape}, but a head of width {hs} has {pairs} channel pairs: ({pairs},) is needed.",
+    "bad-type/count": "`{name}` is {got}, but a whole number from {low} to {high} is needed.",
+    "bad-type/base": "`{name}` is {got}, but a number greater than 1 is needed.",
     "bad-shape/twin-slots": "`X` has shape {shape}, but the two copies sit at slots {a} and {b}, so at least {tokens} tokens are needed.",
 }
 
