@@ -48,16 +48,18 @@ class AlibiLessonResult:
     naive12: np.ndarray  # (12,) 2^(−8h/12) for h = 1 … 12: not what the models use
     window_steep: float  # tokens back at which slope 1/2 divides a weight by 100
     window_gentle: float  # the same at 1/256
-    mass_distance: int
-    mass_length: int
-    mass_beyond: np.ndarray  # (8,) weight beyond mass_distance, per head, content-free query
+    mass_length: int  # the query is the last of this many tokens, its scores all equal but for the bias
+    near: int
+    mass_beyond_near: np.ndarray  # (8,) weight on keys more than `near` back, per head
+    far: int
+    mass_beyond_far: np.ndarray  # (8,) ... more than `far` back
     shortcut_masked_gap: float  # max|weights(−m(i−j), masked) − weights(+m·j, masked)|: rounding
     shortcut_unmasked_gap: float  # ... and with the shortcut's mask forgotten: large
     symmetric_reversal_gap: float  # −m|i − j| without the mask: blind to a reversal (rounding)
     published_reversal_gap: float  # the published form: sees it
 
 
-def alibi_lesson_experiment(seed: int = 42, T: int = 6, distance: int = 64, length: int = 2048) -> AlibiLessonResult:
+def alibi_lesson_experiment(seed: int = 42, T: int = 6, near: int = 64, far: int = 1024, length: int = 2048) -> AlibiLessonResult:
     rng = np.random.RandomState(seed)  # lesson 1's draws
     X = rng.randn(1, T, 8)
     Wq, Wk, Wv = (rng.randn(8, 8) * 0.5 for _ in range(3))
@@ -71,11 +73,23 @@ def alibi_lesson_experiment(seed: int = 42, T: int = 6, distance: int = 64, leng
         naive12=2.0 ** (-8.0 * np.arange(1, 13) / 12),
         window_steep=float(alibi_window(slopes8)[0]),
         window_gentle=float(alibi_window(slopes8)[-1]),
-        mass_distance=distance,
         mass_length=length,
-        mass_beyond=mass_beyond(slopes8, distance, length),
+        near=near,
+        mass_beyond_near=mass_beyond(slopes8, near, length),
+        far=far,
+        mass_beyond_far=mass_beyond(slopes8, far, length),
         shortcut_masked_gap=float(np.max(np.abs(softmax(scores + shortcut_bias(8, T)) - published))),
         shortcut_unmasked_gap=float(np.max(np.abs(softmax(scores + shortcut_bias(8, T, causal=False)) - published))),
         symmetric_reversal_gap=equivariance_gap(X, Wq, Wk, Wv, reverse, bias=symmetric_alibi_bias(8, T)[0]),
         published_reversal_gap=equivariance_gap(X, Wq, Wk, Wv, reverse, bias=alibi_bias(8, T)[0]),
     )
+
+
+def bias_only_weights(head: int, n_heads: int = 8, T: int = 8) -> np.ndarray:
+    """(T, T) the weights of one ALiBi head when every content score is equal: the bias alone, causal."""
+    return softmax(alibi_bias(n_heads, T)[head])
+
+
+def unmasked_shortcut_weights(head: int, n_heads: int = 8, T: int = 8) -> np.ndarray:
+    """(T, T) the same head with +m·j and the mask forgotten: every row leans on the last key."""
+    return softmax(shortcut_bias(n_heads, T, causal=False)[head])

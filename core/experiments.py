@@ -13,7 +13,9 @@ from typing import Callable
 
 import numpy as np
 
+from attnpos.core.alibi import alibi_lesson_experiment
 from attnpos.core.attention import attention_output, self_attention
+from attnpos.core.extension import attend_back_experiment, interpolation_bound_experiment, scaling_rules_experiment
 from attnpos.core.permutation import (
     equivariance_gap,
     naive_gap,
@@ -34,6 +36,7 @@ from attnpos.core.position import (
     slot_ramp,
     symmetric_alibi_bias,
 )
+from attnpos.core.rope import rope_lesson_experiment
 from attnpos.core.words import SENTENCE_A, SENTENCE_SEED, SENTENCE_WIDTH, head_weights, sentence_matrix
 
 SEED = 42
@@ -551,5 +554,10 @@ EXPERIMENTS: dict[str, tuple[str, Callable[[], object]]] = {
     "alibi": ("ALiBi as published: causal, a soft window; the symmetric form cannot see a reversal", alibi_experiment),
     "rope": ("RoPE: the score sees the offset only; half-split and interleaved pairs", rope_experiment),
     "families": ("Each family on lesson 3's two orders: shuffle gap and the twin rows", families_experiment),
+    "rope-lesson": ("RoPE in full: the relative property at huge positions, layouts, frequencies", rope_lesson_experiment),
+    "alibi-lesson": ("ALiBi in full: slopes for any head count, the +m·j shortcut, the soft window", alibi_lesson_experiment),
+    "scaling-rules": ("Stretching RoPE: which pairs PI, NTK, YaRN and Llama 3.1 change", scaling_rules_experiment),
+    "interpolation-bound": ("Chen et al.'s argument, small: a RoPE fit extrapolated and interpolated", interpolation_bound_experiment),
+    "attend-back": ('"Attend 3 back", one position-only head, trained on t < 32, tested to 128 (a few seconds)', attend_back_experiment),
 }
 """Every experiment by a short key: (title, function returning its dataclass)."""

@@ -19,7 +19,6 @@ import numpy as np
 from attnpos.core.attention import attention_output, softmax
 from attnpos.core.position import rope_inv_freq, sinusoidal
 
-
 # --- the rules ---------------------------------------------------------------------
 
 

@@ -16,6 +16,7 @@ import numpy.typing as npt
 from attnpos.core.attention import attend, attention_output
 from attnpos.core.permutation import permute_tokens
 from attnpos.core.position import rope_channel_pairs, rope_inv_freq, rope_rotate
+from attnpos.core.words import SENTENCE_A, SENTENCE_SEED, SENTENCE_WIDTH, head_weights, sentence_matrix
 
 
 def rotate_half(x: np.ndarray) -> np.ndarray:
@@ -80,7 +81,10 @@ def rope_decay_bound(offsets: npt.ArrayLike, d: int, base: float = 10000.0) -> n
     return np.abs(partial_sums).mean(axis=1)
 
 
-def rope_attention(X: np.ndarray, Wq: np.ndarray, Wk: np.ndarray, Wv: np.ndarray, positions: npt.ArrayLike | None = None, pairing: str = "half", causal: bool = False) -> np.ndarray:
+def rope_attention(
+    X: np.ndarray, Wq: np.ndarray, Wk: np.ndarray, Wv: np.ndarray,
+    positions: npt.ArrayLike | None = None, pairing: str = "half", causal: bool = False,
+) -> np.ndarray:
     """(..., T, hv) one head with q and k rotated (never v): X (..., T, C), Wq/Wk (C, hs), Wv (C, hv)."""
     X = np.asarray(X, dtype=np.float64)
     q = rope_rotate(X @ Wq, positions, pairing=pairing)  # (..., T, hs)
@@ -118,7 +122,6 @@ class RopeLessonResult:
     v_rotated_shift_gap: float  # a head that rotates v too: its outputs change when every position moves by 10
     decay_near: float  # RoFormer's bound at offset 1 …
     decay_far: float  # … and at offset 1,000 (d = 128)
-    spectrum: np.ndarray = field(repr=False)  # (pairs, positions) cos(m·θ_i) for a picture
     wavelengths_10k: np.ndarray = field(repr=False)  # (64,)
     wavelengths_500k: np.ndarray = field(repr=False)  # (64,)
 
@@ -149,7 +152,6 @@ def rope_lesson_experiment(seed: int = 42) -> RopeLessonResult:
     ]
     wave10k, wave500k = rope_wavelengths(SPECTRUM_WIDTH), rope_wavelengths(SPECTRUM_WIDTH, LLAMA3_THETA)
     decay = rope_decay_bound([1, 1000], SPECTRUM_WIDTH)
-    spectrum = np.cos(np.arange(32)[None, :] * rope_inv_freq(16)[:, None])  # (8, 32)
     return RopeLessonResult(
         offset=OFFSET,
         starts=START_POSITIONS,
@@ -169,7 +171,6 @@ def rope_lesson_experiment(seed: int = 42) -> RopeLessonResult:
         v_rotated_shift_gap=float(np.max(np.abs(v_rotated[1] - v_rotated[0]))),
         decay_near=float(decay[0]),
         decay_far=float(decay[1]),
-        spectrum=spectrum,
         wavelengths_10k=wave10k,
         wavelengths_500k=wave500k,
     )
@@ -179,3 +180,34 @@ def _v_rotated_head(X: np.ndarray, Wq: np.ndarray, Wk: np.ndarray, Wv: np.ndarra
     """(T, hv) the mistake of rotating v too: outputs then carry absolute position."""
     q, k, v = (rope_rotate(X @ W, positions, pairing="half") for W in (Wq, Wk, Wv))
     return attend(q, k, v).out
+
+
+SHIFTED_START = 1000
+
+
+@dataclass(frozen=True)
+class RopeSentenceResult:
+    """Lesson 3's sentence through a RoPE head (half-split), at slots 0 … 5 and again at 1000 … 1005."""
+
+    weights: np.ndarray  # (T, T)
+    shifted_weights: np.ndarray  # (T, T) the same tokens 1,000 slots on: the same matrix
+    shift_gap: float  # max|difference|: rounding
+
+
+def rope_sentence_experiment() -> RopeSentenceResult:
+    X = sentence_matrix(list(SENTENCE_A), SENTENCE_WIDTH, SENTENCE_SEED)  # (T, C)
+    Wq, Wk, _ = head_weights(SENTENCE_WIDTH, SENTENCE_WIDTH, SENTENCE_SEED)
+    T = X.shape[0]
+
+    def weights(start: int) -> np.ndarray:
+        positions = np.arange(T) + start
+        q, k = rope_rotate(X @ Wq, positions, pairing="half"), rope_rotate(X @ Wk, positions, pairing="half")
+        return attend(q, k, q).weights  # the values do not enter the weights
+
+    first, shifted = weights(0), weights(SHIFTED_START)
+    return RopeSentenceResult(first, shifted, float(np.max(np.abs(first - shifted))))
+
+
+def rope_spectrum(d: int = 16, positions: int = 48, base: float = 10000.0) -> np.ndarray:
+    """(d/2, P) cos(p·θ_i): row i is pair i's turning over positions 0 … P−1, fast at the top, slow below."""
+    return np.cos(np.arange(positions, dtype=np.float64)[None, :] * rope_inv_freq(d, base)[:, None])

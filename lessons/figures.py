@@ -15,6 +15,9 @@ from typing import Any, Callable
 import numpy as np
 
 from attnpos.core import experiments as ex
+from attnpos.core.alibi import alibi_lesson_experiment, bias_only_weights, unmasked_shortcut_weights
+from attnpos.core.extension import interpolation_bound_experiment, nope_first_token_share, scaling_rules_experiment
+from attnpos.core.rope import GPTJ_HEAD, GPTJ_ROTARY, SHIFTED_START, rope_lesson_experiment, rope_sentence_experiment
 from attnpos.core.position import alibi_slopes, slot_ramp
 from attnpos.core.words import label_tokens
 
@@ -51,6 +54,11 @@ scaling = cache(ex.scaling_experiment)
 alibi = cache(ex.alibi_experiment)
 rope = cache(ex.rope_experiment)
 family = cache(ex.family_experiment)
+rotary = cache(rope_lesson_experiment)
+rotary_sentence = cache(rope_sentence_experiment)
+biases = cache(alibi_lesson_experiment)
+rules = cache(scaling_rules_experiment)
+bound = cache(interpolation_bound_experiment)
 
 
 def _sentence_labels() -> list[str]:
@@ -122,6 +130,72 @@ def _steady_rows(threshold: float = CHANGED_ROW) -> str:
     s = sentence()
     labels = _sentence_labels()
     return ", ".join(labels[i] for i in np.flatnonzero(s.row_change <= threshold))
+
+
+def _slot_labels_8() -> list[str]:
+    return [f"x{i}" for i in range(8)]
+
+
+def _scores_figures() -> list[Figure]:
+    """Lessons 8–10: position in the scores (RoPE, ALiBi) and past the training length."""
+    return [
+        Figure("rotary.offset", "the offset of the huge-position demo", lambda: rotary().offset),
+        Figure("rotary.starts", "the query positions of that demo", lambda: ", ".join(f"{m:,}" for m in rotary().starts[:-1]) + f" and {rotary().starts[-1]:,}"),
+        Figure("rotary.score", "the score at every one of them", lambda: rotary().scores[0]),
+        Figure("rotary.spread", "the largest difference between those scores", lambda: rotary().score_spread),
+        Figure("rotary.reversal_gap", "seed-42 tokens reversed, RoPE on q and k", lambda: rotary().reversal_gap),
+        Figure("rotary.reversal_gap_without", "the same reversal without position", lambda: rotary().reversal_gap_without),
+        Figure("rotary.interleaved_score", "one q, k at positions 3 and 11, interleaved", lambda: rotary().interleaved_score),
+        Figure("rotary.half_score", "the same q, k, half-split", lambda: rotary().half_score),
+        Figure("rotary.mixed_relative_error", "the wrong layout still passes a relative test", lambda: rotary().mixed_relative_error),
+        Figure("rotary.long_pairs_10k", "pairs of 64 with wavelength over 4,096 at base 10,000", lambda: rotary().long_pairs_10k),
+        Figure("rotary.long_pairs_500k", "the same at base 500,000", lambda: rotary().long_pairs_500k),
+        Figure("rotary.longest_10k", "the longest wavelength at base 10,000, d = 128", lambda: rotary().longest_10k),
+        Figure("rotary.longest_500k", "the longest wavelength at base 500,000", lambda: rotary().longest_500k),
+        Figure("rotary.gptj_head", "GPT-J's head width", lambda: GPTJ_HEAD),
+        Figure("rotary.gptj_rotary", "the channels GPT-J rotates", lambda: GPTJ_ROTARY),
+        Figure("rotary.gptj_unrotated", "the channels it leaves alone", lambda: rotary().gptj_unrotated),
+        Figure("rotary.gptj_shift_error", "their largest change when every position moves 1,000 on", lambda: rotary().gptj_shift_error),
+        Figure("rotary.v_shift_gap", "outputs of a head that rotates v, moved 10 slots on: the change", lambda: rotary().v_rotated_shift_gap),
+        Figure("rotary.decay_near", "RoFormer's bound at offset 1, d = 128", lambda: rotary().decay_near),
+        Figure("rotary.decay_far", "... at offset 1,000", lambda: rotary().decay_far),
+        Figure("rotary.shift", "how far the sentence is moved", lambda: SHIFTED_START),
+        Figure("rotary.shift_gap", "max|weights at 0 … 5 − weights at 1000 … 1005|", lambda: rotary_sentence().shift_gap),
+        Figure("rotary.weights", "lesson 3's sentence through a half-split RoPE head", lambda: rotary_sentence().weights, _sentence_labels),
+        Figure("rotary.shifted_weights", "the same, every position 1,000 on", lambda: rotary_sentence().shifted_weights, _sentence_labels),
+        Figure("biases.slopes12_first", "the first 8 of 12 heads' slopes: the 8-head ones", lambda: " … ".join(f"1/{round(1 / s)}" for s in biases().slopes12[[0, 7]])),
+        Figure("biases.slopes12_extra", "the last 4 of 12 heads' slopes", lambda: _rows(biases().slopes12[8:], ".3f")),
+        Figure("biases.naive12", "2^(−8h/12) for h = 1 … 12", lambda: _rows(biases().naive12, ".3g")),
+        Figure("biases.length", "the query's position in the mass-beyond figures", lambda: biases().mass_length),
+        Figure("biases.near", "the nearer window", lambda: biases().near),
+        Figure("biases.far", "the wider window", lambda: biases().far),
+        Figure("biases.near_steep", "weight beyond the near window, slope 1/2", lambda: float(biases().mass_beyond_near[0])),
+        Figure("biases.near_gentle", "weight beyond the near window, slope 1/256", lambda: float(biases().mass_beyond_near[-1])),
+        Figure("biases.far_gentle", "weight beyond the wide window, slope 1/256", lambda: float(biases().mass_beyond_far[-1])),
+        Figure("biases.near_all", "weight beyond the near window, heads 0–7", lambda: _rows(biases().mass_beyond_near, ".1e")),
+        Figure("biases.shortcut_gap", "weights with +m·j and the mask against −m(i − j)", lambda: biases().shortcut_masked_gap),
+        Figure("biases.unmasked_gap", "the same with the shortcut's mask forgotten", lambda: biases().shortcut_unmasked_gap),
+        Figure("biases.steep_weights", "head 0's weights from the bias alone", lambda: bias_only_weights(0), _slot_labels_8),
+        Figure("biases.gentle_weights", "head 7's weights from the bias alone", lambda: bias_only_weights(7), _slot_labels_8),
+        Figure("biases.unmasked_weights", "head 0 with +m·j and no mask", lambda: unmasked_shortcut_weights(0), _slot_labels_8),
+        Figure("rules.ntk_bases", "NTK-aware bases for s = 2, 4, 8, d = 128", lambda: ", ".join(f"{b:,.0f}" for b in rules().ntk_bases)),
+        Figure("rules.ntk_first_ratio", "pair 0's frequency after NTK ÷ before", lambda: rules().ntk_first_ratio),
+        Figure("rules.ntk_last_ratio", "the last pair's", lambda: rules().ntk_last_ratio),
+        Figure("rules.yarn_ramp", "YaRN's ramp pairs at base 10,000, L = 4,096, d = 128", lambda: f"{rules().yarn_ramp[0]} to {rules().yarn_ramp[1]}"),
+        Figure("rules.yarn_factor", "YaRN's attention factor at s = 4", lambda: rules().yarn_attention_factor),
+        Figure("rules.llama3_kept", "pairs Llama 3.1 keeps", lambda: rules().llama3_kept),
+        Figure("rules.llama3_divided", "pairs it divides by 8", lambda: rules().llama3_divided),
+        Figure("rules.llama3_blended", "pairs it blends", lambda: rules().llama3_blended),
+        Figure("bound.d", "head width of the fit", lambda: bound().d),
+        Figure("bound.length", "the trained range [0, L]", lambda: bound().length),
+        Figure("bound.inside", "max|fit| on [0, L]", lambda: bound().inside),
+        Figure("bound.extrapolated", "max|fit| on [L, 2L]", lambda: bound().extrapolated),
+        Figure("bound.interpolated", "max|fit| at interpolated positions", lambda: bound().interpolated),
+        Figure("bound.condition", "condition number of the feature matrix", lambda: bound().condition),
+        Figure("bound.ridge_small", "max|fit| on [L, 2L] with ridge 1e-6", lambda: bound().ridge[0][1]),
+        Figure("bound.ridge_large", "max|fit| on [L, 2L] with ridge 0.1", lambda: bound().ridge[-1][1]),
+        Figure("nope.shares", "the first token's share of slots 0–5, NoPE with a causal mask", lambda: _rows(nope_first_token_share(6))),
+    ]
 
 
 FIGURES: dict[str, Figure] = {
@@ -220,6 +294,7 @@ FIGURES: dict[str, Figure] = {
         Figure("sentence.mat_copy_gap", "max|y_mat − v_the| sharpened", lambda: sentence().mat_copy_gap),
         Figure("sentence.last_slot_gap", "the last slot's output, order B against order A, no position", lambda: sentence().last_slot_gap),
         *[f for signal in ex.FAMILY_SIGNALS for f in _family_figures(signal)],
+        *_scores_figures(),
     ]
 }
 
