@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass
 
 CELL_FILENAME = "<lesson cell>"
@@ -24,12 +25,18 @@ class CellResult:
         return self.error is None
 
 
-def run_cell(source: str) -> CellResult:
-    """Execute ``source`` in a fresh namespace; return its printed output or a one-line error."""
+def run_cell(source: str, on_output: Callable[[str], None] | None = None) -> CellResult:
+    """Execute ``source`` in a fresh namespace; return its printed output or a one-line error.
+
+    ``on_output`` is given everything printed so far after each print, so a
+    cell that takes seconds (lesson 10 trains a head) shows its progress.
+    """
     buffer = io.StringIO()
 
     def captured_print(*args, sep=" ", end="\n", file=None, flush=False):
         print(*args, sep=sep, end=end, file=buffer if file is None else file, flush=flush)
+        if on_output is not None and file is None:
+            on_output(buffer.getvalue())
 
     namespace = {"__name__": "__lesson__", "print": captured_print}
     try:

@@ -192,8 +192,9 @@ def _scores_figures() -> list[Figure]:
         Figure("bound.extrapolated", "max|fit| on [L, 2L]", lambda: bound().extrapolated),
         Figure("bound.interpolated", "max|fit| at interpolated positions", lambda: bound().interpolated),
         Figure("bound.condition", "condition number of the feature matrix", lambda: bound().condition),
-        Figure("bound.ridge_small", "max|fit| on [L, 2L] with ridge 1e-6", lambda: bound().ridge[0][1]),
-        Figure("bound.ridge_large", "max|fit| on [L, 2L] with ridge 0.1", lambda: bound().ridge[-1][1]),
+        Figure("bound.ridge_small", "max|fit| on [L, 2L] with ridge 1e-6", lambda: bound().ridge[0][2]),
+        Figure("bound.ridge_large", "max|fit| on [L, 2L] with ridge 0.1", lambda: bound().ridge[-1][2]),
+        Figure("bound.ridge_large_inside", "max|fit| on [0, L] with ridge 0.1", lambda: bound().ridge[-1][1]),
         Figure("nope.shares", "the first token's share of slots 0–5, NoPE with a causal mask", lambda: _rows(nope_first_token_share(6))),
     ]
 

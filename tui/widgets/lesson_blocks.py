@@ -107,8 +107,14 @@ class CodeCell(Vertical):
 
     @work(thread=True, exclusive=True, group="cell")
     def _run_in_thread(self) -> None:
-        result = run_cell(self.block.source)
+        result = run_cell(self.block.source, on_output=lambda text: self.app.call_from_thread(self._show_progress, text))
         self.app.call_from_thread(self._show, result)
+
+    def _show_progress(self, printed: str) -> None:
+        """What the cell has printed so far, while it still runs."""
+        output = Text(printed)
+        output.append("running…", style="italic")
+        self.query_one(".output", Static).update(output)
 
     def _show(self, result: CellResult) -> None:
         output = Text(result.output.rstrip("\n") or "(no output)")
