@@ -59,7 +59,7 @@ def yarn_inv_freq(
     between them a linear ramp over the pair index blends the two.
     """
     low = max(math.floor(yarn_correction_pair(beta_fast, d, base, original_length)), 0)
-    high = min(math.ceil(yarn_correction_pair(beta_slow, d, base, original_length)), d // 2 - 1)
+    high = min(math.ceil(yarn_correction_pair(beta_slow, d, base, original_length)), d - 1)  # as the reference code clamps it
     span = high - low if high > low else 0.001
     ramp = np.clip((np.arange(d // 2, dtype=np.float64) - low) / span, 0.0, 1.0)  # (d/2,) 0 = keep, 1 = interpolate
     original = rope_inv_freq(d, base)
