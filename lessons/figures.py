@@ -17,8 +17,8 @@ import numpy as np
 from attnpos.core import experiments as ex
 from attnpos.core.alibi import alibi_lesson_experiment, bias_only_weights, unmasked_shortcut_weights
 from attnpos.core.extension import interpolation_bound_experiment, nope_first_token_share, scaling_rules_experiment
-from attnpos.core.rope import GPTJ_HEAD, GPTJ_ROTARY, SHIFTED_START, rope_lesson_experiment, rope_sentence_experiment
 from attnpos.core.position import alibi_slopes, slot_ramp
+from attnpos.core.rope import GPTJ_HEAD, GPTJ_ROTARY, SHIFTED_START, rope_lesson_experiment, rope_sentence_experiment
 from attnpos.core.words import label_tokens
 
 
@@ -132,6 +132,11 @@ def _steady_rows(threshold: float = CHANGED_ROW) -> str:
     return ", ".join(labels[i] for i in np.flatnonzero(s.row_change <= threshold))
 
 
+def _listed(numbers: tuple[int, ...]) -> str:
+    """1, 2, 3 and 4, with thousands separated."""
+    return ", ".join(f"{n:,}" for n in numbers[:-1]) + f" and {numbers[-1]:,}"
+
+
 def _slot_labels_8() -> list[str]:
     return [f"x{i}" for i in range(8)]
 
@@ -140,7 +145,7 @@ def _scores_figures() -> list[Figure]:
     """Lessons 8–10: position in the scores (RoPE, ALiBi) and past the training length."""
     return [
         Figure("rotary.offset", "the offset of the huge-position demo", lambda: rotary().offset),
-        Figure("rotary.starts", "the query positions of that demo", lambda: ", ".join(f"{m:,}" for m in rotary().starts[:-1]) + f" and {rotary().starts[-1]:,}"),
+        Figure("rotary.starts", "the query positions of that demo", lambda: _listed(rotary().starts)),
         Figure("rotary.score", "the score at every one of them", lambda: rotary().scores[0]),
         Figure("rotary.spread", "the largest difference between those scores", lambda: rotary().score_spread),
         Figure("rotary.reversal_gap", "seed-42 tokens reversed, RoPE on q and k", lambda: rotary().reversal_gap),
@@ -163,7 +168,7 @@ def _scores_figures() -> list[Figure]:
         Figure("rotary.shift_gap", "max|weights at 0 … 5 − weights at 1000 … 1005|", lambda: rotary_sentence().shift_gap),
         Figure("rotary.weights", "lesson 3's sentence through a half-split RoPE head", lambda: rotary_sentence().weights, _sentence_labels),
         Figure("rotary.shifted_weights", "the same, every position 1,000 on", lambda: rotary_sentence().shifted_weights, _sentence_labels),
-        Figure("biases.slopes12_first", "the first 8 of 12 heads' slopes: the 8-head ones", lambda: " … ".join(f"1/{round(1 / s)}" for s in biases().slopes12[[0, 7]])),
+        Figure("biases.slopes12_first", "the first 8 of 12 heads' slopes", lambda: " … ".join(f"1/{round(1 / s)}" for s in biases().slopes12[[0, 7]])),
         Figure("biases.slopes12_extra", "the last 4 of 12 heads' slopes", lambda: _rows(biases().slopes12[8:], ".3f")),
         Figure("biases.naive12", "2^(−8h/12) for h = 1 … 12", lambda: _rows(biases().naive12, ".3g")),
         Figure("biases.length", "the query's position in the mass-beyond figures", lambda: biases().mass_length),

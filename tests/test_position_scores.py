@@ -16,9 +16,9 @@ from attnpos.core.extension import (
     dynamic_ntk_base,
     interpolation_bound_experiment,
     llama3_inv_freq,
+    nope_first_token_share,
     ntk_base,
     ntk_inv_freq,
-    nope_first_token_share,
     pi_inv_freq,
     scaling_rules_experiment,
     yarn_inv_freq,
@@ -114,7 +114,10 @@ def test_rope_matches_hugging_face_and_meta(T, half, seed, start):
 
 
 @settings(max_examples=40, deadline=None)
-@given(half=st.integers(1, 16), seed=st.integers(0, 2**16), m=st.integers(-2000, 2000), n=st.integers(-2000, 2000), pairing=st.sampled_from(["half", "interleaved"]))
+@given(
+    half=st.integers(1, 16), seed=st.integers(0, 2**16), m=st.integers(-2000, 2000), n=st.integers(-2000, 2000),
+    pairing=st.sampled_from(["half", "interleaved"]),
+)
 def test_rope_scores_see_the_offset_only(half, seed, m, n, pairing):
     q, k = np.random.default_rng(seed).standard_normal((2, 2 * half))
     shifted = rope_score(q, k, m + 777, n + 777, pairing=pairing)
@@ -256,7 +259,7 @@ def test_attend_back_gives_what_lesson_10_says():
     seen = []
     r = attend_back_experiment(progress=lambda name, train, test: seen.append(name))
     assert list(r.names) == seen
-    acc = dict(zip(r.names, zip(r.train, r.test)))
+    acc = dict(zip(r.names, zip(r.train, r.test, strict=True), strict=True))
     assert acc["learned table"] == (1.0, 0.0)
     assert acc["RoPE"] == (1.0, 1.0)
     assert acc["RoPE + PI at test"][1] == 0.0

@@ -18,7 +18,7 @@ import numpy as np
 from attnpos.core import alibi_bias, alibi_slopes, softmax
 from attnpos.lessons.checking import rerun
 from attnpos.lessons.checking.contracts.common import Contract, Runs
-from attnpos.lessons.checking.values import SAFETY, Values, describe, dtype_roundoff, gap, real_array
+from attnpos.lessons.checking.values import SAFETY, Values, describe, dtype_roundoff, gap
 from attnpos.lessons.checking.verdicts import Mistake, Passed, shape_text
 
 NAMES = ("n_heads", "T", "scores", "slopes", "bias", "weights")
@@ -121,7 +121,8 @@ def _judge_run(values: Values) -> tuple[int, np.ndarray]:
     if kind.startswith("mask-forgotten"):
         cause = kind.split("/")[1]
         detail = (
-            "You use the +m·j shortcut, which is only right with the mask: without it the later keys get the largest bias of their row, so every query leans on the future."
+            "You use the +m·j shortcut, which is only right with the mask: without it the later keys get "
+            "the largest bias of their row, so every query leans on the future."
             if cause == "shortcut" else "With −m·(i − j) everywhere, a later key gets +m·(j − i): the further ahead, the higher its score."
         )
         raise Mistake("mask-forgotten", cause, name="bias", detail=detail)
@@ -139,7 +140,9 @@ def _judge_run(values: Values) -> tuple[int, np.ndarray]:
         return H, slopes
     for late in (softmax(scores) + bias, softmax(scores + np.where(np.isfinite(alibi_bias(H, T)), 0.0, -np.inf)) + bias):
         same_infinities = np.array_equal(np.isfinite(late), np.isfinite(weights))
-        if same_infinities and np.all(np.abs(np.where(np.isfinite(late), late - weights, 0.0)) <= weight_tolerance + 8 * roundoff * np.abs(np.where(np.isfinite(late), late, 0.0))):
+        finite = np.isfinite(late)
+        allowed = weight_tolerance + 8 * roundoff * np.abs(np.where(finite, late, 0.0))  # the bias is added once more
+        if same_infinities and np.all(np.abs(np.where(finite, late - weights, 0.0)) <= allowed):
             raise Mistake("after-softmax", name="weights")
     if not np.all(np.isfinite(weights)):
         raise Mistake("bad-type", "not-finite", name="weights")

@@ -97,7 +97,10 @@ def _judge_run(values: Values) -> None:
                 consequence = {
                     "hs": f"With s^hs the base jumps to {value:.3g}: the last pair slows by s^(hs−2), far more than the factor {s:g}.",
                     "1": f"With base·s the last pair is divided by s^((hs−2)/hs) = {s ** ((hs - 2) / hs):.4g}, a little less than the factor {s:g}.",
-                    "(hs−2)/hs": f"With s^((hs−2)/hs) the last pair is divided by s^(((hs−2)/hs)²) = {s ** (((hs - 2) / hs) ** 2):.4g}, less than the factor {s:g}.",
+                    "(hs−2)/hs": (
+                        f"With s^((hs−2)/hs) the last pair is divided by s^(((hs−2)/hs)²) = {s ** (((hs - 2) / hs) ** 2):.4g}, "
+                        f"less than the factor {s:g}."
+                    ),
                 }[cause]
                 raise Mistake("wrong-exponent", cause, name="base_ntk", exponent=cause, consequence=consequence)
         raise _mismatch("base_ntk", right_base, base)

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from attnpos.core import attend, rope_inv_freq, rope_rotate
-from attnpos.lessons.checking.substitutes import POSITION_SHIFT as SHIFT
 from attnpos.lessons.checking.contracts.common import Contract, Runs, close
+from attnpos.lessons.checking.substitutes import POSITION_SHIFT as SHIFT
 from attnpos.lessons.checking.values import SAFETY, Values, dtype_roundoff, gap, read_head, read_output, real_array
 from attnpos.lessons.checking.verdicts import Mistake, Passed, shape_text
 
@@ -122,7 +122,7 @@ def _judge_rotation(a: Answer) -> tuple[np.ndarray, np.ndarray]:
         raise Mistake("rotated-x", name="q" if q_kind == "rotated-x" else "k", shift=f"{shift:.3g}")
     if {q_kind, k_kind} == {"right", "reversed"}:
         raise Mistake("opposite-sign", name="k" if k_kind == "reversed" else "q")
-    for name, kind, got, W, tolerance in (("q", q_kind, a.q, a.Wq, a.q_tolerance), ("k", k_kind, a.k, a.Wk, a.k_tolerance)):
+    for name, kind, got, W in (("q", q_kind, a.q, a.Wq), ("k", k_kind, a.k, a.Wk)):
         if kind == "right":
             continue
         if kind == "reversed":
