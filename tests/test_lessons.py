@@ -49,7 +49,8 @@ def lesson_text(course, number: int) -> str:
 
 
 def test_course_has_four_lessons_in_order(course):
-    assert [lesson.number for lesson in course.lessons] == [1, 2, 3, 4]
+    numbers = [lesson.number for lesson in course.lessons]
+    assert numbers == sorted(numbers) and numbers[:4] == [1, 2, 3, 4] and {8, 9, 10} <= set(numbers)
     assert course.title == "Why Attention Needs Position"
 
 
