@@ -114,7 +114,9 @@ class CodeCell(Vertical):
         """What the cell has printed so far, while it still runs."""
         output = Text(printed)
         output.append("running…", style="italic")
-        self.query_one(".output", Static).update(output)
+        shown = self.query_one(".output", Static)
+        shown.update(output)
+        shown.scroll_visible(animate=False)
 
     def _show(self, result: CellResult) -> None:
         output = Text(result.output.rstrip("\n") or "(no output)")
