@@ -13,9 +13,9 @@ from typing import Callable
 
 import numpy as np
 
-from attnpos.core.alibi import alibi_lesson_experiment
 from attnpos.core.attention import attention_output, self_attention
 from attnpos.core.extension import attend_back_experiment, interpolation_bound_experiment, scaling_rules_experiment
+from attnpos.core.linear_biases import alibi_lesson_experiment
 from attnpos.core.permutation import (
     equivariance_gap,
     naive_gap,
@@ -36,7 +36,7 @@ from attnpos.core.position import (
     slot_ramp,
     symmetric_alibi_bias,
 )
-from attnpos.core.rope import rope_lesson_experiment
+from attnpos.core.rotary import rope_lesson_experiment
 from attnpos.core.words import SENTENCE_A, SENTENCE_SEED, SENTENCE_WIDTH, head_weights, sentence_matrix
 
 SEED = 42

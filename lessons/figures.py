@@ -15,10 +15,10 @@ from typing import Any, Callable
 import numpy as np
 
 from attnpos.core import experiments as ex
-from attnpos.core.alibi import alibi_lesson_experiment, bias_only_weights, unmasked_shortcut_weights
 from attnpos.core.extension import interpolation_bound_experiment, nope_first_token_share, scaling_rules_experiment
+from attnpos.core.linear_biases import alibi_lesson_experiment, bias_only_weights, unmasked_shortcut_weights
 from attnpos.core.position import alibi_slopes, slot_ramp
-from attnpos.core.rope import GPTJ_HEAD, GPTJ_ROTARY, SHIFTED_START, rope_lesson_experiment, rope_sentence_experiment
+from attnpos.core.rotary import GPTJ_HEAD, GPTJ_ROTARY, SHIFTED_START, rope_lesson_experiment, rope_sentence_experiment
 from attnpos.core.words import label_tokens
 
 

@@ -10,7 +10,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from attnpos.core import alibi_bias, alibi_slopes, rope_inv_freq, rope_rotate, softmax
-from attnpos.core.alibi import alibi_lesson_experiment, mass_beyond, shortcut_bias
 from attnpos.core.extension import (
     attend_back_experiment,
     dynamic_ntk_base,
@@ -23,7 +22,8 @@ from attnpos.core.extension import (
     scaling_rules_experiment,
     yarn_inv_freq,
 )
-from attnpos.core.rope import (
+from attnpos.core.linear_biases import alibi_lesson_experiment, mass_beyond, shortcut_bias
+from attnpos.core.rotary import (
     half_to_interleaved,
     pairs_longer_than,
     partial_rope,
