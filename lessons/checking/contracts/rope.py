@@ -103,7 +103,21 @@ def _kind(got: np.ndarray, X: np.ndarray, W: np.ndarray, positions: np.ndarray, 
     for theta in (*rope_inv_freq(hs), 1.0):
         if close(got, rotated(projected, positions, inv_freq=np.full(hs // 2, theta)), tolerance):
             return "one-angle"
-    return ""
+    return "one-angle" if _same_angle_every_pair(got, projected, tolerance) else ""
+
+
+def _same_angle_every_pair(got: np.ndarray, projected: np.ndarray, tolerance: float) -> bool:
+    """Whether every half-split pair of each row is turned, and by one angle shared by all pairs (whatever that angle is)."""
+    half = projected.shape[-1] // 2
+    a, b = projected[..., :half], projected[..., half:]  # (..., T, hs/2) the pairs before turning
+    c, s = got[..., :half], got[..., half:]  # ... and after
+    radius = np.hypot(a, b)
+    if half < 2 or np.any(radius < 1e-3 * float(np.max(radius))) or not np.allclose(np.hypot(c, s), radius, rtol=0, atol=tolerance):
+        return False
+    angle = np.arctan2(a * s - b * c, a * c + b * s)  # (..., T, hs/2) each pair's turn
+    spread = np.abs(np.angle(np.exp(1j * (angle - angle[..., :1]))))  # differences from pair 0's, wrapped to [0, π]
+    turned = np.any(np.abs(angle) > 1e-6)
+    return bool(turned) and bool(np.all(spread * radius <= tolerance))
 
 
 def _score_shift(q_of: object, k_of: object, positions: np.ndarray) -> float:
