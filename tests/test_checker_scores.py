@@ -31,7 +31,7 @@ def edited(exercise_id: str, *edits: tuple[str, str]) -> str:
     return source
 
 
-BIAS = "bias = np.where(j <= i, -slopes[:, None, None] * distance, -np.inf)"
+BIAS = "bias = np.where(j <= i, -m * distance, -np.inf)"
 ROTATED = "q = apply_rope(X @ Wq, positions)\nk = apply_rope(X @ Wk, positions)"
 
 ROPE_SETUP = '''
@@ -39,7 +39,7 @@ import numpy as np
 rope_theta = 10000.0
 rng = np.random.default_rng(0)
 X = rng.standard_normal((6, 16))
-Wq, Wk, Wv = (0.5 * rng.standard_normal((16, 8)) for _ in range(3))
+Wq, Wk, Wv = 0.5 * rng.standard_normal((3, 16, 8))
 positions = np.arange(6)
 hs = Wq.shape[1]
 '''
@@ -102,11 +102,11 @@ out = softmax(q @ k.T / math.sqrt(hs)) @ (X @ Wv)
     "alibi": [
         solution("alibi"),
         # the official +m·j shortcut, with the mask
-        edited("alibi", (BIAS, "bias = np.where(j <= i, slopes[:, None, None] * j, -np.inf)")),
+        edited("alibi", (BIAS, "bias = np.where(j <= i, m * j, -np.inf)")),
         # a large negative number instead of −inf, float32
         edited(
             "alibi",
-            (BIAS, "bias = np.where(j <= i, -slopes[:, None, None] * distance, -1e9).astype(np.float32)"),
+            (BIAS, "bias = np.where(j <= i, -m * distance, -1e9).astype(np.float32)"),
             ("weights = softmax(scores + bias)", "weights = softmax(scores.astype(np.float32) + bias)"),
         ),
         # the core's own functions
@@ -173,7 +173,7 @@ inv_freq_ntk = rope_inv_freq(hs, base_ntk)
 
 WRONG = [
     # q and k rotated by a range of their own, not by `positions`: they do not follow the moved positions
-    ("rope", edited("rope", ("positions = np.arange(6)                             # the slot of each token", "positions = np.arange(6)\nfixed = np.arange(6)"),
+    ("rope", edited("rope", ("positions = np.arange(6)              # the slot of each token", "positions = np.arange(6)\nfixed = np.arange(6)"),
                     (ROTATED, "q = apply_rope(X @ Wq, fixed)\nk = apply_rope(X @ Wk, fixed)")), "mismatch"),
     ("alibi", edited("alibi", ("slopes = np.array(get_slopes(n_heads))", "slopes = np.array(get_slopes(12))")), "mismatch"),
     ("context-extension", edited("context-extension", ("inv_freq_pi = inv_freq / factor", "inv_freq_pi = inv_freq / 4.0")), "mismatch"),
@@ -204,7 +204,7 @@ def test_imitations_get_their_diagnosis(course, sandbox, exercise_id, source, di
 
 
 def test_the_shortcut_with_its_mask_is_told_so(course, sandbox):
-    source = edited("alibi", (BIAS, "bias = np.where(j <= i, slopes[:, None, None] * j, -np.inf)"))
+    source = edited("alibi", (BIAS, "bias = np.where(j <= i, m * j, -np.inf)"))
     verdict = check_source(course.exercises["alibi"], source, sandbox, LIMITS)
     assert verdict.passed and verdict.details.get("cause") == "shortcut", verdict.message
     assert "shortcut" in verdict.message
