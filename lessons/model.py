@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Union
 
 from attnpos.lessons.glossary import Term
+from attnpos.lessons.scanner import CourseText
 
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
 CITED_HINT = re.compile(rf"\b({'|'.join(ORDINALS)}|last) hint\b", re.IGNORECASE)
@@ -124,7 +125,9 @@ class Exercise:
     starter: str
     solution: str
     folder: Path
+    contract: str  # the checker contract's name (lessons/checking/contracts): the id, unless exercise.toml names another
     mistakes: dict[str, str] = field(default_factory=dict)  # mistakes/DIAGNOSIS__what.py -> its source
+    right: dict[str, str] = field(default_factory=dict)  # right/<style>.py -> its source: the answer in other styles, must pass
 
     def cited_hint(self, message: str) -> int | None:
         """The hint (from 1) a message sends the learner to ("see the third hint", "(last hint)"), if any."""
@@ -138,10 +141,14 @@ class Exercise:
 
 @dataclass(frozen=True)
 class Course:
-    title: str
+    text: CourseText  # course.toml: title, prerequisites, introduction
     lessons: tuple[Lesson, ...]
     exercises: dict[str, Exercise] = field(default_factory=dict)
     glossary: tuple[Term, ...] = ()
+
+    @property
+    def title(self) -> str:
+        return self.text.title
 
     def lesson(self, number: int) -> Lesson:
         for lesson in self.lessons:

@@ -33,7 +33,7 @@ async def test_outline_to_lesson_to_output_to_grid(size, make_app, settle):
         assert isinstance(app.screen, OutlineScreen)
         tree = app.screen.query_one(Tree)
         lessons = [node for node in tree.root.children]
-        assert len(lessons) == 4
+        assert len(lessons) == len(app.outline) == len(app.course.lessons)
         assert "Attention reads a set" in str(lessons[0].label)
 
         await pilot.press("enter")  # the cursor starts on lesson 1
@@ -103,7 +103,7 @@ async def test_continue_returns_to_the_exercise_left_open(make_app, settle):
 
 
 async def test_every_lesson_and_section_opens(make_app, settle):
-    """A learner can page through all four lessons; every section mounts without error."""
+    """A learner can page through every lesson; every section mounts without error."""
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
@@ -236,12 +236,14 @@ async def test_the_glossary_is_in_the_command_palette(make_app, settle):
 
 
 async def test_the_outline_states_the_prerequisites(make_app, settle):
-    from attnpos.lessons.scanner import PREREQUISITES
+    from attnpos.lessons.scanner import read_course_text
 
     app = make_app()
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
-        assert PREREQUISITES in str(app.screen.query_one("#outline-intro").render())
+        intro = str(app.screen.query_one("#outline-intro").render())
+        assert read_course_text().prerequisites in intro
+        assert intro.startswith(read_course_text().opening(len(app.outline)))
 
 
 async def test_too_small_says_so(make_app, settle):
@@ -308,12 +310,14 @@ def test_the_app_starts_without_numpy():
 async def test_a_broken_lesson_is_reported_not_a_crash(tmp_path, monkeypatch, make_app):
     """Someone edited a lesson and broke it: the app says so and keeps running."""
     from attnpos.lessons import loader
+    from tiny_course import write_course_file
 
+    write_course_file(tmp_path)
     broken = tmp_path / "content"
     broken.mkdir()
     (broken / "01-broken.md").write_text("no front matter\n")
-    monkeypatch.setattr(loader, "CONTENT_DIR", broken)
-    monkeypatch.setattr(loader.load_course, "__defaults__", (broken, loader.EXERCISES_DIR))
+    real_load_course = loader.load_course
+    monkeypatch.setattr(loader, "load_course", lambda: real_load_course(broken))
     app = make_app()
     notices = []
     async with app.run_test(size=(80, 24)) as pilot:

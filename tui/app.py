@@ -17,7 +17,7 @@ from textual.filter import NoColor
 
 from attnpos.lessons.outline import find_outline_exercise, read_outline
 from attnpos.lessons.progress import Progress
-from attnpos.lessons.scanner import COURSE_TITLE
+from attnpos.lessons.scanner import read_course_text
 from attnpos.tui.command_palette import CourseCommands
 from attnpos.tui.leaks import release_removed_widgets
 from attnpos.tui.screens.help_screen import HelpScreen, binding_groups
@@ -35,7 +35,6 @@ HANG_UP_GRACE = 3.0  # seconds a hung-up app may take to shut down before it is 
 class AttnposApp(App):
     """Why Attention Needs Position: a course you read, run and answer in the terminal."""
 
-    TITLE = COURSE_TITLE
     CSS_PATH = "app.tcss"
     COMMANDS = App.COMMANDS | {CourseCommands}
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -67,6 +66,8 @@ class AttnposApp(App):
         self._limits = limits
         self.progress = Progress.load(data_dir)
         self.outline = read_outline()
+        self.course_text = read_course_text()  # title, prerequisites, introduction: no NumPy needed
+        self.title = self.course_text.title or self.title
         self._course: Course | None = None
         self._course_lock = threading.Lock()
         self._sandbox: Sandbox | None = None

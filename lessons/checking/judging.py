@@ -27,7 +27,7 @@ def check_source(
     exercise: Exercise, source: str, sandbox: Sandbox, limits: Limits = Limits(),
     cancel: CancelToken | None = None, filename: str = "answer.py",
 ) -> Verdict:
-    contract = CONTRACTS[exercise.id]
+    contract = CONTRACTS[exercise.contract]
     rerun_result = _start_rerun(contract, source, sandbox, limits, cancel, filename)
     first = sandbox.run_source(source, contract.names, limits, filename=filename, cancel=cancel)
     return judge_runs(exercise, first, rerun_result, source)
@@ -36,7 +36,7 @@ def check_source(
 def check_file(
     exercise: Exercise, path: Path, sandbox: Sandbox, limits: Limits = Limits(), cancel: CancelToken | None = None,
 ) -> Verdict:
-    contract = CONTRACTS[exercise.id]
+    contract = CONTRACTS[exercise.contract]
     source = Path(path).read_text(encoding="utf-8")
     rerun_result = _start_rerun(contract, source, sandbox, limits, cancel, Path(path).name)
     first = sandbox.run(Path(path), contract.names, limits, cancel=cancel)
@@ -104,7 +104,7 @@ def _error_cause(kind: str, message: str) -> str:
 
 def judge_runs(exercise: Exercise, run: RunResult, rerun_result: _Rerun | _NoRerun, source: str) -> Verdict:
     """Turn the runs into a verdict, most fundamental mistake first."""
-    contract = CONTRACTS[exercise.id]
+    contract = CONTRACTS[exercise.contract]
 
     def verdict(diagnosis: str, cause: str = "", **details: object) -> Verdict:
         line = details.pop("line", None)

@@ -13,7 +13,6 @@ from textual.widgets import Header, Static, Tree
 
 from attnpos.lessons.outline import find_outline_exercise
 from attnpos.lessons.progress import exercise_status, lesson_status
-from attnpos.lessons.scanner import PREREQUISITES
 from attnpos.tui.leaks import Footer
 from attnpos.tui.screens.course_screen import CourseScreen
 
@@ -65,8 +64,8 @@ class OutlineScreen(CourseScreen):
             where = f"the exercise “{exercise.title}”"
         self.query_one("#outline-intro", Static).update(
             Text.assemble(
-                ("Four lessons on why self-attention cannot see word order, and how position fixes it.\n", ""),
-                (PREREQUISITES + "\n", "dim"),
+                (app.course_text.opening(len(app.outline)) + "\n", ""),
+                (app.course_text.prerequisites + "\n", "dim"),
                 ("enter", "bold"), " opens · ", ("space", "bold"), " shows sections · ", ("c", "bold"), f" continues at {where} · ",
                 ("ctrl+p", "bold"), " jumps anywhere, the glossary too · ", ("y", "bold"), " opens the playground · ", ("?", "bold"), " lists every key",
             )
@@ -78,7 +77,7 @@ class OutlineScreen(CourseScreen):
             node = tree.root.add(
                 _label(f"Lesson {lesson.number} · {lesson.title}", lesson_status(lesson, progress), _questions(lesson, progress)),
                 data=("lesson", lesson.number, None),
-                # Folded, so all four lessons fit the first screen; → or space unfolds one.
+                # Folded, so every lesson fits the first screen; → or space unfolds one.
                 expand=False,
             )
             visited = progress.visited(lesson.number)
