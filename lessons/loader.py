@@ -17,7 +17,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
-from attnpos.core.playground import MAX_TOKENS, SIGNALS
+from attnpos.core.playground import SIGNALS, sentence_length_problem
 from attnpos.core.words import tokenize
 from attnpos.lessons.figures import FIGURES, format_figure
 from attnpos.lessons.glossary import GLOSSARY_NAME, Term, parse_glossary
@@ -181,8 +181,9 @@ def parse_playground(data: dict, report: _Reporter, line: int) -> PlaygroundLink
     if not _require(data, {"sentence": str, "signal": str}, report, line, "playground"):
         return None
     tokens = tokenize(data["sentence"])
-    if not 1 <= len(tokens) <= MAX_TOKENS:
-        report(line, f"playground: the sentence needs 1 to {MAX_TOKENS} words, it has {len(tokens)}")
+    problem = sentence_length_problem(len(tokens))
+    if problem is not None:
+        report(line, f"playground: {problem}")
         return None
     if data["signal"] not in SIGNALS:
         report(line, f"playground: unknown signal {data['signal']!r}; one of {', '.join(SIGNALS)}")

@@ -18,13 +18,14 @@ from attnpos.core.permutation import is_permutation
 from attnpos.core.playground import (
     DEFAULT_SEED,
     DEFAULT_SENTENCE,
-    MAX_TOKENS,
+    PLAYGROUND_MAX_TOKENS,
     SAME,
     SIGNAL_NAMES,
     SIGNALS,
     Play,
     play,
     row_change,
+    sentence_length_problem,
 )
 from attnpos.core.words import label_tokens, tokenize
 from attnpos.lessons.figures import CHANGED_ROW
@@ -42,7 +43,7 @@ class PlaygroundState:
         """
         self.by = "word"  # or "char": how the sentence is cut into tokens
         self.sentence = sentence
-        self.tokens = tokenize(sentence)[:MAX_TOKENS] or tokenize(DEFAULT_SENTENCE)
+        self.tokens = tokenize(sentence)[:PLAYGROUND_MAX_TOKENS] or tokenize(DEFAULT_SENTENCE)
         self.perm = list(range(len(self.tokens)))  # slot k shows token perm[k]
         if perm is not None and is_permutation(np.asarray(perm), len(self.tokens)):
             self.perm = list(perm)
@@ -281,21 +282,19 @@ class PlaygroundState:
         return self.sentence[:at] + text + self.sentence[at + 1 :]
 
     def sentence_problem(self, text: str) -> str | None:
-        """Why ``text`` cannot be the sentence (no token, or more than MAX_TOKENS), or None."""
-        count = len(tokenize(text, self.by))
-        if count == 0:
-            return "Type at least one token."
-        return None if count <= MAX_TOKENS else f"{count} tokens; the playground takes up to {MAX_TOKENS}."
+        """Why ``text`` cannot be the sentence, cut as the playground cuts it now, or None."""
+        return sentence_length_problem(len(tokenize(text, self.by)), self.by)
 
     def set_sentence(self, text: str) -> None:
         self.sentence = text
         self._retokenize()
 
     def toggle_characters(self) -> str | None:
-        """Switch between word and character tokens; returns why not when that would exceed MAX_TOKENS."""
+        """Switch between word and character tokens; returns why not when the sentence would not fit."""
         by = "char" if self.by == "word" else "word"
-        if len(tokenize(self.sentence, by)) > MAX_TOKENS:
-            return f"As characters that is more than {MAX_TOKENS} tokens."
+        problem = sentence_length_problem(len(tokenize(self.sentence, by)), by)
+        if problem is not None:
+            return problem
         self.by = by
         self._retokenize()
         return None

@@ -33,7 +33,7 @@ from attnpos.core import (
     symmetric_alibi_bias,
 )
 from attnpos.core import experiments as ex
-from attnpos.core.playground import LEARNED_SCALE, MAX_TOKENS, WIDTH, play
+from attnpos.core.playground import LEARNED_SCALE, PLAYGROUND_MAX_TOKENS, WIDTH, play
 
 MACHINE_ZERO = 1e-14  # a few ulps of float64 at the magnitudes these tests use
 
@@ -534,7 +534,7 @@ def test_each_family_against_the_loop(signal):
     T = len(tokens)
     added = {
         "sinusoidal": sinusoidal(T, WIDTH),
-        "learned": learned_positions(learned_table(MAX_TOKENS, WIDTH, seed=ex.SENTENCE_SEED, scale=LEARNED_SCALE), T),
+        "learned": learned_positions(learned_table(PLAYGROUND_MAX_TOKENS, WIDTH, seed=ex.SENTENCE_SEED, scale=LEARNED_SCALE), T),
     }.get(signal, np.zeros((T, WIDTH)))
     options = {
         "causal": signal == "causal",

@@ -270,14 +270,14 @@ def _app(args: argparse.Namespace, start=None, play: str | None = None) -> int:
 
 
 def _play(args: argparse.Namespace) -> int:
-    from attnpos.core.playground import MAX_TOKENS
+    from attnpos.core.playground import sentence_length_problem
     from attnpos.core.words import tokenize
     from attnpos.lessons.playground_state import DEFAULT_SENTENCE
 
     sentence = DEFAULT_SENTENCE if args.sentence is None else args.sentence
-    count = len(tokenize(sentence))
-    if not 1 <= count <= MAX_TOKENS:
-        raise UsageError(f"the playground takes 1 to {MAX_TOKENS} words; that sentence has {count}")
+    problem = sentence_length_problem(len(tokenize(sentence)))
+    if problem is not None:
+        raise UsageError(problem[0].lower() + problem[1:].rstrip("."))
     return _app(args, play=sentence)
 
 

@@ -10,7 +10,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.widgets import Header, Static
 
-from attnpos.core.playground import MAX_TOKENS
+from attnpos.core.playground import PLAYGROUND_MAX_TOKENS
 from attnpos.lessons.playground_state import DEFAULT_SENTENCE, TEMPERATURE_STEP, PlaygroundState
 from attnpos.tui.leaks import Footer
 from attnpos.tui.screens.course_screen import CourseScreen
@@ -198,7 +198,7 @@ class PlaygroundScreen(CourseScreen):
                 state.set_sentence(text)
                 self.refresh_view()
 
-        question = f"A sentence ({state.by} tokens, up to {MAX_TOKENS}):"
+        question = f"A sentence ({state.by} tokens, up to {PLAYGROUND_MAX_TOKENS}):"
         self.app.push_screen(PromptScreen(question, state.sentence, state.sentence_problem), chosen)
 
     def action_toggle_characters(self) -> None:
