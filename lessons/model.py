@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Union
+from typing import NoReturn, Protocol, TypeVar, Union
 
 from attnpos.lessons.glossary import Term
 from attnpos.lessons.scanner import CourseText
@@ -85,6 +85,51 @@ class PlaygroundLink:
 
 
 Block = Union[Prose, Math, Code, Grid, Quiz, ExerciseRef, PlaygroundLink]
+
+Drawn = TypeVar("Drawn", covariant=True)
+
+
+class BlockRenderer(Protocol[Drawn]):
+    """What a front end makes of each kind of block (the reader a widget, `lessons show` Rich renderables).
+
+    One method per kind: a new kind of block is a type error in every front end until it draws it.
+    """
+
+    def prose(self, block: Prose) -> Drawn: ...
+    def math(self, block: Math) -> Drawn: ...
+    def code(self, block: Code) -> Drawn: ...
+    def grid(self, block: Grid) -> Drawn: ...
+    def quiz(self, block: Quiz) -> Drawn: ...
+    def exercise(self, block: ExerciseRef) -> Drawn: ...
+    def playground(self, block: PlaygroundLink) -> Drawn: ...
+
+
+Result = TypeVar("Result")
+
+
+def render_block(block: Block, renderer: BlockRenderer[Result]) -> Result:
+    """The renderer's rendering of ``block``: the one dispatch on block kind, exhaustive (mypy checks it)."""
+    match block:
+        case Prose():
+            return renderer.prose(block)
+        case Math():
+            return renderer.math(block)
+        case Code():
+            return renderer.code(block)
+        case Grid():
+            return renderer.grid(block)
+        case Quiz():
+            return renderer.quiz(block)
+        case ExerciseRef():
+            return renderer.exercise(block)
+        case PlaygroundLink():
+            return renderer.playground(block)
+    _unknown(block)
+
+
+def _unknown(block: NoReturn) -> NoReturn:
+    """Reached only by a kind of block missing above: mypy reports the call, and at run time it raises."""
+    raise TypeError(f"no rendering for {type(block).__name__}")
 
 
 @dataclass(frozen=True)

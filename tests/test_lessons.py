@@ -313,3 +313,13 @@ def test_exercise_without_solution(tmp_path):
 def test_missing_front_matter(tmp_path):
     problems = load_problems(tmp_path, "## no front matter\n")
     assert any(":1:" in p and "front matter" in p for p in problems)
+
+
+def test_every_kind_of_block_has_one_dispatch(course):
+    """The reader and `lessons show` both go through render_block; mypy holds it exhaustive, and at run time a stranger raises."""
+    from attnpos.lessons.model import render_block
+
+    kinds = {type(b).__name__ for lesson in course.lessons for s in lesson.sections for b in s.blocks}
+    assert kinds == {"Prose", "Math", "Code", "Grid", "Quiz", "ExerciseRef", "PlaygroundLink"}
+    with pytest.raises(TypeError, match="no rendering for str"):
+        render_block("not a block", object())  # type: ignore[arg-type]
