@@ -83,6 +83,12 @@ class PlaygroundLink:
     line: int
     caption: str = ""  # what to look at once it is open
 
+    @property
+    def description(self) -> str:
+        """'“the cat sat on the mat” · order 5 0 3 2 1 4 · signal rope': the state the link opens, as both front ends show it."""
+        order = " ".join(map(str, self.order)) if list(self.order) != sorted(self.order) else "as typed"
+        return f"“{self.sentence}” · order {order} · signal {self.signal}"
+
 
 Block = Union[Prose, Math, Code, Grid, Quiz, ExerciseRef, PlaygroundLink]
 

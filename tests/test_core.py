@@ -575,6 +575,10 @@ FORBIDDEN = {
     # The command line and the colour ramp it prints with never load Textual: it opens the app through tui/main.py.
     "tui/cli": TEXTUAL_SIDE,
     "tui/colours.py": TEXTUAL_SIDE,
+    # Widgets are what screens share: they may hold one another (a pair of grids), never reach up or sideways
+    # into the command line, a screen or the app; a helper two widgets share goes in a module of its own.
+    "tui/widgets": ("attnpos.tui.cli", "attnpos.tui.screens", "attnpos.tui.app", "attnpos.tui.main", "attnpos.tui.command_palette"),
+    "tui/screens": ("attnpos.tui.cli", "attnpos.tui.main", "attnpos.tui.command_palette"),
 }
 
 
@@ -599,6 +603,19 @@ def test_imports_flow_one_way(package):
         for name in imported_modules(path):
             if any(name == bad or name.startswith(bad + ".") for bad in FORBIDDEN[package]):
                 offenders.append(f"{path.relative_to(ROOT)} imports {name}")
+    assert not offenders, offenders
+
+
+def test_widgets_take_only_classes_from_one_another():
+    """A widget may hold another (a pair of grids holds two grids); a helper they share lives in a module of its own."""
+    widgets = ROOT / "tui" / "widgets"
+    offenders = []
+    for path in widgets.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("attnpos.tui.widgets."):
+                source = ast.parse((widgets / f"{node.module.rsplit('.', 1)[-1]}.py").read_text(encoding="utf-8"))
+                classes = {n.name for n in source.body if isinstance(n, ast.ClassDef)}
+                offenders += [f"{path.name} imports {alias.name}" for alias in node.names if alias.name not in classes]
     assert not offenders, offenders
 
 

@@ -63,12 +63,6 @@ def _labels(name: str) -> list[str]:
     return fig.labels() if fig.labels else [str(i) for i in range(fig.value.shape[0])]
 
 
-def playground_link_text(link: PlaygroundLink) -> str:
-    """'the cat sat on the mat · order 5 0 3 2 1 4 · signal rope': the state a link opens."""
-    order = " ".join(map(str, link.order)) if list(link.order) != sorted(link.order) else "as typed"
-    return f"“{link.sentence}” · order {order} · signal {link.signal}"
-
-
 class _Printed:
     """Each kind of block as Rich renderables (attnpos.lessons.model.BlockRenderer)."""
 
@@ -110,7 +104,7 @@ class _Printed:
         return [Panel(body, title=f"exercise {exercise.id}: {exercise.title}", title_align="left")]
 
     def playground(self, block: PlaygroundLink) -> list[RenderableType]:
-        link = Text(playground_link_text(block))
+        link = Text(block.description)
         if block.caption:
             link.append("\n" + block.caption, style="dim")
         return [Panel(link, title="playground (open it in the app)", title_align="left")]
