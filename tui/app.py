@@ -77,7 +77,7 @@ class AttnposApp(App):
 
     def on_mount(self) -> None:
         self.push_screen(OutlineScreen())
-        self._show_notices()
+        self.progress.listen(lambda notice: self.notify(notice, severity="warning", timeout=10))  # a save that failed, a file moved aside
         if isinstance(self._start, str):
             self.open_exercise(self._start)
         elif self._start is not None:
@@ -216,7 +216,6 @@ class AttnposApp(App):
             self.open_lesson(exercise.lesson, section)
             self.push_screen(ExerciseScreen(exercise, self.progress.exercise(exercise_id).draft))
             self.progress.enter_exercise(exercise_id)
-            self.save_progress()
 
     def open_playground(self, sentence: str | None = None, perm: list[int] | None = None, signal: str = "none") -> None:
         from attnpos.lessons.playground_state import DEFAULT_SENTENCE
@@ -256,7 +255,6 @@ class AttnposApp(App):
     def left_exercise(self) -> None:
         """The learner went back out of an exercise: `c` now continues at the lesson."""
         self.progress.enter_exercise(None)
-        self.save_progress()
 
     def action_command_palette(self) -> None:
         # Textual only checks the top screen; with the too-small screen over an open palette
@@ -268,26 +266,6 @@ class AttnposApp(App):
         if isinstance(self.screen, HelpScreen):
             return
         self.push_screen(HelpScreen(binding_groups(self.screen)))
-
-    # --- progress ------------------------------------------------------------
-
-    def record_position(self, lesson: int, section: int) -> None:
-        self.progress.visit(lesson, section)
-        self.save_progress()
-
-    def record_quiz(self, quiz_id: str, choice: int, correct: bool) -> None:
-        self.progress.answer_quiz(quiz_id, choice, correct)
-        self.save_progress()
-
-    def save_progress(self) -> None:
-        """Write the progress file; a failure is told once and the state stays in memory."""
-        self.progress.save()
-        self._show_notices()
-
-    def _show_notices(self) -> None:
-        for notice in self.progress.notices:
-            self.notify(notice, severity="warning", timeout=10)
-        self.progress.notices.clear()
 
     # --- screenshots (ctrl+p, "Save screenshot") ------------------------------
 

@@ -120,8 +120,7 @@ def reset_progress(data_dir: Path | None, exercise_id: str | None, yes: bool) ->
         if answer.strip().lower() not in ("y", "yes"):
             print("nothing changed")
             return 1
-    progress.reset(exercise_id)
-    if not progress.save():
+    if not progress.reset(exercise_id):
         raise UsageError(" ".join(progress.notices) or "could not save")
     print(f"forgot {what}")
     return 0

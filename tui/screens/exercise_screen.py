@@ -178,7 +178,6 @@ class ExerciseScreen(CourseScreen):
             self._save_timer = None
         if self.draft != (self.state.draft if self.state.draft is not None else self.exercise.starter):
             self.app.progress.update_exercise(self.exercise.id, draft=self.draft)
-            self.app.save_progress()
 
     # --- running and checking, off the UI thread ----------------------------------
 
@@ -259,7 +258,6 @@ class ExerciseScreen(CourseScreen):
             # check the verdict matters most, and f3 (or f2) brings the brief back.
             self.query_one("#instructions").display = False
         self.app.progress.record_check(self.exercise.id, verdict.passed, source)  # recorded once the verdict is on screen
-        self.app.save_progress()
         cited = self.exercise.cited_hint(verdict.message)
         if cited is not None and not verdict.passed:
             self._show_hint(cited)  # "see the third hint": the hint itself, beside the verdict
@@ -294,7 +292,6 @@ class ExerciseScreen(CourseScreen):
         """Hint ``number`` (from 1) below the verdict; it counts as seen."""
         hints = self.exercise.hints
         self.app.progress.record_hint(self.exercise.id, number)
-        self.app.save_progress()
         shown = Text.assemble((f"Hint {number} of {len(hints)}: ", "bold"), code_spans(hints[number - 1]))
         if number == len(hints):
             shown.append("\nThat was the last hint; ctrl+o shows the reference solution after a check.", style="dim")
@@ -319,7 +316,6 @@ class ExerciseScreen(CourseScreen):
 
     def _open_solution(self) -> None:
         self.app.progress.update_exercise(self.exercise.id, solution_seen=True)
-        self.app.save_progress()
         self.app.push_screen(SolutionScreen(self.exercise, self.draft))
 
     def _show_why(self) -> None:
@@ -363,7 +359,6 @@ class ExerciseScreen(CourseScreen):
 
     def _why_answered(self, choice: int, correct: bool) -> None:
         self.app.progress.update_exercise(self.exercise.id, why_answer=choice, why_correct=correct)
-        self.app.save_progress()
         if correct:
             self.notify(f"Exercise done: {self.exercise.title}. ctrl+o compares your code with the reference.", timeout=6)
 

@@ -103,7 +103,7 @@ class LessonScreen(CourseScreen):
     async def show_section(self, index: int) -> None:
         self.section = index
         section = self.lesson.sections[index]
-        self.app.record_position(self.lesson.number, index)
+        self.app.progress.visit(self.lesson.number, index)
         self.sub_title = f"Lesson {self.lesson.number}: {self.lesson.title}"
         self.query_one("#lesson-bar", Static).update(
             Text.assemble((f"Section {index + 1}/{len(self.lesson.sections)}", "bold"), " · ", (section.title, "italic"))
@@ -160,7 +160,7 @@ class LessonScreen(CourseScreen):
 
     @on(QuizCard.Answered)
     def _quiz_answered(self, event: QuizCard.Answered) -> None:
-        self.app.record_quiz(event.quiz.id, event.choice, event.correct)
+        self.app.progress.answer_quiz(event.quiz.id, event.choice, event.correct)
 
     async def action_next_section(self) -> None:
         if self.section + 1 < len(self.lesson.sections):
