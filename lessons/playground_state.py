@@ -4,7 +4,8 @@ One sentence, its order, a position signal, a temperature and a seed; every
 change recomputes `attnpos.core.playground.play` and says in `last_change`
 what it did, revealing the learner's predictions. The playground screen draws
 this object and turns keys into its methods, so the rules are tested without
-Textual (tests/test_playground.py).
+Textual (tests/test_playground.py). Messages that name a key ask the screen for
+it (``key``: an action's name to the key bound to it), so no key is written here.
 """
 
 from __future__ import annotations
@@ -36,11 +37,16 @@ TEMPERATURE_STEP = 1.5  # each sharpen divides the temperature by this, each fla
 class PlaygroundState:
     """What the playground shows and how each control changes it."""
 
-    def __init__(self, sentence: str = DEFAULT_SENTENCE, perm: list[int] | None = None, signal: str = "none"):
+    def __init__(
+        self, sentence: str = DEFAULT_SENTENCE, perm: list[int] | None = None, signal: str = "none",
+        key: Callable[[str], str] = lambda action: f"<{action}>",
+    ):
         """Start on ``sentence`` (words) in the order ``perm`` (as typed if None) with ``signal``.
 
-        A lesson's {playground} link passes all three; the loader has validated them.
+        A lesson's {playground} link passes all three; the loader has validated them. ``key`` names
+        the key bound to an action (the screen's bindings); without a screen, the action's own name.
         """
+        self.key = key
         self.by = "word"  # or "char": how the sentence is cut into tokens
         self.sentence = sentence
         self.tokens = tokenize(sentence)[:PLAYGROUND_MAX_TOKENS] or tokenize(DEFAULT_SENTENCE)
@@ -55,9 +61,11 @@ class PlaygroundState:
         self.predicted: set[int] = set()  # tokens the learner expects the next change to move
         self.marked: frozenset[int] = frozenset()  # tokens whose rows the last change moved
         self.last_change = (
-            "No position signal yet, as in the lessons: s shuffles, g changes the signal, ? lists every key."
+            f"No position signal yet, as in the lessons: {key('shuffle')} shuffles, {key('next_signal')} changes the signal,"
+            f" {key('help')} lists every key."
             if self.signal == "none"
-            else f"From the lesson: {SIGNAL_NAMES[self.signal]}. o: order as typed · g: next signal · ? every key."
+            else f"From the lesson: {SIGNAL_NAMES[self.signal]}. {key('original_order')}: order as typed"
+            f" · {key('next_signal')}: next signal · {key('help')} every key."
         )
         self.side_by_side = False  # the grid as typed beside the grid now
         self.computed: Play = self._play()
@@ -183,7 +191,7 @@ class PlaygroundState:
         """The first call picks ``token`` (its index as typed); the second trades its slot with the first's."""
         if self.swap_from is None:
             self.swap_from = token
-            self.last_change = f"Swap: {self.labels()[token]} picked; move to another row and press w again."
+            self.last_change = f"Swap: {self.labels()[token]} picked; move to another row and press {self.key('swap')} again."
             return
         first, self.swap_from = self.swap_from, None
         if first == token:
@@ -253,7 +261,8 @@ class PlaygroundState:
         self.marked = frozenset()
         self.predicted ^= {token}
         names = ", ".join(self.labels()[i] for i in sorted(self.predicted)) or "none"
-        self.last_change = f"You predict these rows will change (marked ?): {names}. Now make a change (e, s, g, …)."
+        changes = ", ".join(self.key(action) for action in ("edit_token", "shuffle", "next_signal"))
+        self.last_change = f"You predict these rows will change (marked ?): {names}. Now make a change ({changes}, …)."
 
     def toggle_pair(self) -> None:
         self.side_by_side = not self.side_by_side

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import math
 import pathlib
+import re
 
 import numpy as np
 import pytest
@@ -616,6 +617,26 @@ def test_widgets_take_only_classes_from_one_another():
                 source = ast.parse((widgets / f"{node.module.rsplit('.', 1)[-1]}.py").read_text(encoding="utf-8"))
                 classes = {n.name for n in source.body if isinstance(n, ast.ClassDef)}
                 offenders += [f"{path.name} imports {alias.name}" for alias in node.names if alias.name not in classes]
+    assert not offenders, offenders
+
+
+KEY_IN_PROSE = re.compile(r"\b(ctrl\+\w|f[1-9]\b|esc\b)")
+
+
+def test_prose_names_no_key_the_bindings_do_not_give():
+    """Keys shown in sentences come from the bindings (attnpos.tui.keys.bound_key), never typed beside them."""
+    offenders = []
+    paths = [*(ROOT / "tui" / "screens").glob("*.py"), *(ROOT / "tui" / "widgets").glob("*.py"), ROOT / "lessons" / "playground_state.py"]
+    for path in paths:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        skipped = {id(node) for node in ast.walk(tree) if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "Binding" for node in ast.walk(node)}
+        skipped |= {
+            id(node.body[0].value) for node in ast.walk(tree)
+            if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and ast.get_docstring(node) is not None
+        }
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in skipped and KEY_IN_PROSE.search(node.value):
+                offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}: {node.value!r}")
     assert not offenders, offenders
 
 

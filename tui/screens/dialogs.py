@@ -16,6 +16,7 @@ from textual.widgets import Button, Input, OptionList, Static
 
 from attnpos.core.playground import SIGNALS, play
 from attnpos.lessons.model import Exercise
+from attnpos.tui.keys import bound_key
 from attnpos.tui.leaks import Footer
 from attnpos.tui.widgets.lesson_blocks import ProseBlock, QuizCard
 
@@ -97,7 +98,7 @@ class SolutionScreen(ModalScreen[None]):
         self.draft = draft
 
     def compose(self) -> ComposeResult:
-        yield Static(Text("Your code beside the reference solution · esc closes", style="bold"), id="solution-title")
+        yield Static(Text(f"Your code beside the reference solution · {bound_key(self, 'close')} closes", style="bold"), id="solution-title")
         with Horizontal(id="solution-pair"):
             for title, source in (("your code", self.draft), ("reference solution", self.exercise.solution)):
                 with VerticalScroll(classes="solution-side") as side:
@@ -124,7 +125,7 @@ class BriefScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="brief") as box:
             box.border_title = f"Exercise · {self.exercise.title}"
-            box.border_subtitle = "↑↓ scroll · esc back to the code"
+            box.border_subtitle = f"↑↓ scroll · {bound_key(self, 'close')} back to the code"
             yield ProseBlock(self.exercise.instructions)
             total = len(self.exercise.hints)
             for number, hint in enumerate(self.hints_seen, start=1):
@@ -153,7 +154,7 @@ class WhyScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="why") as box:
             box.border_title = f"✓ passed · one last question completes “{self.exercise.title}”"
-            box.border_subtitle = "↑↓ choose · enter answer · esc back"
+            box.border_subtitle = f"↑↓ choose · enter answer · {bound_key(self, 'close')} back"
             yield QuizCard(self.exercise.why, self.previous, autofocus=True)
 
     @on(QuizCard.Answered)
@@ -162,7 +163,7 @@ class WhyScreen(ModalScreen[None]):
         if event.correct:
             box = self.query_one("#why")
             box.border_title = f"✓ “{self.exercise.title}” is complete"
-            box.border_subtitle = "esc back to the code"
+            box.border_subtitle = f"{bound_key(self, 'close')} back to the code"
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -219,7 +220,7 @@ class SignalsTableScreen(ModalScreen[None]):
             table.add_row(signal, f"{state.gap:.3g}", twins, "yes" if state.pooled_tells_apart else "no")
         order = " ".join(map(str, self.perm))
         with Vertical(id="signals-table") as box:
-            box.border_title = f"all signals · order {order} · esc closes"
+            box.border_title = f"all signals · order {order} · {bound_key(self, 'close')} closes"
             yield Static(table)
             yield Static(
                 "gap ≈ 0: attention only relisted its outputs (no order seen). The constant offset is the "

@@ -13,6 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from attnpos.lessons.glossary import Term
+from attnpos.tui.keys import bound_key
 
 
 class GlossaryScreen(ModalScreen[None]):
@@ -32,7 +33,7 @@ class GlossaryScreen(ModalScreen[None]):
         for term in self.terms:
             table.add_row(term.term, Text(term.meaning) + Text(f"  (lesson {term.lesson})", style="dim"))
         with VerticalScroll(id="glossary-body") as body:
-            body.border_title = f"Glossary: {len(self.terms)} terms (esc to close)"
+            body.border_title = f"Glossary: {len(self.terms)} terms ({bound_key(self, 'close')} to close)"
             yield Static(table)
 
     def action_close(self) -> None:

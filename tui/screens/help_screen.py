@@ -13,14 +13,7 @@ from textual.keys import key_to_character
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
-KEY_NAMES = {
-    "question_mark": "?", "escape": "esc", "left": "←", "right": "→", "up": "↑", "down": "↓", "enter": "enter",
-    "plus": "+", "equals_sign": "=", "minus": "-", "left_square_bracket": "[", "right_square_bracket": "]",
-}
-
-
-def key_label(key: str) -> str:
-    return " / ".join(KEY_NAMES.get(k.strip(), k.strip()) for k in key.split(","))
+from attnpos.tui.keys import bound_key, key_label
 
 
 class HelpScreen(ModalScreen[None]):
@@ -46,7 +39,7 @@ class HelpScreen(ModalScreen[None]):
                 table.add_row(key, description)
             table.add_row("", "")
         with VerticalScroll(id="help-body") as body:
-            body.border_title = "Keys (esc to close)"
+            body.border_title = f"Keys ({bound_key(self, 'close')} to close)"
             yield Static(table)
 
     def action_close(self) -> None:

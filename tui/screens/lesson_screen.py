@@ -149,11 +149,11 @@ class LessonScreen(CourseScreen):
 
     def _footer_hint(self, index: int) -> Text:
         if index + 1 < len(self.lesson.sections):
-            return Text(f"n: next, “{self.lesson.sections[index + 1].title}”", style="dim")
+            return Text(f"{self.key('next_section')}: next, “{self.lesson.sections[index + 1].title}”", style="dim")
         following = self._next_lesson()
         if following is not None:
-            return Text(f"End of lesson {self.lesson.number}. n: lesson {following.number}, “{following.title}”", style="dim")
-        return Text("That is the end of the course. o: the outline, with your progress.", style="bold")
+            return Text(f"End of lesson {self.lesson.number}. {self.key('next_section')}: lesson {following.number}, “{following.title}”", style="dim")
+        return Text(f"That is the end of the course. {self.key('outline')}: the outline, with your progress.", style="bold")
 
     def _widget(self, block: Block) -> Widget:
         return render_block(block, _BlockWidgets(self.course, self.app.progress))

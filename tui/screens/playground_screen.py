@@ -58,7 +58,7 @@ class PlaygroundScreen(CourseScreen):
 
     def __init__(self, sentence: str = DEFAULT_SENTENCE, perm: list[int] | None = None, signal: str = "none"):
         super().__init__()
-        self.state = PlaygroundState(sentence, perm, signal)
+        self.state = PlaygroundState(sentence, perm, signal, key=self.key)
 
     def compose(self) -> ComposeResult:
         state = self.state
@@ -211,7 +211,7 @@ class PlaygroundScreen(CourseScreen):
     def action_all_signals(self) -> None:
         state = self.state
         if not state.reordered:
-            self.notify("Shuffle first (s): with one order there is nothing to compare.", timeout=4)
+            self.notify(f"Shuffle first ({self.key('shuffle')}): with one order there is nothing to compare.", timeout=4)
             return
         self.app.push_screen(SignalsTableScreen(state.tokens, state.perm, state.temperature, state.seed))
 

@@ -7,6 +7,8 @@ from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widgets import Static
 
+from attnpos.tui.keys import bound_key
+
 MIN_WIDTH, MIN_HEIGHT = 60, 18
 
 
@@ -25,6 +27,7 @@ class TooSmallScreen(Screen):
         self.update_size(*event.size)
 
     def update_size(self, width: int, height: int) -> None:
+        quit_key = bound_key(self, "quit", typed=False)
         self.query_one(Static).update(
-            f"The terminal is {width}×{height}; attnpos needs at least {MIN_WIDTH}×{MIN_HEIGHT}. Make it larger to go on, or press ctrl+q to quit."
+            f"The terminal is {width}×{height}; attnpos needs at least {MIN_WIDTH}×{MIN_HEIGHT}. Make it larger to go on, or press {quit_key} to quit."
         )
