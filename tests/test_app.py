@@ -13,8 +13,8 @@ from textual.widgets import Tree
 from textual.widgets._footer import FooterKey
 
 from attnpos.lessons.progress import STATE_FILE
+from attnpos.tui.screens.dialogs import HelpScreen
 from attnpos.tui.screens.exercise_screen import ExerciseScreen
-from attnpos.tui.screens.help_screen import HelpScreen
 from attnpos.tui.screens.lesson_screen import LessonScreen
 from attnpos.tui.screens.outline_screen import OutlineScreen
 from attnpos.tui.screens.too_small_screen import TooSmallScreen
@@ -216,7 +216,7 @@ async def test_command_palette_jumps_to_an_exercise(make_app, settle, wait_until
 
 
 async def test_the_glossary_is_in_the_command_palette(make_app, settle):
-    from attnpos.tui.screens.glossary_screen import GlossaryScreen
+    from attnpos.tui.screens.dialogs import GlossaryScreen
 
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:

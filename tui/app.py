@@ -19,8 +19,8 @@ from attnpos.lessons.outline import find_outline_exercise, read_outline
 from attnpos.lessons.progress import Progress
 from attnpos.lessons.scanner import read_course_text
 from attnpos.tui.command_palette import CourseCommands
+from attnpos.tui.keys import binding_groups
 from attnpos.tui.leaks import release_removed_widgets
-from attnpos.tui.screens.help_screen import HelpScreen, binding_groups
 from attnpos.tui.screens.outline_screen import OutlineScreen
 from attnpos.tui.screens.too_small_screen import MIN_HEIGHT, MIN_WIDTH, TooSmallScreen
 
@@ -227,7 +227,7 @@ class AttnposApp(App):
         course = self._course_or_notice()
         if course is None:
             return
-        from attnpos.tui.screens.glossary_screen import GlossaryScreen
+        from attnpos.tui.screens.dialogs import GlossaryScreen
 
         self.push_screen(GlossaryScreen(course.glossary))
 
@@ -263,6 +263,8 @@ class AttnposApp(App):
             super().action_command_palette()
 
     def action_help(self) -> None:
+        from attnpos.tui.screens.dialogs import HelpScreen  # the dialogs' lesson blocks bring NumPy: not at start-up
+
         if isinstance(self.screen, HelpScreen):
             return
         self.push_screen(HelpScreen(binding_groups(self.screen)))

@@ -1,4 +1,5 @@
-"""The modal dialogs: a yes/no question, a line of input, the solution, the brief, the why question, every signal at once."""
+"""The modal dialogs: a yes/no question, a line of input, the solution, the brief, the why question, every signal at once,
+the glossary and the keys (help)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, OptionList, Static
 
 from attnpos.core.playground import SIGNALS, play
+from attnpos.lessons.glossary import Term
 from attnpos.lessons.model import Exercise
 from attnpos.tui.keys import bound_key
 from attnpos.tui.leaks import Footer
@@ -229,6 +231,60 @@ class SignalsTableScreen(ModalScreen[None]):
                 "published form, −m·(i − j) on earlier keys with that mask (head 0, m = 1/2).",
                 classes="note",
             )
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class GlossaryScreen(ModalScreen[None]):
+    """The glossary, opened from the command palette (ctrl+p, "Glossary"); esc closes it."""
+
+    CSS_PATH = "dialogs.tcss"  # loaded with the screen, not at start-up
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "close", "Close the glossary")]
+
+    def __init__(self, terms: tuple[Term, ...]):
+        super().__init__()
+        self.terms = terms
+
+    def compose(self) -> ComposeResult:
+        table = Table(box=None, show_header=False, padding=(0, 2, 1, 0), expand=True)
+        table.add_column("term", style="bold", width=24, overflow="fold")  # hyphenated terms are long words
+        table.add_column("meaning", ratio=1)
+        for term in self.terms:
+            table.add_row(term.term, Text(term.meaning) + Text(f"  (lesson {term.lesson})", style="dim"))
+        with VerticalScroll(id="glossary-body") as body:
+            body.border_title = f"Glossary: {len(self.terms)} terms ({bound_key(self, 'close')} to close)"
+            yield Static(table)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class HelpScreen(ModalScreen[None]):
+    """Lists the bindings of the screen below it (and of the widget that had focus), then the app's."""
+
+    CSS_PATH = "dialogs.tcss"  # loaded with the screen, not at start-up
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q,question_mark", "close", "Close help"),
+    ]
+
+    def __init__(self, groups: list[tuple[str, list[tuple[str, str]]]]):
+        super().__init__()
+        self.groups = groups
+
+    def compose(self) -> ComposeResult:
+        table = Table(box=None, show_header=False, padding=(0, 2, 0, 0), expand=True)
+        table.add_column("key", style="bold", max_width=24)  # a long "a / b / c" wraps at its slashes
+        table.add_column("what it does", ratio=1)  # the keys take what they need, the text the rest
+        for title, rows in self.groups:
+            table.add_row(f"[reverse] {title} [/]", "")
+            for key, description in rows:
+                table.add_row(key, description)
+            table.add_row("", "")
+        with VerticalScroll(id="help-body") as body:
+            body.border_title = f"Keys ({bound_key(self, 'close')} to close)"
+            yield Static(table)
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -4,18 +4,18 @@ from __future__ import annotations
 
 from textual import events
 from textual.app import ComposeResult
-from textual.screen import Screen
 from textual.widgets import Static
 
 from attnpos.tui.keys import bound_key
+from attnpos.tui.screens.course_screen import CourseScreen
 
 MIN_WIDTH, MIN_HEIGHT = 60, 18
 
 
-class TooSmallScreen(Screen):
+class TooSmallScreen(CourseScreen):
     """Shown instead of a squeezed layout while the terminal is below the minimum size."""
 
-    CSS_PATH = "too_small_screen.tcss"
+    CSS_PATH = "too_small_screen.tcss"  # beside it, as every screen's
 
     def compose(self) -> ComposeResult:
         yield Static(id="too-small")
