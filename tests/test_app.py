@@ -198,14 +198,9 @@ async def test_command_palette_jumps_to_an_exercise(make_app, settle, wait_until
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         await pilot.press("ctrl+p")
-
-        def first_command() -> str:
-            commands = app.screen.query(CommandList)
-            return str(commands.first().get_option_at_index(0).prompt) if commands and commands.first().option_count else ""
-
-        await wait_until(pilot, lambda: "Playground" in first_command())  # the course before Keys, Theme, …
+        await wait_until(pilot, lambda: "Playground" in first_command(app))  # the course before Keys, Theme, …
         await pilot.press(*"constant offset")
-        await wait_until(pilot, lambda: "constant-offset" in first_command())
+        await wait_until(pilot, lambda: "constant-offset" in first_command(app))
         await pilot.press("enter")
         await settle(pilot)
         assert isinstance(app.screen, ExerciseScreen) and app.screen.exercise.id == "constant-offset"
@@ -215,16 +210,22 @@ async def test_command_palette_jumps_to_an_exercise(make_app, settle, wait_until
         assert app.screen.lesson.sections[app.screen.section].title == "Practice"
 
 
-async def test_the_glossary_is_in_the_command_palette(make_app, settle):
+def first_command(app) -> str:
+    """The palette's first command, once it has listed any."""
+    commands = app.screen.query(CommandList)
+    return str(commands.first().get_option_at_index(0).prompt) if commands and commands.first().option_count else ""
+
+
+async def test_the_glossary_is_in_the_command_palette(make_app, settle, wait_until):
     from attnpos.tui.screens.dialogs import GlossaryScreen
 
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         await pilot.press("ctrl+p")
-        await pilot.pause(0.5)
+        await wait_until(pilot, lambda: "Playground" in first_command(app))
         await pilot.press(*"glossary")
-        await pilot.pause(0.5)
+        await wait_until(pilot, lambda: "Glossary" in first_command(app))
         await pilot.press("enter")
         await settle(pilot)
         assert isinstance(app.screen, GlossaryScreen)
