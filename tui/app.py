@@ -15,9 +15,10 @@ from textual.binding import Binding, BindingType
 from textual.command import CommandPalette
 from textual.filter import NoColor
 
-from attnpos.lessons.outline import find_outline_exercise, read_outline
+from attnpos.lessons.outline import OutlineLesson, find_outline_exercise
 from attnpos.lessons.progress import Progress
-from attnpos.lessons.scanner import read_course_text
+from attnpos.lessons.scanner import CourseText
+from attnpos.lessons.session import Session
 from attnpos.tui.command_palette import CourseCommands
 from attnpos.tui.keys import binding_groups
 from attnpos.tui.leaks import release_removed_widgets
@@ -63,14 +64,8 @@ class AttnposApp(App):
             self._filters.append(NoColor())
         # Without colour a highlighted row is only bold: the stylesheet reverses it instead.
         self.set_class(self.no_color or self.console.color_system is None, "-no-colour")
-        self._limits = limits
-        self.progress = Progress.load(data_dir)
-        self.outline = read_outline()
-        self.course_text = read_course_text()  # title, prerequisites, introduction: no NumPy needed
-        self.title = self.course_text.title or self.title
-        self._course: Course | None = None
-        self._course_lock = threading.Lock()
-        self._sandbox: Sandbox | None = None
+        self.session = Session(data_dir, limits)  # the course, progress, sandbox and limits, without Textual
+        self.title = self.session.text.title or self.title
         self.confinement_told = False  # the exercise screen says once per session what confinement is missing
         self._start = start
         self._play = play
@@ -125,43 +120,38 @@ class AttnposApp(App):
 
     def on_unmount(self) -> None:
         self.save_drafts()
-        if self._sandbox is not None:
-            self._sandbox.close()
+        self.session.close()
+
+    # --- the session: what the screens read, kept by attnpos.lessons.session -----------
+
+    @property
+    def progress(self) -> Progress:
+        return self.session.progress
+
+    @property
+    def outline(self) -> list[OutlineLesson]:
+        return self.session.outline
+
+    @property
+    def course_text(self) -> CourseText:
+        return self.session.text
 
     @property
     def limits(self) -> Limits:
-        """Time and memory allowed to learner code (imported late: the sandbox brings NumPy)."""
-        if self._limits is None:
-            from attnpos.lessons.checking import Limits
-
-            self._limits = Limits()
-        return self._limits
+        return self.session.limits
 
     @property
     def sandbox(self) -> Sandbox:
-        """The warm sandbox for running and checking learner code, started on first use."""
-        with self._course_lock:
-            if self._sandbox is None:
-                from attnpos.lessons.checking import Sandbox
+        return self.session.sandbox
 
-                self._sandbox = Sandbox(max_workers=2)
-            return self._sandbox
-
-    # --- the course, loaded off the UI thread ----------------------------
+    @property
+    def course(self) -> Course:
+        return self.session.course
 
     @work(thread=True, exit_on_error=False)
     def _preload_course(self) -> None:
         """Load lessons and figures (NumPy, the experiments) while the learner reads the outline."""
-        _ = self.course  # the property loads and keeps it
-
-    @property
-    def course(self) -> Course:
-        with self._course_lock:
-            if self._course is None:
-                from attnpos.lessons.loader import load_course
-
-                self._course = load_course()
-            return self._course
+        _ = self.session.course  # the session loads and keeps it
 
     # --- navigation --------------------------------------------------------
 
