@@ -16,6 +16,8 @@ from attnpos.lessons.model import Exercise
 
 # What the learner's own script did, before anything is judged.
 RUN_DIAGNOSES = ("missing-name", "bad-type", "bad-shape", "syntax-error", "error", "crash", "timeout", "memory")
+# The learner's arrays cannot tell the right computation from a wrong one (an all-zero head, float16): never a pass.
+INDISTINCT = "indistinct"
 # An exception in the checker's own code: a bug of attnpos, never the learner's fault.
 CHECKER_ERROR = "checker-error"
 CHECKER_ERROR_MESSAGE = (

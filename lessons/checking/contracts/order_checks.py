@@ -13,6 +13,7 @@ from attnpos.core import permute_tokens, pooled_readout
 from attnpos.lessons.checking import rerun
 from attnpos.lessons.checking.contracts.common import (
     Contract,
+    Rerun,
     Runs,
     close,
     figure_mistake,
@@ -20,6 +21,7 @@ from attnpos.lessons.checking.contracts.common import (
     follows_scaling,
     matching,
 )
+from attnpos.lessons.checking.separation import Hypotheses, indistinct, inverse_mistakes
 from attnpos.lessons.checking.substitutes import VALUE_SCALE
 from attnpos.lessons.checking.values import Values, alike, dtype_roundoff, gap, head_precision, read_head, read_offset, read_output, read_perm, scalar
 from attnpos.lessons.checking.verdicts import Mistake, Passed
@@ -28,6 +30,13 @@ NAMES = ("X_a", "Wq", "Wk", "Wv", "perm", "out_a", "out_b", "relist_gap", "poole
 FIGURES = ("relist_gap", "pooled_gap", "pooled_gap_pos")
 CHANGED = f"`Wv` multiplied by 2^{int(np.log2(VALUE_SCALE))}"
 CHECKS = {"relist_gap": "check 1", "pooled_gap": "check 2", "pooled_gap_pos": "check 3"}
+DESCRIBED = {
+    "inverse-shuffle": "order B shuffled by the inverse of perm", "unreordered": "out_a left unrelisted",
+    "inverse": "out_a relisted by the inverse of perm", "axis": "sums over the channels", "axis-pos": "sums over the channels",
+    "position-unused": "pos kept out of check 3", "typed-relist_gap": "a relist_gap typed in",
+    "typed-pooled_gap": "a pooled_gap typed in", "typed-pooled_gap_pos": "a pooled_gap_pos typed in",
+    "stale-Wv": "figures from a copy of Wv made before the checker changed it",
+}
 
 
 def _judge_run(values: Values, source: str, first: Values | None = None) -> Passed:
@@ -71,7 +80,10 @@ def _judge_run(values: Values, source: str, first: Values | None = None) -> Pass
         right = gap(pooled_readout(B_pos), pooled_readout(A_pos))
         tolerance = with_pos.pooled_gap(T)
         if with_pos.is_noise(right, tolerance):
-            raise Mistake("same-offset", "exchanged", name="pos", slots=_alike_cycles(pos, perm, roundoff))
+            slots = _alike_cycles(pos, perm, roundoff)
+            if not slots:  # pos differs where words move, yet check 3 is noise: these arrays cannot show position at all
+                raise indistinct(values, NAMES, "position-unused", DESCRIBED["position-unused"])
+            raise Mistake("same-offset", "exchanged", name="pos", slots=slots)
         cause = matching(pooled_gap_pos, {
             "right": right, "axis": gap(B_pos.sum(axis=-1), A_pos.sum(axis=-1)),
         }, with_pos, tolerance)
@@ -109,7 +121,7 @@ def _alike_cycles(pos: np.ndarray, perm: np.ndarray, roundoff: float) -> str:
             slots = sorted(cycle)
             listed = f"{slots[0]} and {slots[1]}" if len(slots) == 2 else f"{', '.join(map(str, slots[:-1]))} and {slots[-1]}"
             words.append(f"slots {listed}, which the shuffle {'swaps' if len(slots) == 2 else 'moves round'}")
-    return "; and ".join(words) if words else "the slots the shuffle moves, each word landing on the offset it left"
+    return "; and ".join(words)
 
 
 def judge(runs: Runs) -> Passed:
@@ -124,10 +136,46 @@ def judge(runs: Runs) -> Passed:
     return Passed()
 
 
+def hypotheses(values: Values) -> Hypotheses:
+    """What the outputs and the three checks are on one run's inputs, right and under each mistake the judge names.
+
+    Checks 1 and 2 are rounding noise held to what the arrays give exactly
+    (no tolerance: the same computation on arrays scaled by a power of two
+    gives a figure scaled exactly); check 3 to the pooled tolerance.
+    """
+    head = read_head(values, "X_a", ndim=(2, 3))
+    X, attend = head.X, head.attend
+    perm = read_perm(values, head.tokens)[0]
+    inverse = np.argsort(perm)
+    pos = read_offset(values, X.shape, "X_a")
+    roundoff = dtype_roundoff(values, NAMES)
+    precision, with_pos = head_precision(head, 0.0, roundoff), head_precision(head, pos, roundoff)
+    A, B = attend(X), attend(permute_tokens(X, perm))
+    A_pos, B_pos = attend(X + pos), attend(permute_tokens(X, perm) + pos)
+    no_position = gap(pooled_readout(B), pooled_readout(A))
+    return Hypotheses.of({
+        "out_a": A, "out_b": B, "relist_gap": gap(B, permute_tokens(A, perm)), "pooled_gap": no_position,
+        "pooled_gap_pos": gap(pooled_readout(B_pos), pooled_readout(A_pos)),
+    }, inverse_mistakes(perm, {
+        "inverse-shuffle": {"out_b": attend(permute_tokens(X, inverse))},
+        "unreordered": {"relist_gap": gap(B, A)},
+        "inverse": {"relist_gap": gap(B, permute_tokens(A, inverse))},
+        "axis": {"pooled_gap": gap(B.sum(axis=-1), A.sum(axis=-1))},
+        "axis-pos": {"pooled_gap_pos": gap(B_pos.sum(axis=-1), A_pos.sum(axis=-1))},
+        # pos added after attention, shuffled with the words, or never added: check 3 is check 2 again
+        "position-unused": {"pooled_gap_pos": no_position},
+    }, ("inverse", "inverse-shuffle")), {
+        "out_a": precision.array, "out_b": precision.array, "relist_gap": 0.0, "pooled_gap": 0.0,
+        "pooled_gap_pos": with_pos.pooled_gap(head.tokens),
+    })
+
+
 ORDER_CHECKS = Contract(
     names=NAMES,
-    replacements={"Wv": "scaled(Wv)"},
-    changed=CHANGED,
+    reruns=(Rerun({"Wv": "scaled(Wv)"}, CHANGED),),
     judge=judge,
     diagnoses=("wrong-comparison", "mismatch", "zero-offset", "same-offset", "added-after-attention", "moved-with-tokens"),
+    hypotheses=hypotheses,
+    typed=FIGURES,
+    described=DESCRIBED,
 )
