@@ -29,7 +29,7 @@ from attnpos.lessons.checking.values import Values, dtype_roundoff, gap, head_pr
 from attnpos.lessons.checking.verdicts import Mistake, Passed
 
 NAMES = ("X", "Wq", "Wk", "Wv", "perm", "out", "out_perm", "naive_diff")
-CHANGED = "other tokens in place of `X` (same shape, same size) and `perm` moving every token one slot on"
+CHANGED = "other tokens in place of `X`, of the same shape and size, and `perm` moving every token one slot on"
 
 
 def _judge_run(values: Values, first_figure: float | None) -> Passed:
@@ -62,10 +62,10 @@ def _judge_run(values: Values, first_figure: float | None) -> Passed:
         if cause == "right":
             return Passed()
         if cause is not None:
-            raise figure_mistake("wrong-comparison", cause, "naive_diff", right, naive_diff)
+            raise figure_mistake("wrong-comparison", cause, "naive_diff", right, naive_diff, first_figure is not None)
         if first_figure is not None and naive_diff == first_figure:
-            raise figure_mistake("mismatch", "typed", "naive_diff", right, naive_diff)
-        raise figure_mistake("mismatch", "figure", "naive_diff", right, naive_diff)
+            raise figure_mistake("mismatch", "typed", "naive_diff", right, naive_diff, True)
+        raise figure_mistake("mismatch", "figure", "naive_diff", right, naive_diff, first_figure is not None)
 
     return first_reading(readings, with_perm)
 

@@ -7,6 +7,8 @@ check 3 must then give the scaled figure the arrays give.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from attnpos.core import permute_tokens, pooled_readout
@@ -23,7 +25,19 @@ from attnpos.lessons.checking.contracts.common import (
 )
 from attnpos.lessons.checking.separation import Hypotheses, indistinct, inverse_mistakes
 from attnpos.lessons.checking.substitutes import VALUE_SCALE
-from attnpos.lessons.checking.values import Values, alike, dtype_roundoff, gap, head_precision, read_head, read_offset, read_output, read_perm, scalar
+from attnpos.lessons.checking.values import (
+    REPORTED_ROUNDING,
+    Values,
+    alike,
+    dtype_roundoff,
+    gap,
+    head_precision,
+    read_head,
+    read_offset,
+    read_output,
+    read_perm,
+    scalar,
+)
 from attnpos.lessons.checking.verdicts import Mistake, Passed
 
 NAMES = ("X_a", "Wq", "Wk", "Wv", "perm", "out_a", "out_b", "relist_gap", "pooled_gap", "pos", "pooled_gap_pos")
@@ -58,19 +72,30 @@ def _judge_run(values: Values, source: str, first: Values | None = None) -> Pass
         inverse = np.argsort(perm)
         B = attend(permute_tokens(X, perm))
         if not close(out_a, A, precision.array):
-            raise Mistake("mismatch", "array", name="out_a", got=f"{gap(out_a, A):.3g}")
+            raise _array_mistake("out_a", out_a, A, first is not None)
         if not close(out_b, B, precision.array):
             if close(out_b, attend(permute_tokens(X, inverse)), precision.array):
                 raise Mistake("wrong-comparison", "inverse-shuffle", name="out_b")
-            raise Mistake("mismatch", "array", name="out_b", got=f"{gap(out_b, B):.3g}")
+            raise _array_mistake("out_b", out_b, B, first is not None)
+        rerun_run = first is not None
         if not precision.is_noise(relist_gap, precision.gap):
             cause = matching(relist_gap, {"unreordered": gap(B, A), "inverse": gap(B, permute_tokens(A, inverse))}, precision, precision.gap)
-            raise figure_mistake("wrong-comparison" if cause else "mismatch", cause or "figure", "relist_gap", gap(B, permute_tokens(A, perm)), relist_gap)
+            raise figure_mistake(
+                "wrong-comparison" if cause else "mismatch", cause or "figure", "relist_gap", gap(B, permute_tokens(A, perm)), relist_gap, rerun_run,
+            )
+        # Noise, but it must be the noise these very outputs give: subtraction, abs and max are exact on them.
+        exact = gap(out_b, permute_tokens(out_a, perm))
+        if abs(relist_gap - exact) > REPORTED_ROUNDING * exact:
+            raise _not_from_arrays("relist_gap", exact, relist_gap, rerun_run)
         pooled_noise = precision.pooled_gap(T)
         if not precision.is_noise(pooled_gap, pooled_noise):
             cause = matching(pooled_gap, {"axis": gap(B.sum(axis=-1), A.sum(axis=-1))}, precision, pooled_noise)
             right = gap(pooled_readout(B), pooled_readout(A))
-            raise figure_mistake("wrong-comparison" if cause else "mismatch", cause or "figure", "pooled_gap", right, pooled_gap)
+            raise figure_mistake("wrong-comparison" if cause else "mismatch", cause or "figure", "pooled_gap", right, pooled_gap, rerun_run)
+        if pooled_gap == 0:
+            sums = _honest_pooled_gaps(values, perm)
+            if 0.0 not in sums:
+                raise _not_from_arrays("pooled_gap", sums[0], pooled_gap, rerun_run)
 
         if np.all(pos == 0):
             raise Mistake("zero-offset", name="pos")
@@ -90,7 +115,7 @@ def _judge_run(values: Values, source: str, first: Values | None = None) -> Pass
         if cause == "right":
             return Passed()
         if cause == "axis":
-            raise figure_mistake("wrong-comparison", "axis", "pooled_gap_pos", right, pooled_gap_pos)
+            raise figure_mistake("wrong-comparison", "axis", "pooled_gap_pos", right, pooled_gap_pos, rerun_run)
         if with_pos.is_noise(pooled_gap_pos, tolerance):
             # Added after attention, shuffled along with the tokens, or never added: every one sums to check 2.
             if rerun.indexes_by(source, "pos", "perm"):
@@ -99,10 +124,40 @@ def _judge_run(values: Values, source: str, first: Values | None = None) -> Pass
                 raise Mistake("added-after-attention", name="pooled_gap_pos")
             raise Mistake("mismatch", "undone", name="pooled_gap_pos", check=CHECKS["pooled_gap_pos"])
         if first is not None and pooled_gap_pos == scalar(first, "pooled_gap_pos"):
-            raise figure_mistake("mismatch", "typed", "pooled_gap_pos", right, pooled_gap_pos)
-        raise figure_mistake("mismatch", "figure", "pooled_gap_pos", right, pooled_gap_pos)
+            raise figure_mistake("mismatch", "typed", "pooled_gap_pos", right, pooled_gap_pos, rerun_run)
+        raise figure_mistake("mismatch", "figure", "pooled_gap_pos", right, pooled_gap_pos, rerun_run)
 
     return first_reading(readings, with_perm)
+
+
+def _array_mistake(name: str, got: np.ndarray, expected: np.ndarray, rerun_run: bool) -> Mistake:
+    """An output that is not what the arrays give; from the rerun, with the outputs' own size beside it (they are 2^20 times larger)."""
+    return Mistake(
+        "mismatch", "unrelated-array" if rerun_run else "array", name=name, got=f"{gap(got, expected):.3g}", size=f"{np.max(np.abs(expected)):.3g}",
+    )
+
+
+def _not_from_arrays(name: str, exact: float, got: float, rerun_run: bool) -> Mistake:
+    mistake = figure_mistake("mismatch", "not-from-arrays", name, exact, got, rerun_run)
+    mistake.fields["check"] = CHECKS[name]
+    return mistake
+
+
+def _honest_pooled_gaps(values: Values, perm: np.ndarray) -> list[float]:
+    """Check 2 as honest code gets it from the learner's own outputs, in their dtype, by the sums a learner writes.
+
+    Summing in the listed order (``out.sum(axis=0)``, a loop), in the other
+    order's listing, or exactly (``math.fsum``): any may be the learner's,
+    and rounding makes them differ. The first is numpy's.
+    """
+    out_a, out_b = (np.asarray(values[name]) for name in ("out_a", "out_b"))
+    if out_a.ndim == 3 and out_a.shape[0] == 1:
+        out_a, out_b = out_a[0], out_b[0]
+    listed = float(np.max(np.abs(out_b.sum(axis=-2) - out_a.sum(axis=-2))))
+    relisted = float(np.max(np.abs(permute_tokens(out_b, np.argsort(perm)).sum(axis=-2) - out_a.sum(axis=-2))))
+    exact_a = np.apply_along_axis(math.fsum, -2, out_a.astype(np.float64))
+    exact_b = np.apply_along_axis(math.fsum, -2, out_b.astype(np.float64))
+    return [listed, relisted, float(np.max(np.abs(exact_b - exact_a)))]
 
 
 def _alike_cycles(pos: np.ndarray, perm: np.ndarray, roundoff: float) -> str:
