@@ -7,6 +7,7 @@ missing) come from the first run alone; the contract's judge sees both.
 
 from __future__ import annotations
 
+import re
 import threading
 import traceback
 from collections.abc import Callable
@@ -95,16 +96,40 @@ def _start_reruns(
 
 
 def _error_cause(kind: str, message: str) -> str:
-    """Which kind of error, so the advice follows it: a call's arguments, an unknown name, an index, shapes."""
-    if kind == "NameError":
+    """Which family of error, so the advice follows it (the sentences are verdicts.PROBLEMS' and the exercise's)."""
+    if kind in ("ModuleNotFoundError", "ImportError"):
+        return "import"
+    if kind in ("NameError", "UnboundLocalError"):
         return "name"
-    if kind == "TypeError" and "argument" in message:
-        return "arguments"
     if kind == "IndexError":
-        return "index"
-    if kind == "ValueError" and any(word in message for word in ("shape", "broadcast", "dimension", "axis")):
-        return "shapes"
+        # out[4] on a (1, 6, 8) array: the batch axis of one comes first
+        return "batch-axis" if re.search(r"axis 0 with size 1\b", message) else "index"
+    if kind == "KeyError":
+        return "key"
+    if kind == "TypeError":
+        return "arguments" if "argument" in message else "type"
+    if kind == "ValueError":
+        return "shapes" if any(word in message for word in ("shape", "broadcast", "dimension", "axis")) else "value"
+    if kind == "RecursionError":
+        return "recursion"
+    if kind == "AttributeError":
+        return "attribute"
+    if kind == "ZeroDivisionError":
+        return "zero-division"
     return ""
+
+
+def _syntax_cause(kind: str, message: str) -> str:
+    """Which kind of unreadable line: indentation, a Python 2 print, an unclosed bracket or string, a missing colon."""
+    if kind in ("IndentationError", "TabError"):
+        return "indent"
+    if "Missing parentheses in call to 'print'" in message:
+        return "print"
+    if any(words in message for words in ("was never closed", "unexpected EOF", "unterminated", "EOF while scanning")):
+        return "unclosed"
+    if "expected ':'" in message:
+        return "colon"
+    return "other"
 
 
 def judge_runs(exercise: Exercise, run: RunResult, reruns: list[_Rerun | _NoRerun], source: str) -> Verdict:
@@ -124,13 +149,15 @@ def judge_runs(exercise: Exercise, run: RunResult, reruns: list[_Rerun | _NoReru
     if run.status == "timeout":
         return verdict("timeout", detail=run.detail)
     if run.status == "memory":
-        return verdict("memory", detail=run.detail)
+        if run.error is not None and run.error.line is not None:  # a MemoryError raised on a line: one allocation too large
+            return verdict("memory", "allocation", line=run.error.line, error=f"{run.error.type}: {run.error.message}", source_line=run.error.source_line)
+        return verdict("memory", "killed", detail=run.detail)
     if run.status in ("crash", "cancelled"):
         return verdict("crash", detail=run.detail, signal=run.signal, exit_code=run.exit_code)
     if run.status == "error" and run.error is not None:
         error = run.error
         diagnosis = "syntax-error" if error.type in SYNTAX_ERRORS else "error"
-        cause = error.type if diagnosis == "syntax-error" else _error_cause(error.type, error.message)
+        cause = _syntax_cause(error.type, error.message) if diagnosis == "syntax-error" else _error_cause(error.type, error.message)
         return verdict(diagnosis, cause, line=error.line, error=f"{error.type}: {error.message}", source_line=error.source_line)
     for name in contract.names:
         if name in run.missing:

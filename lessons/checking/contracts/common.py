@@ -98,7 +98,7 @@ def figure_mistake(diagnosis: str, cause: str, name: str, expected: float, got: 
     checker's rerun, your max_diff is 2.3"); else they are the learner's own.
     """
     shown_expected, shown_got = figure_pair(expected, got)
-    yours = f"With the checker's rerun ({{changed}}), your {name} is {shown_got}" if rerun else f"Your {name} ({shown_got})"
+    yours = f"with the checker's rerun ({{changed}}), your {name} is {shown_got}" if rerun else f"your {name} ({shown_got})"
     return Mistake(diagnosis, cause, name=name, expected=shown_expected, got=shown_got, yours=yours, run="the rerun's" if rerun else "your")
 
 

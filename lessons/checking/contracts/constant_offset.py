@@ -15,7 +15,19 @@ from attnpos.core import permute_tokens
 from attnpos.lessons.checking import rerun
 from attnpos.lessons.checking.contracts.common import Contract, Rerun, Runs, figure_mistake, first_reading, matching
 from attnpos.lessons.checking.separation import RIGHT, Hypotheses, inverse_mistakes
-from attnpos.lessons.checking.values import Precision, Values, alike, dtype_roundoff, gap, head_precision, read_head, read_offset, read_perm, scalar
+from attnpos.lessons.checking.values import (
+    Precision,
+    Values,
+    alike,
+    dtype_roundoff,
+    gap,
+    head_precision,
+    integer_offset,
+    read_head,
+    read_offset,
+    read_perm,
+    scalar,
+)
 from attnpos.lessons.checking.verdicts import Mistake, Passed
 
 NAMES = ("X", "Wq", "Wk", "Wv", "perm", "pos", "max_diff")
@@ -29,9 +41,13 @@ def judge(runs: Runs) -> Passed:
     pos = read_offset(values, head.X.shape)
     max_diff = scalar(values, "max_diff")
     if np.all(pos == 0):
-        raise Mistake("zero-offset", name="pos")
+        integer = integer_offset(runs.first)
+        raise Mistake("zero-offset", "integer" if integer else "", name="pos", **integer)
     roundoff = dtype_roundoff(values, NAMES)
     if not alike(pos, pos[..., :1, :], roundoff):
+        perm = readings[0]
+        if alike(pos, permute_tokens(pos, perm), roundoff):  # it varies only where the shuffle leaves it alike: the gap did not grow
+            raise Mistake("offset-varies", "unseen", name="pos", slots=_odd_slots(pos, roundoff))
         raise Mistake("offset-varies", name="pos")
     precision = head_precision(head, pos, roundoff)
 
@@ -57,9 +73,22 @@ def judge(runs: Runs) -> Passed:
             _rerun(runs)
         except Mistake as named:
             if named.diagnosis != "rerun-failed" and named.cause != "unrelated":
+                if named.diagnosis == first_mistake.diagnosis and "got" in first_mistake.fields:
+                    # The rerun names the cause; the learner's own figures show it (theirs, not the rerun's).
+                    for field in ("got", "expected", "yours", "run"):
+                        named.fields[field] = first_mistake.fields[field]
                 raise named from None
         raise first_mistake from None
     return _rerun(runs)
+
+
+def _odd_slots(pos: np.ndarray, roundoff: float) -> str:
+    """The slots whose offset differs from the one most slots share, in words: "4", "2 and 5"."""
+    T = pos.shape[-2]
+    rows = [pos[..., k, :] for k in range(T)]
+    shared = max(range(T), key=lambda k: sum(alike(rows[k], other, roundoff) for other in rows))
+    odd = [str(k) for k in range(T) if not alike(rows[k], rows[shared], roundoff)]
+    return f"slot {odd[0]}" if len(odd) == 1 else f"slots {', '.join(odd[:-1])} and {odd[-1]}"
 
 
 def _rerun(runs: Runs) -> Passed:

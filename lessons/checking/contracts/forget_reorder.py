@@ -47,12 +47,13 @@ def _judge_run(values: Values, first_figure: float | None) -> Passed:
         if not close(out, expected_out, precision.array):
             if close(out, permute_tokens(expected_out, perm), precision.array):
                 raise Mistake("wrong-comparison", "reordered-out", name="out")
-            raise _array_mistake("out", out, expected_out, first_figure)
+            raise head.unscaled_mistake("out", out, head.X, precision.array) or _array_mistake("out", out, expected_out, first_figure)
         expected_perm = head.attend(permute_tokens(head.X, perm))
         if not close(out_perm, expected_perm, precision.array):
             if close(out_perm, head.attend(permute_tokens(head.X, inverse)), precision.array):
                 raise Mistake("wrong-comparison", "inverse-shuffle", name="out_perm")
-            raise _array_mistake("out_perm", out_perm, expected_perm, first_figure)
+            shuffled = permute_tokens(head.X, perm)
+            raise head.unscaled_mistake("out_perm", out_perm, shuffled, precision.array) or _array_mistake("out_perm", out_perm, expected_perm, first_figure)
         right = gap(expected_perm, expected_out)
         cause = matching(naive_diff, {
             "right": right,

@@ -26,6 +26,7 @@ from attnpos.lessons.checking.values import (
     dtype_roundoff,
     gap,
     head_precision,
+    integer_offset,
     read_head,
     read_offset,
     read_output,
@@ -64,6 +65,9 @@ def _check_out(head: Head, pos: np.ndarray, out: np.ndarray, precision: Precisio
         raise Mistake("added-after-attention", name="out")
     if close(out, head.attend(head.X), precision.array):
         raise Mistake("mismatch", "never-added", name="out")
+    unscaled = head.unscaled_mistake("out", out, head.X + pos, precision.array)
+    if unscaled is not None:
+        raise unscaled
     where = {"changed": changed} if changed else {}
     raise Mistake("mismatch", "unrelated-out" if rerun else "out", name="out", got=f"{gap(out, expected):.3g}", **where)
 
@@ -77,9 +81,11 @@ def _added_after(head: Head, pos: np.ndarray) -> np.ndarray | None:
 def judge(runs: Runs) -> Passed:
     head, pos, out, identical, precision = _read(runs.first)
     if np.all(pos == 0):
-        raise Mistake("zero-offset", name="pos")
+        integer = integer_offset(runs.first)
+        raise Mistake("zero-offset", "integer" if integer else "", name="pos", **integer)
     if alike(pos[..., A, :], pos[..., B, :], precision.roundoff):
-        raise Mistake("same-offset", "twins", name="pos")
+        integer = integer_offset(runs.first)
+        raise Mistake("same-offset", "integer" if integer else "twins", name="pos", **integer)
     _check_out(head, pos, out, precision)
     readings = _twin_rows_equal(out, precision)
     if identical not in readings:

@@ -32,6 +32,7 @@ from attnpos.lessons.checking.values import (
     dtype_roundoff,
     gap,
     head_precision,
+    integer_offset,
     read_head,
     read_offset,
     read_output,
@@ -72,11 +73,11 @@ def _judge_run(values: Values, source: str, first: Values | None = None) -> Pass
         inverse = np.argsort(perm)
         B = attend(permute_tokens(X, perm))
         if not close(out_a, A, precision.array):
-            raise _array_mistake("out_a", out_a, A, first is not None)
+            raise head.unscaled_mistake("out_a", out_a, X, precision.array) or _array_mistake("out_a", out_a, A, first is not None)
         if not close(out_b, B, precision.array):
             if close(out_b, attend(permute_tokens(X, inverse)), precision.array):
                 raise Mistake("wrong-comparison", "inverse-shuffle", name="out_b")
-            raise _array_mistake("out_b", out_b, B, first is not None)
+            raise head.unscaled_mistake("out_b", out_b, permute_tokens(X, perm), precision.array) or _array_mistake("out_b", out_b, B, first is not None)
         rerun_run = first is not None
         if not precision.is_noise(relist_gap, precision.gap):
             cause = matching(relist_gap, {"unreordered": gap(B, A), "inverse": gap(B, permute_tokens(A, inverse))}, precision, precision.gap)
@@ -98,7 +99,8 @@ def _judge_run(values: Values, source: str, first: Values | None = None) -> Pass
                 raise _not_from_arrays("pooled_gap", sums[0], pooled_gap, rerun_run)
 
         if np.all(pos == 0):
-            raise Mistake("zero-offset", name="pos")
+            integer = integer_offset(values)
+            raise Mistake("zero-offset", "integer" if integer else "", name="pos", **integer)
         if alike(pos, pos[..., :1, :], roundoff):
             raise Mistake("same-offset", "constant", name="pos")
         B_pos, A_pos = attend(permute_tokens(X, perm) + pos), attend(X + pos)
