@@ -8,7 +8,7 @@ fundamental mistake to the least so the first that applies is the one told.
 from __future__ import annotations
 
 from attnpos.lessons.checking.contracts.alibi import ALIBI
-from attnpos.lessons.checking.contracts.common import Contract, Runs
+from attnpos.lessons.checking.contracts.common import Contract, Rerun, Runs
 from attnpos.lessons.checking.contracts.constant_offset import CONSTANT_OFFSET
 from attnpos.lessons.checking.contracts.context_extension import CONTEXT_EXTENSION
 from attnpos.lessons.checking.contracts.forget_reorder import FORGET_REORDER
@@ -26,4 +26,4 @@ CONTRACTS: dict[str, Contract] = {
     "context-extension": CONTEXT_EXTENSION,
 }
 
-__all__ = ["CONTRACTS", "Contract", "Runs"]
+__all__ = ["CONTRACTS", "Contract", "Rerun", "Runs"]

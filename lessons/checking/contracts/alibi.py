@@ -17,7 +17,8 @@ import numpy as np
 
 from attnpos.core import alibi_bias, alibi_slopes, softmax
 from attnpos.lessons.checking import rerun
-from attnpos.lessons.checking.contracts.common import Contract, Runs
+from attnpos.lessons.checking.contracts.common import Contract, Rerun, Runs
+from attnpos.lessons.checking.separation import Hypotheses
 from attnpos.lessons.checking.values import SAFETY, Values, describe, dtype_roundoff, gap
 from attnpos.lessons.checking.verdicts import Mistake, Passed, shape_text
 
@@ -152,7 +153,7 @@ def _judge_run(values: Values) -> tuple[int, np.ndarray]:
 def judge(runs: Runs) -> Passed:
     H, slopes = _judge_run(runs.first)
     shortcut = _bias_kind(runs.first["bias"].astype(np.float64), alibi_slopes(H), int(runs.first["T"].reshape(-1)[0]), 1e-6) == "shortcut"
-    if runs.rerun is None and rerun.typed_in(runs.source, "slopes"):
+    if runs.reruns[0] is None and rerun.typed_in(runs.source, "slopes"):
         raise Mistake("mismatch", "typed", name="slopes")  # typed for this head count, they cannot fit another
     second = runs.second(CHANGED)
     if _count(second, "n_heads", 1, MAX_HEADS) == H:
@@ -164,10 +165,61 @@ def judge(runs: Runs) -> Passed:
     return Passed("shortcut" if shortcut else "")
 
 
+def hypotheses(values: Values) -> Hypotheses:
+    """slopes, bias and weights on one run's n_heads, T and scores, right and under each mistake the judge names.
+
+    A masked entry of a bias is shown as HIDDEN, not −inf, so that figures can be compared.
+    """
+    H = _count(values, "n_heads", 1, MAX_HEADS)
+    T = _count(values, "T", 2, MAX_TOKENS)
+    scores = values["scores"].astype(np.float64)
+    if scores.shape != (H, T, T):  # the separation test changes n_heads alone, where a real rerun redraws the scores
+        scores = np.resize(scores, (H, T, T))
+    i, j = np.arange(T)[:, None], np.arange(T)[None, :]
+    distance = (i - j).astype(np.float64)  # (T, T)
+    visible = j <= i
+
+    def head(slopes: np.ndarray, bias: np.ndarray) -> dict[str, np.ndarray]:
+        return {"slopes": slopes, "bias": np.where(np.isfinite(bias), bias, HIDDEN), "weights": softmax(scores + bias)}
+
+    def causal(bias: np.ndarray) -> np.ndarray:
+        return np.where(visible, bias, -np.inf)
+
+    right_slopes = alibi_slopes(H)
+    m = right_slopes[:, None, None]
+    right = head(right_slopes, causal(-m * distance))
+    wrong = {
+        "heads-from-zero": head(_from_zero(H), causal(-_from_zero(H)[:, None, None] * distance)),
+        "symmetric": head(right_slopes, -m * np.abs(distance)),
+        "sign-flipped": head(right_slopes, causal(m * distance)),
+        "mask-forgotten/shortcut": head(right_slopes, m * np.broadcast_to(j, (T, T))),
+        "mask-forgotten/plain": head(right_slopes, -m * distance),
+        "after-softmax": {"weights": softmax(scores) + right["bias"]},
+    }
+    if not math.log2(H).is_integer():  # for a power of two the formula is the official rule
+        naive = naive_slopes(H)
+        wrong["naive-slopes"] = head(naive, causal(-naive[:, None, None] * distance))
+    roundoff = dtype_roundoff(values, NAMES)
+    tolerance = {
+        "slopes": SAFETY * 8 * roundoff * float(np.max(right_slopes)),
+        "bias": SAFETY * 4 * roundoff * (1 + float(np.max(right_slopes)) * T) * T,
+        "weights": SAFETY * roundoff * (4 * T + 8) * (1 + float(np.max(np.abs(scores))) + float(np.max(right_slopes)) * T),
+    }
+    return Hypotheses.of(right, wrong, tolerance)
+
+
 ALIBI = Contract(
     names=NAMES,
-    replacements={"n_heads": "other_head_count(n_heads)"},
-    changed=CHANGED,
+    reruns=(Rerun({"n_heads": "other_head_count(n_heads)"}, CHANGED),),
     judge=judge,
     diagnoses=("heads-from-zero", "naive-slopes", "symmetric", "sign-flipped", "mask-forgotten", "after-softmax", "mismatch"),
+    hypotheses=hypotheses,
+    typed=("slopes", "bias", "weights"),
+    described={
+        "heads-from-zero": "heads counted from 0", "naive-slopes": "the power-of-two formula for any head count",
+        "symmetric": "the symmetric unmasked bias", "sign-flipped": "the sign flipped",
+        "mask-forgotten/shortcut": "+m·j without the mask", "mask-forgotten/plain": "no causal mask",
+        "after-softmax": "the bias added after the softmax", "typed-slopes": "slopes typed in", "typed-bias": "a bias typed in",
+        "typed-weights": "weights typed in", "stale-n_heads": "a copy of n_heads made before the checker changed it",
+    },
 )

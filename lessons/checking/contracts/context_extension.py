@@ -14,7 +14,8 @@ import numpy as np
 
 from attnpos.core import rope_inv_freq
 from attnpos.core.extension import ntk_base, pi_inv_freq
-from attnpos.lessons.checking.contracts.common import Contract, Runs
+from attnpos.lessons.checking.contracts.common import Contract, Rerun, Runs
+from attnpos.lessons.checking.separation import Hypotheses
 from attnpos.lessons.checking.values import SAFETY, Values, describe, dtype_roundoff, real_array, scalar
 from attnpos.lessons.checking.verdicts import Mistake, Passed, figure_pair, shape_text
 
@@ -59,12 +60,16 @@ def _mismatch(name: str, expected: np.ndarray | float, got: np.ndarray | float) 
     return Mistake("mismatch", "array", name=name, expected=shown_expected + where, got=shown_got)
 
 
+def _tolerance(values: Values, theta: float, s: float) -> float:
+    """Relative: powers and divisions each round once or twice; a power of a rounded base keeps the base's relative error times the exponent (at most 1)."""
+    return float(SAFETY * 16 * dtype_roundoff(values, NAMES) * np.log2(theta * s**2 + 2))
+
+
 def _judge_run(values: Values) -> None:
     hs = _width(values)
     theta = _above_one(values, "rope_theta")
     s = _above_one(values, "factor")
-    # Powers and divisions each round once or twice; a power of a rounded base keeps the base's relative error times the exponent (at most 1).
-    tolerance = SAFETY * 16 * dtype_roundoff(values, NAMES) * np.log2(theta * s ** 2 + 2)
+    tolerance = _tolerance(values, theta, s)
     exponents = np.arange(0, hs, 2) / hs  # (hs/2,)
 
     inv_freq = _frequencies(values, "inv_freq", hs)
@@ -127,10 +132,44 @@ def judge(runs: Runs) -> Passed:
     return Passed()
 
 
+def hypotheses(values: Values) -> Hypotheses:
+    """The four arrays on one run's hs, rope_theta and factor, right and under each mistake the judge names."""
+    hs, theta, s = _width(values), _above_one(values, "rope_theta"), _above_one(values, "factor")
+    exponents = np.arange(0, hs, 2) / hs
+    inv_freq = rope_inv_freq(hs, theta)
+    base = ntk_base(theta, s, hs)
+
+    def ntk(base_ntk: float) -> dict[str, float | np.ndarray]:
+        return {"base_ntk": base_ntk, "inv_freq_ntk": 1.0 / base_ntk**exponents}
+
+    right = {"inv_freq": inv_freq, "inv_freq_pi": pi_inv_freq(inv_freq, s), **ntk(base)}
+    wrong = {
+        "wrong-way/pi": {"inv_freq_pi": inv_freq * s},
+        "pi-on-base": {"inv_freq_pi": 1.0 / (theta * s) ** exponents},
+        "wrong-way/ntk": ntk(theta / s ** (hs / (hs - 2))),
+        "wrong-exponent/hs": ntk(theta * s**hs),
+        "wrong-exponent/1": ntk(theta * s),
+        "wrong-exponent/(hs−2)/hs": ntk(theta * s ** ((hs - 2) / hs)),
+        "uniform-ntk/pi": {"inv_freq_ntk": inv_freq / s},
+        "uniform-ntk/lowest": {"inv_freq_ntk": inv_freq * s ** (-hs / (hs - 2))},
+    }
+    relative = _tolerance(values, theta, s)
+    return Hypotheses.of(right, wrong, {name: relative * float(np.max(np.abs(value))) for name, value in right.items()})
+
+
 CONTEXT_EXTENSION = Contract(
     names=NAMES,
-    replacements={"factor": "other_factor(factor)"},
-    changed=CHANGED,
+    reruns=(Rerun({"factor": "other_factor(factor)"}, CHANGED),),
     judge=judge,
     diagnoses=("wrong-way", "wrong-exponent", "uniform-ntk", "pi-on-base", "mismatch"),
+    hypotheses=hypotheses,
+    typed=("inv_freq_pi", "base_ntk", "inv_freq_ntk"),
+    described={
+        "wrong-way/pi": "frequencies multiplied by the factor", "pi-on-base": "the base multiplied by the factor",
+        "wrong-way/ntk": "the base divided", "wrong-exponent/hs": "the exponent hs", "wrong-exponent/1": "the exponent 1",
+        "wrong-exponent/(hs−2)/hs": "the exponent (hs−2)/hs", "uniform-ntk/pi": "every frequency divided by the factor",
+        "uniform-ntk/lowest": "every frequency divided alike", "typed-inv_freq_pi": "inv_freq_pi typed in",
+        "typed-base_ntk": "base_ntk typed in", "typed-inv_freq_ntk": "inv_freq_ntk typed in",
+        "stale-factor": "a copy of factor made before the checker changed it",
+    },
 )

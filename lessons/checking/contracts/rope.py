@@ -16,7 +16,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from attnpos.core import attend, rope_inv_freq, rope_rotate
-from attnpos.lessons.checking.contracts.common import Contract, Runs, close
+from attnpos.lessons.checking.contracts.common import Contract, Rerun, Runs, close
+from attnpos.lessons.checking.separation import Hypotheses
 from attnpos.lessons.checking.substitutes import POSITION_SHIFT as SHIFT
 from attnpos.lessons.checking.values import SAFETY, Values, dtype_roundoff, gap, read_head, read_output, real_array
 from attnpos.lessons.checking.verdicts import Mistake, Passed, shape_text
@@ -188,10 +189,44 @@ def judge(runs: Runs) -> Passed:
     return Passed()
 
 
+def hypotheses(values: Values) -> Hypotheses:
+    """q, k and out on one run's arrays, right and under each mistake the judge names."""
+    a = _read(values)
+    Pq, Pk, v = a.X @ a.Wq, a.X @ a.Wk, a.X @ a.Wv
+    hs = Pq.shape[-1]
+
+    def head(q: np.ndarray, k: np.ndarray, values_: np.ndarray = v, causal: bool = False) -> dict[str, np.ndarray]:
+        return {"q": q, "k": k, "out": attend(q, k, values_, causal=causal).out}
+
+    q, k = rotated(Pq, a.positions), rotated(Pk, a.positions)
+    one = np.ones(hs // 2)
+    wrong = {
+        "rotated-v": {"out": attend(q, k, rotated(v, a.positions)).out},
+        "one-angle": head(rotated(Pq, a.positions, inv_freq=one), rotated(Pk, a.positions, inv_freq=one)),
+        "opposite-sign": head(q, rotated(Pk, -a.positions)),
+        "other-layout": head(rotated(Pq, a.positions, "interleaved"), rotated(Pk, a.positions, "interleaved")),
+        "off-by-one": head(rotated(Pq, a.positions + 1), rotated(Pk, a.positions + 1)),
+        "reversed": head(rotated(Pq, -a.positions), rotated(Pk, -a.positions)),
+        "unrotated": head(Pq, Pk),
+        "causal": {"out": attend(q, k, v, causal=True).out},
+    }
+    if a.X.shape[-1] % 2 == 0:
+        turned = rotated(a.X, a.positions)
+        wrong["rotated-x"] = head(turned @ a.Wq, turned @ a.Wk)
+    return Hypotheses.of(head(q, k), wrong, {"q": a.q_tolerance, "k": a.k_tolerance, "out": a.out_tolerance})
+
+
 ROPE = Contract(
     names=NAMES,
-    replacements={"positions": "shifted_positions(positions)"},
-    changed=CHANGED,
+    reruns=(Rerun({"positions": "shifted_positions(positions)"}, CHANGED),),
     judge=judge,
     diagnoses=("rotated-v", "rotated-x", "one-angle", "opposite-sign", "other-layout", "off-by-one", "mismatch"),
+    hypotheses=hypotheses,
+    typed=("q", "k"),  # a right out is the same after the shift: it cannot be told from a typed one, and is judged from q and k
+    described={
+        "rotated-v": "v rotated too", "rotated-x": "X rotated before the projections", "one-angle": "one angle for every pair",
+        "opposite-sign": "k turned the other way", "other-layout": "the interleaved layout", "off-by-one": "positions one slot off",
+        "reversed": "q and k both turned the other way", "unrotated": "no rotation at all", "causal": "a causal mask",
+        "typed-q": "q typed in", "typed-k": "k typed in", "stale-positions": "a copy of positions made before the checker changed it",
+    },
 )
