@@ -18,7 +18,7 @@ import numpy as np
 from attnpos.core import alibi_bias, alibi_slopes, softmax
 from attnpos.lessons.checking import rerun
 from attnpos.lessons.checking.contracts.common import Contract, Rerun, Runs
-from attnpos.lessons.checking.separation import Hypotheses
+from attnpos.lessons.checking.separation import Figure, Hypotheses
 from attnpos.lessons.checking.values import SAFETY, Values, describe, dtype_roundoff, gap
 from attnpos.lessons.checking.verdicts import Mistake, Passed, shape_text
 
@@ -179,7 +179,7 @@ def hypotheses(values: Values) -> Hypotheses:
     distance = (i - j).astype(np.float64)  # (T, T)
     visible = j <= i
 
-    def head(slopes: np.ndarray, bias: np.ndarray) -> dict[str, np.ndarray]:
+    def head(slopes: np.ndarray, bias: np.ndarray) -> dict[str, Figure]:
         return {"slopes": slopes, "bias": np.where(np.isfinite(bias), bias, HIDDEN), "weights": softmax(scores + bias)}
 
     def causal(bias: np.ndarray) -> np.ndarray:
@@ -188,13 +188,13 @@ def hypotheses(values: Values) -> Hypotheses:
     right_slopes = alibi_slopes(H)
     m = right_slopes[:, None, None]
     right = head(right_slopes, causal(-m * distance))
-    wrong = {
+    wrong: dict[str, dict[str, Figure]] = {
         "heads-from-zero": head(_from_zero(H), causal(-_from_zero(H)[:, None, None] * distance)),
         "symmetric": head(right_slopes, -m * np.abs(distance)),
         "sign-flipped": head(right_slopes, causal(m * distance)),
         "mask-forgotten/shortcut": head(right_slopes, m * np.broadcast_to(j, (T, T))),
         "mask-forgotten/plain": head(right_slopes, -m * distance),
-        "after-softmax": {"weights": softmax(scores) + right["bias"]},
+        "after-softmax": {"weights": softmax(scores) + np.asarray(right["bias"])},
     }
     if not math.log2(H).is_integer():  # for a power of two the formula is the official rule
         naive = naive_slopes(H)

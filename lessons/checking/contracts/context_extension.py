@@ -15,7 +15,7 @@ import numpy as np
 from attnpos.core import rope_inv_freq
 from attnpos.core.extension import ntk_base, pi_inv_freq
 from attnpos.lessons.checking.contracts.common import Contract, Rerun, Runs
-from attnpos.lessons.checking.separation import Hypotheses
+from attnpos.lessons.checking.separation import Figure, Hypotheses
 from attnpos.lessons.checking.values import SAFETY, Values, describe, dtype_roundoff, real_array, scalar
 from attnpos.lessons.checking.verdicts import Mistake, Passed, figure_pair, shape_text
 
@@ -139,11 +139,11 @@ def hypotheses(values: Values) -> Hypotheses:
     inv_freq = rope_inv_freq(hs, theta)
     base = ntk_base(theta, s, hs)
 
-    def ntk(base_ntk: float) -> dict[str, float | np.ndarray]:
+    def ntk(base_ntk: float) -> dict[str, Figure]:
         return {"base_ntk": base_ntk, "inv_freq_ntk": 1.0 / base_ntk**exponents}
 
-    right = {"inv_freq": inv_freq, "inv_freq_pi": pi_inv_freq(inv_freq, s), **ntk(base)}
-    wrong = {
+    right: dict[str, Figure] = {"inv_freq": inv_freq, "inv_freq_pi": pi_inv_freq(inv_freq, s), **ntk(base)}
+    wrong: dict[str, dict[str, Figure]] = {
         "wrong-way/pi": {"inv_freq_pi": inv_freq * s},
         "pi-on-base": {"inv_freq_pi": 1.0 / (theta * s) ** exponents},
         "wrong-way/ntk": ntk(theta / s ** (hs / (hs - 2))),

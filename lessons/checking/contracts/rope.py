@@ -17,7 +17,7 @@ import numpy as np
 
 from attnpos.core import attend, rope_inv_freq, rope_rotate
 from attnpos.lessons.checking.contracts.common import Contract, Rerun, Runs, close
-from attnpos.lessons.checking.separation import Hypotheses
+from attnpos.lessons.checking.separation import Figure, Hypotheses
 from attnpos.lessons.checking.substitutes import POSITION_SHIFT as SHIFT
 from attnpos.lessons.checking.values import SAFETY, Values, dtype_roundoff, gap, read_head, read_output, real_array
 from attnpos.lessons.checking.verdicts import Mistake, Passed, shape_text
@@ -195,12 +195,12 @@ def hypotheses(values: Values) -> Hypotheses:
     Pq, Pk, v = a.X @ a.Wq, a.X @ a.Wk, a.X @ a.Wv
     hs = Pq.shape[-1]
 
-    def head(q: np.ndarray, k: np.ndarray, values_: np.ndarray = v, causal: bool = False) -> dict[str, np.ndarray]:
+    def head(q: np.ndarray, k: np.ndarray, values_: np.ndarray = v, causal: bool = False) -> dict[str, Figure]:
         return {"q": q, "k": k, "out": attend(q, k, values_, causal=causal).out}
 
     q, k = rotated(Pq, a.positions), rotated(Pk, a.positions)
     one = np.ones(hs // 2)
-    wrong = {
+    wrong: dict[str, dict[str, Figure]] = {
         "rotated-v": {"out": attend(q, k, rotated(v, a.positions)).out},
         "one-angle": head(rotated(Pq, a.positions, inv_freq=one), rotated(Pk, a.positions, inv_freq=one)),
         "opposite-sign": head(q, rotated(Pk, -a.positions)),
