@@ -558,6 +558,6 @@ EXPERIMENTS: dict[str, tuple[str, Callable[[], object]]] = {
     "alibi-lesson": ("ALiBi in full: slopes for any head count, the +m·j shortcut, the soft window", alibi_lesson_experiment),
     "scaling-rules": ("Stretching RoPE: which pairs PI, NTK, YaRN and Llama 3.1 change", scaling_rules_experiment),
     "interpolation-bound": ("Chen et al.'s argument, small: a RoPE fit extrapolated and interpolated", interpolation_bound_experiment),
-    "attend-back": ('"Attend 3 back", one position-only head, trained on t < 32, tested to 128 (a few seconds)', attend_back_experiment),
+    "attend-back": ("Attend 3 back: a position-only head trained on t < 32, tested to 128", attend_back_experiment),
 }
 """Every experiment by a short key: (title, function returning its dataclass)."""
