@@ -334,3 +334,8 @@ def nope_first_token_share(T: int, C: int = 8, seed: int = 0) -> np.ndarray:
     X[0, 0] = 1.0
     identity = np.eye(C)
     return attention_output(X, identity, identity, identity, causal=True, scale=0.0)[:, 0]
+
+
+def nope_weights(T: int = 8) -> np.ndarray:
+    """(T, T) a causal head with no signal and equal scores: row t gives each of its t + 1 visible keys 1/(t+1)."""
+    return softmax(np.where(np.tril(np.ones((T, T), dtype=bool)), 0.0, -np.inf), axis=-1)

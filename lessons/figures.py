@@ -15,7 +15,7 @@ from typing import Any, Callable
 import numpy as np
 
 from attnpos.core import experiments as ex
-from attnpos.core.extension import nope_first_token_share
+from attnpos.core.extension import nope_first_token_share, nope_weights
 from attnpos.core.linear_biases import bias_only_weights, unmasked_shortcut_weights
 from attnpos.core.position import alibi_slopes, slot_ramp
 from attnpos.core.rotary import GPTJ_HEAD, GPTJ_ROTARY, SHIFTED_START, rope_sentence_experiment
@@ -208,6 +208,7 @@ def _scores_figures() -> list[Figure]:
         Figure("bound.ridge_small", "max|fit| on [L, 2L] with ridge 1e-6", lambda: bound().ridge[0][2]),
         Figure("bound.ridge_large", "max|fit| on [L, 2L] with ridge 0.1", lambda: bound().ridge[-1][2]),
         Figure("bound.ridge_large_inside", "max|fit| on [0, L] with ridge 0.1", lambda: bound().ridge[-1][1]),
+        Figure("nope.weights", "a causal head with no signal and equal scores", nope_weights, _slot_labels_8),
         Figure("nope.shares", "the first token's share of slots 0–5, NoPE with a causal mask", lambda: _rows(nope_first_token_share(6))),
     ]
 

@@ -16,6 +16,7 @@ from attnpos.core.extension import (
     interpolation_bound_experiment,
     llama3_inv_freq,
     nope_first_token_share,
+    nope_weights,
     ntk_base,
     ntk_inv_freq,
     pi_inv_freq,
@@ -253,6 +254,9 @@ def test_extrapolated_fit_blows_up_and_interpolated_stays():
 
 def test_nope_counts():
     np.testing.assert_allclose(nope_first_token_share(9), 1 / (np.arange(9) + 1), rtol=1e-14)
+    weights = nope_weights(6)
+    np.testing.assert_allclose(weights[:, 0], 1 / (np.arange(6) + 1), rtol=1e-14)
+    assert np.all(np.triu(weights, 1) == 0)
 
 
 def test_attend_back_gives_what_lesson_10_says():
