@@ -22,6 +22,8 @@ from textual_serve.app_service import AppService
 from textual_serve.server import Server
 
 SESSION_COOKIE = "attnpos_session"
+OPEN_COOKIE = "attnpos_open"  # where the page asked to start (?open=3 or ?open=constant-offset), for its websocket
+OPEN_TARGET = re.compile(r"[0-9]{1,3}|[a-z][a-z0-9-]{0,63}")  # a lesson number or an exercise id
 SESSION_TOKEN = re.compile(r"[A-Za-z0-9_-]{32,64}")  # what secrets.token_urlsafe(32) gives; nothing else names a folder
 
 
@@ -35,11 +37,12 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def session_command(sessions_dir: Path, token: str, strict: bool) -> str:
+def session_command(sessions_dir: Path, token: str, strict: bool, start: str | None = None) -> str:
     """The shell command textual-serve runs for one browser session: the app on that session's data folder."""
     folder = sessions_dir / token
     prefix = "ATTNPOS_STRICT=1 " if strict else ""
-    return f"{prefix}{shlex.quote(sys.executable)} -m attnpos --data-dir {shlex.quote(str(folder))}"
+    command = f"{prefix}{shlex.quote(sys.executable)} -m attnpos --data-dir {shlex.quote(str(folder))}"
+    return command + (f" open {shlex.quote(start)}" if start else "")
 
 
 class CourseServer(Server):
@@ -51,9 +54,15 @@ class CourseServer(Server):
         self.strict = strict
 
     async def handle_index(self, request: web.Request) -> web.StreamResponse:  # type: ignore[override]
+        """The page, with a session cookie for a new browser and where to start for a link such as ?open=3."""
         response = await super().handle_index(request)
         if not SESSION_TOKEN.fullmatch(request.cookies.get(SESSION_COOKIE, "")):
             response.set_cookie(SESSION_COOKIE, secrets.token_urlsafe(32), httponly=True, samesite="Strict")
+        start = request.query.get("open", "")
+        if OPEN_TARGET.fullmatch(start):
+            response.set_cookie(OPEN_COOKIE, start, httponly=True, samesite="Strict")
+        else:
+            response.del_cookie(OPEN_COOKIE)
         return response
 
     async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
@@ -68,7 +77,7 @@ class CourseServer(Server):
         try:
             await websocket.prepare(request)
             app_service = AppService(
-                session_command(self.sessions_dir, token, self.strict),
+                session_command(self.sessions_dir, token, self.strict, _start(request)),
                 write_bytes=websocket.send_bytes,
                 write_str=websocket.send_str,
                 close=websocket.close,
@@ -84,6 +93,11 @@ class CourseServer(Server):
             if app_service is not None:
                 await app_service.stop()
         return websocket
+
+
+def _start(request: web.Request) -> str | None:
+    start = request.cookies.get(OPEN_COOKIE, "")
+    return start if OPEN_TARGET.fullmatch(start) else None
 
 
 def _size(value: str | None, default: int) -> int:
