@@ -205,8 +205,8 @@ def test_in_headless_chromium_a_learner_passes_an_exercise(server, tmp_path):
     """The real page: xterm.js in Chromium, keys typed into it, each step seen in the session's progress.
 
     The page draws on a canvas, so the test reads the session's progress file instead of the screen:
-    the open exercise says the app is up, a saved draft that the editor holds what was typed, a pass that the
-    check ran.
+    the open exercise and a first draft say the editor has the keys, a saved answer that it holds what was
+    typed, a pass that the check ran.
     """
     missing = _browser_missing()
     if missing:
@@ -233,11 +233,16 @@ def test_in_headless_chromium_a_learner_passes_an_exercise(server, tmp_path):
         terminal = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, ".xterm-helper-textarea"))
         progress = sessions / wait.until(lambda d: d.get_cookie(SESSION_COOKIE))["value"]
 
-        # Keys typed before the app has started would be lost (or, on the outline, taken as commands):
-        # the exercise screen is up once the session's progress names it as the open exercise.
+        # Keys typed before the app has started would be lost, or taken as commands (q quits). The exercise
+        # screen names itself in the session's progress; a newline typed into its editor makes a draft.
         wait_for(lambda: Progress.load(progress).open_exercise == "constant-offset", "the exercise opened")
-        terminal.send_keys(Keys.CONTROL, Keys.END)  # one call per chord: selenium holds a modifier to the call's end
-        answer = [Keys.ENTER]
+        deadline = time.monotonic() + STARTUP_S
+        while Progress.load(progress).exercise("constant-offset").draft is None:
+            if time.monotonic() > deadline:
+                raise AssertionError("the editor never took a newline")
+            terminal.send_keys(Keys.ENTER)
+            time.sleep(1)  # how often to try again, not how long the app takes: the loop waits on the draft
+        answer = []
         for line in RIGHT_ANSWER_LINES:
             answer += [line, Keys.ENTER]
         terminal.send_keys(*answer)
@@ -245,6 +250,6 @@ def test_in_headless_chromium_a_learner_passes_an_exercise(server, tmp_path):
                  "the answer typed into the editor")
         terminal.send_keys(Keys.CONTROL, "t")
         wait_for(lambda: Progress.load(progress).exercise("constant-offset").passed, "the pass recorded")
-        driver.save_screenshot(str(tmp_path / "passed.png"))
     finally:
+        driver.save_screenshot(str(tmp_path / "browser.png"))  # what the page showed last, pass or failure
         driver.quit()

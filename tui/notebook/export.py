@@ -13,8 +13,7 @@ from pathlib import Path
 import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
-from attnpos.lessons.model import Code, Course, ExerciseRef, Grid, Lesson, Math, PlaygroundLink, Prose, Quiz
-from attnpos.tui.cli.lesson_print import playground_link_text
+from attnpos.lessons.model import Code, Course, ExerciseRef, Grid, Lesson, Math, PlaygroundLink, Prose, Quiz, render_block
 
 SETUP_CELL = "%load_ext attnpos\nfrom attnpos.tui.notebook.show import grid"
 
@@ -46,32 +45,41 @@ def _quiz_markdown(quiz: Quiz) -> str:
     )
 
 
-def _cells(block, course: Course) -> list:
-    match block:
-        case Prose():
-            return [new_markdown_cell(block.tex or block.markdown)]
-        case Math():
-            return [new_markdown_cell(f"$$\n{block.latex}\n$$")]
-        case Code(runnable=True):
+class NotebookCells:
+    """Each kind of block as notebook cells (a ``BlockRenderer``: mypy fails here on a kind left out)."""
+
+    def __init__(self, course: Course) -> None:
+        self.course = course
+
+    def prose(self, block: Prose) -> list:
+        return [new_markdown_cell(block.tex or block.markdown)]
+
+    def math(self, block: Math) -> list:
+        return [new_markdown_cell(f"$$\n{block.latex}\n$$")]
+
+    def code(self, block: Code) -> list:
+        if block.runnable:
             return [new_code_cell(block.source)]
-        case Code():
-            return [new_markdown_cell(f"```{block.language}\n{block.source.rstrip()}\n```")]
-        case Grid():
-            return [new_code_cell(_grid_call(block))]
-        case Quiz():
-            return [new_markdown_cell(_quiz_markdown(block))]
-        case ExerciseRef():
-            exercise = course.exercises[block.id]
-            brief = new_markdown_cell(
-                f"### Exercise `{exercise.id}`: {exercise.title}\n\n{exercise.instructions}\n\n"
-                f"Fill in the TODO lines and run the cell: the first line checks it. "
-                f"Stuck? `%attnpos hint {exercise.id} 1` gives a nudge."
-            )
-            return [brief, new_code_cell(f"%%attnpos check {exercise.id}\n{exercise.starter}")]
-        case PlaygroundLink():
-            text = f"**Playground:** {playground_link_text(block)}. Open it in the terminal app: `attnpos play`."
-            return [new_markdown_cell(text + (f"\n\n{block.caption}" if block.caption else ""))]
-    raise TypeError(f"no notebook cell for a {type(block).__name__}")
+        return [new_markdown_cell(f"```{block.language}\n{block.source.rstrip()}\n```")]
+
+    def grid(self, block: Grid) -> list:
+        return [new_code_cell(_grid_call(block))]
+
+    def quiz(self, block: Quiz) -> list:
+        return [new_markdown_cell(_quiz_markdown(block))]
+
+    def exercise(self, block: ExerciseRef) -> list:
+        exercise = self.course.exercises[block.id]
+        brief = new_markdown_cell(
+            f"### Exercise `{exercise.id}`: {exercise.title}\n\n{exercise.instructions}\n\n"
+            f"Fill in the TODO lines and run the cell: its first line checks it. "
+            f"Stuck? `%attnpos hint {exercise.id} 1` gives a nudge."
+        )
+        return [brief, new_code_cell(f"%%attnpos check {exercise.id}\n{exercise.starter}")]
+
+    def playground(self, block: PlaygroundLink) -> list:
+        text = f"**Playground:** {block.description}. Open it in the terminal app: `attnpos play`."
+        return [new_markdown_cell(text + (f"\n\n{block.caption}" if block.caption else ""))]
 
 
 def lesson_notebook(lesson: Lesson, course: Course) -> nbformat.NotebookNode:
@@ -80,10 +88,11 @@ def lesson_notebook(lesson: Lesson, course: Course) -> nbformat.NotebookNode:
         new_markdown_cell(f"# Lesson {lesson.number}: {lesson.title}\n\n*{lesson.summary}*"),
         new_code_cell(SETUP_CELL),
     ]
+    renderer = NotebookCells(course)
     for section in lesson.sections:
         cells.append(new_markdown_cell(f"## {section.title}"))
         for block in section.blocks:
-            cells.extend(_cells(block, course))
+            cells.extend(render_block(block, renderer))
     notebook = new_notebook(cells=cells)
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     notebook.metadata["language_info"] = {"name": "python"}
