@@ -53,7 +53,7 @@ class CourseServer(Server):
         self.sessions_dir = sessions_dir
         self.strict = strict
 
-    async def handle_index(self, request: web.Request) -> web.StreamResponse:  # type: ignore[override]
+    async def handle_index(self, request: web.Request) -> web.StreamResponse:
         """The page, with a session cookie for a new browser and where to start for a link such as ?open=3."""
         response = await super().handle_index(request)
         if not SESSION_TOKEN.fullmatch(request.cookies.get(SESSION_COOKIE, "")):
@@ -80,7 +80,7 @@ class CourseServer(Server):
                 session_command(self.sessions_dir, token, self.strict, _start(request)),
                 write_bytes=websocket.send_bytes,
                 write_str=websocket.send_str,
-                close=websocket.close,
+                close=_closer(websocket),
                 download_manager=self.download_manager,
                 debug=self.debug,
             )
@@ -93,6 +93,15 @@ class CourseServer(Server):
             if app_service is not None:
                 await app_service.stop()
         return websocket
+
+
+def _closer(websocket: web.WebSocketResponse):
+    """What textual-serve calls when the app ends: close the browser's websocket."""
+
+    async def close() -> None:
+        await websocket.close()
+
+    return close
 
 
 def _start(request: web.Request) -> str | None:
