@@ -588,3 +588,23 @@ def test_a_figure_from_the_learners_run_is_quoted_as_theirs(course, sandbox):
     own = f"{float(namespace['max_diff']):.3g}"
     assert verdict.details["cause"] == "unreordered" and f"Your max_diff ({own}" in verdict.message, verdict.message
     assert "rerun" not in verdict.message, verdict.message
+
+
+# --- a white-box adversary: wrong answers written after reading the checker -------------------
+
+ADVERSARY = sorted((Path(__file__).parent / "adversary").glob("*/*.py"))
+
+
+@pytest.mark.parametrize("path", ADVERSARY, ids=[f"{p.parent.name}/{p.name}" for p in ADVERSARY])
+def test_the_white_box_adversary_gets_the_verdict_named(course, sandbox, path):
+    """Each is named by the verdict it gets: a defect fixed (a diagnosis), or a limit that still passes (passed__limit-…)."""
+    verdict = check_source(course.exercises[path.parent.name], path.read_text(), sandbox, LIMITS)
+    assert verdict.diagnosis == path.name.split("__")[0], (verdict.message, verdict.details)
+
+
+def test_every_pass_the_adversary_found_is_a_documented_limit():
+    limits = [p for p in ADVERSARY if p.name.startswith("passed__")]
+    assert limits and all(p.name.startswith("passed__limit-") for p in limits)
+    documented = (Path(__file__).parents[1] / "docs" / "CHECKING.md").read_text()
+    for path in limits:
+        assert f"{path.parent.name}/{path.name}" in documented, f"{path.name} passes but docs/CHECKING.md does not say why"
