@@ -1,8 +1,5 @@
 """White-box: a value projection of 1e-300 so that every figure is nearly zero, and a typed 0.0."""
-"""A constant offset: one vector added at every slot."""
 import numpy as np
-
-from attnpos.core import attention_output
 
 rng = np.random.RandomState(42)
 X = rng.randn(1, 6, 8)

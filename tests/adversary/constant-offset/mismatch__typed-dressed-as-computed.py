@@ -1,8 +1,6 @@
 """White-box: a typed noise figure dressed as a computation that reads pos, so that it does not look typed."""
 import numpy as np
 
-from attnpos.core import attention_output
-
 rng = np.random.RandomState(42)
 X = rng.randn(1, 6, 8)
 Wq, Wk, Wv = (0.5 * rng.randn(8, 8) for _ in range(3))

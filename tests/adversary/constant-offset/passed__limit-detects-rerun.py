@@ -1,5 +1,4 @@
 """White-box: types noise whenever pos is constant, computes honestly otherwise; a script that notices the rerun passes (documented limit)."""
-"""A constant offset: one vector added at every slot."""
 import numpy as np
 
 from attnpos.core import attention_output

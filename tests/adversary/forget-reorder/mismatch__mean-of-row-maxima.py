@@ -1,5 +1,4 @@
 """White-box: the mean of each row's largest gap instead of the largest gap."""
-"""Forget to reorder: compare the runs slot by slot."""
 import numpy as np
 
 from attnpos.core import attention_output

@@ -1,5 +1,4 @@
 """White-box: the largest gap over the first three slots only, where it falls on the starter's arrays and on the rerun's too (documented limit)."""
-"""Forget to reorder: compare the runs slot by slot."""
 import numpy as np
 
 from attnpos.core import attention_output

@@ -1,5 +1,4 @@
 """White-box: reads the verdict off the offsets, and says True when Wv is all zeros, the second rerun (documented limit)."""
-"""Two copies of one token: can position tell them apart?"""
 import numpy as np
 
 from attnpos.core import attention_output

@@ -1,5 +1,4 @@
 """White-box: a value projection of 1e-12, so the rows differ by almost nothing, and a typed True."""
-"""Two copies of one token: can position tell them apart?"""
 import numpy as np
 
 from attnpos.core import attention_output

@@ -1,5 +1,4 @@
 """White-box: out_b relisted from out_a instead of attended; equal to the attention output of order B up to rounding (documented limit)."""
-"""Orders A and B of one sentence: what can attention tell?"""
 import numpy as np
 
 from attnpos.core import attention_output, sentence_matrix

@@ -1,5 +1,4 @@
 """White-box: check 2 copied from check 1; noise comes in multiples of the unit roundoff, and here both are 8.88e-16 on both runs (documented limit)."""
-"""Orders A and B of one sentence: what can attention tell?"""
 import numpy as np
 
 from attnpos.core import attention_output, sentence_matrix
