@@ -7,6 +7,7 @@ missing) come from the first run alone; the contract's judge sees both.
 
 from __future__ import annotations
 
+import functools
 import re
 import threading
 import traceback
@@ -91,7 +92,7 @@ def _start_reruns(
             names = ", ".join(f"`{name}`" for name in planned.replacements)
             started.append(_NoRerun(f"{names} must be set at the top level of the script, where the checker can replace it"))
             continue
-        started.append(_Rerun(lambda text=rewritten: sandbox.run_source(text, contract.names, limits, filename=filename, cancel=cancel)))
+        started.append(_Rerun(functools.partial(sandbox.run_source, rewritten, contract.names, limits, filename=filename, cancel=cancel)))
     return started
 
 
