@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -608,3 +609,34 @@ def test_every_pass_the_adversary_found_is_a_documented_limit():
     documented = (Path(__file__).parents[1] / "docs" / "CHECKING.md").read_text()
     for path in limits:
         assert f"{path.parent.name}/{path.name}" in documented, f"{path.name} passes but docs/CHECKING.md does not say why"
+
+
+@pytest.mark.parametrize(
+    "tail, diagnosis, cause, words",
+    [
+        ("print(undefined_name)", "error", "name", "uses a name Python does not know"),
+        ("import torch", "error", "import", "could not be imported"),
+        ("print(in_order[4])", "error", "batch-axis", "which holds the batch"),
+        ("print(in_order[0, 9])", "error", "index", "indexes past the end"),
+        ("print({}['key'])", "error", "key", "a key it does not hold"),
+        ("len(5)", "error", "type", "a value of the wrong kind"),
+        ("attention_output(X)", "error", "arguments", "attention_output takes four"),
+        ("int('six')", "error", "value", "got a value it cannot use"),
+        ("np.ones((6, 8)) @ np.ones((7, 8))", "error", "shapes", "shapes do not fit"),
+        ("def f(n):\n    return f(n + 1)\nf(0)", "error", "recursion", "calls itself without end"),
+        ("print 'max_diff', max_diff", "syntax-error", "print", "print(x)"),
+        ("if True:\nprint(1)", "syntax-error", "indent", "indented differently"),
+        ("x = (1, 2", "syntax-error", "unclosed", "never closed"),
+        ("for k in range(3)\n    pass", "syntax-error", "colon", "ends with a colon"),
+        ("big = np.zeros((2 ** 31, 2 ** 10))", "memory", "allocation", "one array larger than the run's memory"),
+        ("grown = []\nwhile True:\n    grown.append(np.ones(10 ** 7))", "memory", "growing", "little by little"),
+    ],
+)
+def test_every_error_family_gets_advice_of_its_own_with_its_line(course, sandbox, tail, diagnosis, cause, words):
+    source = CO + "in_order = attention_output(X + pos, Wq, Wk, Wv)\n" + tail + "\n"
+    limits = Limits(timeout_s=20.0, memory_mb=768) if diagnosis == "memory" else LIMITS  # filling 768 MiB is slow on a busy machine
+    verdict = check_source(course.exercises["constant-offset"], source, sandbox, limits)
+    assert verdict.diagnosis == diagnosis and verdict.details.get("cause") == cause, (verdict.details, verdict.message)
+    assert words.lower() in verdict.message.lower(), verdict.message
+    first = CO.count("\n") + 2  # the tail's first line; an error deeper in it names its own line
+    assert re.search(r"line (\d+)", verdict.message.lower()) and first <= int(re.search(r"line (\d+)", verdict.message.lower())[1]) <= first + 2, verdict.message
