@@ -639,4 +639,5 @@ def test_every_error_family_gets_advice_of_its_own_with_its_line(course, sandbox
     assert verdict.diagnosis == diagnosis and verdict.details.get("cause") == cause, (verdict.details, verdict.message)
     assert words.lower() in verdict.message.lower(), verdict.message
     first = CO.count("\n") + 2  # the tail's first line; an error deeper in it names its own line
-    assert re.search(r"line (\d+)", verdict.message.lower()) and first <= int(re.search(r"line (\d+)", verdict.message.lower())[1]) <= first + 2, verdict.message
+    line = re.search(r"line (\d+)", verdict.message.lower())
+    assert line and first <= int(line[1]) <= first + 2, verdict.message
