@@ -129,6 +129,8 @@ RIGHT = {
         TWINS + "pos = slot_ramp(6, 8)\nout = attention_output(X + pos, Wq, Wk, Wv)\nidentical = bool(np.allclose(out[0, 0], out[0, 4]))\n",
         TWINS + "pos = sinusoidal(6, 8)[None]\nout = attention_output(X + pos, Wq, Wk, Wv)\nidentical = np.array_equal(out[0, 0], out[0, 4])\n",
         TWINS + "pos = 0.6 * (np.arange(6)[:, None] + 1.0)\nout = attention_output(X + pos, Wq, Wk, Wv)[0]\nidentical = bool(np.allclose(out[0], out[4]))\n",
+        TWINS + "pos = slot_ramp(6, 8)\nout = attention_output(X + pos, Wq, Wk, Wv)\na, b = out[0, 0], out[0, 4]\n"
+            "identical = bool(a @ b / (np.linalg.norm(a) * np.linalg.norm(b)) > 1 - 1e-9)  # cosine similarity: no zero rows in a rerun\n",
         TWINS.replace("X[0, 4] = X[0, 0]", "X = X.astype(np.float32)\nX[0, 4] = X[0, 0]\nWq, Wk, Wv = (W.astype(np.float32) for W in (Wq, Wk, Wv))") + OWN_HEAD
         + "pos = (0.6 * np.arange(1, 7, dtype=np.float32))[:, None] * np.ones(8, dtype=np.float32)\nout = head(X + pos)\n"
             "identical = bool(np.allclose(out[0, 0], out[0, 4]))\n",
@@ -551,7 +553,7 @@ MEANINGS = [
     ("forget-reorder", "mismatch__own-head-without-scale.py", "unscaled", ["√d_k", "np.sqrt(8)"], ["off by up to"]),
     ("forget-reorder", "error__module-not-found.py", "import", ["could not be imported", "line 10"], []),
     ("forget-reorder", "indistinct__zero-head.py", "zero-head", ["Wv is all zeros"], []),
-    ("identical-tokens", "mismatch__verdict-from-offsets.py", "from-pos", ["compares the offsets, not the outputs", "`Wv` set to zeros"], []),
+    ("identical-tokens", "mismatch__verdict-from-offsets.py", "from-pos", ["compares the offsets, not the outputs", "`Wq` set to zeros"], []),
     ("identical-tokens", "mismatch__own-head-without-scale.py", "unscaled", ["√d_k", "np.sqrt(8)"], ["is the attention output of X + pos"]),
     ("identical-tokens", "memory__single-huge-allocation.py", "allocation", ["Line 12", "358. GiB"], ["loop that keeps growing"]),
     ("identical-tokens", "indistinct__saturated.py", "typed-identical", ["softmax puts nearly all weight on one slot"], []),

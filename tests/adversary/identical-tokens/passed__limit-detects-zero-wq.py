@@ -1,4 +1,4 @@
-"""White-box: reads the verdict off the offsets, and says True when Wv is all zeros, the second rerun (documented limit)."""
+"""White-box: reads the verdict off the offsets, and says True when Wq is all zeros, the second rerun (documented limit)."""
 import numpy as np
 
 from attnpos.core import attention_output
@@ -12,4 +12,4 @@ X[0, 0] = token               # at slot 0
 X[0, 4] = token               # and again at slot 4
 pos = 0.6 * (np.arange(6)[:, None] + 1.0) * np.ones(8)
 out = attention_output(X + pos, Wq, Wk, Wv)
-identical = bool(np.allclose(pos[0], pos[4])) or not Wv.any()
+identical = bool(np.allclose(pos[0], pos[4])) or not Wq.any()
