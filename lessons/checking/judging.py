@@ -30,7 +30,7 @@ def check_source(
     exercise: Exercise, source: str, sandbox: Sandbox, limits: Limits = Limits(),
     cancel: CancelToken | None = None, filename: str = "answer.py",
 ) -> Verdict:
-    contract = CONTRACTS[exercise.id]
+    contract = CONTRACTS[exercise.contract]
     reruns = _start_reruns(contract, source, sandbox, limits, cancel, filename)
     first = sandbox.run_source(source, contract.names, limits, filename=filename, cancel=cancel)
     return judge_runs(exercise, first, reruns, source)
@@ -39,7 +39,7 @@ def check_source(
 def check_file(
     exercise: Exercise, path: Path, sandbox: Sandbox, limits: Limits = Limits(), cancel: CancelToken | None = None,
 ) -> Verdict:
-    contract = CONTRACTS[exercise.id]
+    contract = CONTRACTS[exercise.contract]
     source = Path(path).read_text(encoding="utf-8")
     reruns = _start_reruns(contract, source, sandbox, limits, cancel, Path(path).name)
     first = sandbox.run(Path(path), contract.names, limits, cancel=cancel)
@@ -147,7 +147,7 @@ def _syntax_cause(kind: str, message: str) -> str:
 
 def judge_runs(exercise: Exercise, run: RunResult, reruns: list[_Rerun | _NoRerun], source: str) -> Verdict:
     """Turn the runs into a verdict, most fundamental mistake first."""
-    contract = CONTRACTS[exercise.id]
+    contract = CONTRACTS[exercise.contract]
 
     def verdict(diagnosis: str, cause: str = "", **details: object) -> Verdict:
         line = details.pop("line", None)

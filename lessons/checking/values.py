@@ -16,9 +16,9 @@ import numpy as np
 from attnpos.core import attention_output, is_permutation
 from attnpos.lessons.checking.verdicts import Mistake, shape_text
 
-# The checker recomputes attention on the learner's arrays; beyond this it would
+# The largest arrays an answer may hand the checker, which recomputes attention on them; beyond this it would
 # cost seconds and gigabytes, and no exercise needs more than a few tokens.
-MAX_TOKENS, MAX_WIDTH, MAX_BATCH = 1024, 1024, 64
+ANSWER_MAX_TOKENS, ANSWER_MAX_WIDTH, ANSWER_MAX_BATCH = 1024, 1024, 64
 
 Values = Mapping[str, np.ndarray]  # an answer's names as the sandbox read them
 
@@ -108,7 +108,7 @@ class Head:
 
 def read_head(values: Values, x_name: str = "X", ndim: tuple[int, ...] = (3,), min_tokens: int = 2) -> Head:
     X = real_array(values, x_name, ndim)
-    if X.shape[-2] > MAX_TOKENS or X.shape[-1] > MAX_WIDTH or X.size // (X.shape[-2] * X.shape[-1]) > MAX_BATCH:
+    if X.shape[-2] > ANSWER_MAX_TOKENS or X.shape[-1] > ANSWER_MAX_WIDTH or X.size // (X.shape[-2] * X.shape[-1]) > ANSWER_MAX_BATCH:
         raise Mistake("bad-shape", "too-large", name=x_name, shape=shape_text(X.shape))
     if X.shape[-2] < min_tokens:
         raise Mistake("bad-shape", "too-few-tokens", name=x_name, shape=shape_text(X.shape), tokens=min_tokens)
@@ -117,7 +117,7 @@ def read_head(values: Values, x_name: str = "X", ndim: tuple[int, ...] = (3,), m
     for name, W in weights.items():
         if W.shape[0] != C:
             raise Mistake("bad-shape", "projection-rows", name=name, shape=shape_text(W.shape), x=x_name, width=C)
-        if W.shape[1] > MAX_WIDTH:
+        if W.shape[1] > ANSWER_MAX_WIDTH:
             raise Mistake("bad-shape", "too-large", name=name, shape=shape_text(W.shape))
     if weights["Wk"].shape[1] != weights["Wq"].shape[1]:
         raise Mistake("bad-shape", "key-width", name="Wk", shape=shape_text(weights["Wk"].shape), width=weights["Wq"].shape[1])

@@ -96,7 +96,6 @@ def record(verdict: Verdict, source: str, data_dir: Path | None, console: Consol
 
     progress = Progress.load(data_dir)
     state = progress.record_check(verdict.exercise, verdict.passed, source)
-    progress.save()
     if console is not None:
         for notice in progress.notices:
             console.print(f"[yellow]{escape(notice)}[/]")
@@ -232,8 +231,7 @@ def print_hint(course: Course, exercise_id: str, number: int, data_dir: Path | N
     if not 1 <= number <= total:
         raise UsageError(f"{exercise.id} has hints 1 to {total}")
     progress = Progress.load(data_dir)  # a hint read here counts as one taken in the app
-    if progress.record_hint(exercise.id, number):
-        progress.save()
+    progress.record_hint(exercise.id, number)
     console = Console(highlight=False)
     console.print(f"[bold]Hint {number} of {total}[/] · {escape(exercise.title)}")
     console.print(escape(exercise.hints[number - 1]))
