@@ -137,7 +137,7 @@ def _check(args: argparse.Namespace) -> int:
 
         return run_check(_exercise_course(args.exercise), args.exercise, args.file, args.json, limits, args.data_dir, early=early)
     finally:
-        early.sandbox.close()
+        early.release()
 
 
 def _grade(args: argparse.Namespace) -> int:

@@ -32,6 +32,15 @@ class EarlySandbox:
         except BaseException as failure:  # handed to the caller by ready(), in its own thread
             self._failure = failure
 
+    def release(self) -> None:
+        """Close the sandbox without waiting for its fork server to exit (0.2 to 0.4 s on a busy machine).
+
+        The command is done with it: its runs have ended, their processes and
+        folders are gone, and the server exits by itself once its control
+        socket closes, at the latest when this process does.
+        """
+        threading.Thread(target=self.sandbox.close, name="sandbox-close", daemon=True).start()
+
     def ready(self) -> Sandbox:
         """The started sandbox; strict mode's refusal becomes a one-line usage error (exit 2)."""
         self._thread.join()

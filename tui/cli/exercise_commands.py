@@ -111,8 +111,11 @@ def run_check(
     exercise = find_exercise(course, exercise_id)
     readable_file(file)
     source = file.read_text(encoding="utf-8")  # what the app shows as the code that passed
-    with early.ready() if early is not None else open_sandbox(CHECK_WORKERS, strict) as sandbox:
-        verdict = check_file(exercise, file, sandbox, limits)
+    if early is not None:  # the caller releases it
+        verdict = check_file(exercise, file, early.ready(), limits)
+    else:
+        with open_sandbox(CHECK_WORKERS, strict) as sandbox:
+            verdict = check_file(exercise, file, sandbox, limits)
     if as_json:
         print(json.dumps(verdict.as_json(shown_path(file))))
         record(verdict, source, data_dir, None)
