@@ -64,3 +64,9 @@ def test_one_run_alone_would_not_do_what_the_rerun_does(exercise_id):
     for left_out in range(1, len(every)):
         others = every[:left_out] + every[left_out + 1:]
         assert unseparated(others, contract.told_by_source) != [], f"rerun {left_out} separates nothing the others do not"
+
+
+def test_a_checks_runs_fit_the_sandbox_workers_side_by_side():
+    from attnpos.lessons.checking import RUNS_PER_CHECK
+
+    assert RUNS_PER_CHECK == 1 + max(len(contract.reruns) for contract in CONTRACTS.values())

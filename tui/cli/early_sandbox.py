@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import threading
 
+from attnpos.lessons.checking import RUNS_PER_CHECK
 from attnpos.lessons.checking.sandbox import ConfinementUnavailable, Sandbox
 from attnpos.tui.cli.usage import UsageError
 
-# The first run and the reruns of one check go at once (identical-tokens has two reruns).
-CHECK_WORKERS = 3
+CHECK_WORKERS = RUNS_PER_CHECK  # the first run and the reruns of one check go at once
 
 
 class EarlySandbox:
