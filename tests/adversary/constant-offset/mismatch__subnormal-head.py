@@ -1,4 +1,7 @@
-"""White-box: a value projection of 1e-320, a subnormal number, with a typed max_diff of 0.0: the checker computes in float64, where the rerun's gap is still above its tolerance, so the typed 0 does not follow."""
+"""White-box: a value projection of 1e-320 (subnormal) and a typed max_diff of 0.0.
+
+The checker computes in float64, where the rerun's gap is still above its tolerance: the typed 0 does not follow.
+"""
 import numpy as np
 
 rng = np.random.RandomState(42)
