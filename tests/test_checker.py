@@ -374,10 +374,14 @@ def test_identical_tokens_property(course, sandbox, setup, step, mutation):
     verdict = check_source(course.exercises["identical-tokens"], source, sandbox, LIMITS)
     namespace: dict = {}
     exec(source, namespace)  # the test's own script: do rows 0 and 4 come out equal, the softmax saturated?
-    out = namespace["out"]
-    rows_gap = float(np.max(np.abs(out[:, 0] - out[:, 4])))
-    if mutation == "right" and rows_gap <= 1e-5 * max(1.0, float(np.max(np.abs(out)))):
-        diagnosis = "indistinct"  # rows 0 and 4 equal (to rounding): a typed True gives the same figures, never a pass
+    from attnpos.lessons.checking.values import Head, dtype_roundoff, head_precision
+
+    out, names = namespace["out"], ("X", "Wq", "Wk", "Wv", "pos", "out")
+    head = Head(*(np.asarray(namespace[n], dtype=np.float64) for n in names[:4]))
+    roundoff = dtype_roundoff({n: np.asarray(namespace[n]) for n in names}, names)  # the checker's: the least precise dtype
+    noise = head_precision(head, np.asarray(namespace["pos"], dtype=np.float64), roundoff).gap
+    if mutation == "right" and float(np.max(np.abs(out[:, 0] - out[:, 4]))) <= noise:
+        diagnosis = "indistinct"  # rows 0 and 4 equal to rounding: a typed True gives the same figures, never a pass
     assert verdict.diagnosis == diagnosis, (verdict.message, verdict.details)
 
 
