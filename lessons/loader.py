@@ -392,6 +392,20 @@ def _check_course(course: Course, problems: list[Problem]) -> None:
             _Reporter(exercise.folder / "exercise.toml", problems)(1, f"exercise {exercise_id!r} is not placed in any lesson")
 
 
+def load_exercise(exercise_id: str, exercises_folder: Path | None = None) -> Exercise | None:
+    """One exercise alone, for `attnpos check` (the whole course computes every lesson's figures).
+
+    None when there is no such folder (or it does not parse: the full course
+    then says why); ``lessons --check`` validates it with the course.
+    """
+    folder = (exercises_folder or exercises_dir()) / exercise_id
+    if exercise_id.startswith(("_", ".")) or "/" in exercise_id or not (folder / "exercise.toml").is_file():
+        return None
+    problems: list[Problem] = []
+    exercise = parse_exercise(folder, problems)
+    return None if problems else exercise
+
+
 def load_course(lessons_folder: Path | None = None, exercises_folder: Path | None = None) -> Course:
     """The whole course; raises CourseError listing every problem found.
 

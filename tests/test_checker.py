@@ -151,11 +151,12 @@ def test_the_identity_shuffle_gets_no_advice_about_offsets(course, sandbox):
     assert verdict.diagnosis == "bad-shape" and "offset" not in verdict.message, verdict.message
 
 
-def test_a_saturating_offset_passes_without_claiming_the_rows_differ(course, sandbox):
+def test_a_saturating_offset_is_indistinct_never_a_pass(course, sandbox):
+    """Rows 0 and 4 come out equal although the offsets differ: a typed True would give the same figures, so it cannot pass."""
     source = replace(IT, "pos = slot_ramp(6, 8)", "pos = 1000 * slot_ramp(6, 8)")
     verdict = check_source(course.exercises["identical-tokens"], source, sandbox, LIMITS)
-    assert verdict.passed and verdict.details.get("cause") == "saturated", verdict
-    assert "came out the same" in verdict.message and "tells the copies apart" not in verdict.message
+    assert verdict.diagnosis == "indistinct" and verdict.details.get("cause") == "typed-identical", verdict
+    assert "softmax puts nearly all weight on one slot" in verdict.message and "0.6·(t + 1)" in verdict.message
 
 
 def test_a_bug_in_a_judge_is_a_checker_error_never_the_learners(course, sandbox, monkeypatch):
@@ -370,6 +371,12 @@ def test_identical_tokens_property(course, sandbox, setup, step, mutation):
         f"out = {expression}\nidentical = bool(np.allclose(out[:, 0], out[:, 4]))\n"
     )
     verdict = check_source(course.exercises["identical-tokens"], source, sandbox, LIMITS)
+    namespace: dict = {}
+    exec(source, namespace)  # the test's own script: do rows 0 and 4 come out equal, the softmax saturated?
+    out = namespace["out"]
+    rows_gap = float(np.max(np.abs(out[:, 0] - out[:, 4])))
+    if mutation == "right" and rows_gap <= 1e-5 * max(1.0, float(np.max(np.abs(out)))):
+        diagnosis = "indistinct"  # rows 0 and 4 equal (to rounding): a typed True gives the same figures, never a pass
     assert verdict.diagnosis == diagnosis, (verdict.message, verdict.details)
 
 
@@ -406,3 +413,51 @@ def test_learner_scripts_get_the_verdict_a_teacher_expects(course, sandbox, path
     """An adversarial walk-through's scripts, each named by the verdict its writer expected from the exercise text."""
     verdict = check_source(course.exercises[path.parent.name], path.read_text(), sandbox, LIMITS)
     assert verdict.diagnosis == path.name.split("__")[0], (verdict.message, verdict.details)
+
+
+# --- what each message says: the figures it quotes and the cause it names ----------------------
+
+MEANINGS = [
+    # (exercise, mistake file, cause, words the message must hold, words it must not)
+    ("forget-reorder", "wrong-comparison__inverse-reorder.py", "inverse", ["inverse of perm", "ith the checker's rerun"], ["Well done"]),
+    ("forget-reorder", "mismatch__own-head-without-scale.py", "unscaled", ["√d_k", "np.sqrt(8)"], ["off by up to"]),
+    ("forget-reorder", "error__module-not-found.py", "import", ["could not be imported", "line 10"], []),
+    ("forget-reorder", "indistinct__zero-head.py", "zero-head", ["Wv is all zeros"], []),
+    ("identical-tokens", "mismatch__verdict-from-offsets.py", "from-pos", ["compares the offsets, not the outputs", "`Wv` set to zeros"], []),
+    ("identical-tokens", "mismatch__own-head-without-scale.py", "unscaled", ["√d_k", "np.sqrt(8)"], ["is the attention output of X + pos"]),
+    ("identical-tokens", "memory__single-huge-allocation.py", "allocation", ["Line 12", "358. GiB"], ["loop that keeps growing"]),
+    ("identical-tokens", "indistinct__saturated.py", "typed-identical", ["softmax puts nearly all weight on one slot"], []),
+    ("identical-tokens", "indistinct__zero-head.py", "zero-head", ["Wv is all zeros"], []),
+    ("constant-offset", "wrong-comparison__inverse-permutation.py", "inverse", ["inverse of perm"], ["as it is"]),
+    ("constant-offset", "wrong-comparison__not-reordered.py", "unreordered", ["as it is"], ["inverse"]),
+    ("constant-offset", "zero-offset__integer-array.py", "integer", ["integer array (int64)", "0.6 became 0"], ["Pick any non-zero value"]),
+    ("constant-offset", "offset-varies__only-at-fixed-slot.py", "unseen", ["slot 4", "does not show it"], ["the gap grows"]),
+    ("constant-offset", "error__batch-axis-forgotten.py", "batch-axis", ["Line 12", "batch", "out[0, k]"], ["Token indices run from 0"]),
+    ("constant-offset", "indistinct__zero-head.py", "zero-head", ["Wv is all zeros"], []),
+    ("constant-offset", "indistinct__half-precision.py", "precision", ["float16"], []),
+    ("order-checks", "mismatch__typed-zeros.py", "not-from-arrays", ["relist_gap (0)", "8.88e-16", "out_a and out_b"], []),
+    ("order-checks", "syntax-error__python2-print.py", "print", ["line 14", "print(x)"], ["unclosed bracket"]),
+    ("order-checks", "indistinct__zero-head.py", "zero-head", ["Wv is all zeros"], []),
+]
+
+
+@pytest.mark.parametrize("exercise_id, file_name, cause, present, absent", MEANINGS, ids=[f"{m[0]}/{m[1]}" for m in MEANINGS])
+def test_each_message_says_what_the_learner_did(course, sandbox, exercise_id, file_name, cause, present, absent):
+    exercise = course.exercises[exercise_id]
+    verdict = check_source(exercise, exercise.mistakes[file_name], sandbox, LIMITS)
+    assert verdict.details.get("cause") == cause, (verdict.diagnosis, verdict.details, verdict.message)
+    for words in present:
+        assert words in verdict.message, (words, verdict.message)
+    for words in absent:
+        assert words not in verdict.message, (words, verdict.message)
+
+
+def test_a_figure_from_the_learners_run_is_quoted_as_theirs(course, sandbox):
+    """A constant offset compared without reordering: the rerun names the cause, the message quotes the learner's own figure."""
+    source = replace(CO, "Wv)[:, perm]).max()", "Wv)).max()")
+    verdict = check_source(course.exercises["constant-offset"], source, sandbox, LIMITS)
+    namespace: dict = {}
+    exec(source, namespace)
+    own = f"{float(namespace['max_diff']):.3g}"
+    assert verdict.details["cause"] == "unreordered" and f"Your max_diff ({own}" in verdict.message, verdict.message
+    assert "rerun" not in verdict.message, verdict.message

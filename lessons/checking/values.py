@@ -94,6 +94,17 @@ class Head:
         """The head's outputs for tokens X: (B, T, hv) or (T, hv)."""
         return attention_output(X, self.Wq, self.Wk, self.Wv)
 
+    def attend_unscaled(self, X: np.ndarray) -> np.ndarray:
+        """The outputs of a head that leaves out the 1/√d_k on its scores (an own head's commonest slip)."""
+        return attention_output(X, self.Wq, self.Wk, self.Wv, scale=1.0)
+
+    def unscaled_mistake(self, name: str, got: np.ndarray, X: np.ndarray, tolerance: float) -> Mistake | None:
+        """``mismatch/unscaled`` when ``got`` is what the unscaled head gives on X (and the scale matters: d_k > 1)."""
+        width = self.Wq.shape[1]
+        if width > 1 and got.shape == self.attend(X).shape and float(np.max(np.abs(got - self.attend_unscaled(X)))) <= tolerance:
+            return Mistake("mismatch", "unscaled", name=name, width=width)
+        return None
+
 
 def read_head(values: Values, x_name: str = "X", ndim: tuple[int, ...] = (3,), min_tokens: int = 2) -> Head:
     X = real_array(values, x_name, ndim)
@@ -165,6 +176,12 @@ def read_offset(values: Values, target: tuple[int, ...], x_name: str = "X") -> n
         return np.broadcast_to(pos, np.broadcast_shapes(pos.shape, target))
     except ValueError:
         raise Mistake("bad-shape", "offset-broadcast", name="pos", shape=shape_text(pos.shape), x=x_name, target=shape_text(target)) from None
+
+
+def integer_offset(values: Values) -> dict[str, str]:
+    """The fields of an offset mistake when pos is stored in an integer array (0.6 truncated to 0), else none."""
+    pos = values["pos"]
+    return {"dtype": str(pos.dtype)} if pos.dtype.kind in "iub" else {}
 
 
 def alike(a: np.ndarray, b: np.ndarray, roundoff: float) -> bool:

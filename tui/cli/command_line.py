@@ -116,10 +116,27 @@ def _strict(args: argparse.Namespace) -> bool | None:
     return True if args.strict else None
 
 
-def _check(args: argparse.Namespace) -> int:
-    from attnpos.tui.cli.exercise_commands import run_check
+def _exercise_course(exercise_id: str):
+    """A course holding just the exercise to check (the whole one computes every lesson's figures), or the whole one
+    when there is no such exercise, so that the error lists those there are."""
+    from attnpos.lessons.loader import COURSE_TITLE, load_exercise
+    from attnpos.lessons.model import Course
 
-    return run_check(_load_course(), args.exercise, args.file, args.json, _limits(args), args.data_dir, _strict(args))
+    exercise = load_exercise(exercise_id)
+    return _load_course() if exercise is None else Course(COURSE_TITLE, (), {exercise.id: exercise})
+
+
+def _check(args: argparse.Namespace) -> int:
+    limits = _limits(args)
+    from attnpos.tui.cli.early_sandbox import EarlySandbox
+
+    early = EarlySandbox(_strict(args))  # its fork server starts while NumPy and the checker are imported here
+    try:
+        from attnpos.tui.cli.exercise_commands import run_check
+
+        return run_check(_exercise_course(args.exercise), args.exercise, args.file, args.json, limits, args.data_dir, early=early)
+    finally:
+        early.sandbox.close()
 
 
 def _grade(args: argparse.Namespace) -> int:
@@ -140,7 +157,7 @@ def _watch(args: argparse.Namespace) -> int:
 
     if args.interval <= 0:
         raise UsageError("--interval must be positive")
-    return watch(_load_course(), args.exercise, args.file, args.interval, _limits(args), args.data_dir, _strict(args))
+    return watch(_exercise_course(args.exercise), args.exercise, args.file, args.interval, _limits(args), args.data_dir, _strict(args))
 
 
 def _hint(args: argparse.Namespace) -> int:
