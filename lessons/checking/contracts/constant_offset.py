@@ -104,8 +104,8 @@ def _rerun(runs: Runs) -> Passed:
 
     def rerun_with(perm: np.ndarray) -> Passed:
         figures = _hypotheses(values, perm)
-        right = figures.figures[RIGHT]["max_diff"]
-        cause = matching(max_diff, {name: f["max_diff"] for name, f in figures.figures.items()}, *_precision(values))
+        right = float(figures.figures[RIGHT]["max_diff"])
+        cause = matching(max_diff, {name: float(f["max_diff"]) for name, f in figures.figures.items()}, *_precision(values))
         if cause == RIGHT:
             return Passed()
         if cause == "after":

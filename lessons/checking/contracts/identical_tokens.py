@@ -16,7 +16,7 @@ import numpy as np
 from attnpos.core.experiments import TWIN_SLOTS
 from attnpos.lessons.checking import rerun
 from attnpos.lessons.checking.contracts.common import Contract, Rerun, Runs, close
-from attnpos.lessons.checking.separation import Hypotheses
+from attnpos.lessons.checking.separation import Figure, Hypotheses
 from attnpos.lessons.checking.values import (
     Head,
     Precision,
@@ -112,7 +112,7 @@ def hypotheses(values: Values) -> Hypotheses:
         return gap(out[..., A, :], out[..., B, :]) <= precision.gap
 
     right, after, bare = head.attend(head.X + pos), _added_after(head, pos), head.attend(head.X)
-    wrong = {} if after is None else {"after": {"out": after, "identical": rows_equal(after)}}
+    wrong: dict[str, dict[str, Figure]] = {} if after is None else {"after": {"out": after, "identical": rows_equal(after)}}
     if head.tokens > B + 1:  # the next pair of slots, one off
         wrong["wrong-rows"] = {"identical": gap(right[..., A + 1, :], right[..., B + 1, :]) <= precision.gap}
     return Hypotheses.of({"out": right, "identical": rows_equal(right)}, {
