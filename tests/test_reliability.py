@@ -276,7 +276,12 @@ def test_hostile_code_through_check(tmp_path, payload):
     assert not leftover_sleepers(), "a learner's process outlived its run"
 
 
-@pytest.mark.parametrize("payload", list(PAYLOADS))
+# Through the app, every run: one payload a limit (time, memory, a crash) stops; the others, which reach the app
+# through the very same check as through the command line above, with -m slow (about 12 s each at load 10).
+APP_EVERY_RUN = ("endless-loop", "memory-bomb", "segfault")
+
+
+@pytest.mark.parametrize("payload", [p if p in APP_EVERY_RUN else pytest.param(p, marks=pytest.mark.slow) for p in PAYLOADS])
 async def test_hostile_code_through_the_app(tmp_path, payload, wait_until):
     from textual.widgets import TextArea
 
