@@ -23,12 +23,13 @@ from attnpos.lessons.checking.sandbox import (
     Limits,
     RunResult,
     Sandbox,
+    ScriptRefused,
     missing_layers,
     printable,
 )
 from attnpos.lessons.checking.verdicts import Verdict
 
 __all__ = [
-    "CONTRACTS", "CancelToken", "ConfinementUnavailable", "Limits", "RunResult", "Sandbox", "Verdict",
+    "CONTRACTS", "CancelToken", "ConfinementUnavailable", "Limits", "RunResult", "Sandbox", "ScriptRefused", "Verdict",
     "check_file", "check_source", "exercise_problems", "missing_layers", "printable",
 ]

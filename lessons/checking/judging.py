@@ -10,13 +10,24 @@ from __future__ import annotations
 import threading
 import traceback
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 
 from attnpos.lessons.checking import rerun
 from attnpos.lessons.checking.contracts import CONTRACTS, Contract, Runs
-from attnpos.lessons.checking.sandbox import CancelToken, Limits, RunResult, Sandbox
+from attnpos.lessons.checking.sandbox import (
+    CancelToken,
+    ConfinementUnavailable,
+    Limits,
+    RunResult,
+    Sandbox,
+    ScriptRefused,
+    printable,
+    read_script,
+)
+from attnpos.lessons.checking.sandbox.protocol import MAX_SCRIPT_BYTES
 from attnpos.lessons.checking.verdicts import CHECKER_ERROR, Mistake, Passed, Verdict, render
 from attnpos.lessons.model import Exercise
 
@@ -27,20 +38,60 @@ def check_source(
     exercise: Exercise, source: str, sandbox: Sandbox, limits: Limits = Limits(),
     cancel: CancelToken | None = None, filename: str = "answer.py",
 ) -> Verdict:
+    """The verdict on ``source``; a failure of the checker's own is a ``checker-error`` verdict, never raised.
+
+    Raises :class:`ScriptRefused` for a script over the sandbox's size limit
+    and :class:`ConfinementUnavailable` when strict mode cannot start.
+    """
     contract = CONTRACTS[exercise.id]
-    rerun_result = _start_rerun(contract, source, sandbox, limits, cancel, filename)
-    first = sandbox.run_source(source, contract.names, limits, filename=filename, cancel=cancel)
-    return judge_runs(exercise, first, rerun_result, source)
+    if len(source.encode("utf-8")) > MAX_SCRIPT_BYTES:
+        raise ScriptRefused(f"{filename} is over the {MAX_SCRIPT_BYTES // 1024} KB an answer may be; nothing ran")
+
+    def check() -> Verdict:
+        rerun_result = _start_rerun(contract, source, sandbox, limits, cancel, filename)  # goes on in a thread
+        first = sandbox.run_source(source, contract.names, limits, filename=filename, cancel=cancel)
+        return judge_runs(exercise, first, rerun_result, source)
+
+    return _guarded(exercise, check)
 
 
 def check_file(
     exercise: Exercise, path: Path, sandbox: Sandbox, limits: Limits = Limits(), cancel: CancelToken | None = None,
 ) -> Verdict:
+    """The verdict on the answer file at ``path``, read once, never through a symbolic link.
+
+    Raises :class:`ScriptRefused` (a link, not a plain file, too large),
+    OSError (unreadable) or UnicodeDecodeError (not UTF-8): the file, not
+    the learner's code, is at fault. Like :func:`check_source` otherwise.
+    """
     contract = CONTRACTS[exercise.id]
-    source = Path(path).read_text(encoding="utf-8")
-    rerun_result = _start_rerun(contract, source, sandbox, limits, cancel, Path(path).name)
-    first = sandbox.run(Path(path), contract.names, limits, cancel=cancel)
-    return judge_runs(exercise, first, rerun_result, source)
+    data = read_script(path)
+    source = data.decode("utf-8")
+
+    def check() -> Verdict:
+        rerun_result = _start_rerun(contract, source, sandbox, limits, cancel, Path(path).name)
+        first = sandbox.run_bytes(data, path, contract.names, limits, cancel=cancel)
+        return judge_runs(exercise, first, rerun_result, source)
+
+    return _guarded(exercise, check)
+
+
+def checker_error(exercise: Exercise, error: BaseException) -> Verdict:
+    """The verdict for a failure of the checker's own code: a bug of attnpos, never the learner's."""
+    frames = traceback.extract_tb(error.__traceback__)
+    where = f" ({Path(frames[-1].filename).name}:{frames[-1].lineno})" if frames else ""
+    text = printable(f"{type(error).__name__}: {str(error)[:200]}{where}")
+    return Verdict(exercise.id, False, CHECKER_ERROR, render(exercise, CHECKER_ERROR, error=text), {"error": text})
+
+
+def _guarded(exercise: Exercise, judge: Callable[[], Verdict]) -> Verdict:
+    """``judge()``, or a ``checker-error`` verdict if it raises (a RecursionError in a syntax tree, a sandbox fault)."""
+    try:
+        return judge()
+    except (ConfinementUnavailable, ScriptRefused, KeyboardInterrupt):
+        raise
+    except Exception as error:
+        return checker_error(exercise, error)
 
 
 class _Rerun:
@@ -82,7 +133,10 @@ class _NoRerun:
 def _start_rerun(
     contract: Contract, source: str, sandbox: Sandbox, limits: Limits, cancel: CancelToken | None, filename: str,
 ) -> _Rerun | _NoRerun:
-    rewritten = rerun.substitute(source, contract.replacements)
+    try:
+        rewritten = rerun.substitute(source, contract.replacements)
+    except rerun.TooDeep:
+        return _NoRerun("the script nests too deeply (a very long expression?) for the checker to rewrite it")
     if rewritten is None:
         names = ", ".join(f"`{name}`" for name in contract.replacements)
         return _NoRerun(f"{names} must be set at the top level of the script, where the checker can replace it")
@@ -138,6 +192,5 @@ def judge_runs(exercise: Exercise, run: RunResult, rerun_result: _Rerun | _NoRer
     except Mistake as mistake:
         return verdict(mistake.diagnosis, mistake.cause, **mistake.fields)
     except Exception as error:  # a bug in a judge: never the learner's fault, and never passed off as theirs
-        where = traceback.extract_tb(error.__traceback__)[-1]
-        return verdict(CHECKER_ERROR, error=f"{type(error).__name__}: {error} ({Path(where.filename).name}:{where.lineno})")
+        return replace(checker_error(exercise, error), output=run.stdout, confinement=run.confinement)
     return verdict("passed", outcome.cause)

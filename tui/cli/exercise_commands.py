@@ -15,7 +15,17 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from attnpos.lessons.checking import ConfinementUnavailable, Limits, Sandbox, Verdict, check_file, printable
+from attnpos.lessons.checking import (
+    ConfinementUnavailable,
+    Limits,
+    Sandbox,
+    ScriptRefused,
+    Verdict,
+    check_file,
+    printable,
+)
+from attnpos.lessons.checking.judging import checker_error
+from attnpos.lessons.checking.sandbox import read_script
 from attnpos.lessons.model import Course, Exercise
 from attnpos.lessons.progress import Progress
 from attnpos.tui.cli.usage import UsageError
@@ -44,18 +54,20 @@ def find_exercise(course: Course, exercise_id: str) -> Exercise:
         raise UsageError(f"unknown exercise {exercise_id!r}; known: {', '.join(course.exercises)}{hint}") from None
 
 
-def readable_file(path: Path) -> Path:
-    if not path.exists():
+def readable_file(path: Path) -> str:
+    """The answer file's text, read as the checker reads it (never through a symbolic link); else a one-line UsageError."""
+    if not path.exists() and not path.is_symlink():
         raise UsageError(f"no such file: {shown_path(path)}")
-    if not path.is_file():
+    if path.is_dir():
         raise UsageError(f"not a file: {shown_path(path)}")
     try:
-        path.read_bytes().decode("utf-8")
+        return read_script(path).decode("utf-8")
+    except ScriptRefused as refusal:
+        raise UsageError(printable(str(refusal))) from None
     except OSError as error:
         raise UsageError(f"cannot read {shown_path(path)}: {error.strerror or error}") from None
     except UnicodeDecodeError as error:
         raise UsageError(f"{shown_path(path)} is not UTF-8 text (byte {error.start}); save it as UTF-8") from None
-    return path
 
 
 def collect_files(paths: list[Path]) -> list[Path]:
@@ -63,12 +75,15 @@ def collect_files(paths: list[Path]) -> list[Path]:
     files: list[Path] = []
     for path in paths:
         if path.is_dir():
-            found = sorted(p for p in path.iterdir() if p.suffix == ".py" and p.is_file())
+            # A link is listed too (not followed): it gets a row of its own saying so.
+            found = sorted(p for p in path.iterdir() if p.suffix == ".py" and (p.is_symlink() or p.is_file()))
             if not found:
                 raise UsageError(f"no .py files in {shown_path(path)}")
             files.extend(found)  # each judged on its own: one unreadable file must not stop a class's grading
         else:
-            files.append(readable_file(path))
+            if not path.exists() and not path.is_symlink():
+                raise UsageError(f"no such file: {shown_path(path)}")
+            files.append(path)  # a link, or a file that cannot be read, gets a row saying so
     return files
 
 
@@ -105,10 +120,12 @@ def run_check(
     strict: bool | None = None,
 ) -> int:
     exercise = find_exercise(course, exercise_id)
-    readable_file(file)
-    source = file.read_text(encoding="utf-8")  # what the app shows as the code that passed
+    source = readable_file(file)  # what the app shows as the code that passed
     with open_sandbox(2, strict) as sandbox:
-        verdict = check_file(exercise, file, sandbox, limits)
+        try:
+            verdict = check_file(exercise, file, sandbox, limits)
+        except (ScriptRefused, OSError, UnicodeDecodeError):  # changed since it was read just now
+            raise UsageError(f"{shown_path(file)} changed while it was being checked; check it again") from None
     if as_json:
         print(json.dumps(verdict.as_json(shown_path(file))))
         record(verdict, source, data_dir, None)
@@ -128,12 +145,15 @@ def run_grade(course: Course, exercise_id: str, paths: list[Path], fmt: str, job
     def judge(file: Path) -> Verdict:
         try:
             readable_file(file)
-        except UsageError as problem:
-            return Verdict(exercise.id, False, "error", f"The file could not be checked: {problem}", {"error": str(problem)})
-        # Each student's file gets a sandbox of its own (a fresh fork server, in its own bubblewrap where
-        # installed), so nothing one file does can reach another's run.
-        with Sandbox(max_workers=2, strict=True) as sandbox:
-            return check_file(exercise, file, sandbox, limits)
+            # Each student's file gets a sandbox of its own (a fresh fork server, in its own bubblewrap where
+            # installed), so nothing one file does can reach another's run.
+            with Sandbox(max_workers=2, strict=True) as sandbox:
+                return check_file(exercise, file, sandbox, limits)
+        except (UsageError, ScriptRefused, UnicodeDecodeError) as problem:
+            message = printable(str(problem))
+            return Verdict(exercise.id, False, "error", f"The file could not be checked: {message}", {"error": message})
+        except Exception as error:  # the checker's own failure on this file: its row says so, the others go on
+            return checker_error(exercise, error)
 
     with open_sandbox(1, strict=True) as probe:  # fail closed once, with one line, before any file runs
         level = probe.confinement
@@ -198,8 +218,14 @@ def watch(
                 if stamp is not None and stamp != seen:
                     seen = stamp
                     console.rule(time.strftime("%H:%M:%S"))
-                    source = file.read_text(encoding="utf-8")
-                    verdict = check_file(exercise, file, sandbox, limits)
+                    try:
+                        source = readable_file(file)
+                        verdict = check_file(exercise, file, sandbox, limits)
+                    except (UsageError, ScriptRefused, OSError, UnicodeDecodeError) as problem:
+                        console.print(f"[red]{escape(printable(str(problem)))}[/]")
+                        console.print("[dim]watching for changes; ctrl+c stops[/]")
+                        time.sleep(interval)
+                        continue
                     print_verdict(console, verdict, file)
                     record(verdict, source, data_dir, console)
                     console.print("[dim]watching for changes; ctrl+c stops[/]")

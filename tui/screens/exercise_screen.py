@@ -17,7 +17,15 @@ from textual.containers import VerticalScroll
 from textual.timer import Timer
 from textual.widgets import Header, Static, TextArea
 
-from attnpos.lessons.checking import CancelToken, ConfinementUnavailable, RunResult, Verdict, check_source, missing_layers
+from attnpos.lessons.checking import (
+    CancelToken,
+    ConfinementUnavailable,
+    RunResult,
+    ScriptRefused,
+    Verdict,
+    check_source,
+    missing_layers,
+)
 from attnpos.lessons.model import Exercise
 from attnpos.tui.leaks import Footer
 from attnpos.tui.screens.course_screen import CourseScreen
@@ -204,7 +212,7 @@ class ExerciseScreen(CourseScreen):
     def _run_worker(self, source: str, cancel: CancelToken) -> None:
         try:
             result = self.app.sandbox.run_source(source, (), self.app.limits, cancel=cancel, filename=f"{self.exercise.id}.py")
-        except ConfinementUnavailable as reason:
+        except (ConfinementUnavailable, ScriptRefused) as reason:
             self.app.call_from_thread(self._show_refusal, str(reason))
             return
         self.app.call_from_thread(self._show_run, result)
@@ -234,7 +242,7 @@ class ExerciseScreen(CourseScreen):
     def _check_worker(self, source: str, cancel: CancelToken) -> None:
         try:
             verdict = check_source(self.exercise, source, self.app.sandbox, self.app.limits, cancel, f"{self.exercise.id}.py")
-        except ConfinementUnavailable as reason:
+        except (ConfinementUnavailable, ScriptRefused) as reason:
             self.app.call_from_thread(self._show_refusal, str(reason))
             return
         self.app.call_from_thread(self._show_verdict, verdict, source, cancel.cancelled)

@@ -61,12 +61,21 @@ started keep running while the results are written. macOS is not
 supported (no pidfd, no subreaper, no ``/proc``).
 """
 
-from .client import STRICT_ENV, CancelToken, Sandbox, run_script, run_source, strict_from_environment
+from .client import (
+    STRICT_ENV,
+    CancelToken,
+    Sandbox,
+    ScriptRefused,
+    read_script,
+    run_script,
+    run_source,
+    strict_from_environment,
+)
 from .confinement import ConfinementUnavailable, missing_layers
 from .printable import printable
 from .results import STATUSES, ErrorInfo, Limits, RunResult
 
 __all__ = [
     "STATUSES", "Limits", "ErrorInfo", "RunResult", "CancelToken", "Sandbox", "run_script", "run_source",
-    "ConfinementUnavailable", "STRICT_ENV", "strict_from_environment", "missing_layers", "printable",
+    "ConfinementUnavailable", "ScriptRefused", "read_script", "STRICT_ENV", "strict_from_environment", "missing_layers", "printable",
 ]

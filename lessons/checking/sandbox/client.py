@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import atexit
 import base64
+import errno
 import os
 import secrets
 import signal
 import socket
+import stat
 import subprocess
 import threading
 import time
@@ -17,7 +19,7 @@ from typing import Iterator, Sequence
 
 from . import launch
 from .confinement import ConfinementUnavailable, strict_shortfall
-from .protocol import recv_frame, recv_frame_with_fds, send_frame
+from .protocol import MAX_SCRIPT_BYTES, recv_frame, recv_frame_with_fds, send_frame
 from .results import Limits, RunResult, build_result, read_results
 
 # Extra time the app waits for the supervisor's report before it kills the learner itself: the wall-clock
@@ -26,6 +28,40 @@ _BACKSTOP_GRACE_S = 1.0
 # How long the app waits for the output pipe to close once the run has ended.
 _DRAIN_WAIT_S = 2.0
 STRICT_ENV = "ATTNPOS_STRICT"
+
+
+class ScriptRefused(ValueError):
+    """An answer file the sandbox will not run: a symbolic link, not a plain file, or too large; one line."""
+
+
+def read_script(path: str | os.PathLike) -> bytes:
+    """The bytes of the answer file at ``path``, opened without following a symbolic link.
+
+    The one place answer files are opened, for ``check``, ``grade`` and
+    ``watch`` alike: a link (``mallory.py -> alice.py``, or to a secret) is
+    refused, not followed; so is anything but a plain file (a FIFO would
+    block) and a file over :data:`MAX_SCRIPT_BYTES`. Raises ScriptRefused,
+    or OSError when the file cannot be opened.
+    """
+    shown = os.fsdecode(path)
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            raise ScriptRefused(f"{shown} is a symbolic link; it is not followed (check the file itself)") from None
+        raise
+    with open(fd, "rb") as file:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise ScriptRefused(f"{shown} is not a plain file")
+        data = file.read(MAX_SCRIPT_BYTES + 1)
+    if len(data) > MAX_SCRIPT_BYTES:
+        raise ScriptRefused(_too_large(shown, max(info.st_size, len(data))))
+    return data
+
+
+def _too_large(shown: str, size: int) -> str:
+    return f"{shown} is {_size(size)}, more than the {MAX_SCRIPT_BYTES // 1024} KB an answer may be"
 
 
 def strict_from_environment() -> bool:
@@ -156,13 +192,18 @@ class Sandbox:
         working folder; the run folder is removed afterwards. Its ``atexit``
         handlers and leftover threads are not waited for. ``cancel`` stops
         the run from another thread. Duplicate names are read once.
-        Raises FileNotFoundError if ``path`` is not a file, TypeError if a
-        name is not a str.
+        Raises OSError if ``path`` cannot be opened, :class:`ScriptRefused`
+        if it is a symbolic link, not a plain file or too large (see
+        :func:`read_script`), TypeError if a name is not a str.
         """
-        script = Path(path).resolve()
-        if not script.is_file():
-            raise FileNotFoundError(f"no script at {script}")
-        return self._run(script.read_bytes(), str(script), names, limits, cancel)
+        return self.run_bytes(read_script(path), path, names, limits, cancel)
+
+    def run_bytes(
+        self, source: bytes, path: str | os.PathLike, names: Sequence[str], limits: Limits = Limits(),
+        cancel: CancelToken | None = None,
+    ) -> RunResult:
+        """Like :meth:`run`, for bytes already read (with :func:`read_script`) from the file at ``path``."""
+        return self._run(source, str(Path(path).absolute()), names, limits, cancel)
 
     def run_source(
         self, source: str, names: Sequence[str], limits: Limits = Limits(), filename: str = "answer.py",
@@ -180,6 +221,8 @@ class Sandbox:
     ) -> RunResult:
         if not all(isinstance(name, str) for name in names):
             raise TypeError(f"names must be strings: {names!r}")
+        if len(source) > MAX_SCRIPT_BYTES:
+            raise ScriptRefused(_too_large(filename, len(source)))
         wanted = tuple(dict.fromkeys(names))
         token = secrets.token_hex(16)
         request = {
@@ -217,7 +260,6 @@ class Sandbox:
         """Ask the fork server for a supervisor with ``request`` waiting for it; return our socket to it and the level."""
         ours, theirs = socket.socketpair()
         try:
-            send_frame(ours, request)  # queued before anyone can cancel, so a cancel always follows it
             with self._lock:
                 try:
                     socket.send_fds(self._ensure_server(), [b"r"], [theirs.fileno(), output_fd])
@@ -225,6 +267,12 @@ class Sandbox:
                     self._stop_server_locked()
                     socket.send_fds(self._ensure_server(), [b"r"], [theirs.fileno(), output_fd])
                 level = dict(self._level)
+            # Sent once a supervisor is there to read it: a request larger than the socket's buffer (a script
+            # of 170 KB or more) would otherwise block here for ever. Sent before this run can be cancelled,
+            # so a cancel always follows it.
+            ours.settimeout(request["timeout_s"] + _BACKSTOP_GRACE_S)  # a supervisor that never reads it
+            send_frame(ours, request)
+            ours.settimeout(None)
         except BaseException:
             ours.close()
             raise

@@ -15,6 +15,12 @@ import struct
 
 NUMERIC_KINDS = "biufc"
 MAX_TEXT = 2000  # longest error message or type description kept from the learner
+# Largest script a run takes. An answer is a few kilobytes; past this the rerun's syntax tree alone would cost
+# the checker hundreds of megabytes (an 18 MB file grew it to 7 GB).
+MAX_SCRIPT_BYTES = 256 * 1024
+# Largest status.json the app reads back, and its deepest nesting (a report nests three levels).
+MAX_STATUS_BYTES = 16 * MAX_TEXT + 64 * 1024
+MAX_STATUS_DEPTH = 8
 # The learner's exit code when its confinement could not be applied (the script never ran); from sysexits' EX_OSERR.
 CONFINEMENT_FAILED = 71
 
