@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator, Sequence
 
-from . import launch
+from . import launch, tasks
 from .confinement import ConfinementUnavailable, strict_shortfall
 from .protocol import MAX_SCRIPT_BYTES, recv_frame, recv_frame_with_fds, send_frame
 from .results import Limits, RunResult, build_result, read_results
@@ -120,17 +120,22 @@ class Sandbox:
     inside bubblewrap where it is installed, and starting raises
     :class:`ConfinementUnavailable` (one line: why, and what to install)
     unless bubblewrap, or seccomp and Landlock ABI 6, are active.
+    ``left_off`` names layers not to use ("landlock", "seccomp"), so that a
+    test can show what the others stop alone; the level reported says so.
     """
 
     def __init__(
         self, max_workers: int = 4,
         preload: Sequence[str] = ("numpy", "attnpos.core", "attnpos.lessons.checking.substitutes"),
-        strict: bool | None = None,
+        strict: bool | None = None, left_off: frozenset[str] = frozenset(),
     ) -> None:
         if max_workers < 1:
             raise ValueError("max_workers must be at least 1")
         self._slots = threading.BoundedSemaphore(max_workers)
+        self._max_workers = max_workers
+        self._cgroup: str | None = None  # the server's pids cgroup, where one could be made
         self._preload = tuple(preload)
+        self._left_off = frozenset(left_off)
         self.strict = strict_from_environment() if strict is None else strict
         self._lock = threading.Lock()
         self._server: subprocess.Popen | None = None
@@ -171,6 +176,17 @@ class Sandbox:
             except subprocess.TimeoutExpired:
                 server.kill()
                 server.wait()
+        self._remove_cgroup()
+
+    def _remove_cgroup(self) -> None:
+        # Supervisors outlive the server by moments (each ends with its run); the last one out empties it.
+        cgroup, self._cgroup = self._cgroup, None
+        if cgroup is not None:
+            deadline = time.monotonic() + 2.0
+            while os.path.isdir(cgroup) and time.monotonic() < deadline:
+                tasks.remove_cgroup(cgroup)
+                if os.path.isdir(cgroup):
+                    time.sleep(0.01)
 
     def cancel(self) -> None:
         """Cancel every run in progress (status "cancelled")."""
@@ -267,6 +283,7 @@ class Sandbox:
                     self._stop_server_locked()
                     socket.send_fds(self._ensure_server(), [b"r"], [theirs.fileno(), output_fd])
                 level = dict(self._level)
+                request["tasks_capped"] = self._cgroup is not None
             # Sent once a supervisor is there to read it: a request larger than the socket's buffer (a script
             # of 170 KB or more) would otherwise block here for ever. Sent before this run can be cancelled,
             # so a cancel always follows it.
@@ -303,7 +320,8 @@ class Sandbox:
         if self._server is not None and self._server.poll() is not None:
             self._stop_server_locked()
         if self._control is None:
-            self._server, self._control, self._level = _start_server(self._preload, self.strict)
+            self._server, self._control, self._level, self._cgroup = _start_server(
+                self._preload, self.strict, self._max_workers, self._left_off)
         return self._control
 
     def _stop_server_locked(self) -> None:
@@ -313,23 +331,27 @@ class Sandbox:
             self._server.kill()
             self._server.wait()
         self._server = self._control = None
+        self._remove_cgroup()
 
 
-def _start_server(preload: tuple[str, ...], strict: bool) -> tuple[subprocess.Popen, socket.socket, dict]:
+def _start_server(
+    preload: tuple[str, ...], strict: bool, concurrent_runs: int, left_off: frozenset[str],
+) -> tuple[subprocess.Popen, socket.socket, dict, str | None]:
     """A fork server: in strict mode inside bubblewrap if it starts, and only if its confinement suffices."""
     bwrap_installed = launch.bwrap_installed()
     if strict and bwrap_installed:
         try:
-            return launch.start_server(preload, in_bwrap=True)
+            return launch.start_server(preload, True, concurrent_runs, left_off)
         except RuntimeError:
             pass  # bubblewrap is installed but cannot start here (no user namespaces): judge the kernel alone
-    server, control, level = launch.start_server(preload, in_bwrap=False)
+    server, control, level, cgroup = launch.start_server(preload, False, concurrent_runs, left_off)
     shortfall = strict_shortfall(level, bwrap_installed) if strict else None
     if shortfall:
         control.close()
         server.wait()
+        tasks.remove_cgroup(cgroup)
         raise ConfinementUnavailable(shortfall)
-    return server, control, level
+    return server, control, level, cgroup
 
 
 def run_script(

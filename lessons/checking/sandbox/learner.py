@@ -28,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import confinement
+from . import confinement, tasks
 from .processes import kill_descendants
 from .protocol import CONFINEMENT_FAILED, MAX_TEXT, NUMERIC_KINDS
 
@@ -55,7 +55,10 @@ def become_learner(output_fd: int, request: dict, run_folder: str, script: str, 
         os.chdir(os.path.join(run_folder, "work"))
         os.environ.update(HOME=run_folder, TMPDIR=os.path.join(run_folder, "work"))
         try:
-            confinement.confine_learner(level, run_folder)
+            tasks.limit_learner()
+            # Root ignores RLIMIT_NPROC: without the server's pids cgroup, a root learner gets no new thread.
+            threads = request.get("tasks_capped", False) or os.getuid() != 0
+            confinement.confine_learner(level, run_folder, threads)
         except OSError as failure:
             print(f"sandbox: the run could not be confined, so the script did not run: {failure}", file=sys.stderr)
             exit_code = CONFINEMENT_FAILED
