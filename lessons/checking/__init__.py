@@ -24,6 +24,7 @@ from attnpos.lessons.checking.sandbox import (
     RunResult,
     Sandbox,
     ScriptRefused,
+    fenced,
     missing_layers,
     printable,
 )
@@ -31,5 +32,5 @@ from attnpos.lessons.checking.verdicts import Verdict
 
 __all__ = [
     "CONTRACTS", "CancelToken", "ConfinementUnavailable", "Limits", "RunResult", "Sandbox", "ScriptRefused", "Verdict",
-    "check_file", "check_source", "exercise_problems", "missing_layers", "printable",
+    "check_file", "check_source", "exercise_problems", "fenced", "missing_layers", "printable",
 ]

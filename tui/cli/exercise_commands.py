@@ -22,6 +22,7 @@ from attnpos.lessons.checking import (
     ScriptRefused,
     Verdict,
     check_file,
+    fenced,
     printable,
 )
 from attnpos.lessons.checking.judging import checker_error
@@ -91,16 +92,20 @@ def print_verdict(console: Console, verdict: Verdict, path: Path) -> None:
     mark = f"[bold {'green' if verdict.passed else 'red'}]{verdict.heading}[/]"
     console.print(f"{mark}  {escape(verdict.exercise)} · {escape(shown_path(path))}", soft_wrap=True)
     console.print(escape(verdict.message), soft_wrap=False)
+    # Learner text (an error's message, a line of the script, what it printed) only ever behind the fence bar,
+    # so that no line of it can pass for a verdict of the checker's.
     if verdict.details.get("error"):
-        where = f"line {verdict.line}: " if verdict.line else ""
-        console.print(f"[red]{escape(where + str(verdict.details['error']))}[/]")
+        where = f"on line {verdict.line}" if verdict.line else "the error"
+        console.print(f"[red]{escape(where)}:[/]")
+        console.print(escape(fenced(str(verdict.details["error"]))), style="red", highlight=False)
         if verdict.details.get("source_line"):
-            console.print(f"    [dim]{escape(str(verdict.details['source_line']).strip())}[/]")
+            console.print(escape(fenced(str(verdict.details["source_line"]).strip())), style="dim", highlight=False)
     if verdict.output.strip():
         lines = verdict.output.rstrip("\n").splitlines()
-        shown = lines[:20] + ([f"… {len(lines) - 20} more lines"] if len(lines) > 20 else [])
         console.print("[dim]your script printed:[/]")
-        console.print(escape("\n".join(f"  {line}" for line in shown)), style="dim", highlight=False)
+        console.print(escape(fenced("\n".join(lines[:20]))), style="dim", highlight=False)
+        if len(lines) > 20:
+            console.print(f"[dim]  … {len(lines) - 20} more lines[/]")
 
 
 def record(verdict: Verdict, source: str, data_dir: Path | None, console: Console | None) -> None:

@@ -72,10 +72,10 @@ from .client import (
     strict_from_environment,
 )
 from .confinement import ConfinementUnavailable, missing_layers
-from .printable import printable
+from .printable import fenced, printable
 from .results import STATUSES, ErrorInfo, Limits, RunResult
 
 __all__ = [
     "STATUSES", "Limits", "ErrorInfo", "RunResult", "CancelToken", "Sandbox", "run_script", "run_source",
-    "ConfinementUnavailable", "ScriptRefused", "read_script", "STRICT_ENV", "strict_from_environment", "missing_layers", "printable",
+    "ConfinementUnavailable", "ScriptRefused", "read_script", "STRICT_ENV", "strict_from_environment", "missing_layers", "printable", "fenced",
 ]

@@ -30,7 +30,7 @@ import numpy as np
 
 from . import confinement, tasks
 from .processes import kill_descendants
-from .protocol import CONFINEMENT_FAILED, MAX_TEXT, NUMERIC_KINDS
+from .protocol import CONFINEMENT_FAILED, MAX_TEXT, MAX_TRACEBACK, NUMERIC_KINDS, judged_bytes
 
 _ARRAY_KIND_NAMES = {
     "O": "object array", "U": "str array", "S": "bytes array", "M": "datetime64 array",
@@ -157,8 +157,9 @@ def _describe_exception(exc: BaseException, script: str, lines: list[str]) -> di
     except Exception:  # a learner's __str__ may raise
         shown.append(f"{type(exc).__name__}: {message}\n")
     return {
-        "type": type(exc).__name__, "message": message[:MAX_TEXT], "line": line,
-        "source_line": source_line, "traceback": "".join(shown),
+        "type": type(exc).__name__[:MAX_TEXT], "message": message[:MAX_TEXT], "line": line,
+        "source_line": source_line[:MAX_TEXT] if source_line else source_line,
+        "traceback": "".join(shown)[-MAX_TRACEBACK:],
     }
 
 
@@ -175,8 +176,9 @@ def _write_results(
 ) -> None:
     """Save the requested names as .npy files, then status.json; the folder must not exist yet.
 
-    At most ``budget`` bytes of arrays are written: a broadcast view costs
-    the script no memory but would be written out, and read back, in full.
+    At most ``budget`` bytes of arrays, counted as float64 (:func:`judged_bytes`),
+    are written: a broadcast view costs the script no memory but would be
+    written out, and read back, in full.
     """
     results_dir.mkdir(mode=0o700)  # fails if someone made it before the script's code returned
     saved, bad_types, missing = [], {}, []
@@ -186,12 +188,13 @@ def _write_results(
             continue
         array = _numeric_array(namespace[name])
         if isinstance(array, str):
-            bad_types[index] = array
+            bad_types[index] = array[:MAX_TEXT]  # a class's name can be any length
             continue
-        if array.nbytes > budget:
-            bad_types[index] = f"{array.dtype} array of {array.nbytes / 1e6:.0f} MB (too large to read back)"
+        cost = judged_bytes(array.size, array.dtype.itemsize)
+        if cost > budget:
+            bad_types[index] = f"{array.dtype} array of {array.size:,} elements (too large to read back)"
             continue
-        budget -= array.nbytes
+        budget -= cost
         try:
             np.save(results_dir / f"{index}.npy", array, allow_pickle=False)
             saved.append(index)

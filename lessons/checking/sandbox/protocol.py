@@ -18,11 +18,20 @@ MAX_TEXT = 2000  # longest error message or type description kept from the learn
 # Largest script a run takes. An answer is a few kilobytes; past this the rerun's syntax tree alone would cost
 # the checker hundreds of megabytes (an 18 MB file grew it to 7 GB).
 MAX_SCRIPT_BYTES = 256 * 1024
-# Largest status.json the app reads back, and its deepest nesting (a report nests three levels).
-MAX_STATUS_BYTES = 16 * MAX_TEXT + 64 * 1024
+# Longest traceback kept from the learner (its last lines).
+MAX_TRACEBACK = 10 * MAX_TEXT
+# Largest status.json the app reads back, and its deepest nesting (a report nests three levels). Its texts are
+# capped at about 20 * MAX_TEXT characters, and JSON may spell one as 12 bytes (a surrogate pair).
+MAX_STATUS_BYTES = 1024 * 1024
 MAX_STATUS_DEPTH = 8
 # The learner's exit code when its confinement could not be applied (the script never ran); from sysexits' EX_OSERR.
 CONFINEMENT_FAILED = 71
+
+
+def judged_bytes(elements: int, itemsize: int) -> int:
+    """What an array of ``elements`` costs against a run's read-back budget: the float64 (or complex) copy the
+    checker makes of it, so float16 gets no more elements than float64."""
+    return elements * max(itemsize, 8)
 
 
 def encode_frame(message: dict) -> bytes:

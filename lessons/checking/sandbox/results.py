@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import stat
 from dataclasses import dataclass, field
@@ -21,7 +22,15 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .printable import printable
-from .protocol import CONFINEMENT_FAILED, MAX_TEXT, NUMERIC_KINDS
+from .protocol import (
+    CONFINEMENT_FAILED,
+    MAX_STATUS_BYTES,
+    MAX_STATUS_DEPTH,
+    MAX_TEXT,
+    MAX_TRACEBACK,
+    NUMERIC_KINDS,
+    judged_bytes,
+)
 
 STATUSES = ("ok", "error", "crash", "timeout", "memory", "cancelled")
 
@@ -130,8 +139,9 @@ class _Results:
 def read_results(run_fd: int, token: str, names: tuple[str, ...], budget: int) -> _Results | None:
     """Read the results folder inside the run folder open as ``run_fd``; None if absent, forged or malformed.
 
-    At most ``budget`` bytes of arrays are read back (the run's own memory
-    cap: the app never holds more of a run than the run itself could); a
+    At most ``budget`` bytes of arrays, counted as the float64 the checker
+    makes of them, are read back (the run's own memory cap: the app never
+    holds more of a run than the run itself could); a
     value past it is a bad type, "… too large to read back".
     """
     try:
@@ -139,8 +149,8 @@ def read_results(run_fd: int, token: str, names: tuple[str, ...], budget: int) -
     except OSError:
         return None
     try:
-        report = json.loads(_read_plain_file("status.json", folder).decode("utf-8"))
-        if report["token"] != token or report["outcome"] not in ("ok", "error", "memory"):
+        report = _parse_status(_read_plain_file("status.json", folder, MAX_STATUS_BYTES))
+        if not isinstance(report, dict) or report["token"] != token or report["outcome"] not in ("ok", "error", "memory"):
             return None
         bad_types = {names[int(i)]: printable(str(kind)[:MAX_TEXT]) for i, kind in report["bad_types"].items()}
         values = {}
@@ -150,7 +160,7 @@ def read_results(run_fd: int, token: str, names: tuple[str, ...], budget: int) -
                 bad_types[names[i]] = loaded
             else:
                 values[names[i]] = loaded
-                budget -= loaded.nbytes
+                budget -= judged_bytes(loaded.size, loaded.dtype.itemsize)
         return _Results(
             outcome=report["outcome"],
             exit_code=int(report["exit_code"]),
@@ -165,12 +175,34 @@ def read_results(run_fd: int, token: str, names: tuple[str, ...], budget: int) -
         os.close(folder)
 
 
-def _read_plain_file(name: str, folder: int) -> bytes:
-    fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW, dir_fd=folder)
+def _read_plain_file(name: str, folder: int, limit: int) -> bytes:
+    """The file's bytes; ValueError if it is not a plain file or holds more than ``limit`` bytes (nothing more is read)."""
+    fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, dir_fd=folder)
     with open(fd, "rb") as file:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise ValueError(f"{name} is not a plain file")
-        return file.read()
+        data = file.read(limit + 1)
+    if len(data) > limit:
+        raise ValueError(f"{name} is over {limit} bytes")
+    return data
+
+
+_JSON_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')
+
+
+def _parse_status(data: bytes) -> object:
+    """The JSON in ``data``, once its nesting is known to be shallow: ``json.loads`` recurses, and the learner
+    process, which the script controls, may have written 100,000 nested lists."""
+    depth = deepest = 0
+    for char in _JSON_STRING.sub(b"", data).translate(None, delete=_NOT_BRACKETS):
+        depth += 1 if char in b"[{" else -1
+        deepest = max(deepest, depth)
+        if deepest > MAX_STATUS_DEPTH:
+            raise ValueError("status.json nests too deeply")
+    return json.loads(data.decode("utf-8"))
+
+
+_NOT_BRACKETS = bytes(byte for byte in range(256) if byte not in b"[]{}")
 
 
 def _load_numeric(name: str, folder: int, budget: int) -> np.ndarray | str:
@@ -187,11 +219,11 @@ def _load_numeric(name: str, folder: int, budget: int) -> np.ndarray | str:
         version = np.lib.format.read_magic(file)
         read_header = np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
         shape, _, dtype = read_header(file)
-        nbytes = int(np.prod(shape, dtype=object)) * dtype.itemsize
-        if nbytes != size - file.tell():
+        elements = int(np.prod(shape, dtype=object))
+        if elements * dtype.itemsize != size - file.tell():
             raise ValueError(f"{name}: its header does not match its size")
-        if nbytes > budget:
-            return f"{dtype} array of {nbytes / 1e6:.0f} MB (too large to read back)"
+        if judged_bytes(elements, dtype.itemsize) > budget:
+            return f"{dtype} array of {elements:,} elements (too large to read back)"
         file.seek(0)
         array = np.load(file, allow_pickle=False)
     if not isinstance(array, np.ndarray) or array.dtype.kind not in NUMERIC_KINDS:
@@ -215,7 +247,7 @@ def _error_from(raw: dict | None) -> ErrorInfo | None:
         type=printable(str(raw["type"])[:MAX_TEXT]), message=printable(str(raw["message"])[:MAX_TEXT]),
         line=int(line) if line is not None else None,
         source_line=printable(str(source_line)[:MAX_TEXT]) if source_line is not None else None,
-        traceback=printable(str(raw["traceback"])[: 10 * MAX_TEXT]),
+        traceback=printable(str(raw["traceback"])[-MAX_TRACEBACK:]),
     )
 
 
