@@ -14,6 +14,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from attnpos.lessons.checking import (
     ConfinementUnavailable,
@@ -97,15 +98,24 @@ def print_verdict(console: Console, verdict: Verdict, path: Path) -> None:
     if verdict.details.get("error"):
         where = f"on line {verdict.line}" if verdict.line else "the error"
         console.print(f"[red]{escape(where)}:[/]")
-        console.print(escape(fenced(str(verdict.details["error"]))), style="red", highlight=False)
+        print_fenced(console, str(verdict.details["error"]), "red")
         if verdict.details.get("source_line"):
-            console.print(escape(fenced(str(verdict.details["source_line"]).strip())), style="dim", highlight=False)
+            print_fenced(console, str(verdict.details["source_line"]).strip(), "dim")
     if verdict.output.strip():
         lines = verdict.output.rstrip("\n").splitlines()
         console.print("[dim]your script printed:[/]")
-        console.print(escape(fenced("\n".join(lines[:20]))), style="dim", highlight=False)
+        print_fenced(console, "\n".join(lines[:20]), "dim")
         if len(lines) > 20:
             console.print(f"[dim]  … {len(lines) - 20} more lines[/]")
+
+
+def print_fenced(console: Console, text: str, style: str) -> None:
+    """Learner text, each line behind the fence bar, wrapped here so that a wrapped piece has its bar too."""
+    margin = fenced("")
+    for line in fenced(text).split("\n"):
+        body = Text(line[len(margin):], style=style)
+        for piece in body.wrap(console, max(console.width - len(margin), 20), overflow="fold"):
+            console.print(Text(margin, style=style) + piece, soft_wrap=True, highlight=False)
 
 
 def record(verdict: Verdict, source: str, data_dir: Path | None, console: Console | None) -> None:

@@ -68,6 +68,8 @@ def become_learner(output_fd: int, request: dict, run_folder: str, script: str, 
         _write_results(Path(run_folder) / f"results-{request['token']}", request["token"], request["names"],
                        namespace, outcome, script_exit_code, error, request["memory_mb"] * 1024 * 1024)
         exit_code = 0
+    except BaseException as failure:  # the sandbox's own code failed here: say where, for its report
+        print(f"sandbox: {type(failure).__name__}: {failure}", file=sys.__stderr__)
     finally:
         _flush_stdio()
         os._exit(exit_code)

@@ -294,6 +294,8 @@ def _failure(end: dict, limits: Limits) -> tuple[str, str]:
         return "crash", f"the process was killed by {_signal_name(signal_number)}"
     if exit_code == CONFINEMENT_FAILED:
         return "crash", "the sandbox could not confine the run, so the script did not run"
+    if exit_code == 0:  # the learner process ended as normal, but what it left is no report the app accepts
+        return "crash", "the script's results were missing, malformed or too large to read (did it change how they are written?)"
     return "crash", f"the process exited with code {exit_code} before the script finished (os._exit?)"
 
 

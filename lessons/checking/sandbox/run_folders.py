@@ -19,8 +19,10 @@ import time
 _PREFIX = "run-"
 # A folder younger than this is never swept: its supervisor may not have locked it yet.
 _SWEEP_MIN_AGE_S = 60.0
-# Longest a supervisor (or a sweep) spends removing one run folder; what is left, a later sweep removes.
-REMOVE_BUDGET_S = 5.0
+# Longest a supervisor (or a sweep) spends removing one run folder; what is left, a later sweep removes. A run
+# makes folders no faster than they are removed (each costs a few ms on a busy disk), so this is about three
+# runs' worth of the fastest a script can fill one.
+REMOVE_BUDGET_S = 30.0
 
 
 def base_folder() -> str:
@@ -122,13 +124,16 @@ def remove_contents(folder_fd: int, budget_s: float = REMOVE_BUDGET_S) -> None:
 
 
 def _empty_but_folders(fd: int) -> list[str]:
-    """Delete the files and links in the folder open as ``fd``; return its subfolders' names, made enterable."""
+    """Delete the files, links and empty folders in the folder open as ``fd``; return the other subfolders' names."""
     folders = []
     with os.scandir(fd) as entries:
         for entry in entries:
             if entry.is_dir(follow_symlinks=False):
-                os.chmod(entry.name, 0o700, dir_fd=fd)  # a folder the script made unreadable
-                folders.append(entry.name)
+                try:
+                    os.rmdir(entry.name, dir_fd=fd)  # an empty one goes without being opened (an open costs ms)
+                except OSError:
+                    os.chmod(entry.name, 0o700, dir_fd=fd)  # a folder the script made unreadable
+                    folders.append(entry.name)
                 continue
             try:
                 os.unlink(entry.name, dir_fd=fd)
