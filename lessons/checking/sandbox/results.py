@@ -169,7 +169,8 @@ def read_results(run_fd: int, token: str, names: tuple[str, ...], budget: int) -
             bad_types=bad_types,
             missing=tuple(names[i] for i in _indices(report["missing"], names)),
         )
-    except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError):
+    except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError, RecursionError, MemoryError,
+            SyntaxError):  # all a forged report or .npy header can raise (NumPy evaluates the header's text)
         return None
     finally:
         os.close(folder)

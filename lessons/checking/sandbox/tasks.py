@@ -38,6 +38,7 @@ def make_server_cgroup(concurrent_runs: int) -> str | None:
     """A new pids cgroup for one fork server, capped for ``concurrent_runs`` runs; None where none can be made."""
     limit = _SERVER_TASKS + concurrent_runs * (2 + MAX_TASKS)
     for parent in _candidate_parents():
+        _remove_orphans(parent)
         folder = os.path.join(parent, f"attnpos-{os.getpid()}-{secrets.token_hex(4)}")
         try:
             os.mkdir(folder, 0o755)
@@ -69,6 +70,18 @@ def remove_cgroup(folder: str | None) -> None:
             os.rmdir(folder)
         except OSError:
             pass
+
+
+def _remove_orphans(parent: str) -> None:
+    """Remove the empty cgroups of apps that were killed before they could remove their own."""
+    try:
+        names = [name for name in os.listdir(parent) if name.startswith("attnpos-")]
+    except OSError:
+        return
+    for name in names:
+        owner = name.split("-")[1]
+        if owner.isdigit() and not os.path.exists(f"/proc/{owner}"):
+            remove_cgroup(os.path.join(parent, name))  # refused while a process is still inside
 
 
 def limit_learner() -> None:
