@@ -609,8 +609,19 @@ def test_values_read_back_are_bounded_by_the_runs_memory_cap(sandbox):
         second = np.broadcast_to(np.zeros(1), (200 * 1024 * 1024 // 8,))
         refused = 1
     """, ["small", "view", "second", "refused"], limits)
-    assert result.status == "ok" and "view" in result.values and result.values["small"].sum() == 3
-    assert "too large to read back" in result.bad_types["second"]
+    assert result.status == "ok" and result.values["small"].sum() == 3
+    assert "too large to read back" in result.bad_types["view"] and "too large to read back" in result.bad_types["second"]
+
+
+def test_read_back_is_bounded_by_elements_whatever_the_dtype(sandbox):
+    result = run(sandbox, """
+        import numpy as np
+        fits = np.zeros(4 * 1024 * 1024, dtype=np.float64)  # 32 MiB
+        half = np.zeros(6 * 1024 * 1024, dtype=np.int8)  # 6 MiB on disk, but 48 MiB as the float64 judged
+        refused = 1
+    """, ["fits", "half", "refused"], Limits(timeout_s=10.0, memory_mb=768))
+    assert result.status == "ok" and result.values["fits"].size == 4 * 1024 * 1024
+    assert "too large to read back" in result.bad_types["half"]
 
 
 # --- issue 26: a red team's second pass ----------------------------------------------

@@ -28,6 +28,7 @@ from attnpos.lessons.checking.sandbox import (
     read_script,
 )
 from attnpos.lessons.checking.sandbox.protocol import MAX_SCRIPT_BYTES
+from attnpos.lessons.checking.values import MAX_ELEMENTS, too_large
 from attnpos.lessons.checking.verdicts import CHECKER_ERROR, Mistake, Passed, Verdict, render
 from attnpos.lessons.model import Exercise
 
@@ -119,6 +120,9 @@ class _Rerun:
         if unread:
             why = f"{result.error.type}: {result.error.message}" if result.error else result.detail
             return None, f"{why} (`{unread[0]}` was never set)"
+        oversized = [name for name in names if result.values[name].size > MAX_ELEMENTS]
+        if oversized:
+            return None, f"`{oversized[0]}` came out larger than the checker judges"
         return dict(result.values), ""
 
 
@@ -184,6 +188,9 @@ def judge_runs(exercise: Exercise, run: RunResult, rerun_result: _Rerun | _NoRer
             return verdict("missing-name", name=name)
         if name in run.bad_types:
             return verdict("bad-type", "not-numeric", name=name, got=run.bad_types[name])
+        if run.values[name].size > MAX_ELEMENTS:  # the judge's own budget, whatever the array is used for
+            mistake = too_large(name, run.values[name].shape)
+            return verdict(mistake.diagnosis, mistake.cause, **mistake.fields)
     rerun_values, rerun_failure = rerun_result.outcome(contract.names)
     runs = Runs(dict(run.values), rerun_values, rerun_failure, source)
     try:

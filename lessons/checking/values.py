@@ -44,8 +44,6 @@ def real_array(values: Values, name: str, ndim: tuple[int, ...] | None = None) -
         raise Mistake("bad-shape", "ndim", name=name, shape=shape_text(value.shape), wanted=_dimensions(ndim))
     if value.size == 0:
         raise Mistake("bad-shape", "empty", name=name, shape=shape_text(value.shape))
-    if value.size > MAX_ELEMENTS:  # before the float64 copy, which would be 4 times a float16 array
-        raise too_large(name, value.shape)
     array = value.astype(np.float64)
     if not np.all(np.isfinite(array)):
         raise Mistake("bad-type", "not-finite", name=name)

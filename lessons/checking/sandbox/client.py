@@ -19,7 +19,7 @@ from typing import Iterator, Sequence
 
 from . import launch, tasks
 from .confinement import ConfinementUnavailable, strict_shortfall
-from .protocol import MAX_SCRIPT_BYTES, recv_frame, recv_frame_with_fds, send_frame
+from .protocol import MAX_SCRIPT_BYTES, read_back_budget, recv_frame, recv_frame_with_fds, send_frame
 from .results import Limits, RunResult, build_result, read_results
 
 # Extra time the app waits for the supervisor's report before it kills the learner itself: the wall-clock
@@ -263,7 +263,7 @@ class Sandbox:
                 try:
                     # Only a learner that exited 0 on its own got past writing its results.
                     finished = end["ended"] == "exited" and end["exit_code"] == 0
-                    results = (read_results(run_fd, token, wanted, limits.memory_mb * 1024 * 1024)
+                    results = (read_results(run_fd, token, wanted, read_back_budget(limits.memory_mb))
                                if finished and run_fd is not None else None)
                 finally:
                     if run_fd is not None:

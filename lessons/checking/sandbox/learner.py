@@ -30,7 +30,7 @@ import numpy as np
 
 from . import confinement, tasks
 from .processes import kill_descendants
-from .protocol import CONFINEMENT_FAILED, MAX_TEXT, MAX_TRACEBACK, NUMERIC_KINDS, judged_bytes
+from .protocol import CONFINEMENT_FAILED, MAX_TEXT, MAX_TRACEBACK, NUMERIC_KINDS, judged_bytes, read_back_budget
 
 _ARRAY_KIND_NAMES = {
     "O": "object array", "U": "str array", "S": "bytes array", "M": "datetime64 array",
@@ -66,7 +66,7 @@ def become_learner(output_fd: int, request: dict, run_folder: str, script: str, 
         namespace, outcome, script_exit_code, error = _execute(script, request["filename"])
         _kill_own_processes(supervisor)
         _write_results(Path(run_folder) / f"results-{request['token']}", request["token"], request["names"],
-                       namespace, outcome, script_exit_code, error, request["memory_mb"] * 1024 * 1024)
+                       namespace, outcome, script_exit_code, error, read_back_budget(request["memory_mb"]))
         exit_code = 0
     except BaseException as failure:  # the sandbox's own code failed here: say where, for its report
         print(f"sandbox: {type(failure).__name__}: {failure}", file=sys.__stderr__)

@@ -140,8 +140,8 @@ def read_results(run_fd: int, token: str, names: tuple[str, ...], budget: int) -
     """Read the results folder inside the run folder open as ``run_fd``; None if absent, forged or malformed.
 
     At most ``budget`` bytes of arrays, counted as the float64 the checker
-    makes of them, are read back (the run's own memory cap: the app never
-    holds more of a run than the run itself could); a
+    makes of them, are read back (:func:`.protocol.read_back_budget`: the
+    run's own memory cap, and at most 64 MiB, since the app holds them); a
     value past it is a bad type, "… too large to read back".
     """
     try:
