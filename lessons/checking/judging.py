@@ -26,8 +26,8 @@ from attnpos.lessons.checking.sandbox import (
     ScriptRefused,
     printable,
     read_script,
+    refuse_if_too_large,
 )
-from attnpos.lessons.checking.sandbox.protocol import MAX_SCRIPT_BYTES
 from attnpos.lessons.checking.values import MAX_ELEMENTS, too_large
 from attnpos.lessons.checking.verdicts import CHECKER_ERROR, Mistake, Passed, Verdict, render
 from attnpos.lessons.model import Exercise
@@ -45,8 +45,7 @@ def check_source(
     and :class:`ConfinementUnavailable` when strict mode cannot start.
     """
     contract = CONTRACTS[exercise.id]
-    if len(source.encode("utf-8")) > MAX_SCRIPT_BYTES:
-        raise ScriptRefused(f"{filename} is over the {MAX_SCRIPT_BYTES // 1024} KB an answer may be; nothing ran")
+    refuse_if_too_large(len(source.encode("utf-8")), filename)  # before the rerun parses it
 
     def check() -> Verdict:
         rerun_result = _start_rerun(contract, source, sandbox, limits, cancel, filename)  # goes on in a thread
@@ -89,7 +88,7 @@ def _guarded(exercise: Exercise, judge: Callable[[], Verdict]) -> Verdict:
     """``judge()``, or a ``checker-error`` verdict if it raises (a RecursionError in a syntax tree, a sandbox fault)."""
     try:
         return judge()
-    except (ConfinementUnavailable, ScriptRefused, KeyboardInterrupt):
+    except (ConfinementUnavailable, ScriptRefused):
         raise
     except Exception as error:
         return checker_error(exercise, error)

@@ -70,6 +70,7 @@ from .client import (
     Sandbox,
     ScriptRefused,
     read_script,
+    refuse_if_too_large,
     run_script,
     run_source,
     strict_from_environment,
@@ -80,5 +81,6 @@ from .results import STATUSES, ErrorInfo, Limits, RunResult
 
 __all__ = [
     "STATUSES", "Limits", "ErrorInfo", "RunResult", "CancelToken", "Sandbox", "run_script", "run_source",
-    "ConfinementUnavailable", "ScriptRefused", "read_script", "STRICT_ENV", "strict_from_environment", "missing_layers", "printable", "fenced",
+    "ConfinementUnavailable", "ScriptRefused", "read_script", "refuse_if_too_large", "STRICT_ENV",
+    "strict_from_environment", "missing_layers", "printable", "fenced",
 ]

@@ -55,13 +55,14 @@ def read_script(path: str | os.PathLike) -> bytes:
         if not stat.S_ISREG(info.st_mode):
             raise ScriptRefused(f"{shown} is not a plain file")
         data = file.read(MAX_SCRIPT_BYTES + 1)
-    if len(data) > MAX_SCRIPT_BYTES:
-        raise ScriptRefused(_too_large(shown, max(info.st_size, len(data))))
+    refuse_if_too_large(max(info.st_size, len(data)), shown)
     return data
 
 
-def _too_large(shown: str, size: int) -> str:
-    return f"{shown} is {_size(size)}, more than the {MAX_SCRIPT_BYTES // 1024} KB an answer may be"
+def refuse_if_too_large(size: int, shown: str) -> None:
+    """Raise :class:`ScriptRefused` for a script of ``size`` bytes over :data:`MAX_SCRIPT_BYTES`, before anything reads it."""
+    if size > MAX_SCRIPT_BYTES:
+        raise ScriptRefused(f"{shown} is {_size(size)}, more than the {MAX_SCRIPT_BYTES // 1024} KB an answer may be")
 
 
 def strict_from_environment() -> bool:
@@ -237,8 +238,7 @@ class Sandbox:
     ) -> RunResult:
         if not all(isinstance(name, str) for name in names):
             raise TypeError(f"names must be strings: {names!r}")
-        if len(source) > MAX_SCRIPT_BYTES:
-            raise ScriptRefused(_too_large(filename, len(source)))
+        refuse_if_too_large(len(source), filename)
         wanted = tuple(dict.fromkeys(names))
         token = secrets.token_hex(16)
         request = {
