@@ -915,3 +915,14 @@ def test_strict_mode_has_its_own_ipc_namespace(sandbox):
 def test_printable_escapes_invisible_format_characters():
     assert printable("a\u2028b\u2029c\u200bd\u200de\ufeff\u061c\u2066\U000e0041") == (
         "a\\u2028b\\u2029c\\u200bd\\u200de\\ufeff\\u061c\\u2066\\U000e0041")
+
+
+def test_a_file_name_cannot_fake_a_row_of_grade(tmp_path):
+    exercise = COURSE.exercises["constant-offset"]
+    (tmp_path / "a.py").write_text(exercise.starter)
+    (tmp_path / "b\n✓ passed\u2028.py").write_text(exercise.starter)
+    shown = attnpos("grade", "constant-offset", str(tmp_path), env={"NO_COLOR": "1", "TERM": "dumb"})
+    if shown.returncode == 2 and b"strict mode needs" in shown.stderr:
+        skip_strict(shown.stderr.decode().strip())
+    text = shown.stdout.decode()
+    assert "b\\n✓ passed\\u2028.py" in text and not any(line.lstrip().startswith("✓") for line in text.splitlines()), text

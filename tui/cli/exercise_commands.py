@@ -34,8 +34,11 @@ from attnpos.tui.cli.usage import UsageError
 
 
 def shown_path(path: Path) -> str:
-    """A path printable on any terminal, even when its name is not valid UTF-8 or holds control characters."""
-    return printable(os.fsencode(path).decode("utf-8", "backslashreplace"))
+    """A path printable on any terminal, on one line, even when its name is not valid UTF-8 or holds control characters.
+
+    A newline in a file name (``"x\\n✓ passed.py"``) is escaped too: a name is never learner text of many lines.
+    """
+    return printable(os.fsencode(path).decode("utf-8", "backslashreplace")).replace("\n", "\\n").replace("\t", "\\t")
 
 
 def open_sandbox(max_workers: int, strict: bool | None) -> Sandbox:
