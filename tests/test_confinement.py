@@ -926,3 +926,20 @@ def test_a_file_name_cannot_fake_a_row_of_grade(tmp_path):
         skip_strict(shown.stderr.decode().strip())
     text = shown.stdout.decode()
     assert "b\\n✓ passed\\u2028.py" in text and not any(line.lstrip().startswith("✓") for line in text.splitlines()), text
+
+
+def test_sigio_cannot_signal_the_supervisor_with_landlock_alone():
+    """Landlock's signal scope (ABI 6) stops the signal where it is sent, whatever fcntl was allowed to set."""
+    with Sandbox(max_workers=1, strict=False, left_off=frozenset({"seccomp"})) as box:
+        needs(box, "landlock6")
+        result = box.run_source(textwrap.dedent("""
+            import fcntl, os, signal, time
+            reader, writer = os.pipe()
+            fcntl.fcntl(reader, fcntl.F_SETOWN, os.getppid())  # the supervisor
+            fcntl.fcntl(reader, 10, signal.SIGTERM)  # F_SETSIG: a signal that would end it
+            fcntl.fcntl(reader, fcntl.F_SETFL, os.O_ASYNC | os.O_NONBLOCK)
+            os.write(writer, b"x")
+            survived = 1
+        """), ["survived"], QUICK)
+    assert result.status == "ok", (result.status, result.detail)  # "lost" when the supervisor is killed
+    assert result.values["survived"].item() == 1
