@@ -61,16 +61,17 @@ def _live_children(parents: frozenset[int]) -> list[int]:
             return []
     else:
         candidates = set()
-        for parent in parents:
+        for parent_pid in parents:
             try:
-                tasks = os.listdir(f"/proc/{parent}/task")
+                tasks = os.listdir(f"/proc/{parent_pid}/task")
             except OSError:
                 continue
             for task in tasks:
                 try:
-                    candidates.update(int(child) for child in Path(f"/proc/{parent}/task/{task}/children").read_text().split())
+                    listed = Path(f"/proc/{parent_pid}/task/{task}/children").read_text().split()
                 except OSError:
                     continue
+                candidates.update(int(child) for child in listed)
     children = []
     for pid in candidates:
         try:
