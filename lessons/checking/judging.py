@@ -12,6 +12,7 @@ import threading
 import traceback
 from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -149,7 +150,7 @@ def _start_reruns(
             names = ", ".join(f"`{name}`" for name in planned.replacements)
             started.append(_NoRerun(f"{names} must be set at the top level of the script, where the checker can replace it"))
             continue
-        started.append(_Rerun(lambda text=rewritten: sandbox.run_source(text, contract.names, limits, filename=filename, cancel=cancel)))
+        started.append(_Rerun(partial(sandbox.run_source, rewritten, contract.names, limits, filename=filename, cancel=cancel)))
     return started
 
 
