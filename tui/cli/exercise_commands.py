@@ -178,7 +178,7 @@ def run_grade(course: Course, exercise_id: str, paths: list[Path], fmt: str, job
             # installed), so nothing one file does can reach another's run.
             with Sandbox(max_workers=2, strict=True) as sandbox:
                 return check_file(exercise, file, sandbox, limits)
-        except (UsageError, ScriptRefused, UnicodeDecodeError) as problem:
+        except (UsageError, ScriptRefused, OSError, UnicodeDecodeError) as problem:  # the file, or the machine
             message = printable(str(problem))
             return Verdict(exercise.id, False, "error", f"The file could not be checked: {message}", {"error": message})
         except Exception as error:  # the checker's own failure on this file: its row says so, the others go on
