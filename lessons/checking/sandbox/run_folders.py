@@ -23,6 +23,8 @@ _SWEEP_MIN_AGE_S = 60.0
 # makes folders no faster than they are removed (each costs a few ms on a busy disk), so this is about three
 # runs' worth of the fastest a script can fill one.
 REMOVE_BUDGET_S = 30.0
+# Longest the sweep of stale run folders delays a server's start.
+SWEEP_BUDGET_S = 2.0
 
 
 def base_folder() -> str:
@@ -48,8 +50,13 @@ def make_run_folder(base: str) -> tuple[str, int]:
     return path, fd
 
 
-def sweep(base: str) -> None:
-    """Remove run folders under ``base`` that no live run holds (left by a crash or a kill -9)."""
+def sweep(base: str, budget_s: float = SWEEP_BUDGET_S) -> None:
+    """Remove run folders under ``base`` that no live run holds (left by a crash or a kill -9).
+
+    It runs as a server starts, so it stops after ``budget_s`` in all; the
+    next start goes on where it stopped.
+    """
+    deadline = time.monotonic() + budget_s
     try:
         entries = list(os.scandir(base))
     except OSError:
@@ -57,6 +64,8 @@ def sweep(base: str) -> None:
     base_fd = os.open(base, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     try:
         for entry in entries:
+            if time.monotonic() >= deadline:
+                return
             if not entry.name.startswith(_PREFIX) or not entry.is_dir(follow_symlinks=False):
                 continue
             try:
@@ -71,7 +80,7 @@ def sweep(base: str) -> None:
             except OSError:
                 os.close(fd)
                 continue  # a live run holds it
-            remove_contents(fd)
+            remove_contents(fd, max(deadline - time.monotonic(), 0.0))
             os.close(fd)
             try:
                 os.rmdir(entry.name, dir_fd=base_fd)
