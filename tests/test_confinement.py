@@ -943,3 +943,24 @@ def test_sigio_cannot_signal_the_supervisor_with_landlock_alone():
         """), ["survived"], QUICK)
     assert result.status == "ok", (result.status, result.detail)  # "lost" when the supervisor is killed
     assert result.values["survived"].item() == 1
+
+
+async def test_an_answer_over_the_size_limit_is_one_line_in_the_app(tmp_path, monkeypatch):
+    from textual.widgets import TextArea
+
+    from attnpos.lessons.checking.sandbox import client
+    from attnpos.tui.app import AttnposApp
+
+    monkeypatch.setattr(client, "MAX_SCRIPT_BYTES", 2048)  # the real 256 KB would take the editor itself seconds
+    app = AttnposApp(data_dir=tmp_path / "data", start="constant-offset", limits=QUICK)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await app.workers.wait_for_complete()
+        app.screen.query_one("#editor", TextArea).load_text("# padding\n" * 300)
+        await pilot.pause()
+        for key in ("ctrl+t", "ctrl+r"):
+            await pilot.press(key)
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            shown = str(app.screen.query_one("#result-text").render())
+            assert "more than the 2 KB an answer may be" in shown, shown
+        assert app.is_running
