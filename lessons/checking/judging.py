@@ -221,10 +221,11 @@ def judge_runs(exercise: Exercise, run: RunResult, reruns: list[_Rerun | _NoReru
     for name in contract.names:
         if name in run.missing:
             return verdict("missing-name", name=name)
-        if name in run.bad_types:
+        if name in run.bad_types and name not in run.oversized:
             return verdict("bad-type", "not-numeric", name=name, got=run.bad_types[name])
-        if run.values[name].size > MAX_ELEMENTS:  # the judge's own budget, whatever the array is used for
-            mistake = too_large(name, run.values[name].shape)
+        oversized = run.oversized.get(name) or (run.values[name].shape if run.values[name].size > MAX_ELEMENTS else None)
+        if oversized is not None:  # the judge's own budget (or the read-back's), whatever the array is used for
+            mistake = too_large(name, oversized)
             return verdict(mistake.diagnosis, mistake.cause, **mistake.fields)
     outcomes = [started.outcome(contract.names) for started in reruns]
     runs = Runs(

@@ -183,7 +183,7 @@ def _write_results(
     written out, and read back, in full.
     """
     results_dir.mkdir(mode=0o700)  # fails if someone made it before the script's code returned
-    saved, bad_types, missing = [], {}, []
+    saved, bad_types, missing, oversized = [], {}, [], {}
     for index, name in enumerate(names):
         if name not in namespace:
             missing.append(index)
@@ -195,6 +195,7 @@ def _write_results(
         cost = judged_bytes(array.size, array.dtype.itemsize)
         if cost > budget:
             bad_types[index] = f"{array.dtype} array of {array.size:,} elements (too large to read back)"
+            oversized[index] = list(array.shape)
             continue
         budget -= cost
         try:
@@ -204,7 +205,7 @@ def _write_results(
             bad_types[index] = f"{type(namespace[name]).__name__} (could not be saved: {type(exc).__name__})"
     report = {
         "token": token, "outcome": outcome, "exit_code": exit_code, "error": error,
-        "values": saved, "bad_types": bad_types, "missing": missing,
+        "values": saved, "bad_types": bad_types, "missing": missing, "oversized": oversized,
     }
     partial = results_dir / "status.partial"
     partial.write_text(json.dumps(report), encoding="utf-8")

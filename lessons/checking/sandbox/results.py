@@ -98,9 +98,10 @@ class RunResult:
     and tuples of numbers too). ``bad_types`` maps the other requested
     names to a type description ("str", "list", "function", "object array",
     "int (too large for int64)"). ``missing`` lists the requested names the
-    script never bound. When the process died, timed out or was cancelled
-    nothing could be read: ``values`` and ``bad_types`` are empty and every
-    requested name is in ``missing``.
+    script never bound; ``oversized`` gives the shape of each name that is
+    in ``bad_types`` only for being too large to read back. When the process
+    died, timed out or was cancelled nothing could be read: ``values`` and
+    ``bad_types`` are empty and every requested name is in ``missing``.
 
     ``stdout`` is stdout and stderr interleaved, capped at
     ``Limits.output_cap`` bytes, ending with a "[… N MB of output dropped]"
@@ -117,6 +118,7 @@ class RunResult:
     values: dict[str, np.ndarray] = field(default_factory=dict)
     bad_types: dict[str, str] = field(default_factory=dict)
     missing: tuple[str, ...] = ()
+    oversized: dict[str, tuple[int, ...]] = field(default_factory=dict)
     stdout: str = ""
     error: ErrorInfo | None = None
     signal: int | None = None
@@ -136,6 +138,7 @@ class _Results:
     values: dict[str, np.ndarray]
     bad_types: dict[str, str]
     missing: tuple[str, ...]
+    oversized: dict[str, tuple[int, ...]]
 
 
 def read_results(run_fd: int, token: str, names: tuple[str, ...], budget: int) -> _Results | None:
@@ -155,11 +158,12 @@ def read_results(run_fd: int, token: str, names: tuple[str, ...], budget: int) -
         if not isinstance(report, dict) or report["token"] != token or report["outcome"] not in ("ok", "error", "memory"):
             return None
         bad_types = {names[int(i)]: printable(str(kind)[:MAX_TEXT]) for i, kind in report["bad_types"].items()}
+        oversized = {names[int(i)]: _shape(shape) for i, shape in report.get("oversized", {}).items()}
         values = {}
         for i in _indices(report["values"], names):
             loaded = _load_numeric(f"{i}.npy", folder, budget)
-            if isinstance(loaded, str):
-                bad_types[names[i]] = loaded
+            if isinstance(loaded, tuple):
+                bad_types[names[i]], oversized[names[i]] = loaded
             else:
                 values[names[i]] = loaded
                 budget -= judged_bytes(loaded.size, loaded.dtype.itemsize)
@@ -170,6 +174,7 @@ def read_results(run_fd: int, token: str, names: tuple[str, ...], budget: int) -
             values=values,
             bad_types=bad_types,
             missing=tuple(names[i] for i in _indices(report["missing"], names)),
+            oversized=oversized,
         )
     except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError, RecursionError, MemoryError,
             SyntaxError):  # all a forged report or .npy header can raise (NumPy evaluates the header's text)
@@ -208,8 +213,15 @@ def _parse_status(data: bytes) -> object:
 _NOT_BRACKETS = bytes(byte for byte in range(256) if byte not in b"[]{}")
 
 
-def _load_numeric(name: str, folder: int, budget: int) -> np.ndarray | str:
-    """The array in ``name``, or a bad-type description if it is larger than ``budget`` bytes.
+def _shape(raw: object) -> tuple[int, ...]:
+    """A shape the learner process reported: a short list of sizes."""
+    if not isinstance(raw, list) or len(raw) > 64 or not all(isinstance(n, int) and 0 <= n < 2**63 for n in raw):
+        raise ValueError("not a shape")
+    return tuple(raw)
+
+
+def _load_numeric(name: str, folder: int, budget: int) -> np.ndarray | tuple[str, tuple[int, ...]]:
+    """The array in ``name``, or a bad-type description and its shape if it is larger than ``budget`` bytes.
 
     The header is read first: its size must match the file's, and the data
     is read only if it fits the budget.
@@ -228,7 +240,7 @@ def _load_numeric(name: str, folder: int, budget: int) -> np.ndarray | str:
         if elements * dtype.itemsize != size - file.tell():
             raise ValueError(f"{name}: its header does not match its size")
         if judged_bytes(elements, dtype.itemsize) > budget:
-            return f"{dtype} array of {elements:,} elements (too large to read back)"
+            return f"{dtype} array of {elements:,} elements (too large to read back)", tuple(shape)
         file.seek(0)
         array = np.load(file, allow_pickle=False)
     if not isinstance(array, np.ndarray) or array.dtype.kind not in NUMERIC_KINDS:
@@ -266,7 +278,7 @@ def build_result(
     if results is not None and signal_number is None:
         return RunResult(
             status=results.outcome, values=results.values, bad_types=results.bad_types, missing=results.missing,
-            stdout=output, error=results.error, exit_code=results.exit_code,
+            oversized=results.oversized, stdout=output, error=results.error, exit_code=results.exit_code,
             detail=_outcome_detail(results), duration_s=duration, confinement=dict(confinement),
         )
     status, detail = _failure(end, limits)
