@@ -361,9 +361,14 @@ class ExerciseScreen(CourseScreen):
         widget.display = not widget.display
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
-        """ctrl+l is offered only while the editor holds other code than the code that passed."""
+        """ctrl+l is offered only while the editor holds other code than the code that passed; in a browser
+        the external editor is not (no terminal to lend it), and f5 checks only there."""
         if action == "load_passed":
             return self.state.passed_source is not None and not self._holds_passed_code
+        if action == "external_editor":
+            return not self.app.is_web
+        if action == "check_in_browser":
+            return self.app.is_web
         return True
 
     def action_load_passed(self) -> None:
@@ -406,9 +411,6 @@ class ExerciseScreen(CourseScreen):
 
     def action_external_editor(self) -> None:
         """Suspend the app, edit the draft in $EDITOR, then check it."""
-        if self.app.is_web:  # a browser session has no terminal to lend an editor
-            self.notify("In a browser, edit here: an external editor needs attnpos in a terminal.", severity="warning")
-            return
         command = shlex.split(os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi")
         self.save_draft()
         with tempfile.TemporaryDirectory(prefix="attnpos-edit-") as folder:
