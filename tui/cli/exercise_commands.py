@@ -144,11 +144,14 @@ def run_check(
     """Check one file; ``early``: a sandbox already starting (the command line's), else one is started here."""
     exercise = find_exercise(course, exercise_id)
     source = readable_file(file)  # what the app shows as the code that passed
-    with early.ready() if early is not None else open_sandbox(CHECK_WORKERS, strict) as sandbox:
-        try:
-            verdict = check_file(exercise, file, sandbox, limits)
-        except (ScriptRefused, OSError, UnicodeDecodeError):  # changed since it was read just now
-            raise UsageError(f"{shown_path(file)} changed while it was being checked; check it again") from None
+    try:
+        if early is not None:  # the caller releases it
+            verdict = check_file(exercise, file, early.ready(), limits)
+        else:
+            with open_sandbox(CHECK_WORKERS, strict) as sandbox:
+                verdict = check_file(exercise, file, sandbox, limits)
+    except (ScriptRefused, OSError, UnicodeDecodeError):  # changed since it was read just now
+        raise UsageError(f"{shown_path(file)} changed while it was being checked; check it again") from None
     if as_json:
         print(json.dumps(verdict.as_json(shown_path(file))))
         record(verdict, source, data_dir, None)
@@ -230,9 +233,13 @@ def write_starter(course: Course, exercise_id: str, folder: Path) -> int:
 
 def watch(
     course: Course, exercise_id: str, file: Path, interval: float, limits: Limits, data_dir: Path | None = None,
-    strict: bool | None = None,
+    strict: bool | None = None, early: EarlySandbox | None = None,
 ) -> int:
-    """Re-check whenever the file changes; polling works where file events do not (network folders)."""
+    """Re-check whenever the file changes; polling works where file events do not (network folders).
+
+    One sandbox serves the session, so every check after the first is warm: its
+    server is up and the checker imported. ``early``: one already starting.
+    """
     from rich.console import Console
     from rich.markup import escape
 
@@ -240,32 +247,35 @@ def watch(
     readable_file(file)
     console = Console(highlight=False)
     seen: tuple[int, int] | None = None
-    with open_sandbox(CHECK_WORKERS, strict) as sandbox:
-        try:
-            while True:
-                stamp: tuple[int, int] | None
+    sandbox = early.ready() if early is not None else open_sandbox(CHECK_WORKERS, strict)
+    try:
+        while True:
+            stamp: tuple[int, int] | None
+            try:
+                info = file.stat()
+                stamp = (info.st_mtime_ns, info.st_size)
+            except OSError:
+                stamp = None
+            if stamp is not None and stamp != seen:
+                seen = stamp
+                console.rule(time.strftime("%H:%M:%S"))
                 try:
-                    info = file.stat()
-                    stamp = (info.st_mtime_ns, info.st_size)
-                except OSError:
-                    stamp = None
-                if stamp is not None and stamp != seen:
-                    seen = stamp
-                    console.rule(time.strftime("%H:%M:%S"))
-                    try:
-                        source = readable_file(file)
-                        verdict = check_file(exercise, file, sandbox, limits)
-                    except (UsageError, ScriptRefused, OSError, UnicodeDecodeError) as problem:
-                        console.print(f"[red]{escape(printable(str(problem)))}[/]")
-                        console.print("[dim]watching for changes; ctrl+c stops[/]")
-                        time.sleep(interval)
-                        continue
-                    print_verdict(console, verdict, file)
-                    record(verdict, source, data_dir, console)
+                    source = readable_file(file)
+                    verdict = check_file(exercise, file, sandbox, limits)
+                except (UsageError, ScriptRefused, OSError, UnicodeDecodeError) as problem:
+                    console.print(f"[red]{escape(printable(str(problem)))}[/]")
                     console.print("[dim]watching for changes; ctrl+c stops[/]")
-                time.sleep(interval)
-        except KeyboardInterrupt:
-            return 0
+                    time.sleep(interval)
+                    continue
+                print_verdict(console, verdict, file)
+                record(verdict, source, data_dir, console)
+                console.print("[dim]watching for changes; ctrl+c stops[/]")
+            time.sleep(interval)
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        if early is None:  # else the caller releases it
+            sandbox.close()
 
 
 def print_hint(course: Course, exercise_id: str, number: int, data_dir: Path | None = None) -> int:
