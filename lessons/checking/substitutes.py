@@ -111,8 +111,8 @@ def shifted_positions(positions: object) -> np.ndarray:
 
 
 def other_head_count(n_heads: object) -> int:
-    """Another head count for the alibi exercise's rerun: 20 (not a power of two), or 6 if the learner already has 20."""
-    return 6 if int(np.asarray(n_heads).reshape(-1)[0]) == 20 else 20
+    """Another head count for the alibi exercise's rerun: 20 (not a power of two), or 6 for 16 heads or more (the rerun's arrays stay no larger)."""
+    return 6 if int(np.asarray(n_heads).reshape(-1)[0]) >= 16 else 20
 
 
 def other_factor(factor: object) -> float:

@@ -1,11 +1,11 @@
-"""float16 scores over 256 tokens: the rounding swamps the bias."""
+"""float16 scores, 16 heads over 256 tokens: the rounding swamps the bias."""
 import math
 
 import numpy as np
 
 from attnpos.core import softmax
 
-n_heads = 12
+n_heads = 16
 T = 256
 # content scores q.k / sqrt(hs): one (T, T) matrix per head
 scores = np.random.default_rng(0).standard_normal((n_heads, T, T)).astype(np.float16)
