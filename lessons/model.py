@@ -53,6 +53,17 @@ class Grid:
 
 
 @dataclass(frozen=True)
+class Heatmap:
+    """A heat map of any real (R, C) matrix figure (a position table, products of positions), optionally beside a second."""
+
+    figure: str
+    line: int
+    compare: str | None = None
+    caption: str = ""
+    titles: tuple[str, ...] = ()  # a short title per map
+
+
+@dataclass(frozen=True)
 class Quiz:
     """A multiple-choice question with an explanation for every choice."""
 
@@ -83,7 +94,7 @@ class PlaygroundLink:
     caption: str = ""  # what to look at once it is open
 
 
-Block = Union[Prose, Math, Code, Grid, Quiz, ExerciseRef, PlaygroundLink]
+Block = Union[Prose, Math, Code, Grid, Heatmap, Quiz, ExerciseRef, PlaygroundLink]
 
 
 @dataclass(frozen=True)

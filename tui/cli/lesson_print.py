@@ -17,7 +17,7 @@ from rich.text import Text
 
 from attnpos.lessons.cells import run_cell
 from attnpos.lessons.figures import changed_rows, figure
-from attnpos.lessons.model import Code, Course, ExerciseRef, Grid, Lesson, Math, PlaygroundLink, Prose, Quiz
+from attnpos.lessons.model import Code, Course, ExerciseRef, Grid, Heatmap, Lesson, Math, PlaygroundLink, Prose, Quiz
 from attnpos.tui.colours import SHADES, format_weight, ramp_step, ramp_style, shade
 
 
@@ -58,6 +58,35 @@ def grid_renderable(block: Grid) -> RenderableType:
     return Padding(Group(*parts), (1, 0, 1, 2))
 
 
+def heatmap_renderable(block: Heatmap) -> RenderableType:
+    """A heat map as a table of signed values, each with its shade on one scale for both maps."""
+    names = [n for n in (block.figure, block.compare) if n]
+    titles = list(block.titles) or [""] * len(names)
+    matrices = [np.asarray(figure(n).value, dtype=np.float64) for n in names]
+    low = min(float(m.min()) for m in matrices)
+    span = (max(float(m.max()) for m in matrices) - low) or 1.0
+    tables = []
+    for name, values, title in zip(names, matrices, titles, strict=True):
+        fig = figure(name)
+        columns = fig.columns() if fig.columns else [str(j) for j in range(values.shape[1])]
+        table = Table(title=title, box=None, padding=(0, 0), show_edge=False, title_style="bold")
+        table.add_column("", justify="right", style="bold", no_wrap=True)
+        for label in columns:
+            table.add_column(label, justify="right", no_wrap=True, min_width=7)
+        for label, row in zip(_labels(name), values, strict=True):
+            cells = []
+            for v in row:
+                level = (v - low) / span
+                cells.append(Text(f" {shade(level)}{v:+.2f}", style=ramp_style(ramp_step(level))))
+            table.add_row(label + " ", *cells)
+        tables.append(table)
+    legend = Text(f"legend: {SHADES[0]} {low:+.2f} … {SHADES[-1]} {low + span:+.2f}", style="dim")
+    parts: list[RenderableType] = [*tables, legend]
+    if block.caption:
+        parts.append(Text(block.caption, style="italic"))
+    return Padding(Group(*parts), (1, 0, 1, 2))
+
+
 def _labels(name: str) -> list[str]:
     fig = figure(name)
     return fig.labels() if fig.labels else [str(i) for i in range(fig.value.shape[0])]
@@ -85,6 +114,8 @@ def block_renderables(block, course: Course, run_code: bool) -> Iterable[Rendera
             yield Panel(output, title="output", title_align="left", style="dim")
     elif isinstance(block, Grid):
         yield grid_renderable(block)
+    elif isinstance(block, Heatmap):
+        yield heatmap_renderable(block)
     elif isinstance(block, Quiz):
         choices = Table.grid(padding=(0, 1))
         choices.add_column(no_wrap=True)

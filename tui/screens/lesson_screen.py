@@ -11,7 +11,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import Header, Static
 
-from attnpos.lessons.model import Code, Course, ExerciseRef, Grid, Lesson, Math, PlaygroundLink, Prose, Quiz
+from attnpos.lessons.model import Code, Course, ExerciseRef, Grid, Heatmap, Lesson, Math, PlaygroundLink, Prose, Quiz
 from attnpos.lessons.progress import exercise_status
 from attnpos.tui.leaks import Footer, release_removed_widgets
 from attnpos.tui.screens.course_screen import CourseScreen
@@ -20,6 +20,7 @@ from attnpos.tui.widgets.lesson_blocks import (
     CodeCell,
     ExerciseCard,
     GridFigure,
+    HeatmapFigure,
     MathBlock,
     PlaygroundCard,
     ProseBlock,
@@ -134,6 +135,8 @@ class LessonScreen(CourseScreen):
             return CodeCell(block)
         if isinstance(block, Grid):
             return GridFigure(block)
+        if isinstance(block, Heatmap):
+            return HeatmapFigure(block)
         if isinstance(block, Quiz):
             previous = self.app.progress.quiz_answer(block.id)
             return QuizCard(block, previous.choice if previous else None)
