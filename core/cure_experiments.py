@@ -60,6 +60,8 @@ class EmbeddingResult:
 
     ids: np.ndarray = field(repr=False)  # (B, T)
     uses: np.ndarray = field(repr=False)  # (V,) how often each id is looked up
+    ones_scatter: np.ndarray = field(repr=False)  # (V, C) np.add.at of a gradient of ones: each row counts its uses
+    ones_buffered: np.ndarray = field(repr=False)  # (V, C) grad[ids] += ones: a used row holds 1, however often used
     onehot_gap: float  # max|scatter-add − onehotᵀ·g|
     finite_difference_gap: float  # max|scatter-add − central differences|
     buffered_repeat: float  # the buffered gradient of the thrice-used id, with g = 1
@@ -87,6 +89,8 @@ def embedding_experiment(seed: int = EMBED_SEED) -> EmbeddingResult:
     return EmbeddingResult(
         ids=ids,
         uses=row_use_counts(ids, V),
+        ones_scatter=embed_backward(ones, ids, V),
+        ones_buffered=buffered_backward(ones, ids, V),
         onehot_gap=float(np.max(np.abs(scatter - onehot_backward(grad_out, ids, V)))),
         finite_difference_gap=float(np.max(np.abs(scatter - finite_difference_gradient(loss, table, FD_STEP)))),
         buffered_repeat=float(buffered_backward(ones, ids, V)[repeated, 0]),

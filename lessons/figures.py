@@ -143,6 +143,10 @@ def _channels(count: int) -> Callable[[], list[str]]:
     return lambda: [str(c) for c in range(count)]
 
 
+def _ids(count: int) -> Callable[[], list[str]]:
+    return lambda: [f"id {v}" for v in range(count)]
+
+
 def _bits() -> list[str]:
     return [f"b{b}" for b in range(sine().counter.shape[1])]
 
@@ -162,6 +166,8 @@ def _cure_figures() -> list[Figure]:
         Figure("embed.fd_step", "the central-difference step", lambda: cx.FD_STEP),
         Figure("embed.buffered", "the thrice-used row's gradient with grad[ids] += 1", lambda: embedding().buffered_repeat),
         Figure("embed.unbuffered", "the same with np.add.at", lambda: embedding().unbuffered_repeat),
+        Figure("embed.scatter", "np.add.at of a gradient of ones into the 12 × 4 table", lambda: embedding().ones_scatter, _ids(cx.EMBED_VOCAB), None, _channels(cx.EMBED_WIDTH)),
+        Figure("embed.buffered_grad", "grad[ids] += ones: the buffered version", lambda: embedding().ones_buffered, _ids(cx.EMBED_VOCAB), None, _channels(cx.EMBED_WIDTH)),
         Figure("embed.gpt2_wte", "GPT-2's token table, 50257 × 768", lambda: embedding().gpt2_wte),
         Figure("embed.gpt2_share", "that table's share of GPT-2 small's parameters", lambda: embedding().gpt2_wte_share),
         Figure("scale.width", "d_model of the norm comparison", lambda: scale().width),
