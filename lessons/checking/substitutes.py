@@ -55,3 +55,35 @@ def twins_alike(pos: object, X: object) -> np.ndarray:
         raise ValueError(f"pos of shape {pos.shape} has no token axis to rewrite")
     pos[..., b, :] = pos[..., a, :]
     return pos
+
+
+def _ids_like(ids: object, shape: tuple[int, ...], rows: int, seed: int) -> np.ndarray:
+    """Ids of ``shape`` in the learner's integer dtype, drawn from the lower half of ``rows`` so that many repeat."""
+    dtype = np.asarray(ids).dtype if np.asarray(ids).dtype.kind in "iu" else np.int64
+    return np.random.default_rng(seed).integers(0, max(2, rows // 2 + 1), size=shape).astype(dtype)
+
+
+def other_ids(ids: object, wte: object) -> np.ndarray:
+    """embedding-backward: one more sentence, one more token, other ids with repeats (and unused rows)."""
+    ids, rows = np.asarray(ids), np.asarray(wte).shape[0]
+    shape = (ids.shape[0] + 1, ids.shape[1] + 1) if ids.ndim == 2 else (ids.shape[-1] + 1,)
+    return _ids_like(ids, shape, rows, seed=24)
+
+
+def wider(C: object) -> int:
+    """sinusoidal-table: four more channels (two more pairs)."""
+    return int(C) + 4  # type: ignore[call-overload]
+
+
+def farther(k: object, T: object) -> int:
+    """sinusoidal-table: a shift two positions longer, still inside the table."""
+    k, T = int(k), int(T)  # type: ignore[call-overload]
+    return k + 2 if k + 2 < T else max(1, k - 1)
+
+
+def other_batch(ids: object, wte: object) -> np.ndarray:
+    """learned-positions: one more sequence, one token shorter (at least 2), other ids."""
+    ids, rows = np.asarray(ids), np.asarray(wte).shape[0]
+    B, T = (ids.shape[0], ids.shape[1]) if ids.ndim == 2 else (1, ids.shape[-1])
+    dtype = ids.dtype if ids.dtype.kind in "iu" else np.int64
+    return np.random.default_rng(25).integers(0, rows, size=(B + 1, max(2, T - 1))).astype(dtype)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from attnpos.lessons.checking.contracts.common import Contract, Runs
 from attnpos.lessons.checking.contracts.constant_offset import CONSTANT_OFFSET
+from attnpos.lessons.checking.contracts.embedding_backward import EMBEDDING_BACKWARD
 from attnpos.lessons.checking.contracts.forget_reorder import FORGET_REORDER
 from attnpos.lessons.checking.contracts.identical_tokens import IDENTICAL_TOKENS
 from attnpos.lessons.checking.contracts.order_checks import ORDER_CHECKS
@@ -18,6 +19,7 @@ CONTRACTS: dict[str, Contract] = {
     "constant-offset": CONSTANT_OFFSET,
     "identical-tokens": IDENTICAL_TOKENS,
     "order-checks": ORDER_CHECKS,
+    "embedding-backward": EMBEDDING_BACKWARD,
 }
 
 __all__ = ["CONTRACTS", "Contract", "Runs"]

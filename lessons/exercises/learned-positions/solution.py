@@ -2,7 +2,7 @@
 import numpy as np
 
 rng = np.random.default_rng(7)
-V, C, max_len = 20, 4, 8             # Hugging Face would call max_len max_position_embeddings
+V, C, max_len = 6, 4, 8              # 6 symbols; Hugging Face would call max_len max_position_embeddings
 wte = rng.standard_normal((V, C))     # token table
 wpe = 0.02 * rng.standard_normal((max_len, C))  # position table: rows 0 ... max_len - 1
 ids = rng.integers(0, V, size=(3, 5))  # (B, T) = (3, 5)
