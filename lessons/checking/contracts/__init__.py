@@ -13,6 +13,7 @@ from attnpos.lessons.checking.contracts.embedding_backward import EMBEDDING_BACK
 from attnpos.lessons.checking.contracts.forget_reorder import FORGET_REORDER
 from attnpos.lessons.checking.contracts.identical_tokens import IDENTICAL_TOKENS
 from attnpos.lessons.checking.contracts.order_checks import ORDER_CHECKS
+from attnpos.lessons.checking.contracts.sinusoidal_table import SINUSOIDAL_TABLE
 
 CONTRACTS: dict[str, Contract] = {
     "forget-reorder": FORGET_REORDER,
@@ -20,6 +21,7 @@ CONTRACTS: dict[str, Contract] = {
     "identical-tokens": IDENTICAL_TOKENS,
     "order-checks": ORDER_CHECKS,
     "embedding-backward": EMBEDDING_BACKWARD,
+    "sinusoidal-table": SINUSOIDAL_TABLE,
 }
 
 __all__ = ["CONTRACTS", "Contract", "Runs"]

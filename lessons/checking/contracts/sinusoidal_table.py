@@ -1,0 +1,113 @@
+"""sinusoidal-table: the (T, C) table of Vaswani et al. from its formula, and the rotation M_k that shifts it.
+
+The rerun widens the table by two pairs and lengthens the shift: the right
+table and M change with them, each misconception (exponent i, a frequency
+per channel, the sign, positions from 1, sin and cos swapped, concatenated
+halves) gives a table of its own, and numbers typed in do not change.
+What this cannot see: ``shift_error`` is rounding noise when pe and M are
+right, so a typed noise-sized figure next to a right table and M passes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from attnpos.core.sinusoidal_encoding import BASE, shift_error, shift_matrix
+from attnpos.lessons.checking.contracts.common import Contract, Runs, figure_mistake
+from attnpos.lessons.checking.contracts.table_reading import calls_any, close, off_by, read_shaped, read_whole
+from attnpos.lessons.checking.values import REPORTED_ROUNDING, Values, dtype_roundoff, scalar
+from attnpos.lessons.checking.verdicts import Mistake, Passed
+
+NAMES = ("T", "C", "k", "pe", "M", "shift_error")
+CHANGED = "`C` four channels wider and `k` two positions longer"
+LIBRARY_NAMES = {"sinusoidal", "shift_matrix", "sinusoidal_encoding", "offset_products"}
+MAX_POSITIONS, MAX_CHANNELS = 4096, 1024
+
+
+def table(t: np.ndarray, w_sin: np.ndarray, w_cos: np.ndarray, C: int) -> np.ndarray:
+    """(T, C) sines of t·w_sin in the even channels, cosines of t·w_cos in the odd ones."""
+    pe = np.zeros((len(t), C))
+    pe[:, 0::2] = np.sin(t[:, None] * w_sin[None, :])
+    pe[:, 1::2] = np.cos(t[:, None] * w_cos[None, :])
+    return pe
+
+
+def hypotheses(T: int, C: int) -> dict[str, np.ndarray]:
+    """The right table and what each misconception builds instead, by diagnosis."""
+    t = np.arange(T, dtype=np.float64)
+    pairs = np.arange(C // 2, dtype=np.float64)
+    w = BASE ** (-2 * pairs / C)
+    right = table(t, w, w, C)
+    return {
+        "right": right,
+        "exponent-i": table(t, BASE ** (-pairs / C), BASE ** (-pairs / C), C),
+        "frequency-per-channel": table(t, w, BASE ** (-(2 * pairs + 1) / C), C),
+        "frequency-per-channel/doubled": table(t, BASE ** (-4 * pairs / C), BASE ** (-2 * (2 * pairs + 1) / C), C),
+        "sign-flipped": table(t, 1 / w, 1 / w, C),
+        "from-one": table(t + 1, w, w, C),
+        "sin-cos-swapped": right[:, np.ravel(np.column_stack([np.arange(1, C, 2), np.arange(0, C, 2)]))],
+        "halves": np.concatenate([right[:, 0::2], right[:, 1::2]], axis=1),
+    }
+
+
+def _table_tolerance(roundoff: float, pe: np.ndarray, T: int, cause: str = "right") -> float:
+    """sin(t·w) rounds like the angle t·w itself; the largest angle is T·w_max (T·10000^(1 − 2/C) with the sign flipped)."""
+    largest = T * (BASE if cause == "sign-flipped" else 1.0) + 1
+    return 64 * roundoff * largest
+
+
+def _judge_run(values: Values, source: str, first: Values | None = None) -> Passed:
+    T = read_whole(values, "T", 2, MAX_POSITIONS)
+    C = read_whole(values, "C", 2, MAX_CHANNELS)
+    if C % 2:
+        raise Mistake("bad-shape", "odd-width", name="C", value=C)
+    k = read_whole(values, "k", 1, T - 1)
+    if first is not None:
+        for name in ("pe", "M"):  # the rerun changed C and k: an honest table and M change shape and values
+            _unfollowed(values, first, name)
+    roundoff = dtype_roundoff(values, NAMES)
+    pe = read_shaped(values, "pe", (T, C))
+    tables = hypotheses(T, C)
+    tol = _table_tolerance(roundoff, tables["right"], T)
+    if not close(pe, tables["right"], tol):
+        _unfollowed(values, first, "pe")
+        for cause, wrong in tables.items():
+            if cause != "right" and close(pe, wrong, _table_tolerance(roundoff, wrong, T, cause)):
+                diagnosis, _, detail = cause.partition("/")
+                raise Mistake(diagnosis, detail, name="pe")
+        raise Mistake("mismatch", name="pe", got=off_by(pe, tables["right"]))
+    M = read_shaped(values, "M", (C, C))
+    expected_M = shift_matrix(k, C)
+    m_tol = 64 * roundoff * (1 + k)
+    if not close(M, expected_M, m_tol):
+        _unfollowed(values, first, "M")
+        if close(M, expected_M.T, m_tol):
+            raise Mistake("mismatch", "rotation-transposed", name="M")
+        raise Mistake("mismatch", name="M", got=off_by(M, expected_M))
+    figure = scalar(values, "shift_error")
+    honest = shift_error(pe, M, k)
+    noise = 64 * roundoff * C * (1 + T)
+    if abs(figure - honest) > noise + REPORTED_ROUNDING * abs(honest):
+        raise figure_mistake("mismatch", "shift-figure", "shift_error", honest, figure)
+    return Passed()
+
+
+def _unfollowed(values: Values, first: Values | None, name: str) -> None:
+    if first is not None and np.array_equal(values[name], first[name]):
+        raise Mistake("mismatch", "typed", name=name)
+
+
+def judge(runs: Runs) -> Passed:
+    if calls_any(runs.source, LIBRARY_NAMES):
+        raise Mistake("mismatch", "borrowed", name="pe")
+    _judge_run(runs.first, runs.source)
+    return _judge_run(runs.second(CHANGED), runs.source, runs.first)
+
+
+SINUSOIDAL_TABLE = Contract(
+    names=NAMES,
+    replacements={"C": "wider(C)", "k": "farther(k, T)"},
+    changed=CHANGED,
+    judge=judge,
+    diagnoses=("exponent-i", "frequency-per-channel", "sign-flipped", "from-one", "sin-cos-swapped", "halves", "mismatch"),
+)
