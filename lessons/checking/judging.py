@@ -97,6 +97,8 @@ def _error_cause(kind: str, message: str) -> str:
         return "arguments"
     if kind == "IndexError":
         return "index"
+    if kind == "NotImplementedError":
+        return "not-implemented"
     if kind == "ValueError" and any(word in message for word in ("shape", "broadcast", "dimension", "axis")):
         return "shapes"
     return ""

@@ -12,6 +12,7 @@ from attnpos.lessons.checking.contracts.constant_offset import CONSTANT_OFFSET
 from attnpos.lessons.checking.contracts.embedding_backward import EMBEDDING_BACKWARD
 from attnpos.lessons.checking.contracts.forget_reorder import FORGET_REORDER
 from attnpos.lessons.checking.contracts.identical_tokens import IDENTICAL_TOKENS
+from attnpos.lessons.checking.contracts.learned_positions import LEARNED_POSITIONS
 from attnpos.lessons.checking.contracts.order_checks import ORDER_CHECKS
 from attnpos.lessons.checking.contracts.sinusoidal_table import SINUSOIDAL_TABLE
 
@@ -22,6 +23,7 @@ CONTRACTS: dict[str, Contract] = {
     "order-checks": ORDER_CHECKS,
     "embedding-backward": EMBEDDING_BACKWARD,
     "sinusoidal-table": SINUSOIDAL_TABLE,
+    "learned-positions": LEARNED_POSITIONS,
 }
 
 __all__ = ["CONTRACTS", "Contract", "Runs"]

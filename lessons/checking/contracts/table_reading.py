@@ -53,6 +53,8 @@ def read_whole(values: Values, name: str, low: int, high: int) -> int:
 
 def read_shaped(values: Values, name: str, shape: tuple[int, ...]) -> np.ndarray:
     """A real array of exactly ``shape`` (one of shape[1:] is taken for a batch of one)."""
+    if values[name].dtype == bool:
+        raise Mistake("bad-type", "bools", name=name)
     array = real_array(values, name)
     if array.shape == shape:
         return array

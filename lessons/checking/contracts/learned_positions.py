@@ -1,0 +1,126 @@
+"""learned-positions: x = wte[ids] + wpe[:T], the table's gradient for a batch, and an error past max_len.
+
+The rerun gives ``ids`` one more sequence and one token fewer: the right x
+and gradient change with them, each misconception (the table indexed by
+token id, positions from 1, every row scattered, the batch averaged or cut
+to one sequence) gives arrays of its own, and numbers typed in do not change.
+``too_long`` is what ``add_positions`` returned for max_len + 2 tokens:
+empty when it refused, as it must.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from attnpos.lessons.checking.contracts.common import Contract, Runs
+from attnpos.lessons.checking.contracts.table_reading import close, off_by, read_ids, read_shaped, read_table, tolerance
+from attnpos.lessons.checking.values import Values, dtype_roundoff, real_array
+from attnpos.lessons.checking.verdicts import Mistake, Passed, shape_text
+
+NAMES = ("wte", "wpe", "ids", "grad_out", "x", "grad_wpe", "long_ids", "too_long")
+CHANGED = "`ids` replaced by a batch of one more sequence, one token shorter"
+
+
+def _forward(values: Values, first: Values | None) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+    wte, wpe = read_table(values, "wte"), read_table(values, "wpe")
+    (V, C), max_len = wte.shape, wpe.shape[0]
+    if wpe.shape[1] != C:
+        raise Mistake("bad-shape", "output-shape", name="wpe", shape=shape_text(wpe.shape), wanted=shape_text((max_len, C)))
+    ids = read_ids(values, "ids", V)
+    B, T = ids.shape
+    if T > max_len:
+        raise Mistake("bad-shape", "whole-range", name="ids", value=T, low=1, high=max_len)
+    roundoff = dtype_roundoff(values, NAMES)
+    x = read_shaped(values, "x", (B, T, C))
+    tol = tolerance(roundoff, 2, float(np.max(np.abs(wte))) + float(np.max(np.abs(wpe))))
+    tokens = wte[ids]  # (B, T, C)
+    if close(x, tokens + wpe[:T], tol):
+        return wpe, ids, tokens, roundoff
+    if first is not None and np.array_equal(values["x"], first["x"]):
+        raise Mistake("mismatch", "typed", name="x")
+    if ids.max() < max_len and close(x, tokens + wpe[ids], tol):
+        raise Mistake("by-token-id", name="x")
+    if T < max_len and close(x, tokens + wpe[1 : T + 1], tol):
+        raise Mistake("off-by-one", name="x")
+    raise Mistake("mismatch", "unrelated" if first is not None else "", name="x", got=off_by(x, tokens + wpe[:T]))
+
+
+def _refused(values: Values, wte: np.ndarray, wpe: np.ndarray, roundoff: float) -> None:
+    too_long = real_array(values, "too_long") if values["too_long"].size else values["too_long"]
+    if too_long.size == 0:
+        return
+    max_len = wpe.shape[0]
+    long_ids = read_ids(values, "long_ids", wte.shape[0])
+    L = long_ids.shape[-1]
+    slots = np.arange(L)
+    tokens = wte[long_ids]
+    tol = tolerance(roundoff, 2, float(np.max(np.abs(wte))) + float(np.max(np.abs(wpe))))
+    if too_long.shape == tokens.shape:
+        if close(too_long, tokens + wpe[slots % max_len], tol):
+            raise Mistake("wraps-around", name="too_long", position=max_len, row=0)
+        if close(too_long, tokens + wpe[np.minimum(slots, max_len - 1)], tol):
+            raise Mistake("wraps-around", "clipped", name="too_long")
+        raise Mistake("wraps-around", "other", name="too_long")
+    raise Mistake("mismatch", "too-long", name="too_long")
+
+
+def _backward(values: Values, wpe: np.ndarray, ids: np.ndarray, roundoff: float, first: Values | None) -> None:
+    max_len, C = wpe.shape
+    B, T = ids.shape
+    grad_out = read_shaped(values, "grad_out", (B, T, C))
+    grad = real_array(values, "grad_wpe")
+    if grad.shape == (C, max_len) and C != max_len:
+        raise Mistake("bad-shape", "transposed-table", name="grad_wpe", shape=shape_text(grad.shape), rows="position", wanted=shape_text((max_len, C)))
+    grad = read_shaped(values, "grad_wpe", (max_len, C))
+    tol = tolerance(roundoff, B, float(np.max(np.abs(grad_out))))
+    right = np.zeros((max_len, C))
+    right[:T] = grad_out.sum(axis=0)
+    if close(grad, right, tol):
+        return
+    if first is not None and np.array_equal(values["grad_wpe"], first["grad_wpe"]):
+        raise Mistake("mismatch", "typed", name="grad_wpe")
+    by_id = np.zeros((max_len, C))
+    if ids.max() < max_len:
+        np.add.at(by_id, ids.reshape(-1), grad_out.reshape(-1, C))
+        if close(grad, by_id, tol):
+            raise Mistake("by-token-id", name="grad_wpe")
+    if T < max_len:
+        shifted = np.zeros((max_len, C))
+        shifted[1 : T + 1] = grad_out.sum(axis=0)
+        if close(grad, shifted, tol):
+            raise Mistake("off-by-one", name="grad_wpe")
+    mean = np.zeros((max_len, C))
+    mean[:T] = grad_out.mean(axis=0)
+    if close(grad, mean, tol):
+        raise Mistake("batch-not-summed", "mean", name="grad_wpe")
+    for b in range(B):
+        one = np.zeros((max_len, C))
+        one[:T] = grad_out[b]
+        if close(grad, one, tol):
+            raise Mistake("batch-not-summed", "one-sequence", name="grad_wpe", sentence=b)
+    if T < max_len and np.any(np.abs(grad[T:]) > tol):
+        rows = np.flatnonzero(np.any(np.abs(grad[T:]) > tol, axis=1)) + T
+        shown = f"{rows[0]} … {rows[-1]}" if len(rows) > 1 else str(rows[0])
+        raise Mistake("every-row", name="grad_wpe", rows=shown, tokens=T, last=T - 1)
+    raise Mistake("mismatch", "unrelated" if first is not None else "", name="grad_wpe", got=off_by(grad, right))
+
+
+def _judge_run(values: Values, first: Values | None = None) -> Passed:
+    wpe, ids, _, roundoff = _forward(values, first)
+    _refused(values, read_table(values, "wte"), wpe, roundoff)
+    _backward(values, wpe, ids, roundoff, first)
+    return Passed()
+
+
+def judge(runs: Runs) -> Passed:
+    _judge_run(runs.first)
+    return _judge_run(runs.second(CHANGED), runs.first)
+
+
+LEARNED_POSITIONS = Contract(
+    names=NAMES,
+    replacements={"ids": "other_batch(ids, wte)"},
+    changed=CHANGED,
+    judge=judge,
+    diagnoses=("by-token-id", "wraps-around", "every-row", "batch-not-summed", "off-by-one", "mismatch"),
+)
