@@ -191,28 +191,37 @@ def sinusoidal_experiment(seed: int = EMBED_SEED) -> SinusoidalResult:
 
 @dataclass(frozen=True)
 class LearnedResult:
-    """Lesson 7: table sizes, and a small table trained on sequences of 2 to 8 tokens."""
+    """Lesson 7: table sizes, and a small table trained on sequences of 2 to 8 tokens (`train_position_table`)."""
 
     gpt2_wpe: int
     bert_wpe: int
     roberta_wpe: int
-    trained: TrainedTable = field(repr=False)
-
-    @property
-    def trained_error(self) -> float:
-        """Largest row error among the rows training reached."""
-        return float(self.trained.row_error[: self.trained.longest].max())
-
-    @property
-    def untrained_error(self) -> float:
-        """Smallest row error among the rows it did not."""
-        return float(self.trained.row_error[self.trained.longest :].min())
+    steps: int
+    longest: int  # the longest training sequence: rows from here on are never looked up
+    untouched: bool  # rows from `longest` on are bit-identical to their start
+    gradients: np.ndarray = field(repr=False)  # (max_len,) token gradients each row received
+    row_error: np.ndarray = field(repr=False)  # (max_len,) ‖after − target‖ per row
+    trained_error: float  # the largest row error among rows training reached
+    untrained_error: float  # the smallest among the rows it did not
+    before: np.ndarray = field(repr=False)  # (max_len, C)
+    after: np.ndarray = field(repr=False)  # (max_len, C)
+    target: np.ndarray = field(repr=False)  # (max_len, C)
 
 
 def learned_experiment() -> LearnedResult:
+    run: TrainedTable = train_position_table()
     return LearnedResult(
         gpt2_wpe=table_parameters(GPT2_CONTEXT, GPT2_WIDTH),
         bert_wpe=table_parameters(BERT_POSITIONS, GPT2_WIDTH),
         roberta_wpe=table_parameters(ROBERTA_POSITIONS, GPT2_WIDTH),
-        trained=train_position_table(),
+        steps=run.steps,
+        longest=run.longest,
+        untouched=run.untouched,
+        gradients=run.gradients,
+        row_error=run.row_error,
+        trained_error=float(run.row_error[: run.longest].max()),
+        untrained_error=float(run.row_error[run.longest :].min()),
+        before=run.before,
+        after=run.after,
+        target=run.target,
     )

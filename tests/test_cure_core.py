@@ -238,7 +238,7 @@ def test_training_against_the_token_by_token_loop():
 
 
 def test_training_figures():
-    run = cx.learned_experiment().trained
+    run = cx.learned_experiment()
     assert run.untouched
     assert np.array_equal(run.after[8:], run.before[8:])
     counts = run.gradients
