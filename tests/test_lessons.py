@@ -48,8 +48,8 @@ def lesson_text(course, number: int) -> str:
     return re.sub(r"\s+", " ", " ".join([console.export_text(), *extra])).lower()
 
 
-def test_course_has_four_lessons_in_order(course):
-    assert [lesson.number for lesson in course.lessons] == [1, 2, 3, 4]
+def test_course_has_its_lessons_in_order(course):
+    assert [lesson.number for lesson in course.lessons] == [1, 2, 3, 4, 5, 6, 7]
     assert course.title == "Why Attention Needs Position"
 
 
@@ -108,6 +108,7 @@ def test_every_lesson_has_two_quizzes(course):
 def test_exercises_sit_in_their_lessons(course):
     assert course.lesson(1).exercise_ids == ["forget-reorder", "constant-offset", "identical-tokens"]
     assert "order-checks" in course.lesson(3).exercise_ids
+    assert [course.lesson(n).exercise_ids for n in (5, 6, 7)] == [["embedding-backward"], ["sinusoidal-table"], ["learned-positions"]]
 
 
 def test_every_runnable_block_runs(course):
