@@ -124,6 +124,7 @@ def scale_experiment(C: int = PAPER_WIDTH, rows: int = 1000, seed: int = EMBED_S
 
 
 SINE_T, SINE_C = 16, 8  # the table the lesson draws
+SINE_BITS = 4  # the binary counter beside it: 0 … 15
 SHIFT_K = 3
 PRODUCT_K = 7  # the offset whose product is checked at every t for d_model = 512
 TERM_OFFSET = 2
@@ -170,7 +171,7 @@ def sinusoidal_experiment(seed: int = EMBED_SEED) -> SinusoidalResult:
     long = sinusoidal(max(TERM_POSITIONS) + TERM_OFFSET + 1, SINE_C)
     return SinusoidalResult(
         table=pe,
-        counter=binary_counter(SINE_T, 4),
+        counter=binary_counter(SINE_T, SINE_BITS),
         frequencies=pair_frequencies(SINE_C),
         wavelengths=wavelengths(SINE_C),
         longest_wavelength_512=float(wavelengths(PAPER_WIDTH)[-1]),

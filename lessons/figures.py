@@ -148,7 +148,7 @@ def _ids(count: int) -> Callable[[], list[str]]:
 
 
 def _bits() -> list[str]:
-    return [f"b{b}" for b in range(sine().counter.shape[1])]
+    return [str(b) for b in range(cx.SINE_BITS)]
 
 
 def _cure_figures() -> list[Figure]:

@@ -228,6 +228,7 @@ def _directive(kind: str, body: str, report: _Reporter, line: int) -> Block | No
             compare=data.get("compare"),
             caption=_text(data.get("caption", ""), report, line),
             titles=tuple(str(t) for t in data.get("titles", ())),
+            own_scales=bool(data.get("own_scales", False)),
             line=line,
         )
     return Grid(

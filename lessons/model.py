@@ -61,6 +61,7 @@ class Heatmap:
     compare: str | None = None
     caption: str = ""
     titles: tuple[str, ...] = ()  # a short title per map
+    own_scales: bool = False  # each map coloured from its own low to its own high (default: one scale for both)
 
 
 @dataclass(frozen=True)

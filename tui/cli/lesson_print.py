@@ -63,10 +63,11 @@ def heatmap_renderable(block: Heatmap) -> RenderableType:
     names = [n for n in (block.figure, block.compare) if n]
     titles = list(block.titles) or [""] * len(names)
     matrices = [np.asarray(figure(n).value, dtype=np.float64) for n in names]
-    low = min(float(m.min()) for m in matrices)
-    span = (max(float(m.max()) for m in matrices) - low) or 1.0
     tables = []
     for name, values, title in zip(names, matrices, titles, strict=True):
+        scaled = [values] if block.own_scales else matrices
+        low = min(float(m.min()) for m in scaled)
+        span = (max(float(m.max()) for m in scaled) - low) or 1.0
         fig = figure(name)
         columns = fig.columns() if fig.columns else [str(j) for j in range(values.shape[1])]
         table = Table(title=title, box=None, padding=(0, 0), show_edge=False, title_style="bold")
@@ -80,8 +81,8 @@ def heatmap_renderable(block: Heatmap) -> RenderableType:
                 cells.append(Text(f" {shade(level)}{v:+.2f}", style=ramp_style(ramp_step(level))))
             table.add_row(label + " ", *cells)
         tables.append(table)
-    legend = Text(f"legend: {SHADES[0]} {low:+.2f} … {SHADES[-1]} {low + span:+.2f}", style="dim")
-    parts: list[RenderableType] = [*tables, legend]
+        tables.append(Text(f"legend: {SHADES[0]} {low:+.2f} … {SHADES[-1]} {low + span:+.2f}", style="dim"))
+    parts: list[RenderableType] = list(tables)
     if block.caption:
         parts.append(Text(block.caption, style="italic"))
     return Padding(Group(*parts), (1, 0, 1, 2))

@@ -39,7 +39,7 @@ class LessonScreen(CourseScreen):
         Binding("n", "next_section", "Next"),
         Binding("p", "previous_section", "Prev"),
         Binding("r", "run_cells", "Run"),
-        Binding("g", "focus_next('AttentionGrid')", "Grid"),
+        Binding("g", "focus_next('AttentionGrid, HeatMap')", "Grid"),
         Binding("a", "focus_next('.quiz OptionList')", "Question"),
         Binding("e", "open_exercise", "Exercise"),
         Binding("escape,o", "outline", "Outline"),
@@ -178,8 +178,8 @@ class LessonScreen(CourseScreen):
         if action == "open_exercise":
             return any(isinstance(b, ExerciseRef) for b in blocks)
         if action == "focus_next":
-            kind = Grid if parameters == ("AttentionGrid",) else Quiz
-            return any(isinstance(b, kind) for b in blocks)
+            kinds = (Grid, Heatmap) if parameters == ("AttentionGrid, HeatMap",) else (Quiz,)
+            return any(isinstance(b, kinds) for b in blocks)
         return True
 
     def action_focus_next(self, selector: str) -> None:

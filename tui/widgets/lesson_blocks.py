@@ -176,8 +176,8 @@ class HeatmapFigure(Vertical):
         names = [n for n in (block.figure, block.compare) if n]
         titles = block.titles or ("",) * len(names)
         values = [figure(n).value for n in names]
-        low = min(float(np.nanmin(v)) for v in values)
-        high = max(float(np.nanmax(v)) for v in values)
+        low = None if block.own_scales else min(float(np.nanmin(v)) for v in values)
+        high = None if block.own_scales else max(float(np.nanmax(v)) for v in values)
         with Horizontal(classes="heatmap-row"):
             for name, value, title in zip(names, values, titles, strict=True):
                 yield HeatMap(value, _labels(name), _columns(name), low=low, high=high, title=title)
