@@ -1,0 +1,45 @@
+"""Lessons 5 to 7 in the app: their heat maps draw the registered figures, and g reaches them."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from attnpos.lessons.figures import figure
+from attnpos.lessons.loader import load_course
+from attnpos.tui.widgets.heat_map import HeatMap
+
+
+def section_of(lesson: int, title: str) -> int:
+    return next(i for i, s in enumerate(load_course().lesson(lesson).sections) if s.title == title)
+
+
+async def test_the_counter_and_the_table_side_by_side_on_their_own_scales(make_app, settle):
+    app = make_app(start=(6, section_of(6, "Fast channels first, like a counter's low digits")))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        counter, table = app.screen.query(HeatMap)
+        assert np.array_equal(counter.values, figure("sine.counter").value)
+        assert np.array_equal(table.values, figure("sine.table").value)
+        assert (counter.low, counter.high) == (0.0, 1.0)
+        assert table.low < 0 < table.high
+        await pilot.press("g")
+        assert app.focused is counter
+
+
+async def test_the_trained_table_shares_one_scale_with_its_start(make_app, settle):
+    app = make_app(start=(7, section_of(7, "Experiment: train a small table")))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        before, after, target = app.screen.query(HeatMap)
+        assert np.array_equal(after.values[8:], before.values[8:])
+        assert (before.low, before.high) == (after.low, after.high)
+        assert np.array_equal(target.values, figure("learned.target").value)
+
+
+async def test_lesson_five_draws_both_gradients(no_colour, make_app, settle):
+    app = make_app(start=(5, section_of(5, "Experiment 2: the trap")))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        buffered, unbuffered = app.screen.query(HeatMap)
+        assert buffered.values.max() == 1.0 and unbuffered.values.max() == 3.0
+        assert not buffered.uses_colour
