@@ -154,6 +154,8 @@ def _bits() -> list[str]:
 def _cure_figures() -> list[Figure]:
     rows, width = cx.SINE_T, cx.SINE_C
     table_rows, table_width = lt.TABLE_ROWS, lt.TABLE_WIDTH
+    id_axes = (_ids(cx.EMBED_VOCAB), None, _channels(cx.EMBED_WIDTH))
+    term = "position-position", "content-position"
     return [
         Figure("embed.ids", "the demo's (B, T) ids", lambda: embedding().ids.tolist()),
         Figure("embed.vocab", "rows of the demo table", lambda: cx.EMBED_VOCAB),
@@ -166,8 +168,8 @@ def _cure_figures() -> list[Figure]:
         Figure("embed.fd_step", "the central-difference step", lambda: cx.FD_STEP),
         Figure("embed.buffered", "the thrice-used row's gradient with grad[ids] += 1", lambda: embedding().buffered_repeat),
         Figure("embed.unbuffered", "the same with np.add.at", lambda: embedding().unbuffered_repeat),
-        Figure("embed.scatter", "np.add.at of a gradient of ones into the 12 × 4 table", lambda: embedding().ones_scatter, _ids(cx.EMBED_VOCAB), None, _channels(cx.EMBED_WIDTH)),
-        Figure("embed.buffered_grad", "grad[ids] += ones: the buffered version", lambda: embedding().ones_buffered, _ids(cx.EMBED_VOCAB), None, _channels(cx.EMBED_WIDTH)),
+        Figure("embed.scatter", "np.add.at of a gradient of ones into the 12 × 4 table", lambda: embedding().ones_scatter, *id_axes),
+        Figure("embed.buffered_grad", "grad[ids] += ones: the buffered version", lambda: embedding().ones_buffered, *id_axes),
         Figure("embed.gpt2_wte", "GPT-2's token table, 50257 × 768", lambda: embedding().gpt2_wte),
         Figure("embed.gpt2_share", "that table's share of GPT-2 small's parameters", lambda: embedding().gpt2_wte_share),
         Figure("scale.width", "d_model of the norm comparison", lambda: scale().width),
@@ -192,8 +194,8 @@ def _cure_figures() -> list[Figure]:
         Figure("sine.first_rise", "the first k at which PE[0]·PE[k] rises again", lambda: sine().first_rise),
         Figure("sine.halves_gap", "max|halves − interleaved, channels permuted|", lambda: sine().halves_gap),
         Figure("sine.term_offset", "the offset k of the score-terms table", lambda: cx.TERM_OFFSET),
-        Figure("sine.pp_terms", "position–position term at t = 0, 5, 10, 20", lambda: ", ".join(f"{v['position-position']:+.2f}" for v in sine().terms.values())),
-        Figure("sine.cp_terms", "content–position term at t = 0, 5, 10, 20", lambda: ", ".join(f"{v['content-position']:+.2f}" for v in sine().terms.values())),
+        Figure("sine.pp_terms", "position–position term at t = 0, 5, 10, 20", lambda: ", ".join(f"{v[term[0]]:+.2f}" for v in sine().terms.values())),
+        Figure("sine.cp_terms", "content–position term at t = 0, 5, 10, 20", lambda: ", ".join(f"{v[term[1]]:+.2f}" for v in sine().terms.values())),
         Figure("learned.gpt2", "GPT-2's wpe parameters, 1024 × 768", lambda: learned().gpt2_wpe),
         Figure("learned.bert", "BERT-base's position table, 512 × 768", lambda: learned().bert_wpe),
         Figure("learned.roberta", "RoBERTa's, 514 × 768", lambda: learned().roberta_wpe),
@@ -205,7 +207,7 @@ def _cure_figures() -> list[Figure]:
         Figure("learned.longest", "longest training sequence", lambda: lt.LONGEST),
         Figure("learned.rate", "learning rate", lambda: lt.LEARNING_RATE),
         Figure("learned.untouched", "rows 8 on are bit-identical to their initial values", lambda: learned().untouched),
-        Figure("learned.gradients", "token gradients each row received, rows 0 … 8", lambda: ", ".join(f"{n:,}" for n in learned().gradients[: lt.LONGEST + 1])),
+        Figure("learned.gradients", "token gradients of rows 0 … 8", lambda: ", ".join(f"{n:,}" for n in learned().gradients[: lt.LONGEST + 1])),
         Figure("learned.trained_error", "largest row error among trained rows", lambda: learned().trained_error),
         Figure("learned.untrained_error", "smallest row error among untrained rows", lambda: learned().untrained_error),
         Figure("learned.first_error", "row 0's error", lambda: float(learned().row_error[0])),

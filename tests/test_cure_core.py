@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from attnpos.core import embed, embed_backward, sinusoidal
 from attnpos.core import cure_experiments as cx
+from attnpos.core import embed, embed_backward, sinusoidal
 from attnpos.core.embedding_tables import (
     buffered_backward,
     finite_difference_gradient,

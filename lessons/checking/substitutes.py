@@ -77,8 +77,8 @@ def wider(C: object) -> int:
 
 def farther(k: object, T: object) -> int:
     """sinusoidal-table: a shift two positions longer, still inside the table."""
-    k, T = int(k), int(T)  # type: ignore[call-overload]
-    return k + 2 if k + 2 < T else max(1, k - 1)
+    shift, length = int(k), int(T)  # type: ignore[call-overload]
+    return shift + 2 if shift + 2 < length else max(1, shift - 1)
 
 
 def other_batch(ids: object, wte: object) -> np.ndarray:

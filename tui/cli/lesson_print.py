@@ -63,7 +63,7 @@ def heatmap_renderable(block: Heatmap) -> RenderableType:
     names = [n for n in (block.figure, block.compare) if n]
     titles = list(block.titles) or [""] * len(names)
     matrices = [np.asarray(figure(n).value, dtype=np.float64) for n in names]
-    tables = []
+    tables: list[RenderableType] = []
     for name, values, title in zip(names, matrices, titles, strict=True):
         scaled = [values] if block.own_scales else matrices
         low = min(float(m.min()) for m in scaled)

@@ -92,11 +92,11 @@ def _judge_run(values: Values, source: str, first: Values | None = None) -> Pass
         return Passed()
     cause = next((c for c, table in hypotheses(ids, grad_out, V).items() if close(grad, table, tol)), None)
     repeated = int(np.argmax(counts))
-    fields = {"name": "grad_wte", "row": repeated, "count": int(counts[repeated])}
+    row, count = repeated, int(counts[repeated])
     if cause == "last-write":
-        raise Mistake("buffered-add" if augments_subscript(source, "grad_wte") else "overwritten", **fields)
+        raise Mistake("buffered-add" if augments_subscript(source, "grad_wte") else "overwritten", name="grad_wte", row=row, count=count)
     if cause == "per-sequence":
-        raise Mistake("buffered-add", "per-sequence", **fields)
+        raise Mistake("buffered-add", "per-sequence", name="grad_wte", row=row, count=count)
     if cause in ("first", "last"):
         raise Mistake("first-sequence-only", cause, name="grad_wte", sentence=0 if cause == "first" else ids.shape[0] - 1)
     if cause == "position":
