@@ -25,8 +25,7 @@ from attnpos.core.sinusoidal_encoding import (
     halves_order,
     offset_products,
     pair_frequencies,
-    shift_error,
-    shift_matrix,
+    shifted_by_blocks,
     to_halves,
     wavelengths,
 )
@@ -158,7 +157,7 @@ class SinusoidalResult:
 def sinusoidal_experiment(seed: int = EMBED_SEED) -> SinusoidalResult:
     pe = sinusoidal(SINE_T, SINE_C)
     big = sinusoidal(CHECKED_POSITIONS, PAPER_WIDTH)  # (100, 512)
-    shift = max(shift_error(big, shift_matrix(k, PAPER_WIDTH), k) for k in range(1, 11))
+    shift = max(float(np.max(np.abs(big[k:] - shifted_by_blocks(big[:-k], k)))) for k in range(1, 11))
     along = np.einsum("tc,tc->t", big[:-PRODUCT_K], big[PRODUCT_K:])  # (93,) PE[t]·PE[t+7]
     ks = np.arange(-40, 41)
     profile = offset_products(PAPER_WIDTH, ks)

@@ -24,18 +24,33 @@ def wavelengths(C: int, base: float = BASE) -> np.ndarray:
     return 2 * np.pi / pair_frequencies(C, base)
 
 
-def shift_matrix(k: float, C: int, base: float = BASE) -> np.ndarray:
-    """(C, C) M_k with PE[t + k] = M_k·PE[t] for every t: one 2×2 rotation per pair.
+def shift_blocks(k: float, C: int, base: float = BASE) -> np.ndarray:
+    """(C/2, 2, 2) the diagonal blocks of M_k: pair i's is [[cos kω_i, sin kω_i], [−sin kω_i, cos kω_i]].
 
     From sin(a + b) = sin a cos b + cos a sin b and cos(a + b) = cos a cos b −
-    sin a sin b, pair i's block is [[cos kω_i, sin kω_i], [−sin kω_i, cos kω_i]].
+    sin a sin b, with (sin, cos) in the pair's two channels.
+    """
+    angle = k * pair_frequencies(C, base)  # (C/2,)
+    c, s = np.cos(angle), np.sin(angle)
+    return np.stack([np.stack([c, s], axis=-1), np.stack([-s, c], axis=-1)], axis=-2)
+
+
+def shift_matrix(k: float, C: int, base: float = BASE) -> np.ndarray:
+    """(C, C) M_k with PE[t + k] = M_k·PE[t] for every t: one 2×2 rotation per pair, zeros elsewhere.
+
     It depends on k alone, not on t.
     """
     M = np.zeros((C, C))
-    for i, w in enumerate(pair_frequencies(C, base)):
-        c, s = np.cos(k * w), np.sin(k * w)
-        M[2 * i : 2 * i + 2, 2 * i : 2 * i + 2] = [[c, s], [-s, c]]
+    for i, block in enumerate(shift_blocks(k, C, base)):
+        M[2 * i : 2 * i + 2, 2 * i : 2 * i + 2] = block
     return M
+
+
+def shifted_by_blocks(pe: np.ndarray, k: float, base: float = BASE) -> np.ndarray:
+    """(T, C) M_k·PE[t] for every row, pair by pair: the same as pe @ M_kᵀ without the (C, C) matrix."""
+    T, C = pe.shape
+    pairs = pe.reshape(T, C // 2, 2)  # (T, C/2, 2)
+    return (shift_blocks(k, C, base)[None] * pairs[:, :, None, :]).sum(axis=-1).reshape(T, C)  # (T, C/2, 2) → (T, C)
 
 
 def shift_error(pe: np.ndarray, M: np.ndarray, k: int) -> float:

@@ -29,6 +29,7 @@ from attnpos.core.sinusoidal_encoding import (
     pair_frequencies,
     shift_error,
     shift_matrix,
+    shifted_by_blocks,
     to_halves,
     wavelengths,
 )
@@ -148,6 +149,7 @@ def test_shift_matrix_moves_every_row_and_is_a_rotation(k, pairs):
     pe = sinusoidal(k + 40, C)
     M = shift_matrix(k, C)
     assert shift_error(pe, M, k) < 1e-13
+    assert np.allclose(shifted_by_blocks(pe, k), pe @ M.T, rtol=0, atol=1e-14)
     assert np.allclose(M @ M.T, np.eye(C), rtol=0, atol=1e-14)
     # the same rotation written with complex numbers: pair i as cos + i·sin, times e^(i·k·ω)
     z = (pe[:, 1::2] + 1j * pe[:, 0::2]) * np.exp(1j * k * pair_frequencies(C))
