@@ -111,7 +111,7 @@ class ScaleResult:
     scaled_token_norm: float  # the same rows times √C
 
 
-def scale_experiment(C: int = PAPER_WIDTH, rows: int = 1000, seed: int = EMBED_SEED) -> ScaleResult:
+def scale_experiment(C: int = PAPER_WIDTH, rows: int = 256, seed: int = EMBED_SEED) -> ScaleResult:
     table = np.random.default_rng(seed).normal(0.0, C**-0.5, size=(rows, C))  # (rows, C)
     norms = np.linalg.norm(table, axis=1)
     return ScaleResult(

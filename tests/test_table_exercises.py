@@ -60,6 +60,14 @@ SINE_RIGHT = {
         "    M[2*i, 2*i], M[2*i, 2*i+1], M[2*i+1, 2*i], M[2*i+1, 2*i+1] = math.cos(a), math.sin(a), -math.sin(a), math.cos(a)\n"
         "shift_error = max(abs(pe[t + k] - M @ pe[t]).max() for t in range(T - k))"
     ),
+    "own-function-named-sinusoidal": (
+        "def sinusoidal(T, C):\n    w = 10000.0 ** (-np.arange(0, C, 2) / C)\n    t = np.arange(T)[:, None]\n"
+        "    pe = np.zeros((T, C))\n    pe[:, 0::2], pe[:, 1::2] = np.sin(t * w), np.cos(t * w)\n    return pe\n"
+        "pe = sinusoidal(T, C)\nw = 10000.0 ** (-np.arange(0, C, 2) / C)\n"
+        "M = np.zeros((C, C))\nfor i, wi in enumerate(w):\n    c, s = np.cos(k * wi), np.sin(k * wi)\n"
+        "    M[2*i:2*i+2, 2*i:2*i+2] = [[c, s], [-s, c]]\n"
+        "shift_error = np.abs(pe[k:] - pe[:-k] @ M.T).max()"
+    ),
     "float32-kron": (
         "w = (10000.0 ** (-np.arange(0, C, 2) / C)).astype(np.float32)\nt = np.arange(T, dtype=np.float32)[:, None]\n"
         "pe = np.empty((T, C), np.float32)\npe[:, ::2], pe[:, 1::2] = np.sin(t * w), np.cos(t * w)\n"

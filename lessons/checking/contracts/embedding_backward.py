@@ -13,6 +13,7 @@ import numpy as np
 from attnpos.lessons.checking.contracts.common import Contract, Runs
 from attnpos.lessons.checking.contracts.table_reading import (
     augments_subscript,
+    borrows,
     close,
     off_by,
     read_ids,
@@ -24,6 +25,7 @@ from attnpos.lessons.checking.values import Values, dtype_roundoff, real_array
 from attnpos.lessons.checking.verdicts import Mistake, Passed, shape_text
 
 NAMES = ("wte", "ids", "grad_out", "out", "grad_wte")
+LIBRARY_NAMES = {"embed", "embed_backward", "onehot_backward", "embedding_tables"}
 CHANGED = "`ids` replaced by other ids (one more sentence, one more token, other repeats)"
 
 
@@ -117,6 +119,8 @@ def _unfollowed(values: Values, first: Values | None, name: str) -> None:
 
 
 def judge(runs: Runs) -> Passed:
+    if borrows(runs.source, LIBRARY_NAMES):
+        raise Mistake("mismatch", "borrowed", name="grad_wte")
     _judge_run(runs.first, runs.source)
     return _judge_run(runs.second(CHANGED), runs.source, runs.first)
 

@@ -13,11 +13,12 @@ from __future__ import annotations
 import numpy as np
 
 from attnpos.lessons.checking.contracts.common import Contract, Runs
-from attnpos.lessons.checking.contracts.table_reading import close, off_by, read_ids, read_shaped, read_table, tolerance
+from attnpos.lessons.checking.contracts.table_reading import borrows, close, off_by, read_ids, read_shaped, read_table, tolerance
 from attnpos.lessons.checking.values import Values, dtype_roundoff, real_array
 from attnpos.lessons.checking.verdicts import Mistake, Passed, shape_text
 
 NAMES = ("wte", "wpe", "ids", "grad_out", "x", "grad_wpe", "long_ids", "too_long")
+LIBRARY_NAMES = {"position_lookup", "position_backward", "learned_positions", "embed_backward", "embedding_tables"}
 CHANGED = "`ids` replaced by a batch of one more sequence, one token shorter"
 
 
@@ -113,6 +114,8 @@ def _judge_run(values: Values, first: Values | None = None) -> Passed:
 
 
 def judge(runs: Runs) -> Passed:
+    if borrows(runs.source, LIBRARY_NAMES):
+        raise Mistake("mismatch", "borrowed", name="grad_wpe")
     _judge_run(runs.first)
     return _judge_run(runs.second(CHANGED), runs.first)
 

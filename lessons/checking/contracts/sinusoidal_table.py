@@ -14,13 +14,13 @@ import numpy as np
 
 from attnpos.core.sinusoidal_encoding import BASE, shift_error, shift_matrix
 from attnpos.lessons.checking.contracts.common import Contract, Runs, figure_mistake
-from attnpos.lessons.checking.contracts.table_reading import calls_any, close, off_by, read_shaped, read_whole
+from attnpos.lessons.checking.contracts.table_reading import borrows, close, off_by, read_shaped, read_whole
 from attnpos.lessons.checking.values import REPORTED_ROUNDING, Values, dtype_roundoff, scalar
 from attnpos.lessons.checking.verdicts import Mistake, Passed
 
 NAMES = ("T", "C", "k", "pe", "M", "shift_error")
 CHANGED = "`C` four channels wider and `k` two positions longer"
-LIBRARY_NAMES = {"sinusoidal", "shift_matrix", "sinusoidal_encoding", "offset_products"}
+LIBRARY_NAMES = {"sinusoidal", "shift_matrix", "shift_blocks", "shifted_by_blocks", "sinusoidal_encoding"}
 MAX_POSITIONS, MAX_CHANNELS = 4096, 1024
 
 
@@ -98,7 +98,7 @@ def _unfollowed(values: Values, first: Values | None, name: str) -> None:
 
 
 def judge(runs: Runs) -> Passed:
-    if calls_any(runs.source, LIBRARY_NAMES):
+    if borrows(runs.source, LIBRARY_NAMES):
         raise Mistake("mismatch", "borrowed", name="pe")
     _judge_run(runs.first, runs.source)
     return _judge_run(runs.second(CHANGED), runs.source, runs.first)

@@ -76,18 +76,22 @@ def off_by(got: np.ndarray, expected: np.ndarray) -> str:
     return f"{float(np.max(np.abs(got - expected))):.3g}" if got.shape == expected.shape else "(another shape)"
 
 
-def calls_any(source: str, names: set[str]) -> bool:
-    """Whether the script names any of ``names`` (a call, an import, an attribute)."""
+def borrows(source: str, names: set[str]) -> bool:
+    """Whether the script imports any of ``names`` from attnpos (or reaches them as ``attnpos.core.<name>``).
+
+    A function of the learner's own that happens to share a name is not borrowing.
+    """
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError):
         return False
     for node in ast.walk(tree):
-        if isinstance(node, ast.Name) and node.id in names:
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("attnpos"):
+            if any(alias.name in names or alias.name == "*" for alias in node.names):
+                return True
+        if isinstance(node, ast.Attribute) and node.attr in names and "attnpos" in ast.unparse(node.value):
             return True
-        if isinstance(node, ast.Attribute) and node.attr in names:
-            return True
-        if isinstance(node, ast.alias) and node.name.split(".")[-1] in names:
+        if isinstance(node, ast.Import) and any(alias.name.startswith("attnpos.") and alias.name.split(".")[-1] in names for alias in node.names):
             return True
     return False
 
