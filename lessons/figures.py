@@ -21,6 +21,9 @@ from attnpos.core.position import alibi_slopes, slot_ramp
 from attnpos.core.words import label_tokens
 
 
+COLUMN_LABEL = 2  # a heat map's column is two cells wide, so its label is at most two characters
+
+
 @dataclass(frozen=True)
 class Figure:
     """One quotable figure: its value, what it means, and for matrices the row/column labels."""
@@ -30,11 +33,15 @@ class Figure:
     compute: Callable[[], Any]
     labels: Callable[[], list[str]] | None = None  # for (T, T) matrices shown as grids
     tokens: Callable[[], list[int]] | None = None  # a reordered grid: which of the first order's tokens each row holds
-    columns: Callable[[], list[str]] | None = None  # for heat maps: a label of at most 2 characters per column
+    columns: Callable[[], list[str]] | None = None  # for heat maps: a label of at most COLUMN_LABEL characters per column
 
     @property
     def value(self) -> Any:
         return _value(self.name)
+
+    def column_labels(self) -> list[str]:
+        """A heat map's column labels: the figure's own, else 0, 1, 2, …."""
+        return self.columns() if self.columns else [str(j) for j in range(self.value.shape[1])]
 
     @property
     def is_matrix(self) -> bool:
@@ -178,7 +185,7 @@ def _cure_figures() -> list[Figure]:
         Figure("scale.scaled_norm", "the same rows times √512", lambda: scale().scaled_token_norm),
         Figure("sine.table", "the sinusoidal table, 16 positions × 8 channels", lambda: sine().table, _positions(rows), None, _channels(width)),
         Figure("sine.counter", "the bits of 0 … 15, lowest first", lambda: sine().counter, _positions(rows), None, _bits),
-        Figure("sine.products", "PE[s]·PE[t] for the 16 × 8 table", lambda: sine().products, _positions(rows), None, _positions(rows)),
+        Figure("sine.products", "PE[s]·PE[t] for the 16 × 8 table", lambda: sine().products, _positions(rows), None, _channels(rows)),
         Figure("sine.frequencies", "ω_i for C = 8", lambda: ", ".join(f"{w:g}" for w in sine().frequencies)),
         Figure("sine.wavelengths", "2π/ω_i for C = 8", lambda: ", ".join(f"{w:,.1f}" for w in sine().wavelengths)),
         Figure("sine.longest_512", "the longest wavelength at d_model = 512", lambda: sine().longest_wavelength_512),

@@ -19,7 +19,7 @@ else:  # pragma: no cover - exercised on Python 3.10 only
 
 from attnpos.core.playground import MAX_TOKENS, SIGNALS
 from attnpos.core.words import tokenize
-from attnpos.lessons.figures import FIGURES, format_figure
+from attnpos.lessons.figures import COLUMN_LABEL, FIGURES, format_figure
 from attnpos.lessons.glossary import GLOSSARY_NAME, Term, parse_glossary
 from attnpos.lessons.mathtext import MathError, to_unicode
 from attnpos.lessons.model import (
@@ -223,6 +223,10 @@ def _directive(kind: str, body: str, report: _Reporter, line: int) -> Block | No
             report(line, f"{kind}: figure {name!r} is not a matrix")
             return None
     if kind == "heatmap":
+        for name in (data["figure"], data.get("compare")):
+            if name and any(len(label) > COLUMN_LABEL for label in FIGURES[name].column_labels()):
+                report(line, f"heatmap: figure {name!r} has a column label longer than {COLUMN_LABEL} characters")
+                return None
         return Heatmap(
             figure=data["figure"],
             compare=data.get("compare"),

@@ -43,3 +43,17 @@ async def test_lesson_five_draws_both_gradients(no_colour, make_app, settle):
         buffered, unbuffered = app.screen.query(HeatMap)
         assert buffered.values.max() == 1.0 and unbuffered.values.max() == 3.0
         assert not buffered.uses_colour
+
+
+def test_every_heat_map_of_the_course_fits_its_labels():
+    from attnpos.lessons.model import Heatmap
+
+    course = load_course()
+    blocks = [b for lesson in course.lessons for s in lesson.sections for b in s.blocks if isinstance(b, Heatmap)]
+    assert len(blocks) >= 6
+    for block in blocks:
+        for name in filter(None, (block.figure, block.compare)):
+            fig = figure(name)
+            rows = fig.labels() if fig.labels else [str(i) for i in range(fig.value.shape[0])]
+            assert fig.value.shape == (len(rows), len(fig.column_labels())), name
+            assert all(len(label) <= 2 for label in fig.column_labels()), name

@@ -6,6 +6,7 @@ import re
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 from rich.console import Console
 
@@ -254,6 +255,17 @@ def test_a_good_tiny_course_loads(tmp_path):
 def test_malformed_lessons_name_file_and_line(tmp_path, body, line, words):
     problems = load_problems(tmp_path, HEADER + PLACED + body)
     assert any(p.startswith(f"{tmp_path / 'content' / '01-test.md'}:{line}:") and words in p for p in problems), problems
+
+
+def test_a_heat_map_needs_short_column_labels(tmp_path, monkeypatch):
+    from attnpos.lessons import figures
+
+    long_labels = figures.Figure("test.long", "a matrix with long column names", lambda: np.zeros((2, 2)), columns=lambda: ["abc", "d"])
+    monkeypatch.setitem(figures.FIGURES, "test.long", long_labels)
+    content, exercises = make_course(tmp_path, HEADER + '## S\n\n```{heatmap}\nfigure = "test.long"\n```\n' + PLACED)
+    with pytest.raises(CourseError) as raised:
+        load_course(content, exercises)
+    assert "column label longer than 2 characters" in str(raised.value.problems[0])
 
 
 def test_a_playground_directive_loads(tmp_path):

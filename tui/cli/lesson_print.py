@@ -68,8 +68,7 @@ def heatmap_renderable(block: Heatmap) -> RenderableType:
         scaled = [values] if block.own_scales else matrices
         low = min(float(m.min()) for m in scaled)
         span = (max(float(m.max()) for m in scaled) - low) or 1.0
-        fig = figure(name)
-        columns = fig.columns() if fig.columns else [str(j) for j in range(values.shape[1])]
+        columns = figure(name).column_labels()
         table = Table(title=title, box=None, padding=(0, 0), show_edge=False, title_style="bold")
         table.add_column("", justify="right", style="bold", no_wrap=True)
         for label in columns:

@@ -159,11 +159,6 @@ class GridFigure(Vertical):
             yield Static(block.caption, classes="caption")
 
 
-def _columns(name: str) -> list[str]:
-    fig = figure(name)
-    return fig.columns() if fig.columns else [str(j) for j in range(fig.value.shape[1])]
-
-
 class HeatmapFigure(Vertical):
     """A heat map figure from the lesson (any real matrix), alone or beside a second on one colour scale."""
 
@@ -180,7 +175,7 @@ class HeatmapFigure(Vertical):
         high = None if block.own_scales else max(float(np.nanmax(v)) for v in values)
         with Horizontal(classes="heatmap-row"):
             for name, value, title in zip(names, values, titles, strict=True):
-                yield HeatMap(value, _labels(name), _columns(name), low=low, high=high, title=title)
+                yield HeatMap(value, _labels(name), figure(name).column_labels(), low=low, high=high, title=title)
         if block.caption:
             yield Static(block.caption, classes="caption")
 
