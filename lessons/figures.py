@@ -20,7 +20,6 @@ from attnpos.core import learned_training as lt
 from attnpos.core.position import alibi_slopes, slot_ramp
 from attnpos.core.words import label_tokens
 
-
 COLUMN_LABEL = 2  # a heat map's column is two cells wide, so its label is at most two characters
 
 
