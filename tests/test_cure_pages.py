@@ -57,3 +57,24 @@ def test_every_heat_map_of_the_course_fits_its_labels():
             rows = fig.labels() if fig.labels else [str(i) for i in range(fig.value.shape[0])]
             assert fig.value.shape == (len(rows), len(fig.column_labels())), name
             assert all(len(label) <= 2 for label in fig.column_labels()), name
+
+
+def test_lessons_show_prints_every_heat_map_with_its_values_and_caption():
+    import io
+    import re
+
+    from rich.console import Console
+
+    from attnpos.lessons.model import Heatmap
+    from attnpos.tui.cli.lesson_print import lesson_renderable
+
+    course = load_course()
+    for number in (5, 6, 7):
+        lesson = course.lesson(number)
+        console = Console(width=200, record=True, file=io.StringIO())
+        console.print(lesson_renderable(lesson, course, run_code=False))
+        text = re.sub(r"\s+", " ", console.export_text())
+        for block in (b for s in lesson.sections for b in s.blocks if isinstance(b, Heatmap)):
+            assert " ".join(block.caption.split()) in text
+            first = figure(block.figure).value
+            assert f"{first[0, 0]:+.2f}" in text
