@@ -4,7 +4,8 @@ Both are (rows, C) tables read by a row lookup. The lookup is a product with
 one-hot rows, E[ids] = onehot(ids)·E, so its gradient with respect to E is
 onehot(ids)ᵀ·g: a scatter-add. Every function returns float64 arrays; shapes
 are in the docstrings. The lookup itself and its scatter-add are
-``attnpos.core.embed`` and ``embed_backward``.
+``attnpos.core.embed`` and ``embed_backward``; a position table's lookup is
+``attnpos.core.learned_positions``.
 """
 
 from __future__ import annotations
@@ -62,16 +63,6 @@ def finite_difference_gradient(loss: Callable[[np.ndarray], float], table: np.nd
         table[index] = saved
         grad[index] = (up - down) / (2 * step)
     return grad
-
-
-def position_lookup(wpe: np.ndarray, T: int) -> np.ndarray:
-    """(T, C): rows 0 … T−1 of a learned position table (max_len, C), added to every sequence.
-
-    Raises ValueError when T > max_len: the table has no row for a position past its end.
-    """
-    if T > wpe.shape[0]:
-        raise ValueError(f"{T} positions, but the table has only {wpe.shape[0]} rows")
-    return wpe[np.arange(T)]
 
 
 def position_backward(grad_out: np.ndarray, max_len: int) -> np.ndarray:

@@ -10,14 +10,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from attnpos.core import cure_experiments as cx
-from attnpos.core import embed, embed_backward, sinusoidal
+from attnpos.core import embed, embed_backward, learned_positions, sinusoidal
 from attnpos.core.embedding_tables import (
     buffered_backward,
     finite_difference_gradient,
     onehot,
     onehot_backward,
     position_backward,
-    position_lookup,
     row_use_counts,
 )
 from attnpos.core.learned_training import train_position_table, training_lengths
@@ -212,9 +211,9 @@ def test_position_backward_against_the_scatter_add_of_slots(B, T, extra, seed):
     slots = np.broadcast_to(np.arange(T), (B, T))
     assert np.allclose(position_backward(grad_out, max_len), loop_scatter(grad_out, slots, max_len), rtol=0, atol=1e-12)
     table = np.random.default_rng(seed).standard_normal((max_len, C))
-    assert np.array_equal(position_lookup(table, T), table[:T])
-    with pytest.raises(ValueError, match="only"):
-        position_lookup(table, max_len + 1)
+    assert np.array_equal(learned_positions(table, T), table[:T])
+    with pytest.raises(IndexError, match="past its end"):
+        learned_positions(table, max_len + 1)
 
 
 def loop_training(steps, max_len, C, batch, shortest, longest, learning_rate, seed):
@@ -246,3 +245,13 @@ def test_training_figures():
     counts = run.gradients
     assert np.all(np.diff(counts[: run.longest]) <= 0) and counts[run.longest - 1] > 0 == counts[run.longest]
     assert run.row_error[: run.longest].max() < 0.1 < 1.0 < run.row_error[run.longest :].min()
+
+
+def test_the_signals_screen_shows_lesson_7s_trained_table():
+    from attnpos.core.pictures import trained_lookup
+
+    lookup = trained_lookup(T=16, max_len=12)
+    run = train_position_table()
+    assert np.array_equal(lookup.values[:12], run.after[:12])
+    assert np.isnan(lookup.values[12:]).all() and not lookup.has_row[12:].any()
+    assert lookup.error is not None and "12 positions" in lookup.error

@@ -18,7 +18,7 @@ from attnpos.lessons.checking.values import Values, dtype_roundoff, real_array
 from attnpos.lessons.checking.verdicts import Mistake, Passed, shape_text
 
 NAMES = ("wte", "wpe", "ids", "grad_out", "x", "grad_wpe", "long_ids", "too_long")
-LIBRARY_NAMES = {"position_lookup", "position_backward", "learned_positions", "embed_backward", "embedding_tables"}
+LIBRARY_NAMES = {"learned_positions", "position_backward", "embed_backward", "embedding_tables"}
 CHANGED = "`ids` replaced by a batch of one more sequence, one token shorter"
 
 

@@ -1,7 +1,8 @@
 """Takes the position lookup and its gradient from the course library."""
 import numpy as np
 
-from attnpos.core.embedding_tables import position_backward, position_lookup
+from attnpos.core import learned_positions
+from attnpos.core.embedding_tables import position_backward
 
 rng = np.random.default_rng(7)
 V, C, max_len = 6, 4, 8              # 6 symbols; Hugging Face would call max_len max_position_embeddings
@@ -17,7 +18,7 @@ def add_positions(ids, wte, wpe):
     if T > wpe.shape[0]:
         raise ValueError(f"{T} tokens, but the position table has only {wpe.shape[0]} rows")
     tok_emb = wte[ids]                 # (B, T, C)
-    pos_emb = position_lookup(wpe, T)
+    pos_emb = learned_positions(wpe, T)
     return tok_emb + pos_emb           # broadcast over the batch
 
 
