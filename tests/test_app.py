@@ -33,7 +33,7 @@ async def test_outline_to_lesson_to_output_to_grid(size, make_app, settle):
         assert isinstance(app.screen, OutlineScreen)
         tree = app.screen.query_one(Tree)
         lessons = [node for node in tree.root.children]
-        assert len(lessons) == 4
+        assert len(lessons) == len(app.course.lessons) >= 7
         assert "Attention reads a set" in str(lessons[0].label)
 
         await pilot.press("enter")  # the cursor starts on lesson 1
@@ -103,7 +103,7 @@ async def test_continue_returns_to_the_exercise_left_open(make_app, settle):
 
 
 async def test_every_lesson_and_section_opens(make_app, settle):
-    """A learner can page through all four lessons; every section mounts without error."""
+    """A learner can page through every lesson; every section mounts without error."""
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)

@@ -65,7 +65,7 @@ class OutlineScreen(CourseScreen):
             where = f"the exercise “{exercise.title}”"
         self.query_one("#outline-intro", Static).update(
             Text.assemble(
-                ("Four lessons on why self-attention cannot see word order, and how position fixes it.\n", ""),
+                ("Why self-attention cannot see word order, and how position fixes it.\n", ""),
                 (PREREQUISITES + "\n", "dim"),
                 ("enter", "bold"), " opens · ", ("space", "bold"), " shows sections · ", ("c", "bold"), f" continues at {where} · ",
                 ("ctrl+p", "bold"), " jumps anywhere, the glossary too · ", ("y", "bold"), " opens the playground · ", ("?", "bold"), " lists every key",
@@ -78,7 +78,7 @@ class OutlineScreen(CourseScreen):
             node = tree.root.add(
                 _label(f"Lesson {lesson.number} · {lesson.title}", lesson_status(lesson, progress), _questions(lesson, progress)),
                 data=("lesson", lesson.number, None),
-                # Folded, so all four lessons fit the first screen; → or space unfolds one.
+                # Folded, so every lesson fits the first screen; → or space unfolds one.
                 expand=False,
             )
             visited = progress.visited(lesson.number)
