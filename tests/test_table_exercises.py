@@ -175,3 +175,9 @@ def test_a_table_that_quietly_runs_short_still_raises_and_passes(course, sandbox
         "x = add_positions(ids, wte, wpe)\ngrad_wpe = np.zeros_like(wpe)\ngrad_wpe[:ids.shape[1]] = grad_out.sum(0)\n"
     ) + LEARNED_TAIL
     assert verdict(course, sandbox, "learned-positions", source).passed
+
+
+def test_ids_set_again_after_use_is_a_failed_rerun_not_a_typed_figure(course, sandbox):
+    source = EMBED_SETUP + "out = wte[ids]\nids = np.array([[3, 7, 3, 1, 3], [7, 2, 2, 9, 0]])\n" + EMBED_RIGHT["add-at"].replace("out = wte[ids]\n", "")
+    result = verdict(course, sandbox, "embedding-backward", source)
+    assert result.diagnosis == "rerun-failed" and "again" in result.message

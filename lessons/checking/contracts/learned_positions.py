@@ -117,7 +117,10 @@ def judge(runs: Runs) -> Passed:
     if borrows(runs.source, LIBRARY_NAMES):
         raise Mistake("mismatch", "borrowed", name="grad_wpe")
     _judge_run(runs.first)
-    return _judge_run(runs.second(CHANGED), runs.first)
+    rerun = runs.second(CHANGED)
+    if np.array_equal(rerun["ids"], runs.first["ids"]):
+        raise Mistake("rerun-failed", changed=CHANGED, failure="the script sets `ids` again after the checker changed it")
+    return _judge_run(rerun, runs.first)
 
 
 LEARNED_POSITIONS = Contract(

@@ -101,7 +101,10 @@ def judge(runs: Runs) -> Passed:
     if borrows(runs.source, LIBRARY_NAMES):
         raise Mistake("mismatch", "borrowed", name="pe")
     _judge_run(runs.first, runs.source)
-    return _judge_run(runs.second(CHANGED), runs.source, runs.first)
+    rerun = runs.second(CHANGED)
+    if np.array_equal(rerun["C"], runs.first["C"]):
+        raise Mistake("rerun-failed", changed=CHANGED, failure="the script sets `C` again after the checker changed it")
+    return _judge_run(rerun, runs.source, runs.first)
 
 
 SINUSOIDAL_TABLE = Contract(
