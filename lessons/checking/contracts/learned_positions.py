@@ -10,6 +10,8 @@ empty when it refused, as it must.
 
 from __future__ import annotations
 
+import ast
+
 import numpy as np
 
 from attnpos.lessons.checking.contracts.common import Contract, Runs
@@ -46,9 +48,23 @@ def _forward(values: Values, first: Values | None) -> tuple[np.ndarray, np.ndarr
     raise Mistake("mismatch", "unrelated" if first is not None else "", name="x", got=off_by(x, tokens + wpe[:T]))
 
 
-def _refused(values: Values, wte: np.ndarray, wpe: np.ndarray, roundoff: float) -> None:
+def _calls_with(source: str, argument: str) -> bool:
+    """Whether the script calls anything with ``argument`` among its arguments (``add_positions(long_ids, …)``)."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError):
+        return False
+    return any(
+        isinstance(node, ast.Call) and any(isinstance(a, ast.Name) and a.id == argument for a in node.args)
+        for node in ast.walk(tree)
+    )
+
+
+def _refused(values: Values, source: str, wte: np.ndarray, wpe: np.ndarray, roundoff: float) -> None:
     too_long = real_array(values, "too_long") if values["too_long"].size else values["too_long"]
     if too_long.size == 0:
+        if not _calls_with(source, "long_ids"):
+            raise Mistake("mismatch", "too-long-untried", name="too_long")
         return
     max_len = wpe.shape[0]
     long_ids = read_ids(values, "long_ids", wte.shape[0])
@@ -106,9 +122,9 @@ def _backward(values: Values, wpe: np.ndarray, ids: np.ndarray, roundoff: float,
     raise Mistake("mismatch", "unrelated" if first is not None else "", name="grad_wpe", got=off_by(grad, right))
 
 
-def _judge_run(values: Values, first: Values | None = None) -> Passed:
+def _judge_run(values: Values, source: str, first: Values | None = None) -> Passed:
     wpe, ids, _, roundoff = _forward(values, first)
-    _refused(values, read_table(values, "wte"), wpe, roundoff)
+    _refused(values, source, read_table(values, "wte"), wpe, roundoff)
     _backward(values, wpe, ids, roundoff, first)
     return Passed()
 
@@ -116,11 +132,11 @@ def _judge_run(values: Values, first: Values | None = None) -> Passed:
 def judge(runs: Runs) -> Passed:
     if borrows(runs.source, LIBRARY_NAMES):
         raise Mistake("mismatch", "borrowed", name="grad_wpe")
-    _judge_run(runs.first)
+    _judge_run(runs.first, runs.source)
     rerun = runs.second(CHANGED)
     if np.array_equal(rerun["ids"], runs.first["ids"]):
         raise Mistake("rerun-failed", changed=CHANGED, failure="the script sets `ids` again after the checker changed it")
-    return _judge_run(rerun, runs.first)
+    return _judge_run(rerun, runs.source, runs.first)
 
 
 LEARNED_POSITIONS = Contract(
