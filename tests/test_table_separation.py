@@ -68,3 +68,66 @@ def test_learned_hypotheses_are_apart(run):
     long_ids = rng.integers(0, 6, size=(1, 10))
     slots = np.arange(10)
     assert distinct({"modulo": wte[long_ids] + wpe[slots % 8], "clip": wte[long_ids] + wpe[np.minimum(slots, 7)]}) == []
+
+
+# --- the judges themselves, on values as the sandbox would read them ---------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from attnpos.lessons.checking.contracts import CONTRACTS, Runs  # noqa: E402
+from attnpos.lessons.checking.verdicts import Mistake  # noqa: E402
+
+ADD_AT_SOURCE = "grad_wte = np.zeros_like(wte)\nnp.add.at(grad_wte, ids, grad_out)"
+
+
+def embedding_values(ids, wte, seed, backward, dtype):
+    grad_out = np.random.default_rng(seed).standard_normal((*ids.shape, wte.shape[1])).astype(dtype)
+    return {"wte": wte.astype(dtype), "ids": ids, "grad_out": grad_out, "out": wte.astype(dtype)[ids], "grad_wte": backward(ids, grad_out.astype(np.float64), wte.shape[0]).astype(dtype)}
+
+
+def judged(exercise, first, rerun, source=ADD_AT_SOURCE):
+    try:
+        CONTRACTS[exercise].judge(Runs(first, rerun, "", source))
+    except Mistake as mistake:
+        return mistake.diagnosis, mistake.cause
+    return "passed", ""
+
+
+@settings(max_examples=40, deadline=None)
+@given(V=st.integers(2, 12), C=st.integers(1, 6), B=st.integers(2, 4), T=st.integers(2, 7), seed=st.integers(0, 2**32 - 1), dtype=st.sampled_from([np.float64, np.float32]))
+def test_embedding_judge_passes_right_answers_and_names_each_misconception(V, C, B, T, seed, dtype):
+    rng = np.random.default_rng(seed)
+    wte = rng.standard_normal((V, C))
+    ids = rng.integers(0, V, size=(B, T))
+    rerun_ids = substitutes.other_ids(ids, wte)
+    right = embedding_backward.scatter
+
+    def both(backward):
+        return embedding_values(ids, wte, seed, backward, dtype), embedding_values(rerun_ids, wte, seed + 1, backward, dtype)
+
+    assert judged("embedding-backward", *both(right)) == ("passed", "")
+    counts = np.bincount(ids.ravel(), minlength=V)
+    if counts.max() > 1 and not np.allclose(embedding_backward.last_write_wins(ids, np.ones((B, T, C)), V), right(ids, np.ones((B, T, C)), V)):
+        assert judged("embedding-backward", *both(embedding_backward.last_write_wins))[0] in ("buffered-add", "overwritten")
+    first_only = both(lambda i, g, rows: right(i[0], g[0], rows))
+    if not np.allclose(first_only[0]["grad_wte"], right(ids, first_only[0]["grad_out"].astype(np.float64), V), atol=1e-5):
+        assert judged("embedding-backward", *first_only)[0] in ("first-sequence-only", "buffered-add", "overwritten", "mismatch")
+
+
+@settings(max_examples=30, deadline=None)
+@given(T=st.integers(4, 40), pairs=st.integers(1, 16), k=st.integers(1, 3), dtype=st.sampled_from([np.float64, np.float32]))
+def test_sinusoidal_judge_passes_right_tables_and_names_the_layouts(T, pairs, k, dtype):
+    from attnpos.core.sinusoidal_encoding import shift_error, shift_matrix
+
+    def values(C, shift, cause="right"):
+        pe = sinusoidal_table.hypotheses(T, C)[cause].astype(dtype)
+        M = shift_matrix(shift, C).astype(dtype)
+        return {"T": np.array(T), "C": np.array(C), "k": np.array(shift), "pe": pe, "M": M, "shift_error": np.array(shift_error(pe.astype(np.float64), M.astype(np.float64), shift))}
+
+    C = 2 * pairs
+    wider, farther = substitutes.wider(C), substitutes.farther(k, T)
+    assert judged("sinusoidal-table", values(C, k), values(wider, farther), "") == ("passed", "")
+    for cause in ("halves", "sin-cos-swapped", "from-one", "sign-flipped"):
+        if pairs > 1 or cause not in ("halves", "sign-flipped"):  # one pair: those tables are the right one
+            assert judged("sinusoidal-table", values(C, k, cause), values(wider, farther, cause), "")[0] == cause

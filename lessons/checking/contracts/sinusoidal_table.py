@@ -43,17 +43,22 @@ def hypotheses(T: int, C: int) -> dict[str, np.ndarray]:
         "exponent-i": table(t, BASE ** (-pairs / C), BASE ** (-pairs / C), C),
         "frequency-per-channel": table(t, w, BASE ** (-(2 * pairs + 1) / C), C),
         "frequency-per-channel/doubled": table(t, BASE ** (-4 * pairs / C), BASE ** (-2 * (2 * pairs + 1) / C), C),
-        "sign-flipped": table(t, 1 / w, 1 / w, C),
         "from-one": table(t + 1, w, w, C),
         "sin-cos-swapped": right[:, np.ravel(np.column_stack([np.arange(1, C, 2), np.arange(0, C, 2)]))],
         "halves": np.concatenate([right[:, 0::2], right[:, 1::2]], axis=1),
+        "sign-flipped": table(t, 1 / w, 1 / w, C),  # last: its rounding tolerance is the widest
     }
 
 
-def _table_tolerance(roundoff: float, pe: np.ndarray, T: int, cause: str = "right") -> float:
-    """sin(t·w) rounds like the angle t·w itself; the largest angle is T·w_max (T·10000^(1 − 2/C) with the sign flipped)."""
-    largest = T * (BASE if cause == "sign-flipped" else 1.0) + 1
-    return 64 * roundoff * largest
+def _table_tolerance(roundoff: float, T: int, C: int, cause: str = "right") -> float:
+    """sin(t·w) rounds like the angle t·w itself: 64 roundings of the largest angle the table holds.
+
+    That is about T radians for the right table; with the sign flipped the
+    last pair turns 10000^((C−2)/C) radians a step, so its angles are far
+    larger and so is their rounding.
+    """
+    fastest = BASE ** ((C - 2) / C) if cause == "sign-flipped" else 1.0
+    return 64 * roundoff * (1 + (T + 1) * fastest)
 
 
 def _judge_run(values: Values, source: str, first: Values | None = None) -> Passed:
@@ -68,11 +73,11 @@ def _judge_run(values: Values, source: str, first: Values | None = None) -> Pass
     roundoff = dtype_roundoff(values, NAMES)
     pe = read_shaped(values, "pe", (T, C))
     tables = hypotheses(T, C)
-    tol = _table_tolerance(roundoff, tables["right"], T)
+    tol = _table_tolerance(roundoff, T, C)
     if not close(pe, tables["right"], tol):
         _unfollowed(values, first, "pe")
         for cause, wrong in tables.items():
-            if cause != "right" and close(pe, wrong, _table_tolerance(roundoff, wrong, T, cause)):
+            if cause != "right" and close(pe, wrong, _table_tolerance(roundoff, T, C, cause)):
                 diagnosis, _, detail = cause.partition("/")
                 raise Mistake(diagnosis, detail, name="pe")
         raise Mistake("mismatch", name="pe", got=off_by(pe, tables["right"]))
