@@ -83,7 +83,8 @@ ADD_AT_SOURCE = "grad_wte = np.zeros_like(wte)\nnp.add.at(grad_wte, ids, grad_ou
 
 def embedding_values(ids, wte, seed, backward, dtype):
     grad_out = np.random.default_rng(seed).standard_normal((*ids.shape, wte.shape[1])).astype(dtype)
-    return {"wte": wte.astype(dtype), "ids": ids, "grad_out": grad_out, "out": wte.astype(dtype)[ids], "grad_wte": backward(ids, grad_out.astype(np.float64), wte.shape[0]).astype(dtype)}
+    grad_wte = backward(ids, grad_out.astype(np.float64), wte.shape[0]).astype(dtype)
+    return {"wte": wte.astype(dtype), "ids": ids, "grad_out": grad_out, "out": wte.astype(dtype)[ids], "grad_wte": grad_wte}
 
 
 def judged(exercise, first, rerun, source=ADD_AT_SOURCE):
@@ -95,7 +96,10 @@ def judged(exercise, first, rerun, source=ADD_AT_SOURCE):
 
 
 @settings(max_examples=40, deadline=None)
-@given(V=st.integers(2, 12), C=st.integers(1, 6), B=st.integers(2, 4), T=st.integers(2, 7), seed=st.integers(0, 2**32 - 1), dtype=st.sampled_from([np.float64, np.float32]))
+@given(
+    V=st.integers(2, 12), C=st.integers(1, 6), B=st.integers(2, 4), T=st.integers(2, 7),
+    seed=st.integers(0, 2**32 - 1), dtype=st.sampled_from([np.float64, np.float32]),
+)
 def test_embedding_judge_passes_right_answers_and_names_each_misconception(V, C, B, T, seed, dtype):
     rng = np.random.default_rng(seed)
     wte = rng.standard_normal((V, C))
@@ -123,7 +127,8 @@ def test_sinusoidal_judge_passes_right_tables_and_names_the_layouts(T, pairs, k,
     def values(C, shift, cause="right"):
         pe = sinusoidal_table.hypotheses(T, C)[cause].astype(dtype)
         M = shift_matrix(shift, C).astype(dtype)
-        return {"T": np.array(T), "C": np.array(C), "k": np.array(shift), "pe": pe, "M": M, "shift_error": np.array(shift_error(pe.astype(np.float64), M.astype(np.float64), shift))}
+        figure = shift_error(pe.astype(np.float64), M.astype(np.float64), shift)
+        return {"T": np.array(T), "C": np.array(C), "k": np.array(shift), "pe": pe, "M": M, "shift_error": np.array(figure)}
 
     C = 2 * pairs
     wider, farther = substitutes.wider(C), substitutes.farther(k, T)
