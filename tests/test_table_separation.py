@@ -136,3 +136,29 @@ def test_sinusoidal_judge_passes_right_tables_and_names_the_layouts(T, pairs, k,
     for cause in ("halves", "sin-cos-swapped", "from-one", "sign-flipped"):
         if pairs > 1 or cause not in ("halves", "sign-flipped"):  # one pair: those tables are the right one
             assert judged("sinusoidal-table", values(C, k, cause), values(wider, farther, cause), "")[0] == cause
+
+
+@settings(max_examples=30, deadline=None)
+@given(B=st.integers(2, 4), T=st.integers(3, 7), seed=st.integers(0, 2**32 - 1))
+def test_learned_judge_passes_right_answers_and_names_the_batch_mistakes(B, T, seed):
+    rng = np.random.default_rng(seed)
+    V, C, max_len = 6, 4, 8
+    wte, wpe = rng.standard_normal((V, C)), 0.02 * rng.standard_normal((max_len, C))
+    long_ids = rng.integers(0, V, size=(1, max_len + 2))
+    source = "try:\n    too_long = add_positions(long_ids, wte, wpe)\nexcept ValueError:\n    too_long = np.zeros(0)"
+
+    def values(ids, backward):
+        grad_out = rng.standard_normal((*ids.shape, C))
+        grad = np.zeros((max_len, C))
+        grad[: ids.shape[1]] = backward(grad_out)
+        x = wte[ids] + wpe[: ids.shape[1]]
+        return {"wte": wte, "wpe": wpe, "ids": ids, "grad_out": grad_out, "x": x, "grad_wpe": grad, "long_ids": long_ids, "too_long": np.zeros(0)}
+
+    ids = rng.integers(0, V, size=(B, T))
+    rerun_ids = substitutes.other_batch(ids, wte)
+    for backward, expected in [
+        (lambda g: g.sum(axis=0), ("passed", "")),
+        (lambda g: g.mean(axis=0), ("batch-not-summed", "mean")),
+        (lambda g: g[-1], ("batch-not-summed", "one-sequence")),
+    ]:
+        assert judged("learned-positions", values(ids, backward), values(rerun_ids, backward), source) == expected
