@@ -76,5 +76,6 @@ def test_lessons_show_prints_every_heat_map_with_its_values_and_caption():
         text = re.sub(r"\s+", " ", console.export_text())
         for block in (b for s in lesson.sections for b in s.blocks if isinstance(b, Heatmap)):
             assert " ".join(block.caption.split()) in text
+            assert all(title in text for title in block.titles)
             first = figure(block.figure).value
             assert f"{first[0, 0]:+.2f}" in text

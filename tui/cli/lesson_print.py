@@ -69,7 +69,8 @@ def heatmap_renderable(block: Heatmap) -> RenderableType:
         low = min(float(m.min()) for m in scaled)
         span = (max(float(m.max()) for m in scaled) - low) or 1.0
         columns = figure(name).column_labels()
-        table = Table(title=title, box=None, padding=(0, 0), show_edge=False, title_style="bold")
+        # Text, not markup: a title such as "grad[ids] += 1" would lose its brackets
+        table = Table(title=Text(title, style="bold"), box=None, padding=(0, 0), show_edge=False)
         table.add_column("", justify="right", style="bold", no_wrap=True)
         for label in columns:
             table.add_column(label, justify="right", no_wrap=True, min_width=7)
