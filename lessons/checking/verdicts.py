@@ -50,6 +50,7 @@ PROBLEMS = {
     "bad-shape/ids-range": "`{name}` holds {value}, but the table's rows are numbered 0 … {last}.",
     "bad-shape/whole-range": "`{name}` is {value}, but it must be between {low} and {high}.",
     "bad-shape/odd-width": "`{name}` is {value}, but the channels come in (sine, cosine) pairs, so the width must be even.",
+    "bad-shape/array-shape": "`{name}` has shape {shape}, but from your other arrays it should have shape {wanted}.",
     "bad-shape/transposed-table": "`{name}` has shape {shape}, the table's shape turned round: it needs one row per {rows}, shape {wanted}.",
     "bad-shape/twin-slots": "`X` has shape {shape}, but the two copies sit at slots {a} and {b}, so at least {tokens} tokens are needed.",
 }

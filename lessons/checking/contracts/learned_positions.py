@@ -28,7 +28,7 @@ def _forward(values: Values, first: Values | None) -> tuple[np.ndarray, np.ndarr
     wte, wpe = read_table(values, "wte"), read_table(values, "wpe")
     (V, C), max_len = wte.shape, wpe.shape[0]
     if wpe.shape[1] != C:
-        raise Mistake("bad-shape", "output-shape", name="wpe", shape=shape_text(wpe.shape), wanted=shape_text((max_len, C)))
+        raise Mistake("bad-shape", "array-shape", name="wpe", shape=shape_text(wpe.shape), wanted=shape_text((max_len, C)))
     ids = read_ids(values, "ids", V)
     B, T = ids.shape
     if T > max_len:

@@ -60,7 +60,7 @@ def read_shaped(values: Values, name: str, shape: tuple[int, ...]) -> np.ndarray
         return array
     if len(shape) == 3 and shape[0] == 1 and array.shape == shape[1:]:
         return array[None]
-    raise Mistake("bad-shape", "output-shape", name=name, shape=shape_text(array.shape), wanted=shape_text(shape))
+    raise Mistake("bad-shape", "array-shape", name=name, shape=shape_text(array.shape), wanted=shape_text(shape))
 
 
 def tolerance(roundoff: float, terms: int, size: float) -> float:
