@@ -181,3 +181,13 @@ def test_ids_set_again_after_use_is_a_failed_rerun_not_a_typed_figure(course, sa
     source = EMBED_SETUP + "out = wte[ids]\nids = np.array([[3, 7, 3, 1, 3], [7, 2, 2, 9, 0]])\n" + EMBED_RIGHT["add-at"].replace("out = wte[ids]\n", "")
     result = verdict(course, sandbox, "embedding-backward", source)
     assert result.diagnosis == "rerun-failed" and "again" in result.message
+
+
+def test_every_diagnosis_is_in_the_diagnosis_table():
+    from pathlib import Path
+
+    from attnpos.lessons.checking import CONTRACTS
+
+    table = (Path(__file__).parents[1] / "docs" / "CHECKING.md").read_text(encoding="utf-8")
+    missing = {d for contract in CONTRACTS.values() for d in contract.every_diagnosis if f"`{d}`" not in table}
+    assert not missing
