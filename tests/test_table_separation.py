@@ -32,13 +32,13 @@ def embedding_inputs():
 @pytest.mark.parametrize("run", [0, 1], ids=["as-written", "rerun"])
 def test_embedding_hypotheses_are_apart(run):
     ids, grad_out = list(embedding_inputs())[run]
-    tables = {"right": embedding_backward.scatter(ids, grad_out, 10), **embedding_backward.hypotheses(ids, grad_out, 10)}
+    tables = {"right": embedding_backward.scatter(ids, grad_out, 10), **embedding_backward.mistaken_gradients(ids, grad_out, 10)}
     assert distinct(tables) == []
 
 
 @pytest.mark.parametrize("T, C", [(12, 8), (12, substitutes.wider(8))])
 def test_sinusoidal_hypotheses_are_apart(T, C):
-    assert distinct(sinusoidal_table.hypotheses(T, C)) == []
+    assert distinct(sinusoidal_table.tables(T, C)) == []
 
 
 @pytest.mark.parametrize("run", [0, 1], ids=["as-written", "rerun"])
@@ -47,7 +47,7 @@ def test_learned_hypotheses_are_apart(run):
     wte, wpe = rng.standard_normal((6, 4)), 0.02 * rng.standard_normal((8, 4))
     ids = rng.integers(0, 6, size=(3, 5))
     if run:
-        ids = substitutes.other_batch(ids, wte)
+        ids = substitutes.other_ids(ids, wte)
     B, T = ids.shape
     grad_out = rng.standard_normal((B, T, 4))
     forward = {"right": wte[ids] + wpe[:T], "by-token-id": wte[ids] + wpe[ids], "off-by-one": wte[ids] + wpe[1 : T + 1]}
@@ -89,7 +89,8 @@ def embedding_values(ids, wte, seed, backward, dtype):
 
 def judged(exercise, first, rerun, source=ADD_AT_SOURCE):
     try:
-        CONTRACTS[exercise].judge(Runs(first, rerun, "", source))
+        contract = CONTRACTS[exercise]
+        CONTRACTS[exercise].judge(Runs(first, (rerun,), ("",), (contract.changed,), source))
     except Mistake as mistake:
         return mistake.diagnosis, mistake.cause
     return "passed", ""
@@ -125,7 +126,7 @@ def test_sinusoidal_judge_passes_right_tables_and_names_the_layouts(T, pairs, k,
     from attnpos.core.sinusoidal_encoding import shift_error, shift_matrix
 
     def values(C, shift, cause="right"):
-        pe = sinusoidal_table.hypotheses(T, C)[cause].astype(dtype)
+        pe = sinusoidal_table.tables(T, C)[cause].astype(dtype)
         M = shift_matrix(shift, C).astype(dtype)
         figure = shift_error(pe.astype(np.float64), M.astype(np.float64), shift)
         return {"T": np.array(T), "C": np.array(C), "k": np.array(shift), "pe": pe, "M": M, "shift_error": np.array(figure)}
@@ -155,7 +156,7 @@ def test_learned_judge_passes_right_answers_and_names_the_batch_mistakes(B, T, s
         return {"wte": wte, "wpe": wpe, "ids": ids, "grad_out": grad_out, "x": x, "grad_wpe": grad, "long_ids": long_ids, "too_long": np.zeros(0)}
 
     ids = rng.integers(0, V, size=(B, T))
-    rerun_ids = substitutes.other_batch(ids, wte)
+    rerun_ids = substitutes.other_ids(ids, wte)
     for backward, expected in [
         (lambda g: g.sum(axis=0), ("passed", "")),
         (lambda g: g.mean(axis=0), ("batch-not-summed", "mean")),

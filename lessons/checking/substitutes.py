@@ -57,17 +57,53 @@ def twins_alike(pos: object, X: object) -> np.ndarray:
     return pos
 
 
-def _ids_like(ids: object, shape: tuple[int, ...], rows: int, seed: int) -> np.ndarray:
-    """Ids of ``shape`` in the learner's integer dtype, drawn from the lower half of ``rows`` so that many repeat."""
-    dtype = np.asarray(ids).dtype if np.asarray(ids).dtype.kind in "iu" else np.int64
-    return np.random.default_rng(seed).integers(0, max(2, rows // 2 + 1), size=shape).astype(dtype)
+# The rerun's own tokens come from a seed of their own, so that they are the
+# same on every check (and in the separation test) and unrelated to any seed
+# a learner uses.
+REDRAW_SEED = 20170612
+
+
+def redrawn(X: object) -> np.ndarray:
+    """Other tokens of the same shape, dtype and size (root mean square) as the learner's.
+
+    Comparisons that pair the same tokens on the learner's X by coincidence
+    (the inverse reorder and no reorder, on a cycle of the shuffle) pair
+    different ones on these.
+    """
+    X = np.asarray(X)
+    size = float(np.sqrt(np.mean(np.square(X.astype(np.float64))))) or 1.0
+    tokens = np.random.default_rng(REDRAW_SEED).standard_normal(X.shape) * size
+    return tokens.astype(X.dtype if X.dtype.kind == "f" else np.float64)
+
+
+def zeroed(W: object) -> np.ndarray:
+    """A value projection of zeros: every output row is then zero, so any two rows are equal."""
+    W = np.asarray(W)
+    return np.zeros_like(W, dtype=W.dtype if W.dtype.kind == "f" else np.float64)
+
+
+def shifted(perm: object) -> np.ndarray:
+    """A shuffle by one slot (slot k gets token k − 1), as indices or as a permutation matrix, like the learner's.
+
+    On it, reordering by the inverse never pairs the tokens reordering by the
+    shuffle pairs (they would wherever the learner's perm swaps two tokens or
+    leaves one in place), so the two comparisons give figures of their own.
+    (k − 1 rather than k + 1: on the starter's arrays it also parts a signed
+    max from the max of |…|, tests/test_separation.py.)
+    """
+    perm = np.asarray(perm)
+    T = perm.shape[0]
+    indices = (np.arange(T) - 1) % T
+    if perm.ndim == 2:
+        return np.eye(T, dtype=perm.dtype)[indices]  # P @ X puts token k − 1 at slot k
+    return indices.astype(perm.dtype if perm.dtype.kind in "iu" else np.int64)
 
 
 def other_ids(ids: object, wte: object) -> np.ndarray:
-    """embedding-backward: one more sentence, one more token, other ids with repeats (and unused rows)."""
+    """embedding-backward and learned-positions: other ids of the same shape and dtype, from the lower half of the table so that many repeat."""
     ids, rows = np.asarray(ids), np.asarray(wte).shape[0]
-    shape = (ids.shape[0] + 1, ids.shape[1] + 1) if ids.ndim == 2 else (ids.shape[-1] + 1,)
-    return _ids_like(ids, shape, rows, seed=24)
+    dtype = ids.dtype if ids.dtype.kind in "iu" else np.int64
+    return np.random.default_rng(REDRAW_SEED).integers(0, max(2, rows // 2 + 1), size=ids.shape).astype(dtype)
 
 
 def wider(C: object) -> int:
@@ -79,11 +115,3 @@ def farther(k: object, T: object) -> int:
     """sinusoidal-table: a shift two positions longer, still inside the table."""
     shift, length = int(k), int(T)  # type: ignore[call-overload]
     return shift + 2 if shift + 2 < length else max(1, shift - 1)
-
-
-def other_batch(ids: object, wte: object) -> np.ndarray:
-    """learned-positions: one more sequence, one token shorter (at least 2), other ids."""
-    ids, rows = np.asarray(ids), np.asarray(wte).shape[0]
-    B, T = (ids.shape[0], ids.shape[1]) if ids.ndim == 2 else (1, ids.shape[-1])
-    dtype = ids.dtype if ids.dtype.kind in "iu" else np.int64
-    return np.random.default_rng(25).integers(0, rows, size=(B + 1, max(2, T - 1))).astype(dtype)

@@ -1,16 +1,17 @@
 """embedding-backward: a token table's lookup and its scatter-add gradient, for a batch.
 
-The rerun gives ``ids`` one more sentence and one more token, with other
-repeats: the right gradient changes with them, and each mistaken one
-(buffered, overwritten, one sentence only, by position) gives a table of
-its own; numbers typed in do not change at all.
+The rerun gives ``ids`` other values with other repeats, and ``grad_out``
+other values: the right gradient changes with them, and each mistaken one
+(buffered or overwritten, one sentence only, by position, averaged) gives a
+table of its own; numbers typed in do not change at all. Buffered and
+overwritten give the same table; the source tells which (``+=`` or ``=``).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from attnpos.lessons.checking.contracts.common import Contract, Runs
+from attnpos.lessons.checking.contracts.common import Contract, Rerun, Runs
 from attnpos.lessons.checking.contracts.table_reading import (
     augments_subscript,
     borrows,
@@ -21,12 +22,13 @@ from attnpos.lessons.checking.contracts.table_reading import (
     read_table,
     tolerance,
 )
+from attnpos.lessons.checking.separation import Hypotheses
 from attnpos.lessons.checking.values import Values, dtype_roundoff, real_array
 from attnpos.lessons.checking.verdicts import Mistake, Passed, shape_text
 
 NAMES = ("wte", "ids", "grad_out", "out", "grad_wte")
 LIBRARY_NAMES = {"embed", "embed_backward", "onehot_backward", "embedding_tables"}
-CHANGED = "`ids` replaced by other ids (one more sentence, one more token, other repeats)"
+CHANGED = "`ids` replaced by other ids (other repeats) and `grad_out` by other gradients"
 
 
 def scatter(ids: np.ndarray, grad_out: np.ndarray, rows: int) -> np.ndarray:
@@ -44,7 +46,7 @@ def last_write_wins(ids: np.ndarray, grad_out: np.ndarray, rows: int) -> np.ndar
     return grad
 
 
-def hypotheses(ids: np.ndarray, grad_out: np.ndarray, rows: int) -> dict[str, np.ndarray]:
+def mistaken_gradients(ids: np.ndarray, grad_out: np.ndarray, rows: int) -> dict[str, np.ndarray]:
     """What each misconception gives, by cause; a batch axis is needed for the per-sentence ones."""
     batch = ids.reshape(-1, ids.shape[-1])  # (B, T)
     g = grad_out.reshape(*batch.shape, grad_out.shape[-1])  # (B, T, C)
@@ -74,7 +76,8 @@ def _judge_run(values: Values, source: str, first: Values | None = None) -> Pass
     out = real_array(values, "out")
     expected_out = wte[ids]
     T = ids.shape[-1]
-    if T <= V and out.shape in ((T, C), expected_out.shape):  # row t of wte at slot t
+    right_out = out.shape == expected_out.shape and close(out, expected_out, tolerance(roundoff, 1, float(np.max(np.abs(wte)))))
+    if not right_out and T <= V and out.shape in ((T, C), expected_out.shape):  # row t of wte at slot t
         by_position = np.broadcast_to(wte[:T], expected_out.shape)
         if not close(by_position, expected_out, 0.0) and close(np.broadcast_to(out, expected_out.shape), by_position, tolerance(roundoff, 1, size)):
             raise Mistake("by-position", name="out")
@@ -92,7 +95,7 @@ def _judge_run(values: Values, source: str, first: Values | None = None) -> Pass
     tol = tolerance(roundoff, int(counts.max()), size)
     if close(grad, right, tol):
         return Passed()
-    cause = next((c for c, table in hypotheses(ids, grad_out, V).items() if close(grad, table, tol)), None)
+    cause = next((c for c, table in mistaken_gradients(ids, grad_out, V).items() if close(grad, table, tol)), None)
     repeated = int(np.argmax(counts))
     row, count = repeated, int(counts[repeated])
     if cause == "last-write":
@@ -128,10 +131,39 @@ def judge(runs: Runs) -> Passed:
     return _judge_run(rerun, runs.source, runs.first)
 
 
+def hypotheses(values: Values) -> Hypotheses:
+    """What out and grad_wte are on one run's inputs, right and under each mistake the judge names."""
+    wte = read_table(values, "wte")
+    V, C = wte.shape
+    ids = read_ids(values, "ids", V, ndim=(1, 2))
+    grad_out = read_shaped(values, "grad_out", (*ids.shape, C))
+    roundoff = dtype_roundoff(values, NAMES)
+    counts = np.bincount(ids.reshape(-1), minlength=V)
+    tolerances = {
+        "out": tolerance(roundoff, 1, float(np.max(np.abs(wte)))),
+        "grad_wte": tolerance(roundoff, int(counts.max()), float(np.max(np.abs(grad_out), initial=0.0))),
+    }
+    right = {"out": wte[ids], "grad_wte": scatter(ids, grad_out, V)}
+    wrong: dict[str, dict] = {cause: {"grad_wte": table} for cause, table in mistaken_gradients(ids, grad_out, V).items()}
+    if "position" in wrong:
+        wrong["position"]["out"] = np.broadcast_to(wte[: ids.shape[-1]], right["out"].shape)
+    return Hypotheses.of(right, wrong, tolerances)
+
+
 EMBEDDING_BACKWARD = Contract(
     names=NAMES,
-    replacements={"ids": "other_ids(ids, wte)"},
-    changed=CHANGED,
+    reruns=(Rerun({"ids": "other_ids(ids, wte)", "grad_out": "redrawn(grad_out)"}, CHANGED),),
     judge=judge,
     diagnoses=("by-position", "transposed", "buffered-add", "overwritten", "first-sequence-only", "mismatch"),
+    hypotheses=hypotheses,
+    typed=("out", "grad_wte"),
+    described={
+        "last-write": "a buffered or overwriting scatter (one gradient per id)",
+        "per-sequence": "a scatter buffered within each sentence",
+        "first": "the first sentence only", "last": "the last sentence only",
+        "position": "rows looked up by position", "mean": "gradients averaged instead of added",
+        "typed-out": "an out typed in", "typed-grad_wte": "a grad_wte typed in",
+        "stale-ids": "figures from a copy of ids made before the checker changed it",
+        "stale-grad_out": "figures from a copy of grad_out made before the checker changed it",
+    },
 )

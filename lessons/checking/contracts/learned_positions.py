@@ -1,7 +1,7 @@
 """learned-positions: x = wte[ids] + wpe[:T], the table's gradient for a batch, and an error past max_len.
 
-The rerun gives ``ids`` one more sequence and one token fewer: the right x
-and gradient change with them, each misconception (the table indexed by
+The rerun gives ``ids`` and ``grad_out`` other values: the right x and
+gradient change with them, each misconception (the table indexed by
 token id, positions from 1, every row scattered, the batch averaged or cut
 to one sequence) gives arrays of its own, and numbers typed in do not change.
 ``too_long`` is what ``add_positions`` returned for max_len + 2 tokens:
@@ -14,14 +14,15 @@ import ast
 
 import numpy as np
 
-from attnpos.lessons.checking.contracts.common import Contract, Runs
+from attnpos.lessons.checking.contracts.common import Contract, Rerun, Runs
 from attnpos.lessons.checking.contracts.table_reading import borrows, close, off_by, read_ids, read_shaped, read_table, tolerance
+from attnpos.lessons.checking.separation import Hypotheses
 from attnpos.lessons.checking.values import Values, dtype_roundoff, real_array
 from attnpos.lessons.checking.verdicts import Mistake, Passed, shape_text
 
 NAMES = ("wte", "wpe", "ids", "grad_out", "x", "grad_wpe", "long_ids", "too_long")
 LIBRARY_NAMES = {"learned_positions", "position_backward", "embed_backward", "embedding_tables"}
-CHANGED = "`ids` replaced by a batch of one more sequence, one token shorter"
+CHANGED = "`ids` replaced by other ids and `grad_out` by other gradients"
 
 
 def _forward(values: Values, first: Values | None) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
@@ -139,10 +140,64 @@ def judge(runs: Runs) -> Passed:
     return _judge_run(rerun, runs.source, runs.first)
 
 
+def hypotheses(values: Values) -> Hypotheses:
+    """What x, grad_wpe and too_long are on one run's inputs, right and under each mistake the judge names."""
+    wte, wpe = read_table(values, "wte"), read_table(values, "wpe")
+    max_len, C = wpe.shape
+    ids = read_ids(values, "ids", wte.shape[0])
+    B, T = ids.shape
+    grad_out = read_shaped(values, "grad_out", (B, T, C))
+    long_ids = read_ids(values, "long_ids", wte.shape[0])
+    roundoff = dtype_roundoff(values, NAMES)
+
+    def rows(summed: np.ndarray, start: int = 0) -> np.ndarray:
+        grad = np.zeros((max_len, C))
+        grad[start : start + T] = summed
+        return grad
+
+    tokens, slots = wte[ids], np.arange(long_ids.shape[-1])
+    # A refusal has no figures; it stands here as zeros, which no lookup of these tables gives.
+    refused = np.zeros((*long_ids.shape, C))
+    right = {"x": tokens + wpe[:T], "grad_wpe": rows(grad_out.sum(axis=0)), "too_long": refused}
+    by_id = np.zeros((max_len, C))
+    if ids.max() < max_len:
+        np.add.at(by_id, ids.reshape(-1), grad_out.reshape(-1, C))
+    wrong: dict[str, dict] = {
+        "by-token-id": {"x": tokens + wpe[np.minimum(ids, max_len - 1)], "grad_wpe": by_id},
+        "mean": {"grad_wpe": rows(grad_out.mean(axis=0))},
+        **{f"sequence-{b}": {"grad_wpe": rows(grad_out[b])} for b in range(B)},
+        "every-row": {"grad_wpe": np.broadcast_to(grad_out.sum(axis=(0, 1)), (max_len, C))},
+        "modulo": {"too_long": wte[long_ids] + wpe[slots % max_len]},
+        "clipped": {"too_long": wte[long_ids] + wpe[np.minimum(slots, max_len - 1)]},
+    }
+    if T < max_len:
+        wrong["off-by-one"] = {"x": tokens + wpe[1 : T + 1], "grad_wpe": rows(grad_out.sum(axis=0), 1)}
+    size = float(np.max(np.abs(wte))) + float(np.max(np.abs(wpe)))
+    return Hypotheses.of(right, wrong, {
+        "x": tolerance(roundoff, 2, size), "grad_wpe": tolerance(roundoff, B, float(np.max(np.abs(grad_out), initial=0.0))),
+        "too_long": tolerance(roundoff, 2, size),
+    })
+
+
 LEARNED_POSITIONS = Contract(
     names=NAMES,
-    replacements={"ids": "other_batch(ids, wte)"},
-    changed=CHANGED,
+    reruns=(Rerun({"ids": "other_ids(ids, wte)", "grad_out": "redrawn(grad_out)"}, CHANGED),),
     judge=judge,
     diagnoses=("by-token-id", "wraps-around", "every-row", "batch-not-summed", "off-by-one", "mismatch"),
+    hypotheses=hypotheses,
+    typed=("x", "grad_wpe"),
+    # x does not depend on grad_out, nor grad_wpe on ids: a value typed in and one from a stale copy are the same
+    # figures, and the same mistake to tell (it did not follow the rerun: mismatch/typed).
+    told_by_source={
+        frozenset({"typed-x", "stale-ids"}): "one verdict for both: x did not follow the rerun's ids",
+        frozenset({"typed-grad_wpe", "stale-grad_out"}): "one verdict for both: grad_wpe did not follow the rerun's grad_out",
+    },
+    described={
+        "by-token-id": "the table indexed by token id", "mean": "the batch averaged",
+        **{f"sequence-{b}": f"sequence {b} alone" for b in range(64)},
+        "every-row": "gradient in every row", "modulo": "positions wrapped round", "clipped": "positions clipped to the last row",
+        "off-by-one": "positions from 1", "typed-x": "an x typed in", "typed-grad_wpe": "a grad_wpe typed in",
+        "stale-ids": "figures from a copy of ids made before the checker changed it",
+        "stale-grad_out": "figures from a copy of grad_out made before the checker changed it",
+    },
 )

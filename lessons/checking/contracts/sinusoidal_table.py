@@ -13,8 +13,9 @@ from __future__ import annotations
 import numpy as np
 
 from attnpos.core.sinusoidal_encoding import BASE, shift_error, shift_matrix
-from attnpos.lessons.checking.contracts.common import Contract, Runs, figure_mistake
-from attnpos.lessons.checking.contracts.table_reading import borrows, close, off_by, read_shaped, read_whole
+from attnpos.lessons.checking.contracts.common import Contract, Rerun, Runs, figure_mistake
+from attnpos.lessons.checking.contracts.table_reading import borrows, close, off_by, read_shaped, read_whole, rounding
+from attnpos.lessons.checking.separation import Figure, Hypotheses
 from attnpos.lessons.checking.values import REPORTED_ROUNDING, Values, dtype_roundoff, scalar
 from attnpos.lessons.checking.verdicts import Mistake, Passed
 
@@ -32,7 +33,7 @@ def table(t: np.ndarray, w_sin: np.ndarray, w_cos: np.ndarray, C: int) -> np.nda
     return pe
 
 
-def hypotheses(T: int, C: int) -> dict[str, np.ndarray]:
+def tables(T: int, C: int) -> dict[str, np.ndarray]:
     """The right table and what each misconception builds instead, by diagnosis."""
     t = np.arange(T, dtype=np.float64)
     pairs = np.arange(C // 2, dtype=np.float64)
@@ -58,7 +59,7 @@ def _table_tolerance(roundoff: float, T: int, C: int, cause: str = "right") -> f
     larger and so is their rounding.
     """
     fastest = BASE ** ((C - 2) / C) if cause == "sign-flipped" else 1.0
-    return 64 * roundoff * (1 + (T + 1) * fastest)
+    return rounding(roundoff, 1 + (T + 1) * fastest)
 
 
 def _judge_run(values: Values, source: str, first: Values | None = None) -> Passed:
@@ -72,18 +73,18 @@ def _judge_run(values: Values, source: str, first: Values | None = None) -> Pass
             _unfollowed(values, first, name)
     roundoff = dtype_roundoff(values, NAMES)
     pe = read_shaped(values, "pe", (T, C))
-    tables = hypotheses(T, C)
+    candidates = tables(T, C)
     tol = _table_tolerance(roundoff, T, C)
-    if not close(pe, tables["right"], tol):
+    if not close(pe, candidates["right"], tol):
         _unfollowed(values, first, "pe")
-        for cause, wrong in tables.items():
+        for cause, wrong in candidates.items():
             if cause != "right" and close(pe, wrong, _table_tolerance(roundoff, T, C, cause)):
                 diagnosis, _, detail = cause.partition("/")
                 raise Mistake(diagnosis, detail, name="pe")
-        raise Mistake("mismatch", name="pe", got=off_by(pe, tables["right"]))
+        raise Mistake("mismatch", name="pe", got=off_by(pe, candidates["right"]))
     M = read_shaped(values, "M", (C, C))
     expected_M = shift_matrix(k, C)
-    m_tol = 64 * roundoff * (1 + k)
+    m_tol = rounding(roundoff, 1 + k)
     if not close(M, expected_M, m_tol):
         _unfollowed(values, first, "M")
         if close(M, expected_M.T, m_tol):
@@ -91,7 +92,7 @@ def _judge_run(values: Values, source: str, first: Values | None = None) -> Pass
         raise Mistake("mismatch", name="M", got=off_by(M, expected_M))
     figure = scalar(values, "shift_error")
     honest = shift_error(pe, M, k)
-    noise = 64 * roundoff * C * (1 + T)
+    noise = rounding(roundoff, C * (1 + T))
     if abs(figure - honest) > noise + REPORTED_ROUNDING * abs(honest):
         raise figure_mistake("mismatch", "shift-figure", "shift_error", honest, figure)
     return Passed()
@@ -112,10 +113,34 @@ def judge(runs: Runs) -> Passed:
     return _judge_run(rerun, runs.source, runs.first)
 
 
+def hypotheses(values: Values) -> Hypotheses:
+    """What pe, M and shift_error are for one run's T, C and k, right and under each mistake the judge names."""
+    T, C, k = (read_whole(values, name, 1, MAX_POSITIONS) for name in ("T", "C", "k"))
+    roundoff = dtype_roundoff(values, NAMES)
+    candidates = tables(T, C)
+    M = shift_matrix(k, C)
+    right: dict[str, Figure] = {"pe": candidates["right"], "M": M, "shift_error": shift_error(candidates["right"], M, k)}
+    wrong: dict[str, dict] = {cause: {"pe": table} for cause, table in candidates.items() if cause != "right"}
+    wrong["rotation-transposed"] = {"M": M.T}
+    # the widest table tolerance, so that no rounding of a mistaken table is taken for a difference
+    return Hypotheses.of(right, wrong, {
+        "pe": _table_tolerance(roundoff, T, C, "sign-flipped"), "M": rounding(roundoff, 1 + k), "shift_error": rounding(roundoff, C * (1 + T)),
+    })
+
+
 SINUSOIDAL_TABLE = Contract(
     names=NAMES,
-    replacements={"C": "wider(C)", "k": "farther(k, T)"},
-    changed=CHANGED,
+    reruns=(Rerun({"C": "wider(C)", "k": "farther(k, T)"}, CHANGED),),
     judge=judge,
     diagnoses=("exponent-i", "frequency-per-channel", "sign-flipped", "from-one", "sin-cos-swapped", "halves", "mismatch"),
+    hypotheses=hypotheses,
+    typed=("pe", "M"),
+    described={
+        "exponent-i": "the exponent i in place of 2i", "frequency-per-channel": "a frequency per channel",
+        "frequency-per-channel/doubled": "a frequency per channel with 2j", "sign-flipped": "the exponent's sign flipped",
+        "from-one": "positions from 1", "sin-cos-swapped": "sines and cosines swapped", "halves": "concatenated halves",
+        "rotation-transposed": "M turned the other way", "typed-pe": "a pe typed in", "typed-M": "an M typed in",
+        "stale-C": "a table from a copy of C made before the checker changed it",
+        "stale-k": "an M from a copy of k made before the checker changed it",
+    },
 )

@@ -7,10 +7,12 @@ fixes; each problem a Mistake with its own sentence (lessons/checking/verdicts.p
 from __future__ import annotations
 
 import ast
+import math
 
 import numpy as np
 
-from attnpos.lessons.checking.values import MAX_WIDTH, Values, describe, real_array
+from attnpos.lessons.checking.separation import COARSEST_ROUNDOFF
+from attnpos.lessons.checking.values import ANSWER_MAX_WIDTH, Values, describe, real_array
 from attnpos.lessons.checking.verdicts import Mistake, shape_text
 
 MAX_ROWS = 4096  # no exercise table needs more; beyond it the checker would only waste time
@@ -19,7 +21,7 @@ MAX_ROWS = 4096  # no exercise table needs more; beyond it the checker would onl
 def read_table(values: Values, name: str) -> np.ndarray:
     """A (rows, C) table as float64."""
     table = real_array(values, name, (2,))
-    if table.shape[0] > MAX_ROWS or table.shape[1] > MAX_WIDTH:
+    if table.shape[0] > MAX_ROWS or table.shape[1] > ANSWER_MAX_WIDTH:
         raise Mistake("bad-shape", "too-large", name=name, shape=shape_text(table.shape))
     return table
 
@@ -63,9 +65,18 @@ def read_shaped(values: Values, name: str, shape: tuple[int, ...]) -> np.ndarray
     raise Mistake("bad-shape", "array-shape", name=name, shape=shape_text(array.shape), wanted=shape_text(shape))
 
 
+def rounding(roundoff: float, size: float) -> float:
+    """64 roundings of numbers of magnitude ``size``; without bound for a dtype coarser than float32 (float16).
+
+    The course's figures need float32's precision at least (separation.COARSEST_ROUNDOFF):
+    below it every hypothesis agrees with every other, and the verdict is `indistinct`.
+    """
+    return math.inf if roundoff > COARSEST_ROUNDOFF else 64 * roundoff * size
+
+
 def tolerance(roundoff: float, terms: int, size: float) -> float:
     """How far an honest sum of ``terms`` numbers of magnitude ``size`` may round, with room for any order of adding."""
-    return 64 * roundoff * (1 + terms) * (1 + size)
+    return rounding(roundoff, (1 + terms) * (1 + size))
 
 
 def close(got: np.ndarray, expected: np.ndarray, tol: float) -> bool:

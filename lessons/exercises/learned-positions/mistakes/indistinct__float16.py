@@ -1,12 +1,12 @@
-"""Types the batch shape into grad_out, so the rerun's other batch does not fit."""
+"""Computes in float16: its rounding is as large as the differences between the mistakes."""
 import numpy as np
 
 rng = np.random.default_rng(7)
 V, C, max_len = 6, 4, 8              # 6 symbols; Hugging Face would call max_len max_position_embeddings
 wte = rng.standard_normal((V, C))     # token table
-wpe = 0.02 * rng.standard_normal((max_len, C))  # position table: rows 0 ... max_len - 1
+wpe = (0.02 * rng.standard_normal((max_len, C))).astype(np.float16)
 ids = rng.integers(0, V, size=(3, 5))  # (B, T) = (3, 5)
-grad_out = rng.standard_normal((*ids.shape, wpe.shape[1]))  # dLoss/d(x), (B, T, C)
+grad_out = rng.standard_normal((*ids.shape, wpe.shape[1])).astype(np.float16)
 
 
 def add_positions(ids, wte, wpe):
@@ -23,7 +23,6 @@ x = add_positions(ids, wte, wpe)
 
 # Every sequence used rows 0 ... T-1 once each, so row t collects grad_out[b, t]
 # summed over the batch; rows T ... max_len-1 took no part and get zero.
-grad_out = grad_out.reshape(3, 5, 4)
 T = ids.shape[-1]
 grad_wpe = np.zeros_like(wpe)
 grad_wpe[:T] = grad_out.sum(axis=0)
