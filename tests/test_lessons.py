@@ -332,6 +332,6 @@ def test_every_kind_of_block_has_one_dispatch(course):
     from attnpos.lessons.model import render_block
 
     kinds = {type(b).__name__ for lesson in course.lessons for s in lesson.sections for b in s.blocks}
-    assert kinds == {"Prose", "Math", "Code", "Grid", "Quiz", "ExerciseRef", "PlaygroundLink"}
+    assert kinds == {"Prose", "Math", "Code", "Grid", "Heatmap", "Quiz", "ExerciseRef", "PlaygroundLink"}
     with pytest.raises(TypeError, match="no rendering for str"):
         render_block("not a block", object())  # type: ignore[arg-type]
