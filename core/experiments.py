@@ -13,6 +13,7 @@ from typing import Callable
 
 import numpy as np
 
+from attnpos.core import cure_experiments as cure
 from attnpos.core.attention import attention_output, self_attention
 from attnpos.core.permutation import (
     equivariance_gap,
@@ -551,5 +552,9 @@ EXPERIMENTS: dict[str, tuple[str, Callable[[], object]]] = {
     "alibi": ("ALiBi as published: causal, a soft window; the symmetric form cannot see a reversal", alibi_experiment),
     "rope": ("RoPE: the score sees the offset only; half-split and interleaved pairs", rope_experiment),
     "families": ("Each family on lesson 3's two orders: shuffle gap and the twin rows", families_experiment),
+    "embedding": ("A token table: lookup, scatter-add gradient against finite differences, the buffered trap", cure.embedding_experiment),
+    "embedding-scale": ("Why token rows are multiplied by √d_model: the norms at d_model = 512", cure.scale_experiment),
+    "sinusoidal": ("The sinusoidal encoding: shift matrix, offset-only products, what a projection keeps", cure.sinusoidal_experiment),
+    "learned": ("A learned position table trained on lengths 2–8: rows 8 on never move", cure.learned_experiment),
 }
 """Every experiment by a short key: (title, function returning its dataclass)."""
