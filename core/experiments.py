@@ -13,6 +13,7 @@ from typing import Callable
 
 import numpy as np
 
+from attnpos.core import cure_experiments as cure
 from attnpos.core.attention import attention_output, self_attention
 from attnpos.core.extension import attend_back_experiment, interpolation_bound_experiment, scaling_rules_experiment
 from attnpos.core.linear_biases import alibi_lesson_experiment
@@ -554,6 +555,10 @@ EXPERIMENTS: dict[str, tuple[str, Callable[[], object]]] = {
     "alibi": ("ALiBi as published: causal, a soft window; the symmetric form cannot see a reversal", alibi_experiment),
     "rope": ("RoPE: the score sees the offset only; half-split and interleaved pairs", rope_experiment),
     "families": ("Each family on lesson 3's two orders: shuffle gap and the twin rows", families_experiment),
+    "embedding": ("A token table: lookup, scatter-add gradient against finite differences, the buffered trap", cure.embedding_experiment),
+    "embedding-scale": ("Why token rows are multiplied by √d_model: the norms at d_model = 512", cure.scale_experiment),
+    "sinusoidal": ("The sinusoidal encoding: shift matrix, offset-only products, what a projection keeps", cure.sinusoidal_experiment),
+    "learned": ("A learned position table trained on lengths 2–8: rows 8 on never move", cure.learned_experiment),
     "rope-lesson": ("RoPE in full: the relative property at huge positions, layouts, frequencies", rope_lesson_experiment),
     "alibi-lesson": ("ALiBi in full: slopes for any head count, the +m·j shortcut, the soft window", alibi_lesson_experiment),
     "scaling-rules": ("Stretching RoPE: which pairs PI, NTK, YaRN and Llama 3.1 change", scaling_rules_experiment),

@@ -33,7 +33,7 @@ from attnpos.lessons.figures import CHANGED_ROW
 
 # The lesson that teaches each signal, for the all-signals table's links (a test checks every signal has one that exists).
 SIGNAL_LESSONS = {
-    "none": 1, "constant": 1, "ramp": 1, "causal": 10, "sinusoidal": 4, "learned": 4, "rope": 8, "alibi": 9,
+    "none": 1, "constant": 1, "ramp": 1, "causal": 10, "sinusoidal": 6, "learned": 7, "rope": 8, "alibi": 9,
 }
 
 TEMPERATURE_STEP = 1.5  # each sharpen divides the temperature by this, each flatten multiplies it

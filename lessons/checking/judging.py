@@ -163,6 +163,8 @@ def _error_cause(kind: str, message: str) -> str:
     if kind == "IndexError":
         # out[4] on a (1, 6, 8) array: the batch axis of one comes first
         return "batch-axis" if re.search(r"axis 0 with size 1\b", message) else "index"
+    if kind == "NotImplementedError":
+        return "not-implemented"
     if kind == "KeyError":
         return "key"
     if kind == "TypeError":

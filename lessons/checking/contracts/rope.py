@@ -61,7 +61,7 @@ def _read(values: Values) -> Answer:
     head = read_head(values, ndim=(2, 3))
     hs = head.Wq.shape[1]
     if hs % 2:
-        raise Mistake("bad-shape", "odd-width", name="Wq", shape=shape_text(head.Wq.shape))
+        raise Mistake("bad-shape", "odd-head-width", name="Wq", shape=shape_text(head.Wq.shape))
     positions = real_array(values, "positions", (1,))
     if positions.shape != (head.tokens,):
         raise Mistake("bad-shape", "positions-length", name="positions", shape=shape_text(positions.shape), tokens=head.tokens)
