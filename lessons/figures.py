@@ -51,6 +51,10 @@ scaling = cache(ex.scaling_experiment)
 alibi = cache(ex.alibi_experiment)
 rope = cache(ex.rope_experiment)
 family = cache(ex.family_experiment)
+proof = cache(ex.equivariance_proof_experiment)
+invariance = cache(ex.invariance_experiment)
+cross = cache(ex.cross_term_experiment)
+stack = cache(ex.stack_experiment)
 
 
 def _sentence_labels() -> list[str]:
@@ -91,6 +95,21 @@ def _family_figures(signal: str) -> list[Figure]:
         ),
         Figure(f"family.{signal}.weights", f"order A's weights with {signal}", lambda: family(signal).weights, _sentence_labels),
         Figure(f"family.{signal}.order_b_weights", f"order B's weights with {signal}", lambda: family(signal).order_b_weights, _order_b_labels, _order_b_perm),
+    ]
+
+
+def _cross_figures() -> list[Figure]:
+    """The four terms of an added signal's score at each placement of lesson 2's query and key tokens."""
+    terms = {
+        "content_pos": ("x_i W_Q W_Kᵀ p_j", lambda: cross().content_position),
+        "pos_content": ("p_i W_Q W_Kᵀ x_j", lambda: cross().position_content),
+        "pos_pos": ("p_i W_Q W_Kᵀ p_j", lambda: cross().position_position),
+        "total": ("the whole score before √d_k", lambda: cross().totals),
+    }
+    return [
+        Figure(f"cross.{name}.{start}", f"{meaning}, query at slot {start}, key {ex.CROSS_OFFSET} slots later", lambda at=at, values=values: values()[at])
+        for name, (meaning, values) in terms.items()
+        for at, start in enumerate(ex.CROSS_STARTS)
     ]
 
 
@@ -220,6 +239,33 @@ FIGURES: dict[str, Figure] = {
         Figure("sentence.mat_copy_gap", "max|y_mat − v_the| sharpened", lambda: sentence().mat_copy_gap),
         Figure("sentence.last_slot_gap", "the last slot's output, order B against order A, no position", lambda: sentence().last_slot_gap),
         *[f for signal in ex.FAMILY_SIGNALS for f in _family_figures(signal)],
+        Figure("ramp.ones_form", "1ᵀ W_Q W_Kᵀ 1 of the seed-42 head", lambda: ramp().ones_form),
+        Figure("ramp.sentence_ones_form", "1ᵀ W_Q W_Kᵀ 1 of lesson 3's seed-7 head", lambda: ramp().sentence_ones_form),
+        Figure("ramp.end", "the end the ramp's own score term favours with the seed-42 head", lambda: ramp().favoured_end),
+        Figure("ramp.sentence_end", "the end it favours with the seed-7 head", lambda: ramp().sentence_favoured_end),
+        Figure("ramp.shuffled_crowded_slot", "the slot lesson 1's shuffled ramp rows read most", lambda: ramp().shuffled_crowded_column),
+        Figure("ramp.shuffled_crowded_share", "the mean weight on it", lambda: ramp().shuffled_crowded_share),
+        Figure("alibi.heads12", "the head count of the slope table that is not a power of two", lambda: ex.ALIBI_ODD_HEADS),
+        Figure("alibi.slopes12", "ALiBi slopes for 12 heads by the official rule", lambda: _rows(alibi().slopes12, ".4g")),
+        Figure("proof.scores_gap", "max|S(PX) − P S Pᵀ| on the seed-42 head", lambda: proof().scores_gap),
+        Figure("proof.softmax_gap", "max|softmax(P S Pᵀ) − P softmax(S) Pᵀ|", lambda: proof().softmax_gap),
+        Figure("proof.output_gap", "max|attn(PX) − P attn(X)| through the proof's matrices", lambda: proof().output_gap),
+        Figure("proof.identity", "PᵀP is exactly the identity", lambda: proof().transpose_is_inverse),
+        Figure("invariance.first_row_invariance_gap", "mean in row 0: max|f(PX) − f(X)|", lambda: invariance().first_row_invariance_gap),
+        Figure("invariance.first_row_equivariance_gap", "mean in row 0: max|f(PX) − P f(X)|", lambda: invariance().first_row_equivariance_gap),
+        Figure("invariance.every_row_invariance_gap", "mean in every row: max|f(PX) − f(X)|", lambda: invariance().every_row_invariance_gap),
+        Figure("invariance.every_row_equivariance_gap", "mean in every row: max|f(PX) − P f(X)|", lambda: invariance().every_row_equivariance_gap),
+        Figure("invariance.attention_invariance_gap", "the seed-42 head: max|attn(PX) − attn(X)|", lambda: invariance().attention_invariance_gap),
+        Figure("cross.offset", "the offset of the cross-term placements", lambda: ex.CROSS_OFFSET),
+        Figure("cross.pe_product", "p_i · p_(i+3) for the sinusoidal encoding at width 8", lambda: cross().pe_product[0]),
+        Figure("cross.content_content", "x W_Q W_Kᵀ x for the query and key tokens", lambda: cross().content_content),
+        Figure("cross.rope_score", "RoPE's score for the same tokens, at every placement", lambda: cross().rope_scores[0]),
+        Figure("cross.rope_spread", "max − min of RoPE's scores over the placements", lambda: cross().rope_spread),
+        *_cross_figures(),
+        Figure("stack.layers", "blocks in the stack", lambda: stack().layers),
+        Figure("stack.heads", "heads per block", lambda: stack().heads),
+        Figure("stack.gap", "max|stack(PX) − P stack(X)| without a mask", lambda: stack().gap),
+        Figure("stack.causal_gap", "the same with a causal mask", lambda: stack().causal_gap),
     ]
 }
 
