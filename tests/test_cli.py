@@ -12,6 +12,7 @@ def test_demos_json_holds_every_experiment(attnpos):
     assert set(figures) == {
         "shuffle", "twins", "offset", "matrix-form", "sentence", "exercises",
         "init-scale", "causal", "ramp", "scaling", "alibi", "rope", "families",
+        "proof", "invariance", "cross-terms", "stack",
     }
     assert figures["shuffle"]["figures"]["gap"] < 1e-14
     assert abs(figures["offset"]["figures"]["gap"] - 3.4997577640) < 1e-9
