@@ -101,14 +101,18 @@ def _family_figures(signal: str) -> list[Figure]:
 def _cross_figures() -> list[Figure]:
     """The four terms of an added signal's score at each placement of lesson 2's query and key tokens."""
     terms = {
-        "content_pos": ("x_i W_Q W_Kᵀ p_j", lambda: cross().content_position),
-        "pos_content": ("p_i W_Q W_Kᵀ x_j", lambda: cross().position_content),
-        "pos_pos": ("p_i W_Q W_Kᵀ p_j", lambda: cross().position_position),
-        "total": ("the whole score before √d_k", lambda: cross().totals),
+        "content_pos": ("x_i W_Q W_Kᵀ p_j", "content_position"),
+        "pos_content": ("p_i W_Q W_Kᵀ x_j", "position_content"),
+        "pos_pos": ("p_i W_Q W_Kᵀ p_j", "position_position"),
+        "total": ("the whole score before √d_k", "totals"),
     }
+
+    def term(field: str, at: int) -> Callable[[], float]:
+        return lambda: getattr(cross(), field)[at]
+
     return [
-        Figure(f"cross.{name}.{start}", f"{meaning}, query at slot {start}, key {ex.CROSS_OFFSET} slots later", lambda at=at, values=values: values()[at])
-        for name, (meaning, values) in terms.items()
+        Figure(f"cross.{name}.{start}", f"{meaning}, query at slot {start}, key {ex.CROSS_OFFSET} slots later", term(field, at))
+        for name, (meaning, field) in terms.items()
         for at, start in enumerate(ex.CROSS_STARTS)
     ]
 
