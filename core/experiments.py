@@ -494,9 +494,9 @@ def alibi_experiment(seed: int = SEED) -> AlibiResult:
 
 @dataclass(frozen=True)
 class RopeResult:
-    """RoPE's score depends on the offset only; two channel pairings, one rotation up to a permutation."""
+    """RoPE's score depends on q, k and the offset only; two channel pairings, one rotation up to a permutation."""
 
-    relative_error: float  # max over m, n of |⟨R_m q, R_n k⟩ − ⟨q, R_(n−m) k⟩|
+    relative_error: float  # max over slots i, j of |⟨R_i q, R_j k⟩ − ⟨q, R_(j−i) k⟩|
     half_as_interleaved_error: float  # half-split RoPE against interleaved RoPE on permuted channels
     mismatched_score_gap: float  # the same q, k scored with the other pairing: a different score
 

@@ -231,7 +231,7 @@ FIGURES: dict[str, Figure] = {
         Figure("alibi.reversal_gap", "seed-42 reversal gap, published ALiBi head 0", lambda: alibi().reversal_gap),
         Figure("alibi.mask_only_reversal_gap", "the same reversal, causal mask alone", lambda: alibi().mask_only_reversal_gap),
         Figure("alibi.symmetric_reversal_gap", "the same reversal, −m·|i − j| without a mask", lambda: alibi().symmetric_reversal_gap),
-        Figure("rope.relative_error", "max|⟨R_m q, R_n k⟩ − ⟨q, R_(n−m) k⟩|", lambda: rope().relative_error),
+        Figure("rope.relative_error", "max|⟨R_i q, R_j k⟩ − ⟨q, R_(j−i) k⟩|", lambda: rope().relative_error),
         Figure("rope.half_error", "half-split RoPE against interleaved RoPE on permuted channels", lambda: rope().half_as_interleaved_error),
         Figure("rope.mismatch", "one q, k scored with the two pairings: the difference", lambda: rope().mismatched_score_gap),
         Figure("sentence.sharp_ratio", "scale 50 against the usual 1/√8", lambda: sentence().sharp_ratio),
