@@ -119,11 +119,12 @@ def _strict(args: argparse.Namespace) -> bool | None:
 def _exercise_course(exercise_id: str):
     """A course holding just the exercise to check (the whole one computes every lesson's figures), or the whole one
     when there is no such exercise, so that the error lists those there are."""
-    from attnpos.lessons.loader import COURSE_TITLE, load_exercise
+    from attnpos.lessons.loader import load_exercise
     from attnpos.lessons.model import Course
+    from attnpos.lessons.scanner import read_course_text
 
     exercise = load_exercise(exercise_id)
-    return _load_course() if exercise is None else Course(COURSE_TITLE, (), {exercise.id: exercise})
+    return _load_course() if exercise is None else Course(read_course_text(), (), {exercise.id: exercise})
 
 
 def _check(args: argparse.Namespace) -> int:
