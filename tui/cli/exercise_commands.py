@@ -111,8 +111,11 @@ def run_check(
     exercise = find_exercise(course, exercise_id)
     readable_file(file)
     source = file.read_text(encoding="utf-8")  # what the app shows as the code that passed
-    with early.ready() if early is not None else open_sandbox(CHECK_WORKERS, strict) as sandbox:
-        verdict = check_file(exercise, file, sandbox, limits)
+    if early is not None:  # the caller releases it
+        verdict = check_file(exercise, file, early.ready(), limits)
+    else:
+        with open_sandbox(CHECK_WORKERS, strict) as sandbox:
+            verdict = check_file(exercise, file, sandbox, limits)
     if as_json:
         print(json.dumps(verdict.as_json(shown_path(file))))
         record(verdict, source, data_dir, None)
@@ -191,35 +194,42 @@ def write_starter(course: Course, exercise_id: str, folder: Path) -> int:
 
 def watch(
     course: Course, exercise_id: str, file: Path, interval: float, limits: Limits, data_dir: Path | None = None,
-    strict: bool | None = None,
+    strict: bool | None = None, early: EarlySandbox | None = None,
 ) -> int:
-    """Re-check whenever the file changes; polling works where file events do not (network folders)."""
+    """Re-check whenever the file changes; polling works where file events do not (network folders).
+
+    One sandbox serves the session, so every check after the first is warm: its
+    server is up and the checker imported. ``early``: one already starting.
+    """
     from rich.console import Console
 
     exercise = find_exercise(course, exercise_id)
     readable_file(file)
     console = Console(highlight=False)
     seen: tuple[int, int] | None = None
-    with open_sandbox(CHECK_WORKERS, strict) as sandbox:
-        try:
-            while True:
-                stamp: tuple[int, int] | None
-                try:
-                    info = file.stat()
-                    stamp = (info.st_mtime_ns, info.st_size)
-                except OSError:
-                    stamp = None
-                if stamp is not None and stamp != seen:
-                    seen = stamp
-                    console.rule(time.strftime("%H:%M:%S"))
-                    source = file.read_text(encoding="utf-8")
-                    verdict = check_file(exercise, file, sandbox, limits)
-                    print_verdict(console, verdict, file)
-                    record(verdict, source, data_dir, console)
-                    console.print("[dim]watching for changes; ctrl+c stops[/]")
-                time.sleep(interval)
-        except KeyboardInterrupt:
-            return 0
+    sandbox = early.ready() if early is not None else open_sandbox(CHECK_WORKERS, strict)
+    try:
+        while True:
+            stamp: tuple[int, int] | None
+            try:
+                info = file.stat()
+                stamp = (info.st_mtime_ns, info.st_size)
+            except OSError:
+                stamp = None
+            if stamp is not None and stamp != seen:
+                seen = stamp
+                console.rule(time.strftime("%H:%M:%S"))
+                source = file.read_text(encoding="utf-8")
+                verdict = check_file(exercise, file, sandbox, limits)
+                print_verdict(console, verdict, file)
+                record(verdict, source, data_dir, console)
+                console.print("[dim]watching for changes; ctrl+c stops[/]")
+            time.sleep(interval)
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        if early is None:  # else the caller releases it
+            sandbox.close()
 
 
 def print_hint(course: Course, exercise_id: str, number: int, data_dir: Path | None = None) -> int:
