@@ -13,6 +13,7 @@ from typing import Callable
 
 import numpy as np
 
+from attnpos.core import cure_experiments as cure
 from attnpos.core.attention import BlockWeights, attention_output, self_attention, softmax, transformer_block
 from attnpos.core.permutation import (
     equivariance_gap,
@@ -764,5 +765,9 @@ EXPERIMENTS: dict[str, tuple[str, Callable[[], object]]] = {
     "invariance": ("Invariant and equivariant: neither implies the other; a map that is both gives every row one output", invariance_experiment),
     "cross-terms": ("An added signal's score split into content and position terms: not a function of the offset", cross_term_experiment),
     "stack": ("A whole unmasked stack (heads, W_O, residuals, LayerNorm, MLP) is equivariant; a mask breaks it", stack_experiment),
+    "embedding": ("A token table: lookup, scatter-add gradient against finite differences, the buffered trap", cure.embedding_experiment),
+    "embedding-scale": ("Why token rows are multiplied by √d_model: the norms at d_model = 512", cure.scale_experiment),
+    "sinusoidal": ("The sinusoidal encoding: shift matrix, offset-only products, what a projection keeps", cure.sinusoidal_experiment),
+    "learned": ("A learned position table trained on lengths 2–8: rows 8 on never move", cure.learned_experiment),
 }
 """Every experiment by a short key: (title, function returning its dataclass)."""

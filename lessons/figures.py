@@ -14,9 +14,13 @@ from typing import Any, Callable
 
 import numpy as np
 
+from attnpos.core import cure_experiments as cx
 from attnpos.core import experiments as ex
+from attnpos.core import learned_training as lt
 from attnpos.core.position import alibi_slopes, slot_ramp
 from attnpos.core.words import label_tokens
+
+COLUMN_LABEL = 2  # a heat map's column is two cells wide, so its label is at most two characters
 
 
 @dataclass(frozen=True)
@@ -28,10 +32,15 @@ class Figure:
     compute: Callable[[], Any]
     labels: Callable[[], list[str]] | None = None  # for (T, T) matrices shown as grids
     tokens: Callable[[], list[int]] | None = None  # a reordered grid: which of the first order's tokens each row holds
+    columns: Callable[[], list[str]] | None = None  # for heat maps: a label of at most COLUMN_LABEL characters per column
 
     @property
     def value(self) -> Any:
         return _value(self.name)
+
+    def column_labels(self) -> list[str]:
+        """A heat map's column labels: the figure's own, else 0, 1, 2, …."""
+        return self.columns() if self.columns else [str(j) for j in range(self.value.shape[1])]
 
     @property
     def is_matrix(self) -> bool:
@@ -135,6 +144,96 @@ def _steady_rows(threshold: float = CHANGED_ROW) -> str:
     s = result("sentence")
     labels = _sentence_labels()
     return ", ".join(labels[i] for i in np.flatnonzero(s.row_change <= threshold))
+
+
+# --- lessons 5 to 7: token embeddings, the sinusoidal encoding, learned tables -------
+
+embedding = cache(cx.embedding_experiment)
+scale = cache(cx.scale_experiment)
+sine = cache(cx.sinusoidal_experiment)
+learned = cache(cx.learned_experiment)
+
+
+def _positions(count: int) -> Callable[[], list[str]]:
+    return lambda: [f"t{t}" for t in range(count)]
+
+
+def _channels(count: int) -> Callable[[], list[str]]:
+    return lambda: [str(c) for c in range(count)]
+
+
+def _ids(count: int) -> Callable[[], list[str]]:
+    return lambda: [f"id {v}" for v in range(count)]
+
+
+def _bits() -> list[str]:
+    return [str(b) for b in range(cx.SINE_BITS)]
+
+
+def _cure_figures() -> list[Figure]:
+    rows, width = cx.SINE_T, cx.SINE_C
+    table_rows, table_width = lt.TABLE_ROWS, lt.TABLE_WIDTH
+    id_axes = (_ids(cx.EMBED_VOCAB), None, _channels(cx.EMBED_WIDTH))
+    term = "position-position", "content-position"
+    return [
+        Figure("embed.ids", "the demo's (B, T) ids", lambda: embedding().ids.tolist()),
+        Figure("embed.vocab", "rows of the demo table", lambda: cx.EMBED_VOCAB),
+        Figure("embed.width", "channels of the demo table", lambda: cx.EMBED_WIDTH),
+        Figure("embed.parameters", "V × C of the demo table", lambda: embedding().parameters),
+        Figure("embed.uses", "how often each id of the demo is looked up", lambda: ", ".join(f"{v}: {n}" for v, n in enumerate(embedding().uses) if n)),
+        Figure("embed.unused_rows", "rows of the demo table no id looks up", lambda: embedding().unused_rows),
+        Figure("embed.onehot_gap", "max|scatter-add − onehotᵀ·g|", lambda: embedding().onehot_gap),
+        Figure("embed.fd_gap", "max|scatter-add − central differences|", lambda: embedding().finite_difference_gap),
+        Figure("embed.fd_step", "the central-difference step", lambda: cx.FD_STEP),
+        Figure("embed.buffered", "the thrice-used row's gradient with grad[ids] += 1", lambda: embedding().buffered_repeat),
+        Figure("embed.unbuffered", "the same with np.add.at", lambda: embedding().unbuffered_repeat),
+        Figure("embed.scatter", "np.add.at of a gradient of ones into the 12 × 4 table", lambda: embedding().ones_scatter, *id_axes),
+        Figure("embed.buffered_grad", "grad[ids] += ones: the buffered version", lambda: embedding().ones_buffered, *id_axes),
+        Figure("embed.gpt2_wte", "GPT-2's token table, 50257 × 768", lambda: embedding().gpt2_wte),
+        Figure("embed.gpt2_share", "that table's share of GPT-2 small's parameters", lambda: embedding().gpt2_wte_share),
+        Figure("scale.width", "d_model of the norm comparison", lambda: scale().width),
+        Figure("scale.position_norm", "norm of every sinusoidal row at d_model = 512", lambda: scale().position_norm),
+        Figure("scale.token_norm", "mean norm of token rows drawn N(0, 1/512)", lambda: scale().token_norm),
+        Figure("scale.scaled_norm", "the same rows times √512", lambda: scale().scaled_token_norm),
+        Figure("sine.table", "the sinusoidal table, 16 positions × 8 channels", lambda: sine().table, _positions(rows), None, _channels(width)),
+        Figure("sine.counter", "the bits of 0 … 15, lowest first", lambda: sine().counter, _positions(rows), None, _bits),
+        Figure("sine.products", "PE[s]·PE[t] for the 16 × 8 table", lambda: sine().products, _positions(rows), None, _channels(rows)),
+        Figure("sine.frequencies", "ω_i for C = 8", lambda: ", ".join(f"{w:g}" for w in sine().frequencies)),
+        Figure("sine.wavelengths", "2π/ω_i for C = 8", lambda: ", ".join(f"{w:,.1f}" for w in sine().wavelengths)),
+        Figure("sine.longest_512", "the longest wavelength at d_model = 512", lambda: sine().longest_wavelength_512),
+        Figure("sine.paper_bound", "10000·2π", lambda: sine().paper_bound),
+        Figure("sine.row_zero", "PE[0] for C = 8", lambda: "(" + ", ".join(f"{v:g}" for v in sine().row_zero) + ")"),
+        Figure("sine.norm_error", "max|‖PE[t]‖ − √(C/2)|, C = 512, t < 100", lambda: sine().norm_error),
+        Figure("sine.shift_error", "max|PE[t+k] − M_k·PE[t]|, C = 512, t < 100, k ≤ 10", lambda: sine().shift_error),
+        Figure("sine.product_k", "the offset of the product check", lambda: cx.PRODUCT_K),
+        Figure("sine.product_512", "PE[t]·PE[t+7] at d_model = 512", lambda: sine().product_512),
+        Figure("sine.product_spread", "its spread over t", lambda: sine().product_spread),
+        Figure("sine.symmetric_error", "max|product(k) − product(−k)|", lambda: sine().symmetric_error),
+        Figure("sine.profile", "PE[0]·PE[k] for k = 0 … 15, C = 8", lambda: ", ".join(f"{v:.2f}" for v in sine().offset_profile)),
+        Figure("sine.first_rise", "the first k at which PE[0]·PE[k] rises again", lambda: sine().first_rise),
+        Figure("sine.halves_gap", "max|halves − interleaved, channels permuted|", lambda: sine().halves_gap),
+        Figure("sine.term_offset", "the offset k of the score-terms table", lambda: cx.TERM_OFFSET),
+        Figure("sine.pp_terms", "position–position term at t = 0, 5, 10, 20", lambda: ", ".join(f"{v[term[0]]:+.2f}" for v in sine().terms.values())),
+        Figure("sine.cp_terms", "content–position term at t = 0, 5, 10, 20", lambda: ", ".join(f"{v[term[1]]:+.2f}" for v in sine().terms.values())),
+        Figure("learned.gpt2", "GPT-2's wpe parameters, 1024 × 768", lambda: learned().gpt2_wpe),
+        Figure("learned.bert", "BERT-base's position table, 512 × 768", lambda: learned().bert_wpe),
+        Figure("learned.roberta", "RoBERTa's, 514 × 768", lambda: learned().roberta_wpe),
+        Figure("learned.rows", "rows of the trained table", lambda: table_rows),
+        Figure("learned.width", "channels of the trained table", lambda: table_width),
+        Figure("learned.steps", "gradient steps", lambda: learned().steps),
+        Figure("learned.batch", "sequences per step", lambda: lt.BATCH),
+        Figure("learned.shortest", "shortest training sequence", lambda: lt.SHORTEST),
+        Figure("learned.longest", "longest training sequence", lambda: lt.LONGEST),
+        Figure("learned.rate", "learning rate", lambda: lt.LEARNING_RATE),
+        Figure("learned.untouched", "rows 8 on are bit-identical to their initial values", lambda: learned().untouched),
+        Figure("learned.gradients", "token gradients of rows 0 … 8", lambda: ", ".join(f"{n:,}" for n in learned().gradients[: lt.LONGEST + 1])),
+        Figure("learned.trained_error", "largest row error among trained rows", lambda: learned().trained_error),
+        Figure("learned.untrained_error", "smallest row error among untrained rows", lambda: learned().untrained_error),
+        Figure("learned.first_error", "row 0's error", lambda: float(learned().row_error[0])),
+        Figure("learned.before", "the table before training", lambda: learned().before, _positions(table_rows), None, _channels(table_width)),
+        Figure("learned.after", "the table after training", lambda: learned().after, _positions(table_rows), None, _channels(table_width)),
+        Figure("learned.target", "the vectors slot t is asked to hold", lambda: learned().target, _positions(table_rows), None, _channels(table_width)),
+    ]
 
 
 FIGURES: dict[str, Figure] = {
@@ -266,6 +365,7 @@ FIGURES: dict[str, Figure] = {
         Figure("stack.heads", "heads per block", lambda: result("stack").heads),
         Figure("stack.gap", "max|stack(PX) − P stack(X)| without a mask", lambda: result("stack").gap),
         Figure("stack.causal_gap", "the same with a causal mask", lambda: result("stack").causal_gap),
+        *_cure_figures(),
     ]
 }
 

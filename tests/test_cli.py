@@ -13,12 +13,17 @@ def test_demos_json_holds_every_experiment(attnpos):
         "shuffle", "twins", "offset", "matrix-form", "sentence", "exercises",
         "init-scale", "causal", "ramp", "scaling", "alibi", "rope", "families",
         "proof", "invariance", "cross-terms", "stack",
+        "embedding", "embedding-scale", "sinusoidal", "learned",
     }
     assert figures["shuffle"]["figures"]["gap"] < 1e-14
     assert abs(figures["offset"]["figures"]["gap"] - 3.4997577640) < 1e-9
     assert figures["twins"]["figures"]["max_diff"] == 0.0
     assert abs(figures["causal"]["figures"]["gap"] - 1.6508251072) < 1e-9
     assert figures["families"]["figures"]["twins_identical"] == [True, False, False, False, False, False]
+    assert figures["embedding"]["figures"]["finite_difference_gap"] < 1e-9
+    assert figures["sinusoidal"]["figures"]["shift_error"] < 1e-13
+    assert figures["learned"]["figures"]["untouched"] is True
+    assert figures["learned"]["figures"]["gradients"][8:] == [0] * 8
 
 
 def test_demos_table_names_every_experiment(attnpos):

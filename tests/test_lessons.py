@@ -6,6 +6,7 @@ import re
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 from rich.console import Console
 
@@ -305,6 +306,17 @@ def test_malformed_lessons_name_file_and_line(tmp_path, body, line, words):
     assert any(p.startswith(f"{tmp_path / 'content' / '01-test.md'}:{line}:") and words in p for p in problems), problems
 
 
+def test_a_heat_map_needs_short_column_labels(tmp_path, monkeypatch):
+    from attnpos.lessons import figures
+
+    long_labels = figures.Figure("test.long", "a matrix with long column names", lambda: np.zeros((2, 2)), columns=lambda: ["abc", "d"])
+    monkeypatch.setitem(figures.FIGURES, "test.long", long_labels)
+    content, exercises = make_course(tmp_path, HEADER + '## S\n\n```{heatmap}\nfigure = "test.long"\n```\n' + PLACED)
+    with pytest.raises(CourseError) as raised:
+        load_course(content, exercises)
+    assert "column label longer than 2 characters" in str(raised.value.problems[0])
+
+
 def test_a_playground_directive_loads(tmp_path):
     body = '## S\n\n```{playground}\nsentence = "the cat sat"\norder = [2, 0, 1]\nsignal = "alibi"\ncaption = "Gap {{offset.gap:.2f}}"\n```\n'
     course = load_course(*make_course(tmp_path, HEADER + PLACED + body))
@@ -352,6 +364,6 @@ def test_every_kind_of_block_has_one_dispatch(course):
     from attnpos.lessons.model import render_block
 
     kinds = {type(b).__name__ for lesson in course.lessons for s in lesson.sections for b in s.blocks}
-    assert kinds == {"Prose", "Math", "Code", "Grid", "Quiz", "ExerciseRef", "PlaygroundLink"}
+    assert kinds == {"Prose", "Math", "Code", "Grid", "Heatmap", "Quiz", "ExerciseRef", "PlaygroundLink"}
     with pytest.raises(TypeError, match="no rendering for str"):
         render_block("not a block", object())  # type: ignore[arg-type]

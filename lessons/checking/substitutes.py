@@ -97,3 +97,21 @@ def shifted(perm: object) -> np.ndarray:
     if perm.ndim == 2:
         return np.eye(T, dtype=perm.dtype)[indices]  # P @ X puts token k − 1 at slot k
     return indices.astype(perm.dtype if perm.dtype.kind in "iu" else np.int64)
+
+
+def other_ids(ids: object, wte: object) -> np.ndarray:
+    """embedding-backward and learned-positions: other ids of the same shape and dtype, from the lower half of the table so that many repeat."""
+    ids, rows = np.asarray(ids), np.asarray(wte).shape[0]
+    dtype = ids.dtype if ids.dtype.kind in "iu" else np.int64
+    return np.random.default_rng(REDRAW_SEED).integers(0, max(2, rows // 2 + 1), size=ids.shape).astype(dtype)
+
+
+def wider(C: object) -> int:
+    """sinusoidal-table: four more channels (two more pairs)."""
+    return int(C) + 4  # type: ignore[call-overload]
+
+
+def farther(k: object, T: object) -> int:
+    """sinusoidal-table: a shift two positions longer, still inside the table."""
+    shift, length = int(k), int(T)  # type: ignore[call-overload]
+    return shift + 2 if shift + 2 < length else max(1, shift - 1)

@@ -34,7 +34,10 @@ PROBLEMS = {
     "bad-type/perm-not-indices": "`perm` is {got}, but it must list the token indices 0 … {last}.",
     "bad-shape/ndim": "`{name}` has shape {shape}, but {wanted} is needed.",
     "bad-shape/empty": "`{name}` has shape {shape}, so it holds no numbers at all.",
-    "bad-shape/too-large": "`{name}` has shape {shape}, more than the checker recomputes (up to 1,024 tokens of width 1,024, 64 sentences).",
+    "bad-shape/too-large": (
+        "`{name}` has shape {shape}, more than the checker recomputes "
+        "(up to {limit} numbers in an array, 1,024 tokens of width 1,024, and {work} multiplications for one head)."
+    ),
     "bad-shape/too-few-tokens": "`{name}` has shape {shape}, but at least {tokens} tokens are needed.",
     "bad-shape/projection-rows": "`{name}` has shape {shape}, but it projects `{x}`, whose width is {width}, so it needs {width} rows.",
     "bad-shape/key-width": "`Wk` has shape {shape}, but keys must be as wide as the queries: {width} columns, as in `Wq`.",
@@ -47,6 +50,13 @@ PROBLEMS = {
     "bad-shape/offset-broadcast": "`pos` has shape {shape}, which does not broadcast against `{x}` of shape {target}.",
     "bad-shape/output-shape": "`{name}` has shape {shape}, but the attention output of your arrays has shape {wanted}.",
     "bad-shape/not-scalar": "`{name}` has shape {shape}, but a single number is needed.",
+    "bad-type/ids-not-whole": "`{name}` is {got}, but token ids are whole numbers.",
+    "bad-type/not-whole": "`{name}` is {got}, but a whole number is needed.",
+    "bad-shape/ids-range": "`{name}` holds {value}, but the table's rows are numbered 0 … {last}.",
+    "bad-shape/whole-range": "`{name}` is {value}, but it must be between {low} and {high}.",
+    "bad-shape/odd-width": "`{name}` is {value}, but the channels come in (sine, cosine) pairs, so the width must be even.",
+    "bad-shape/array-shape": "`{name}` has shape {shape}, but from your other arrays it should have shape {wanted}.",
+    "bad-shape/transposed-table": "`{name}` has shape {shape}, the table's shape turned round: it needs one row per {rows}, shape {wanted}.",
     # Advice for each family of Python error, the same in every exercise (an exercise may say more in its own [messages]).
     "error/import": "A module could not be imported: only NumPy and attnpos are installed where answers run. Use NumPy for everything this needs.",
     "error/key": "A dictionary was asked for a key it does not hold; check the key's spelling, or set it before that line.",

@@ -17,7 +17,7 @@ from rich.text import Text
 
 from attnpos.lessons.cells import run_cell
 from attnpos.lessons.figures import changed_rows, figure
-from attnpos.lessons.model import Block, Code, Course, ExerciseRef, Grid, Lesson, Math, PlaygroundLink, Prose, Quiz, render_block
+from attnpos.lessons.model import Block, Code, Course, ExerciseRef, Grid, Heatmap, Lesson, Math, PlaygroundLink, Prose, Quiz, render_block
 from attnpos.tui.colours import SHADES, format_weight, ramp_step, ramp_style, shade
 
 
@@ -58,6 +58,36 @@ def grid_renderable(block: Grid) -> RenderableType:
     return Padding(Group(*parts), (1, 0, 1, 2))
 
 
+def heatmap_renderable(block: Heatmap) -> RenderableType:
+    """A heat map as a table of signed values, each with its shade on one scale for both maps."""
+    names = [n for n in (block.figure, block.compare) if n]
+    titles = list(block.titles) or [""] * len(names)
+    matrices = [np.asarray(figure(n).value, dtype=np.float64) for n in names]
+    tables: list[RenderableType] = []
+    for name, values, title in zip(names, matrices, titles, strict=True):
+        scaled = [values] if block.own_scales else matrices
+        low = min(float(m.min()) for m in scaled)
+        span = (max(float(m.max()) for m in scaled) - low) or 1.0
+        columns = figure(name).column_labels()
+        # Text, not markup: a title such as "grad[ids] += 1" would lose its brackets
+        table = Table(title=Text(title, style="bold"), box=None, padding=(0, 0), show_edge=False)
+        table.add_column("", justify="right", style="bold", no_wrap=True)
+        for label in columns:
+            table.add_column(label, justify="right", no_wrap=True, min_width=7)
+        for label, row in zip(_labels(name), values, strict=True):
+            cells = []
+            for v in row:
+                level = (v - low) / span
+                cells.append(Text(f" {shade(level)}{v:+.2f}", style=ramp_style(ramp_step(level))))
+            table.add_row(label + " ", *cells)
+        tables.append(table)
+        tables.append(Text(f"legend: {SHADES[0]} {low:+.2f} … {SHADES[-1]} {low + span:+.2f}", style="dim"))
+    parts: list[RenderableType] = list(tables)
+    if block.caption:
+        parts.append(Text(block.caption, style="italic"))
+    return Padding(Group(*parts), (1, 0, 1, 2))
+
+
 def _labels(name: str) -> list[str]:
     fig = figure(name)
     return fig.labels() if fig.labels else [str(i) for i in range(fig.value.shape[0])]
@@ -88,6 +118,9 @@ class _Printed:
 
     def grid(self, block: Grid) -> list[RenderableType]:
         return [grid_renderable(block)]
+
+    def heatmap(self, block: Heatmap) -> list[RenderableType]:
+        return [heatmap_renderable(block)]
 
     def quiz(self, block: Quiz) -> list[RenderableType]:
         choices = Table.grid(padding=(0, 1))

@@ -12,7 +12,7 @@ from textual.containers import VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Header, Static
 
-from attnpos.lessons.model import Block, Code, Course, ExerciseRef, Grid, Lesson, Math, PlaygroundLink, Prose, Quiz, render_block
+from attnpos.lessons.model import Block, Code, Course, ExerciseRef, Grid, Heatmap, Lesson, Math, PlaygroundLink, Prose, Quiz, render_block
 from attnpos.lessons.progress import Progress, exercise_status
 from attnpos.tui.leaks import Footer, release_removed_widgets
 from attnpos.tui.screens.course_screen import CourseScreen
@@ -21,6 +21,7 @@ from attnpos.tui.widgets.lesson_blocks import (
     CodeCell,
     ExerciseCard,
     GridFigure,
+    HeatmapFigure,
     MathBlock,
     PlaygroundCard,
     ProseBlock,
@@ -46,6 +47,9 @@ class _BlockWidgets:
     def grid(self, block: Grid) -> Widget:
         return GridFigure(block)
 
+    def heatmap(self, block: Heatmap) -> Widget:
+        return HeatmapFigure(block)
+
     def quiz(self, block: Quiz) -> Widget:
         previous = self.progress.quiz_answer(block.id)
         return QuizCard(block, previous.choice if previous else None)
@@ -68,7 +72,7 @@ class LessonScreen(CourseScreen):
         Binding("n", "next_section", "Next"),
         Binding("p", "previous_section", "Prev"),
         Binding("r", "run_cells", "Run"),
-        Binding("g", "focus_next('AttentionGrid')", "Grid"),
+        Binding("g", "focus_next('AttentionGrid, HeatMap')", "Grid"),
         Binding("a", "focus_next('.quiz OptionList')", "Question"),
         Binding("e", "open_exercise", "Exercise"),
         Binding("escape,o", "outline", "Outline"),
@@ -190,8 +194,8 @@ class LessonScreen(CourseScreen):
         if action == "open_exercise":
             return any(isinstance(b, ExerciseRef) for b in blocks)
         if action == "focus_next":
-            kind = Grid if parameters == ("AttentionGrid",) else Quiz
-            return any(isinstance(b, kind) for b in blocks)
+            kinds = (Grid, Heatmap) if parameters == ("AttentionGrid, HeatMap",) else (Quiz,)
+            return any(isinstance(b, kinds) for b in blocks)
         return True
 
     def action_focus_next(self, selector: str) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import ClassVar
 
+import numpy as np
 from rich.markdown import Markdown as RichMarkdown
 from rich.syntax import Syntax
 from rich.text import Text
@@ -19,9 +20,10 @@ from textual.widgets.option_list import Option
 
 from attnpos.lessons.cells import CellResult, run_cell
 from attnpos.lessons.figures import changed_rows, figure
-from attnpos.lessons.model import Code, Exercise, Grid, Math, PlaygroundLink, Quiz
+from attnpos.lessons.model import Code, Exercise, Grid, Heatmap, Math, PlaygroundLink, Quiz
 from attnpos.tui.widgets.attention_grid import AttentionGrid, GridLegend
 from attnpos.tui.widgets.grid_pair import GridPair, GridSpec
+from attnpos.tui.widgets.heat_map import HeatMap
 
 
 class ProseBlock(Static):
@@ -152,6 +154,27 @@ class GridFigure(Vertical):
                 GridSpec(second.value, _labels(block.compare), changed, tokens=_tokens(block.compare)),
                 captions=(titles[0], titles[1]),
             )
+        if block.caption:
+            yield Static(block.caption, classes="caption")
+
+
+class HeatmapFigure(Vertical):
+    """A heat map figure from the lesson (any real matrix), alone or beside a second on one colour scale."""
+
+    def __init__(self, block: Heatmap):
+        super().__init__(classes="heatmap-figure")
+        self.block = block
+
+    def compose(self) -> ComposeResult:
+        block = self.block
+        names = [n for n in (block.figure, block.compare) if n]
+        titles = block.titles or ("",) * len(names)
+        values = [figure(n).value for n in names]
+        low = None if block.own_scales else min(float(np.nanmin(v)) for v in values)
+        high = None if block.own_scales else max(float(np.nanmax(v)) for v in values)
+        with Horizontal(classes="heatmap-row"):
+            for name, value, title in zip(names, values, titles, strict=True):
+                yield HeatMap(value, _labels(name), figure(name).column_labels(), low=low, high=high, title=title)
         if block.caption:
             yield Static(block.caption, classes="caption")
 
