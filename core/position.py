@@ -116,11 +116,12 @@ def rope_rotate(
     """Rotary position embedding (Su et al., RoFormer) applied to queries or keys.
 
     x: (..., T, d) with d even; positions: (T,) defaulting to 0 … T-1.
-    Channel pair i (see `rope_channel_pairs`) of the row at position p is
-    turned by the angle p·base^(-2i/d). Writing R_p for that rotation,
-    ⟨R_m q, R_n k⟩ = ⟨q, R_(n−m) k⟩: the score depends on q, k and the
-    offset n − m only, and nothing is added to X. ``inv_freq`` (d/2,)
-    replaces base^(-2i/d) when given (a context-extension rule's frequencies).
+    Channel pair r (see `rope_channel_pairs`) of the row at slot i is
+    turned by the angle i·base^(-2r/d); ``base`` is the rotation base
+    (Hugging Face's rope_theta). Writing R_i for that rotation,
+    ⟨R_i q, R_j k⟩ = ⟨q, R_(j−i) k⟩: the score depends on q, k and the
+    offset j − i only, and nothing is added to X. ``inv_freq`` (d/2,)
+    replaces base^(-2r/d) when given (a context-extension rule's frequencies).
     """
     x = np.asarray(x, dtype=np.float64)
     T, d = x.shape[-2], x.shape[-1]

@@ -119,6 +119,25 @@ def _family_figures(signal: str) -> list[Figure]:
     ]
 
 
+def _cross_figures() -> list[Figure]:
+    """The four terms of an added signal's score at each placement of lesson 2's query and key tokens."""
+    terms = {
+        "content_pos": ("x_i W_Q W_Kᵀ p_j", "content_position"),
+        "pos_content": ("p_i W_Q W_Kᵀ x_j", "position_content"),
+        "pos_pos": ("p_i W_Q W_Kᵀ p_j", "position_position"),
+        "total": ("the whole score before √d_k", "totals"),
+    }
+
+    def term(field: str, at: int) -> Callable[[], float]:
+        return lambda: getattr(result("cross-terms"), field)[at]
+
+    return [
+        Figure(f"cross.{name}.{start}", f"{meaning}, query at slot {start}, key {ex.CROSS_OFFSET} slots later", term(field, at))
+        for name, (meaning, field) in terms.items()
+        for at, start in enumerate(ex.CROSS_STARTS)
+    ]
+
+
 def _order_b_weights() -> np.ndarray:
     perm = np.array(ex.ORDER_B_PERM)
     return result("sentence").weights[np.ix_(perm, perm)]
@@ -402,7 +421,7 @@ FIGURES: dict[str, Figure] = {
         Figure("alibi.reversal_gap", "seed-42 reversal gap, published ALiBi head 0", lambda: result("alibi").reversal_gap),
         Figure("alibi.mask_only_reversal_gap", "the same reversal, causal mask alone", lambda: result("alibi").mask_only_reversal_gap),
         Figure("alibi.symmetric_reversal_gap", "the same reversal, −m·|i − j| without a mask", lambda: result("alibi").symmetric_reversal_gap),
-        Figure("rope.relative_error", "max|⟨R_m q, R_n k⟩ − ⟨q, R_(n−m) k⟩|", lambda: result("rope").relative_error),
+        Figure("rope.relative_error", "max|⟨R_i q, R_j k⟩ − ⟨q, R_(j−i) k⟩|", lambda: result("rope").relative_error),
         Figure("rope.half_error", "half-split RoPE against interleaved RoPE on permuted channels", lambda: result("rope").half_as_interleaved_error),
         Figure("rope.mismatch", "one q, k scored with the two pairings: the difference", lambda: result("rope").mismatched_score_gap),
         Figure("sentence.sharp_ratio", "scale 50 against the usual 1/√8", lambda: result("sentence").sharp_ratio),
@@ -415,6 +434,33 @@ FIGURES: dict[str, Figure] = {
         Figure("sentence.last_slot_gap", "the last slot's output, order B against order A, no position", lambda: result("sentence").last_slot_gap),
         *[f for signal in ex.FAMILY_SIGNALS for f in _family_figures(signal)],
         *_scores_figures(),
+        Figure("ramp.ones_form", "1ᵀ W_Q W_Kᵀ 1 of the seed-42 head", lambda: result("ramp").ones_form),
+        Figure("ramp.sentence_ones_form", "1ᵀ W_Q W_Kᵀ 1 of lesson 3's seed-7 head", lambda: result("ramp").sentence_ones_form),
+        Figure("ramp.end", "the end the ramp's own score term favours with the seed-42 head", lambda: result("ramp").favoured_end),
+        Figure("ramp.sentence_end", "the end it favours with the seed-7 head", lambda: result("ramp").sentence_favoured_end),
+        Figure("ramp.shuffled_crowded_slot", "the slot lesson 1's shuffled ramp rows read most", lambda: result("ramp").shuffled_crowded_column),
+        Figure("ramp.shuffled_crowded_share", "the mean weight on it", lambda: result("ramp").shuffled_crowded_share),
+        Figure("alibi.heads12", "the head count of the slope table that is not a power of two", lambda: ex.ALIBI_ODD_HEADS),
+        Figure("alibi.slopes12", "ALiBi slopes for 12 heads by the official rule", lambda: _rows(result("alibi").slopes12, ".4g")),
+        Figure("proof.scores_gap", "max|S(PX) − P S Pᵀ| on the seed-42 head", lambda: result("proof").scores_gap),
+        Figure("proof.softmax_gap", "max|softmax(P S Pᵀ) − P softmax(S) Pᵀ|", lambda: result("proof").softmax_gap),
+        Figure("proof.output_gap", "max|attn(PX) − P attn(X)| through the proof's matrices", lambda: result("proof").output_gap),
+        Figure("proof.identity", "PᵀP is exactly the identity", lambda: result("proof").transpose_is_inverse),
+        Figure("invariance.first_row_invariance_gap", "mean in row 0: max|f(PX) − f(X)|", lambda: result("invariance").first_row_invariance_gap),
+        Figure("invariance.first_row_equivariance_gap", "mean in row 0: max|f(PX) − P f(X)|", lambda: result("invariance").first_row_equivariance_gap),
+        Figure("invariance.every_row_invariance_gap", "mean in every row: max|f(PX) − f(X)|", lambda: result("invariance").every_row_invariance_gap),
+        Figure("invariance.every_row_equivariance_gap", "mean in every row: max|f(PX) − P f(X)|", lambda: result("invariance").every_row_equivariance_gap),
+        Figure("invariance.attention_invariance_gap", "the seed-42 head: max|attn(PX) − attn(X)|", lambda: result("invariance").attention_invariance_gap),
+        Figure("cross.offset", "the offset of the cross-term placements", lambda: ex.CROSS_OFFSET),
+        Figure("cross.pe_product", "p_i · p_(i+3) for the sinusoidal encoding at width 8", lambda: result("cross-terms").pe_product[0]),
+        Figure("cross.content_content", "x W_Q W_Kᵀ x for the query and key tokens", lambda: result("cross-terms").content_content),
+        Figure("cross.rope_score", "RoPE's score for the same tokens, at every placement", lambda: result("cross-terms").rope_scores[0]),
+        Figure("cross.rope_spread", "max − min of RoPE's scores over the placements", lambda: result("cross-terms").rope_spread),
+        *_cross_figures(),
+        Figure("stack.layers", "blocks in the stack", lambda: result("stack").layers),
+        Figure("stack.heads", "heads per block", lambda: result("stack").heads),
+        Figure("stack.gap", "max|stack(PX) − P stack(X)| without a mask", lambda: result("stack").gap),
+        Figure("stack.causal_gap", "the same with a causal mask", lambda: result("stack").causal_gap),
         *_cure_figures(),
     ]
 }

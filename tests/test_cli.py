@@ -12,6 +12,7 @@ def test_demos_json_holds_every_experiment(attnpos):
     assert set(figures) == {
         "shuffle", "twins", "offset", "matrix-form", "sentence", "exercises",
         "init-scale", "causal", "ramp", "scaling", "alibi", "rope", "families",
+        "proof", "invariance", "cross-terms", "stack",
         "embedding", "embedding-scale", "sinusoidal", "learned",
         "rope-lesson", "alibi-lesson", "scaling-rules", "interpolation-bound", "attend-back",
     }
