@@ -5,7 +5,7 @@ or in ``--data-dir`` / ``$ATTNPOS_DATA_DIR``. Every save is atomic (a
 temporary file, fsync, os.replace), so a crash leaves the previous state or
 the new one, never half of each. A state file that cannot be read is moved
 aside; a folder that cannot be written leaves the state in memory and says so
-once.
+once (how long "in memory" lasts depends on the front end: ``lasting``).
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ SCHEMA_VERSION = 2
 # A version-1 file still loads: its one answer is both the first and the latest we know of.
 STATE_FILE = "progress.json"
 DATA_DIR_ENV = "ATTNPOS_DATA_DIR"
+FIX_DATA_DIR = f"Make it a writable folder, or choose another with --data-dir DIR or ${DATA_DIR_ENV}."
 
 
 def default_data_dir() -> Path:
@@ -129,7 +130,13 @@ class ExerciseState:
 
     @property
     def started(self) -> bool:
-        return self.draft is not None or self.attempts > 0 or self.hints_used > 0
+        return self.draft is not None or self.attempts > 0 or self.hints_used > 0 or self.passed
+
+    def next_hint(self, total: int) -> int:
+        """The hint to show when one is asked for: one past the strongest seen, from the nudge (1) up;
+        the last again once every hint is seen. Hints are shown only when asked for, in this order,
+        so ``hints_used`` is also how many were shown."""
+        return min(self.hints_used + 1, total)
 
     @property
     def left(self) -> list[str]:
@@ -155,6 +162,9 @@ class Progress:
     state: dict[str, Any] = field(default_factory=_empty)
     notices: list[str] = field(default_factory=list)  # one-time messages for the learner
     writable: bool = True
+    # Whether the process keeps running after a failed save (the app) or exits at once (a command):
+    # "kept in memory until you quit" is true only of the first.
+    lasting: bool = True
     # Every change since the last save, as a function that applies it to a state. On save they are
     # replayed onto whatever is on disk now, so two apps on one data folder keep both sets of progress.
     _changes: list[Callable[[dict], None]] = field(default_factory=list, repr=False)
@@ -164,17 +174,34 @@ class Progress:
         self._changes.append(apply)
 
     @classmethod
-    def load(cls, data_dir: Path | None = None) -> "Progress":
-        """Read the state; a corrupt file is moved aside and noted, a missing one starts fresh."""
+    def load(cls, data_dir: Path | None = None, *, lasting: bool = True, read_only: bool = False) -> "Progress":
+        """Read the state; a corrupt file is moved aside and noted, a missing one starts fresh.
+
+        ``lasting``: False for a command that exits after one change (its notices say the change is lost).
+        ``read_only``: for a report; nothing on disk is created, moved or written.
+        """
         folder = default_data_dir() if data_dir is None else Path(data_dir)
-        progress = cls(folder / STATE_FILE)
+        progress = cls(folder / STATE_FILE, lasting=lasting)
+        if folder.exists() and not folder.is_dir():
+            progress.writable = False
+            progress.notices.append(
+                f"The data folder {folder} is a file, not a folder, so your progress cannot be kept there"
+                f"{progress._lost()}. {FIX_DATA_DIR}"
+            )
+            return progress
         try:
             raw = progress.path.read_bytes()
         except FileNotFoundError:
-            progress._probe_folder()
+            if read_only:
+                progress.writable = False
+            else:
+                progress._probe_folder()
             return progress
         except OSError as error:
-            progress.notices.append(f"Could not read your progress ({error.strerror}); starting fresh in memory.")
+            progress.notices.append(
+                f"Could not read your progress in {folder} ({error.strerror or error}); starting fresh"
+                f"{progress._lost()}. {FIX_DATA_DIR}"
+            )
             progress.writable = False
             return progress
         try:
@@ -184,9 +211,25 @@ class Progress:
         upgraded = _upgraded(state)
         if upgraded is not None:
             progress.state = upgraded
+            if read_only:
+                progress.writable = False
+            return progress
+        if read_only:
+            progress.writable = False
+            progress.notices.append("Your progress file could not be used (it is damaged or from a newer attnpos); it is left as it is.")
             return progress
         progress._move_aside(state)
         return progress
+
+    def _lost(self) -> str:
+        """How long a change that cannot be saved lasts, said the way this front end lives."""
+        return "; it is kept in memory until you quit" if self.lasting else ", so this change is not recorded"
+
+    def _cannot_save(self, error: OSError) -> str:
+        return (
+            f"Your progress cannot be saved in {self.path.parent} ({error.strerror or error}){self._lost()}. "
+            f"{FIX_DATA_DIR}"
+        )
 
     def _probe_folder(self) -> None:
         """Say at start-up, not at the first save, when the data folder cannot be made."""
@@ -194,10 +237,7 @@ class Progress:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             self.writable = False
-            self.notices.append(
-                f"Your progress cannot be saved in {self.path.parent} ({error.strerror or error}); "
-                "it is kept in memory until you quit."
-            )
+            self.notices.append(self._cannot_save(error))
 
     def _move_aside(self, state: Any) -> None:
         aside = self.path.with_name(f"{self.path.name}.unreadable-{time.strftime('%Y%m%d-%H%M%S')}")
@@ -232,10 +272,7 @@ class Progress:
                 self._write(json.dumps(merged, indent=1, sort_keys=True).encode("utf-8"))
         except OSError as error:
             self.writable = False
-            self.notices.append(
-                f"Your progress cannot be saved in {self.path.parent} ({error.strerror or error}); "
-                "it is kept in memory until you quit."
-            )
+            self.notices.append(self._cannot_save(error))
             return False
         self.state = merged
         self._changes.clear()
@@ -389,6 +426,16 @@ def lesson_status(lesson: "OutlineLesson", progress: Progress) -> str:
     if len(visited) >= len(lesson.sections) and all(e.done for e in exercises):
         return "done"
     return "in progress"
+
+
+def course_order(outline: "list[OutlineLesson]") -> list[str]:
+    """Every exercise id in the order the course meets them."""
+    return [exercise.id for lesson in outline for exercise in lesson.exercises]
+
+
+def next_exercise(order: list[str], progress: Progress) -> str | None:
+    """The first exercise in ``order`` that is not done (code passed and why question answered); None when all are."""
+    return next((exercise_id for exercise_id in order if not progress.exercise(exercise_id).done), None)
 
 
 def exercise_status(exercise_id: str, progress: Progress) -> str:
