@@ -273,3 +273,11 @@ def test_watch_without_an_id_walks_the_exercises_in_order(course, tmp_path, monk
     assert f"questions left: attnpos why {ORDER[-2]}" in said
     final = Progress.load(data_dir)
     assert final.exercise(ORDER[-1]).done and final.exercise(ORDER[-2]).passed and not final.exercise(ORDER[-2]).done
+
+
+def test_the_readme_says_what_the_app_does_after_a_pass_from_the_command_line():
+    """The app keeps a draft of the learner's own and offers ctrl+l (tests/test_learner_walkthrough.py shows it
+    does); the README once said it always opens on the code that passed."""
+    readme = " ".join((Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8").split())
+    assert "A pass there counts in the app too: the app opens on the code that passed." not in readme
+    assert "if you have a draft of your own there, the app keeps it" in readme and "`ctrl+l` loads it" in readme

@@ -102,8 +102,11 @@ def _letters(exercise: Exercise) -> str:
     return f"a-{chr(96 + len(exercise.why.choices))}"
 
 
-def _answer_why(console: Console, progress: Progress, exercise: Exercise, letter: str) -> int:
-    """Record a letter as the answer; 0 when right, 1 when not (explained), 2 when it is not a choice."""
+def _answer_why(console: Console, progress: Progress, exercise: Exercise, letter: str, walking: bool = False) -> int:
+    """Record a letter as the answer: 0 when right, 1 when not (explained); not a choice is a UsageError.
+
+    ``walking``: within `attnpos watch`, which goes on by itself (no "attnpos next" pointer, no retry line).
+    """
     choices = exercise.why.choices
     if len(letter) != 1 or not 0 <= ord(letter) - 97 < len(choices):
         raise UsageError(f"{letter!r} is not one of the choices {_letters(exercise)}")
@@ -116,11 +119,12 @@ def _answer_why(console: Console, progress: Progress, exercise: Exercise, letter
     explanation = exercise.why.explanations[choice]
     if not correct:
         console.print(f"[bold red]Not quite.[/] {escape(explanation)}")
-        console.print(f"[dim]try again: attnpos why {exercise.id}[/]")
+        if not walking:
+            console.print(f"[dim]try again: attnpos why {exercise.id}[/]")
         return 1
     console.print(f"[bold green]Right.[/] {escape(explanation)}")
     console.print(f"Exercise done: {escape(exercise.title)}.")
-    if not print_summary_if_complete(console, progress):
+    if not walking and not print_summary_if_complete(console, progress):
         console.print("[dim]on to the next: attnpos next[/]")
     return 0
 
@@ -156,7 +160,7 @@ def walk(course: Course, folder: Path, interval: float, limits: Limits, data_dir
                         console.print(f"[dim]left open: attnpos why {exercise.id}[/]")
                         break
                     try:
-                        _answer_why(console, progress, exercise, answer.strip().lower())
+                        _answer_why(console, progress, exercise, answer.strip().lower(), walking=True)
                     except UsageError as problem:
                         console.print(f"[red]{escape(str(problem))}[/]")
         except KeyboardInterrupt:
