@@ -218,3 +218,15 @@ def test_a_command_is_told_its_change_is_lost_and_the_app_that_it_lasts_until_qu
     app, command = Progress.load(blocker / "data"), Progress.load(blocker / "data", lasting=False)
     assert "kept in memory until you quit" in app.notices[0] and "--data-dir" in app.notices[0]
     assert "not recorded" in command.notices[0] and "until you quit" not in command.notices[0]
+
+
+def test_a_draft_too_large_for_the_editor_is_named_and_kept_aside(tmp_path):
+    from attnpos.lessons.progress import DRAFT_MAX_CHARS, DRAFT_MAX_LINES, draft_too_large, keep_aside
+
+    assert draft_too_large("x = 1\n" * 50) is None
+    assert "12,000 lines" in draft_too_large("x = 1\n" * 11_999 + "x = 1")
+    assert draft_too_large("#" * (DRAFT_MAX_CHARS + 1)).startswith(f"{DRAFT_MAX_CHARS + 1:,} characters")
+    assert draft_too_large("\n" * (DRAFT_MAX_LINES - 1)) is None
+    first = keep_aside(tmp_path / "kept", "answer.py", "one")
+    second = keep_aside(tmp_path / "kept", "answer.py", "two")
+    assert first.read_text() == "one" and second.name == "answer-2.py" and second.read_text() == "two"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import shutil
 import subprocess
 import tempfile
 from pathlib import Path
@@ -19,6 +20,7 @@ from textual.widgets import Header, Static, TextArea
 
 from attnpos.lessons.checking import CancelToken, ConfinementUnavailable, RunResult, Verdict, check_source, missing_layers
 from attnpos.lessons.model import Exercise
+from attnpos.lessons.progress import DRAFT_MAX_CHARS, draft_too_large, keep_aside
 from attnpos.tui.leaks import Footer
 from attnpos.tui.screens.course_screen import CourseScreen
 from attnpos.tui.screens.dialogs import BriefScreen, ConfirmScreen, SolutionScreen, WhyScreen
@@ -65,6 +67,11 @@ class ExerciseScreen(CourseScreen):
         self._cancel: CancelToken | None = None
         self._save_timer: Timer | None = None
         self._draft = saved_draft if saved_draft is not None else exercise.starter
+        # A saved draft too large for the editor (it would freeze the app) is kept as a file on mount.
+        self._oversized: tuple[str, str] | None = None  # (why, the draft)
+        if saved_draft is not None and (problem := draft_too_large(saved_draft)) is not None:
+            self._oversized = (problem, saved_draft)
+            self._draft = exercise.starter
 
     @property
     def state(self):
@@ -133,7 +140,9 @@ class ExerciseScreen(CourseScreen):
         if todo is not None:
             editor.move_cursor((todo, 0), center=True)
         state = self.state
-        if state.passed and state.passed_source is not None and not self._holds_passed_code and self.draft == self.exercise.starter:
+        if self._oversized is not None:
+            self._set_oversized_draft_aside(*self._oversized)
+        elif state.passed and state.passed_source is not None and not self._holds_passed_code and self.draft == self.exercise.starter:
             # Passed elsewhere (attnpos check) and nothing of the learner's here to lose: show what passed.
             self._load(state.passed_source)
             self._show(Text.assemble(("The code that passed is in the editor (it was checked from the command line). ", "bold"), self._welcome()))
@@ -157,6 +166,32 @@ class ExerciseScreen(CourseScreen):
 
     # --- the draft -------------------------------------------------------------
 
+    def _keep_aside(self, text: str) -> Path | None:
+        """``text`` as a new file in the data folder (else the temporary folder); None when neither can be written."""
+        for folder in (self.app.progress.path.parent / "too-large-for-the-editor", Path(tempfile.gettempdir())):
+            try:
+                return keep_aside(folder, f"{self.exercise.id}.py", text)
+            except OSError:
+                continue
+        return None
+
+    def _set_oversized_draft_aside(self, problem: str, draft: str) -> None:
+        """The saved draft is too large for the editor: keep it as a file and open on the starter."""
+        kept = self._keep_aside(draft)
+        if kept is None:
+            # Nowhere to keep it: the editor must not replace it in the progress file either.
+            self._draft_pinned = True
+            self._show(Text(f"Your saved draft is too large for the editor ({problem}) and could not be copied "
+                            "to a file, so it stays in your progress file untouched and nothing typed here is saved.",
+                            style="bold red"))
+            return
+        self.app.progress.update_exercise(self.exercise.id, draft=None)  # kept in the file now: not again next time
+        self.app.save_progress()
+        self._show(Text.assemble(
+            (f"Your saved draft is too large for the editor ({problem}); it is kept in {kept}. ", "bold"),
+            f"The editor starts from the starter. Check that file with: attnpos check {self.exercise.id} {kept}",
+        ))
+
     @property
     def draft(self) -> str:
         """The editor's text, remembered on every change so it can be saved even while the screen closes."""
@@ -171,11 +206,20 @@ class ExerciseScreen(CourseScreen):
             self._save_timer.stop()
         self._save_timer = self.set_timer(DRAFT_SAVE_DELAY, self.save_draft)
 
+    _draft_pinned = False  # True when a saved draft could be neither loaded nor kept: it is never overwritten
+
+    @on(CodeEditor.TooLarge, "#editor")
+    def _paste_refused(self, event: CodeEditor.TooLarge) -> None:
+        self.notify(f"Not pasted: the draft would be {event.reason}. A long file can be checked with "
+                    f"'attnpos check {self.exercise.id} FILE'.", severity="warning", timeout=8)
+
     def save_draft(self) -> None:
         """Write the draft now (also called on leaving, quitting and hang-up)."""
         if self._save_timer is not None:
             self._save_timer.stop()
             self._save_timer = None
+        if self._draft_pinned:
+            return
         if self.draft != (self.state.draft if self.state.draft is not None else self.exercise.starter):
             self.app.progress.update_exercise(self.exercise.id, draft=self.draft)
             self.app.save_progress()
@@ -348,6 +392,9 @@ class ExerciseScreen(CourseScreen):
         passed = self.state.passed_source
         if passed is None or self._holds_passed_code:
             return
+        if (problem := draft_too_large(passed)) is not None:
+            self.notify(f"The code that passed is too large for the editor ({problem}); it stays as it was.", severity="warning")
+            return
         self._load(passed)
         self._show(Text.assemble(("The code that passed is in the editor (ctrl+z brings your draft back). ", "bold"), self._welcome()))
         if not self.state.why_correct:
@@ -382,7 +429,7 @@ class ExerciseScreen(CourseScreen):
         self.save_draft()
 
     def action_external_editor(self) -> None:
-        """Suspend the app, edit the draft in $EDITOR, then check it."""
+        """Suspend the app, edit the draft in $EDITOR, then check it; a file too large for the editor is kept instead."""
         command = shlex.split(os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi")
         self.save_draft()
         with tempfile.TemporaryDirectory(prefix="attnpos-edit-") as folder:
@@ -394,6 +441,41 @@ class ExerciseScreen(CourseScreen):
             except (OSError, SuspendNotSupported) as error:
                 self.notify(f"Could not open an editor ({error}); set $EDITOR.", severity="error")
                 return
-            edited = path.read_text(encoding="utf-8")
+            edited, problem = _read_edited(path)
+            if problem is not None:
+                kept = self._keep_aside_file(path)
+                where = f"it is kept in {kept}" if kept is not None else "it could not be kept"
+                self._show(Text.assemble(
+                    (f"Not loaded: the edited file is {problem}; {where}. ", "bold"),
+                    "The editor keeps your previous draft.",
+                    f" Check the file with: attnpos check {self.exercise.id} {kept}" if kept is not None else "",
+                ))
+                return
         self._load(edited)
         self.action_check()
+
+    def _keep_aside_file(self, path: Path) -> Path | None:
+        """A copy of ``path`` (any bytes, any size) in the data folder, else the temporary folder."""
+        for folder in (self.app.progress.path.parent / "too-large-for-the-editor", Path(tempfile.gettempdir())):
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+                handle, name = tempfile.mkstemp(prefix=f"{self.exercise.id}-", suffix=".py", dir=folder)
+                os.close(handle)
+                kept = Path(name)
+                shutil.copyfile(path, kept)
+                return kept
+            except OSError:
+                continue
+        return None
+
+
+def _read_edited(path: Path) -> tuple[str, str | None]:
+    """The edited file's text, or why the editor cannot hold it (too large, not UTF-8), read without loading a huge file."""
+    size = path.stat().st_size
+    if size > 4 * DRAFT_MAX_CHARS:  # at most 4 bytes a character: too many characters, whatever they are
+        return "", f"{size:,} bytes; the editor holds up to {DRAFT_MAX_CHARS:,} characters"
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        return "", f"not UTF-8 text (byte {error.start})"
+    return text, draft_too_large(text)
