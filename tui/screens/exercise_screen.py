@@ -16,7 +16,7 @@ from textual.app import ComposeResult, SuspendNotSupported
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.timer import Timer
-from textual.widgets import Header, Static, TextArea
+from textual.widgets import Static, TextArea
 
 from attnpos.lessons.checking import CancelToken, ConfinementUnavailable, RunResult, Verdict, check_source, missing_layers
 from attnpos.lessons.model import Exercise
@@ -28,7 +28,7 @@ from attnpos.tui.widgets.code_editor import CodeEditor
 from attnpos.tui.widgets.lesson_blocks import ProseBlock
 
 DRAFT_SAVE_DELAY = 0.5  # seconds of quiet typing before the draft is written
-ROOMY_HEIGHT = 24  # rows: below this a verdict folds the brief panel away to stay in view with its hint
+ROOMY_HEIGHT = 30  # rows: below this a verdict folds the brief panel away, so the code keeps its room
 
 
 def code_spans(text: str) -> Text:
@@ -48,7 +48,7 @@ class ExerciseScreen(CourseScreen):
         Binding("ctrl+r", "run", "Run"),
         Binding("ctrl+t", "check", "Check"),
         Binding("ctrl+g", "hint", "Hint"),
-        Binding("ctrl+o", "solution", "Solution"),
+        Binding("ctrl+o", "solution", "Solution", show=False),  # offered in the result panel after a check
         Binding("ctrl+l", "load_passed", "Load the code that passed"),  # only when the editor holds other code
         Binding("ctrl+n", "external_editor", "$EDITOR", show=False),
         Binding("f2", "brief", "Whole brief", show=False),  # the brief's panel says so
@@ -56,8 +56,9 @@ class ExerciseScreen(CourseScreen):
         Binding("f4", "toggle_panel('result')", "Result panel on/off", show=False),
         # Priority, or the editor would take escape for itself: here it cancels a run first.
         Binding("escape", "leave", "Back", priority=True),
-        # `?` types into the editor here, so help needs a key of its own (quit is ctrl+q, Textual's).
+        # `?` and `q` type into the editor here, so help and quit need keys of their own, shown in the footer.
         Binding("f1", "app.help", "Help"),
+        Binding("ctrl+q", "app.quit", "Quit", priority=True),  # priority, as the app's hidden one: then the footer shows it
     ]
 
     def __init__(self, exercise: Exercise, saved_draft: str | None = None):
@@ -78,7 +79,7 @@ class ExerciseScreen(CourseScreen):
         return self.app.progress.exercise(self.exercise.id)
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        # No header: at 80×24 its row is worth more to the code; the brief's border names the exercise.
         with VerticalScroll(id="instructions") as instructions:
             instructions.border_title = f"Exercise · {self.exercise.title}"
             instructions.border_subtitle = "f2 shows it all · f3 hides this"
@@ -91,8 +92,10 @@ class ExerciseScreen(CourseScreen):
             result.border_title = "result"
             result.border_subtitle = "f4 hides this"
             yield Static(self._welcome(), id="result-text")
-            yield Static(id="hint-text")
-        yield Footer(show_command_palette=False)  # room for help and quit at 80 columns
+            hint = Static(id="hint-text")
+            hint.display = False  # until there is a hint, or a pointer to one
+            yield hint
+        yield Footer(compact=True, show_command_palette=False)  # every key, quit included, at 60 columns
 
     @property
     def _holds_passed_code(self) -> bool:
@@ -125,14 +128,10 @@ class ExerciseScreen(CourseScreen):
                 ("ctrl+t", "bold"), " checks again and asks it.",
             )
         return Text.assemble(
-            "Fill in the # TODO lines (", ("f2", "bold"), " shows the whole brief). ",
-            ("ctrl+r", "bold"), " runs your code, ", ("ctrl+t", "bold"), " checks it, ",
-            ("ctrl+g", "bold"), " gives a hint, ", ("esc", "bold"), " goes back, ", ("ctrl+q", "bold"),
-            " quits (your draft is kept).",
+            "Fill in the # TODO lines; ", ("f2", "bold"), " shows the whole brief. Your draft is kept when you quit.",
         )
 
     def on_mount(self) -> None:
-        self.sub_title = f"Lesson {self.exercise.lesson} · exercise {self.exercise.id}"
         editor = self.query_one("#editor", TextArea)
         editor.focus()
         # Start where the work is: the first line the learner has to write.
@@ -298,6 +297,8 @@ class ExerciseScreen(CourseScreen):
             body.append("\n\nyour code printed:\n", style="dim")
             body.append(verdict.output.rstrip("\n")[-2000:], style="dim")
         self._show(body)
+        if not verdict.passed:
+            self.query_one("#result").border_subtitle = "ctrl+g a hint · ctrl+o the solution · f4 hides this"
         if self.size.height < ROOMY_HEIGHT:
             # A short terminal cannot hold the brief, the code and a verdict with its hint: after a
             # check the verdict matters most, and f3 (or f2) brings the brief back.
@@ -306,7 +307,10 @@ class ExerciseScreen(CourseScreen):
         self.app.save_progress()
         cited = self.exercise.cited_hint(verdict.message)
         if cited is not None and not verdict.passed:
-            self._show_hint(cited)  # "see the third hint": the hint itself, beside the verdict
+            if cited <= self.state.hints_used:
+                self._show_hint(cited)  # "see the third hint", seen before: shown again beside the verdict
+            else:
+                self._point_to_hints(cited)  # never shown unasked: hints come from the nudge up
         if verdict.passed:
             self._show_why()
 
@@ -321,7 +325,10 @@ class ExerciseScreen(CourseScreen):
 
     def _show(self, renderable) -> None:
         self.query_one("#result", VerticalScroll).display = True  # a result is never hidden from the learner
-        self.query_one("#hint-text", Static).update("")  # a hint belongs to the verdict it was shown with
+        self.query_one("#result").border_subtitle = "f4 hides this"
+        hint = self.query_one("#hint-text", Static)
+        hint.update("")  # a hint belongs to the verdict it was shown with
+        hint.display = False  # and takes no line without one
         self.query_one("#result-text", Static).update(renderable)
         self.query_one("#result", VerticalScroll).scroll_home(animate=False)
         # The result panel may grow and the editor shrink: keep the learner's line in view.
@@ -332,7 +339,16 @@ class ExerciseScreen(CourseScreen):
 
     def action_hint(self) -> None:
         """The next hint, below the verdict (the newest only; f2 lists every hint seen with the brief)."""
-        self._show_hint(min(self.state.hints_used + 1, len(self.exercise.hints)))
+        self._show_hint(self.state.next_hint(len(self.exercise.hints)))
+
+    def _point_to_hints(self, cited: int) -> None:
+        """A diagnosis names a hint the learner has not seen: say how to reach it, without showing it."""
+        upcoming = self.state.next_hint(len(self.exercise.hints))
+        pointer = Text.assemble(
+            ("ctrl+g", "bold"), f" shows hint {upcoming} of {len(self.exercise.hints)}",
+            f"; hints come one at a time, and the message points to hint {cited}." if cited != upcoming else ".",
+        )
+        self._show_hint_text(pointer)
 
     def _show_hint(self, number: int) -> None:
         """Hint ``number`` (from 1) below the verdict; it counts as seen."""
@@ -346,8 +362,13 @@ class ExerciseScreen(CourseScreen):
         result.display = True
         # On the border, not a line of its own: the verdict and the hint must fit the panel together.
         result.border_subtitle = "f2 earlier hints · f4 hides this" if number > 1 else "f4 hides this"
-        self.query_one("#hint-text", Static).update(shown)
+        self._show_hint_text(shown)
         result.scroll_end(animate=False)
+
+    def _show_hint_text(self, text: Text) -> None:
+        hint = self.query_one("#hint-text", Static)
+        hint.update(text)
+        hint.display = True
 
     def action_solution(self) -> None:
         state = self.state

@@ -55,7 +55,9 @@ class LessonScreen(CourseScreen):
         yield Header()
         yield Static(id="lesson-bar")
         yield VerticalScroll(id="page")
-        yield Footer()
+        # Compact and without the palette's "^p Jump to…" (still ctrl+p; ? lists it): at 80 columns every key
+        # and "q Quit" then fit even beside a grid's "v Values" and a question's "a Question".
+        yield Footer(compact=True, show_command_palette=False)
 
     async def on_mount(self) -> None:
         await self.show_section(self.section)

@@ -186,11 +186,13 @@ class QuizCard(Vertical):
         how = "↑↓ and enter answer" if self.autofocus else "tab reaches the choices, then ↑↓ and enter answer"
         yield Static(Text(how, style="dim") if self.chosen is None else "", classes="feedback")
 
-    def _options(self) -> list[Option]:
-        return [
-            Option(Text(f"{'●' if index == self.chosen else '○'} {chr(97 + index)}) {choice}"))
-            for index, choice in enumerate(self.quiz.choices)
-        ]
+    def _options(self, highlighted: int | None = None) -> list[Option]:
+        return [Option(self._prompt(index, highlighted)) for index in range(len(self.quiz.choices))]
+
+    def _prompt(self, index: int, highlighted: int | None) -> Text:
+        """A choice's line: ▸ where the cursor is and ● when chosen, so neither needs colour to be seen."""
+        cursor = "▸" if index == highlighted else " "
+        return Text(f"{cursor}{'●' if index == self.chosen else '○'} {chr(97 + index)}) {self.quiz.choices[index]}")
 
     def on_mount(self) -> None:
         if self.chosen is not None:
@@ -204,7 +206,13 @@ class QuizCard(Vertical):
 
     @on(OptionList.OptionHighlighted)
     def _highlighted(self) -> None:
+        self._mark_cursor()
         self.call_after_refresh(self._place_terminal_cursor)  # once the list has scrolled to it
+
+    def _mark_cursor(self) -> None:
+        options = self.choices
+        for index in range(options.option_count):
+            options.replace_option_prompt_at_index(index, self._prompt(index, options.highlighted))
 
     @on(events.DescendantFocus)
     def _focused(self) -> None:
@@ -234,9 +242,10 @@ class QuizCard(Vertical):
         self.chosen = index
         options = self.choices
         highlighted = options.highlighted
+        cursor = highlighted if highlighted is not None else index
         options.clear_options()
-        options.add_options(self._options())
-        options.highlighted = highlighted if highlighted is not None else index
+        options.add_options(self._options(cursor))
+        options.highlighted = cursor
         self._explain(index)
         self.post_message(self.Answered(self.quiz, index))
 
