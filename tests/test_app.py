@@ -322,3 +322,32 @@ async def test_a_broken_lesson_is_reported_not_a_crash(tmp_path, monkeypatch, ma
         await pilot.pause()
         assert isinstance(app.screen, OutlineScreen)
         assert notices and "front matter" in notices[0]
+
+
+async def test_a_quiz_marks_the_cursor_without_colour(make_app, settle):
+    app = make_app(start=(1, SHUFFLE_SECTION))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        card = app.screen.query_one(QuizCard)
+        card.choices.focus()
+        await pilot.press("down")
+        await settle(pilot)
+        prompts = [str(card.choices.get_option_at_index(i).prompt) for i in range(card.choices.option_count)]
+        assert [p[0] for p in prompts] == [" ", "▸", *[" "] * (len(prompts) - 2)]
+
+
+@pytest.mark.parametrize("lesson, section", [(1, 3), (3, 7)])
+async def test_the_lesson_footer_shows_quit_at_80_columns_beside_a_grid(make_app, settle, lesson, section):
+    """With a grid focused ("v Values") and a question or exercise in the section, it was cut to "q Qu"."""
+    from textual.widgets import Footer
+
+    app = make_app(start=(lesson, section))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("g")
+        await settle(pilot)
+        footer = app.screen.query_one(Footer)
+        keys = [(w.region.x + w.region.width, w) for w in footer.query("FooterKey")]
+        assert any(w.description == "Values" for _, w in keys)
+        assert any(w.description == "Quit" for _, w in keys)
+        assert max(right for right, _ in keys) <= 80
