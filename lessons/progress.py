@@ -10,6 +10,7 @@ once (how long "in memory" lasts depends on the front end: ``lasting``).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import tempfile
@@ -439,6 +440,27 @@ class Progress:
         records = [r for r in map(self.quiz_answer, quiz_ids) if r is not None]
         return sum(r.first_correct for r in records), len(records)
 
+    # --- lesson code cells the learner edited -------------------------------------
+
+    def cell_edit(self, key: str) -> str | None:
+        """The learner's version of a lesson code cell (see ``cell_key``), or None when it is the lesson's."""
+        value = self.state.get("cells", {}).get(key) if isinstance(self.state.get("cells"), dict) else None
+        return value if isinstance(value, str) else None
+
+    def set_cell_edit(self, key: str, source: str | None) -> None:
+        """Keep the learner's version of a cell; None goes back to the lesson's code."""
+
+        def apply(state: dict) -> None:
+            cells = state.get("cells")
+            if not isinstance(cells, dict):
+                cells = state["cells"] = {}
+            if source is None:
+                cells.pop(key, None)
+            else:
+                cells[key] = source
+
+        self._change(apply)
+
     def reset(self, exercise_id: str | None = None) -> None:
         def apply(state: dict) -> None:
             if exercise_id is None:
@@ -458,6 +480,12 @@ def lesson_status(lesson: "OutlineLesson", progress: Progress) -> str:
     if len(visited) >= len(lesson.sections) and all(e.done for e in exercises):
         return "done"
     return "in progress"
+
+
+def cell_key(lesson: int, original: str) -> str:
+    """Names a lesson code cell by its lesson and its code, so an edit follows the cell when lines move
+    (an edit of a cell whose lesson code changed stays in the file, unshown)."""
+    return f"{lesson}:{hashlib.sha256(original.encode('utf-8')).hexdigest()[:16]}"
 
 
 def course_order(outline: "list[OutlineLesson]") -> list[str]:

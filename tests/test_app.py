@@ -351,3 +351,69 @@ async def test_the_lesson_footer_shows_quit_at_80_columns_beside_a_grid(make_app
         assert any(w.description == "Values" for _, w in keys)
         assert any(w.description == "Quit" for _, w in keys)
         assert max(right for right, _ in keys) <= 80
+
+
+async def test_a_code_cell_is_edited_in_place_run_in_the_sandbox_kept_and_reset(data_dir, make_app, settle, wait_until):
+    """As in a notebook: change the seed, run again; the edit survives a restart; ctrl+o is the lesson's code."""
+    from textual.widgets import TextArea
+
+    from attnpos.lessons.progress import Progress
+    from attnpos.tui.widgets.lesson_blocks import CodeCell
+
+    def first_cell(app) -> CodeCell:
+        return next(c for c in app.screen.query(CodeCell) if c.block.runnable)
+
+    app = make_app(start=(1, 1))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        cell = first_cell(app)
+        original = cell.block.source
+        cell.focus()
+        await pilot.press("i")
+        await settle(pilot)
+        editor = cell.query_one(".cell-editor", TextArea)
+        assert app.focused is editor and editor.text == original
+        await pilot.press("ctrl+home")
+        await pilot.press(*"print(6 * 7)", "enter")
+        await pilot.press("n")  # typed into the cell, not a page turn
+        await pilot.press("backspace", "ctrl+r")
+        await wait_until(pilot, lambda: "42" in str(cell.query_one(".output").render()), timeout=30)
+        assert app.screen.section == 1 and cell.is_edited and cell.has_class("-edited")
+        await pilot.press("escape")  # stops editing, the cell keeps focus and the edit
+        await settle(pilot)
+        assert not cell.query(".cell-editor") and app.focused is cell
+        assert "print(6 * 7)" in str(cell.query_one(".source").render())
+    assert (Progress.load(data_dir).state["cells"] or {}) and "print(6 * 7)" in next(iter(Progress.load(data_dir).state["cells"].values()))
+
+    again = make_app(start=(1, 1))
+    async with again.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        cell = first_cell(again)
+        assert cell.source.startswith("print(6 * 7)")  # kept across a restart
+        cell.focus()
+        await pilot.press("i")
+        await settle(pilot)
+        await pilot.press("ctrl+o")  # the lesson's code back
+        await settle(pilot)
+        assert cell.query_one(".cell-editor", TextArea).text == cell.block.source and not cell.is_edited
+        await pilot.press("ctrl+z")  # undoable
+        await settle(pilot)
+        assert cell.query_one(".cell-editor", TextArea).text.startswith("print(6 * 7)")
+        await pilot.press("ctrl+o", "escape")
+        await settle(pilot)
+    assert not Progress.load(data_dir).state.get("cells")
+
+
+async def test_a_broken_edit_of_a_cell_shows_its_error_and_the_app_carries_on(make_app, settle, wait_until):
+    from attnpos.tui.widgets.lesson_blocks import CodeCell
+
+    app = make_app(start=(1, 1))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        cell = next(c for c in app.screen.query(CodeCell) if c.block.runnable)
+        cell.focus()
+        await pilot.press("i")
+        await settle(pilot)
+        await pilot.press("ctrl+home", *"import os; os._exit(3)", "enter", "ctrl+r")
+        await wait_until(pilot, lambda: "✗" in str(cell.query_one(".output").render()), timeout=30)
+        assert cell.has_class("-error")

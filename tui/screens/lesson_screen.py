@@ -9,10 +9,12 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
+from textual.timer import Timer
 from textual.widgets import Header, Static
 
+from attnpos.lessons.cells import CellResult
 from attnpos.lessons.model import Code, Course, ExerciseRef, Grid, Lesson, Math, PlaygroundLink, Prose, Quiz
-from attnpos.lessons.progress import exercise_status
+from attnpos.lessons.progress import cell_key, exercise_status
 from attnpos.tui.leaks import Footer, release_removed_widgets
 from attnpos.tui.screens.course_screen import CourseScreen
 from attnpos.tui.screens.dialogs import ChoiceScreen
@@ -25,6 +27,8 @@ from attnpos.tui.widgets.lesson_blocks import (
     ProseBlock,
     QuizCard,
 )
+
+CELL_SAVE_DELAY = 0.5  # seconds of quiet typing in a cell before its edit is written
 
 
 class LessonScreen(CourseScreen):
@@ -50,6 +54,7 @@ class LessonScreen(CourseScreen):
         self.lesson = lesson
         self.section = max(0, min(section, len(lesson.sections) - 1))
         self._footer_keys: tuple[bool, ...] | None = None  # which of e, g and a the footer shows
+        self._save_timer: Timer | None = None  # a cell edit waiting to be written
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -133,7 +138,8 @@ class LessonScreen(CourseScreen):
         if isinstance(block, Math):
             return MathBlock(block)
         if isinstance(block, Code):
-            return CodeCell(block)
+            key = cell_key(self.lesson.number, block.source)
+            return CodeCell(block, self.app.progress.cell_edit(key), self._run_in_sandbox)
         if isinstance(block, Grid):
             return GridFigure(block)
         if isinstance(block, Quiz):
@@ -144,6 +150,38 @@ class LessonScreen(CourseScreen):
         if isinstance(block, PlaygroundLink):
             return PlaygroundCard(block)
         raise TypeError(f"no widget for {type(block).__name__}")
+
+    def _run_in_sandbox(self, source: str) -> CellResult:
+        """A learner's version of a cell, run as learner code (called from the cell's worker thread)."""
+        from attnpos.lessons.checking import ConfinementUnavailable
+
+        try:
+            result = self.app.sandbox.run_source(source, (), self.app.limits, filename="cell.py")
+        except ConfinementUnavailable as reason:
+            return CellResult("", str(reason))
+        if result.error is not None:
+            return CellResult(result.stdout, f"{result.error.type}: {result.error.message} (line {result.error.line})")
+        if result.status != "ok":
+            return CellResult(result.stdout, result.detail or result.status)
+        return CellResult(result.stdout)
+
+    @on(CodeCell.Edited)
+    def _cell_edited(self, event: CodeCell.Edited) -> None:
+        """Keep the learner's version of a cell, written after a pause in typing (and on leaving or hang-up)."""
+        self.app.progress.set_cell_edit(cell_key(self.lesson.number, event.cell.block.source), event.source)
+        if self._save_timer is not None:
+            self._save_timer.stop()
+        self._save_timer = self.set_timer(CELL_SAVE_DELAY, self.save_draft)
+
+    def save_draft(self) -> None:
+        """Write kept cell edits now (the app calls this on quitting and on a hang-up, as for exercise drafts)."""
+        if self._save_timer is not None:
+            self._save_timer.stop()
+            self._save_timer = None
+            self.app.save_progress()
+
+    def on_unmount(self) -> None:
+        self.save_draft()
 
     @on(QuizCard.Answered)
     def _quiz_answered(self, event: QuizCard.Answered) -> None:
