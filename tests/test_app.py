@@ -417,3 +417,28 @@ async def test_a_broken_edit_of_a_cell_shows_its_error_and_the_app_carries_on(ma
         await pilot.press("ctrl+home", *"import os; os._exit(3)", "enter", "ctrl+r")
         await wait_until(pilot, lambda: "✗" in str(cell.query_one(".output").render()), timeout=30)
         assert cell.has_class("-error")
+
+
+async def test_h_shows_the_code_of_the_helpers_a_cell_calls(make_app, settle):
+    """shuffle_setup, sentence_head, play, scaling_experiment: no helper a cell calls stays hidden."""
+    from attnpos.lessons.loader import load_course
+    from attnpos.lessons.model import Code
+    from attnpos.tui.screens.dialogs import HelpersScreen
+    from attnpos.tui.widgets.lesson_blocks import CodeCell
+
+    lesson = load_course().lesson(2)
+    section = next(i for i, s in enumerate(lesson.sections)
+                   if any(isinstance(b, Code) and "scaling_experiment" in b.source for b in s.blocks))
+    app = make_app(start=(2, section))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        cell = next(c for c in app.screen.query(CodeCell) if "scaling_experiment" in c.block.source)
+        assert "h its helpers" in str(cell.query_one(".cell-hint").render())
+        cell.focus()
+        await pilot.press("h")
+        await settle(pilot)
+        assert isinstance(app.screen, HelpersScreen)
+        assert [h.name for h in app.screen.helpers] == ["scaling_experiment"]
+        assert app.screen.helpers[0].source.startswith("def scaling_experiment(")
+        await pilot.press("escape")
+        assert not isinstance(app.screen, HelpersScreen)

@@ -281,3 +281,22 @@ def test_the_readme_says_what_the_app_does_after_a_pass_from_the_command_line():
     readme = " ".join((Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8").split())
     assert "A pass there counts in the app too: the app opens on the code that passed." not in readme
     assert "if you have a draft of your own there, the app keeps it" in readme and "`ctrl+l` loads it" in readme
+
+
+def test_lessons_show_prints_each_helper_the_code_calls_once(attnpos, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "120")
+    text = attnpos("lessons", "show", "1").stdout
+    helpers = text[text.index("\nHelpers"):]
+    assert "calls attention_output, shuffle_setup from attnpos.core" in " ".join(text.split())
+    for name in ("self_attention", "attention_output", "slot_ramp", "shuffle_setup"):
+        assert helpers.count(f"─ {name} · attnpos.core.") == 1 and f"def {name}(" in helpers
+
+
+def test_cell_helpers_reads_names_imported_from_core(tmp_path):
+    from attnpos.lessons.cells import cell_helpers
+
+    found = cell_helpers("from attnpos.core import attention_output\nfrom attnpos.core.experiments import SENTENCE_A, sentence_head\nimport numpy")
+    assert [(h.name, h.module) for h in found] == [
+        ("attention_output", "attnpos.core.attention"), ("SENTENCE_A", "attnpos.core.experiments"),
+        ("sentence_head", "attnpos.core.experiments")]
+    assert found[1].source.startswith("SENTENCE_A = (") and cell_helpers("def broken(:") == []

@@ -17,7 +17,7 @@ from attnpos.lessons.model import Code, Course, ExerciseRef, Grid, Lesson, Math,
 from attnpos.lessons.progress import cell_key, exercise_status
 from attnpos.tui.leaks import Footer, release_removed_widgets
 from attnpos.tui.screens.course_screen import CourseScreen
-from attnpos.tui.screens.dialogs import ChoiceScreen
+from attnpos.tui.screens.dialogs import ChoiceScreen, HelpersScreen
 from attnpos.tui.widgets.lesson_blocks import (
     CodeCell,
     ExerciseCard,
@@ -164,6 +164,10 @@ class LessonScreen(CourseScreen):
         if result.status != "ok":
             return CellResult(result.stdout, result.detail or result.status)
         return CellResult(result.stdout)
+
+    @on(CodeCell.HelpersAsked)
+    def _helpers_asked(self, event: CodeCell.HelpersAsked) -> None:
+        self.app.push_screen(HelpersScreen(event.helpers))
 
     @on(CodeCell.Edited)
     def _cell_edited(self, event: CodeCell.Edited) -> None:

@@ -18,7 +18,7 @@ from textual.message import Message
 from textual.widgets import Button, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
-from attnpos.lessons.cells import CellResult, run_cell
+from attnpos.lessons.cells import CellResult, Helper, cell_helpers, run_cell
 from attnpos.lessons.figures import changed_rows, figure
 from attnpos.lessons.model import Code, Exercise, Grid, Math, PlaygroundLink, Quiz
 from attnpos.tui.cli.lesson_print import playground_link_text
@@ -80,6 +80,7 @@ class CodeCell(Vertical):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "run", "Run this cell", show=False),
         Binding("i", "edit", "Edit this cell", show=False),
+        Binding("h", "helpers", "The helpers it calls", show=False),
         # While editing; the cell's bar says them, and the footer keeps its room for the page's keys.
         Binding("ctrl+r", "run", "Run this cell", show=False),
         Binding("ctrl+o", "original", "The lesson's code", show=False),
@@ -94,6 +95,14 @@ class CodeCell(Vertical):
             super().__init__()
             self.cell = cell
             self.result = result
+
+    class HelpersAsked(Message):
+        """The learner asked to see the code of the attnpos.core names the cell calls."""
+
+        def __init__(self, cell: "CodeCell", helpers: list[Helper]):
+            super().__init__()
+            self.cell = cell
+            self.helpers = helpers
 
     class Edited(Message):
         """The learner's version of the cell changed: ``source``, or None when it is the lesson's code again."""
@@ -131,19 +140,25 @@ class CodeCell(Vertical):
     def _hint(self) -> str:
         if self.editing:
             return "ctrl+r runs · ctrl+o: the lesson's code · esc stops"
+        helpers = " · h its helpers" if cell_helpers(self.block.source) else ""
         if self.is_edited:
-            return "your version: runs in the sandbox · i edits"
-        return "runs against attnpos.core" + (" · i edits" if self.run_edited is not None else "")
+            return "your version: runs in the sandbox · i edits" + helpers
+        return "runs against attnpos.core" + (" · i edits" if self.run_edited is not None else "") + helpers
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         if action in ("original", "stop_editing"):
             return self.editing
+        if action == "helpers":
+            return not self.editing and bool(cell_helpers(self.block.source))
         if action == "edit":
             return self.block.runnable and self.run_edited is not None and not self.editing
         return True
 
     def action_run(self) -> None:
         self.run()
+
+    def action_helpers(self) -> None:
+        self.post_message(self.HelpersAsked(self, cell_helpers(self.block.source)))
 
     def action_edit(self) -> None:
         """Edit in place: the code becomes an editor holding the cell's code (the learner's version if any)."""
