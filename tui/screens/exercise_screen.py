@@ -134,6 +134,8 @@ class ExerciseScreen(CourseScreen):
     def on_mount(self) -> None:
         editor = self.query_one("#editor", TextArea)
         editor.focus()
+        # The footer may have drawn the keys of the screen below before the editor took focus ("? Help q Quit").
+        self.call_after_refresh(self.refresh_bindings)
         # Start where the work is: the first line the learner has to write.
         todo = next((row for row, line in enumerate(self.draft.splitlines()) if "# TODO" in line), None)
         if todo is not None:
