@@ -35,7 +35,7 @@ class CodeEditor(TextArea):
         def control(self) -> "CodeEditor":
             return self.editor
 
-    def _on_paste(self, event: events.Paste) -> None:
+    async def _on_paste(self, event: events.Paste) -> None:
         # Textual calls TextArea's own handler after this one unless the default is prevented.
         after = len(self.text) - len(self.selected_text) + len(event.text)
         if after <= len(self.text):
