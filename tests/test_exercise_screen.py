@@ -372,10 +372,10 @@ async def test_a_paste_too_large_for_the_editor_is_refused(make_app, settle):
         before = editor.text
         told = []
         app.screen.notify = lambda message, **options: told.append(message)
-        editor.post_message(events.Paste("z = 3\n" * 5_000))
+        app.post_message(events.Paste("z = 3\n" * 5_000))  # as a terminal's paste arrives: at the app
         await settle(pilot)
         assert editor.text == before and told and "Not pasted" in told[0]
-        editor.post_message(events.Paste("pos = 0.6\n"))  # an ordinary paste still goes in
+        app.post_message(events.Paste("pos = 0.6\n"))  # an ordinary paste still goes in
         await settle(pilot)
         assert editor.text.count("pos = 0.6") == 1  # once: TextArea's own handler inserts it, not ours too
 
