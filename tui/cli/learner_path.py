@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from rich.console import Console
+from rich.markdown import Markdown
 from rich.markup import escape
 from rich.table import Table
 
@@ -68,7 +69,7 @@ def print_next(course: Course, folder: Path, data_dir: Path | None) -> int:
     else:
         write_starter_file(exercise, target)
         console.print(f"Wrote the starter {escape(shown_path(target))}: fill in the # TODO lines.")
-    console.print(escape(exercise.instructions.strip()))
+    console.print(Markdown(exercise.instructions.strip()))
     console.print(
         f"[dim]check it: attnpos check {exercise.id} {escape(shown_path(target))} · "
         f"or attnpos watch (checks on every save, then goes on to the next) · a hint: attnpos hint {exercise.id}[/]"
@@ -148,7 +149,7 @@ def walk(course: Course, folder: Path, interval: float, limits: Limits, data_dir
                         write_starter_file(exercise, target)
                         console.print(f"wrote the starter {escape(shown_path(target))}")
                     console.rule(f"{exercise.id}: {exercise.title}")
-                    console.print(escape(exercise.instructions.strip()))
+                    console.print(Markdown(exercise.instructions.strip()))
                     console.print(f"[dim]edit {escape(shown_path(target))} and save; a hint: attnpos hint {exercise.id}[/]")
                     watch_file(console, exercise, target, sandbox, interval, limits, data_dir, until_passed=True)
                 asked.add(upcoming)
