@@ -189,7 +189,7 @@ class QuizRecord:
 
 @dataclass
 class Progress:
-    """The state plus where it lives; call :meth:`save` after a change."""
+    """The state plus where it lives. Every change is saved as it is made: a change and its save are one operation."""
 
     path: Path
     state: dict[str, Any] = field(default_factory=_empty)
@@ -201,10 +201,27 @@ class Progress:
     # Every change since the last save, as a function that applies it to a state. On save they are
     # replayed onto whatever is on disk now, so two apps on one data folder keep both sets of progress.
     _changes: list[Callable[[dict], None]] = field(default_factory=list, repr=False)
+    _listener: Callable[[str], None] | None = field(default=None, repr=False)
 
-    def _change(self, apply: Callable[[dict], None]) -> None:
+    def _change(self, apply: Callable[[dict], None]) -> bool:
+        """Apply a change to the state and save it; returns whether it was written (a failure is noted once)."""
         apply(self.state)
         self._changes.append(apply)
+        return self.save()
+
+    def note(self, message: str) -> None:
+        """A one-time message for the learner: to the listener when there is one, else kept in ``notices``."""
+        if self._listener is not None:
+            self._listener(message)
+        else:
+            self.notices.append(message)
+
+    def listen(self, tell: Callable[[str], None]) -> None:
+        """Tell ``tell`` every notice from now on, and those kept so far (the app shows them as they come)."""
+        self._listener = tell
+        kept, self.notices = self.notices, []
+        for message in kept:
+            tell(message)
 
     @classmethod
     def load(cls, data_dir: Path | None = None, *, lasting: bool = True, read_only: bool = False) -> "Progress":
@@ -217,7 +234,7 @@ class Progress:
         progress = cls(folder / STATE_FILE, lasting=lasting)
         if folder.exists() and not folder.is_dir():
             progress.writable = False
-            progress.notices.append(
+            progress.note(
                 f"The data folder {folder} is a file, not a folder, so your progress cannot be kept there"
                 f"{progress._lost()}. {FIX_DATA_DIR}"
             )
@@ -231,7 +248,7 @@ class Progress:
                 progress._probe_folder()
             return progress
         except OSError as error:
-            progress.notices.append(
+            progress.note(
                 f"Could not read your progress in {folder} ({error.strerror or error}); starting fresh"
                 f"{progress._lost()}. {FIX_DATA_DIR}"
             )
@@ -249,7 +266,7 @@ class Progress:
             return progress
         if read_only:
             progress.writable = False
-            progress.notices.append("Your progress file could not be used (it is damaged or from a newer attnpos); it is left as it is.")
+            progress.note("Your progress file could not be used (it is damaged or from a newer attnpos); it is left as it is.")
             return progress
         progress._move_aside(state)
         return progress
@@ -270,7 +287,7 @@ class Progress:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             self.writable = False
-            self.notices.append(self._cannot_save(error))
+            self.note(self._cannot_save(error))
 
     def _move_aside(self, state: Any) -> None:
         aside = self.path.with_name(f"{self.path.name}.unreadable-{time.strftime('%Y%m%d-%H%M%S')}")
@@ -281,9 +298,9 @@ class Progress:
         )
         try:
             os.replace(self.path, aside)
-            self.notices.append(f"Your progress file could not be used ({reason}); it was kept as {aside.name} and a new one started.")
+            self.note(f"Your progress file could not be used ({reason}); it was kept as {aside.name} and a new one started.")
         except OSError:
-            self.notices.append(f"Your progress file could not be used ({reason}); starting fresh in memory.")
+            self.note(f"Your progress file could not be used ({reason}); starting fresh in memory.")
             self.writable = False
 
     def save(self) -> bool:
@@ -305,7 +322,7 @@ class Progress:
                 self._write(json.dumps(merged, indent=1, sort_keys=True).encode("utf-8"))
         except OSError as error:
             self.writable = False
-            self.notices.append(self._cannot_save(error))
+            self.note(self._cannot_save(error))
             return False
         self.state = merged
         self._changes.clear()
@@ -447,8 +464,8 @@ class Progress:
         value = self.state.get("cells", {}).get(key) if isinstance(self.state.get("cells"), dict) else None
         return value if isinstance(value, str) else None
 
-    def set_cell_edit(self, key: str, source: str | None) -> None:
-        """Keep the learner's version of a cell; None goes back to the lesson's code."""
+    def set_cell_edit(self, key: str, source: str | None) -> bool:
+        """Keep the learner's version of a cell (None: back to the lesson's code); returns whether it was written."""
 
         def apply(state: dict) -> None:
             cells = state.get("cells")
@@ -459,9 +476,11 @@ class Progress:
             else:
                 cells[key] = source
 
-        self._change(apply)
+        return self._change(apply)
 
-    def reset(self, exercise_id: str | None = None) -> None:
+    def reset(self, exercise_id: str | None = None) -> bool:
+        """Forget everything, or one exercise's state; returns whether that was written."""
+
         def apply(state: dict) -> None:
             if exercise_id is None:
                 state.clear()
@@ -469,7 +488,7 @@ class Progress:
             else:
                 state["exercises"].pop(exercise_id, None)
 
-        self._change(apply)
+        return self._change(apply)
 
 
 def lesson_status(lesson: "OutlineLesson", progress: Progress) -> str:

@@ -8,17 +8,17 @@ import json
 import os
 import sys
 import time
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-
-from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
+from typing import TYPE_CHECKING
 
 from attnpos.lessons.checking import ConfinementUnavailable, Limits, Sandbox, Verdict, check_file, printable
 from attnpos.lessons.model import CITED_HINT, Course, Exercise
 from attnpos.lessons.progress import Progress
+from attnpos.tui.cli.early_sandbox import CHECK_WORKERS, EarlySandbox
 from attnpos.tui.cli.usage import UsageError
+
+if TYPE_CHECKING:  # Rich is imported where something is drawn: `check --json` never needs it
+    from rich.console import Console
 
 
 def shown_path(path: Path) -> str:
@@ -73,6 +73,8 @@ def collect_files(paths: list[Path]) -> list[Path]:
 
 
 def print_verdict(console: Console, verdict: Verdict, path: Path) -> None:
+    from rich.markup import escape
+
     mark = f"[bold {'green' if verdict.passed else 'red'}]{verdict.heading}[/]"
     console.print(f"{mark}  {escape(verdict.exercise)} · {escape(shown_path(path))}", soft_wrap=True)
     console.print(escape(verdict.message), soft_wrap=False)
@@ -95,9 +97,10 @@ def record(verdict: Verdict, source: str, data_dir: Path | None, console: Consol
 
     ``then_why``: say how to answer the why question after a pass (`watch` without an id asks it itself).
     """
+    from rich.markup import escape
+
     progress = Progress.load(data_dir, lasting=False)
     state = progress.record_check(verdict.exercise, verdict.passed, source)
-    progress.save()
     if console is not None:
         for notice in progress.notices:
             console.print(f"[yellow]{escape(notice)}[/]")
@@ -107,17 +110,20 @@ def record(verdict: Verdict, source: str, data_dir: Path | None, console: Consol
 
 def run_check(
     course: Course, exercise_id: str, file: Path, as_json: bool, limits: Limits, data_dir: Path | None = None,
-    strict: bool | None = None,
+    strict: bool | None = None, early: EarlySandbox | None = None,
 ) -> int:
+    """Check one file; ``early``: a sandbox already starting (the command line's), else one is started here."""
     exercise = find_exercise(course, exercise_id)
     readable_file(file)
     source = file.read_text(encoding="utf-8")  # what the app shows as the code that passed
-    with open_sandbox(2, strict) as sandbox:
+    with early.ready() if early is not None else open_sandbox(CHECK_WORKERS, strict) as sandbox:
         verdict = check_file(exercise, file, sandbox, limits)
     if as_json:
         print(json.dumps(verdict.as_json(shown_path(file))))
         record(verdict, source, data_dir, None)
     else:
+        from rich.console import Console
+
         console = Console(highlight=False)
         print_verdict(console, verdict, file)
         record(verdict, source, data_dir, console)
@@ -125,6 +131,10 @@ def run_check(
 
 
 def run_grade(course: Course, exercise_id: str, paths: list[Path], fmt: str, jobs: int, limits: Limits) -> int:
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+
     exercise = find_exercise(course, exercise_id)
     if jobs < 1:
         raise UsageError("--jobs must be at least 1")
@@ -142,6 +152,8 @@ def run_grade(course: Course, exercise_id: str, paths: list[Path], fmt: str, job
 
     with open_sandbox(1, strict=True) as probe:  # fail closed once, with one line, before any file runs
         level = probe.confinement
+    from concurrent.futures import ThreadPoolExecutor  # grade's alone: `check` need not import it
+
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         verdicts = list(pool.map(judge, files))
     passed = sum(v.passed for v in verdicts)
@@ -196,10 +208,12 @@ def watch(
     strict: bool | None = None,
 ) -> int:
     """Re-check whenever the file changes, until ctrl+c."""
+    from rich.console import Console
+
     exercise = find_exercise(course, exercise_id)
     readable_file(file)
     console = Console(highlight=False)
-    with open_sandbox(2, strict) as sandbox:
+    with open_sandbox(CHECK_WORKERS, strict) as sandbox:
         try:
             watch_file(console, exercise, file, sandbox, interval, limits, data_dir)
         except KeyboardInterrupt:
@@ -215,6 +229,8 @@ def watch_file(
 
     Returns after a pass when ``until_passed``; otherwise runs until interrupted.
     """
+    from rich.markup import escape
+
     seen: tuple[int, int] | None = None
     gone = False
     while True:
@@ -247,6 +263,9 @@ def watch_file(
 
 def print_hint(course: Course, exercise_id: str, number: int | None, data_dir: Path | None = None) -> int:
     """The next hint, or hint ``number`` with every weaker one not shown yet (hints count from the nudge up)."""
+    from rich.console import Console
+    from rich.markup import escape
+
     exercise = find_exercise(course, exercise_id)
     total = len(exercise.hints)
     if number is not None and not 1 <= number <= total:
@@ -255,8 +274,7 @@ def print_hint(course: Course, exercise_id: str, number: int | None, data_dir: P
     state = progress.exercise(exercise.id)
     last = state.next_hint(total) if number is None else number
     first = min(state.hints_used + 1, last)
-    if progress.record_hint(exercise.id, last):
-        progress.save()
+    progress.record_hint(exercise.id, last)  # saved as it is recorded
     console = Console(highlight=False)
     for notice in progress.notices:
         console.print(f"[yellow]{escape(notice)}[/]")

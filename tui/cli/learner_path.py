@@ -113,8 +113,7 @@ def _answer_why(console: Console, progress: Progress, exercise: Exercise, letter
         raise UsageError(f"{letter!r} is not one of the choices {_letters(exercise)}")
     choice = ord(letter) - 97
     correct = choice == exercise.why.answer
-    progress.update_exercise(exercise.id, why_answer=choice, why_correct=correct)
-    progress.save()
+    progress.update_exercise(exercise.id, why_answer=choice, why_correct=correct)  # saved as it is made
     for notice in progress.notices:
         console.print(f"[yellow]{escape(notice)}[/]")
     explanation = exercise.why.explanations[choice]

@@ -12,7 +12,7 @@ from rich.table import Table
 
 from attnpos.lessons.outline import OutlineLesson, read_outline
 from attnpos.lessons.progress import Progress, course_order, exercise_status, lesson_status, next_exercise
-from attnpos.lessons.scanner import COURSE_TITLE
+from attnpos.lessons.scanner import read_course_text
 from attnpos.tui.cli.usage import UsageError
 
 
@@ -76,7 +76,7 @@ def print_progress(data_dir: Path | None, as_json: bool) -> int:
     if as_json:
         print(json.dumps(summary, indent=1))
         return 0
-    table = Table(title=f"{COURSE_TITLE}: your progress", box=None)
+    table = Table(title=f"{read_course_text().title}: your progress", box=None)
     for column in ("lesson", "status", "read", "questions right first time", "exercises"):
         table.add_column(column)
     for lesson in summary["lessons"]:
@@ -150,7 +150,7 @@ def ask(question: str) -> str | None:
 
 
 def reset_progress(data_dir: Path | None, exercise_id: str | None, yes: bool) -> int:
-    progress = Progress.load(data_dir)
+    progress = Progress.load(data_dir, lasting=False)
     known = [e.id for lesson in read_outline() for e in lesson.exercises]
     if exercise_id is not None and exercise_id not in known:
         raise UsageError(f"unknown exercise {exercise_id!r}; known: {', '.join(known)}")
@@ -162,8 +162,7 @@ def reset_progress(data_dir: Path | None, exercise_id: str | None, yes: bool) ->
         if answer.strip().lower() not in ("y", "yes"):
             print("nothing changed")
             return 1
-    progress.reset(exercise_id)
-    if not progress.save():
+    if not progress.reset(exercise_id):
         raise UsageError(" ".join(progress.notices) or "could not save")
     print(f"forgot {what}")
     return 0

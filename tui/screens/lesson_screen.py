@@ -10,11 +10,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.timer import Timer
+from textual.widget import Widget
 from textual.widgets import Header, Static
 
 from attnpos.lessons.cells import CellResult
-from attnpos.lessons.model import Code, Course, ExerciseRef, Grid, Lesson, Math, PlaygroundLink, Prose, Quiz
-from attnpos.lessons.progress import cell_key, exercise_status
+from attnpos.lessons.model import Block, Code, Course, ExerciseRef, Grid, Lesson, Math, PlaygroundLink, Prose, Quiz, render_block
+from attnpos.lessons.progress import Progress, cell_key, exercise_status
 from attnpos.tui.leaks import Footer, release_removed_widgets
 from attnpos.tui.screens.course_screen import CourseScreen
 from attnpos.tui.screens.dialogs import ChoiceScreen, HelpersScreen
@@ -29,6 +30,36 @@ from attnpos.tui.widgets.lesson_blocks import (
 )
 
 CELL_SAVE_DELAY = 0.5  # seconds of quiet typing in a cell before its edit is written
+
+
+class _BlockWidgets:
+    """Each kind of block as the reader's widget (attnpos.lessons.model.BlockRenderer)."""
+
+    def __init__(self, course: Course, progress: Progress, lesson: int, run_edited) -> None:
+        self.course, self.progress, self.lesson, self.run_edited = course, progress, lesson, run_edited
+
+    def prose(self, block: Prose) -> Widget:
+        return ProseBlock(block.markdown)
+
+    def math(self, block: Math) -> Widget:
+        return MathBlock(block)
+
+    def code(self, block: Code) -> Widget:
+        """The cell with the learner's version of it, when they kept one."""
+        return CodeCell(block, self.progress.cell_edit(cell_key(self.lesson, block.source)), self.run_edited)
+
+    def grid(self, block: Grid) -> Widget:
+        return GridFigure(block)
+
+    def quiz(self, block: Quiz) -> Widget:
+        previous = self.progress.quiz_answer(block.id)
+        return QuizCard(block, previous.choice if previous else None)
+
+    def exercise(self, block: ExerciseRef) -> Widget:
+        return ExerciseCard(self.course.exercises[block.id], exercise_status(block.id, self.progress))
+
+    def playground(self, block: PlaygroundLink) -> Widget:
+        return PlaygroundCard(block)
 
 
 class LessonScreen(CourseScreen):
@@ -54,7 +85,8 @@ class LessonScreen(CourseScreen):
         self.lesson = lesson
         self.section = max(0, min(section, len(lesson.sections) - 1))
         self._footer_keys: tuple[bool, ...] | None = None  # which of e, g and a the footer shows
-        self._save_timer: Timer | None = None  # a cell edit waiting to be written
+        self._save_timer: Timer | None = None  # cell edits waiting to be written
+        self._cell_edits: dict[str, str | None] = {}  # cell key -> the learner's version (None: the lesson's again)
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -78,9 +110,10 @@ class LessonScreen(CourseScreen):
         await self.show_section(max(0, min(section, len(lesson.sections) - 1)))
 
     async def show_section(self, index: int) -> None:
+        self.save_draft()  # cell edits first: the page about to be drawn reads them
         self.section = index
         section = self.lesson.sections[index]
-        self.app.record_position(self.lesson.number, index)
+        self.app.progress.visit(self.lesson.number, index)
         self.sub_title = f"Lesson {self.lesson.number}: {self.lesson.title}"
         self.query_one("#lesson-bar", Static).update(
             Text.assemble((f"Section {index + 1}/{len(self.lesson.sections)}", "bold"), " · ", (section.title, "italic"))
@@ -88,7 +121,7 @@ class LessonScreen(CourseScreen):
         page = self.query_one("#page", VerticalScroll)
         await page.remove_children()
         release_removed_widgets(self.app)
-        widgets = [Static(Text(section.title, style="bold underline"), classes="section-title")]
+        widgets: list[Widget] = [Static(Text(section.title, style="bold underline"), classes="section-title")]
         widgets += [self._widget(block) for block in section.blocks]
         widgets.append(Static(self._footer_hint(index), classes="section-end"))
         # What fits on the first screen is laid out now; the rest right after that frame is drawn,
@@ -126,30 +159,14 @@ class LessonScreen(CourseScreen):
 
     def _footer_hint(self, index: int) -> Text:
         if index + 1 < len(self.lesson.sections):
-            return Text(f"n: next, “{self.lesson.sections[index + 1].title}”", style="dim")
+            return Text(f"{self.key('next_section')}: next, “{self.lesson.sections[index + 1].title}”", style="dim")
         following = self._next_lesson()
         if following is not None:
-            return Text(f"End of lesson {self.lesson.number}. n: lesson {following.number}, “{following.title}”", style="dim")
-        return Text("That is the end of the course. o: the outline, with your progress.", style="bold")
+            return Text(f"End of lesson {self.lesson.number}. {self.key('next_section')}: lesson {following.number}, “{following.title}”", style="dim")
+        return Text(f"That is the end of the course. {self.key('outline')}: the outline, with your progress.", style="bold")
 
-    def _widget(self, block):
-        if isinstance(block, Prose):
-            return ProseBlock(block.markdown)
-        if isinstance(block, Math):
-            return MathBlock(block)
-        if isinstance(block, Code):
-            key = cell_key(self.lesson.number, block.source)
-            return CodeCell(block, self.app.progress.cell_edit(key), self._run_in_sandbox)
-        if isinstance(block, Grid):
-            return GridFigure(block)
-        if isinstance(block, Quiz):
-            previous = self.app.progress.quiz_answer(block.id)
-            return QuizCard(block, previous.choice if previous else None)
-        if isinstance(block, ExerciseRef):
-            return ExerciseCard(self.course.exercises[block.id], exercise_status(block.id, self.app.progress))
-        if isinstance(block, PlaygroundLink):
-            return PlaygroundCard(block)
-        raise TypeError(f"no widget for {type(block).__name__}")
+    def _widget(self, block: Block) -> Widget:
+        return render_block(block, _BlockWidgets(self.course, self.app.progress, self.lesson.number, self._run_in_sandbox))
 
     def _run_in_sandbox(self, source: str) -> CellResult:
         """A learner's version of a cell, run as learner code (called from the cell's worker thread)."""
@@ -172,24 +189,26 @@ class LessonScreen(CourseScreen):
     @on(CodeCell.Edited)
     def _cell_edited(self, event: CodeCell.Edited) -> None:
         """Keep the learner's version of a cell, written after a pause in typing (and on leaving or hang-up)."""
-        self.app.progress.set_cell_edit(cell_key(self.lesson.number, event.cell.block.source), event.source)
+        self._cell_edits[cell_key(self.lesson.number, event.cell.block.source)] = event.source
         if self._save_timer is not None:
             self._save_timer.stop()
         self._save_timer = self.set_timer(CELL_SAVE_DELAY, self.save_draft)
 
     def save_draft(self) -> None:
-        """Write kept cell edits now (the app calls this on quitting and on a hang-up, as for exercise drafts)."""
+        """Write the cell edits kept since the last write (the app calls this on quitting and on a hang-up)."""
         if self._save_timer is not None:
             self._save_timer.stop()
             self._save_timer = None
-            self.app.save_progress()
+        edits, self._cell_edits = self._cell_edits, {}
+        for key, source in edits.items():
+            self.app.progress.set_cell_edit(key, source)  # saved as it is made
 
     def on_unmount(self) -> None:
         self.save_draft()
 
     @on(QuizCard.Answered)
     def _quiz_answered(self, event: QuizCard.Answered) -> None:
-        self.app.record_quiz(event.quiz.id, event.choice, event.correct)
+        self.app.progress.answer_quiz(event.quiz.id, event.choice, event.correct)
 
     async def action_next_section(self) -> None:
         if self.section + 1 < len(self.lesson.sections):
