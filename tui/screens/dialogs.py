@@ -127,7 +127,7 @@ class HelpersScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="brief") as box:
             box.border_title = "The helpers this cell calls, from attnpos.core"
-            box.border_subtitle = "↑↓ scroll · esc back"
+            box.border_subtitle = f"↑↓ scroll · {bound_key(self, 'close')} back"
             for helper in self.helpers:
                 yield Static(Text(f"{helper.name} · {helper.module}", style="bold"))
                 yield Static(Syntax(helper.source, "python", theme="ansi_dark", word_wrap=True), classes="helper-code")

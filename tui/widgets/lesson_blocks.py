@@ -21,6 +21,7 @@ from textual.widgets.option_list import Option
 from attnpos.lessons.cells import CellResult, Helper, cell_helpers, run_cell
 from attnpos.lessons.figures import changed_rows, figure
 from attnpos.lessons.model import Code, Exercise, Grid, Math, PlaygroundLink, Quiz
+from attnpos.tui.keys import bound_key
 from attnpos.tui.widgets.attention_grid import AttentionGrid, GridLegend
 from attnpos.tui.widgets.grid_pair import GridPair, GridSpec
 
@@ -81,7 +82,7 @@ class CodeCell(Vertical):
         Binding("i", "edit", "Edit this cell", show=False),
         Binding("h", "helpers", "The helpers it calls", show=False),
         # While editing; the cell's bar says them, and the footer keeps its room for the page's keys.
-        Binding("ctrl+r", "run", "Run this cell", show=False),
+        Binding("ctrl+r", "run_editing", "Run this cell", show=False),
         Binding("ctrl+o", "original", "The lesson's code", show=False),
         # Priority: the editor would take escape itself (to move focus on); when not editing, check_action passes it on.
         Binding("escape", "stop_editing", "Stop editing", show=False, priority=True),
@@ -138,7 +139,8 @@ class CodeCell(Vertical):
 
     def _hint(self) -> str:
         if self.editing:
-            return "ctrl+r runs · ctrl+o: the lesson's code · esc stops"
+            keys = (bound_key(self, "run_editing"), bound_key(self, "original"), bound_key(self, "stop_editing"))
+            return "{} runs · {}: the lesson's code · {} stops".format(*keys)
         helpers = " · h its helpers" if cell_helpers(self.block.source) else ""
         if self.is_edited:
             return "your version: runs in the sandbox · i edits" + helpers
@@ -154,6 +156,10 @@ class CodeCell(Vertical):
         return True
 
     def action_run(self) -> None:
+        self.run()
+
+    def action_run_editing(self) -> None:
+        """ctrl+r, as in the exercise editor: r and enter type there."""
         self.run()
 
     def action_helpers(self) -> None:
