@@ -517,7 +517,7 @@ async def test_a_verdict_that_cites_a_hint_points_to_the_hints_without_showing_o
         await settle(pilot)
         assert "(third hint)" in result_text(screen)
         pointer = " ".join(shown(screen.query_one("#hint-text")).split())
-        assert pointer.startswith("ctrl+g shows hint 1 of 4") and "points to hint 3" in pointer
+        assert pointer == "ctrl+g: hint 1 of 4 first; the message cites hint 3."
         assert not any(hint[:30] in pointer for hint in exercise.hints)  # not one hint shown unasked
         result = screen.query_one("#result")
         assert result.max_scroll_y == 0  # the verdict and the pointer both in view, nothing scrolled away

@@ -348,9 +348,9 @@ class ExerciseScreen(CourseScreen):
     def _point_to_hints(self, cited: int) -> None:
         """A diagnosis names a hint the learner has not seen: say how to reach it, without showing it."""
         upcoming = self.state.next_hint(len(self.exercise.hints))
-        pointer = Text.assemble(
-            (self.key("hint"), "bold"), f" shows hint {upcoming} of {len(self.exercise.hints)}",
-            f"; hints come one at a time, and the message points to hint {cited}." if cited != upcoming else ".",
+        pointer = Text.assemble(  # one line at 60 columns: the verdict keeps the panel's room
+            (self.key("hint"), "bold"), f": hint {upcoming} of {len(self.exercise.hints)}",
+            f" first; the message cites hint {cited}." if cited != upcoming else ", the one the message cites.",
         )
         self._show_hint_text(pointer)
 
