@@ -447,3 +447,14 @@ async def test_h_shows_the_code_of_the_helpers_a_cell_calls(make_app, settle):
         assert app.screen.helpers[0].source.startswith("def scaling_experiment(")
         await pilot.press("escape")
         assert not isinstance(app.screen, HelpersScreen)
+
+
+async def test_the_lesson_footer_lists_quit_first_at_60_columns(make_app, settle):
+    """At 60 columns the page's keys run past the edge beside a grid and a question; quit and help come first."""
+    app = make_app(start=(1, 3))
+    async with app.run_test(size=(60, 20)) as pilot:
+        await settle(pilot)
+        await pilot.press("g")
+        await settle(pilot)
+        quit_key = next(w for w in app.screen.query(FooterKey) if w.description == "Quit")
+        assert quit_key.region.x + quit_key.region.width <= 60

@@ -70,6 +70,10 @@ class LessonScreen(CourseScreen):
     # Sections change only on n and p: arrows move inside a grid or a question, and an arrow
     # that turned the page whenever neither had focus jumped learners out of a section by surprise.
     BINDINGS: ClassVar[list[BindingType]] = [
+        # The app's quit and help, bound here first so that the footer lists them first: at 60 columns
+        # beside a grid and a question the page's own keys ran past the edge and cut "q Quit" to "q Q".
+        Binding("q", "app.quit", "Quit"),
+        Binding("question_mark", "app.help", "Help"),
         Binding("n", "next_section", "Next"),
         Binding("p", "previous_section", "Prev"),
         Binding("r", "run_cells", "Run"),
