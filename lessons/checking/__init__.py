@@ -19,6 +19,10 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING
 
+# The runs one check makes at once: the script as written and each rerun of its contract (identical-tokens has
+# two); a sandbox with this many workers runs them side by side. tests/test_separation.py holds it to the contracts.
+RUNS_PER_CHECK = 3
+
 # Imported on first use (PEP 562), so that the sandbox can start a fork server before NumPy is imported
 # here: `attnpos check` overlaps the server's start with its own imports (docs/PERFORMANCE.md).
 _EXPORTS = {
@@ -52,6 +56,6 @@ def __getattr__(name: str) -> object:
 
 
 __all__ = [
-    "CONTRACTS", "CancelToken", "ConfinementUnavailable", "Limits", "RunResult", "Sandbox", "Verdict",
+    "RUNS_PER_CHECK", "CONTRACTS", "CancelToken", "ConfinementUnavailable", "Limits", "RunResult", "Sandbox", "Verdict",
     "check_file", "check_source", "exercise_problems", "missing_layers", "printable",
 ]

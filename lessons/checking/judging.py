@@ -7,6 +7,7 @@ missing) come from the first run alone; the contract's judge sees both.
 
 from __future__ import annotations
 
+import functools
 import re
 import threading
 import traceback
@@ -91,7 +92,7 @@ def _start_reruns(
             names = ", ".join(f"`{name}`" for name in planned.replacements)
             started.append(_NoRerun(f"{names} must be set at the top level of the script, where the checker can replace it"))
             continue
-        started.append(_Rerun(lambda text=rewritten: sandbox.run_source(text, contract.names, limits, filename=filename, cancel=cancel)))
+        started.append(_Rerun(functools.partial(sandbox.run_source, rewritten, contract.names, limits, filename=filename, cancel=cancel)))
     return started
 
 
@@ -117,6 +118,18 @@ def _error_cause(kind: str, message: str) -> str:
     if kind == "ZeroDivisionError":
         return "zero-division"
     return ""
+
+
+# A failed allocation at least this large is the mistake itself (a shape typed with too many zeros); a smaller one
+# failed because memory had already been used up, little by little. The exercises' arrays are a few KiB.
+ONE_HUGE_ALLOCATION_MIB = 256.0
+_UNITS_MIB = {"B": 2.0 ** -20, "KiB": 2.0 ** -10, "MiB": 1.0, "GiB": 2.0 ** 10, "TiB": 2.0 ** 20, "PiB": 2.0 ** 30, "EiB": 2.0 ** 40}
+
+
+def _allocated_mib(message: str) -> float:
+    """The size NumPy could not allocate ("Unable to allocate 358. GiB for an array …"); infinite when the message does not say."""
+    found = re.search(r"Unable to allocate ([\d.]+) ?([KMGTPE]?i?B)", message)
+    return float(found.group(1)) * _UNITS_MIB.get(found.group(2), 1.0) if found else float("inf")
 
 
 def _syntax_cause(kind: str, message: str) -> str:
@@ -149,8 +162,9 @@ def judge_runs(exercise: Exercise, run: RunResult, reruns: list[_Rerun | _NoReru
     if run.status == "timeout":
         return verdict("timeout", detail=run.detail)
     if run.status == "memory":
-        if run.error is not None and run.error.line is not None:  # a MemoryError raised on a line: one allocation too large
-            return verdict("memory", "allocation", line=run.error.line, error=f"{run.error.type}: {run.error.message}", source_line=run.error.source_line)
+        if run.error is not None and run.error.line is not None:  # a MemoryError raised on a line
+            cause = "growing" if _allocated_mib(run.error.message) < ONE_HUGE_ALLOCATION_MIB else "allocation"
+            return verdict("memory", cause, line=run.error.line, error=f"{run.error.type}: {run.error.message}", source_line=run.error.source_line)
         return verdict("memory", "killed", detail=run.detail)
     if run.status in ("crash", "cancelled"):
         return verdict("crash", detail=run.detail, signal=run.signal, exit_code=run.exit_code)

@@ -67,6 +67,7 @@ PROBLEMS = {
     "syntax-error/colon": "A line that starts a block (if, for, def, with) ends with a colon.",
     "syntax-error/other": "Look at that line and the one before it for a typo: an unclosed bracket or quote, a missing colon or operator.",
     "memory/allocation": "Line {line} asks for one array larger than the run's memory ({error}): these arrays are tiny, so look at the shape you create there.",
+    "memory/growing": "Your script used too much memory little by little, and ran out on line {line}: look for a loop that keeps growing something.",
     "memory/killed": "Your script used too much memory, little by little: look for a loop that keeps growing something.",
     "bad-shape/twin-slots": "`X` has shape {shape}, but the two copies sit at slots {a} and {b}, so at least {tokens} tokens are needed.",
 }

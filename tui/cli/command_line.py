@@ -137,7 +137,7 @@ def _check(args: argparse.Namespace) -> int:
 
         return run_check(_exercise_course(args.exercise), args.exercise, args.file, args.json, limits, args.data_dir, early=early)
     finally:
-        early.sandbox.close()
+        early.release()
 
 
 def _grade(args: argparse.Namespace) -> int:
@@ -154,15 +154,23 @@ def _exercise(args: argparse.Namespace) -> int:
 
 
 def _watch(args: argparse.Namespace) -> int:
-    from attnpos.tui.cli.exercise_commands import watch
-    from attnpos.tui.cli.learner_path import walk
-
     if args.interval <= 0:
         raise UsageError("--interval must be positive")
+    limits = _limits(args)
     if args.exercise is None:
-        return walk(_load_course(), Path("."), args.interval, _limits(args), args.data_dir, _strict(args))
+        from attnpos.tui.cli.learner_path import walk
+
+        return walk(_load_course(), Path("."), args.interval, limits, args.data_dir, _strict(args))
     file = args.file if args.file is not None else Path(f"{args.exercise}.py")
-    return watch(_exercise_course(args.exercise), args.exercise, file, args.interval, _limits(args), args.data_dir, _strict(args))
+    from attnpos.tui.cli.early_sandbox import EarlySandbox
+
+    early = EarlySandbox(_strict(args))  # as for check: the first check need not wait for the server either
+    try:
+        from attnpos.tui.cli.exercise_commands import watch
+
+        return watch(_exercise_course(args.exercise), args.exercise, file, args.interval, limits, args.data_dir, early=early)
+    finally:
+        early.release()
 
 
 def _next(args: argparse.Namespace) -> int:
@@ -187,6 +195,18 @@ def _exercises(args: argparse.Namespace) -> int:
     from attnpos.tui.cli.learner_path import list_exercises
 
     return list_exercises(_load_course(), args.data_dir)
+
+
+def _export(args: argparse.Namespace) -> int:
+    from attnpos.tui.cli.reach_commands import export_notebooks
+
+    return export_notebooks(_load_course(), args.lessons, args.dir)
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from attnpos.tui.cli.reach_commands import serve
+
+    return serve(args.host, args.port, args.sessions_dir, args.data_dir, args.allow_remote)
 
 
 def _add_limits(command: argparse.ArgumentParser) -> None:
@@ -276,6 +296,22 @@ def build_parser() -> argparse.ArgumentParser:
     reset.add_argument("exercise", nargs="?", help="only this exercise")
     reset.add_argument("--yes", action="store_true", help="do not ask for confirmation")
     reset.set_defaults(run=_reset)
+
+    export = commands.add_parser("export", help="write lessons as Jupyter notebooks (needs attnpos[jupyter])")
+    export.add_argument("format", choices=["notebook"], help="notebook: one .ipynb per lesson")
+    export.add_argument("lessons", metavar="N|all", help="a lesson's number, or all")
+    export.add_argument("--dir", type=Path, default=Path("."), help="where to write them (default: here)")
+    export.set_defaults(run=_export)
+
+    serve = commands.add_parser("serve", help="serve the course to browsers (needs attnpos[web])")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="address to listen on (default 127.0.0.1, this machine only); any other needs --strict confinement")
+    serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    serve.add_argument("--allow-remote", action="store_true",
+                       help="allow a --host other browsers can reach; learner code then runs on this machine for anyone")
+    serve.add_argument("--sessions-dir", type=Path, default=None,
+                       help="where each browser session's progress is kept (default: DATA_DIR/browser-sessions)")
+    serve.set_defaults(run=_serve)
 
     exercises = commands.add_parser("exercises", help="list the exercises in order, with what is done")
     exercises.set_defaults(run=_exercises)

@@ -116,8 +116,11 @@ def run_check(
     exercise = find_exercise(course, exercise_id)
     readable_file(file)
     source = file.read_text(encoding="utf-8")  # what the app shows as the code that passed
-    with early.ready() if early is not None else open_sandbox(CHECK_WORKERS, strict) as sandbox:
-        verdict = check_file(exercise, file, sandbox, limits)
+    if early is not None:  # the caller releases it
+        verdict = check_file(exercise, file, early.ready(), limits)
+    else:
+        with open_sandbox(CHECK_WORKERS, strict) as sandbox:
+            verdict = check_file(exercise, file, sandbox, limits)
     if as_json:
         print(json.dumps(verdict.as_json(shown_path(file))))
         record(verdict, source, data_dir, None)
@@ -205,19 +208,26 @@ def write_starter_file(exercise: Exercise, target: Path) -> None:
 
 def watch(
     course: Course, exercise_id: str, file: Path, interval: float, limits: Limits, data_dir: Path | None = None,
-    strict: bool | None = None,
+    strict: bool | None = None, early: EarlySandbox | None = None,
 ) -> int:
-    """Re-check whenever the file changes, until ctrl+c."""
+    """Re-check whenever the file changes, until ctrl+c (``watch_file``).
+
+    One sandbox serves the session, so every check after the first is warm: its
+    server is up and the checker imported. ``early``: one already starting.
+    """
     from rich.console import Console
 
     exercise = find_exercise(course, exercise_id)
     readable_file(file)
     console = Console(highlight=False)
-    with open_sandbox(CHECK_WORKERS, strict) as sandbox:
-        try:
-            watch_file(console, exercise, file, sandbox, interval, limits, data_dir)
-        except KeyboardInterrupt:
-            return 0
+    sandbox = early.ready() if early is not None else open_sandbox(CHECK_WORKERS, strict)
+    try:
+        watch_file(console, exercise, file, sandbox, interval, limits, data_dir)
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        if early is None:  # else the caller releases it
+            sandbox.close()
     return 0
 
 
