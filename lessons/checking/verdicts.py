@@ -34,7 +34,10 @@ PROBLEMS = {
     "bad-type/perm-not-indices": "`perm` is {got}, but it must list the token indices 0 … {last}.",
     "bad-shape/ndim": "`{name}` has shape {shape}, but {wanted} is needed.",
     "bad-shape/empty": "`{name}` has shape {shape}, so it holds no numbers at all.",
-    "bad-shape/too-large": "`{name}` has shape {shape}, more than the checker recomputes (up to 1,024 tokens of width 1,024, 64 sentences).",
+    "bad-shape/too-large": (
+        "`{name}` has shape {shape}, more than the checker recomputes "
+        "(up to {limit} numbers in an array, 1,024 tokens of width 1,024, and {work} multiplications for one head)."
+    ),
     "bad-shape/too-few-tokens": "`{name}` has shape {shape}, but at least {tokens} tokens are needed.",
     "bad-shape/projection-rows": "`{name}` has shape {shape}, but it projects `{x}`, whose width is {width}, so it needs {width} rows.",
     "bad-shape/key-width": "`Wk` has shape {shape}, but keys must be as wide as the queries: {width} columns, as in `Wq`.",

@@ -18,7 +18,16 @@ from textual.containers import VerticalScroll
 from textual.timer import Timer
 from textual.widgets import Static, TextArea
 
-from attnpos.lessons.checking import CancelToken, ConfinementUnavailable, RunResult, Verdict, check_source, missing_layers
+from attnpos.lessons.checking import (
+    CancelToken,
+    ConfinementUnavailable,
+    RunResult,
+    ScriptRefused,
+    Verdict,
+    check_source,
+    fenced,
+    missing_layers,
+)
 from attnpos.lessons.model import Exercise
 from attnpos.lessons.progress import DRAFT_MAX_CHARS, draft_too_large, keep_aside
 from attnpos.tui.keys import bound_key
@@ -262,7 +271,7 @@ class ExerciseScreen(CourseScreen):
     def _run_worker(self, source: str, cancel: CancelToken) -> None:
         try:
             result = self.app.sandbox.run_source(source, (), self.app.limits, cancel=cancel, filename=f"{self.exercise.id}.py")
-        except ConfinementUnavailable as reason:
+        except (ConfinementUnavailable, ScriptRefused) as reason:
             self.app.call_from_thread(self._show_refusal, str(reason))
             return
         self.app.call_from_thread(self._show_run, result)
@@ -273,11 +282,13 @@ class ExerciseScreen(CourseScreen):
 
     def _show_run(self, result: RunResult) -> None:
         self._done()
-        text = Text(result.stdout.rstrip("\n") or "(your code printed nothing)")
+        output = result.stdout.rstrip("\n")
+        text = Text(fenced(output, indent="") if output else "(your code printed nothing)")
         if result.status == "cancelled":
             text = Text("Cancelled.", style="italic")
         elif result.error is not None:
-            text.append(f"\n✗ line {result.error.line}: {result.error.type}: {result.error.message}", style="bold red")
+            text.append(f"\n✗ line {result.error.line}:\n", style="bold red")
+            text.append(fenced(f"{result.error.type}: {result.error.message}"), style="red")
             self._mark_line(result.error.line)
         elif result.status != "ok":
             text.append(f"\n✗ {result.detail}", style="bold red")
@@ -292,7 +303,7 @@ class ExerciseScreen(CourseScreen):
     def _check_worker(self, source: str, cancel: CancelToken) -> None:
         try:
             verdict = check_source(self.exercise, source, self.app.sandbox, self.app.limits, cancel, f"{self.exercise.id}.py")
-        except ConfinementUnavailable as reason:
+        except (ConfinementUnavailable, ScriptRefused) as reason:
             self.app.call_from_thread(self._show_refusal, str(reason))
             return
         self.app.call_from_thread(self._show_verdict, verdict, source, cancel.cancelled)
@@ -304,13 +315,13 @@ class ExerciseScreen(CourseScreen):
             return
         head = (verdict.heading + "\n", "bold green" if verdict.passed else "bold red")
         body = Text.assemble(head, verdict.message)
-        if verdict.details.get("error"):
-            body.append(f"\nline {verdict.line}: {verdict.details['error']}", style="red")
+        if verdict.details.get("error"):  # learner text only behind the fence bar: no line of it passes for a verdict
+            body.append(f"\nline {verdict.line}:\n{fenced(str(verdict.details['error']))}", style="red")
         if verdict.line:
             self._mark_line(verdict.line)
         if verdict.output.strip():
             body.append("\n\nyour code printed:\n", style="dim")
-            body.append(verdict.output.rstrip("\n")[-2000:], style="dim")
+            body.append(fenced(verdict.output.rstrip("\n")[-2000:]), style="dim")
         self._show(body)
         if not verdict.passed:
             self.query_one("#result").border_subtitle = (
