@@ -87,7 +87,9 @@ def _edited_labels() -> list[str]:
 
 
 def _order_b_labels() -> list[str]:
-    return label_tokens(list(result("sentence").order_b))
+    """Order A's labels relisted: a token keeps its name (the₄ stays the₄ in slot 5), as in the playground."""
+    labels = _sentence_labels()
+    return [labels[i] for i in ex.ORDER_B_PERM]
 
 
 def _slot_labels() -> list[str]:

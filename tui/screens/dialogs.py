@@ -17,6 +17,7 @@ from textual.widgets import Button, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from attnpos.core.playground import SIGNAL_NAMES, SIGNALS, play
+from attnpos.lessons.cells import Helper
 from attnpos.lessons.glossary import Term
 from attnpos.lessons.model import Exercise
 from attnpos.lessons.playground_state import SIGNAL_LESSONS
@@ -109,6 +110,32 @@ class SolutionScreen(ModalScreen[None]):
                     side.border_title = title
                     yield Static(Syntax(source, "python", theme="ansi_dark", line_numbers=True, word_wrap=True))
         yield Footer()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class HelpersScreen(ModalScreen[None]):
+    """The code of the attnpos.core names a lesson cell calls: no helper stays hidden."""
+
+    CSS_PATH = "dialogs.tcss"  # loaded with the screen, not at start-up
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,h", "close", "Back to the lesson")]
+
+    def __init__(self, helpers: list[Helper]):
+        super().__init__()
+        self.helpers = helpers
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="brief") as box:
+            box.border_title = "The helpers this cell calls, from attnpos.core"
+            box.border_subtitle = f"↑↓ scroll · {bound_key(self, 'close')} back"
+            for helper in self.helpers:
+                yield Static(Text(f"{helper.name} · {helper.module}", style="bold"))
+                yield Static(Syntax(helper.source, "python", theme="ansi_dark", word_wrap=True), classes="helper-code")
+
+    def on_mount(self) -> None:
+        self.query_one("#brief").focus()
 
     def action_close(self) -> None:
         self.dismiss(None)
