@@ -19,7 +19,7 @@ import numpy as np
 from attnpos.core.experiments import TWIN_SLOTS
 from attnpos.lessons.checking import rerun
 from attnpos.lessons.checking.contracts.common import Contract, Rerun, Runs, close
-from attnpos.lessons.checking.separation import TYPED, Figure, Hypotheses, indistinct
+from attnpos.lessons.checking.separation import Figure, Hypotheses
 from attnpos.lessons.checking.values import (
     Head,
     Precision,
@@ -34,7 +34,7 @@ from attnpos.lessons.checking.values import (
     read_offset,
     read_output,
 )
-from attnpos.lessons.checking.verdicts import Mistake, Passed, shape_text
+from attnpos.lessons.checking.verdicts import INDISTINCT, Mistake, Passed, shape_text
 
 NAMES = ("X", "Wq", "Wk", "Wv", "pos", "out", "identical")
 CHANGED = f"slot {TWIN_SLOTS[1]} given the same offset as slot {TWIN_SLOTS[0]}, so that rows {TWIN_SLOTS[0]} and {TWIN_SLOTS[1]} are equal"
@@ -101,9 +101,9 @@ def judge(runs: Runs) -> Passed:
     _check_out(head, pos, out, precision)
     readings = _twin_rows_equal(out, precision)
     if identical and not any(readings) and np.allclose(out[..., A, :], out[..., B, :]):
-        # The hint's np.allclose (rtol 1e-5) calls rows equal that differ by more than rounding (a nearly saturated
-        # softmax): this True is what a typed True gives on every run, so it earns no pass, and it is no wrong verdict.
-        raise indistinct(runs.first, NAMES, TYPED + "identical", DESCRIBED[TYPED + "identical"])
+        # The hint's np.allclose (rtol 1e-5, atol 1e-8) calls rows equal that differ by more than rounding (a softmax
+        # near saturation, a tiny Wv): this True is what a typed True gives on every run, so no pass, and no wrong verdict.
+        raise Mistake(INDISTINCT, "allclose", got=f"{gap(out[..., A, :], out[..., B, :]):.3g}")
     if identical not in readings:
         raise Mistake("wrong-verdict", name="identical", got=str(identical), truth=str(not identical))
 
