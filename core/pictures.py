@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from attnpos.core.learned_training import train_position_table
 from attnpos.core.position import alibi_bias, alibi_slopes, learned_positions, learned_table, rope_rotate, sinusoidal
 
 WIDTH = 16  # C: sixteen 2-character columns fit beside the row labels in 80 columns
@@ -68,6 +69,26 @@ def learned_lookup(T: int = 16, max_len: int = 12, C: int = WIDTH, seed: int = 0
         error = None
     except IndexError as exc:
         # Keep what the table does have; the rest stays NaN.
+        values[:max_len] = learned_positions(table, max_len)
+        error = str(exc)
+    return LearnedLookup(max_len=max_len, values=values, has_row=np.arange(T) < max_len, error=error)
+
+
+def trained_lookup(T: int = 16, max_len: int = 12) -> LearnedLookup:
+    """Lesson 7's training (`train_position_table`, sequences of 2 to 8) on a table of max_len rows, asked for T positions.
+
+    Rows 0–7 hold what training made them, rows 8 … max_len−1 their
+    untouched random start, and positions from max_len on have no row at all
+    (NaN, has_row False). The same seed draws the same first rows as lesson
+    7's 16-row table, so the rows shown are lesson 7's.
+    """
+    table = train_position_table(max_len=max_len).after  # (max_len, C)
+    max_len = table.shape[0]
+    values = np.full((T, table.shape[1]), np.nan)
+    error = None
+    try:
+        values[:] = learned_positions(table, T)
+    except IndexError as exc:
         values[:max_len] = learned_positions(table, max_len)
         error = str(exc)
     return LearnedLookup(max_len=max_len, values=values, has_row=np.arange(T) < max_len, error=error)

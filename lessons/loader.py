@@ -19,7 +19,7 @@ else:  # pragma: no cover - exercised on Python 3.10 only
 
 from attnpos.core.playground import SIGNALS, sentence_length_problem
 from attnpos.core.words import tokenize
-from attnpos.lessons.figures import FIGURES, format_figure
+from attnpos.lessons.figures import COLUMN_LABEL, FIGURES, format_figure
 from attnpos.lessons.glossary import GLOSSARY_NAME, Term, parse_glossary
 from attnpos.lessons.mathtext import MathError, to_unicode
 from attnpos.lessons.model import (
@@ -29,6 +29,7 @@ from attnpos.lessons.model import (
     Exercise,
     ExerciseRef,
     Grid,
+    Heatmap,
     Lesson,
     Math,
     PlaygroundLink,
@@ -56,7 +57,7 @@ from attnpos.lessons.scanner import (
 FIGURE_PATTERN = re.compile(r"\{\{\s*([A-Za-z0-9_.]+)\s*(?::([^}]*))?\}\}")
 INLINE_MATH = re.compile(r"(?<![\\$])\$(?!\$)([^$]+?)\$")  # may wrap onto the next line
 CODE_SPAN = re.compile(r"(`+)(.+?)\1")
-DIRECTIVES = ("grid", "quiz", "exercise", "playground")
+DIRECTIVES = ("grid", "heatmap", "quiz", "exercise", "playground")
 
 
 @dataclass(frozen=True)
@@ -207,22 +208,35 @@ def _directive(kind: str, body: str, report: _Reporter, line: int) -> Block | No
         if _require(data, {"id": str}, report, line, "exercise"):
             return ExerciseRef(data["id"], line)
         return None
-    if not _require(data, {"figure": str}, report, line, "grid"):
+    if not _require(data, {"figure": str}, report, line, kind):
         return None
     expected_titles = 2 if "compare" in data else 1
     if "titles" in data and (not isinstance(data["titles"], list) or len(data["titles"]) != expected_titles):
-        report(line, f"grid: titles must be a list of {expected_titles} short title(s)")
+        report(line, f"{kind}: titles must be a list of {expected_titles} short title(s)")
         return None
     for key in ("figure", "compare"):
         name = data.get(key)
         if name is None:
             continue
         if name not in FIGURES:
-            report(line, f"grid: unknown figure {name!r}")
+            report(line, f"{kind}: unknown figure {name!r}")
             return None
         if not FIGURES[name].is_matrix:
-            report(line, f"grid: figure {name!r} is not a matrix")
+            report(line, f"{kind}: figure {name!r} is not a matrix")
             return None
+    if kind == "heatmap":
+        for name in (data["figure"], data.get("compare")):
+            if name and any(len(label) > COLUMN_LABEL for label in FIGURES[name].column_labels()):
+                report(line, f"heatmap: figure {name!r} has a column label longer than {COLUMN_LABEL} characters")
+                return None
+        return Heatmap(
+            figure=data["figure"],
+            compare=data.get("compare"),
+            caption=_text(data.get("caption", ""), report, line),
+            titles=tuple(str(t) for t in data.get("titles", ())),
+            own_scales=bool(data.get("own_scales", False)),
+            line=line,
+        )
     return Grid(
         figure=data["figure"],
         compare=data.get("compare"),

@@ -55,6 +55,18 @@ class Grid:
 
 
 @dataclass(frozen=True)
+class Heatmap:
+    """A heat map of any real (R, C) matrix figure (a position table, products of positions), optionally beside a second."""
+
+    figure: str
+    line: int
+    compare: str | None = None
+    caption: str = ""
+    titles: tuple[str, ...] = ()  # a short title per map
+    own_scales: bool = False  # each map coloured from its own low to its own high (default: one scale for both)
+
+
+@dataclass(frozen=True)
 class Quiz:
     """A multiple-choice question with an explanation for every choice."""
 
@@ -91,7 +103,7 @@ class PlaygroundLink:
         return f"“{self.sentence}” · order {order} · signal {self.signal}"
 
 
-Block = Union[Prose, Math, Code, Grid, Quiz, ExerciseRef, PlaygroundLink]
+Block = Union[Prose, Math, Code, Grid, Heatmap, Quiz, ExerciseRef, PlaygroundLink]
 
 Drawn = TypeVar("Drawn", covariant=True)
 
@@ -106,6 +118,7 @@ class BlockRenderer(Protocol[Drawn]):
     def math(self, block: Math) -> Drawn: ...
     def code(self, block: Code) -> Drawn: ...
     def grid(self, block: Grid) -> Drawn: ...
+    def heatmap(self, block: Heatmap) -> Drawn: ...
     def quiz(self, block: Quiz) -> Drawn: ...
     def exercise(self, block: ExerciseRef) -> Drawn: ...
     def playground(self, block: PlaygroundLink) -> Drawn: ...
@@ -125,6 +138,8 @@ def render_block(block: Block, renderer: BlockRenderer[Result]) -> Result:
             return renderer.code(block)
         case Grid():
             return renderer.grid(block)
+        case Heatmap():
+            return renderer.heatmap(block)
         case Quiz():
             return renderer.quiz(block)
         case ExerciseRef():

@@ -284,7 +284,8 @@ def test_exercises_lists_every_exercise(attnpos, course):
 
 def test_hints_come_one_at_a_time(attnpos):
     result = attnpos("hint", "constant-offset", "2")
-    assert result.returncode == 0 and "Hint 2 of" in result.stdout and "hint constant-offset 3" in result.stdout
+    assert result.returncode == 0 and "Hint 2 of" in result.stdout and "a stronger one: attnpos hint constant-offset" in result.stdout
+    assert "Hint 1 of" in result.stdout  # the nudge first: it was not shown before
     assert attnpos("hint", "constant-offset", "99").returncode == 2
 
 

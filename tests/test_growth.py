@@ -49,6 +49,7 @@ def grow(course_root: Path) -> tuple[int, str]:
 
     lesson = last_lesson.read_text(encoding="utf-8")
     lesson = re.sub(r'(?m)^title = ".*"$', f'title = "{NEW_TITLE}"', lesson, count=1)
+    lesson = re.sub(r"```\{exercise\}\n.*?```\n", "", lesson, flags=re.S)  # an exercise sits in one lesson: the copy places only its own
     lesson = re.sub(r'(?m)^id = "(.*)"$', r'id = "\1-again"', lesson)  # question ids are unique in the course
     lesson += f'\n## Practice again\n\n```{{exercise}}\nid = "{new_id}"\n```\n'
     (course_root / "content" / f"{number:02d}-copied.md").write_text(lesson, encoding="utf-8")

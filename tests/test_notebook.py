@@ -9,7 +9,7 @@ import pytest
 from rich.console import Console
 
 from attnpos.lessons.loader import load_course
-from attnpos.lessons.model import Code, ExerciseRef, Grid, Math, Quiz
+from attnpos.lessons.model import Code, ExerciseRef, Grid, Heatmap, Math, Quiz
 from attnpos.lessons.progress import Progress
 from attnpos.tui.notebook import magic
 
@@ -109,6 +109,8 @@ def test_export_writes_a_valid_notebook_per_lesson(attnpos, course, tmp_path):
                 assert f"$$\n{block.latex}\n$$" in sources
             elif isinstance(block, Grid):
                 assert any(s.startswith(f"grid({block.figure!r}") for s in sources)
+            elif isinstance(block, Heatmap):
+                assert any(s.startswith(f"heatmap({block.figure!r}") for s in sources)
             elif isinstance(block, Quiz):
                 quiz = next(s for s in sources if block.question in s)
                 assert "<details>" in quiz and all(e in quiz for e in block.explanations)
@@ -154,3 +156,11 @@ def test_every_exported_notebook_runs(attnpos, course, tmp_path, data_dir):
         shown = json.dumps(outputs)
         if any(isinstance(b, ExerciseRef) for s in course.lesson(int(path.name[:2])).sections for b in s.blocks):
             assert "not yet" in shown  # the starter, checked by the magic in the kernel
+
+
+def test_a_heat_map_cell_draws_its_figure(capsys):
+    from attnpos.tui.notebook.show import heatmap
+
+    heatmap("learned.after", compare="learned.before", titles=("after", "before"))
+    printed = capsys.readouterr().out
+    assert "after" in printed and "before" in printed and "t15" in printed

@@ -28,7 +28,8 @@ RUNS_PER_CHECK = 3
 _EXPORTS = {
     "exercise_problems": "content", "CONTRACTS": "contracts", "check_file": "judging", "check_source": "judging",
     "CancelToken": "sandbox", "ConfinementUnavailable": "sandbox", "Limits": "sandbox", "RunResult": "sandbox",
-    "Sandbox": "sandbox", "missing_layers": "sandbox", "printable": "sandbox", "Verdict": "verdicts",
+    "Sandbox": "sandbox", "ScriptRefused": "sandbox", "fenced": "sandbox", "missing_layers": "sandbox",
+    "printable": "sandbox", "Verdict": "verdicts",
 }
 
 if TYPE_CHECKING:
@@ -41,6 +42,8 @@ if TYPE_CHECKING:
         Limits,
         RunResult,
         Sandbox,
+        ScriptRefused,
+        fenced,
         missing_layers,
         printable,
     )
@@ -56,6 +59,6 @@ def __getattr__(name: str) -> object:
 
 
 __all__ = [
-    "RUNS_PER_CHECK", "CONTRACTS", "CancelToken", "ConfinementUnavailable", "Limits", "RunResult", "Sandbox", "Verdict",
-    "check_file", "check_source", "exercise_problems", "missing_layers", "printable",
+    "RUNS_PER_CHECK", "CONTRACTS", "CancelToken", "ConfinementUnavailable", "Limits", "RunResult", "Sandbox",
+    "ScriptRefused", "Verdict", "check_file", "check_source", "exercise_problems", "fenced", "missing_layers", "printable",
 ]

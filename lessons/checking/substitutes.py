@@ -97,3 +97,42 @@ def shifted(perm: object) -> np.ndarray:
     if perm.ndim == 2:
         return np.eye(T, dtype=perm.dtype)[indices]  # P @ X puts token k − 1 at slot k
     return indices.astype(perm.dtype if perm.dtype.kind in "iu" else np.int64)
+
+
+def other_ids(ids: object, wte: object) -> np.ndarray:
+    """embedding-backward and learned-positions: other ids of the same shape and dtype, from the lower half of the table so that many repeat."""
+    ids, rows = np.asarray(ids), np.asarray(wte).shape[0]
+    dtype = ids.dtype if ids.dtype.kind in "iu" else np.int64
+    return np.random.default_rng(REDRAW_SEED).integers(0, max(2, rows // 2 + 1), size=ids.shape).astype(dtype)
+
+
+def wider(C: object) -> int:
+    """sinusoidal-table: four more channels (two more pairs)."""
+    return int(C) + 4  # type: ignore[call-overload]
+
+
+def farther(k: object, T: object) -> int:
+    """sinusoidal-table: a shift two positions longer, still inside the table."""
+    shift, length = int(k), int(T)  # type: ignore[call-overload]
+    return shift + 2 if shift + 2 < length else max(1, shift - 1)
+
+
+# The rope exercise's rerun moves every position this far on: a RoPE head's
+# scores and outputs stay the same, its q and k do not.
+POSITION_SHIFT = 1000
+
+
+def shifted_positions(positions: object) -> np.ndarray:
+    """The learner's positions moved POSITION_SHIFT slots on, in their own dtype."""
+    positions = np.asarray(positions)
+    return positions + positions.dtype.type(POSITION_SHIFT) if positions.dtype.kind in "iuf" else positions + POSITION_SHIFT
+
+
+def other_head_count(n_heads: object) -> int:
+    """Another head count for the alibi exercise's rerun: 20 (not a power of two), or 6 for 16 heads or more (the rerun's arrays stay no larger)."""
+    return 6 if int(np.asarray(n_heads).reshape(-1)[0]) >= 16 else 20
+
+
+def other_factor(factor: object) -> float:
+    """Another context factor for the context-extension rerun: 8, or 2 if the learner already has 8."""
+    return 2.0 if float(np.asarray(factor).reshape(-1)[0]) == 8.0 else 8.0

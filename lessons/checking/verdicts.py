@@ -34,7 +34,10 @@ PROBLEMS = {
     "bad-type/perm-not-indices": "`perm` is {got}, but it must list the token indices 0 … {last}.",
     "bad-shape/ndim": "`{name}` has shape {shape}, but {wanted} is needed.",
     "bad-shape/empty": "`{name}` has shape {shape}, so it holds no numbers at all.",
-    "bad-shape/too-large": "`{name}` has shape {shape}, more than the checker recomputes (up to 1,024 tokens of width 1,024, 64 sentences).",
+    "bad-shape/too-large": (
+        "`{name}` has shape {shape}, more than the checker recomputes "
+        "(up to {limit} numbers in an array, 1,024 tokens of width 1,024, and {work} multiplications for one head)."
+    ),
     "bad-shape/too-few-tokens": "`{name}` has shape {shape}, but at least {tokens} tokens are needed.",
     "bad-shape/projection-rows": "`{name}` has shape {shape}, but it projects `{x}`, whose width is {width}, so it needs {width} rows.",
     "bad-shape/key-width": "`Wk` has shape {shape}, but keys must be as wide as the queries: {width} columns, as in `Wq`.",
@@ -47,6 +50,13 @@ PROBLEMS = {
     "bad-shape/offset-broadcast": "`pos` has shape {shape}, which does not broadcast against `{x}` of shape {target}.",
     "bad-shape/output-shape": "`{name}` has shape {shape}, but the attention output of your arrays has shape {wanted}.",
     "bad-shape/not-scalar": "`{name}` has shape {shape}, but a single number is needed.",
+    "bad-type/ids-not-whole": "`{name}` is {got}, but token ids are whole numbers.",
+    "bad-type/not-whole": "`{name}` is {got}, but a whole number is needed.",
+    "bad-shape/ids-range": "`{name}` holds {value}, but the table's rows are numbered 0 … {last}.",
+    "bad-shape/whole-range": "`{name}` is {value}, but it must be between {low} and {high}.",
+    "bad-shape/odd-width": "`{name}` is {value}, but the channels come in (sine, cosine) pairs, so the width must be even.",
+    "bad-shape/array-shape": "`{name}` has shape {shape}, but from your other arrays it should have shape {wanted}.",
+    "bad-shape/transposed-table": "`{name}` has shape {shape}, the table's shape turned round: it needs one row per {rows}, shape {wanted}.",
     # Advice for each family of Python error, the same in every exercise (an exercise may say more in its own [messages]).
     "error/import": "A module could not be imported: only NumPy and attnpos are installed where answers run. Use NumPy for everything this needs.",
     "error/key": "A dictionary was asked for a key it does not hold; check the key's spelling, or set it before that line.",
@@ -69,6 +79,12 @@ PROBLEMS = {
     "memory/allocation": "Line {line} asks for one array larger than the run's memory ({error}): these arrays are tiny, so look at the shape you create there.",
     "memory/growing": "Your script used too much memory little by little, and ran out on line {line}: look for a loop that keeps growing something.",
     "memory/killed": "Your script used too much memory, little by little: look for a loop that keeps growing something.",
+    "bad-shape/odd-head-width": "`{name}` has shape {shape}: RoPE turns channels in pairs, so the head width must be even.",
+    "bad-shape/positions-length": "`positions` has shape {shape}, but it must hold one position for each of the {tokens} tokens.",
+    "bad-shape/heads": "`{name}` has shape {shape}, but there are {heads} heads: {wanted} is needed.",
+    "bad-shape/pairs": "`{name}` has shape {shape}, but a head of width {hs} has {pairs} channel pairs: ({pairs},) is needed.",
+    "bad-type/count": "`{name}` is {got}, but a whole number from {low} to {high} is needed.",
+    "bad-type/base": "`{name}` is {got}, but a number greater than 1 is needed.",
     "bad-shape/twin-slots": "`X` has shape {shape}, but the two copies sit at slots {a} and {b}, so at least {tokens} tokens are needed.",
 }
 

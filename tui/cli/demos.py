@@ -21,6 +21,8 @@ def _plain(value):
         return value.item()
     if isinstance(value, tuple):
         return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
     return value
 
 

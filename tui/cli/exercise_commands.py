@@ -11,8 +11,19 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from attnpos.lessons.checking import ConfinementUnavailable, Limits, Sandbox, Verdict, check_file, printable
-from attnpos.lessons.model import Course, Exercise
+from attnpos.lessons.checking import (
+    ConfinementUnavailable,
+    Limits,
+    Sandbox,
+    ScriptRefused,
+    Verdict,
+    check_file,
+    fenced,
+    printable,
+)
+from attnpos.lessons.checking.judging import checker_error
+from attnpos.lessons.checking.sandbox import read_script
+from attnpos.lessons.model import CITED_HINT, Course, Exercise
 from attnpos.lessons.progress import Progress
 from attnpos.tui.cli.early_sandbox import CHECK_WORKERS, EarlySandbox
 from attnpos.tui.cli.usage import UsageError
@@ -22,8 +33,11 @@ if TYPE_CHECKING:  # Rich is imported where something is drawn: `check --json` n
 
 
 def shown_path(path: Path) -> str:
-    """A path printable on any terminal, even when its name is not valid UTF-8 or holds control characters."""
-    return printable(os.fsencode(path).decode("utf-8", "backslashreplace"))
+    """A path printable on any terminal, on one line, even when its name is not valid UTF-8 or holds control characters.
+
+    A newline in a file name (``"x\\n✓ passed.py"``) is escaped too: a name is never learner text of many lines.
+    """
+    return printable(os.fsencode(path).decode("utf-8", "backslashreplace")).replace("\n", "\\n").replace("\t", "\\t")
 
 
 def open_sandbox(max_workers: int, strict: bool | None) -> Sandbox:
@@ -44,18 +58,20 @@ def find_exercise(course: Course, exercise_id: str) -> Exercise:
         raise UsageError(f"unknown exercise {exercise_id!r}; known: {', '.join(course.exercises)}{hint}") from None
 
 
-def readable_file(path: Path) -> Path:
-    if not path.exists():
+def readable_file(path: Path) -> str:
+    """The answer file's text, read as the checker reads it (never through a symbolic link); else a one-line UsageError."""
+    if not path.exists() and not path.is_symlink():
         raise UsageError(f"no such file: {shown_path(path)}")
-    if not path.is_file():
+    if path.is_dir():
         raise UsageError(f"not a file: {shown_path(path)}")
     try:
-        path.read_bytes().decode("utf-8")
+        return read_script(path).decode("utf-8")
+    except ScriptRefused as refusal:
+        raise UsageError(printable(str(refusal))) from None
     except OSError as error:
         raise UsageError(f"cannot read {shown_path(path)}: {error.strerror or error}") from None
     except UnicodeDecodeError as error:
         raise UsageError(f"{shown_path(path)} is not UTF-8 text (byte {error.start}); save it as UTF-8") from None
-    return path
 
 
 def collect_files(paths: list[Path]) -> list[Path]:
@@ -63,12 +79,15 @@ def collect_files(paths: list[Path]) -> list[Path]:
     files: list[Path] = []
     for path in paths:
         if path.is_dir():
-            found = sorted(p for p in path.iterdir() if p.suffix == ".py" and p.is_file())
+            # A link is listed too (not followed): it gets a row of its own saying so.
+            found = sorted(p for p in path.iterdir() if p.suffix == ".py" and (p.is_symlink() or p.is_file()))
             if not found:
                 raise UsageError(f"no .py files in {shown_path(path)}")
             files.extend(found)  # each judged on its own: one unreadable file must not stop a class's grading
         else:
-            files.append(readable_file(path))
+            if not path.exists() and not path.is_symlink():
+                raise UsageError(f"no such file: {shown_path(path)}")
+            files.append(path)  # a link, or a file that cannot be read, gets a row saying so
     return files
 
 
@@ -78,29 +97,49 @@ def print_verdict(console: Console, verdict: Verdict, path: Path) -> None:
     mark = f"[bold {'green' if verdict.passed else 'red'}]{verdict.heading}[/]"
     console.print(f"{mark}  {escape(verdict.exercise)} · {escape(shown_path(path))}", soft_wrap=True)
     console.print(escape(verdict.message), soft_wrap=False)
+    # Learner text (an error's message, a line of the script, what it printed) only ever behind the fence bar,
+    # so that no line of it can pass for a verdict of the checker's.
     if verdict.details.get("error"):
-        where = f"line {verdict.line}: " if verdict.line else ""
-        console.print(f"[red]{escape(where + str(verdict.details['error']))}[/]")
+        where = f"on line {verdict.line}" if verdict.line else "the error"
+        console.print(f"[red]{escape(where)}:[/]")
+        print_fenced(console, str(verdict.details["error"]), "red")
         if verdict.details.get("source_line"):
-            console.print(f"    [dim]{escape(str(verdict.details['source_line']).strip())}[/]")
+            print_fenced(console, str(verdict.details["source_line"]).strip(), "dim")
+    if not verdict.passed and CITED_HINT.search(verdict.message):
+        console.print(f"[dim]hints, from a nudge up: attnpos hint {escape(verdict.exercise)}[/]")
     if verdict.output.strip():
         lines = verdict.output.rstrip("\n").splitlines()
-        shown = lines[:20] + ([f"… {len(lines) - 20} more lines"] if len(lines) > 20 else [])
         console.print("[dim]your script printed:[/]")
-        console.print(escape("\n".join(f"  {line}" for line in shown)), style="dim", highlight=False)
+        print_fenced(console, "\n".join(lines[:20]), "dim")
+        if len(lines) > 20:
+            console.print(f"[dim]  … {len(lines) - 20} more lines[/]")
 
 
-def record(verdict: Verdict, source: str, data_dir: Path | None, console: Console | None) -> None:
-    """A learner's own check counts in their progress too, as a check in the app does (with the code that passed)."""
+def print_fenced(console: Console, text: str, style: str) -> None:
+    """Learner text, each line behind the fence bar, wrapped here so that a wrapped piece has its bar too."""
+    from rich.text import Text
+
+    margin = fenced("")
+    for line in fenced(text).split("\n"):
+        body = Text(line[len(margin):], style=style)
+        for piece in body.wrap(console, max(console.width - len(margin), 20), overflow="fold"):
+            console.print(Text(margin, style=style) + piece, soft_wrap=True, highlight=False)
+
+
+def record(verdict: Verdict, source: str, data_dir: Path | None, console: Console | None, then_why: bool = True) -> None:
+    """A learner's own check counts in their progress too, as a check in the app does (with the code that passed).
+
+    ``then_why``: say how to answer the why question after a pass (`watch` without an id asks it itself).
+    """
     from rich.markup import escape
 
-    progress = Progress.load(data_dir)
+    progress = Progress.load(data_dir, lasting=False)
     state = progress.record_check(verdict.exercise, verdict.passed, source)
     if console is not None:
         for notice in progress.notices:
             console.print(f"[yellow]{escape(notice)}[/]")
-        if verdict.passed and not state.why_correct:
-            console.print(f"[bold]One question completes it:[/] attnpos open {verdict.exercise}")
+        if verdict.passed and not state.why_correct and then_why:
+            console.print(f"[bold]One question completes it:[/] attnpos why {verdict.exercise} (or in the app: attnpos open {verdict.exercise})")
 
 
 def run_check(
@@ -109,13 +148,15 @@ def run_check(
 ) -> int:
     """Check one file; ``early``: a sandbox already starting (the command line's), else one is started here."""
     exercise = find_exercise(course, exercise_id)
-    readable_file(file)
-    source = file.read_text(encoding="utf-8")  # what the app shows as the code that passed
-    if early is not None:  # the caller releases it
-        verdict = check_file(exercise, file, early.ready(), limits)
-    else:
-        with open_sandbox(CHECK_WORKERS, strict) as sandbox:
-            verdict = check_file(exercise, file, sandbox, limits)
+    source = readable_file(file)  # what the app shows as the code that passed
+    try:
+        if early is not None:  # the caller releases it
+            verdict = check_file(exercise, file, early.ready(), limits)
+        else:
+            with open_sandbox(CHECK_WORKERS, strict) as sandbox:
+                verdict = check_file(exercise, file, sandbox, limits)
+    except (ScriptRefused, OSError, UnicodeDecodeError):  # changed since it was read just now
+        raise UsageError(f"{shown_path(file)} changed while it was being checked; check it again") from None
     if as_json:
         print(json.dumps(verdict.as_json(shown_path(file))))
         record(verdict, source, data_dir, None)
@@ -141,12 +182,15 @@ def run_grade(course: Course, exercise_id: str, paths: list[Path], fmt: str, job
     def judge(file: Path) -> Verdict:
         try:
             readable_file(file)
-        except UsageError as problem:
-            return Verdict(exercise.id, False, "error", f"The file could not be checked: {problem}", {"error": str(problem)})
-        # Each student's file gets a sandbox of its own (a fresh fork server, in its own bubblewrap where
-        # installed), so nothing one file does can reach another's run.
-        with Sandbox(max_workers=2, strict=True) as sandbox:
-            return check_file(exercise, file, sandbox, limits)
+            # Each student's file gets a sandbox of its own (a fresh fork server, in its own bubblewrap where
+            # installed), so nothing one file does can reach another's run.
+            with Sandbox(max_workers=2, strict=True) as sandbox:
+                return check_file(exercise, file, sandbox, limits)
+        except (UsageError, ScriptRefused, OSError, UnicodeDecodeError) as problem:  # the file, or the machine
+            message = printable(str(problem))
+            return Verdict(exercise.id, False, "error", f"The file could not be checked: {message}", {"error": message})
+        except Exception as error:  # the checker's own failure on this file: its row says so, the others go on
+            return checker_error(exercise, error)
 
     with open_sandbox(1, strict=True) as probe:  # fail closed once, with one line, before any file runs
         level = probe.confinement
@@ -180,23 +224,32 @@ def run_grade(course: Course, exercise_id: str, paths: list[Path], fmt: str, job
 def write_starter(course: Course, exercise_id: str, folder: Path) -> int:
     exercise = find_exercise(course, exercise_id)
     target = folder / f"{exercise.id}.py"
+    write_starter_file(exercise, target)
+    print(f"wrote {shown_path(target)}: fill in the # TODO lines, then run")
+    print(f"  attnpos check {exercise.id} {shown_path(target)}    (or: attnpos watch {exercise.id} {shown_path(target)})")
+    return 0
+
+
+def write_starter_file(exercise: Exercise, target: Path) -> None:
+    """The starter at ``target``, never over a file that is there; its folder is made if missing."""
+    folder = target.parent
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"{shown_path(folder)} is not a folder; give --dir a folder to write {target.name} in")
     if target.exists():
         raise UsageError(f"{shown_path(target)} already exists; not overwriting your work")
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        target.write_text(exercise.starter, encoding="utf-8")
+        with open(target, "x", encoding="utf-8") as handle:  # "x": a file made meanwhile is not overwritten either
+            handle.write(exercise.starter)
     except OSError as error:
         raise UsageError(f"cannot write {shown_path(target)}: {error.strerror or error}") from None
-    print(f"wrote {shown_path(target)}: fill in the # TODO lines, then run")
-    print(f"  attnpos check {exercise.id} {shown_path(target)}    (or: attnpos watch {exercise.id} {shown_path(target)})")
-    return 0
 
 
 def watch(
     course: Course, exercise_id: str, file: Path, interval: float, limits: Limits, data_dir: Path | None = None,
     strict: bool | None = None, early: EarlySandbox | None = None,
 ) -> int:
-    """Re-check whenever the file changes; polling works where file events do not (network folders).
+    """Re-check whenever the file changes, until ctrl+c (``watch_file``).
 
     One sandbox serves the session, so every check after the first is warm: its
     server is up and the checker imported. ``early``: one already starting.
@@ -206,58 +259,79 @@ def watch(
     exercise = find_exercise(course, exercise_id)
     readable_file(file)
     console = Console(highlight=False)
-    seen: tuple[int, int] | None = None
     sandbox = early.ready() if early is not None else open_sandbox(CHECK_WORKERS, strict)
     try:
-        while True:
-            stamp: tuple[int, int] | None
-            try:
-                info = file.stat()
-                stamp = (info.st_mtime_ns, info.st_size)
-            except OSError:
-                stamp = None
-            if stamp is not None and stamp != seen:
-                seen = stamp
-                console.rule(time.strftime("%H:%M:%S"))
-                source = file.read_text(encoding="utf-8")
-                verdict = check_file(exercise, file, sandbox, limits)
-                print_verdict(console, verdict, file)
-                record(verdict, source, data_dir, console)
-                console.print("[dim]watching for changes; ctrl+c stops[/]")
-            time.sleep(interval)
+        watch_file(console, exercise, file, sandbox, interval, limits, data_dir)
     except KeyboardInterrupt:
         return 0
     finally:
         if early is None:  # else the caller releases it
             sandbox.close()
+    return 0
 
 
-def print_hint(course: Course, exercise_id: str, number: int, data_dir: Path | None = None) -> int:
+def watch_file(
+    console: Console, exercise: Exercise, file: Path, sandbox: Sandbox, interval: float, limits: Limits,
+    data_dir: Path | None, until_passed: bool = False,
+) -> None:
+    """Check ``file`` now and whenever it changes; polling works where file events do not (network folders).
+
+    Returns after a pass when ``until_passed``; otherwise runs until interrupted.
+    """
+    from rich.markup import escape
+
+    seen: tuple[int, int] | None = None
+    gone = False
+    while True:
+        stamp: tuple[int, int] | None
+        try:
+            info = file.stat()
+            stamp = (info.st_mtime_ns, info.st_size)
+        except OSError:
+            stamp = None
+        if stamp is None and not gone:
+            gone = True
+            console.print(f"[yellow]{escape(shown_path(file))} is gone; waiting for it to come back (ctrl+c stops)[/]")
+        if stamp is not None and stamp != seen:
+            gone = False
+            seen = stamp
+            console.rule(time.strftime("%H:%M:%S"))
+            try:
+                source = readable_file(file)
+                verdict = check_file(exercise, file, sandbox, limits)
+            except (UsageError, ScriptRefused, OSError, UnicodeDecodeError) as problem:
+                console.print(f"[red]{escape(printable(str(problem)))}[/]")
+                console.print("[dim]watching for changes; ctrl+c stops[/]")
+                time.sleep(interval)
+                continue
+            print_verdict(console, verdict, file)
+            record(verdict, source, data_dir, console, then_why=not until_passed)
+            if verdict.passed and until_passed:
+                return
+            console.print("[dim]watching for changes; ctrl+c stops[/]")
+        time.sleep(interval)
+
+
+def print_hint(course: Course, exercise_id: str, number: int | None, data_dir: Path | None = None) -> int:
+    """The next hint, or hint ``number`` with every weaker one not shown yet (hints count from the nudge up)."""
     from rich.console import Console
     from rich.markup import escape
 
     exercise = find_exercise(course, exercise_id)
     total = len(exercise.hints)
-    if not 1 <= number <= total:
+    if number is not None and not 1 <= number <= total:
         raise UsageError(f"{exercise.id} has hints 1 to {total}")
-    progress = Progress.load(data_dir)  # a hint read here counts as one taken in the app
-    progress.record_hint(exercise.id, number)
+    progress = Progress.load(data_dir, lasting=False)  # a hint read here counts as one taken in the app
+    state = progress.exercise(exercise.id)
+    last = state.next_hint(total) if number is None else number
+    first = min(state.hints_used + 1, last)
+    progress.record_hint(exercise.id, last)  # saved as it is recorded
     console = Console(highlight=False)
-    console.print(f"[bold]Hint {number} of {total}[/] · {escape(exercise.title)}")
-    console.print(escape(exercise.hints[number - 1]))
-    if number < total:
-        console.print(f"[dim]a stronger one: attnpos hint {exercise.id} {number + 1}[/]")
-    return 0
-
-
-def list_exercises(course: Course) -> int:
-    from rich.console import Console
-    from rich.table import Table
-
-    table = Table(box=None)
-    for column in ("exercise", "lesson", "title"):
-        table.add_column(column)
-    for exercise in course.exercises.values():
-        table.add_row(exercise.id, str(exercise.lesson), exercise.title)
-    Console().print(table)
+    for notice in progress.notices:
+        console.print(f"[yellow]{escape(notice)}[/]")
+    for shown in range(first, last + 1):
+        console.print(f"[bold]Hint {shown} of {total}[/] · {escape(exercise.title)}")
+        console.print(escape(exercise.hints[shown - 1]))
+    if last < total:
+        console.print(f"[dim]a stronger one: attnpos hint {exercise.id}[/]")
     return 0

@@ -15,9 +15,9 @@ from rich.syntax import Syntax
 from rich.table import Table
 from rich.text import Text
 
-from attnpos.lessons.cells import run_cell
+from attnpos.lessons.cells import Helper, cell_helpers, run_cell
 from attnpos.lessons.figures import changed_rows, figure
-from attnpos.lessons.model import Block, Code, Course, ExerciseRef, Grid, Lesson, Math, PlaygroundLink, Prose, Quiz, render_block
+from attnpos.lessons.model import Block, Code, Course, ExerciseRef, Grid, Heatmap, Lesson, Math, PlaygroundLink, Prose, Quiz, render_block
 from attnpos.tui.colours import SHADES, format_weight, ramp_step, ramp_style, shade
 
 
@@ -58,6 +58,36 @@ def grid_renderable(block: Grid) -> RenderableType:
     return Padding(Group(*parts), (1, 0, 1, 2))
 
 
+def heatmap_renderable(block: Heatmap) -> RenderableType:
+    """A heat map as a table of signed values, each with its shade on one scale for both maps."""
+    names = [n for n in (block.figure, block.compare) if n]
+    titles = list(block.titles) or [""] * len(names)
+    matrices = [np.asarray(figure(n).value, dtype=np.float64) for n in names]
+    tables: list[RenderableType] = []
+    for name, values, title in zip(names, matrices, titles, strict=True):
+        scaled = [values] if block.own_scales else matrices
+        low = min(float(m.min()) for m in scaled)
+        span = (max(float(m.max()) for m in scaled) - low) or 1.0
+        columns = figure(name).column_labels()
+        # Text, not markup: a title such as "grad[ids] += 1" would lose its brackets
+        table = Table(title=Text(title, style="bold"), box=None, padding=(0, 0), show_edge=False)
+        table.add_column("", justify="right", style="bold", no_wrap=True)
+        for label in columns:
+            table.add_column(label, justify="right", no_wrap=True, min_width=7)
+        for label, row in zip(_labels(name), values, strict=True):
+            cells = []
+            for v in row:
+                level = (v - low) / span
+                cells.append(Text(f" {shade(level)}{v:+.2f}", style=ramp_style(ramp_step(level))))
+            table.add_row(label + " ", *cells)
+        tables.append(table)
+        tables.append(Text(f"legend: {SHADES[0]} {low:+.2f} … {SHADES[-1]} {low + span:+.2f}", style="dim"))
+    parts: list[RenderableType] = list(tables)
+    if block.caption:
+        parts.append(Text(block.caption, style="italic"))
+    return Padding(Group(*parts), (1, 0, 1, 2))
+
+
 def _labels(name: str) -> list[str]:
     fig = figure(name)
     return fig.labels() if fig.labels else [str(i) for i in range(fig.value.shape[0])]
@@ -78,6 +108,10 @@ class _Printed:
     def code(self, block: Code) -> list[RenderableType]:
         title = "python · runnable" if block.runnable else block.language
         parts: list[RenderableType] = [Panel(Syntax(block.source, block.language, theme="ansi_dark", word_wrap=True), title=title, title_align="left")]
+        helpers = cell_helpers(block.source) if block.runnable else []
+        if helpers:
+            names = ", ".join(helper.name for helper in helpers)
+            parts.append(Text(f"calls {names} from attnpos.core: their code is under “Helpers” after the lesson", style="dim"))
         if block.runnable and self.run_code:
             result = run_cell(block.source)
             output = Text(result.output.rstrip("\n"))
@@ -88,6 +122,9 @@ class _Printed:
 
     def grid(self, block: Grid) -> list[RenderableType]:
         return [grid_renderable(block)]
+
+    def heatmap(self, block: Heatmap) -> list[RenderableType]:
+        return [heatmap_renderable(block)]
 
     def quiz(self, block: Quiz) -> list[RenderableType]:
         choices = Table.grid(padding=(0, 1))
@@ -121,7 +158,24 @@ def lesson_renderable(lesson: Lesson, course: Course, run_code: bool = True) -> 
         for block in section.blocks:
             parts.extend(block_renderables(block, course, run_code))
     parts.extend(answers_renderables(lesson))
+    parts.extend(helpers_renderables(lesson))
     return Group(*parts)
+
+
+def helpers_renderables(lesson: Lesson) -> Iterable[RenderableType]:
+    """Each attnpos.core name the lesson's code calls, with its code, once: no helper stays hidden."""
+    shown: dict[str, Helper] = {}
+    for section in lesson.sections:
+        for block in section.blocks:
+            if isinstance(block, Code) and block.runnable:
+                for helper in cell_helpers(block.source):
+                    shown.setdefault(helper.name, helper)
+    if not shown:
+        return
+    yield Text("\nHelpers", style="bold underline")
+    for helper in shown.values():
+        yield Panel(Syntax(helper.source, "python", theme="ansi_dark", word_wrap=True),
+                    title=f"{helper.name} · {helper.module}", title_align="left")
 
 
 def answers_renderables(lesson: Lesson) -> Iterable[RenderableType]:

@@ -13,9 +13,9 @@ from pathlib import Path
 import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
-from attnpos.lessons.model import Code, Course, ExerciseRef, Grid, Lesson, Math, PlaygroundLink, Prose, Quiz, render_block
+from attnpos.lessons.model import Code, Course, ExerciseRef, Grid, Heatmap, Lesson, Math, PlaygroundLink, Prose, Quiz, render_block
 
-SETUP_CELL = "%load_ext attnpos\nfrom attnpos.tui.notebook.show import grid"
+SETUP_CELL = "%load_ext attnpos\nfrom attnpos.tui.notebook.show import grid, heatmap"
 
 
 def _grid_call(block: Grid) -> str:
@@ -29,6 +29,19 @@ def _grid_call(block: Grid) -> str:
     if block.caption:
         arguments.append(f"caption={block.caption!r}")
     return f"grid({', '.join(arguments)})"
+
+
+def _heatmap_call(block: Heatmap) -> str:
+    arguments = [repr(block.figure)]
+    if block.compare:
+        arguments.append(f"compare={block.compare!r}")
+    if block.titles:
+        arguments.append(f"titles={tuple(block.titles)!r}")
+    if block.own_scales:
+        arguments.append("own_scales=True")
+    if block.caption:
+        arguments.append(f"caption={block.caption!r}")
+    return f"heatmap({', '.join(arguments)})"
 
 
 def _quiz_markdown(quiz: Quiz) -> str:
@@ -64,6 +77,9 @@ class NotebookCells:
 
     def grid(self, block: Grid) -> list:
         return [new_code_cell(_grid_call(block))]
+
+    def heatmap(self, block: Heatmap) -> list:
+        return [new_code_cell(_heatmap_call(block))]
 
     def quiz(self, block: Quiz) -> list:
         return [new_markdown_cell(_quiz_markdown(block))]

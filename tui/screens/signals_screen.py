@@ -18,12 +18,13 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.widgets import Static
 
+from attnpos.core.learned_training import LONGEST, SHORTEST
 from attnpos.core.pictures import (
     alibi_picture,
-    learned_lookup,
     rope_scores,
     sinusoidal_distance_products,
     sinusoidal_matrix,
+    trained_lookup,
 )
 from attnpos.tui.leaks import Footer
 from attnpos.tui.screens.course_screen import CourseScreen
@@ -87,7 +88,7 @@ class SignalsScreen(CourseScreen):
         """The four pictures that do not depend on the head."""
         encoding = sinusoidal_matrix(T=32)  # (32, 16)
         distance = sinusoidal_distance_products()
-        learned = learned_lookup(T=16, max_len=12)
+        learned = trained_lookup()
         rope = rope_scores()
         channels = [str(c) for c in range(encoding.shape[1])]
         return [
@@ -114,10 +115,11 @@ class SignalsScreen(CourseScreen):
                 title=f"learned table, max_len {learned.max_len}: rows position t, columns channel c",
                 values=learned.values,
                 row_labels=[f"t={t}" for t in range(len(learned.has_row))],
-                column_labels=channels,
-                caption=f"Rows 0–{learned.max_len - 1} are whatever training made them (seeded random here). "
-                f"From t = {learned.max_len} there is no trained row: learned_positions raises IndexError.",
-                missing="no trained row",
+                column_labels=[str(c) for c in range(learned.values.shape[1])],
+                caption=f"Lesson 7's table, trained on sequences of {SHORTEST} to {LONGEST} tokens: rows 0–{LONGEST - 1} learned "
+                f"their waves, rows {LONGEST}–{learned.max_len - 1} never got a gradient and keep their small random start. "
+                f"From t = {learned.max_len} there is no row at all: learned_positions raises IndexError.",
+                missing="no row",
             ),
             Picture(
                 name="RoPE",

@@ -33,18 +33,19 @@ _PR_SET_CHILD_SUBREAPER = 36
 _READ_WAIT_S = 60.0
 
 
-def serve(control_fd: int, runs: str, in_bwrap: bool, preload: list[str]) -> None:
+def serve(control_fd: int, runs: str, in_bwrap: bool, left_off: str, preload: list[str]) -> None:
     """The fork server's loop: import ``preload``, then fork a supervisor per request until the app goes away.
 
     Run folders are made under ``runs``; ``in_bwrap`` says whether the app
-    started this server inside bubblewrap.
+    started this server inside bubblewrap; ``left_off`` lists, comma-separated,
+    layers not to use (for tests of one layer alone; "-" for none).
     """
     for module in preload:
         importlib.import_module(module)
     if "numpy" in preload:
         _warm_numpy()
     os.makedirs(runs, mode=0o700, exist_ok=True)
-    level = confinement.detect(in_bwrap)
+    level = confinement.detect(in_bwrap, frozenset(left_off.split(",")) - {"-"})
     control = socket.socket(fileno=control_fd)
     _announce_ready(level)
     while True:

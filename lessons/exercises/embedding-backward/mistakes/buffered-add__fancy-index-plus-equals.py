@@ -1,0 +1,13 @@
+"""Adds with a fancy index: buffered, so ids 3, 7 and 2 keep one gradient each."""
+import numpy as np
+
+rng = np.random.default_rng(5)
+V, C = 10, 4
+wte = rng.standard_normal((V, C))
+ids = np.array([[3, 7, 3, 1, 3],
+                [7, 2, 2, 9, 0]])
+grad_out = rng.standard_normal((*ids.shape, C))
+
+out = wte[ids]
+grad_wte = np.zeros_like(wte)
+grad_wte[ids] += grad_out

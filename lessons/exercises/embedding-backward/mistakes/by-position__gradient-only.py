@@ -1,0 +1,14 @@
+"""Right lookup, but the gradient goes to the rows of the positions."""
+import numpy as np
+
+rng = np.random.default_rng(5)
+V, C = 10, 4
+wte = rng.standard_normal((V, C))
+ids = np.array([[3, 7, 3, 1, 3],
+                [7, 2, 2, 9, 0]])
+grad_out = rng.standard_normal((*ids.shape, C))
+
+out = wte[ids]
+T = ids.shape[1]
+grad_wte = np.zeros_like(wte)
+np.add.at(grad_wte, np.broadcast_to(np.arange(T), ids.shape), grad_out)

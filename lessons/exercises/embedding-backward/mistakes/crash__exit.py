@@ -1,0 +1,12 @@
+"""Leaves the interpreter before the checker can read anything."""
+import numpy as np
+
+rng = np.random.default_rng(5)
+V, C = 10, 4
+wte = rng.standard_normal((V, C))
+ids = np.array([[3, 7, 3, 1, 3],
+                [7, 2, 2, 9, 0]])
+grad_out = rng.standard_normal((*ids.shape, C))
+
+import os
+os._exit(1)

@@ -1,0 +1,13 @@
+"""Calls np.add.at with its arguments in the wrong order."""
+import numpy as np
+
+rng = np.random.default_rng(5)
+V, C = 10, 4
+wte = rng.standard_normal((V, C))
+ids = np.array([[3, 7, 3, 1, 3],
+                [7, 2, 2, 9, 0]])
+grad_out = rng.standard_normal((*ids.shape, C))
+
+out = wte[ids]
+grad_wte = np.zeros_like(wte)
+np.add.at(ids, grad_wte, grad_out)

@@ -1,0 +1,3 @@
+"""An unclosed bracket."""
+import numpy as np
+out = (1, 2

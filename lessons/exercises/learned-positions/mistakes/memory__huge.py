@@ -1,0 +1,3 @@
+"""Allocates far too much."""
+import numpy as np
+huge = np.ones((1 << 31,))

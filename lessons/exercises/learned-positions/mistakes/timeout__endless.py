@@ -1,0 +1,3 @@
+"""Loops for ever."""
+while True:
+    pass
