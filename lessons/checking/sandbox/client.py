@@ -13,7 +13,7 @@ import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator, Sequence
+from typing import Iterator, Protocol, Sequence
 
 from . import launch
 from .confinement import ConfinementUnavailable, strict_shortfall
@@ -71,6 +71,16 @@ class CancelToken:
             self._runs.discard(run)
 
 
+class ServerProcess(Protocol):
+    """What a sandbox needs of its fork server's process: subprocess.Popen's poll, kill and wait."""
+
+    def poll(self) -> int | None: ...
+
+    def kill(self) -> None: ...
+
+    def wait(self, timeout: float | None = None) -> int: ...
+
+
 class Sandbox:
     """A warm fork server and the runs forked from it.
 
@@ -97,7 +107,7 @@ class Sandbox:
         self._preload = tuple(preload)
         self.strict = strict_from_environment() if strict is None else strict
         self._lock = threading.Lock()
-        self._server: subprocess.Popen | None = None
+        self._server: ServerProcess | None = None
         self._control: socket.socket | None = None
         self._level: dict = {}
         self._active: set[_ActiveRun] = set()
@@ -255,8 +265,12 @@ class Sandbox:
         if self._server is not None and self._server.poll() is not None:
             self._stop_server_locked()
         if self._control is None:
-            self._server, self._control, self._level = _start_server(self._preload, self.strict)
+            self._server, self._control, self._level = self._launch_server()
         return self._control
+
+    def _launch_server(self) -> tuple[ServerProcess, socket.socket, dict]:
+        """A new fork server, its control socket and its confinement level (a pool forks it instead: :mod:`.pool`)."""
+        return _start_server(self._preload, self.strict)
 
     def _stop_server_locked(self) -> None:
         if self._control is not None:
@@ -267,15 +281,17 @@ class Sandbox:
         self._server = self._control = None
 
 
-def _start_server(preload: tuple[str, ...], strict: bool) -> tuple[subprocess.Popen, socket.socket, dict]:
-    """A fork server: in strict mode inside bubblewrap if it starts, and only if its confinement suffices."""
+def _start_server(
+    preload: tuple[str, ...], strict: bool, boot: str = launch.SERVER_BOOT,
+) -> tuple[subprocess.Popen, socket.socket, dict]:
+    """A fork server (or ``boot``'s process): in strict mode inside bubblewrap if it starts, and only if its confinement suffices."""
     bwrap_installed = launch.bwrap_installed()
     if strict and bwrap_installed:
         try:
-            return launch.start_server(preload, in_bwrap=True)
+            return launch.start_server(preload, in_bwrap=True, boot=boot)
         except RuntimeError:
             pass  # bubblewrap is installed but cannot start here (no user namespaces): judge the kernel alone
-    server, control, level = launch.start_server(preload, in_bwrap=False)
+    server, control, level = launch.start_server(preload, in_bwrap=False, boot=boot)
     shortfall = strict_shortfall(level, bwrap_installed) if strict else None
     if shortfall:
         control.close()

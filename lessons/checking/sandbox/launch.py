@@ -23,7 +23,7 @@ import sys
 
 from . import run_folders
 
-_SERVER_BOOT = (
+SERVER_BOOT = (
     "import sys; from attnpos.lessons.checking.sandbox.server import serve; "
     "serve(int(sys.argv[1]), sys.argv[2], sys.argv[3] == 'bwrap', sys.argv[4:])"
 )
@@ -49,12 +49,16 @@ def bwrap_installed() -> bool:
     return shutil.which("bwrap") is not None
 
 
-def start_server(preload: tuple[str, ...], in_bwrap: bool) -> tuple[subprocess.Popen, socket.socket, dict]:
+def start_server(
+    preload: tuple[str, ...], in_bwrap: bool, boot: str = SERVER_BOOT,
+) -> tuple[subprocess.Popen, socket.socket, dict]:
     """Start a fork server; return it, its control socket and its confinement level.
 
     Outside bubblewrap its run folders go under this user's base folder,
     swept of stale ones first; inside, in bubblewrap's own tmpfs.
-    Raises RuntimeError if the server does not come up.
+    ``boot`` is the Python that runs it: the fork server's loop, or the pool's
+    warm parent (:mod:`.pool`), called with the same arguments. Raises
+    RuntimeError if the server does not come up.
     """
     if in_bwrap:
         runs = _BWRAP_RUNS
@@ -63,7 +67,7 @@ def start_server(preload: tuple[str, ...], in_bwrap: bool) -> tuple[subprocess.P
         run_folders.sweep(runs)
     ours, theirs = socket.socketpair()
     with theirs:
-        python = [sys.executable, "-c", _SERVER_BOOT, str(theirs.fileno()), runs, "bwrap" if in_bwrap else "host",
+        python = [sys.executable, "-c", boot, str(theirs.fileno()), runs, "bwrap" if in_bwrap else "host",
                   *preload]
         server = subprocess.Popen(
             _bwrap_command() + python if in_bwrap else python,

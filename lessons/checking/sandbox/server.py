@@ -39,14 +39,26 @@ def serve(control_fd: int, runs: str, in_bwrap: bool, preload: list[str]) -> Non
     Run folders are made under ``runs``; ``in_bwrap`` says whether the app
     started this server inside bubblewrap.
     """
+    level = prepare(runs, in_bwrap, preload)
+    announce_ready(level)
+    serve_requests(socket.socket(fileno=control_fd), runs, level)
+
+
+def prepare(runs: str, in_bwrap: bool, preload: list[str]) -> dict:
+    """Import ``preload``, warm NumPy, make ``runs``; return the confinement this kernel offers.
+
+    Also the warm parent's start in :mod:`.pool`, whose forked servers then skip it.
+    """
     for module in preload:
         importlib.import_module(module)
     if "numpy" in preload:
         _warm_numpy()
     os.makedirs(runs, mode=0o700, exist_ok=True)
-    level = confinement.detect(in_bwrap)
-    control = socket.socket(fileno=control_fd)
-    _announce_ready(level)
+    return confinement.detect(in_bwrap)
+
+
+def serve_requests(control: socket.socket, runs: str, level: dict) -> None:
+    """Fork a supervisor per request on ``control`` until the app closes it."""
     while True:
         reap_finished_children()
         message, fds, _, _ = socket.recv_fds(control, 1, 2)
@@ -79,7 +91,7 @@ def _warm_numpy() -> None:
     np.save(io.BytesIO(), scores, allow_pickle=False)
 
 
-def _announce_ready(level: dict) -> None:
+def announce_ready(level: dict) -> None:
     sys.stdout.write(f"ready {json.dumps(level)}\n")
     sys.stdout.flush()
     devnull = os.open(os.devnull, os.O_WRONLY)

@@ -1,0 +1,262 @@
+"""Fresh fork servers without a cold start: each forked from one warm parent into namespaces of its own.
+
+A :class:`Sandbox` starts its fork server cold (Python, NumPy and the
+checker imported, about 230 ms). Grading gives every student's file a
+sandbox of its own, so that nothing one file's runs leave behind can reach
+another's; paid per file, the cold start was most of a grade's time. A
+:class:`SandboxPool` pays it once: its **warm parent** is started exactly as
+a fork server is (the same clean environment, inside bubblewrap in strict
+mode where it starts, refused in strict mode when the confinement falls
+short) and imports and warms everything, then serves only one request:
+fork a new fork server. That child
+
+* enters new user, mount, network, IPC and UTS namespaces where the kernel
+  allows unprivileged ones (``unshare``), mapping only its own user and group;
+* mounts a private tmpfs over the run folders' base, so no run folder of
+  another file's server is even visible, and everything its runs wrote goes
+  with the namespace when it exits;
+* drops every capability the new user namespace gave it, so its supervisors
+  and learner processes hold none;
+* reports its confinement (the parent's, plus ``"namespaces"``: those it
+  entered) with a pidfd of itself, and then is an ordinary fork server:
+  :func:`.server.serve_requests`, whose runs are confined per run as always.
+
+Where unprivileged user namespaces are disabled, the child is still a fresh
+process that never ran learner code, forked from a parent that never did
+either, and ``"namespaces"`` is empty.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import select
+import signal
+import socket
+import subprocess
+import threading
+from collections.abc import Sequence
+
+from . import server
+from .client import Sandbox, _start_server, strict_from_environment
+from .protocol import encode_frame, recv_frame_with_fds
+
+POOL_BOOT = (
+    "import sys; from attnpos.lessons.checking.sandbox.pool import serve_pool; "
+    "serve_pool(int(sys.argv[1]), sys.argv[2], sys.argv[3] == 'bwrap', sys.argv[4:])"
+)
+DEFAULT_PRELOAD = ("numpy", "attnpos.core", "attnpos.lessons.checking.substitutes")
+# The namespaces a forked server enters, by name, with their clone flags (linux/sched.h).
+NAMESPACES = {"user": 0x10000000, "mount": 0x00020000, "net": 0x40000000, "ipc": 0x08000000, "uts": 0x04000000}
+_MS_NOSUID, _MS_NODEV, _MS_REC, _MS_PRIVATE = 0x2, 0x4, 0x4000, 0x40000
+_RUNS_TMPFS = b"size=512m,mode=0700"  # one file's runs together; the same size as bubblewrap's tmpfs
+_CAPABILITY_VERSION_3 = 0x20080522
+# How long the app waits for a forked server to say it is ready (a fork and a few system calls).
+_FORK_WAIT_S = 30.0
+
+
+# --- the warm parent and the servers it forks (in their own processes) ----------------------
+
+
+def serve_pool(control_fd: int, runs: str, in_bwrap: bool, preload: list[str]) -> None:
+    """The warm parent's loop: prepare once, then fork a fork server per request until the app goes away.
+
+    A request is one byte carrying one descriptor: the new server's control socket.
+    """
+    level = server.prepare(runs, in_bwrap, preload)
+    server.announce_ready(level)
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # the kernel reaps the servers; this loop never waits
+    control = socket.socket(fileno=control_fd)
+    while True:
+        message, fds, _, _ = socket.recv_fds(control, 1, 1)
+        if not message:
+            return  # the app closed the control socket
+        if len(fds) == 1 and os.fork() == 0:
+            control.close()
+            signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # a fork server waits for its supervisors
+            _become_server(fds[0], runs, level)
+        for fd in fds:
+            os.close(fd)
+
+
+def _become_server(control_fd: int, runs: str, level: dict) -> None:
+    """Enter fresh namespaces, say so, then serve runs as a fork server; never returns."""
+    try:
+        control = socket.socket(fileno=control_fd)
+        own = {**level, "namespaces": enter_fresh_namespaces(runs)}
+        pidfd = os.pidfd_open(os.getpid())
+        socket.send_fds(control, [encode_frame(own)], [pidfd])
+        os.close(pidfd)
+        server.serve_requests(control, runs, own)
+    finally:
+        os._exit(0)
+
+
+def enter_fresh_namespaces(runs: str) -> list[str]:
+    """Unshare :data:`NAMESPACES`, mount a private tmpfs on ``runs`` and drop every capability.
+
+    Returns the namespaces entered: all of them, or none where the kernel
+    refuses unprivileged user namespaces. Raises OSError if a step after the
+    unshare fails (the server then never starts: nothing runs half-isolated).
+    """
+    libc = ctypes.CDLL(None, use_errno=True)
+    uid, gid = os.getuid(), os.getgid()
+    if libc.unshare(sum(NAMESPACES.values())) != 0:
+        return []
+    for name, text in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"), ("gid_map", f"{gid} {gid} 1")):
+        with open(f"/proc/self/{name}", "w") as handle:
+            handle.write(text)
+    if libc.mount(None, b"/", None, _MS_REC | _MS_PRIVATE, None) != 0:
+        raise OSError(ctypes.get_errno(), "could not make the new mount namespace private")
+    if libc.mount(b"tmpfs", os.fsencode(runs), b"tmpfs", _MS_NOSUID | _MS_NODEV, _RUNS_TMPFS) != 0:
+        raise OSError(ctypes.get_errno(), f"could not mount a tmpfs on {runs}")
+    _drop_capabilities(libc)
+    return list(NAMESPACES)
+
+
+class _CapHeader(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+
+class _CapData(ctypes.Structure):
+    _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32), ("inheritable", ctypes.c_uint32)]
+
+
+def _drop_capabilities(libc: ctypes.CDLL) -> None:
+    """Empty this process's capability sets (what the new user namespace granted), for it and all it forks."""
+    header = _CapHeader(_CAPABILITY_VERSION_3, 0)
+    data = (_CapData * 2)()  # all zero
+    if libc.capset(ctypes.byref(header), data) != 0:
+        raise OSError(ctypes.get_errno(), "could not drop the new namespace's capabilities")
+
+
+# --- the app's side -------------------------------------------------------------------------------
+
+
+class ForkedServer:
+    """A fork server forked by the warm parent, known by its pidfd (it is not our child): Popen's poll, kill, wait."""
+
+    def __init__(self, pidfd: int) -> None:
+        self._pidfd: int | None = pidfd
+
+    def poll(self) -> int | None:
+        return self.wait(0) if self._ended(0) else None
+
+    def kill(self) -> None:
+        if self._pidfd is not None:
+            try:
+                signal.pidfd_send_signal(self._pidfd, signal.SIGKILL)
+            except OSError:
+                pass  # ended already
+
+    def wait(self, timeout: float | None = None) -> int:
+        if not self._ended(timeout):
+            raise subprocess.TimeoutExpired("forked fork server", timeout or 0)
+        if self._pidfd is not None:
+            os.close(self._pidfd)
+            self._pidfd = None
+        return 0  # the warm parent reaps it; its status is not ours to read
+
+    def _ended(self, timeout: float | None) -> bool:
+        if self._pidfd is None:
+            return True
+        ready, _, _ = select.select([self._pidfd], [], [], timeout)
+        return bool(ready)
+
+
+class SandboxPool:
+    """One warm parent; :meth:`sandbox` gives a :class:`Sandbox` whose fork server is freshly forked from it.
+
+    Thread-safe. ``strict`` as for :class:`Sandbox` (default: ``ATTNPOS_STRICT=1``);
+    :meth:`start` raises ConfinementUnavailable when strict mode cannot be met.
+    """
+
+    def __init__(self, strict: bool | None = None, preload: Sequence[str] = DEFAULT_PRELOAD) -> None:
+        self.strict = strict_from_environment() if strict is None else strict
+        self.preload = tuple(preload)
+        self._lock = threading.Lock()
+        self._parent: subprocess.Popen | None = None
+        self._control: socket.socket | None = None
+        self._level: dict = {}
+
+    def __enter__(self) -> SandboxPool:
+        self.start()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def start(self) -> None:
+        with self._lock:
+            self._ensure_parent()
+
+    @property
+    def confinement(self) -> dict:
+        """The warm parent's confinement (each forked server adds the namespaces it entered)."""
+        with self._lock:
+            self._ensure_parent()
+            return dict(self._level)
+
+    def sandbox(self, max_workers: int = 2) -> Sandbox:
+        """A sandbox of its own, to be closed after use; its fork server is forked on its first run."""
+        return _PooledSandbox(self, max_workers)
+
+    def fork_server(self) -> tuple[ForkedServer, socket.socket, dict]:
+        """A new fork server: its process, its control socket, its confinement."""
+        ours, theirs = socket.socketpair()
+        try:
+            with theirs:
+                with self._lock:
+                    try:
+                        socket.send_fds(self._ensure_parent(), [b"f"], [theirs.fileno()])
+                    except OSError:  # the warm parent died since: start another
+                        self._stop_parent_locked()
+                        socket.send_fds(self._ensure_parent(), [b"f"], [theirs.fileno()])
+            ours.settimeout(_FORK_WAIT_S)
+            level, fds = recv_frame_with_fds(ours, 1)
+            ours.settimeout(None)
+        except BaseException:
+            ours.close()
+            raise
+        if level is None or len(fds) != 1:
+            for fd in fds:
+                os.close(fd)
+            ours.close()
+            raise RuntimeError("a fork server forked from the warm parent did not start")
+        return ForkedServer(fds[0]), ours, level
+
+    def close(self) -> None:
+        with self._lock:
+            self._stop_parent_locked(graceful=True)
+
+    def _ensure_parent(self) -> socket.socket:
+        if self._parent is not None and self._parent.poll() is not None:
+            self._stop_parent_locked()
+        if self._control is None:
+            self._parent, self._control, self._level = _start_server(self.preload, self.strict, boot=POOL_BOOT)
+        return self._control
+
+    def _stop_parent_locked(self, graceful: bool = False) -> None:
+        parent, control = self._parent, self._control
+        self._parent = self._control = None
+        if control is not None:
+            control.close()  # the warm parent exits when its control socket closes
+        if parent is not None:
+            if not graceful:
+                parent.kill()
+            try:
+                parent.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                parent.kill()
+                parent.wait()
+
+
+class _PooledSandbox(Sandbox):
+    """A sandbox whose fork server the pool forks from its warm parent instead of starting cold."""
+
+    def __init__(self, pool: SandboxPool, max_workers: int) -> None:
+        super().__init__(max_workers=max_workers, preload=pool.preload, strict=pool.strict)
+        self._pool = pool
+
+    def _launch_server(self) -> tuple[ForkedServer, socket.socket, dict]:
+        return self._pool.fork_server()
