@@ -1,14 +1,10 @@
-"""`attnpos check / grade / exercise / watch / exercises`: the checker on the command line."""
+"""`attnpos check / exercise / watch / hint / exercises`: the checker on the command line (grading: grading_commands)."""
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import os
-import sys
 import time
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from rich.console import Console
@@ -117,49 +113,6 @@ def run_check(
         print_verdict(console, verdict, file)
         record(verdict, source, data_dir, console)
     return 0 if verdict.passed else 1
-
-
-def run_grade(course: Course, exercise_id: str, paths: list[Path], fmt: str, jobs: int, limits: Limits) -> int:
-    exercise = find_exercise(course, exercise_id)
-    if jobs < 1:
-        raise UsageError("--jobs must be at least 1")
-    files = collect_files(paths)
-
-    def judge(file: Path) -> Verdict:
-        try:
-            readable_file(file)
-        except UsageError as problem:
-            return Verdict(exercise.id, False, "error", f"The file could not be checked: {problem}", {"error": str(problem)})
-        # Each student's file gets a sandbox of its own (a fresh fork server, in its own bubblewrap where
-        # installed), so nothing one file does can reach another's run.
-        with Sandbox(max_workers=2, strict=True) as sandbox:
-            return check_file(exercise, file, sandbox, limits)
-
-    with open_sandbox(1, strict=True) as probe:  # fail closed once, with one line, before any file runs
-        level = probe.confinement
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
-        verdicts = list(pool.map(judge, files))
-    passed = sum(v.passed for v in verdicts)
-    if fmt == "json":
-        rows = [v.as_json(shown_path(f)) for f, v in zip(files, verdicts, strict=True)]
-        report = {"exercise": exercise.id, "results": rows, "total": len(rows), "passed": passed, "confinement": level}
-        print(json.dumps(report, indent=1))
-    elif fmt == "csv":
-        out = io.StringIO()
-        writer = csv.writer(out)
-        writer.writerow(["file", "passed", "diagnosis", "message", "confinement"])
-        for f, v in zip(files, verdicts, strict=True):
-            writer.writerow([shown_path(f), v.passed, v.diagnosis, v.message, json.dumps(v.confinement or level)])
-        sys.stdout.write(out.getvalue())
-    else:
-        table = Table(title=f"{exercise.id}: {passed} of {len(files)} passed", box=None)
-        for column in ("file", "result", "diagnosis"):
-            table.add_column(column, overflow="fold")
-        for f, v in zip(files, verdicts, strict=True):
-            table.add_row(escape(shown_path(f)), "[green]passed[/]" if v.passed else "[red]not yet[/]", v.diagnosis)
-        Console(highlight=False).print(table)
-        Console(highlight=False).print(f"[dim]confinement: {escape(json.dumps(level))}[/]")
-    return 0
 
 
 def write_starter(course: Course, exercise_id: str, folder: Path) -> int:

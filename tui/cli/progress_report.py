@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.table import Table
 
 from attnpos.lessons.outline import OutlineLesson, read_outline
-from attnpos.lessons.progress import Progress, exercise_status, lesson_status
+from attnpos.lessons.progress import Progress, exercise_status, export_progress, lesson_status
 from attnpos.lessons.scanner import COURSE_TITLE
 from attnpos.tui.cli.usage import UsageError
 
@@ -62,10 +62,12 @@ def _exercise_cell(exercise: dict) -> str:
     return f"{exercise['id']} {exercise['status']}{left}"
 
 
-def print_progress(data_dir: Path | None, as_json: bool) -> int:
+def print_progress(data_dir: Path | None, as_json: bool, export: Path | None = None) -> int:
     progress = Progress.load(data_dir)
     for notice in progress.notices:
         print(f"attnpos: {notice}", file=sys.stderr)
+    if export is not None:
+        return write_export(progress, export)
     summary = progress_summary(progress)
     if as_json:
         print(json.dumps(summary, indent=1))
@@ -80,6 +82,22 @@ def print_progress(data_dir: Path | None, as_json: bool) -> int:
         table.add_row(f"{lesson['lesson']} {lesson['title']}", lesson["status"], f"{lesson['sections_read']}/{lesson['sections']}", first, exercises)
     Console().print(table)
     print(f"kept in {summary['data_file']}")
+    return 0
+
+
+def write_export(progress: Progress, target: Path) -> int:
+    """Write what an instructor's `grade-class` reads beside the answer files: exercises and first answers, no code."""
+    outline = read_outline()
+    exercise_ids = [e.id for lesson in outline for e in lesson.exercises]
+    quiz_ids = [quiz for lesson in outline for quiz in lesson.quizzes]
+    text = json.dumps(export_progress(progress, exercise_ids, quiz_ids), indent=1, sort_keys=True) + "\n"
+    if target.is_dir():
+        raise UsageError(f"{target} is a folder; name the file to write, e.g. {target / 'progress-export.json'}")
+    try:
+        target.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise UsageError(f"cannot write {target}: {error.strerror or error}") from None
+    print(f"wrote {target}: hand it in beside your answer files")
     return 0
 
 

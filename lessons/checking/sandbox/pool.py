@@ -178,6 +178,7 @@ class SandboxPool:
         self._parent: subprocess.Popen | None = None
         self._control: socket.socket | None = None
         self._level: dict = {}
+        self.forked_confinement: dict = {}  # what the latest forked server reported: the parent's level and its namespaces
 
     def __enter__(self) -> SandboxPool:
         self.start()
@@ -223,6 +224,7 @@ class SandboxPool:
                 os.close(fd)
             ours.close()
             raise RuntimeError("a fork server forked from the warm parent did not start")
+        self.forked_confinement = dict(level)
         return ForkedServer(fds[0]), ours, level
 
     def close(self) -> None:
