@@ -16,6 +16,7 @@ import ctypes
 import importlib
 import json
 import os
+import signal
 import socket
 import sys
 import time
@@ -130,6 +131,9 @@ def _supervise(conn: socket.socket, output_fd: int, request: dict, run_folder: s
     # from bubblewrap's PID namespace); the folder's descriptor lets it read the results wherever they are.
     socket.send_fds(conn, [encode_frame({"pid": pid})], [pidfd, run_fd])
     ended = _wait_for_learner(pidfd, conn, started + request["timeout_s"])
+    # The learner itself first: a run cancelled at once can get here before the learner's setsid, when
+    # its group does not exist yet, and the waitpid below would wait for a script that runs on.
+    signal.pidfd_send_signal(pidfd, signal.SIGKILL)
     os.close(pidfd)
     kill_group(pid)  # while the learner is unreaped its pid cannot name another group
     _, wait_status = os.waitpid(pid, 0)
