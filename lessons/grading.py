@@ -352,8 +352,6 @@ def grade_class(
         source = by_student[student].answers[exercise_id].source
         assert source is not None  # only readable answers are queued
         try:
-            if cancel.cancelled:
-                raise KeyboardInterrupt
             with pool.sandbox(max_workers=2) as sandbox:
                 return check_source(exercise, source, sandbox, limits, cancel, filename=f"{exercise_id}.py")
         except Exception as error:  # a fault of attnpos or of the machine: this row's, never the class's

@@ -179,6 +179,7 @@ class SandboxPool:
         self._control: socket.socket | None = None
         self._level: dict = {}
         self.forked_confinement: dict = {}  # what the latest forked server reported: the parent's level and its namespaces
+        self._closed = False
 
     def __enter__(self) -> SandboxPool:
         self.start()
@@ -228,10 +229,14 @@ class SandboxPool:
         return ForkedServer(fds[0]), ours, level
 
     def close(self) -> None:
+        """Stop the warm parent; the servers it forked stop with their sandboxes. No fork after this."""
         with self._lock:
+            self._closed = True
             self._stop_parent_locked(graceful=True)
 
     def _ensure_parent(self) -> socket.socket:
+        if self._closed:
+            raise RuntimeError("the sandbox pool is closed")
         if self._parent is not None and self._parent.poll() is not None:
             self._stop_parent_locked()
         if self._control is None:
