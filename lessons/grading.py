@@ -240,13 +240,13 @@ def _read_submission(path: Path, course: Course) -> Submission:
             if name.endswith(".json"):
                 _take_export(submission, entries, real, name)
             elif name.endswith(".py"):
-                exercise_id, why = (None, "the manifest does not list it") if manifest is not None else exercise_in_name(name, course)
-                if exercise_id is None:
+                found, why = (None, "the manifest does not list it") if manifest is not None else exercise_in_name(name, course)
+                if found is None:
                     submission.unmatched.append((name, why))
-                elif exercise_id in submission.answers:
-                    submission.unmatched.append((name, f"{submission.answers[exercise_id].name} already answers {exercise_id}"))
+                elif found in submission.answers:
+                    submission.unmatched.append((name, f"{submission.answers[found].name} already answers {found}"))
                 else:
-                    submission.answers[exercise_id] = _answer(entries, real, name)
+                    submission.answers[found] = _answer(entries, real, name)
             else:
                 submission.unmatched.append((name, "not a Python file"))
         return submission

@@ -389,8 +389,8 @@ def test_strict_mode_fails_closed_with_one_line_when_layers_are_missing(monkeypa
     monkeypatch.setattr(launch, "bwrap_installed", lambda: False)
     real_start = launch.start_server
 
-    def without_landlock(preload, in_bwrap):
-        server, control, level = real_start(preload, in_bwrap)
+    def without_landlock(preload, in_bwrap, **options):
+        server, control, level = real_start(preload, in_bwrap, **options)
         return server, control, {**level, "landlock": 0}
 
     monkeypatch.setattr(client.launch, "start_server", without_landlock)

@@ -18,7 +18,7 @@ import jsonschema
 import pytest
 import xmlschema
 import yaml
-from junitparser import Error, Failure, JUnitXml
+from junitparser import Failure, JUnitXml
 
 from attnpos.lessons.loader import load_course
 from attnpos.lessons.progress import Progress
