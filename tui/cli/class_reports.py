@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from xml.etree import ElementTree
 
 from rich.console import Group
@@ -23,6 +24,10 @@ from attnpos.lessons.model import Course
 
 BAR = "█"
 BAR_WIDTH = 20  # the longest bar of a histogram, in cells
+
+
+def _students(count: int) -> str:
+    return f"{count} student" + ("" if count == 1 else "s")
 
 
 def _number(value: float) -> int | float:
@@ -139,12 +144,13 @@ def class_renderable(course: Course, students: list[StudentGrade], summaries: li
         parts.append(Text(""))
         parts.append(Text.from_markup(f"[bold]{escape(x.exercise)}[/] · {escape(x.title)}: "
                                       f"{x.passed} of {x.submitted} submitted passed"))
-        parts.append(_histogram(x.diagnoses))
+        if x.diagnoses:
+            parts.append(_histogram(x.diagnoses))
         for choice, text, count in x.wrong_first_choices[:3]:
-            parts.append(Text(f"  why, wrong first choice {choice + 1} ({count}): {text}", overflow="fold"))
+            parts.append(Text(f"  why, wrong first choice {choice + 1} ({_students(count)}): {text}", overflow="fold"))
         if x.why_answered:
             parts.append(Text(f"  why: {x.why_right_first} of {x.why_answered} right at the first answer; "
-                              f"hints: {x.hints_used} taken by {x.students_with_hints} students"))
+                              f"hints: {x.hints_used} taken by {_students(x.students_with_hints)}"))
     unmatched = [(s.student, name, reason) for s in students for name, reason in s.unmatched]
     if unmatched:
         parts.append(Text(""))
@@ -196,8 +202,8 @@ def class_markdown(course: Course, students: list[StudentGrade], summaries: list
         if x.why_answered:
             out += ["", f"Why question: {x.why_right_first} of {x.why_answered} right at the first answer."]
             for choice, text, count in x.wrong_first_choices:
-                out.append(f"- choice {choice + 1}, {count} students: {_md(text)}")
-            out.append(f"\nHints: {x.hints_used} taken, by {x.students_with_hints} students.")
+                out.append(f"- choice {choice + 1}, {_students(count)}: {_md(text)}")
+            out.append(f"\nHints: {x.hints_used} taken, by {_students(x.students_with_hints)}.")
     out += ["", f"Checked by attnpos, each file in a fresh sandbox ({confinement_words(level)})."]
     return "\n".join(out) + "\n"
 
@@ -235,21 +241,30 @@ def gradescope_results(student: StudentGrade) -> str:
 # --- JUnit XML --------------------------------------------------------------------------------
 
 
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def _xml(text: str) -> str:
+    """Text XML 1.0 can hold: a control character in a student's folder name or output becomes U+FFFD."""
+    return _NOT_XML.sub("\ufffd", text)
+
+
 def junit_xml(students: list[StudentGrade]) -> str:
     """A testsuite per student, a testcase per exercise; a failure carries the diagnosis, an error a file that could not be checked."""
     root = ElementTree.Element("testsuites", name="attnpos grade-class")
     all_tests = all_failures = all_errors = 0
     for s in students:
-        suite = ElementTree.SubElement(root, "testsuite", name=s.student)
+        suite = ElementTree.SubElement(root, "testsuite", name=_xml(s.student))
         failures = errors = 0
         for g in s.exercises:
-            case = ElementTree.SubElement(suite, "testcase", name=g.exercise, classname=s.student)
+            case = ElementTree.SubElement(suite, "testcase", name=g.exercise, classname=_xml(s.student))
+            message = _xml(g.message)
             if g.diagnosis in ("checker-error", "unreadable"):
                 errors += 1
-                ElementTree.SubElement(case, "error", type=g.diagnosis, message=g.message).text = g.message
+                ElementTree.SubElement(case, "error", type=g.diagnosis, message=message).text = message
             elif not g.passed:
                 failures += 1
-                ElementTree.SubElement(case, "failure", type=g.diagnosis, message=g.message).text = g.message
+                ElementTree.SubElement(case, "failure", type=g.diagnosis, message=message).text = message
             ElementTree.SubElement(case, "system-out").text = f"points {_number(g.points)} of {_number(g.max_points)}"
         suite.set("tests", str(len(s.exercises)))
         suite.set("failures", str(failures))
