@@ -74,7 +74,8 @@ def class_json(course: Course, grading: Grading, students: list[StudentGrade], s
         ],
         "exercises": [
             {
-                **{k: v for k, v in vars(x).items() if k not in ("diagnoses", "wrong_first_choices")},
+                **{k: v for k, v in vars(x).items() if k not in ("diagnoses", "wrong_first_choices", "max_points")},
+                "max_points": _number(x.max_points),
                 "diagnoses": dict(x.diagnoses),
                 "wrong_first_choices": [{"choice": c, "text": text, "students": n} for c, text, n in x.wrong_first_choices],
             }

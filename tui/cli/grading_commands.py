@@ -245,7 +245,7 @@ def gradescope_setup(folder: Path, install: str) -> int:
 def classroom_files(course: Course, install: str) -> dict[str, str]:
     """GitHub Classroom's workflow (a test per exercise) and the autograding.json of its older action; from the course."""
     steps = ["    - uses: actions/checkout@v4", "    - uses: actions/setup-python@v5",
-             "      with:", "        python-version: '3.12'", f"    - run: pip install {install}"]
+             "      with:", "        python-version: '3.12'", f"    - run: pip install {shlex.quote(install)}"]
     runners = []
     tests = []
     for exercise in course.exercises.values():
