@@ -414,3 +414,44 @@ def test_ctrl_c_stops_grading_at_once_and_says_so(tmp_path):
         process.kill()
     assert process.returncode == 130
     assert "interrupted" in stderr and "Traceback" not in stderr
+
+
+def test_a_progress_bar_at_a_terminal_and_nothing_on_a_pipe(klass):
+    """Standard error a terminal: Rich's bar; a pipe: no bar (only the one-line notice strict mode may give)."""
+    import pty
+
+    command = [sys.executable, "-m", "attnpos", "grade-class", str(klass), "--json"]
+    piped = subprocess.run(command, capture_output=True, text=True)
+    assert piped.returncode == 0
+    assert all(line.startswith("attnpos: strict mode without bubblewrap") for line in piped.stderr.splitlines())
+    main, terminal = pty.openpty()
+    try:
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=terminal, env={**os.environ, "TERM": "xterm-256color"})
+        os.close(terminal)
+        seen = b""
+        while True:
+            try:
+                chunk = os.read(main, 65536)
+            except OSError:  # the terminal closed: the command has finished
+                break
+            if not chunk:
+                break
+            seen += chunk
+        stdout, _ = process.communicate(timeout=60)
+    finally:
+        os.close(main)
+    assert process.returncode == 0
+    assert b"grading" in seen and b"\xe2\x94\x81" in seen  # the bar's heavy line, U+2501
+    assert json.loads(stdout) == json.loads(piped.stdout)  # the report itself is the same either way
+
+
+def test_the_grading_table_sets_weights_and_is_checked(klass, tmp_path, attnpos):
+    table = tmp_path / "grading.toml"
+    table.write_text('[weights]\nconstant-offset = 3\n[parts]\ncode = 1\nwhy = 0\n')
+    report = json.loads(attnpos("grade-class", str(klass), "--json", "--grading", str(table)).stdout)
+    cy = {e["exercise"]: e for e in report["students"][2]["exercises"]}
+    assert cy["constant-offset"]["max_points"] == 3 and cy["constant-offset"]["points"] == 0  # no partial table
+    assert report["students"][0]["max_points"] == 3 + len(IDS) - 1
+    table.write_text('[weights]\nno-such-exercise = 2\n[parts]\ncode = 1\nwhy = 0\n')
+    refused = attnpos("grade-class", str(klass), "--grading", str(table))
+    assert refused.returncode == 2 and "no-such-exercise" in refused.stderr and len(refused.stderr.splitlines()) == 1

@@ -100,6 +100,13 @@ def _check_lessons() -> int:
                     if not result.ok:
                         failures += 1
                         print(f"{lesson.path.name}:{block.line}: the block fails: {result.error}", file=sys.stderr)
+    from attnpos.lessons.grading import SubmissionError, load_grading
+
+    try:
+        load_grading(course)  # an instructor's edits to the grading table are checked here too
+    except SubmissionError as problem:
+        failures += 1
+        print(problem, file=sys.stderr)
     from attnpos.lessons.checking import Sandbox, exercise_problems
 
     with Sandbox(max_workers=4) as sandbox:
