@@ -238,15 +238,17 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, attnpos, case, words):
     assert words in result.stderr and len(result.stderr.strip().splitlines()) == 1, result.stderr
 
 
-def test_junit_holds_a_control_character_in_a_name_as_valid_xml(tmp_path, attnpos):
-    student = tmp_path / "class" / "bad\x01name"
+def test_a_control_character_in_a_name_is_valid_junit_xml_and_escaped_on_the_terminal(tmp_path, attnpos):
+    student = tmp_path / "class" / "bad\x1b[2Jname"
     student.mkdir(parents=True)
     (student / "constant-offset.py").write_text("raise ValueError('\\x07 bell')\n")
     target = tmp_path / "junit.xml"
     assert attnpos("grade-class", str(tmp_path / "class"), "--junit", str(target)).returncode == 0
     xmlschema.XMLSchema(SCHEMAS / "junit.xsd").validate(str(target))
     suite = next(iter(JUnitXml.fromfile(str(target))))
-    assert suite.name == "bad\ufffdname" and suite.failures == len(IDS)
+    assert suite.name == "bad\ufffd[2Jname" and suite.failures == len(IDS)
+    table = attnpos("grade-class", str(tmp_path / "class"))
+    assert "\x1b[2J" not in table.stdout and "\\x1b[2J" in table.stdout
 
 
 def test_a_symlinked_answer_is_not_followed(tmp_path, attnpos):

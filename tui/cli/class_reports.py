@@ -19,6 +19,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
+from attnpos.lessons.checking import printable
 from attnpos.lessons.grading import NOT_SUBMITTED, ExerciseSummary, Grading, StudentGrade
 from attnpos.lessons.model import Course
 
@@ -139,7 +140,7 @@ def class_renderable(course: Course, students: list[StudentGrade], summaries: li
     scores.add_column("total", justify="right")
     for s in students:
         cells = [_cell(g.points, g.max_points, g.passed, g.diagnosis) for g in s.exercises]
-        scores.add_row(escape(s.student), *cells, f"[bold]{_number(s.points)}[/]/{_number(s.max_points)}")
+        scores.add_row(escape(printable(s.student)), *cells, f"[bold]{_number(s.points)}[/]/{_number(s.max_points)}")
     parts: list = [scores]
     for x in summaries:
         parts.append(Text(""))
@@ -157,7 +158,7 @@ def class_renderable(course: Course, students: list[StudentGrade], summaries: li
         parts.append(Text(""))
         parts.append(Text("Files that answer no exercise:", style="bold"))
         for student, name, reason in unmatched:
-            parts.append(Text(f"  {student}/{name}: {reason}", overflow="fold"))
+            parts.append(Text(printable(f"  {student}/{name}: {reason}"), overflow="fold"))
     parts.append(Text(""))
     parts.append(Text(f"confinement: {confinement_words(level)}; each file in a fresh sandbox", style="dim"))
     return Group(*parts)

@@ -14,6 +14,7 @@ import shlex
 import stat
 import sys
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -100,8 +101,6 @@ def run_grade(course: Course, exercise_id: str, paths: list[Path], fmt: str, job
         finally:
             checked[0] += 1
             step()
-
-    from concurrent.futures import ThreadPoolExecutor
 
     with strict_pool() as pool:
         level = pool.confinement
