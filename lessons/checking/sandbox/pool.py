@@ -160,6 +160,12 @@ class ForkedServer:
             self._pidfd = None
         return 0  # the warm parent reaps it; its status is not ours to read
 
+    def release(self) -> None:
+        """Stop watching it (it exits by itself once its control socket is closed)."""
+        if self._pidfd is not None:
+            os.close(self._pidfd)
+            self._pidfd = None
+
     def _ended(self, timeout: float | None) -> bool:
         if self._pidfd is None:
             return True
@@ -172,9 +178,11 @@ class SandboxPool:
 
     Thread-safe. ``strict`` as for :class:`Sandbox` (default: ``ATTNPOS_STRICT=1``);
     :meth:`start` raises ConfinementUnavailable when strict mode cannot be met.
+    Up to ``spares`` servers are forked ahead (one per job is enough), so that
+    a file's sandbox is ready when it is asked for.
     """
 
-    def __init__(self, strict: bool | None = None, preload: Sequence[str] = DEFAULT_PRELOAD) -> None:
+    def __init__(self, strict: bool | None = None, preload: Sequence[str] = DEFAULT_PRELOAD, spares: int = 2) -> None:
         self.strict = strict_from_environment() if strict is None else strict
         self.preload = tuple(preload)
         self._lock = threading.Lock()
@@ -183,6 +191,9 @@ class SandboxPool:
         self._level: dict = {}
         self.forked_confinement: dict = {}  # what the latest forked server reported: the parent's level and its namespaces
         self._closed = False
+        self.spares = spares
+        self._spares: list[tuple[ForkedServer, socket.socket, dict]] = []  # forked ahead, never used
+        self._refilling = 0  # spares being forked in the background
 
     def __enter__(self) -> SandboxPool:
         self.start()
@@ -207,7 +218,35 @@ class SandboxPool:
         return _PooledSandbox(self, max_workers)
 
     def fork_server(self) -> tuple[ForkedServer, socket.socket, dict]:
-        """A new fork server: its process, its control socket, its confinement."""
+        """A fresh fork server: its process, its control socket, its confinement.
+
+        Taken from the spares forked ahead when there is one (it has served
+        nothing yet), else forked now; either way a replacement is forked in
+        the background, so the next file does not wait for the fork.
+        """
+        with self._lock:
+            spare = self._spares.pop(0) if self._spares else None
+            refill = not self._closed and self._refilling < self.spares
+            if refill:
+                self._refilling += 1
+        if refill:
+            threading.Thread(target=self._refill, name="sandbox-pool-refill", daemon=True).start()
+        return spare if spare is not None else self._fork_now()
+
+    def _refill(self) -> None:
+        try:
+            forked = self._fork_now()
+        except (OSError, RuntimeError):
+            forked = None  # the next fork_server forks in the foreground and raises there if this persists
+        with self._lock:
+            self._refilling -= 1
+            if forked is not None and not self._closed and len(self._spares) < self.spares:
+                self._spares.append(forked)
+                forked = None
+        if forked is not None:
+            _discard(forked)
+
+    def _fork_now(self) -> tuple[ForkedServer, socket.socket, dict]:
         ours, theirs = socket.socketpair()
         try:
             with theirs:
@@ -232,10 +271,13 @@ class SandboxPool:
         return ForkedServer(fds[0]), ours, level
 
     def close(self) -> None:
-        """Stop the warm parent; the servers it forked stop with their sandboxes. No fork after this."""
+        """Stop the warm parent and the spares; the servers in use stop with their sandboxes. No fork after this."""
         with self._lock:
             self._closed = True
+            spares, self._spares = self._spares, []
             self._stop_parent_locked(graceful=True)
+        for spare in spares:
+            _discard(spare)
 
     def _ensure_parent(self) -> socket.socket:
         if self._closed:
@@ -261,6 +303,13 @@ class SandboxPool:
                 parent.wait()
 
 
+def _discard(forked: tuple[ForkedServer, socket.socket, dict]) -> None:
+    """Stop a server that never served: closing its control socket ends it (the warm parent reaps it)."""
+    server, control, _ = forked
+    control.close()
+    server.release()
+
+
 class _PooledSandbox(Sandbox):
     """A sandbox whose fork server the pool forks from its warm parent instead of starting cold."""
 
@@ -270,3 +319,18 @@ class _PooledSandbox(Sandbox):
 
     def _launch_server(self) -> tuple[ForkedServer, socket.socket, dict]:
         return self._pool.fork_server()
+
+    def close(self) -> None:
+        """Cancel running runs and stop the server without waiting for it to exit.
+
+        It exits on its own once its control socket closes, and the warm
+        parent reaps it; waiting would add the namespaces' teardown to every file.
+        """
+        self.cancel()
+        with self._lock:
+            server, control = self._server, self._control
+            self._server = self._control = None
+        if control is not None:
+            control.close()
+        if isinstance(server, ForkedServer):
+            server.release()
