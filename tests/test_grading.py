@@ -457,3 +457,38 @@ def test_the_grading_table_sets_weights_and_is_checked(klass, tmp_path, attnpos)
     table.write_text('[weights]\nno-such-exercise = 2\n[parts]\ncode = 1\nwhy = 0\n')
     refused = attnpos("grade-class", str(klass), "--grading", str(table))
     assert refused.returncode == 2 and "no-such-exercise" in refused.stderr and len(refused.stderr.splitlines()) == 1
+
+
+def _autograder(tmp_path: Path, attnpos_program: str) -> Path:
+    """Gradescope's layout under tmp_path, its venv's attnpos being ``attnpos_program``; returns run_autograder there."""
+    from attnpos.tui.cli.grading_commands import GRADESCOPE_RUN
+
+    root = tmp_path / "autograder"
+    venv = root / "attnpos-venv" / "bin"
+    venv.mkdir(parents=True)
+    (venv / "attnpos").write_text(attnpos_program)
+    (venv / "attnpos").chmod(0o755)
+    (venv / "python").symlink_to(sys.executable)
+    script = root / "run_autograder"
+    script.write_text(GRADESCOPE_RUN.format().replace("/autograder", str(root)))
+    (root / "submission").mkdir()
+    return script
+
+
+def test_run_autograder_grades_the_submission(tmp_path):
+    script = _autograder(tmp_path, f"#!/bin/sh\nexec {sys.executable} -m attnpos \"$@\"\n")
+    (script.parent / "submission" / "constant-offset.py").write_text(solution("constant-offset"))
+    subprocess.run(["bash", str(script)], capture_output=True, timeout=300, check=True)
+    results = json.loads((script.parent / "results" / "results.json").read_text())
+    jsonschema.validate(results, json.loads((SCHEMAS / "gradescope-results.schema.json").read_text()))
+    assert {t["name"]: t["status"] for t in results["tests"]}["constant-offset"] == "passed"
+
+
+def test_run_autograder_says_what_is_missing_when_strict_mode_refuses(tmp_path):
+    """Where the image can confine nothing well enough, the submission's output is attnpos's one-line reason."""
+    refusal = "attnpos: strict mode needs seccomp and Landlock ABI 6+ or bubblewrap: Landlock ABI 4; install bubblewrap"
+    script = _autograder(tmp_path, f"#!/bin/sh\necho '{refusal}' >&2\nexit 2\n")
+    subprocess.run(["bash", str(script)], capture_output=True, timeout=60, check=True)
+    results = json.loads((script.parent / "results" / "results.json").read_text())
+    jsonschema.validate(results, json.loads((SCHEMAS / "gradescope-results.schema.json").read_text()))
+    assert results["score"] == 0 and refusal in results["output"]
