@@ -128,8 +128,9 @@ class _Entries:
     def __init__(self, path: Path) -> None:
         self.path = path
         self._zip: zipfile.ZipFile | None = None
+        self.unreadable: list[str] = []  # folders inside that could not be listed
         if path.is_dir():
-            self.names = sorted(self._walk(path, PurePosixPath()))
+            self.names = sorted(self._walk(path))
         else:
             try:
                 self._zip = zipfile.ZipFile(path)
@@ -138,16 +139,24 @@ class _Entries:
                 raise SubmissionError(f"{path.name} is not a readable zip file ({error})") from None
             self.names = sorted(i.filename for i in infos)
 
-    @staticmethod
-    def _walk(root: Path, relative: PurePosixPath) -> Iterator[str]:
-        for entry in os.scandir(root / relative):
-            name = relative / entry.name
-            if _ignored(name):
+    def _walk(self, root: Path) -> Iterator[str]:
+        """Every file below ``root``, links not followed; a loop, not recursion, however deep the folders go."""
+        folders = [PurePosixPath()]
+        while folders:
+            relative = folders.pop()
+            try:
+                entries = list(os.scandir(root / relative))
+            except OSError as error:
+                self.unreadable.append(f"{relative}/: {error.strerror or error}")
                 continue
-            if entry.is_dir(follow_symlinks=False):
-                yield from _Entries._walk(root, name)
-            else:
-                yield str(name)
+            for entry in entries:
+                name = relative / entry.name
+                if _ignored(name):
+                    continue
+                if entry.is_dir(follow_symlinks=False):
+                    folders.append(name)
+                else:
+                    yield str(name)
 
     def read(self, name: str, limit: int) -> bytes:
         """The file's bytes; OSError (with a sentence) when it is a link, not a file, too big or unreadable."""
@@ -225,7 +234,7 @@ def _read_submission(path: Path, course: Course) -> Submission:
     entries = _Entries(path)
     try:
         names = _strip_common_folder(entries.names)
-        submission = Submission(student)
+        submission = Submission(student, unmatched=[(folder, "the folder could not be read") for folder in entries.unreadable])
         manifest = _manifest(entries, names, course, student)
         claimed: set[str] = set()
         for exercise_id, name in (manifest or {}).items():

@@ -251,6 +251,21 @@ def test_a_control_character_in_a_name_is_valid_junit_xml_and_escaped_on_the_ter
     assert "\x1b[2J" not in table.stdout and "\\x1b[2J" in table.stdout
 
 
+def test_deep_folders_and_a_folder_link_are_walked_without_harm(tmp_path, attnpos):
+    student = tmp_path / "class" / "deep"
+    folder = student
+    student.mkdir(parents=True)
+    for _ in range(1200):  # deeper than Python's recursion limit
+        folder = folder / "d"
+        folder.mkdir()
+    (folder / "constant-offset.py").write_text(solution("constant-offset"))
+    (student / "loop").symlink_to(student)  # a link to a folder is a file that is not followed
+    result = attnpos("grade-class", str(tmp_path / "class"), "--json")
+    assert result.returncode == 0, result.stderr
+    rows = {e["exercise"]: e for e in json.loads(result.stdout)["students"][0]["exercises"]}
+    assert rows["constant-offset"]["passed"]
+
+
 def test_a_symlinked_answer_is_not_followed(tmp_path, attnpos):
     secret = tmp_path / "secret.py"
     secret.write_text(solution("constant-offset"))
