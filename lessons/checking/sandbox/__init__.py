@@ -8,7 +8,8 @@ data), :mod:`.server` (the fork server and the supervisor), :mod:`.learner`
 :mod:`.seccomp` (what the learner may do), :mod:`.run_folders`,
 :mod:`.printable` (learner text made safe for a terminal) and
 :mod:`.protocol` (the frames between them); process clean-up shared by
-supervisor and learner is in :mod:`.processes`.
+supervisor and learner is in :mod:`.processes`; :mod:`.pool` forks a fresh
+fork server per graded file from one warm parent.
 
 A checker calls :func:`run_script` (or :meth:`Sandbox.run`) with the names it
 wants to judge and gets back a :class:`RunResult` made only of plain data:
