@@ -260,7 +260,13 @@ def test_deep_folders_and_a_folder_link_are_walked_without_harm(tmp_path, attnpo
         folder.mkdir()
     (folder / "constant-offset.py").write_text(solution("constant-offset"))
     (student / "loop").symlink_to(student)  # a link to a folder is a file that is not followed
-    result = attnpos("grade-class", str(tmp_path / "class"), "--json")
+    try:
+        result = attnpos("grade-class", str(tmp_path / "class"), "--json")
+    finally:  # removed here, deepest first: pytest's clean-up (shutil.rmtree) recurses and would fail on it
+        (folder / "constant-offset.py").unlink()
+        while folder != student:
+            folder.rmdir()
+            folder = folder.parent
     assert result.returncode == 0, result.stderr
     rows = {e["exercise"]: e for e in json.loads(result.stdout)["students"][0]["exercises"]}
     assert rows["constant-offset"]["passed"]
@@ -413,11 +419,16 @@ def descendants(pid: int, depth: int = 1):
             yield from descendants(child, depth + 1)
 
 
-def test_ctrl_c_stops_grading_at_once_and_says_so(tmp_path):
+@pytest.mark.parametrize("command", ["grade", "grade-class"])
+def test_ctrl_c_stops_grading_at_once_and_says_so(tmp_path, command):
     for i in range(4):
-        (tmp_path / f"slow{i}.py").write_text("print('started', flush=True)\nwhile True:\n    pass\n")
+        (tmp_path / f"s{i}").mkdir()
+        (tmp_path / f"s{i}" / "constant-offset.py").write_text("while True:\n    pass\n")
+    args = ["grade", "constant-offset", *(str(tmp_path / f"s{i}" / "constant-offset.py") for i in range(4))]
+    if command == "grade-class":
+        args = ["grade-class", str(tmp_path)]
     process = subprocess.Popen(
-        [sys.executable, "-m", "attnpos", "grade", "constant-offset", str(tmp_path), "--timeout", "120"],
+        [sys.executable, "-m", "attnpos", *args, "--timeout", "120"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
     try:
