@@ -44,7 +44,7 @@ SIGNAL_NAMES = {
 WIDTH = SENTENCE_WIDTH  # C: lesson 3's width, so the default state is lesson 3's sentence
 DEFAULT_SEED = SENTENCE_SEED
 DEFAULT_SENTENCE = " ".join(SENTENCE_A)
-MAX_TOKENS = 64
+PLAYGROUND_MAX_TOKENS = 64
 LEARNED_SCALE = 1.0  # a trained table would be learned; seeded random rows of this size show the effect
 ALIBI_HEADS = 8
 SAME = 1e-9  # differences below this are rounding noise
@@ -59,7 +59,7 @@ def additive_signal(signal: str, T: int, C: int, seed: int) -> np.ndarray | None
     if signal == "sinusoidal":
         return sinusoidal(T, C)
     if signal == "learned":
-        return learned_positions(learned_table(MAX_TOKENS, C, seed=seed, scale=LEARNED_SCALE), T)
+        return learned_positions(learned_table(PLAYGROUND_MAX_TOKENS, C, seed=seed, scale=LEARNED_SCALE), T)
     return None
 
 
@@ -110,13 +110,27 @@ class Play:
         return self.pooled_gap >= SAME
 
 
+def sentence_length_problem(count: int, unit: str = "word") -> str | None:
+    """Why a sentence of ``count`` tokens cannot go in the playground, or None: the one home of the 1 … PLAYGROUND_MAX_TOKENS rule.
+
+    ``unit`` is "word" or "char" (how the sentence is cut, attnpos.core.words.tokenize).
+    """
+    name = "character" if unit == "char" else unit
+    if count < 1:
+        return f"The playground needs at least one {name}."
+    if count > PLAYGROUND_MAX_TOKENS:
+        return f"The playground takes up to {PLAYGROUND_MAX_TOKENS} {name}s; that is {count}."
+    return None
+
+
 def play(
     tokens: list[str], perm: list[int] | None = None, signal: str = "none", *, temperature: float = 1.0, seed: int = DEFAULT_SEED
 ) -> Play:
     """Attend over the sentence in its first order and in ``perm``, and compare."""
     T = len(tokens)
-    if not 1 <= T <= MAX_TOKENS:
-        raise ValueError(f"the playground takes 1 to {MAX_TOKENS} tokens, got {T}")
+    problem = sentence_length_problem(T, "token")
+    if problem is not None:
+        raise ValueError(problem)
     order = np.arange(T) if perm is None else np.asarray(perm)
     X = sentence_matrix(tokens, WIDTH, seed)  # (T, C)
     head = head_weights(WIDTH, WIDTH, seed)

@@ -17,7 +17,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
-from attnpos.core.playground import MAX_TOKENS, SIGNALS
+from attnpos.core.playground import SIGNALS, sentence_length_problem
 from attnpos.core.words import tokenize
 from attnpos.lessons.figures import FIGURES, format_figure
 from attnpos.lessons.glossary import GLOSSARY_NAME, Term, parse_glossary
@@ -37,9 +37,7 @@ from attnpos.lessons.model import (
     Section,
 )
 from attnpos.lessons.scanner import (
-    CONTENT_DIR,
-    COURSE_TITLE,
-    EXERCISES_DIR,
+    COURSE_FILE,
     FIRST_SECTION,
     PACKAGE_DIR,
     Fence,
@@ -47,8 +45,11 @@ from attnpos.lessons.scanner import (
     LessonFormatError,
     TextLine,
     Unclosed,
+    content_dir,
+    exercises_dir,
     front_matter,
     lesson_files,
+    read_course_text,
     scan,
 )
 
@@ -180,8 +181,9 @@ def parse_playground(data: dict, report: _Reporter, line: int) -> PlaygroundLink
     if not _require(data, {"sentence": str, "signal": str}, report, line, "playground"):
         return None
     tokens = tokenize(data["sentence"])
-    if not 1 <= len(tokens) <= MAX_TOKENS:
-        report(line, f"playground: the sentence needs 1 to {MAX_TOKENS} words, it has {len(tokens)}")
+    problem = sentence_length_problem(len(tokens))
+    if problem is not None:
+        report(line, f"playground: {problem}")
         return None
     if data["signal"] not in SIGNALS:
         report(line, f"playground: unknown signal {data['signal']!r}; one of {', '.join(SIGNALS)}")
@@ -310,7 +312,7 @@ def _fenced_block(fence: Fence, report: _Reporter) -> Block | None:
 
 
 def parse_exercise(folder: Path, problems: list[Problem]) -> Exercise | None:
-    """Parse lessons/exercises/<id>/: exercise.toml, starter.py, solution.py."""
+    """Parse lessons/exercises/<id>/: exercise.toml, starter.py, solution.py, mistakes/ and right/."""
     toml_path = folder / "exercise.toml"
     report = _Reporter(toml_path, problems)
     files = {}
@@ -330,6 +332,10 @@ def parse_exercise(folder: Path, problems: list[Problem]) -> Exercise | None:
         report(1, "an exercise needs at least one hint")
     if "# TODO" not in files["starter.py"]:
         _Reporter(folder / "starter.py", problems)(1, "the starter marks the learner's part with '# TODO'")
+    contract = data.get("contract", folder.name)
+    if not isinstance(contract, str):
+        report(1, "an exercise: 'contract' must be a str, the name of a checker contract")
+        return None
     why = parse_quiz({"id": f"{folder.name}-why", **data["why"]}, report, 1, "the [why] question")
     if why is None:
         return None
@@ -345,12 +351,14 @@ def parse_exercise(folder: Path, problems: list[Problem]) -> Exercise | None:
         starter=files["starter.py"],
         solution=files["solution.py"],
         folder=folder,
-        mistakes=_mistakes(folder / "mistakes", problems),
+        mistakes=_scripts(folder / "mistakes", problems),
+        right=_scripts(folder / "right", problems),
+        contract=contract,
     )
 
 
-def _mistakes(folder: Path, problems: list[Problem]) -> dict[str, str]:
-    """The wrong answers an exercise keeps as content, each named by the diagnosis it must get."""
+def _scripts(folder: Path, problems: list[Problem]) -> dict[str, str]:
+    """The answers an exercise keeps as content: mistakes/ (each named by the diagnosis it must get), right/ (each must pass)."""
     found = {}
     for path in sorted(folder.glob("*.py")) if folder.is_dir() else []:
         try:
@@ -375,7 +383,7 @@ def _check_course(course: Course, problems: list[Problem]) -> None:
                 if isinstance(block, ExerciseRef):
                     exercise = course.exercises.get(block.id)
                     if exercise is None:
-                        report(block.line, f"no exercise {block.id!r} in {EXERCISES_DIR.name}/")
+                        report(block.line, f"no exercise {block.id!r} in exercises/")
                     elif exercise.lesson != lesson.number:
                         report(block.line, f"exercise {block.id!r} says it belongs to lesson {exercise.lesson}")
                     placed[block.id] = lesson.number
@@ -384,17 +392,35 @@ def _check_course(course: Course, problems: list[Problem]) -> None:
             _Reporter(exercise.folder / "exercise.toml", problems)(1, f"exercise {exercise_id!r} is not placed in any lesson")
 
 
-def load_course(content_dir: Path = CONTENT_DIR, exercises_dir: Path = EXERCISES_DIR) -> Course:
+def load_exercise(exercise_id: str, exercises_folder: Path | None = None) -> Exercise | None:
+    """One exercise alone, for `attnpos check` (the whole course computes every lesson's figures).
+
+    None when there is no such folder (or it does not parse: the full course
+    then says why); ``lessons --check`` validates it with the course.
+    """
+    folder = (exercises_folder or exercises_dir()) / exercise_id
+    if exercise_id.startswith(("_", ".")) or "/" in exercise_id or not (folder / "exercise.toml").is_file():
+        return None
+    problems: list[Problem] = []
+    exercise = parse_exercise(folder, problems)
+    return None if problems else exercise
+
+
+def load_course(lessons_folder: Path | None = None, exercises_folder: Path | None = None) -> Course:
     """The whole course; raises CourseError listing every problem found.
 
-    The glossary is ``glossary.toml`` beside the content folder, when there is one.
+    The folders are the course folder's (attnpos.lessons.scanner.COURSE_ROOT) unless given. Beside
+    the lessons folder: ``course.toml`` (required) and ``glossary.toml``, when there is one.
     """
+    lessons_at, exercises_at = lessons_folder or content_dir(), exercises_folder or exercises_dir()
     problems: list[Problem] = []
+    text = read_course_text(lessons_at.parent)
+    problems += [Problem(lessons_at.parent / COURSE_FILE, line, message) for line, message in text.problems]
     lessons = []
     numbers: dict[int, Path] = {}
-    files = list(lesson_files(content_dir))
+    files = list(lesson_files(lessons_at))
     if not files:
-        problems.append(Problem(content_dir, 0, "no lesson files (NN-slug.md)"))
+        problems.append(Problem(lessons_at, 0, "no lesson files (NN-slug.md)"))
     for path, match in files:
         if not match:
             problems.append(Problem(path, 0, "a lesson file is named NN-slug.md, e.g. 01-set-not-sequence.md"))
@@ -407,18 +433,18 @@ def load_course(content_dir: Path = CONTENT_DIR, exercises_dir: Path = EXERCISES
         if lesson is not None:
             lessons.append(lesson)
     exercises = {}
-    for folder in sorted(p for p in exercises_dir.iterdir() if p.is_dir()) if exercises_dir.is_dir() else []:
+    for folder in sorted(p for p in exercises_at.iterdir() if p.is_dir()) if exercises_at.is_dir() else []:
         if folder.name.startswith(("_", ".")):
             continue
         exercise = parse_exercise(folder, problems)
         if exercise is not None:
             exercises[exercise.id] = exercise
     glossary: tuple[Term, ...] = ()
-    glossary_path = content_dir.parent / GLOSSARY_NAME
+    glossary_path = lessons_at.parent / GLOSSARY_NAME
     if glossary_path.is_file():
         report = _Reporter(glossary_path, problems)
         glossary = parse_glossary(glossary_path, set(numbers), report, lambda value, line: _text(value, report, line))
-    course = Course(COURSE_TITLE, tuple(lessons), exercises, glossary)
+    course = Course(text, tuple(lessons), exercises, glossary)
     _check_course(course, problems)
     if problems:
         raise CourseError(problems)

@@ -5,9 +5,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Union
+from typing import NoReturn, Protocol, TypeVar, Union
 
 from attnpos.lessons.glossary import Term
+from attnpos.lessons.scanner import CourseText
 
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
 CITED_HINT = re.compile(rf"\b({'|'.join(ORDINALS)}|last) hint\b", re.IGNORECASE)
@@ -82,8 +83,59 @@ class PlaygroundLink:
     line: int
     caption: str = ""  # what to look at once it is open
 
+    @property
+    def description(self) -> str:
+        """'“the cat sat on the mat” · order 5 0 3 2 1 4 · signal rope': the state the link opens, as both front ends show it."""
+        order = " ".join(map(str, self.order)) if list(self.order) != sorted(self.order) else "as typed"
+        return f"“{self.sentence}” · order {order} · signal {self.signal}"
+
 
 Block = Union[Prose, Math, Code, Grid, Quiz, ExerciseRef, PlaygroundLink]
+
+Drawn = TypeVar("Drawn", covariant=True)
+
+
+class BlockRenderer(Protocol[Drawn]):
+    """What a front end makes of each kind of block (the reader a widget, `lessons show` Rich renderables).
+
+    One method per kind: a new kind of block is a type error in every front end until it draws it.
+    """
+
+    def prose(self, block: Prose) -> Drawn: ...
+    def math(self, block: Math) -> Drawn: ...
+    def code(self, block: Code) -> Drawn: ...
+    def grid(self, block: Grid) -> Drawn: ...
+    def quiz(self, block: Quiz) -> Drawn: ...
+    def exercise(self, block: ExerciseRef) -> Drawn: ...
+    def playground(self, block: PlaygroundLink) -> Drawn: ...
+
+
+Result = TypeVar("Result")
+
+
+def render_block(block: Block, renderer: BlockRenderer[Result]) -> Result:
+    """The renderer's rendering of ``block``: the one dispatch on block kind, exhaustive (mypy checks it)."""
+    match block:
+        case Prose():
+            return renderer.prose(block)
+        case Math():
+            return renderer.math(block)
+        case Code():
+            return renderer.code(block)
+        case Grid():
+            return renderer.grid(block)
+        case Quiz():
+            return renderer.quiz(block)
+        case ExerciseRef():
+            return renderer.exercise(block)
+        case PlaygroundLink():
+            return renderer.playground(block)
+    _unknown(block)
+
+
+def _unknown(block: NoReturn) -> NoReturn:
+    """Reached only by a kind of block missing above: mypy reports the call, and at run time it raises."""
+    raise TypeError(f"no rendering for {type(block).__name__}")
 
 
 @dataclass(frozen=True)
@@ -124,7 +176,9 @@ class Exercise:
     starter: str
     solution: str
     folder: Path
+    contract: str  # the checker contract's name (lessons/checking/contracts): the id, unless exercise.toml names another
     mistakes: dict[str, str] = field(default_factory=dict)  # mistakes/DIAGNOSIS__what.py -> its source
+    right: dict[str, str] = field(default_factory=dict)  # right/<style>.py -> its source: the answer in other styles, must pass
 
     def cited_hint(self, message: str) -> int | None:
         """The hint (from 1) a message sends the learner to ("see the third hint", "(last hint)"), if any."""
@@ -138,10 +192,14 @@ class Exercise:
 
 @dataclass(frozen=True)
 class Course:
-    title: str
+    text: CourseText  # course.toml: title, prerequisites, introduction
     lessons: tuple[Lesson, ...]
     exercises: dict[str, Exercise] = field(default_factory=dict)
     glossary: tuple[Term, ...] = ()
+
+    @property
+    def title(self) -> str:
+        return self.text.title
 
     def lesson(self, number: int) -> Lesson:
         for lesson in self.lessons:

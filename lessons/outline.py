@@ -14,12 +14,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from attnpos.lessons.scanner import (
-    CONTENT_DIR,
-    EXERCISES_DIR,
     FIRST_SECTION,
     Fence,
     Heading,
     TextLine,
+    content_dir,
+    exercises_dir,
     front_matter,
     lesson_files,
     scan,
@@ -59,7 +59,7 @@ def _exercise_title(exercise_id: str, exercises_dir: Path) -> str:
     return tomllib.loads(match.group(0))["title"] if match else exercise_id
 
 
-def read_lesson_outline(path: Path, number: int, exercises_dir: Path = EXERCISES_DIR) -> OutlineLesson:
+def read_lesson_outline(path: Path, number: int, exercises_folder: Path | None = None) -> OutlineLesson:
     """The lesson's title, section titles and exercises, as the loader would read them from the same pieces."""
     lines = path.read_text(encoding="utf-8").splitlines()
     front = front_matter(lines)
@@ -83,7 +83,8 @@ def read_lesson_outline(path: Path, number: int, exercises_dir: Path = EXERCISES
     if intro or not sections:
         sections.insert(0, FIRST_SECTION)
         placed = [(exercise_id, section + 1) for exercise_id, section in placed]
-    exercises = tuple(OutlineExercise(i, _exercise_title(i, exercises_dir), section) for i, section in placed)
+    folder = exercises_folder or exercises_dir()
+    exercises = tuple(OutlineExercise(i, _exercise_title(i, folder), section) for i, section in placed)
     return OutlineLesson(number, meta.get("title", path.stem), tuple(sections), exercises, tuple(quizzes))
 
 
@@ -96,8 +97,10 @@ def _placed_id(body: str) -> str | None:
     return exercise_id if isinstance(exercise_id, str) else None
 
 
-def read_outline(content_dir: Path = CONTENT_DIR, exercises_dir: Path = EXERCISES_DIR) -> list[OutlineLesson]:
-    return [read_lesson_outline(path, int(match.group(1)), exercises_dir) for path, match in lesson_files(content_dir) if match]
+def read_outline(lessons_folder: Path | None = None, exercises_folder: Path | None = None) -> list[OutlineLesson]:
+    """Every lesson's outline; the course folder's (attnpos.lessons.scanner.COURSE_ROOT) unless told otherwise."""
+    folder = lessons_folder or content_dir()
+    return [read_lesson_outline(path, int(match.group(1)), exercises_folder) for path, match in lesson_files(folder) if match]
 
 
 def find_outline_exercise(outline: list[OutlineLesson], exercise_id: str | None) -> OutlineExercise | None:

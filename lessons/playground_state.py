@@ -4,7 +4,8 @@ One sentence, its order, a position signal, a temperature and a seed; every
 change recomputes `attnpos.core.playground.play` and says in `last_change`
 what it did, revealing the learner's predictions. The playground screen draws
 this object and turns keys into its methods, so the rules are tested without
-Textual (tests/test_playground.py).
+Textual (tests/test_playground.py). Messages that name a key ask the screen for
+it (``key``: an action's name to the key bound to it), so no key is written here.
 """
 
 from __future__ import annotations
@@ -18,13 +19,14 @@ from attnpos.core.permutation import is_permutation
 from attnpos.core.playground import (
     DEFAULT_SEED,
     DEFAULT_SENTENCE,
-    MAX_TOKENS,
+    PLAYGROUND_MAX_TOKENS,
     SAME,
     SIGNAL_NAMES,
     SIGNALS,
     Play,
     play,
     row_change,
+    sentence_length_problem,
 )
 from attnpos.core.words import label_tokens, tokenize
 from attnpos.lessons.figures import CHANGED_ROW
@@ -35,14 +37,19 @@ TEMPERATURE_STEP = 1.5  # each sharpen divides the temperature by this, each fla
 class PlaygroundState:
     """What the playground shows and how each control changes it."""
 
-    def __init__(self, sentence: str = DEFAULT_SENTENCE, perm: list[int] | None = None, signal: str = "none"):
+    def __init__(
+        self, sentence: str = DEFAULT_SENTENCE, perm: list[int] | None = None, signal: str = "none",
+        key: Callable[[str], str] = lambda action: f"<{action}>",
+    ):
         """Start on ``sentence`` (words) in the order ``perm`` (as typed if None) with ``signal``.
 
-        A lesson's {playground} link passes all three; the loader has validated them.
+        A lesson's {playground} link passes all three; the loader has validated them. ``key`` names
+        the key bound to an action (the screen's bindings); without a screen, the action's own name.
         """
+        self.key = key
         self.by = "word"  # or "char": how the sentence is cut into tokens
         self.sentence = sentence
-        self.tokens = tokenize(sentence)[:MAX_TOKENS] or tokenize(DEFAULT_SENTENCE)
+        self.tokens = tokenize(sentence)[:PLAYGROUND_MAX_TOKENS] or tokenize(DEFAULT_SENTENCE)
         self.perm = list(range(len(self.tokens)))  # slot k shows token perm[k]
         if perm is not None and is_permutation(np.asarray(perm), len(self.tokens)):
             self.perm = list(perm)
@@ -54,9 +61,11 @@ class PlaygroundState:
         self.predicted: set[int] = set()  # tokens the learner expects the next change to move
         self.marked: frozenset[int] = frozenset()  # tokens whose rows the last change moved
         self.last_change = (
-            "No position signal yet, as in the lessons: s shuffles, g changes the signal, ? lists every key."
+            f"No position signal yet, as in the lessons: {key('shuffle')} shuffles, {key('next_signal')} changes the signal,"
+            f" {key('help')} lists every key."
             if self.signal == "none"
-            else f"From the lesson: {SIGNAL_NAMES[self.signal]}. o: order as typed · g: next signal · ? every key."
+            else f"From the lesson: {SIGNAL_NAMES[self.signal]}. {key('original_order')}: order as typed"
+            f" · {key('next_signal')}: next signal · {key('help')} every key."
         )
         self.side_by_side = False  # the grid as typed beside the grid now
         self.computed: Play = self._play()
@@ -182,7 +191,7 @@ class PlaygroundState:
         """The first call picks ``token`` (its index as typed); the second trades its slot with the first's."""
         if self.swap_from is None:
             self.swap_from = token
-            self.last_change = f"Swap: {self.labels()[token]} picked; move to another row and press w again."
+            self.last_change = f"Swap: {self.labels()[token]} picked; move to another row and press {self.key('swap')} again."
             return
         first, self.swap_from = self.swap_from, None
         if first == token:
@@ -252,7 +261,8 @@ class PlaygroundState:
         self.marked = frozenset()
         self.predicted ^= {token}
         names = ", ".join(self.labels()[i] for i in sorted(self.predicted)) or "none"
-        self.last_change = f"You predict these rows will change (marked ?): {names}. Now make a change (e, s, g, …)."
+        changes = ", ".join(self.key(action) for action in ("edit_token", "shuffle", "next_signal"))
+        self.last_change = f"You predict these rows will change (marked ?): {names}. Now make a change ({changes}, …)."
 
     def toggle_pair(self) -> None:
         self.side_by_side = not self.side_by_side
@@ -281,21 +291,19 @@ class PlaygroundState:
         return self.sentence[:at] + text + self.sentence[at + 1 :]
 
     def sentence_problem(self, text: str) -> str | None:
-        """Why ``text`` cannot be the sentence (no token, or more than MAX_TOKENS), or None."""
-        count = len(tokenize(text, self.by))
-        if count == 0:
-            return "Type at least one token."
-        return None if count <= MAX_TOKENS else f"{count} tokens; the playground takes up to {MAX_TOKENS}."
+        """Why ``text`` cannot be the sentence, cut as the playground cuts it now, or None."""
+        return sentence_length_problem(len(tokenize(text, self.by)), self.by)
 
     def set_sentence(self, text: str) -> None:
         self.sentence = text
         self._retokenize()
 
     def toggle_characters(self) -> str | None:
-        """Switch between word and character tokens; returns why not when that would exceed MAX_TOKENS."""
+        """Switch between word and character tokens; returns why not when the sentence would not fit."""
         by = "char" if self.by == "word" else "word"
-        if len(tokenize(self.sentence, by)) > MAX_TOKENS:
-            return f"As characters that is more than {MAX_TOKENS} tokens."
+        problem = sentence_length_problem(len(tokenize(self.sentence, by)), by)
+        if problem is not None:
+            return problem
         self.by = by
         self._retokenize()
         return None

@@ -151,7 +151,7 @@ class QuizRecord:
 
 @dataclass
 class Progress:
-    """The state plus where it lives; call :meth:`save` after a change."""
+    """The state plus where it lives. Every change is saved as it is made: a change and its save are one operation."""
 
     path: Path
     state: dict[str, Any] = field(default_factory=_empty)
@@ -160,10 +160,27 @@ class Progress:
     # Every change since the last save, as a function that applies it to a state. On save they are
     # replayed onto whatever is on disk now, so two apps on one data folder keep both sets of progress.
     _changes: list[Callable[[dict], None]] = field(default_factory=list, repr=False)
+    _listener: Callable[[str], None] | None = field(default=None, repr=False)
 
-    def _change(self, apply: Callable[[dict], None]) -> None:
+    def _change(self, apply: Callable[[dict], None]) -> bool:
+        """Apply a change to the state and save it; returns whether it was written (a failure is noted once)."""
         apply(self.state)
         self._changes.append(apply)
+        return self.save()
+
+    def note(self, message: str) -> None:
+        """A one-time message for the learner: to the listener when there is one, else kept in ``notices``."""
+        if self._listener is not None:
+            self._listener(message)
+        else:
+            self.notices.append(message)
+
+    def listen(self, tell: Callable[[str], None]) -> None:
+        """Tell ``tell`` every notice from now on, and those kept so far (the app shows them as they come)."""
+        self._listener = tell
+        kept, self.notices = self.notices, []
+        for message in kept:
+            tell(message)
 
     @classmethod
     def load(cls, data_dir: Path | None = None) -> "Progress":
@@ -176,7 +193,7 @@ class Progress:
             progress._probe_folder()
             return progress
         except OSError as error:
-            progress.notices.append(f"Could not read your progress ({error.strerror}); starting fresh in memory.")
+            progress.note(f"Could not read your progress ({error.strerror}); starting fresh in memory.")
             progress.writable = False
             return progress
         try:
@@ -196,7 +213,7 @@ class Progress:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             self.writable = False
-            self.notices.append(
+            self.note(
                 f"Your progress cannot be saved in {self.path.parent} ({error.strerror or error}); "
                 "it is kept in memory until you quit."
             )
@@ -210,9 +227,9 @@ class Progress:
         )
         try:
             os.replace(self.path, aside)
-            self.notices.append(f"Your progress file could not be used ({reason}); it was kept as {aside.name} and a new one started.")
+            self.note(f"Your progress file could not be used ({reason}); it was kept as {aside.name} and a new one started.")
         except OSError:
-            self.notices.append(f"Your progress file could not be used ({reason}); starting fresh in memory.")
+            self.note(f"Your progress file could not be used ({reason}); starting fresh in memory.")
             self.writable = False
 
     def save(self) -> bool:
@@ -234,7 +251,7 @@ class Progress:
                 self._write(json.dumps(merged, indent=1, sort_keys=True).encode("utf-8"))
         except OSError as error:
             self.writable = False
-            self.notices.append(
+            self.note(
                 f"Your progress cannot be saved in {self.path.parent} ({error.strerror or error}); "
                 "it is kept in memory until you quit."
             )
@@ -385,7 +402,9 @@ class Progress:
         records = [r for r in map(self.quiz_answer, quiz_ids) if r is not None]
         return sum(r.first_correct for r in records), len(records)
 
-    def reset(self, exercise_id: str | None = None) -> None:
+    def reset(self, exercise_id: str | None = None) -> bool:
+        """Forget everything, or one exercise's state; returns whether that was written."""
+
         def apply(state: dict) -> None:
             if exercise_id is None:
                 state.clear()
@@ -393,7 +412,7 @@ class Progress:
             else:
                 state["exercises"].pop(exercise_id, None)
 
-        self._change(apply)
+        return self._change(apply)
 
 
 def lesson_status(lesson: "OutlineLesson", progress: Progress) -> str:

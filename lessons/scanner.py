@@ -1,4 +1,4 @@
-"""Where the lessons are and how a lesson file is cut into pieces, for the outline and the loader alike.
+"""Where the course is, what it says of itself, and how a lesson file is cut into pieces, for the outline and the loader alike.
 
 A lesson is TOML front matter between ``+++`` lines, then Markdown in which a
 line starting ``## `` opens a section, a fence of backticks holds code or a
@@ -12,17 +12,74 @@ where a section starts or which section an exercise sits in.
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python 3.10 only
+    import tomli as tomllib
+
 PACKAGE_DIR = Path(__file__).resolve().parent
-CONTENT_DIR = PACKAGE_DIR / "content"
-EXERCISES_DIR = PACKAGE_DIR / "exercises"
-COURSE_TITLE = "Why Attention Needs Position"
-PREREQUISITES = "You need Python and everyday NumPy (indexing, the @ product); lesson 1 opens with a refresher on one attention head."
+# The course folder: course.toml, content/ (the lessons), exercises/ and glossary.toml.
+# Read at each call, never bound at import, so a test can point it at a course of its own.
+COURSE_ROOT = PACKAGE_DIR
+COURSE_FILE = "course.toml"
 LESSON_NAME = re.compile(r"(\d+)-([a-z0-9-]+)\.md")
 FIRST_SECTION = "Introduction"  # the title of the text before the first '## ' heading, when there is any
+
+
+def content_dir() -> Path:
+    """The folder of lesson files, NN-slug.md."""
+    return COURSE_ROOT / "content"
+
+
+def exercises_dir() -> Path:
+    """The folder of exercise folders, exercises/<id>/."""
+    return COURSE_ROOT / "exercises"
+
+
+COUNT_WORDS = ("No", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Eleven", "Twelve")
+COURSE_TEXT_KEYS = ("title", "prerequisites", "introduction")
+
+
+@dataclass(frozen=True)
+class CourseText:
+    """What the course says of itself (course.toml): its title, what a learner needs, and one opening sentence."""
+
+    title: str
+    prerequisites: str
+    introduction: str  # "{lessons} on …": {lessons} becomes the count in words, "Four lessons"
+    problems: tuple[tuple[int, str], ...] = ()  # (line, message); the loader reports them, the outline shows what it can
+
+    def opening(self, lesson_count: int) -> str:
+        """The introduction with the number of lessons filled in."""
+        count = COUNT_WORDS[lesson_count] if lesson_count < len(COUNT_WORDS) else str(lesson_count)
+        try:
+            return self.introduction.format(lessons=f"{count} lesson{'' if lesson_count == 1 else 's'}")
+        except (KeyError, IndexError, ValueError):  # reported by read_course_text; shown as written meanwhile
+            return self.introduction
+
+
+def read_course_text(root: Path | None = None) -> CourseText:
+    """course.toml of the course folder; never raises (the outline must open), ``problems`` says what is wrong."""
+    path = (root or COURSE_ROOT) / COURSE_FILE
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as error:
+        return CourseText("", "", "", ((0, f"cannot read {COURSE_FILE}: {getattr(error, 'strerror', None) or error}"),))
+    except tomllib.TOMLDecodeError as error:
+        return CourseText("", "", "", ((1, f"invalid TOML: {error}"),))
+    problems = [(1, f"{COURSE_FILE} needs {key!r}, a string") for key in COURSE_TEXT_KEYS if not isinstance(data.get(key), str)]
+    problems += [(1, f"{COURSE_FILE}: unknown key {key!r}; known: {', '.join(COURSE_TEXT_KEYS)}") for key in data if key not in COURSE_TEXT_KEYS]
+    title, prerequisites, introduction = (str(data.get(key, "")) for key in COURSE_TEXT_KEYS)
+    try:
+        introduction.format(lessons="")
+    except (KeyError, IndexError, ValueError) as error:
+        problems.append((1, f"{COURSE_FILE}: the introduction may use {{lessons}} and no other field ({error!r})"))
+    return CourseText(title, prerequisites, introduction, tuple(problems))
 
 
 class LessonFormatError(Exception):
@@ -121,7 +178,7 @@ def scan(lines: Sequence[str], start: int) -> Iterator[Piece]:
         i += 1
 
 
-def lesson_files(content_dir: Path = CONTENT_DIR) -> Iterator[tuple[Path, re.Match[str] | None]]:
-    """Every Markdown file of the course folder in order, with its NN-slug name matched (None: misnamed)."""
-    for path in sorted(content_dir.glob("*.md")):
+def lesson_files(folder: Path | None = None) -> Iterator[tuple[Path, re.Match[str] | None]]:
+    """Every Markdown file of the lessons folder in order, with its NN-slug name matched (None: misnamed)."""
+    for path in sorted((folder or content_dir()).glob("*.md")):
         yield path, LESSON_NAME.fullmatch(path.name)

@@ -13,8 +13,8 @@ from textual.widgets import Tree
 from textual.widgets._footer import FooterKey
 
 from attnpos.lessons.progress import STATE_FILE
+from attnpos.tui.screens.dialogs import HelpScreen
 from attnpos.tui.screens.exercise_screen import ExerciseScreen
-from attnpos.tui.screens.help_screen import HelpScreen
 from attnpos.tui.screens.lesson_screen import LessonScreen
 from attnpos.tui.screens.outline_screen import OutlineScreen
 from attnpos.tui.screens.too_small_screen import TooSmallScreen
@@ -33,7 +33,7 @@ async def test_outline_to_lesson_to_output_to_grid(size, make_app, settle):
         assert isinstance(app.screen, OutlineScreen)
         tree = app.screen.query_one(Tree)
         lessons = [node for node in tree.root.children]
-        assert len(lessons) == 4
+        assert len(lessons) == len(app.outline) == len(app.course.lessons)
         assert "Attention reads a set" in str(lessons[0].label)
 
         await pilot.press("enter")  # the cursor starts on lesson 1
@@ -103,7 +103,7 @@ async def test_continue_returns_to_the_exercise_left_open(make_app, settle):
 
 
 async def test_every_lesson_and_section_opens(make_app, settle):
-    """A learner can page through all four lessons; every section mounts without error."""
+    """A learner can page through every lesson; every section mounts without error."""
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
@@ -198,14 +198,9 @@ async def test_command_palette_jumps_to_an_exercise(make_app, settle, wait_until
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         await pilot.press("ctrl+p")
-
-        def first_command() -> str:
-            commands = app.screen.query(CommandList)
-            return str(commands.first().get_option_at_index(0).prompt) if commands and commands.first().option_count else ""
-
-        await wait_until(pilot, lambda: "Playground" in first_command())  # the course before Keys, Theme, …
+        await wait_until(pilot, lambda: "Playground" in first_command(app))  # the course before Keys, Theme, …
         await pilot.press(*"constant offset")
-        await wait_until(pilot, lambda: "constant-offset" in first_command())
+        await wait_until(pilot, lambda: "constant-offset" in first_command(app))
         await pilot.press("enter")
         await settle(pilot)
         assert isinstance(app.screen, ExerciseScreen) and app.screen.exercise.id == "constant-offset"
@@ -215,16 +210,22 @@ async def test_command_palette_jumps_to_an_exercise(make_app, settle, wait_until
         assert app.screen.lesson.sections[app.screen.section].title == "Practice"
 
 
-async def test_the_glossary_is_in_the_command_palette(make_app, settle):
-    from attnpos.tui.screens.glossary_screen import GlossaryScreen
+def first_command(app) -> str:
+    """The palette's first command, once it has listed any."""
+    commands = app.screen.query(CommandList)
+    return str(commands.first().get_option_at_index(0).prompt) if commands and commands.first().option_count else ""
+
+
+async def test_the_glossary_is_in_the_command_palette(make_app, settle, wait_until):
+    from attnpos.tui.screens.dialogs import GlossaryScreen
 
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         await pilot.press("ctrl+p")
-        await pilot.pause(0.5)
+        await wait_until(pilot, lambda: "Playground" in first_command(app))
         await pilot.press(*"glossary")
-        await pilot.pause(0.5)
+        await wait_until(pilot, lambda: "Glossary" in first_command(app))
         await pilot.press("enter")
         await settle(pilot)
         assert isinstance(app.screen, GlossaryScreen)
@@ -236,12 +237,14 @@ async def test_the_glossary_is_in_the_command_palette(make_app, settle):
 
 
 async def test_the_outline_states_the_prerequisites(make_app, settle):
-    from attnpos.lessons.scanner import PREREQUISITES
+    from attnpos.lessons.scanner import read_course_text
 
     app = make_app()
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
-        assert PREREQUISITES in str(app.screen.query_one("#outline-intro").render())
+        intro = str(app.screen.query_one("#outline-intro").render())
+        assert read_course_text().prerequisites in intro
+        assert intro.startswith(read_course_text().opening(len(app.outline)))
 
 
 async def test_too_small_says_so(make_app, settle):
@@ -308,12 +311,14 @@ def test_the_app_starts_without_numpy():
 async def test_a_broken_lesson_is_reported_not_a_crash(tmp_path, monkeypatch, make_app):
     """Someone edited a lesson and broke it: the app says so and keeps running."""
     from attnpos.lessons import loader
+    from tiny_course import write_course_file
 
+    write_course_file(tmp_path)
     broken = tmp_path / "content"
     broken.mkdir()
     (broken / "01-broken.md").write_text("no front matter\n")
-    monkeypatch.setattr(loader, "CONTENT_DIR", broken)
-    monkeypatch.setattr(loader.load_course, "__defaults__", (broken, loader.EXERCISES_DIR))
+    real_load_course = loader.load_course
+    monkeypatch.setattr(loader, "load_course", lambda: real_load_course(broken))
     app = make_app()
     notices = []
     async with app.run_test(size=(80, 24)) as pilot:

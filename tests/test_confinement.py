@@ -503,7 +503,7 @@ async def test_the_app_says_once_what_confinement_is_missing(tmp_path):
     from attnpos.tui.app import AttnposApp
 
     app = AttnposApp(data_dir=tmp_path / "data", start="constant-offset", limits=QUICK)
-    app._sandbox = _LessConfined()
+    app.session.use_sandbox(_LessConfined())
     said = []
     real_notify = app.notify
     app.notify = lambda message, **options: (said.append(message), real_notify(message, **options))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import math
 import pathlib
+import re
 
 import numpy as np
 import pytest
@@ -33,7 +34,7 @@ from attnpos.core import (
     symmetric_alibi_bias,
 )
 from attnpos.core import experiments as ex
-from attnpos.core.playground import LEARNED_SCALE, MAX_TOKENS, WIDTH, play
+from attnpos.core.playground import LEARNED_SCALE, PLAYGROUND_MAX_TOKENS, WIDTH, play
 
 MACHINE_ZERO = 1e-14  # a few ulps of float64 at the magnitudes these tests use
 
@@ -534,7 +535,7 @@ def test_each_family_against_the_loop(signal):
     T = len(tokens)
     added = {
         "sinusoidal": sinusoidal(T, WIDTH),
-        "learned": learned_positions(learned_table(MAX_TOKENS, WIDTH, seed=ex.SENTENCE_SEED, scale=LEARNED_SCALE), T),
+        "learned": learned_positions(learned_table(PLAYGROUND_MAX_TOKENS, WIDTH, seed=ex.SENTENCE_SEED, scale=LEARNED_SCALE), T),
     }.get(signal, np.zeros((T, WIDTH)))
     options = {
         "causal": signal == "causal",
@@ -575,6 +576,10 @@ FORBIDDEN = {
     # The command line and the colour ramp it prints with never load Textual: it opens the app through tui/main.py.
     "tui/cli": TEXTUAL_SIDE,
     "tui/colours.py": TEXTUAL_SIDE,
+    # Widgets are what screens share: they may hold one another (a pair of grids), never reach up or sideways
+    # into the command line, a screen or the app; a helper two widgets share goes in a module of its own.
+    "tui/widgets": ("attnpos.tui.cli", "attnpos.tui.screens", "attnpos.tui.app", "attnpos.tui.main", "attnpos.tui.command_palette"),
+    "tui/screens": ("attnpos.tui.cli", "attnpos.tui.main", "attnpos.tui.command_palette"),
 }
 
 
@@ -599,6 +604,39 @@ def test_imports_flow_one_way(package):
         for name in imported_modules(path):
             if any(name == bad or name.startswith(bad + ".") for bad in FORBIDDEN[package]):
                 offenders.append(f"{path.relative_to(ROOT)} imports {name}")
+    assert not offenders, offenders
+
+
+def test_widgets_take_only_classes_from_one_another():
+    """A widget may hold another (a pair of grids holds two grids); a helper they share lives in a module of its own."""
+    widgets = ROOT / "tui" / "widgets"
+    offenders = []
+    for path in widgets.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("attnpos.tui.widgets."):
+                source = ast.parse((widgets / f"{node.module.rsplit('.', 1)[-1]}.py").read_text(encoding="utf-8"))
+                classes = {n.name for n in source.body if isinstance(n, ast.ClassDef)}
+                offenders += [f"{path.name} imports {alias.name}" for alias in node.names if alias.name not in classes]
+    assert not offenders, offenders
+
+
+KEY_IN_PROSE = re.compile(r"\b(ctrl\+\w|f[1-9]\b|esc\b)")
+
+
+def test_prose_names_no_key_the_bindings_do_not_give():
+    """Keys shown in sentences come from the bindings (attnpos.tui.keys.bound_key), never typed beside them."""
+    offenders = []
+    paths = [*(ROOT / "tui" / "screens").glob("*.py"), *(ROOT / "tui" / "widgets").glob("*.py"), ROOT / "lessons" / "playground_state.py"]
+    for path in paths:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        skipped = {id(node) for node in ast.walk(tree) if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "Binding" for node in ast.walk(node)}
+        skipped |= {
+            id(node.body[0].value) for node in ast.walk(tree)
+            if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and ast.get_docstring(node) is not None
+        }
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in skipped and KEY_IN_PROSE.search(node.value):
+                offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}: {node.value!r}")
     assert not offenders, offenders
 
 

@@ -57,7 +57,7 @@ async def monkey_on(app: AttnposApp, start: str, events: int) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await asyncio.wait_for(monkey(pilot), timeout=240)  # a freeze fails here rather than hanging CI
         assert app.is_running
-        app.save_progress()
+        assert app.progress.save() or not app.progress.writable
 
 
 @pytest.mark.parametrize(

@@ -54,7 +54,7 @@ def test_bad_input_is_refused_with_a_reason():
     assert state.token_problem("two words") is not None and state.token_problem("dog") is None
     assert state.sentence_problem("  ") is not None and state.sentence_problem(" ".join(["w"] * 65)) is not None
     state.set_sentence("x" * 65)
-    assert state.toggle_characters() == "As characters that is more than 64 tokens." and state.by == "word"
+    assert state.toggle_characters() == "The playground takes up to 64 characters; that is 65." and state.by == "word"
 
 
 def test_a_lesson_links_state_is_its_sentence_order_and_signal():
@@ -280,7 +280,7 @@ async def test_sixty_four_tokens(make_app, settle):
 
 def test_play_command_rejects_too_many_words(attnpos):
     result = attnpos("play", " ".join(["w"] * 65))
-    assert result.returncode == 2 and "1 to 64" in result.stderr
+    assert result.returncode == 2 and "up to 64 words; that is 65" in result.stderr
 
 
 async def _shuffled_with_ramp(pilot, settle):

@@ -26,6 +26,31 @@ def test_round_trip(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == [STATE_FILE, STATE_FILE + ".lock"]  # no temporary file left behind
 
 
+def test_every_change_is_saved_as_it_is_made(tmp_path):
+    """A change and its save are one operation: no caller can forget the save."""
+    progress = Progress.load(tmp_path)
+    progress.visit(1, 2)
+    assert Progress.load(tmp_path).position == (1, 2)
+    progress.record_hint("constant-offset", 2)
+    progress.answer_quiz("q1", 0, False)
+    progress.enter_exercise("constant-offset")
+    again = Progress.load(tmp_path)
+    assert again.exercise("constant-offset").hints_used == 2 and again.quiz_answer("q1") is not None
+    assert again.open_exercise == "constant-offset"
+    assert progress.reset() and Progress.load(tmp_path).position is None
+
+
+def test_notices_go_to_a_listener_once_there_is_one(tmp_path):
+    blocked = tmp_path / "file"
+    blocked.write_text("not a folder")
+    progress = Progress.load(blocked)
+    told: list[str] = []
+    progress.listen(told.append)
+    assert len(told) == 1 and not progress.notices  # the start-up notice, handed over
+    progress.visit(1, 0)  # kept in memory, and not told twice
+    assert len(told) == 1 and progress.position == (1, 0)
+
+
 @pytest.mark.parametrize(
     "content, reason",
     [
@@ -157,8 +182,8 @@ def test_a_check_counts_an_attempt_and_a_pass_sticks_even_from_two_front_ends(tm
     app, command_line = Progress.load(tmp_path), Progress.load(tmp_path)
     assert app.record_check("constant-offset", True, "right = 1").passed
     assert app.save()
-    assert not command_line.record_check("constant-offset", False, "wrong = 1").passed  # it has not seen the app's pass yet
-    assert command_line.save()
+    # Saved as it is made, so merged with the file at once: the app's pass is already in it.
+    assert command_line.record_check("constant-offset", False, "wrong = 1").passed
     state = Progress.load(tmp_path).exercise("constant-offset")
     assert state.attempts == 2 and state.passed and state.passed_source == "right = 1"  # the code of the pass, not of the later failure
 

@@ -13,3 +13,10 @@ explanations = ["yes", "no"]
 passed = "Well done."
 [advice]
 """
+
+COURSE_TOML = 'title = "A tiny course"\nprerequisites = "None."\nintroduction = "{lessons} to test with."\n'
+
+
+def write_course_file(root) -> None:
+    """course.toml in ``root``, beside the content/ and exercises/ folders of a small course."""
+    (root / "course.toml").write_text(COURSE_TOML, encoding="utf-8")

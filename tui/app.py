@@ -15,12 +15,13 @@ from textual.binding import Binding, BindingType
 from textual.command import CommandPalette
 from textual.filter import NoColor
 
-from attnpos.lessons.outline import find_outline_exercise, read_outline
+from attnpos.lessons.outline import OutlineLesson, find_outline_exercise
 from attnpos.lessons.progress import Progress
-from attnpos.lessons.scanner import COURSE_TITLE
+from attnpos.lessons.scanner import CourseText
+from attnpos.lessons.session import Session
 from attnpos.tui.command_palette import CourseCommands
+from attnpos.tui.keys import binding_groups
 from attnpos.tui.leaks import release_removed_widgets
-from attnpos.tui.screens.help_screen import HelpScreen, binding_groups
 from attnpos.tui.screens.outline_screen import OutlineScreen
 from attnpos.tui.screens.too_small_screen import MIN_HEIGHT, MIN_WIDTH, TooSmallScreen
 
@@ -35,7 +36,6 @@ HANG_UP_GRACE = 3.0  # seconds a hung-up app may take to shut down before it is 
 class AttnposApp(App):
     """Why Attention Needs Position: a course you read, run and answer in the terminal."""
 
-    TITLE = COURSE_TITLE
     CSS_PATH = "app.tcss"
     COMMANDS = App.COMMANDS | {CourseCommands}
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -64,19 +64,15 @@ class AttnposApp(App):
             self._filters.append(NoColor())
         # Without colour a highlighted row is only bold: the stylesheet reverses it instead.
         self.set_class(self.no_color or self.console.color_system is None, "-no-colour")
-        self._limits = limits
-        self.progress = Progress.load(data_dir)
-        self.outline = read_outline()
-        self._course: Course | None = None
-        self._course_lock = threading.Lock()
-        self._sandbox: Sandbox | None = None
+        self.session = Session(data_dir, limits)  # the course, progress, sandbox and limits, without Textual
+        self.title = self.session.text.title or self.title
         self.confinement_told = False  # the exercise screen says once per session what confinement is missing
         self._start = start
         self._play = play
 
     def on_mount(self) -> None:
         self.push_screen(OutlineScreen())
-        self._show_notices()
+        self.progress.listen(lambda notice: self.notify(notice, severity="warning", timeout=10))  # a save that failed, a file moved aside
         if isinstance(self._start, str):
             self.open_exercise(self._start)
         elif self._start is not None:
@@ -124,43 +120,38 @@ class AttnposApp(App):
 
     def on_unmount(self) -> None:
         self.save_drafts()
-        if self._sandbox is not None:
-            self._sandbox.close()
+        self.session.close()
+
+    # --- the session: what the screens read, kept by attnpos.lessons.session -----------
+
+    @property
+    def progress(self) -> Progress:
+        return self.session.progress
+
+    @property
+    def outline(self) -> list[OutlineLesson]:
+        return self.session.outline
+
+    @property
+    def course_text(self) -> CourseText:
+        return self.session.text
 
     @property
     def limits(self) -> Limits:
-        """Time and memory allowed to learner code (imported late: the sandbox brings NumPy)."""
-        if self._limits is None:
-            from attnpos.lessons.checking import Limits
-
-            self._limits = Limits()
-        return self._limits
+        return self.session.limits
 
     @property
     def sandbox(self) -> Sandbox:
-        """The warm sandbox for running and checking learner code, started on first use."""
-        with self._course_lock:
-            if self._sandbox is None:
-                from attnpos.lessons.checking import Sandbox
+        return self.session.sandbox
 
-                self._sandbox = Sandbox(max_workers=2)
-            return self._sandbox
-
-    # --- the course, loaded off the UI thread ----------------------------
+    @property
+    def course(self) -> Course:
+        return self.session.course
 
     @work(thread=True, exit_on_error=False)
     def _preload_course(self) -> None:
         """Load lessons and figures (NumPy, the experiments) while the learner reads the outline."""
-        _ = self.course  # the property loads and keeps it
-
-    @property
-    def course(self) -> Course:
-        with self._course_lock:
-            if self._course is None:
-                from attnpos.lessons.loader import load_course
-
-                self._course = load_course()
-            return self._course
+        _ = self.session.course  # the session loads and keeps it
 
     # --- navigation --------------------------------------------------------
 
@@ -215,7 +206,6 @@ class AttnposApp(App):
             self.open_lesson(exercise.lesson, section)
             self.push_screen(ExerciseScreen(exercise, self.progress.exercise(exercise_id).draft))
             self.progress.enter_exercise(exercise_id)
-            self.save_progress()
 
     def open_playground(self, sentence: str | None = None, perm: list[int] | None = None, signal: str = "none") -> None:
         from attnpos.lessons.playground_state import DEFAULT_SENTENCE
@@ -227,7 +217,7 @@ class AttnposApp(App):
         course = self._course_or_notice()
         if course is None:
             return
-        from attnpos.tui.screens.glossary_screen import GlossaryScreen
+        from attnpos.tui.screens.dialogs import GlossaryScreen
 
         self.push_screen(GlossaryScreen(course.glossary))
 
@@ -255,7 +245,6 @@ class AttnposApp(App):
     def left_exercise(self) -> None:
         """The learner went back out of an exercise: `c` now continues at the lesson."""
         self.progress.enter_exercise(None)
-        self.save_progress()
 
     def action_command_palette(self) -> None:
         # Textual only checks the top screen; with the too-small screen over an open palette
@@ -264,29 +253,11 @@ class AttnposApp(App):
             super().action_command_palette()
 
     def action_help(self) -> None:
+        from attnpos.tui.screens.dialogs import HelpScreen  # the dialogs' lesson blocks bring NumPy: not at start-up
+
         if isinstance(self.screen, HelpScreen):
             return
         self.push_screen(HelpScreen(binding_groups(self.screen)))
-
-    # --- progress ------------------------------------------------------------
-
-    def record_position(self, lesson: int, section: int) -> None:
-        self.progress.visit(lesson, section)
-        self.save_progress()
-
-    def record_quiz(self, quiz_id: str, choice: int, correct: bool) -> None:
-        self.progress.answer_quiz(quiz_id, choice, correct)
-        self.save_progress()
-
-    def save_progress(self) -> None:
-        """Write the progress file; a failure is told once and the state stays in memory."""
-        self.progress.save()
-        self._show_notices()
-
-    def _show_notices(self) -> None:
-        for notice in self.progress.notices:
-            self.notify(notice, severity="warning", timeout=10)
-        self.progress.notices.clear()
 
     # --- screenshots (ctrl+p, "Save screenshot") ------------------------------
 

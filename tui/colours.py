@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Protocol
 
 from rich.color import Color as RichColor
+from rich.console import Console
 from rich.segment import Segment
 from rich.style import Style
 
@@ -22,6 +24,30 @@ VIRIDIS_STOPS: tuple[tuple[int, int, int], ...] = (
 )
 SHADES = "·░▒▓█"
 """One glyph per fifth of the scale, lightest weight first; the dot keeps a near-zero cell visible."""
+
+
+class ColourSettings(Protocol):
+    """What colour_available reads of a Textual App (this module never imports Textual)."""
+
+    @property
+    def no_color(self) -> bool: ...
+    @property
+    def native_ansi_color(self) -> bool: ...
+    @property
+    def console(self) -> Console: ...
+
+
+def colour_available(app: ColourSettings) -> bool:
+    """Whether the viridis ramp can be shown faithfully.
+
+    Not when the user asked for no colour (`NO_COLOR`, read by Textual into
+    `App.no_color`), when the app keeps to the terminal's own ANSI palette
+    (`App.ansi_color` / an ANSI theme), or when the terminal has fewer than 256
+    colours (Rich's detected `color_system` is "standard", "windows" or None).
+    """
+    if app.no_color or app.native_ansi_color:
+        return False
+    return app.console.color_system in ("truecolor", "256")
 
 
 def viridis(fraction: float) -> tuple[int, int, int]:

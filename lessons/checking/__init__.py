@@ -14,19 +14,42 @@ diagnosis id. Messages live with the exercise content.
 - ``judging``: from runs to a verdict; ``content``: ``lessons --check``
 """
 
-from attnpos.lessons.checking.content import exercise_problems
-from attnpos.lessons.checking.contracts import CONTRACTS
-from attnpos.lessons.checking.judging import check_file, check_source
-from attnpos.lessons.checking.sandbox import (
-    CancelToken,
-    ConfinementUnavailable,
-    Limits,
-    RunResult,
-    Sandbox,
-    missing_layers,
-    printable,
-)
-from attnpos.lessons.checking.verdicts import Verdict
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+# Imported on first use (PEP 562), so that the sandbox can start a fork server before NumPy is imported
+# here: `attnpos check` overlaps the server's start with its own imports (docs/PERFORMANCE.md).
+_EXPORTS = {
+    "exercise_problems": "content", "CONTRACTS": "contracts", "check_file": "judging", "check_source": "judging",
+    "CancelToken": "sandbox", "ConfinementUnavailable": "sandbox", "Limits": "sandbox", "RunResult": "sandbox",
+    "Sandbox": "sandbox", "missing_layers": "sandbox", "printable": "sandbox", "Verdict": "verdicts",
+}
+
+if TYPE_CHECKING:
+    from attnpos.lessons.checking.content import exercise_problems
+    from attnpos.lessons.checking.contracts import CONTRACTS
+    from attnpos.lessons.checking.judging import check_file, check_source
+    from attnpos.lessons.checking.sandbox import (
+        CancelToken,
+        ConfinementUnavailable,
+        Limits,
+        RunResult,
+        Sandbox,
+        missing_layers,
+        printable,
+    )
+    from attnpos.lessons.checking.verdicts import Verdict
+
+
+def __getattr__(name: str) -> object:
+    if name not in _EXPORTS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{_EXPORTS[name]}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "CONTRACTS", "CancelToken", "ConfinementUnavailable", "Limits", "RunResult", "Sandbox", "Verdict",

@@ -1,7 +1,8 @@
 """What `attnpos lessons --check` says of the exercises, as rustlings lints its own.
 
 Every exercise needs a contract, a message for every diagnosis it can give,
-advice only for names it has; its solution must pass, its starter must not,
+advice only for names it has; its solution and each script in its ``right/``
+folder (the same answer in other styles) must pass, its starter must not,
 and each script in its ``mistakes/`` folder must get the diagnosis its name
 starts with (``added-after-attention__late-offset.py``). Every diagnosis the
 exercise can give needs at least one such script. A checker error anywhere
@@ -29,9 +30,9 @@ def exercise_problems(exercises: dict[str, Exercise], sandbox: Sandbox, jobs: in
     runs = []
     for exercise in exercises.values():
         where = f"{exercise.folder.name}/"
-        contract = CONTRACTS.get(exercise.id)
+        contract = CONTRACTS.get(exercise.contract)
         if contract is None:
-            problems.append(f"{where}exercise.toml: no checker contract for exercise {exercise.id!r}")
+            problems.append(f"{where}exercise.toml: no checker contract {exercise.contract!r}; known: {', '.join(CONTRACTS)}")
             continue
         diagnoses = contract.every_diagnosis
         problems += [f"{where}exercise.toml: no message for the diagnosis {d!r}" for d in diagnoses if d not in exercise.messages]
@@ -41,6 +42,7 @@ def exercise_problems(exercises: dict[str, Exercise], sandbox: Sandbox, jobs: in
         ]
         problems += [f"{where}exercise.toml: advice for {name!r}, which the answer does not define" for name in exercise.advice if name not in contract.names]
         expected = {"solution.py": "passed", "starter.py": None}
+        expected.update({f"right/{file_name}": "passed" for file_name in exercise.right})
         for file_name in exercise.mistakes:
             diagnosis = file_name.split(MISTAKE_SEPARATOR)[0]
             if MISTAKE_SEPARATOR not in file_name or diagnosis not in diagnoses or diagnosis == "passed":
@@ -51,11 +53,12 @@ def exercise_problems(exercises: dict[str, Exercise], sandbox: Sandbox, jobs: in
         problems += [f"{where}mistakes/: no script that gets {d!r}" for d in diagnoses if d not in covered]
         sources = {"solution.py": exercise.solution, "starter.py": exercise.starter}
         sources.update({f"mistakes/{name}": source for name, source in exercise.mistakes.items()})
+        sources.update({f"right/{name}": source for name, source in exercise.right.items()})
         runs += [(exercise, path, sources[path], diagnosis) for path, diagnosis in expected.items()]
 
     def judge(item):
         exercise, path, source, diagnosis = item
-        limits = Limits() if path == "solution.py" else MISTAKE_LIMITS
+        limits = Limits() if diagnosis == "passed" else MISTAKE_LIMITS
         return item, check_source(exercise, source, sandbox, limits, filename=path.rsplit("/", 1)[-1])
 
     with ThreadPoolExecutor(max_workers=jobs) as pool:

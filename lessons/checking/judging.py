@@ -7,6 +7,7 @@ missing) come from the first run alone; the contract's judge sees both.
 
 from __future__ import annotations
 
+import re
 import threading
 import traceback
 from collections.abc import Callable
@@ -17,6 +18,7 @@ import numpy as np
 from attnpos.lessons.checking import rerun
 from attnpos.lessons.checking.contracts import CONTRACTS, Contract, Runs
 from attnpos.lessons.checking.sandbox import CancelToken, Limits, RunResult, Sandbox
+from attnpos.lessons.checking.separation import RIGHT, TYPED, every_reading, indistinct, unseparated
 from attnpos.lessons.checking.verdicts import CHECKER_ERROR, Mistake, Passed, Verdict, render
 from attnpos.lessons.model import Exercise
 
@@ -27,24 +29,24 @@ def check_source(
     exercise: Exercise, source: str, sandbox: Sandbox, limits: Limits = Limits(),
     cancel: CancelToken | None = None, filename: str = "answer.py",
 ) -> Verdict:
-    contract = CONTRACTS[exercise.id]
-    rerun_result = _start_rerun(contract, source, sandbox, limits, cancel, filename)
+    contract = CONTRACTS[exercise.contract]
+    reruns = _start_reruns(contract, source, sandbox, limits, cancel, filename)
     first = sandbox.run_source(source, contract.names, limits, filename=filename, cancel=cancel)
-    return judge_runs(exercise, first, rerun_result, source)
+    return judge_runs(exercise, first, reruns, source)
 
 
 def check_file(
     exercise: Exercise, path: Path, sandbox: Sandbox, limits: Limits = Limits(), cancel: CancelToken | None = None,
 ) -> Verdict:
-    contract = CONTRACTS[exercise.id]
+    contract = CONTRACTS[exercise.contract]
     source = Path(path).read_text(encoding="utf-8")
-    rerun_result = _start_rerun(contract, source, sandbox, limits, cancel, Path(path).name)
+    reruns = _start_reruns(contract, source, sandbox, limits, cancel, Path(path).name)
     first = sandbox.run(Path(path), contract.names, limits, cancel=cancel)
-    return judge_runs(exercise, first, rerun_result, source)
+    return judge_runs(exercise, first, reruns, source)
 
 
 class _Rerun:
-    """The rerun, going on in a thread of its own while the first run goes on in the caller's."""
+    """One rerun, going on in a thread of its own while the first run goes on in the caller's."""
 
     def __init__(self, run: Callable[[], RunResult]) -> None:
         self._result: RunResult | None = None
@@ -79,36 +81,66 @@ class _NoRerun:
         return None, self._failure
 
 
-def _start_rerun(
+def _start_reruns(
     contract: Contract, source: str, sandbox: Sandbox, limits: Limits, cancel: CancelToken | None, filename: str,
-) -> _Rerun | _NoRerun:
-    rewritten = rerun.substitute(source, contract.replacements)
-    if rewritten is None:
-        names = ", ".join(f"`{name}`" for name in contract.replacements)
-        return _NoRerun(f"{names} must be set at the top level of the script, where the checker can replace it")
-    return _Rerun(lambda: sandbox.run_source(rewritten, contract.names, limits, filename=filename, cancel=cancel))
+) -> list[_Rerun | _NoRerun]:
+    started: list[_Rerun | _NoRerun] = []
+    for planned in contract.reruns:
+        rewritten = rerun.substitute(source, planned.replacements)
+        if rewritten is None:
+            names = ", ".join(f"`{name}`" for name in planned.replacements)
+            started.append(_NoRerun(f"{names} must be set at the top level of the script, where the checker can replace it"))
+            continue
+        started.append(_Rerun(lambda text=rewritten: sandbox.run_source(text, contract.names, limits, filename=filename, cancel=cancel)))
+    return started
 
 
 def _error_cause(kind: str, message: str) -> str:
-    """Which kind of error, so the advice follows it: a call's arguments, an unknown name, an index, shapes."""
-    if kind == "NameError":
+    """Which family of error, so the advice follows it (the sentences are verdicts.PROBLEMS' and the exercise's)."""
+    if kind in ("ModuleNotFoundError", "ImportError"):
+        return "import"
+    if kind in ("NameError", "UnboundLocalError"):
         return "name"
-    if kind == "TypeError" and "argument" in message:
-        return "arguments"
     if kind == "IndexError":
-        return "index"
-    if kind == "ValueError" and any(word in message for word in ("shape", "broadcast", "dimension", "axis")):
-        return "shapes"
+        # out[4] on a (1, 6, 8) array: the batch axis of one comes first
+        return "batch-axis" if re.search(r"axis 0 with size 1\b", message) else "index"
+    if kind == "KeyError":
+        return "key"
+    if kind == "TypeError":
+        return "arguments" if "argument" in message else "type"
+    if kind == "ValueError":
+        return "shapes" if any(word in message for word in ("shape", "broadcast", "dimension", "axis")) else "value"
+    if kind == "RecursionError":
+        return "recursion"
+    if kind == "AttributeError":
+        return "attribute"
+    if kind == "ZeroDivisionError":
+        return "zero-division"
     return ""
 
 
-def judge_runs(exercise: Exercise, run: RunResult, rerun_result: _Rerun | _NoRerun, source: str) -> Verdict:
+def _syntax_cause(kind: str, message: str) -> str:
+    """Which kind of unreadable line: indentation, a Python 2 print, an unclosed bracket or string, a missing colon."""
+    if kind in ("IndentationError", "TabError"):
+        return "indent"
+    if "Missing parentheses in call to 'print'" in message:
+        return "print"
+    if any(words in message for words in ("was never closed", "unexpected EOF", "unterminated", "EOF while scanning")):
+        return "unclosed"
+    if "expected ':'" in message:
+        return "colon"
+    return "other"
+
+
+def judge_runs(exercise: Exercise, run: RunResult, reruns: list[_Rerun | _NoRerun], source: str) -> Verdict:
     """Turn the runs into a verdict, most fundamental mistake first."""
-    contract = CONTRACTS[exercise.id]
+    contract = CONTRACTS[exercise.contract]
 
     def verdict(diagnosis: str, cause: str = "", **details: object) -> Verdict:
         line = details.pop("line", None)
-        message = render(exercise, diagnosis, cause, **{"changed": contract.changed, "line": line, **details})
+        changed = str(details.get("changed") or contract.changed)
+        details = {key: value.replace("{changed}", changed) if isinstance(value, str) else value for key, value in details.items()}
+        message = render(exercise, diagnosis, cause, **{"changed": changed, "line": line, **details})
         clean = {k: v for k, v in details.items() if v not in (None, "")}
         if cause:
             clean["cause"] = cause
@@ -117,27 +149,49 @@ def judge_runs(exercise: Exercise, run: RunResult, rerun_result: _Rerun | _NoRer
     if run.status == "timeout":
         return verdict("timeout", detail=run.detail)
     if run.status == "memory":
-        return verdict("memory", detail=run.detail)
+        if run.error is not None and run.error.line is not None:  # a MemoryError raised on a line: one allocation too large
+            return verdict("memory", "allocation", line=run.error.line, error=f"{run.error.type}: {run.error.message}", source_line=run.error.source_line)
+        return verdict("memory", "killed", detail=run.detail)
     if run.status in ("crash", "cancelled"):
         return verdict("crash", detail=run.detail, signal=run.signal, exit_code=run.exit_code)
     if run.status == "error" and run.error is not None:
         error = run.error
         diagnosis = "syntax-error" if error.type in SYNTAX_ERRORS else "error"
-        cause = error.type if diagnosis == "syntax-error" else _error_cause(error.type, error.message)
+        cause = _syntax_cause(error.type, error.message) if diagnosis == "syntax-error" else _error_cause(error.type, error.message)
         return verdict(diagnosis, cause, line=error.line, error=f"{error.type}: {error.message}", source_line=error.source_line)
     for name in contract.names:
         if name in run.missing:
             return verdict("missing-name", name=name)
         if name in run.bad_types:
             return verdict("bad-type", "not-numeric", name=name, got=run.bad_types[name])
-    rerun_values, rerun_failure = rerun_result.outcome(contract.names)
-    runs = Runs(dict(run.values), rerun_values, rerun_failure, source)
+    outcomes = [started.outcome(contract.names) for started in reruns]
+    runs = Runs(
+        dict(run.values), tuple(values for values, _ in outcomes), tuple(failure for _, failure in outcomes),
+        tuple(planned.changed for planned in contract.reruns), source,
+    )
     try:
         with np.errstate(all="ignore"):
             outcome: Passed = contract.judge(runs)
+            _require_separation(contract, runs)
     except Mistake as mistake:
         return verdict(mistake.diagnosis, mistake.cause, **mistake.fields)
     except Exception as error:  # a bug in a judge: never the learner's fault, and never passed off as theirs
         where = traceback.extract_tb(error.__traceback__)[-1]
         return verdict(CHECKER_ERROR, error=f"{type(error).__name__}: {error} ({Path(where.filename).name}:{where.lineno})")
     return verdict("passed", outcome.cause)
+
+
+
+def _require_separation(contract: Contract, runs: Runs) -> None:
+    """A pass stands only if the learner's own arrays tell the right computation from every wrong one the judge knows."""
+    if any(values is None for values in runs.reruns):
+        return  # the judge passed without every rerun (none does today); nothing to hold its figures against
+    readings = every_reading(
+        contract.hypotheses, contract.typed, [list(planned.replacements) for planned in contract.reruns],
+        runs.first, [values for values in runs.reruns if values is not None],
+    )
+    pairs = [pair for pair in unseparated(readings, contract.told_by_source, only=RIGHT) if not set(pair) & contract.seen_only]
+    if pairs:
+        confusions = [name for pair in pairs for name in pair if name != RIGHT]
+        confused = next((name for name in confusions if name.startswith(TYPED)), confusions[0])  # typed-in first: the plainest to tell
+        raise indistinct(runs.first, contract.names, confused, contract.described.get(confused, confused))

@@ -47,6 +47,26 @@ def substitute(source: str, replacements: Mapping[str, str]) -> str | None:
     return ast.unparse(ast.fix_missing_locations(tree))
 
 
+def substituted_values(values: Mapping[str, object], replacements: Mapping[str, str]) -> dict[str, object]:
+    """The values a rerun's replacements give, computed here rather than in a rewritten script (for the separation test).
+
+    Applied in order, each seeing the ones before, as in the rewritten script.
+    """
+    from attnpos.lessons.checking import substitutes
+
+    changed = dict(values)
+    for name, call in replacements.items():
+        function, arguments = _call_parts(call)
+        changed[name] = getattr(substitutes, function)(*(changed.get(argument) for argument in arguments))
+    return changed
+
+
+def _call_parts(call: str) -> tuple[str, list[str]]:
+    """``"scaled(Wv)"`` -> ("scaled", ["Wv"])."""
+    function, _, rest = call.partition("(")
+    return function, [argument.strip() for argument in rest.rstrip(")").split(",") if argument.strip()]
+
+
 def indexes_by(source: str, signal: str, perm: str) -> bool:
     """Whether the script indexes ``signal``, or anything computed from it, with ``perm`` (``(X + pos)[:, perm]``).
 
@@ -239,8 +259,7 @@ def _called(call: ast.Call) -> str:
 
 def _rebinding(name: str, call: str) -> ast.stmt:
     """``name = __import__(SUBSTITUTES_MODULE, fromlist=["_"]).function(args...)``; args are the learner's names, or None if unbound."""
-    function, _, rest = call.partition("(")
-    arguments = [argument.strip() for argument in rest.rstrip(")").split(",") if argument.strip()]
+    function, arguments = _call_parts(call)
     looked_up = ", ".join(f"globals().get({argument!r})" for argument in arguments)
     text = f"{name} = __import__({SUBSTITUTES_MODULE!r}, fromlist=['_']).{function}({looked_up})"
     return ast.parse(text).body[0]

@@ -55,3 +55,45 @@ def twins_alike(pos: object, X: object) -> np.ndarray:
         raise ValueError(f"pos of shape {pos.shape} has no token axis to rewrite")
     pos[..., b, :] = pos[..., a, :]
     return pos
+
+
+# The rerun's own tokens come from a seed of their own, so that they are the
+# same on every check (and in the separation test) and unrelated to any seed
+# a learner uses.
+REDRAW_SEED = 20170612
+
+
+def redrawn(X: object) -> np.ndarray:
+    """Other tokens of the same shape, dtype and size (root mean square) as the learner's.
+
+    Comparisons that pair the same tokens on the learner's X by coincidence
+    (the inverse reorder and no reorder, on a cycle of the shuffle) pair
+    different ones on these.
+    """
+    X = np.asarray(X)
+    size = float(np.sqrt(np.mean(np.square(X.astype(np.float64))))) or 1.0
+    tokens = np.random.default_rng(REDRAW_SEED).standard_normal(X.shape) * size
+    return tokens.astype(X.dtype if X.dtype.kind == "f" else np.float64)
+
+
+def zeroed(W: object) -> np.ndarray:
+    """A value projection of zeros: every output row is then zero, so any two rows are equal."""
+    W = np.asarray(W)
+    return np.zeros_like(W, dtype=W.dtype if W.dtype.kind == "f" else np.float64)
+
+
+def shifted(perm: object) -> np.ndarray:
+    """A shuffle by one slot (slot k gets token k − 1), as indices or as a permutation matrix, like the learner's.
+
+    On it, reordering by the inverse never pairs the tokens reordering by the
+    shuffle pairs (they would wherever the learner's perm swaps two tokens or
+    leaves one in place), so the two comparisons give figures of their own.
+    (k − 1 rather than k + 1: on the starter's arrays it also parts a signed
+    max from the max of |…|, tests/test_separation.py.)
+    """
+    perm = np.asarray(perm)
+    T = perm.shape[0]
+    indices = (np.arange(T) - 1) % T
+    if perm.ndim == 2:
+        return np.eye(T, dtype=perm.dtype)[indices]  # P @ X puts token k − 1 at slot k
+    return indices.astype(perm.dtype if perm.dtype.kind in "iu" else np.int64)

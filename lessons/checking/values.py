@@ -16,9 +16,9 @@ import numpy as np
 from attnpos.core import attention_output, is_permutation
 from attnpos.lessons.checking.verdicts import Mistake, shape_text
 
-# The checker recomputes attention on the learner's arrays; beyond this it would
+# The largest arrays an answer may hand the checker, which recomputes attention on them; beyond this it would
 # cost seconds and gigabytes, and no exercise needs more than a few tokens.
-MAX_TOKENS, MAX_WIDTH, MAX_BATCH = 1024, 1024, 64
+ANSWER_MAX_TOKENS, ANSWER_MAX_WIDTH, ANSWER_MAX_BATCH = 1024, 1024, 64
 
 Values = Mapping[str, np.ndarray]  # an answer's names as the sandbox read them
 
@@ -94,10 +94,21 @@ class Head:
         """The head's outputs for tokens X: (B, T, hv) or (T, hv)."""
         return attention_output(X, self.Wq, self.Wk, self.Wv)
 
+    def attend_unscaled(self, X: np.ndarray) -> np.ndarray:
+        """The outputs of a head that leaves out the 1/√d_k on its scores (an own head's commonest slip)."""
+        return attention_output(X, self.Wq, self.Wk, self.Wv, scale=1.0)
+
+    def unscaled_mistake(self, name: str, got: np.ndarray, X: np.ndarray, tolerance: float) -> Mistake | None:
+        """``mismatch/unscaled`` when ``got`` is what the unscaled head gives on X (and the scale matters: d_k > 1)."""
+        width = self.Wq.shape[1]
+        if width > 1 and got.shape == self.attend(X).shape and float(np.max(np.abs(got - self.attend_unscaled(X)))) <= tolerance:
+            return Mistake("mismatch", "unscaled", name=name, width=width)
+        return None
+
 
 def read_head(values: Values, x_name: str = "X", ndim: tuple[int, ...] = (3,), min_tokens: int = 2) -> Head:
     X = real_array(values, x_name, ndim)
-    if X.shape[-2] > MAX_TOKENS or X.shape[-1] > MAX_WIDTH or X.size // (X.shape[-2] * X.shape[-1]) > MAX_BATCH:
+    if X.shape[-2] > ANSWER_MAX_TOKENS or X.shape[-1] > ANSWER_MAX_WIDTH or X.size // (X.shape[-2] * X.shape[-1]) > ANSWER_MAX_BATCH:
         raise Mistake("bad-shape", "too-large", name=x_name, shape=shape_text(X.shape))
     if X.shape[-2] < min_tokens:
         raise Mistake("bad-shape", "too-few-tokens", name=x_name, shape=shape_text(X.shape), tokens=min_tokens)
@@ -106,7 +117,7 @@ def read_head(values: Values, x_name: str = "X", ndim: tuple[int, ...] = (3,), m
     for name, W in weights.items():
         if W.shape[0] != C:
             raise Mistake("bad-shape", "projection-rows", name=name, shape=shape_text(W.shape), x=x_name, width=C)
-        if W.shape[1] > MAX_WIDTH:
+        if W.shape[1] > ANSWER_MAX_WIDTH:
             raise Mistake("bad-shape", "too-large", name=name, shape=shape_text(W.shape))
     if weights["Wk"].shape[1] != weights["Wq"].shape[1]:
         raise Mistake("bad-shape", "key-width", name="Wk", shape=shape_text(weights["Wk"].shape), width=weights["Wq"].shape[1])
@@ -165,6 +176,12 @@ def read_offset(values: Values, target: tuple[int, ...], x_name: str = "X") -> n
         return np.broadcast_to(pos, np.broadcast_shapes(pos.shape, target))
     except ValueError:
         raise Mistake("bad-shape", "offset-broadcast", name="pos", shape=shape_text(pos.shape), x=x_name, target=shape_text(target)) from None
+
+
+def integer_offset(values: Values) -> dict[str, str]:
+    """The fields of an offset mistake when pos is stored in an integer array (0.6 truncated to 0), else none."""
+    pos = values["pos"]
+    return {"dtype": str(pos.dtype)} if pos.dtype.kind in "iub" else {}
 
 
 def alike(a: np.ndarray, b: np.ndarray, roundoff: float) -> bool:

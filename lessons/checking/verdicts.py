@@ -16,6 +16,8 @@ from attnpos.lessons.model import Exercise
 
 # What the learner's own script did, before anything is judged.
 RUN_DIAGNOSES = ("missing-name", "bad-type", "bad-shape", "syntax-error", "error", "crash", "timeout", "memory")
+# The learner's arrays cannot tell the right computation from a wrong one (an all-zero head, float16): never a pass.
+INDISTINCT = "indistinct"
 # An exception in the checker's own code: a bug of attnpos, never the learner's fault.
 CHECKER_ERROR = "checker-error"
 CHECKER_ERROR_MESSAGE = (
@@ -45,6 +47,27 @@ PROBLEMS = {
     "bad-shape/offset-broadcast": "`pos` has shape {shape}, which does not broadcast against `{x}` of shape {target}.",
     "bad-shape/output-shape": "`{name}` has shape {shape}, but the attention output of your arrays has shape {wanted}.",
     "bad-shape/not-scalar": "`{name}` has shape {shape}, but a single number is needed.",
+    # Advice for each family of Python error, the same in every exercise (an exercise may say more in its own [messages]).
+    "error/import": "A module could not be imported: only NumPy and attnpos are installed where answers run. Use NumPy for everything this needs.",
+    "error/key": "A dictionary was asked for a key it does not hold; check the key's spelling, or set it before that line.",
+    "error/type": (
+        "A value of the wrong kind was used there (a list where an array is needed, a number called like a function…); "
+        "print its type just before that line."
+    ),
+    "error/value": "A function got a value it cannot use; the message below says which.",
+    "error/recursion": "A function calls itself without end; give it a case that returns without calling itself, or use a loop.",
+    "error/attribute": (
+        "That value has no attribute or method by that name; check the spelling, and that it is a NumPy array "
+        "(np.asarray) where you use an array method."
+    ),
+    "error/zero-division": "A division by zero; check the divisor on that line.",
+    "syntax-error/indent": "The line is indented differently from the lines around it: indent a block's lines alike, with spaces (not tabs).",
+    "syntax-error/print": "print is a function in Python 3 (Python 2's print statement is gone): write print(x), with parentheses.",
+    "syntax-error/unclosed": "A bracket or quote opened on or before that line is never closed: count them.",
+    "syntax-error/colon": "A line that starts a block (if, for, def, with) ends with a colon.",
+    "syntax-error/other": "Look at that line and the one before it for a typo: an unclosed bracket or quote, a missing colon or operator.",
+    "memory/allocation": "Line {line} asks for one array larger than the run's memory ({error}): these arrays are tiny, so look at the shape you create there.",
+    "memory/killed": "Your script used too much memory, little by little: look for a loop that keeps growing something.",
     "bad-shape/twin-slots": "`X` has shape {shape}, but the two copies sit at slots {a} and {b}, so at least {tokens} tokens are needed.",
 }
 
@@ -108,7 +131,8 @@ def render(exercise: Exercise, diagnosis: str, cause: str = "", **fields: object
     text_fields["advice"] = exercise.advice.get(str(fields.get("name", "")), "")
     fallback = CHECKER_ERROR_MESSAGE if diagnosis == CHECKER_ERROR else ""
     template = exercise.messages.get(message_key(exercise, diagnosis, cause), fallback)
-    return " ".join(template.format_map(_Blank(text_fields)).split())
+    message = " ".join(template.format_map(_Blank(text_fields)).split())
+    return message[:1].upper() + message[1:]  # a template may open with a field ("{yours} reorders …")
 
 
 class _Blank(dict):

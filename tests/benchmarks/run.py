@@ -1,6 +1,6 @@
 """attnpos benchmarks: each figure beside a baseline measured in the same run, and its budget.
 
-    python tests/benchmarks/run.py            # all eight
+    python tests/benchmarks/run.py            # all nine
     python tests/benchmarks/run.py frame grid # some of them
 
 Not part of `pytest`: the machines are shared and noisy, so budgets are
@@ -480,7 +480,7 @@ def bench_grade(count: int = 200) -> Result:
     return Result("6. grading 200 submissions, 2 jobs", figure, baseline, elapsed / floor, "≤ 100 ms each", per <= 0.100)
 
 
-# --- 8. a whole class: every student's every exercise -------------------------------------------
+# --- 9. a whole class: every student's every exercise -------------------------------------------
 
 
 def bench_class(students: int | None = None, loop_sample: int = 24) -> Result:
@@ -522,7 +522,79 @@ def bench_class(students: int | None = None, loop_sample: int = 24) -> Result:
     aim = per_loop * len(files) / jobs
     figure = f"{elapsed:.1f} s for {students} students × {len(course.exercises)} exercises ({len(files)} files, {elapsed / len(files) * 1000:.0f} ms each)"
     baseline = f"check in a loop: {per_loop * 1000:.0f} ms a file, so {per_loop * len(files):.0f} s, / {jobs} jobs = {aim:.0f} s"
-    return Result(f"8. grade-class, {students} students, {jobs} jobs", figure, baseline, elapsed / aim, "≤ 1.1", elapsed <= 1.1 * aim)
+    return Result(f"9. grade-class, {students} students, {jobs} jobs", figure, baseline, elapsed / aim, "≤ 1.1", elapsed <= 1.1 * aim)
+
+
+# --- 8. `attnpos check` as a whole process -------------------------------------------------
+
+# Where the time of one `attnpos check` goes, measured inside one process the way the command runs it.
+CHECK_PHASES = """
+import sys, time
+started = time.perf_counter()
+from attnpos.tui.cli.early_sandbox import EarlySandbox
+early = EarlySandbox(None)
+t_server_started = time.perf_counter()
+from attnpos.tui.cli import command_line, exercise_commands
+from attnpos.lessons.checking import Limits, check_file
+t_imports = time.perf_counter()
+course = command_line._exercise_course("constant-offset")
+t_load = time.perf_counter()
+sandbox = early.ready()
+t_ready = time.perf_counter()
+from pathlib import Path
+verdict = check_file(course.exercises["constant-offset"], Path(sys.argv[1]), sandbox, Limits())
+t_check = time.perf_counter()
+import io
+from rich.console import Console
+exercise_commands.print_verdict(Console(file=io.StringIO()), verdict, Path(sys.argv[1]))
+t_render = time.perf_counter()
+warm = []
+for _ in range(5):
+    before = time.perf_counter()
+    check_file(course.exercises["constant-offset"], Path(sys.argv[1]), sandbox, Limits())
+    warm.append(time.perf_counter() - before)
+sandbox.close()
+print(t_imports - t_server_started, t_load - t_imports, t_ready - t_load, t_check - t_ready, t_render - t_check, sorted(warm)[2])
+"""
+
+
+def bench_cli_check(runs: int = 9) -> Result:
+    """`attnpos check constant-offset solution.py`, a whole process, beside `python -c "import numpy"` in the same run."""
+    solution = Path(tempfile.mkdtemp()) / "answer.py"
+    solution.write_text((Path(__file__).parents[2] / "lessons/exercises/constant-offset/solution.py").read_text())
+    attnpos = [PYTHON, "-m", "attnpos", "check", "constant-offset", str(solution)]
+    env = {**os.environ, "XDG_DATA_HOME": tempfile.mkdtemp()}  # the check records progress: not in the user's
+    checks, numpy = [], []
+    for _ in range(runs):  # interleaved, so both meet the same load
+        started = time.perf_counter()
+        subprocess.run(attnpos, check=True, stdout=subprocess.DEVNULL, env=env)
+        checks.append(time.perf_counter() - started)
+        started = time.perf_counter()
+        subprocess.run([PYTHON, "-c", "import numpy"], check=True)
+        numpy.append(time.perf_counter() - started)
+    interpreter = statistics.median(_timed([PYTHON, "-c", "pass"]) for _ in range(runs))
+    phases = [
+        [float(x) for x in subprocess.run([PYTHON, "-c", CHECK_PHASES, str(solution)], check=True, capture_output=True, text=True,
+                                          env=env).stdout.split()]
+        for _ in range(5)
+    ]
+    imports, load, wait, check, render, warm = (statistics.median(p[i] for p in phases) * 1000 for i in range(6))
+    check_time, floor = statistics.median(checks), statistics.median(numpy)
+    return Result(
+        "8. `attnpos check` on a correct answer, a whole process",
+        f"median {check_time * 1000:.0f} ms (interpreter {interpreter * 1000:.0f} ms; imports {imports:.0f}, exercise {load:.0f}, "
+        f"waiting for the server {wait:.0f}, the runs and judging {check:.0f}, rendering {render:.0f} ms; a warm check under watch {warm:.0f} ms)",
+        f"{floor * 1000:.0f} ms python -c 'import numpy'",
+        check_time / floor,
+        "≤ 2×",
+        check_time <= 2 * floor,
+    )
+
+
+def _timed(argv: list[str]) -> float:
+    started = time.perf_counter()
+    subprocess.run(argv, check=True)
+    return time.perf_counter() - started
 
 
 BENCHMARKS = {
@@ -533,6 +605,7 @@ BENCHMARKS = {
     "memory": bench_memory,
     "grade": bench_grade,
     "playground": bench_playground,
+    "cli-check": bench_cli_check,
     "class": bench_class,
 }
 

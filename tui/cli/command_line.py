@@ -79,45 +79,16 @@ def _show_lesson(course, number: str | None) -> int:
 
 
 def _check_lessons() -> int:
-    """Validate the course: every file parses, every runnable block runs, every solution passes."""
-    from attnpos.lessons.cells import run_cell
-    from attnpos.lessons.loader import CourseError, load_course
-    from attnpos.lessons.model import Code
+    """Validate the course (attnpos.lessons.validation) and report what is wrong."""
+    from attnpos.lessons.validation import check_course
 
-    try:
-        course = load_course()
-    except CourseError as error:
-        for problem in error.problems:
-            print(problem, file=sys.stderr)
-        print(f"attnpos: {len(error.problems)} problem(s) in the course", file=sys.stderr)
-        return 1
-    failures = 0
-    for lesson in course.lessons:
-        for section in lesson.sections:
-            for block in section.blocks:
-                if isinstance(block, Code) and block.runnable:
-                    result = run_cell(block.source)
-                    if not result.ok:
-                        failures += 1
-                        print(f"{lesson.path.name}:{block.line}: the block fails: {result.error}", file=sys.stderr)
-    from attnpos.lessons.grading import SubmissionError, load_grading
-
-    try:
-        load_grading(course)  # an instructor's edits to the grading table are checked here too
-    except SubmissionError as problem:
-        failures += 1
+    result = check_course()
+    for problem in result.problems:
         print(problem, file=sys.stderr)
-    from attnpos.lessons.checking import Sandbox, exercise_problems
-
-    with Sandbox(max_workers=4) as sandbox:
-        for exercise_problem in exercise_problems(course.exercises, sandbox):
-            failures += 1
-            print(f"lessons/exercises/{exercise_problem}", file=sys.stderr)
-    if failures:
-        print(f"attnpos: {failures} problem(s) in the course", file=sys.stderr)
+    if result.problems:
+        print(f"attnpos: {result.summary}", file=sys.stderr)
         return 1
-    blocks = sum(len(s.blocks) for lesson in course.lessons for s in lesson.sections)
-    print(f"course ok: {len(course.lessons)} lessons, {blocks} blocks, {len(course.exercises)} exercises")
+    print(result.summary)
     return 0
 
 
@@ -145,10 +116,28 @@ def _strict(args: argparse.Namespace) -> bool | None:
     return True if args.strict else None
 
 
-def _check(args: argparse.Namespace) -> int:
-    from attnpos.tui.cli.exercise_commands import run_check
+def _exercise_course(exercise_id: str):
+    """A course holding just the exercise to check (the whole one computes every lesson's figures), or the whole one
+    when there is no such exercise, so that the error lists those there are."""
+    from attnpos.lessons.loader import load_exercise
+    from attnpos.lessons.model import Course
+    from attnpos.lessons.scanner import read_course_text
 
-    return run_check(_load_course(), args.exercise, args.file, args.json, _limits(args), args.data_dir, _strict(args))
+    exercise = load_exercise(exercise_id)
+    return _load_course() if exercise is None else Course(read_course_text().title, (), {exercise.id: exercise})
+
+
+def _check(args: argparse.Namespace) -> int:
+    limits = _limits(args)
+    from attnpos.tui.cli.early_sandbox import EarlySandbox
+
+    early = EarlySandbox(_strict(args))  # its fork server starts while NumPy and the checker are imported here
+    try:
+        from attnpos.tui.cli.exercise_commands import run_check
+
+        return run_check(_exercise_course(args.exercise), args.exercise, args.file, args.json, limits, args.data_dir, early=early)
+    finally:
+        early.sandbox.close()
 
 
 def _grade(args: argparse.Namespace) -> int:
@@ -189,7 +178,7 @@ def _watch(args: argparse.Namespace) -> int:
 
     if args.interval <= 0:
         raise UsageError("--interval must be positive")
-    return watch(_load_course(), args.exercise, args.file, args.interval, _limits(args), args.data_dir, _strict(args))
+    return watch(_exercise_course(args.exercise), args.exercise, args.file, args.interval, _limits(args), args.data_dir, _strict(args))
 
 
 def _hint(args: argparse.Namespace) -> int:
@@ -326,14 +315,14 @@ def _app(args: argparse.Namespace, start=None, play: str | None = None) -> int:
 
 
 def _play(args: argparse.Namespace) -> int:
-    from attnpos.core.playground import MAX_TOKENS
+    from attnpos.core.playground import sentence_length_problem
     from attnpos.core.words import tokenize
     from attnpos.lessons.playground_state import DEFAULT_SENTENCE
 
     sentence = DEFAULT_SENTENCE if args.sentence is None else args.sentence
-    count = len(tokenize(sentence))
-    if not 1 <= count <= MAX_TOKENS:
-        raise UsageError(f"the playground takes 1 to {MAX_TOKENS} words; that sentence has {count}")
+    problem = sentence_length_problem(len(tokenize(sentence)))
+    if problem is not None:
+        raise UsageError(problem[0].lower() + problem[1:].rstrip("."))
     return _app(args, play=sentence)
 
 

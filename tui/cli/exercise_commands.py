@@ -6,15 +6,16 @@ import json
 import os
 import time
 from pathlib import Path
-
-from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
+from typing import TYPE_CHECKING
 
 from attnpos.lessons.checking import ConfinementUnavailable, Limits, Sandbox, Verdict, check_file, printable
 from attnpos.lessons.model import Course, Exercise
 from attnpos.lessons.progress import Progress
+from attnpos.tui.cli.early_sandbox import CHECK_WORKERS, EarlySandbox
 from attnpos.tui.cli.usage import UsageError
+
+if TYPE_CHECKING:  # Rich is imported where something is drawn: `check --json` never needs it
+    from rich.console import Console
 
 
 def shown_path(path: Path) -> str:
@@ -69,6 +70,8 @@ def collect_files(paths: list[Path]) -> list[Path]:
 
 
 def print_verdict(console: Console, verdict: Verdict, path: Path) -> None:
+    from rich.markup import escape
+
     mark = f"[bold {'green' if verdict.passed else 'red'}]{verdict.heading}[/]"
     console.print(f"{mark}  {escape(verdict.exercise)} · {escape(shown_path(path))}", soft_wrap=True)
     console.print(escape(verdict.message), soft_wrap=False)
@@ -86,9 +89,10 @@ def print_verdict(console: Console, verdict: Verdict, path: Path) -> None:
 
 def record(verdict: Verdict, source: str, data_dir: Path | None, console: Console | None) -> None:
     """A learner's own check counts in their progress too, as a check in the app does (with the code that passed)."""
+    from rich.markup import escape
+
     progress = Progress.load(data_dir)
     state = progress.record_check(verdict.exercise, verdict.passed, source)
-    progress.save()
     if console is not None:
         for notice in progress.notices:
             console.print(f"[yellow]{escape(notice)}[/]")
@@ -98,17 +102,20 @@ def record(verdict: Verdict, source: str, data_dir: Path | None, console: Consol
 
 def run_check(
     course: Course, exercise_id: str, file: Path, as_json: bool, limits: Limits, data_dir: Path | None = None,
-    strict: bool | None = None,
+    strict: bool | None = None, early: EarlySandbox | None = None,
 ) -> int:
+    """Check one file; ``early``: a sandbox already starting (the command line's), else one is started here."""
     exercise = find_exercise(course, exercise_id)
     readable_file(file)
     source = file.read_text(encoding="utf-8")  # what the app shows as the code that passed
-    with open_sandbox(2, strict) as sandbox:
+    with early.ready() if early is not None else open_sandbox(CHECK_WORKERS, strict) as sandbox:
         verdict = check_file(exercise, file, sandbox, limits)
     if as_json:
         print(json.dumps(verdict.as_json(shown_path(file))))
         record(verdict, source, data_dir, None)
     else:
+        from rich.console import Console
+
         console = Console(highlight=False)
         print_verdict(console, verdict, file)
         record(verdict, source, data_dir, console)
@@ -135,11 +142,13 @@ def watch(
     strict: bool | None = None,
 ) -> int:
     """Re-check whenever the file changes; polling works where file events do not (network folders)."""
+    from rich.console import Console
+
     exercise = find_exercise(course, exercise_id)
     readable_file(file)
     console = Console(highlight=False)
     seen: tuple[int, int] | None = None
-    with open_sandbox(2, strict) as sandbox:
+    with open_sandbox(CHECK_WORKERS, strict) as sandbox:
         try:
             while True:
                 stamp: tuple[int, int] | None
@@ -162,13 +171,15 @@ def watch(
 
 
 def print_hint(course: Course, exercise_id: str, number: int, data_dir: Path | None = None) -> int:
+    from rich.console import Console
+    from rich.markup import escape
+
     exercise = find_exercise(course, exercise_id)
     total = len(exercise.hints)
     if not 1 <= number <= total:
         raise UsageError(f"{exercise.id} has hints 1 to {total}")
     progress = Progress.load(data_dir)  # a hint read here counts as one taken in the app
-    if progress.record_hint(exercise.id, number):
-        progress.save()
+    progress.record_hint(exercise.id, number)
     console = Console(highlight=False)
     console.print(f"[bold]Hint {number} of {total}[/] · {escape(exercise.title)}")
     console.print(escape(exercise.hints[number - 1]))
@@ -178,6 +189,9 @@ def print_hint(course: Course, exercise_id: str, number: int, data_dir: Path | N
 
 
 def list_exercises(course: Course) -> int:
+    from rich.console import Console
+    from rich.table import Table
+
     table = Table(box=None)
     for column in ("exercise", "lesson", "title"):
         table.add_column(column)

@@ -17,7 +17,7 @@ from rich.text import Text
 
 from attnpos.lessons.cells import run_cell
 from attnpos.lessons.figures import changed_rows, figure
-from attnpos.lessons.model import Code, Course, ExerciseRef, Grid, Lesson, Math, PlaygroundLink, Prose, Quiz
+from attnpos.lessons.model import Block, Code, Course, ExerciseRef, Grid, Lesson, Math, PlaygroundLink, Prose, Quiz, render_block
 from attnpos.tui.colours import SHADES, format_weight, ramp_step, ramp_style, shade
 
 
@@ -63,45 +63,55 @@ def _labels(name: str) -> list[str]:
     return fig.labels() if fig.labels else [str(i) for i in range(fig.value.shape[0])]
 
 
-def playground_link_text(link: PlaygroundLink) -> str:
-    """'the cat sat on the mat · order 5 0 3 2 1 4 · signal rope': the state a link opens."""
-    order = " ".join(map(str, link.order)) if list(link.order) != sorted(link.order) else "as typed"
-    return f"“{link.sentence}” · order {order} · signal {link.signal}"
+class _Printed:
+    """Each kind of block as Rich renderables (attnpos.lessons.model.BlockRenderer)."""
 
+    def __init__(self, course: Course, run_code: bool) -> None:
+        self.course, self.run_code = course, run_code
 
-def block_renderables(block, course: Course, run_code: bool) -> Iterable[RenderableType]:
-    if isinstance(block, Prose):
-        yield Padding(Markdown(block.markdown), (0, 0, 1, 0))
-    elif isinstance(block, Math):
-        yield Padding(Text(block.text, style="italic", justify="center"), (1, 0))
-    elif isinstance(block, Code):
+    def prose(self, block: Prose) -> list[RenderableType]:
+        return [Padding(Markdown(block.markdown), (0, 0, 1, 0))]
+
+    def math(self, block: Math) -> list[RenderableType]:
+        return [Padding(Text(block.text, style="italic", justify="center"), (1, 0))]
+
+    def code(self, block: Code) -> list[RenderableType]:
         title = "python · runnable" if block.runnable else block.language
-        yield Panel(Syntax(block.source, block.language, theme="ansi_dark", word_wrap=True), title=title, title_align="left")
-        if block.runnable and run_code:
+        parts: list[RenderableType] = [Panel(Syntax(block.source, block.language, theme="ansi_dark", word_wrap=True), title=title, title_align="left")]
+        if block.runnable and self.run_code:
             result = run_cell(block.source)
             output = Text(result.output.rstrip("\n"))
             if result.error:
                 output.append(("\n" if result.output else "") + result.error, style="bold red")
-            yield Panel(output, title="output", title_align="left", style="dim")
-    elif isinstance(block, Grid):
-        yield grid_renderable(block)
-    elif isinstance(block, Quiz):
+            parts.append(Panel(output, title="output", title_align="left", style="dim"))
+        return parts
+
+    def grid(self, block: Grid) -> list[RenderableType]:
+        return [grid_renderable(block)]
+
+    def quiz(self, block: Quiz) -> list[RenderableType]:
         choices = Table.grid(padding=(0, 1))
         choices.add_column(no_wrap=True)
         choices.add_column()
         for index, choice in enumerate(block.choices):
             choices.add_row(f"{chr(97 + index)})", choice)
         body = Group(Text(block.question), Text(""), choices)
-        yield Panel(body, title="question (answer it in the app)", title_align="left")
-    elif isinstance(block, ExerciseRef):
-        exercise = course.exercises[block.id]
+        return [Panel(body, title="question (answer it in the app)", title_align="left")]
+
+    def exercise(self, block: ExerciseRef) -> list[RenderableType]:
+        exercise = self.course.exercises[block.id]
         body = Group(Markdown(exercise.instructions), Text(f"\nStart it: attnpos exercise {exercise.id}", style="bold"))
-        yield Panel(body, title=f"exercise {exercise.id}: {exercise.title}", title_align="left")
-    elif isinstance(block, PlaygroundLink):
-        link = Text(playground_link_text(block))
+        return [Panel(body, title=f"exercise {exercise.id}: {exercise.title}", title_align="left")]
+
+    def playground(self, block: PlaygroundLink) -> list[RenderableType]:
+        link = Text(block.description)
         if block.caption:
             link.append("\n" + block.caption, style="dim")
-        yield Panel(link, title="playground (open it in the app)", title_align="left")
+        return [Panel(link, title="playground (open it in the app)", title_align="left")]
+
+
+def block_renderables(block: Block, course: Course, run_code: bool) -> list[RenderableType]:
+    return render_block(block, _Printed(course, run_code))
 
 
 def lesson_renderable(lesson: Lesson, course: Course, run_code: bool = True) -> Group:

@@ -11,7 +11,7 @@ from rich.table import Table
 
 from attnpos.lessons.outline import OutlineLesson, read_outline
 from attnpos.lessons.progress import Progress, exercise_status, export_progress, lesson_status
-from attnpos.lessons.scanner import COURSE_TITLE
+from attnpos.lessons.scanner import read_course_text
 from attnpos.tui.cli.usage import UsageError
 
 
@@ -72,7 +72,7 @@ def print_progress(data_dir: Path | None, as_json: bool, export: Path | None = N
     if as_json:
         print(json.dumps(summary, indent=1))
         return 0
-    table = Table(title=f"{COURSE_TITLE}: your progress", box=None)
+    table = Table(title=f"{read_course_text().title}: your progress", box=None)
     for column in ("lesson", "status", "read", "questions right first time", "exercises"):
         table.add_column(column)
     for lesson in summary["lessons"]:
@@ -138,8 +138,7 @@ def reset_progress(data_dir: Path | None, exercise_id: str | None, yes: bool) ->
         if answer.strip().lower() not in ("y", "yes"):
             print("nothing changed")
             return 1
-    progress.reset(exercise_id)
-    if not progress.save():
+    if not progress.reset(exercise_id):
         raise UsageError(" ".join(progress.notices) or "could not save")
     print(f"forgot {what}")
     return 0

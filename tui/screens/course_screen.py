@@ -6,6 +6,8 @@ from typing import TYPE_CHECKING
 
 from textual.screen import Screen
 
+from attnpos.tui.keys import bound_key
+
 if TYPE_CHECKING:
     from textual import getters
 
@@ -22,3 +24,7 @@ class CourseScreen(Screen[None]):
 
     if TYPE_CHECKING:
         app = getters.app(AttnposApp)
+
+    def key(self, action: str, *, typed: bool = True) -> str:
+        """The key that runs ``action`` here, from the bindings (attnpos.tui.keys): prose never types a key."""
+        return bound_key(self, action, typed=typed)

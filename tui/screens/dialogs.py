@@ -1,4 +1,5 @@
-"""The modal dialogs: a yes/no question, a line of input, the solution, the brief, the why question, every signal at once."""
+"""The modal dialogs: a yes/no question, a line of input, the solution, the brief, the why question, every signal at once,
+the glossary and the keys (help)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,9 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, OptionList, Static
 
 from attnpos.core.playground import SIGNALS, play
+from attnpos.lessons.glossary import Term
 from attnpos.lessons.model import Exercise
+from attnpos.tui.keys import bound_key
 from attnpos.tui.leaks import Footer
 from attnpos.tui.widgets.lesson_blocks import ProseBlock, QuizCard
 
@@ -97,7 +100,7 @@ class SolutionScreen(ModalScreen[None]):
         self.draft = draft
 
     def compose(self) -> ComposeResult:
-        yield Static(Text("Your code beside the reference solution · esc closes", style="bold"), id="solution-title")
+        yield Static(Text(f"Your code beside the reference solution · {bound_key(self, 'close')} closes", style="bold"), id="solution-title")
         with Horizontal(id="solution-pair"):
             for title, source in (("your code", self.draft), ("reference solution", self.exercise.solution)):
                 with VerticalScroll(classes="solution-side") as side:
@@ -124,7 +127,7 @@ class BriefScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="brief") as box:
             box.border_title = f"Exercise · {self.exercise.title}"
-            box.border_subtitle = "↑↓ scroll · esc back to the code"
+            box.border_subtitle = f"↑↓ scroll · {bound_key(self, 'close')} back to the code"
             yield ProseBlock(self.exercise.instructions)
             total = len(self.exercise.hints)
             for number, hint in enumerate(self.hints_seen, start=1):
@@ -153,7 +156,7 @@ class WhyScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="why") as box:
             box.border_title = f"✓ passed · one last question completes “{self.exercise.title}”"
-            box.border_subtitle = "↑↓ choose · enter answer · esc back"
+            box.border_subtitle = f"↑↓ choose · enter answer · {bound_key(self, 'close')} back"
             yield QuizCard(self.exercise.why, self.previous, autofocus=True)
 
     @on(QuizCard.Answered)
@@ -162,7 +165,7 @@ class WhyScreen(ModalScreen[None]):
         if event.correct:
             box = self.query_one("#why")
             box.border_title = f"✓ “{self.exercise.title}” is complete"
-            box.border_subtitle = "esc back to the code"
+            box.border_subtitle = f"{bound_key(self, 'close')} back to the code"
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -219,7 +222,7 @@ class SignalsTableScreen(ModalScreen[None]):
             table.add_row(signal, f"{state.gap:.3g}", twins, "yes" if state.pooled_tells_apart else "no")
         order = " ".join(map(str, self.perm))
         with Vertical(id="signals-table") as box:
-            box.border_title = f"all signals · order {order} · esc closes"
+            box.border_title = f"all signals · order {order} · {bound_key(self, 'close')} closes"
             yield Static(table)
             yield Static(
                 "gap ≈ 0: attention only relisted its outputs (no order seen). The constant offset is the "
@@ -228,6 +231,60 @@ class SignalsTableScreen(ModalScreen[None]):
                 "published form, −m·(i − j) on earlier keys with that mask (head 0, m = 1/2).",
                 classes="note",
             )
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class GlossaryScreen(ModalScreen[None]):
+    """The glossary, opened from the command palette (ctrl+p, "Glossary"); esc closes it."""
+
+    CSS_PATH = "dialogs.tcss"  # loaded with the screen, not at start-up
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "close", "Close the glossary")]
+
+    def __init__(self, terms: tuple[Term, ...]):
+        super().__init__()
+        self.terms = terms
+
+    def compose(self) -> ComposeResult:
+        table = Table(box=None, show_header=False, padding=(0, 2, 1, 0), expand=True)
+        table.add_column("term", style="bold", width=24, overflow="fold")  # hyphenated terms are long words
+        table.add_column("meaning", ratio=1)
+        for term in self.terms:
+            table.add_row(term.term, Text(term.meaning) + Text(f"  (lesson {term.lesson})", style="dim"))
+        with VerticalScroll(id="glossary-body") as body:
+            body.border_title = f"Glossary: {len(self.terms)} terms ({bound_key(self, 'close')} to close)"
+            yield Static(table)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class HelpScreen(ModalScreen[None]):
+    """Lists the bindings of the screen below it (and of the widget that had focus), then the app's."""
+
+    CSS_PATH = "dialogs.tcss"  # loaded with the screen, not at start-up
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q,question_mark", "close", "Close help"),
+    ]
+
+    def __init__(self, groups: list[tuple[str, list[tuple[str, str]]]]):
+        super().__init__()
+        self.groups = groups
+
+    def compose(self) -> ComposeResult:
+        table = Table(box=None, show_header=False, padding=(0, 2, 0, 0), expand=True)
+        table.add_column("key", style="bold", max_width=24)  # a long "a / b / c" wraps at its slashes
+        table.add_column("what it does", ratio=1)  # the keys take what they need, the text the rest
+        for title, rows in self.groups:
+            table.add_row(f"[reverse] {title} [/]", "")
+            for key, description in rows:
+                table.add_row(key, description)
+            table.add_row("", "")
+        with VerticalScroll(id="help-body") as body:
+            body.border_title = f"Keys ({bound_key(self, 'close')} to close)"
+            yield Static(table)
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -19,6 +19,7 @@ from textual.widgets import Header, Static, TextArea
 
 from attnpos.lessons.checking import CancelToken, ConfinementUnavailable, RunResult, Verdict, check_source, missing_layers
 from attnpos.lessons.model import Exercise
+from attnpos.tui.keys import bound_key
 from attnpos.tui.leaks import Footer
 from attnpos.tui.screens.course_screen import CourseScreen
 from attnpos.tui.screens.dialogs import BriefScreen, ConfirmScreen, SolutionScreen, WhyScreen
@@ -37,6 +38,9 @@ def code_spans(text: str) -> Text:
     return shown
 
 
+BRIEF_PANEL, RESULT_PANEL = "toggle_panel('instructions')", "toggle_panel('result')"  # actions, bound and named in prose
+
+
 class ExerciseScreen(CourseScreen):
     """Edit, run and check one exercise without leaving the course; the draft is saved as you type."""
 
@@ -50,8 +54,8 @@ class ExerciseScreen(CourseScreen):
         Binding("ctrl+l", "load_passed", "Load the code that passed"),  # only when the editor holds other code
         Binding("ctrl+n", "external_editor", "$EDITOR", show=False),
         Binding("f2", "brief", "Whole brief", show=False),  # the brief's panel says so
-        Binding("f3", "toggle_panel('instructions')", "Brief panel on/off", show=False),
-        Binding("f4", "toggle_panel('result')", "Result panel on/off", show=False),
+        Binding("f3", BRIEF_PANEL, "Brief panel on/off", show=False),
+        Binding("f4", RESULT_PANEL, "Result panel on/off", show=False),
         # Priority, or the editor would take escape for itself: here it cancels a run first.
         Binding("escape", "leave", "Back", priority=True),
         # `?` types into the editor here, so help needs a key of its own (quit is ctrl+q, Textual's).
@@ -74,7 +78,7 @@ class ExerciseScreen(CourseScreen):
         yield Header()
         with VerticalScroll(id="instructions") as instructions:
             instructions.border_title = f"Exercise · {self.exercise.title}"
-            instructions.border_subtitle = "f2 shows it all · f3 hides this"
+            instructions.border_subtitle = f"{self.key('brief')} shows it all · {self.key(BRIEF_PANEL)} hides this"
             yield ProseBlock(self.exercise.instructions)
         # Soft wrap: a long line should not cost a row of horizontal scrollbar at 80×24.
         editor = CodeEditor.code_editor(self._draft, language="python", id="editor", theme="monokai", soft_wrap=True)
@@ -82,7 +86,7 @@ class ExerciseScreen(CourseScreen):
         yield editor
         with VerticalScroll(id="result") as result:
             result.border_title = "result"
-            result.border_subtitle = "f4 hides this"
+            result.border_subtitle = f"{self.key(RESULT_PANEL)} hides this"
             yield Static(self._welcome(), id="result-text")
             yield Static(id="hint-text")
         yield Footer(show_command_palette=False)  # room for help and quit at 80 columns
@@ -97,30 +101,30 @@ class ExerciseScreen(CourseScreen):
         if state.passed and state.passed_source is None:
             return Text.assemble(
                 ("You passed this exercise before, with code that was not kept. ", "bold"),
-                ("ctrl+t", "bold"), " checks the code in the editor",
+                (self.key("check"), "bold"), " checks the code in the editor",
                 "." if state.why_correct else " and then asks the last question.",
             )
         if state.passed and not self._holds_passed_code:
             return Text.assemble(
                 ("Your code passed (the last pass came from ", "bold"), ("attnpos check", "bold"),
                 (" or an earlier draft), but the editor holds other code. ", "bold"),
-                ("ctrl+l", "bold"), " loads the code that passed; ", ("ctrl+t", "bold"), " checks what is here.",
+                (self.key("load_passed"), "bold"), " loads the code that passed; ", (self.key("check"), "bold"), " checks what is here.",
             )
         if state.done:
             return Text.assemble(
                 ("✓ You have completed this exercise. ", "bold green"),
-                "Change the code and ", ("ctrl+t", "bold"), " checks it again; ",
-                ("ctrl+o", "bold"), " shows the reference solution; ", ("esc", "bold"), " goes back.",
+                "Change the code and ", (self.key("check"), "bold"), " checks it again; ",
+                (self.key("solution"), "bold"), " shows the reference solution; ", (self.key("leave"), "bold"), " goes back.",
             )
         if state.passed:
             return Text.assemble(
                 ("Your code passes; one question is left to complete the exercise. ", "bold"),
-                ("ctrl+t", "bold"), " checks again and asks it.",
+                (self.key("check"), "bold"), " checks again and asks it.",
             )
         return Text.assemble(
-            "Fill in the # TODO lines (", ("f2", "bold"), " shows the whole brief). ",
-            ("ctrl+r", "bold"), " runs your code, ", ("ctrl+t", "bold"), " checks it, ",
-            ("ctrl+g", "bold"), " gives a hint, ", ("esc", "bold"), " goes back, ", ("ctrl+q", "bold"),
+            "Fill in the # TODO lines (", (self.key("brief"), "bold"), " shows the whole brief). ",
+            (self.key("run"), "bold"), " runs your code, ", (self.key("check"), "bold"), " checks it, ",
+            (self.key("hint"), "bold"), " gives a hint, ", (self.key("leave"), "bold"), " goes back, ", (self.key("quit", typed=False), "bold"),
             " quits (your draft is kept).",
         )
 
@@ -178,16 +182,15 @@ class ExerciseScreen(CourseScreen):
             self._save_timer = None
         if self.draft != (self.state.draft if self.state.draft is not None else self.exercise.starter):
             self.app.progress.update_exercise(self.exercise.id, draft=self.draft)
-            self.app.save_progress()
 
     # --- running and checking, off the UI thread ----------------------------------
 
     def _busy(self, what: str) -> bool:
         if self._cancel is not None:
-            self.notify("Still running; esc cancels it.", timeout=3)
+            self.notify(f"Still running; {self.key('leave')} cancels it.", timeout=3)
             return True
         self._cancel = CancelToken()
-        self._show(Text(f"{what}… (esc cancels)", style="italic"))
+        self._show(Text(f"{what}… ({self.key('leave')} cancels)", style="italic"))
         self.query_one("#result").add_class("-running")
         return False
 
@@ -259,7 +262,6 @@ class ExerciseScreen(CourseScreen):
             # check the verdict matters most, and f3 (or f2) brings the brief back.
             self.query_one("#instructions").display = False
         self.app.progress.record_check(self.exercise.id, verdict.passed, source)  # recorded once the verdict is on screen
-        self.app.save_progress()
         cited = self.exercise.cited_hint(verdict.message)
         if cited is not None and not verdict.passed:
             self._show_hint(cited)  # "see the third hint": the hint itself, beside the verdict
@@ -294,14 +296,14 @@ class ExerciseScreen(CourseScreen):
         """Hint ``number`` (from 1) below the verdict; it counts as seen."""
         hints = self.exercise.hints
         self.app.progress.record_hint(self.exercise.id, number)
-        self.app.save_progress()
         shown = Text.assemble((f"Hint {number} of {len(hints)}: ", "bold"), code_spans(hints[number - 1]))
         if number == len(hints):
-            shown.append("\nThat was the last hint; ctrl+o shows the reference solution after a check.", style="dim")
+            shown.append(f"\nThat was the last hint; {self.key('solution')} shows the reference solution after a check.", style="dim")
         result = self.query_one("#result", VerticalScroll)
         result.display = True
         # On the border, not a line of its own: the verdict and the hint must fit the panel together.
-        result.border_subtitle = "f2 earlier hints · f4 hides this" if number > 1 else "f4 hides this"
+        hide = f"{self.key(RESULT_PANEL)} hides this"
+        result.border_subtitle = f"{self.key('brief')} earlier hints · {hide}" if number > 1 else hide
         self.query_one("#hint-text", Static).update(shown)
         result.scroll_end(animate=False)
 
@@ -310,16 +312,15 @@ class ExerciseScreen(CourseScreen):
         if state.passed:
             self._open_solution()
         elif state.attempts == 0:
-            self.notify("Check your answer at least once (ctrl+t) before looking at the solution.", timeout=5)
+            self.notify(f"Check your answer at least once ({self.key('check')}) before looking at the solution.", timeout=5)
         else:
             self.app.push_screen(
-                ConfirmScreen("Show the reference solution? Trying one more hint first (ctrl+g) teaches more."),
+                ConfirmScreen(f"Show the reference solution? Trying one more hint first ({self.key('hint')}) teaches more."),
                 lambda yes: self._open_solution() if yes else None,
             )
 
     def _open_solution(self) -> None:
         self.app.progress.update_exercise(self.exercise.id, solution_seen=True)
-        self.app.save_progress()
         self.app.push_screen(SolutionScreen(self.exercise, self.draft))
 
     def _show_why(self) -> None:
@@ -349,7 +350,8 @@ class ExerciseScreen(CourseScreen):
         if passed is None or self._holds_passed_code:
             return
         self._load(passed)
-        self._show(Text.assemble(("The code that passed is in the editor (ctrl+z brings your draft back). ", "bold"), self._welcome()))
+        undo = bound_key(self.query_one("#editor"), "undo")
+        self._show(Text.assemble((f"The code that passed is in the editor ({undo} brings your draft back). ", "bold"), self._welcome()))
         if not self.state.why_correct:
             self._show_why()
 
@@ -363,9 +365,8 @@ class ExerciseScreen(CourseScreen):
 
     def _why_answered(self, choice: int, correct: bool) -> None:
         self.app.progress.answer_why(self.exercise.id, choice, correct)
-        self.app.save_progress()
         if correct:
-            self.notify(f"Exercise done: {self.exercise.title}. ctrl+o compares your code with the reference.", timeout=6)
+            self.notify(f"Exercise done: {self.exercise.title}. {self.key('solution')} compares your code with the reference.", timeout=6)
 
     # --- leaving and the external editor --------------------------------------------------
 

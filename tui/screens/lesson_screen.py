@@ -9,10 +9,11 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
+from textual.widget import Widget
 from textual.widgets import Header, Static
 
-from attnpos.lessons.model import Code, Course, ExerciseRef, Grid, Lesson, Math, PlaygroundLink, Prose, Quiz
-from attnpos.lessons.progress import exercise_status
+from attnpos.lessons.model import Block, Code, Course, ExerciseRef, Grid, Lesson, Math, PlaygroundLink, Prose, Quiz, render_block
+from attnpos.lessons.progress import Progress, exercise_status
 from attnpos.tui.leaks import Footer, release_removed_widgets
 from attnpos.tui.screens.course_screen import CourseScreen
 from attnpos.tui.screens.dialogs import ChoiceScreen
@@ -25,6 +26,35 @@ from attnpos.tui.widgets.lesson_blocks import (
     ProseBlock,
     QuizCard,
 )
+
+
+class _BlockWidgets:
+    """Each kind of block as the reader's widget (attnpos.lessons.model.BlockRenderer)."""
+
+    def __init__(self, course: Course, progress: Progress) -> None:
+        self.course, self.progress = course, progress
+
+    def prose(self, block: Prose) -> Widget:
+        return ProseBlock(block.markdown)
+
+    def math(self, block: Math) -> Widget:
+        return MathBlock(block)
+
+    def code(self, block: Code) -> Widget:
+        return CodeCell(block)
+
+    def grid(self, block: Grid) -> Widget:
+        return GridFigure(block)
+
+    def quiz(self, block: Quiz) -> Widget:
+        previous = self.progress.quiz_answer(block.id)
+        return QuizCard(block, previous.choice if previous else None)
+
+    def exercise(self, block: ExerciseRef) -> Widget:
+        return ExerciseCard(self.course.exercises[block.id], exercise_status(block.id, self.progress))
+
+    def playground(self, block: PlaygroundLink) -> Widget:
+        return PlaygroundCard(block)
 
 
 class LessonScreen(CourseScreen):
@@ -73,7 +103,7 @@ class LessonScreen(CourseScreen):
     async def show_section(self, index: int) -> None:
         self.section = index
         section = self.lesson.sections[index]
-        self.app.record_position(self.lesson.number, index)
+        self.app.progress.visit(self.lesson.number, index)
         self.sub_title = f"Lesson {self.lesson.number}: {self.lesson.title}"
         self.query_one("#lesson-bar", Static).update(
             Text.assemble((f"Section {index + 1}/{len(self.lesson.sections)}", "bold"), " · ", (section.title, "italic"))
@@ -81,7 +111,7 @@ class LessonScreen(CourseScreen):
         page = self.query_one("#page", VerticalScroll)
         await page.remove_children()
         release_removed_widgets(self.app)
-        widgets = [Static(Text(section.title, style="bold underline"), classes="section-title")]
+        widgets: list[Widget] = [Static(Text(section.title, style="bold underline"), classes="section-title")]
         widgets += [self._widget(block) for block in section.blocks]
         widgets.append(Static(self._footer_hint(index), classes="section-end"))
         # What fits on the first screen is laid out now; the rest right after that frame is drawn,
@@ -119,33 +149,18 @@ class LessonScreen(CourseScreen):
 
     def _footer_hint(self, index: int) -> Text:
         if index + 1 < len(self.lesson.sections):
-            return Text(f"n: next, “{self.lesson.sections[index + 1].title}”", style="dim")
+            return Text(f"{self.key('next_section')}: next, “{self.lesson.sections[index + 1].title}”", style="dim")
         following = self._next_lesson()
         if following is not None:
-            return Text(f"End of lesson {self.lesson.number}. n: lesson {following.number}, “{following.title}”", style="dim")
-        return Text("That is the end of the course. o: the outline, with your progress.", style="bold")
+            return Text(f"End of lesson {self.lesson.number}. {self.key('next_section')}: lesson {following.number}, “{following.title}”", style="dim")
+        return Text(f"That is the end of the course. {self.key('outline')}: the outline, with your progress.", style="bold")
 
-    def _widget(self, block):
-        if isinstance(block, Prose):
-            return ProseBlock(block.markdown)
-        if isinstance(block, Math):
-            return MathBlock(block)
-        if isinstance(block, Code):
-            return CodeCell(block)
-        if isinstance(block, Grid):
-            return GridFigure(block)
-        if isinstance(block, Quiz):
-            previous = self.app.progress.quiz_answer(block.id)
-            return QuizCard(block, previous.choice if previous else None)
-        if isinstance(block, ExerciseRef):
-            return ExerciseCard(self.course.exercises[block.id], exercise_status(block.id, self.app.progress))
-        if isinstance(block, PlaygroundLink):
-            return PlaygroundCard(block)
-        raise TypeError(f"no widget for {type(block).__name__}")
+    def _widget(self, block: Block) -> Widget:
+        return render_block(block, _BlockWidgets(self.course, self.app.progress))
 
     @on(QuizCard.Answered)
     def _quiz_answered(self, event: QuizCard.Answered) -> None:
-        self.app.record_quiz(event.quiz.id, event.choice, event.correct)
+        self.app.progress.answer_quiz(event.quiz.id, event.choice, event.correct)
 
     async def action_next_section(self) -> None:
         if self.section + 1 < len(self.lesson.sections):

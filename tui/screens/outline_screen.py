@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import ClassVar
 
 from rich.text import Text
@@ -13,7 +14,7 @@ from textual.widgets import Header, Static, Tree
 
 from attnpos.lessons.outline import find_outline_exercise
 from attnpos.lessons.progress import exercise_status, lesson_status
-from attnpos.lessons.scanner import PREREQUISITES
+from attnpos.tui.keys import bound_key
 from attnpos.tui.leaks import Footer
 from attnpos.tui.screens.course_screen import CourseScreen
 
@@ -60,15 +61,18 @@ class OutlineScreen(CourseScreen):
         app, progress = self.app, self.app.progress
         position = progress.position
         where = f"Lesson {position[0]}, section {position[1] + 1}" if position else "the first lesson"
+        tree_key = partial(bound_key, self.query_one(Tree))
         exercise = find_outline_exercise(app.outline, progress.open_exercise)
         if exercise is not None:
             where = f"the exercise “{exercise.title}”"
         self.query_one("#outline-intro", Static).update(
             Text.assemble(
-                ("Four lessons on why self-attention cannot see word order, and how position fixes it.\n", ""),
-                (PREREQUISITES + "\n", "dim"),
-                ("enter", "bold"), " opens · ", ("space", "bold"), " shows sections · ", ("c", "bold"), f" continues at {where} · ",
-                ("ctrl+p", "bold"), " jumps anywhere, the glossary too · ", ("y", "bold"), " opens the playground · ", ("?", "bold"), " lists every key",
+                (app.course_text.opening(len(app.outline)) + "\n", ""),
+                (app.course_text.prerequisites + "\n", "dim"),
+                (tree_key("select_cursor"), "bold"), " opens · ", (tree_key("toggle_node"), "bold"), " shows sections · ",
+                (self.key("continue"), "bold"), f" continues at {where} · ",
+                (self.key("command_palette"), "bold"), " jumps anywhere, the glossary too · ",
+                (self.key("playground"), "bold"), " opens the playground · ", (self.key("help"), "bold"), " lists every key",
             )
         )
         tree = self.query_one(Tree)
@@ -78,7 +82,7 @@ class OutlineScreen(CourseScreen):
             node = tree.root.add(
                 _label(f"Lesson {lesson.number} · {lesson.title}", lesson_status(lesson, progress), _questions(lesson, progress)),
                 data=("lesson", lesson.number, None),
-                # Folded, so all four lessons fit the first screen; → or space unfolds one.
+                # Folded, so every lesson fits the first screen; → or space unfolds one.
                 expand=False,
             )
             visited = progress.visited(lesson.number)

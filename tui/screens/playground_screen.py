@@ -10,7 +10,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.widgets import Header, Static
 
-from attnpos.core.playground import MAX_TOKENS
+from attnpos.core.playground import PLAYGROUND_MAX_TOKENS
 from attnpos.lessons.playground_state import DEFAULT_SENTENCE, TEMPERATURE_STEP, PlaygroundState
 from attnpos.tui.leaks import Footer
 from attnpos.tui.screens.course_screen import CourseScreen
@@ -58,7 +58,7 @@ class PlaygroundScreen(CourseScreen):
 
     def __init__(self, sentence: str = DEFAULT_SENTENCE, perm: list[int] | None = None, signal: str = "none"):
         super().__init__()
-        self.state = PlaygroundState(sentence, perm, signal)
+        self.state = PlaygroundState(sentence, perm, signal, key=self.key)
 
     def compose(self) -> ComposeResult:
         state = self.state
@@ -198,7 +198,7 @@ class PlaygroundScreen(CourseScreen):
                 state.set_sentence(text)
                 self.refresh_view()
 
-        question = f"A sentence ({state.by} tokens, up to {MAX_TOKENS}):"
+        question = f"A sentence ({state.by} tokens, up to {PLAYGROUND_MAX_TOKENS}):"
         self.app.push_screen(PromptScreen(question, state.sentence, state.sentence_problem), chosen)
 
     def action_toggle_characters(self) -> None:
@@ -211,7 +211,7 @@ class PlaygroundScreen(CourseScreen):
     def action_all_signals(self) -> None:
         state = self.state
         if not state.reordered:
-            self.notify("Shuffle first (s): with one order there is nothing to compare.", timeout=4)
+            self.notify(f"Shuffle first ({self.key('shuffle')}): with one order there is nothing to compare.", timeout=4)
             return
         self.app.push_screen(SignalsTableScreen(state.tokens, state.perm, state.temperature, state.seed))
 

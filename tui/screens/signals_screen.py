@@ -16,7 +16,6 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.screen import Screen
 from textual.widgets import Static
 
 from attnpos.core.pictures import (
@@ -27,6 +26,7 @@ from attnpos.core.pictures import (
     sinusoidal_matrix,
 )
 from attnpos.tui.leaks import Footer
+from attnpos.tui.screens.course_screen import CourseScreen
 from attnpos.tui.widgets.heat_map import HeatMap
 
 
@@ -50,8 +50,10 @@ def slope_text(slope: float) -> str:
     return f"1/{1 / slope:g} = {slope:.2g}"
 
 
-class SignalsScreen(Screen):
+class SignalsScreen(CourseScreen):
     """Pictures of the position signals, one at a time; escape goes back."""
+
+    CSS_PATH = "signals_screen.tcss"  # loaded with the screen, not at start-up
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back"),
@@ -67,13 +69,6 @@ class SignalsScreen(Screen):
         Binding("right_square_bracket", "next_head", "Head +", key_display="]"),
     ]
 
-    DEFAULT_CSS = """
-    SignalsScreen {
-        & > #signals-names { height: 1; padding: 0 1; color: $text-muted; }
-        & > #signals-caption { height: auto; padding: 0 1; }
-        & > #signals-body { height: 1fr; padding: 0 1; }
-    }
-    """
 
     ALIBI = 4
     """Index of the ALiBi picture, the one whose head can change."""

@@ -15,7 +15,6 @@ from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
-from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.cache import LRUCache
 from textual.geometry import Offset, Region, Size, Spacing
@@ -24,7 +23,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widget import Widget
 
-from attnpos.tui.colours import SHADES, format_weight, ramp_segments, ramp_step, ramp_style, shade
+from attnpos.tui.colours import SHADES, colour_available, format_weight, ramp_segments, ramp_step, ramp_style, shade
 
 ROW_MARKER = "▶ "
 """Drawn before the label of a marked row (e.g. a row that changed after an edit)."""
@@ -33,19 +32,6 @@ PREDICTED_MARKER = "? "
 
 # Column labels longer than this are replaced by column indices instead of being stacked.
 MAX_STACKED_LABEL = 8
-
-
-def colour_available(app: App) -> bool:
-    """Whether the viridis ramp can be shown faithfully.
-
-    Not when the user asked for no colour (`NO_COLOR`, read by Textual into
-    `App.no_color`), when the app keeps to the terminal's own ANSI palette
-    (`App.ansi_color` / an ANSI theme), or when the terminal has fewer than 256
-    colours (Rich's detected `color_system` is "standard", "windows" or None).
-    """
-    if app.no_color or app.native_ansi_color:
-        return False
-    return app.console.color_system in ("truecolor", "256")
 
 
 class AttentionGrid(ScrollView, can_focus=True):

@@ -23,8 +23,7 @@ from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from attnpos.tui.colours import SHADES, ramp_segments, ramp_style, shade
-from attnpos.tui.widgets.attention_grid import colour_available
+from attnpos.tui.colours import SHADES, colour_available, ramp_segments, ramp_style, shade
 
 MISSING = "╳"
 """Drawn in a cell whose value is NaN: there is nothing to show, not a small number."""

@@ -20,7 +20,6 @@ from textual.widgets.option_list import Option
 from attnpos.lessons.cells import CellResult, run_cell
 from attnpos.lessons.figures import changed_rows, figure
 from attnpos.lessons.model import Code, Exercise, Grid, Math, PlaygroundLink, Quiz
-from attnpos.tui.cli.lesson_print import playground_link_text
 from attnpos.tui.widgets.attention_grid import AttentionGrid, GridLegend
 from attnpos.tui.widgets.grid_pair import GridPair, GridSpec
 
@@ -302,7 +301,7 @@ class PlaygroundCard(Vertical, can_focus=True):
         self.link = link
 
     def compose(self) -> ComposeResult:
-        yield ClickButton(f"▶ Playground: {playground_link_text(self.link)}", classes="open-playground", compact=True)
+        yield ClickButton(f"▶ Playground: {self.link.description}", classes="open-playground", compact=True)
         if self.link.caption:
             yield Static(Text(self.link.caption, style="dim"))
 

@@ -9,8 +9,7 @@ from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from attnpos.tui.colours import ramp_step, ramp_style, shade
-from attnpos.tui.widgets.attention_grid import colour_available
+from attnpos.tui.colours import colour_available, ramp_step, ramp_style, shade
 
 
 class OutputStrips(ScrollView):

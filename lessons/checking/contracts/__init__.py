@@ -7,7 +7,7 @@ fundamental mistake to the least so the first that applies is the one told.
 
 from __future__ import annotations
 
-from attnpos.lessons.checking.contracts.common import Contract, Runs
+from attnpos.lessons.checking.contracts.common import Contract, Rerun, Runs
 from attnpos.lessons.checking.contracts.constant_offset import CONSTANT_OFFSET
 from attnpos.lessons.checking.contracts.forget_reorder import FORGET_REORDER
 from attnpos.lessons.checking.contracts.identical_tokens import IDENTICAL_TOKENS
@@ -20,4 +20,4 @@ CONTRACTS: dict[str, Contract] = {
     "order-checks": ORDER_CHECKS,
 }
 
-__all__ = ["CONTRACTS", "Contract", "Runs"]
+__all__ = ["CONTRACTS", "Contract", "Rerun", "Runs"]

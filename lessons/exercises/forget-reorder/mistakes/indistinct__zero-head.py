@@ -1,0 +1,14 @@
+"""A head whose value projection is all zeros: every output is zero, so comparing without reordering gives 0, as reordering does."""
+import numpy as np
+
+from attnpos.core import attention_output
+
+rng = np.random.RandomState(42)
+X = rng.randn(1, 6, 8)
+Wq, Wk, Wv = (0.5 * rng.randn(8, 8) for _ in range(3))
+Wv = 0 * Wv
+perm = np.array([3, 0, 5, 1, 4, 2])
+
+out = attention_output(X, Wq, Wk, Wv)
+out_perm = attention_output(X[:, perm], Wq, Wk, Wv)
+naive_diff = float(np.abs(out_perm - out).max())

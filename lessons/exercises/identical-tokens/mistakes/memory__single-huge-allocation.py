@@ -1,0 +1,12 @@
+"""Asks for one enormous array on a known line (a shape typed with too many zeros)."""
+import numpy as np
+
+from attnpos.core import attention_output
+
+rng = np.random.RandomState(42)
+Wq, Wk, Wv = (0.5 * rng.randn(8, 8) for _ in range(3))
+X = rng.randn(1, 6, 8)
+token = rng.randn(8)
+X[0, 0] = token
+X[0, 4] = token
+pos = np.zeros((6000000, 8000))
