@@ -133,15 +133,17 @@ def gradebook_csv(course: Course, students: list[StudentGrade]) -> str:
 
 
 def class_renderable(course: Course, students: list[StudentGrade], summaries: list[ExerciseSummary], level: dict) -> Group:
-    scores = Table(title=f"{len(students)} students", title_style="bold", box=None)
+    # Exercises numbered in the header, named in the caption: ten of them still fit 80 columns.
+    legend = " · ".join(f"{n} {exercise_id}" for n, exercise_id in enumerate(course.exercises, start=1))
+    scores = Table(title=f"{len(students)} students", title_style="bold", title_justify="left", box=None)
     scores.add_column("student", overflow="fold")
-    for exercise_id in course.exercises:
-        scores.add_column(exercise_id, justify="right")
+    for n in range(1, len(course.exercises) + 1):
+        scores.add_column(str(n), justify="right")
     scores.add_column("total", justify="right")
     for s in students:
         cells = [_cell(g.points, g.max_points, g.passed, g.diagnosis) for g in s.exercises]
         scores.add_row(escape(printable(s.student)), *cells, f"[bold]{_number(s.points)}[/]/{_number(s.max_points)}")
-    parts: list = [scores]
+    parts: list = [scores, Text(legend, style="dim")]
     for x in summaries:
         parts.append(Text(""))
         parts.append(Text.from_markup(f"[bold]{escape(x.exercise)}[/] · {escape(x.title)}: "
