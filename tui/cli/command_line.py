@@ -124,7 +124,7 @@ def _exercise_course(exercise_id: str):
     from attnpos.lessons.scanner import read_course_text
 
     exercise = load_exercise(exercise_id)
-    return _load_course() if exercise is None else Course(read_course_text().title, (), {exercise.id: exercise})
+    return _load_course() if exercise is None else Course(read_course_text(), (), {exercise.id: exercise})
 
 
 def _check(args: argparse.Namespace) -> int:
