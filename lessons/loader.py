@@ -260,7 +260,8 @@ def parse_lesson(path: Path, number: int, slug: str, problems: list[Problem]) ->
         nonlocal paragraph
         text = "\n".join(paragraph).strip("\n")
         if text.strip():
-            blocks.append(Prose(_text(text, report, paragraph_line), paragraph_line))
+            filled = fill_figures(text, report, paragraph_line)
+            blocks.append(Prose(render_inline_math(filled, report, paragraph_line), paragraph_line, filled))
         paragraph = []
 
     for piece in scan(lines, front.body_start):

@@ -20,6 +20,7 @@ class Prose:
 
     markdown: str
     line: int
+    tex: str = ""  # the same Markdown with its inline math kept as $LaTeX$, for front ends that typeset it
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ def test_the_readme_holds_the_command_that_installs_and_starts_the_course():
 
 def test_the_readme_holds_the_command_that_installs_and_runs_the_tests():
     command = readme_command("test")
-    assert "pip install -e '.[test]'" in command and command.endswith("&& pytest")
+    assert "pip install -e '.[test," in command and command.endswith("&& pytest")
 
 
 def test_ci_runs_the_readmes_test_command():

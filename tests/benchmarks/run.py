@@ -16,6 +16,7 @@ import os
 import pty
 import select
 import signal
+import socket
 import statistics
 import subprocess
 import sys
@@ -357,44 +358,24 @@ def bench_playground() -> Result:
     )
 
 
-# --- 5. memory ------------------------------------------------------------------------
+# --- 5. memory of a classroom host: browser sessions through `attnpos serve` -------------------
 
-VISIT_ALL = r'''
-import asyncio, os, sys, tempfile, time
-from pathlib import Path
-from attnpos.tui.app import AttnposApp
-
-async def main():
-    app = AttnposApp(data_dir=Path(tempfile.mkdtemp()))
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.3)
-        for lesson in app.outline:
-            for index in range(len(lesson.sections)):
-                app.open_lesson(lesson.number, index)
-                await pilot.pause()
-        app.open_exercise("constant-offset")
-        await pilot.pause(0.5)
-        await pilot.press("ctrl+t")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        tree = rss_tree(os.getpid())
-        print(peak_rss(), tree, flush=True)
-
-def peak_rss():
-    """VmHWM in KiB: the peak of this program since exec (ru_maxrss would count the parent's memory at fork)."""
-    for line in open("/proc/self/status"):
-        if line.startswith("VmHWM:"):
-            return int(line.split()[1])
+MINIMAL_SERVED = "import numpy\n" + MINIMAL_APP  # the floor a course app with NumPy cannot go below
+SERVE_MINIMAL = """
+import sys
+from textual_serve.server import Server
+Server(f"{sys.executable} {sys.argv[2]}", host="127.0.0.1", port=int(sys.argv[1])).serve()
+"""
 
 
-def rss_tree(pid):
-    """RSS in KiB of pid and all its descendants."""
+def pss_tree(pid: int) -> int:
+    """Proportional set size in KiB of pid and all its descendants: a page shared by n processes counts 1/n each."""
     total, todo = 0, [pid]
     while todo:
         p = todo.pop()
         try:
-            for line in open(f"/proc/{p}/status"):
-                if line.startswith("VmRSS:"):
+            for line in open(f"/proc/{p}/smaps_rollup"):
+                if line.startswith("Pss:"):
                     total += int(line.split()[1])
             for task in os.listdir(f"/proc/{p}/task"):
                 todo += [int(c) for c in open(f"/proc/{p}/task/{task}/children").read().split()]
@@ -402,46 +383,76 @@ def rss_tree(pid):
             pass
     return total
 
-asyncio.run(main())
-'''
 
-MINIMAL_HEADLESS = r'''
-import asyncio
-import numpy
-from textual.app import App
-from textual.widgets import Footer, Header, Static
+async def _open_sessions(port: int, count: int, marker: bytes, timeout: float = 600.0) -> list:
+    """``count`` browser sessions (page, then websocket), each kept open once ``marker`` has been drawn."""
+    import aiohttp
 
-class Minimal(App):
-    def compose(self):
-        yield Header()
-        yield Static("baseline ready")
-        yield Footer()
+    async def one():
+        http = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
+        (await http.get(f"http://127.0.0.1:{port}/")).release()
+        websocket = await http.ws_connect(f"ws://127.0.0.1:{port}/ws?width=80&height=24")
+        seen = b""
+        while marker not in seen:
+            message = await asyncio.wait_for(websocket.receive(), timeout)
+            if isinstance(message.data, bytes):
+                seen += message.data
+        return http, websocket
 
-async def main():
-    async with Minimal().run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.3)
-        for line in open("/proc/self/status"):
-            if line.startswith("VmHWM:"):
-                print(int(line.split()[1]), flush=True)
-
-asyncio.run(main())
-'''
+    return list(await asyncio.gather(*(one() for _ in range(count))))
 
 
-def bench_memory() -> Result:
-    env = {**os.environ, "ATTNPOS_DATA_DIR": tempfile.mkdtemp()}
-    ours = subprocess.run([PYTHON, "-c", VISIT_ALL], capture_output=True, text=True, env=env, check=True).stdout.split()
-    base = int(subprocess.run([PYTHON, "-c", MINIMAL_HEADLESS], capture_output=True, text=True, check=True).stdout.split()[0])
-    peak, tree = int(ours[0]), int(ours[1])
-    ratio, tree_ratio = peak / base, tree / base
-    return Result(
-        "5. memory after every lesson and one check",
-        f"app peak {peak / 1024:.0f} MiB; with check workers {tree / 1024:.0f} MiB ({tree_ratio:.2f}×)",
-        f"{base / 1024:.0f} MiB minimal Textual app + NumPy",
-        ratio,
-        "≤ 1.3, tree ≤ 2.2",
-        ratio <= 1.3 and tree_ratio <= 2.2,
-    )
+def served_marginal(argv: list[str], port: int, counts: tuple[int, ...], marker: bytes) -> dict[int, float]:
+    """KiB per session that ``count`` sessions add to the idle server's proportional set size, for each count."""
+    server = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise TimeoutError("the server did not start") from None
+                time.sleep(0.1)
+        time.sleep(1)
+        idle = pss_tree(server.pid)
+        marginal = {}
+        for count in counts:
+            async def measure(count=count):
+                sessions = await _open_sessions(port, count, marker)
+                await asyncio.sleep(2)  # let every app settle after its first frame
+                total = pss_tree(server.pid)
+                for http, websocket in sessions:
+                    await websocket.close()
+                    await http.close()
+                return total
+
+            total = asyncio.run(measure())
+            marginal[count] = (total - idle) / count
+            time.sleep(3)  # the closed sessions' apps exit
+        return marginal
+    finally:
+        server.terminate()
+        server.wait(30)
+
+
+def bench_memory(counts: tuple[int, ...] = (10, 30)) -> Result:
+    """Per-session memory of `attnpos serve` beside a minimal Textual app with NumPy served by textual-serve."""
+    data = Path(tempfile.mkdtemp(prefix="attnpos-serve-"))
+    minimal = data / "minimal.py"
+    minimal.write_text(MINIMAL_SERVED)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    ours = served_marginal([PYTHON, "-m", "attnpos", "serve", "--port", str(port), "--sessions-dir", str(data / "s")],
+                           port, counts, b"Lesson 1")
+    base = served_marginal([PYTHON, "-c", SERVE_MINIMAL, str(port), str(minimal)], port, counts, b"baseline ready")
+    ratios = {n: ours[n] / base[n] for n in counts}
+    worst = max(ratios.values())
+    figure = "; ".join(f"{n} sessions: {ours[n] / 1024:.0f} MiB each" for n in counts)
+    baseline = "; ".join(f"{n}: {base[n] / 1024:.0f} MiB each" for n in counts) + " (minimal Textual app + NumPy, served alike)"
+    return Result("5. memory per browser session (attnpos serve, PSS)", figure, baseline, worst, "≤ 1.3", worst <= 1.3)
 
 
 # --- 6. grading throughput ------------------------------------------------------------

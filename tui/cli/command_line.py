@@ -193,6 +193,18 @@ def _exercises(args: argparse.Namespace) -> int:
     return list_exercises(_load_course())
 
 
+def _export(args: argparse.Namespace) -> int:
+    from attnpos.tui.cli.reach_commands import export_notebooks
+
+    return export_notebooks(_load_course(), args.lessons, args.dir)
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from attnpos.tui.cli.reach_commands import serve
+
+    return serve(args.host, args.port, args.sessions_dir, args.data_dir, args.allow_remote)
+
+
 def _add_limits(command: argparse.ArgumentParser) -> None:
     command.add_argument("--timeout", type=float, default=10.0, metavar="S", help="seconds a run may take (default 10)")
     command.add_argument("--memory-mb", type=int, default=1024, metavar="M", help="memory a run may use (default 1024)")
@@ -304,6 +316,22 @@ def build_parser() -> argparse.ArgumentParser:
     reset.add_argument("exercise", nargs="?", help="only this exercise")
     reset.add_argument("--yes", action="store_true", help="do not ask for confirmation")
     reset.set_defaults(run=_reset)
+
+    export = commands.add_parser("export", help="write lessons as Jupyter notebooks (needs attnpos[jupyter])")
+    export.add_argument("format", choices=["notebook"], help="notebook: one .ipynb per lesson")
+    export.add_argument("lessons", metavar="N|all", help="a lesson's number, or all")
+    export.add_argument("--dir", type=Path, default=Path("."), help="where to write them (default: here)")
+    export.set_defaults(run=_export)
+
+    serve = commands.add_parser("serve", help="serve the course to browsers (needs attnpos[web])")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="address to listen on (default 127.0.0.1, this machine only); any other needs --strict confinement")
+    serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    serve.add_argument("--allow-remote", action="store_true",
+                       help="allow a --host other browsers can reach; learner code then runs on this machine for anyone")
+    serve.add_argument("--sessions-dir", type=Path, default=None,
+                       help="where each browser session's progress is kept (default: DATA_DIR/browser-sessions)")
+    serve.set_defaults(run=_serve)
 
     exercises = commands.add_parser("exercises", help="list the exercises with their lessons")
     exercises.set_defaults(run=_exercises)

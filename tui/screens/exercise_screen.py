@@ -53,6 +53,8 @@ class ExerciseScreen(CourseScreen):
         Binding("ctrl+o", "solution", "Solution"),
         Binding("ctrl+l", "load_passed", "Load the code that passed"),  # only when the editor holds other code
         Binding("ctrl+n", "external_editor", "$EDITOR", show=False),
+        # A browser (attnpos serve) keeps ctrl+t for a new tab, while the page passes f5 on to the app.
+        Binding("f5", "check_in_browser", "Check", show=False),
         Binding("f2", "brief", "Whole brief", show=False),  # the brief's panel says so
         Binding("f3", BRIEF_PANEL, "Brief panel on/off", show=False),
         Binding("f4", RESULT_PANEL, "Result panel on/off", show=False),
@@ -95,6 +97,15 @@ class ExerciseScreen(CourseScreen):
     def _holds_passed_code(self) -> bool:
         """Whether the editor holds the code of the latest pass (unknown for a pass an older attnpos kept)."""
         return self.state.passed_source is not None and self.state.passed_source == self.draft
+
+    def key(self, action: str, *, typed: bool = True) -> str:
+        """As every screen names its keys, but in a browser the check is f5 (ctrl+t would open a tab there)."""
+        if action == "check" and self.app.is_web:
+            return super().key("check_in_browser")
+        return super().key(action, typed=typed)
+
+    def action_check_in_browser(self) -> None:
+        self.action_check()
 
     def _welcome(self) -> Text:
         state = self.state
@@ -384,6 +395,9 @@ class ExerciseScreen(CourseScreen):
 
     def action_external_editor(self) -> None:
         """Suspend the app, edit the draft in $EDITOR, then check it."""
+        if self.app.is_web:  # a browser session has no terminal to lend an editor
+            self.notify("In a browser, edit here: an external editor needs attnpos in a terminal.", severity="warning")
+            return
         command = shlex.split(os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi")
         self.save_draft()
         with tempfile.TemporaryDirectory(prefix="attnpos-edit-") as folder:

@@ -1,0 +1,128 @@
+"""``%attnpos`` / ``%%attnpos``: check a cell, read a hint, start an exercise, from Jupyter.
+
+    %load_ext attnpos
+    %attnpos exercise constant-offset     # the starter, in the next cell
+    %%attnpos check constant-offset       # checks the cell's source in the sandbox
+    %attnpos hint constant-offset 1
+
+The verdict, the message and the progress are exactly the command line's
+(``attnpos check``): the same checker, the same Rich output (which Jupyter
+renders as HTML), the same progress store.
+"""
+
+from __future__ import annotations
+
+import atexit
+import shlex
+import sys
+import threading
+from pathlib import Path
+
+from rich.console import Console
+
+from attnpos.lessons.checking import ConfinementUnavailable, Limits, Sandbox, check_source
+from attnpos.lessons.loader import load_course
+from attnpos.lessons.model import Course
+from attnpos.tui.cli.exercise_commands import find_exercise, print_hint, print_verdict, record
+from attnpos.tui.cli.usage import UsageError
+
+USAGE = (
+    "usage: %attnpos exercise ID · %attnpos hint ID [N] · %%attnpos check ID (a cell magic, above your answer)"
+)
+
+
+def sandbox_unavailable() -> str | None:
+    """Why learner code cannot be confined here, in one line; None where it can."""
+    if sys.platform == "emscripten":
+        return "attnpos: the checker's sandbox needs Linux processes, which Pyodide and JupyterLite do not have"
+    if not sys.platform.startswith("linux"):
+        return f"attnpos: the checker's sandbox needs Linux; this kernel runs on {sys.platform}"
+    return None
+
+
+class Session:
+    """The course and one sandbox per kernel, started at the first check and closed when the kernel exits."""
+
+    def __init__(self, data_dir: Path | None = None) -> None:
+        self.data_dir = data_dir
+        self._course: Course | None = None
+        self._sandbox: Sandbox | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def course(self) -> Course:
+        if self._course is None:
+            self._course = load_course()
+        return self._course
+
+    def sandbox(self) -> Sandbox:
+        with self._lock:
+            if self._sandbox is None:
+                sandbox = Sandbox(max_workers=2)
+                sandbox.start()
+                self._sandbox = sandbox
+                atexit.register(sandbox.close)
+            return self._sandbox
+
+    def check(self, exercise_id: str, source: str, console: Console) -> bool:
+        exercise = find_exercise(self.course, exercise_id)
+        verdict = check_source(exercise, source, self.sandbox(), Limits(), filename=f"{exercise.id}.py")
+        print_verdict(console, verdict, Path(f"cell ({exercise.id})"))
+        record(verdict, source, self.data_dir, console)
+        return verdict.passed
+
+    def starter_cell(self, exercise_id: str) -> str:
+        exercise = find_exercise(self.course, exercise_id)
+        return f"%%attnpos check {exercise.id}\n{exercise.starter}"
+
+
+def run_magic(session: Session, line: str, cell: str | None, set_next_input, console: Console | None = None) -> None:
+    """What ``%attnpos LINE`` (cell None) or ``%%attnpos LINE`` + CELL does; errors are one line, never a traceback."""
+    console = console or Console(highlight=False)
+    try:
+        words = shlex.split(line)
+    except ValueError as error:
+        console.print(f"attnpos: {error}", markup=False, soft_wrap=True)
+        return
+    try:
+        _dispatch(session, words, cell, set_next_input, console)
+    except UsageError as error:
+        console.print(f"attnpos: {error}", markup=False, soft_wrap=True)
+    except ConfinementUnavailable as reason:
+        console.print(f"attnpos: {reason}", markup=False, soft_wrap=True)
+
+
+def _dispatch(session: Session, words: list[str], cell: str | None, set_next_input, console: Console) -> None:
+    if not words:
+        raise UsageError(USAGE)
+    action, arguments = words[0], words[1:]
+    if action == "check":
+        if cell is None:
+            raise UsageError("check is a cell magic: put %%attnpos check ID on the first line of your answer's cell")
+        if len(arguments) != 1:
+            raise UsageError("say which exercise: %%attnpos check constant-offset")
+        unavailable = sandbox_unavailable()
+        if unavailable:
+            console.print(unavailable, markup=False, soft_wrap=True)
+            return
+        session.check(arguments[0], cell, console)
+    elif action == "exercise":
+        if len(arguments) != 1:
+            raise UsageError("say which exercise: %attnpos exercise constant-offset")
+        set_next_input(session.starter_cell(arguments[0]))
+    elif action == "hint":
+        if not 1 <= len(arguments) <= 2 or (len(arguments) == 2 and not arguments[1].isdigit()):
+            raise UsageError("say which exercise and, if you like, which hint: %attnpos hint constant-offset 2")
+        print_hint(session.course, arguments[0], int(arguments[1]) if len(arguments) == 2 else 1, session.data_dir)
+    else:
+        raise UsageError(f"unknown action {action!r}; {USAGE}")
+
+
+def load_ipython_extension(ipython) -> None:
+    """Register ``%attnpos`` as a line and a cell magic (``%load_ext attnpos``)."""
+    session = Session()
+
+    def attnpos(line: str, cell: str | None = None) -> None:
+        run_magic(session, line, cell, lambda text: ipython.set_next_input(text, replace=False))
+
+    ipython.register_magic_function(attnpos, magic_kind="line_cell", magic_name="attnpos")
