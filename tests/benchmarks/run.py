@@ -15,6 +15,7 @@ import json
 import os
 import pty
 import select
+import shutil
 import signal
 import socket
 import statistics
@@ -530,6 +531,8 @@ def bench_class(students: int | None = None, loop_sample: int = 24) -> Result:
     for exercise_id, path in sample:
         subprocess.run([PYTHON, "-m", "attnpos", "check", exercise_id, str(path), "--json"], capture_output=True, env=env)
     per_loop = (time.perf_counter() - loop_started) / len(sample)
+    shutil.rmtree(root)
+    shutil.rmtree(env["ATTNPOS_DATA_DIR"])
     aim = per_loop * len(files) / jobs
     figure = f"{elapsed:.1f} s for {students} students × {len(course.exercises)} exercises ({len(files)} files, {elapsed / len(files) * 1000:.0f} ms each)"
     baseline = f"check in a loop: {per_loop * 1000:.0f} ms a file, so {per_loop * len(files):.0f} s, / {jobs} jobs = {aim:.0f} s"
