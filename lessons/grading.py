@@ -17,7 +17,6 @@ import json
 import os
 import stat
 import sys
-import traceback
 import zipfile
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -31,15 +30,16 @@ else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
 from attnpos.lessons.checking import CancelToken, Limits, Verdict, check_source
+from attnpos.lessons.checking.judging import checker_error
 from attnpos.lessons.checking.sandbox.pool import SandboxPool
-from attnpos.lessons.checking.verdicts import CHECKER_ERROR, CHECKER_ERROR_MESSAGE
+from attnpos.lessons.checking.sandbox.protocol import MAX_SCRIPT_BYTES
 from attnpos.lessons.model import Course, Exercise
 from attnpos.lessons.progress import ExerciseState, read_export
 
 GRADING_TABLE = Path(__file__).with_name("grading.toml")
 MANIFEST_NAME = "attnpos-manifest.toml"
-# Larger than any answer could need; a bigger file is that row's problem, read no further (a zip bomb stops here too).
-MAX_ANSWER_BYTES = 1 << 20
+# The sandbox's own bound on a script; a bigger file is that row's problem, read no further (a zip bomb stops here too).
+MAX_ANSWER_BYTES = MAX_SCRIPT_BYTES
 MAX_EXPORT_BYTES = 1 << 20
 # Rows for an exercise with no answer to check: not handed in, or handed in but unreadable.
 NOT_SUBMITTED = "not-submitted"
@@ -361,12 +361,10 @@ def grade_class(
         source = by_student[student].answers[exercise_id].source
         assert source is not None  # only readable answers are queued
         try:
-            with pool.sandbox(max_workers=2) as sandbox:
+            with pool.sandbox() as sandbox:
                 return check_source(exercise, source, sandbox, limits, cancel, filename=f"{exercise_id}.py")
         except Exception as error:  # a fault of attnpos or of the machine: this row's, never the class's
-            where = traceback.extract_tb(error.__traceback__)[-1]
-            detail = f"{type(error).__name__}: {error} ({Path(where.filename).name}:{where.lineno})"
-            return Verdict(exercise_id, False, CHECKER_ERROR, CHECKER_ERROR_MESSAGE.format(error=detail), {"error": detail})
+            return checker_error(exercise, error)
         finally:
             on_checked()
 

@@ -13,6 +13,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from attnpos.lessons.checking import RUNS_PER_CHECK
 from attnpos.lessons.outline import OutlineLesson, read_outline
 from attnpos.lessons.progress import Progress
 from attnpos.lessons.scanner import CourseText, read_course_text
@@ -21,7 +22,7 @@ if TYPE_CHECKING:  # the sandbox and the loader bring NumPy: imported where firs
     from attnpos.lessons.checking import Limits, Sandbox
     from attnpos.lessons.model import Course
 
-SANDBOX_WORKERS = 2  # a run and a check's rerun at once
+SANDBOX_WORKERS = RUNS_PER_CHECK  # a check's runs side by side (the package's __init__ imports no NumPy)
 
 
 class Session:

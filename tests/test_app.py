@@ -20,7 +20,7 @@ from attnpos.tui.screens.outline_screen import OutlineScreen
 from attnpos.tui.screens.too_small_screen import TooSmallScreen
 from attnpos.tui.widgets.attention_grid import AttentionGrid
 from attnpos.tui.widgets.grid_pair import GridPair
-from attnpos.tui.widgets.lesson_blocks import CodeCell, ProseBlock, QuizCard
+from attnpos.tui.widgets.lesson_blocks import CodeCell, ExerciseCard, GridFigure, MathBlock, PlaygroundCard, ProseBlock, QuizCard
 
 SHUFFLE_SECTION = 3  # lesson 1, "The shuffle experiment": a runnable block, a grid pair and a question
 
@@ -102,19 +102,27 @@ async def test_continue_returns_to_the_exercise_left_open(make_app, settle):
         assert isinstance(pilot.app.screen, LessonScreen)
 
 
-async def test_every_lesson_and_section_opens(make_app, settle):
-    """A learner can page through every lesson; every section mounts without error."""
+async def test_every_kind_of_block_mounts_in_the_reader(make_app, settle):
+    """Sections are opened in course order until each kind of block has been drawn once (the slow test below draws them all)."""
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        for lesson in app.outline:
-            app.open_lesson(lesson.number, 0)
-            await settle(pilot)
-            for index in range(len(lesson.sections)):
-                assert app.screen.section == index
-                assert app.screen.query(ProseBlock) or app.screen.query(CodeCell)
-                await pilot.press("n")
+        widget_of = {"Prose": ProseBlock, "Math": MathBlock, "Code": CodeCell, "Grid": GridFigure, "Quiz": QuizCard,
+                     "ExerciseRef": ExerciseCard, "PlaygroundLink": PlaygroundCard}
+        missing = set(widget_of)
+        for lesson in app.course.lessons:
+            for index, section in enumerate(lesson.sections):
+                kinds = {type(block).__name__ for block in section.blocks} & missing
+                if not kinds:
+                    continue
+                app.open_lesson(lesson.number, index)
                 await settle(pilot)
+                await pilot.pause()  # the rest of the page is mounted after the first screenful
+                assert app.screen.section == index
+                for kind in kinds:
+                    assert app.screen.query(widget_of[kind]), (lesson.number, index, kind)
+                missing -= kinds
+        assert not missing
 
 
 def live_render_state() -> tuple[int, int]:
@@ -145,7 +153,8 @@ async def test_paging_does_not_keep_old_pages_alive(make_app, settle):
         assert counts[2][0] <= counts[1][0] and counts[2][1] <= counts[1][1], counts
 
 
-async def test_every_code_block_runs_in_the_app(make_app, settle):
+@pytest.mark.slow  # grows with the course; each block's code runs in tests/test_lessons.py, each kind is drawn above
+async def test_every_section_opens_and_every_code_block_runs_in_the_app(make_app, settle):
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
@@ -154,6 +163,8 @@ async def test_every_code_block_runs_in_the_app(make_app, settle):
             for index in range(len(lesson.sections)):
                 app.open_lesson(lesson.number, index)
                 await settle(pilot)
+                assert app.screen.section == index
+                assert app.screen.query(ProseBlock) or app.screen.query(CodeCell)
                 await pilot.press("r")
                 await settle(pilot)
                 for cell in app.screen.query(CodeCell).filter(".-has-output"):

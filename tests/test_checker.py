@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -373,10 +374,14 @@ def test_identical_tokens_property(course, sandbox, setup, step, mutation):
     verdict = check_source(course.exercises["identical-tokens"], source, sandbox, LIMITS)
     namespace: dict = {}
     exec(source, namespace)  # the test's own script: do rows 0 and 4 come out equal, the softmax saturated?
-    out = namespace["out"]
-    rows_gap = float(np.max(np.abs(out[:, 0] - out[:, 4])))
-    if mutation == "right" and rows_gap <= 1e-5 * max(1.0, float(np.max(np.abs(out)))):
-        diagnosis = "indistinct"  # rows 0 and 4 equal (to rounding): a typed True gives the same figures, never a pass
+    from attnpos.lessons.checking.values import Head, dtype_roundoff, head_precision
+
+    out, names = namespace["out"], ("X", "Wq", "Wk", "Wv", "pos", "out")
+    head = Head(*(np.asarray(namespace[n], dtype=np.float64) for n in names[:4]))
+    roundoff = dtype_roundoff({n: np.asarray(namespace[n]) for n in names}, names)  # the checker's: the least precise dtype
+    noise = head_precision(head, np.asarray(namespace["pos"], dtype=np.float64), roundoff).gap
+    if mutation == "right" and float(np.max(np.abs(out[:, 0] - out[:, 4]))) <= noise:
+        diagnosis = "indistinct"  # rows 0 and 4 equal to rounding: a typed True gives the same figures, never a pass
     assert verdict.diagnosis == diagnosis, (verdict.message, verdict.details)
 
 
@@ -423,7 +428,7 @@ MEANINGS = [
     ("forget-reorder", "mismatch__own-head-without-scale.py", "unscaled", ["√d_k", "np.sqrt(8)"], ["off by up to"]),
     ("forget-reorder", "error__module-not-found.py", "import", ["could not be imported", "line 10"], []),
     ("forget-reorder", "indistinct__zero-head.py", "zero-head", ["Wv is all zeros"], []),
-    ("identical-tokens", "mismatch__verdict-from-offsets.py", "from-pos", ["compares the offsets, not the outputs", "`Wv` set to zeros"], []),
+    ("identical-tokens", "mismatch__verdict-from-offsets.py", "from-pos", ["compares the offsets, not the outputs", "`Wq` set to zeros"], []),
     ("identical-tokens", "mismatch__own-head-without-scale.py", "unscaled", ["√d_k", "np.sqrt(8)"], ["is the attention output of X + pos"]),
     ("identical-tokens", "memory__single-huge-allocation.py", "allocation", ["Line 12", "358. GiB"], ["loop that keeps growing"]),
     ("identical-tokens", "indistinct__saturated.py", "typed-identical", ["softmax puts nearly all weight on one slot"], []),
@@ -461,3 +466,55 @@ def test_a_figure_from_the_learners_run_is_quoted_as_theirs(course, sandbox):
     own = f"{float(namespace['max_diff']):.3g}"
     assert verdict.details["cause"] == "unreordered" and f"Your max_diff ({own}" in verdict.message, verdict.message
     assert "rerun" not in verdict.message, verdict.message
+
+
+# --- a white-box adversary: wrong answers written after reading the checker -------------------
+
+ADVERSARY = sorted((Path(__file__).parent / "adversary").glob("*/*.py"))
+
+
+@pytest.mark.parametrize("path", ADVERSARY, ids=[f"{p.parent.name}/{p.name}" for p in ADVERSARY])
+def test_the_white_box_adversary_gets_the_verdict_named(course, sandbox, path):
+    """Each is named by the verdict it gets: a defect fixed (a diagnosis), or a limit that still passes (passed__limit-…)."""
+    verdict = check_source(course.exercises[path.parent.name], path.read_text(), sandbox, LIMITS)
+    assert verdict.diagnosis == path.name.split("__")[0], (verdict.message, verdict.details)
+
+
+def test_every_pass_the_adversary_found_is_a_documented_limit():
+    limits = [p for p in ADVERSARY if p.name.startswith("passed__")]
+    assert limits and all(p.name.startswith("passed__limit-") for p in limits)
+    documented = (Path(__file__).parents[1] / "docs" / "CHECKING.md").read_text()
+    for path in limits:
+        assert f"{path.parent.name}/{path.name}" in documented, f"{path.name} passes but docs/CHECKING.md does not say why"
+
+
+@pytest.mark.parametrize(
+    "tail, diagnosis, cause, words",
+    [
+        ("print(undefined_name)", "error", "name", "uses a name Python does not know"),
+        ("import torch", "error", "import", "could not be imported"),
+        ("print(in_order[4])", "error", "batch-axis", "which holds the batch"),
+        ("print(in_order[0, 9])", "error", "index", "indexes past the end"),
+        ("print({}['key'])", "error", "key", "a key it does not hold"),
+        ("len(5)", "error", "type", "a value of the wrong kind"),
+        ("attention_output(X)", "error", "arguments", "attention_output takes four"),
+        ("int('six')", "error", "value", "got a value it cannot use"),
+        ("np.ones((6, 8)) @ np.ones((7, 8))", "error", "shapes", "shapes do not fit"),
+        ("def f(n):\n    return f(n + 1)\nf(0)", "error", "recursion", "calls itself without end"),
+        ("print 'max_diff', max_diff", "syntax-error", "print", "print(x)"),
+        ("if True:\nprint(1)", "syntax-error", "indent", "indented differently"),
+        ("x = (1, 2", "syntax-error", "unclosed", "never closed"),
+        ("for k in range(3)\n    pass", "syntax-error", "colon", "ends with a colon"),
+        ("big = np.zeros((2 ** 31, 2 ** 10))", "memory", "allocation", "one array larger than the run's memory"),
+        ("grown = []\nwhile True:\n    grown.append(np.ones(10 ** 7))", "memory", "growing", "little by little"),
+    ],
+)
+def test_every_error_family_gets_advice_of_its_own_with_its_line(course, sandbox, tail, diagnosis, cause, words):
+    source = CO + "in_order = attention_output(X + pos, Wq, Wk, Wv)\n" + tail + "\n"
+    limits = Limits(timeout_s=20.0, memory_mb=768) if diagnosis == "memory" else LIMITS  # filling 768 MiB is slow on a busy machine
+    verdict = check_source(course.exercises["constant-offset"], source, sandbox, limits)
+    assert verdict.diagnosis == diagnosis and verdict.details.get("cause") == cause, (verdict.details, verdict.message)
+    assert words.lower() in verdict.message.lower(), verdict.message
+    first = CO.count("\n") + 2  # the tail's first line; an error deeper in it names its own line
+    line = re.search(r"line (\d+)", verdict.message.lower())
+    assert line and first <= int(line[1]) <= first + 2, verdict.message

@@ -18,6 +18,7 @@ import sys
 import textwrap
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -41,21 +42,31 @@ def blocked(action):
 COURSE = load_course()
 
 
+# .ci/run sets it: there the strict-mode tests must run, so what would skip them fails instead.
+STRICT_REQUIRED = os.environ.get("ATTNPOS_REQUIRE_STRICT") == "1"
+
+
+def skip_strict(reason: str):
+    if STRICT_REQUIRED:
+        pytest.fail(f"{reason}; .ci/run requires strict mode (ATTNPOS_REQUIRE_STRICT=1)")
+    pytest.skip(reason)
+
+
 def _strict_sandbox() -> Sandbox:
     if not Path("/usr/bin/bwrap").exists() and not any(
             Path(folder, "bwrap").exists() for folder in os.environ.get("PATH", "").split(os.pathsep)):
-        pytest.skip("bubblewrap is not installed (apt-get install bubblewrap)")
+        skip_strict("bubblewrap is not installed (apt-get install bubblewrap)")
     box = Sandbox(max_workers=2, strict=True)
     try:
         box.start()
     except ConfinementUnavailable as reason:
-        pytest.skip(str(reason))
+        skip_strict(str(reason))
     if not box.confinement["bwrap"]:
         box.close()
         alone = subprocess.run(["bwrap", "--unshare-all", "--ro-bind", "/", "/", "true"], capture_output=True)
         if alone.returncode == 0:
             pytest.fail("bubblewrap works here, yet the sandbox's fork server did not start inside it")
-        pytest.skip(f"bubblewrap is installed but cannot start here: {alone.stderr.decode().strip()}")
+        skip_strict(f"bubblewrap is installed but cannot start here: {alone.stderr.decode().strip()}")
     return box
 
 
@@ -94,10 +105,15 @@ def test_no_process_is_left_behind_to_rewrite_later_results(sandbox):
         import subprocess, threading
         refused = blocked(os.fork) + blocked(lambda: subprocess.Popen(["sleep", "60"]))
         refused += blocked(lambda: os.posix_spawn("/bin/sleep", ["sleep", "60"], {}))
-        worker = threading.Thread(target=lambda: None)  # threads stay allowed: NumPy and learners use them
-        worker.start(); worker.join()
-    """)
+        threads = 1
+        try:
+            worker = threading.Thread(target=lambda: None)  # threads stay allowed: NumPy and learners use them
+            worker.start(); worker.join()
+        except RuntimeError:  # where no task cap holds (root without a pids cgroup), none at all
+            threads = 0
+    """, ["refused", "threads"])
     assert_refused(result, 3)
+    assert result.values["threads"].item() == int(os.getuid() != 0 or sandbox._cgroup is not None)
     wrong = sandbox.run_source("max_diff = 1.0\n", ["max_diff"], QUICK)
     assert wrong.values["max_diff"].item() == 1.0  # a later run reads its own numbers only
 
@@ -361,7 +377,7 @@ def test_grade_keeps_a_correct_file_correct_beside_a_hostile_one(tmp_path):
     (tmp_path / "b_correct.py").write_text(exercise.solution)
     shown = attnpos("grade", "constant-offset", str(tmp_path), "--json", "--jobs", "2")
     if shown.returncode == 2 and b"strict mode needs" in shown.stderr:
-        pytest.skip(shown.stderr.decode().strip())
+        skip_strict(shown.stderr.decode().strip())
     report = json.loads(shown.stdout)
     by_file = {Path(row["file"]).name: row for row in report["results"]}
     assert by_file["b_correct.py"]["passed"], by_file
@@ -389,9 +405,9 @@ def test_strict_mode_fails_closed_with_one_line_when_layers_are_missing(monkeypa
     monkeypatch.setattr(launch, "bwrap_installed", lambda: False)
     real_start = launch.start_server
 
-    def without_landlock(preload, in_bwrap, **options):
-        server, control, level = real_start(preload, in_bwrap, **options)
-        return server, control, {**level, "landlock": 0}
+    def without_landlock(preload, in_bwrap, concurrent_runs, left_off, *options):
+        server, control, level, cgroup = real_start(preload, in_bwrap, concurrent_runs, left_off, *options)
+        return server, control, {**level, "landlock": 0}, cgroup
 
     monkeypatch.setattr(client.launch, "start_server", without_landlock)
     with pytest.raises(ConfinementUnavailable) as failure:
@@ -478,9 +494,9 @@ def test_a_strict_server_started_from_a_worker_thread_outlives_that_thread():
     starter.join()
     try:
         if "refused" in seen:
-            pytest.skip(seen["refused"])
+            skip_strict(seen["refused"])
         if not seen["level"]["bwrap"]:
-            pytest.skip("bubblewrap is not in use here")
+            skip_strict("bubblewrap is not in use here")
         time.sleep(0.5)
         assert box._server.poll() is None  # not killed with the thread that started it
     finally:
@@ -579,7 +595,7 @@ def test_thousands_of_nested_folders_are_removed_and_sweep_survives_them(sandbox
     old = time.time() - 3600
     os.utime(stale, (old, old))
     try:
-        run_folders.sweep(str(base))
+        run_folders.sweep(str(base), budget_s=300.0)  # a server's start gives it 2 s; later starts go on
         assert not stale.exists()
     finally:
         if stale.exists():  # pytest's own clean-up would recurse into it and fail
@@ -598,5 +614,353 @@ def test_values_read_back_are_bounded_by_the_runs_memory_cap(sandbox):
         second = np.broadcast_to(np.zeros(1), (200 * 1024 * 1024 // 8,))
         refused = 1
     """, ["small", "view", "second", "refused"], limits)
-    assert result.status == "ok" and "view" in result.values and result.values["small"].sum() == 3
-    assert "too large to read back" in result.bad_types["second"]
+    assert result.status == "ok" and result.values["small"].sum() == 3
+    assert "too large to read back" in result.bad_types["view"] and "too large to read back" in result.bad_types["second"]
+
+
+def test_read_back_is_bounded_by_elements_whatever_the_dtype(sandbox):
+    result = run(sandbox, """
+        import numpy as np
+        fits = np.zeros(4 * 1024 * 1024, dtype=np.float64)  # 32 MiB
+        half = np.zeros(6 * 1024 * 1024, dtype=np.int8)  # 6 MiB on disk, but 48 MiB as the float64 judged
+        refused = 1
+    """, ["fits", "half", "refused"], Limits(timeout_s=10.0, memory_mb=768))
+    assert result.status == "ok" and result.values["fits"].size == 4 * 1024 * 1024
+    assert "too large to read back" in result.bad_types["half"]
+
+
+# --- issue 26: a red team's second pass ----------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def seccomp_alone():
+    """A sandbox with Landlock left off, to show what the seccomp filter stops by itself (Linux 5.13–6.11 have no
+    Landlock signal scopes; some kernels no Landlock at all)."""
+    with Sandbox(max_workers=2, strict=False, left_off=frozenset({"landlock"})) as box:
+        assert box.confinement["landlock"] == 0
+        yield box
+
+
+IPC_ATTACK = """
+import ctypes
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
+
+def call(number, *args):
+    result = libc.syscall(number, *args)
+    if result < 0:
+        raise OSError(ctypes.get_errno(), f"syscall {number} refused")
+    return result
+
+IPC_PRIVATE, IPC_CREAT = 0, 0o1000
+refused = blocked(lambda: call(29, IPC_PRIVATE, ctypes.c_size_t(3 << 30), IPC_CREAT | 0o600))  # shmget, 3 GiB
+refused += blocked(lambda: call(30, 0, None, 0))  # shmat of the first segment of the machine
+refused += blocked(lambda: call(68, IPC_PRIVATE, IPC_CREAT | 0o600))  # msgget
+refused += blocked(lambda: call(64, IPC_PRIVATE, 1, IPC_CREAT | 0o600))  # semget
+refused += blocked(lambda: call(240, b"/attnpos-hostile", os.O_CREAT | os.O_RDWR, 0o600, None))  # mq_open
+"""
+
+
+def _sysv_objects() -> str:
+    return "".join(Path(f"/proc/sysvipc/{kind}").read_text() for kind in ("shm", "msg", "sem")
+                   if Path(f"/proc/sysvipc/{kind}").exists())
+
+
+def test_sysv_ipc_and_message_queues_are_refused(sandbox):
+    needs(sandbox, "seccomp")
+    before = _sysv_objects()
+    assert_refused(run(sandbox, IPC_ATTACK), 5)
+    assert _sysv_objects() == before  # nothing left behind until reboot
+    assert not Path("/dev/mqueue/attnpos-hostile").exists()
+
+
+SIGIO_ATTACK = """
+import fcntl, struct
+F_SETSIG, F_SETOWN_EX, FIOSETOWN, F_SETLEASE = 10, 15, 0x8901, 1024
+target = os.getppid()  # the supervisor: SIGIO (or any signal set by F_SETSIG) would go to it
+reader, writer = os.pipe()
+fcntl.fcntl(reader, fcntl.F_SETFL, os.O_ASYNC | os.O_NONBLOCK)
+refused = blocked(lambda: fcntl.fcntl(reader, fcntl.F_SETOWN, target))
+refused += blocked(lambda: fcntl.fcntl(reader, F_SETOWN_EX, struct.pack("ii", 1, target)))
+refused += blocked(lambda: fcntl.fcntl(reader, F_SETSIG, signal.SIGKILL))
+refused += blocked(lambda: fcntl.ioctl(reader, FIOSETOWN, struct.pack("i", target)))
+refused += blocked(lambda: fcntl.fcntl(os.open("lease", os.O_RDONLY | os.O_CREAT), F_SETLEASE, fcntl.F_RDLCK))
+os.write(writer, b"x")  # would raise SIGIO at the owner
+"""
+
+
+def test_sigio_cannot_signal_the_supervisor_with_seccomp_alone(seccomp_alone):
+    needs(seccomp_alone, "seccomp")
+    assert_refused(run(seccomp_alone, SIGIO_ATTACK), 5)
+    assert seccomp_alone._server.poll() is None
+    assert run(seccomp_alone, "refused = 1\n").values["refused"].item() == 1  # the next run is served as usual
+
+
+def test_sigio_cannot_signal_the_supervisor(sandbox):
+    needs(sandbox, "seccomp")
+    assert_refused(run(sandbox, SIGIO_ATTACK), 5)
+
+
+def test_the_learner_holds_no_capability_even_as_root(sandbox):
+    result = run(sandbox, """
+        import fcntl, struct
+        sets = {line.split(":")[0]: int(line.split()[1], 16)
+                for line in open("/proc/self/status") if line.startswith(("CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb"))}
+        held = sum(sets.values())
+        FS_IOC_SETFLAGS, FS_IMMUTABLE_FL = 0x40086602, 0x10
+        with open("big", "wb") as big:
+            big.write(b"x" * 4096)
+        refused = blocked(lambda: fcntl.ioctl(os.open("big", os.O_RDONLY), FS_IOC_SETFLAGS, struct.pack("l", FS_IMMUTABLE_FL)))
+    """, ["held", "refused"])
+    assert result.status == "ok", (result.error, result.stdout)
+    assert result.values["held"].item() == 0  # bounding, effective, permitted, inheritable and ambient all empty
+    assert result.values["refused"].item() == 1
+
+
+def test_proc_self_shows_nothing_of_the_machine(sandbox):
+    needs(sandbox, "landlock")
+    result = run(sandbox, """
+        me = os.getpid()
+        leaks = ["/proc/self/net/tcp", "/proc/self/net/unix", "/proc/self/mountinfo", "/proc/self/mounts",
+                 f"/proc/self/task/{me}/net/tcp", f"/proc/self/task/{me}/mountinfo", "/proc/self/environ"]
+        refused = sum(blocked(lambda p=path: open(p).read()) for path in leaks)
+        refused += blocked(lambda: os.listdir("/proc/self"))
+        own = len(open("/proc/self/status").read()) > 0  # what Python and the clean-up read stays readable
+    """, ["refused", "own"])
+    assert_refused(result, 8)
+    assert result.values["own"].item()
+
+
+THREAD_FLOOD = """
+import threading
+threading.stack_size(64 * 1024)  # small stacks: the address space would hold about 16,000 of them
+hold = threading.Event()
+threads = 0
+try:
+    for _ in range(20000):
+        threading.Thread(target=hold.wait, daemon=True).start()
+        threads += 1
+except (RuntimeError, OSError):
+    pass
+hold.set()
+"""
+
+
+def test_threads_are_capped_and_a_classmate_is_never_blamed(sandbox):
+    from attnpos.lessons.checking.sandbox.tasks import MAX_TASKS
+
+    exercise = COURSE.exercises["constant-offset"]
+    with Sandbox(max_workers=2, strict=sandbox.strict) as classmates:
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            flood = pool.submit(run, sandbox, THREAD_FLOOD, ["threads"], Limits(timeout_s=10.0, memory_mb=768))
+            classmate = pool.submit(check_source, exercise, exercise.solution, classmates, Limits(timeout_s=10.0))
+            flood_result, verdict = flood.result(), classmate.result()
+    assert flood_result.status == "ok", (flood_result.status, flood_result.detail, flood_result.stdout[-2000:])
+    # A cgroup holds the server's runs together (two at a time); RLIMIT_NPROC the run alone; root without a
+    # cgroup gets no thread. 16,000 got through before.
+    assert flood_result.values["threads"].item() <= 4 + 2 * (MAX_TASKS + 2), flood_result.values["threads"]
+    assert verdict.passed, (verdict.diagnosis, verdict.message)
+
+
+def test_clean_up_lists_each_folder_once(tmp_path, monkeypatch):
+    """28,000 empty folders side by side kept the supervisors busy for minutes: each was a rescan of all."""
+    top = tmp_path / "run"
+    top.mkdir()
+    for index in range(2000):
+        (top / f"d{index}").mkdir()
+        if index % 100 == 0:
+            (top / f"d{index}" / "inner").mkdir()
+            (top / f"d{index}" / "file").write_text("x")
+    listed = []
+    real_scandir = os.scandir
+    monkeypatch.setattr(run_folders.os, "scandir", lambda fd: listed.append(fd) or real_scandir(fd))
+    fd = os.open(top, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        run_folders.remove_contents(fd, budget_s=300.0)  # each rmdir can take milliseconds on a busy disk
+    finally:
+        os.close(fd)
+    assert list(top.iterdir()) == []
+    assert len(listed) == 1 + 20  # the top folder and each folder that was not empty: once each
+
+
+def test_wide_folders_are_removed_when_the_run_ends(sandbox):
+    result = run(sandbox, """
+        print(os.getcwd())
+        for index in range(3000):
+            os.mkdir(f"d{index}")
+        refused = 1
+    """, ["refused"], Limits(timeout_s=10.0))
+    assert result.status == "ok", result.error
+    if not sandbox.confinement["bwrap"]:
+        run_folder = Path(result.stdout.strip()).parent
+        deadline = time.monotonic() + 60.0  # each rmdir can take milliseconds on a busy disk; it took minutes before
+        while run_folder.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not run_folder.exists()
+
+
+def test_the_judge_counts_elements_not_bytes(sandbox):
+    exercise = COURSE.exercises["constant-offset"]
+    attack = exercise.solution + textwrap.dedent("""
+        import numpy as np
+        X = np.zeros((4, 1024, 1024), dtype=np.float16)  # every axis within its own cap; 4 M elements in all
+    """)
+    verdict = check_source(exercise, attack, sandbox, Limits(timeout_s=10.0))
+    assert (verdict.diagnosis, verdict.details.get("cause")) == ("bad-shape", "too-large"), verdict
+
+
+@pytest.mark.parametrize("forged", ['"[" * 100_000 + "]" * 100_000', '" " * (100 << 20)'])
+def test_a_nested_or_huge_status_file_gives_a_verdict(sandbox, forged):
+    exercise = COURSE.exercises["constant-offset"]
+    attack = exercise.solution + f"\nimport json\njson.dumps = lambda report: {forged}\n"
+    verdict = check_source(exercise, attack, sandbox, Limits(timeout_s=10.0))
+    assert verdict.diagnosis == "crash" and "malformed" in verdict.message, verdict
+
+
+def test_a_long_expression_gets_a_verdict(sandbox):
+    exercise = COURSE.exercises["constant-offset"]
+    source = exercise.solution + "\ntotal = " + " + ".join(["1"] * 900) + "\n"
+    verdict = check_source(exercise, source, sandbox, Limits(timeout_s=10.0))
+    assert verdict.diagnosis in ("passed", "rerun-failed"), verdict
+
+
+def test_an_exception_in_the_checker_is_that_files_row_only(attnpos, tmp_path, monkeypatch):
+    from attnpos.lessons.checking import rerun
+
+    exercise = COURSE.exercises["constant-offset"]
+    (tmp_path / "a_breaks_the_checker.py").write_text(exercise.solution + "\n# checker-bug\n")
+    (tmp_path / "b_correct.py").write_text(exercise.solution)
+    real_substitute = rerun.substitute
+
+    def substitute(source, replacements):
+        if "# checker-bug" in source:
+            raise RecursionError("maximum recursion depth exceeded")
+        return real_substitute(source, replacements)
+
+    monkeypatch.setattr(rerun, "substitute", substitute)
+    ran = attnpos("grade", "constant-offset", str(tmp_path), "--json")
+    if ran.returncode == 2 and "strict mode needs" in ran.stderr:
+        skip_strict(ran.stderr.strip())
+    rows = {Path(row["file"]).name: row for row in json.loads(ran.stdout)["results"]}
+    assert rows["a_breaks_the_checker.py"]["diagnosis"] == "checker-error"
+    assert "RecursionError" in rows["a_breaks_the_checker.py"]["details"]["error"]
+    assert rows["b_correct.py"]["passed"]
+
+
+def test_symbolic_links_are_never_followed_by_check_or_grade(tmp_path):
+    exercise = COURSE.exercises["constant-offset"]
+    secret = tmp_path / "secret.txt"
+    secret.write_text("the-secret-first-line\n")
+    folder = tmp_path / "class"
+    folder.mkdir()
+    (folder / "alice.py").write_text(exercise.solution)
+    (folder / "mallory.py").symlink_to(folder / "alice.py")
+    (folder / "mallory2.py").symlink_to(secret)
+    shown = attnpos("grade", "constant-offset", str(folder), "--json")
+    if shown.returncode == 2 and b"strict mode needs" in shown.stderr:
+        skip_strict(shown.stderr.decode().strip())
+    rows = {Path(row["file"]).name: row for row in json.loads(shown.stdout)["results"]}
+    assert rows["alice.py"]["passed"]
+    for link in ("mallory.py", "mallory2.py"):
+        assert not rows[link]["passed"] and "symbolic link" in rows[link]["message"], rows[link]
+    assert b"the-secret" not in shown.stdout + shown.stderr
+    checked = attnpos("check", "constant-offset", str(folder / "mallory.py"))
+    assert checked.returncode == 2 and checked.stderr.count(b"\n") == 1 and b"symbolic link" in checked.stderr
+
+
+def test_a_large_answer_file_gets_a_verdict_or_one_line_not_a_hang(tmp_path):
+    exercise = COURSE.exercises["constant-offset"]
+    folder = tmp_path / "class"
+    folder.mkdir()
+    (folder / "a_long.py").write_text("x = 1\n" * 30000)  # 180 KB: over the socket's buffer, under the limit
+    (folder / "b_huge.py").write_text("# " + "x" * 400_000 + "\n")
+    (folder / "c_correct.py").write_text(exercise.solution)
+    checked = attnpos("check", "constant-offset", str(folder / "a_long.py"), "--json")
+    assert checked.returncode == 1 and json.loads(checked.stdout)["diagnosis"] == "missing-name"
+    refused = attnpos("check", "constant-offset", str(folder / "b_huge.py"))
+    assert refused.returncode == 2 and refused.stderr.count(b"\n") == 1 and b"256 KB" in refused.stderr
+    graded = attnpos("grade", "constant-offset", str(folder), "--json")
+    if graded.returncode == 2 and b"strict mode needs" in graded.stderr:
+        skip_strict(graded.stderr.decode().strip())
+    rows = {Path(row["file"]).name: row for row in json.loads(graded.stdout)["results"]}
+    assert rows["a_long.py"]["diagnosis"] == "missing-name"
+    assert "256 KB" in rows["b_huge.py"]["message"] and rows["c_correct.py"]["passed"]
+
+
+FAKE_PASS = "raise ValueError('nothing to see' + '\\n' * 60 + '✓ passed  constant-offset\\nWell done.\\u2028\\u200b\\u2066')\n"
+
+
+def test_a_fake_verdict_in_learner_text_stays_fenced(tmp_path):
+    answer = tmp_path / "answer.py"
+    answer.write_text(FAKE_PASS)
+    shown = attnpos("check", "constant-offset", str(answer), env={"NO_COLOR": "1", "TERM": "dumb"})
+    assert shown.returncode == 1
+    text = shown.stdout.decode()
+    assert text.startswith("✗ not yet")
+    faked = [line for line in text.splitlines() if "✓ passed" in line or "Well done" in line]
+    assert faked and all(line.lstrip().startswith("│") for line in faked), text
+    assert "\u2028" not in text and "\u200b" not in text and "\\u2028" in text and "\\u2066" in text
+
+
+def test_strict_mode_has_its_own_ipc_namespace(sandbox):
+    if not sandbox.confinement["bwrap"]:
+        pytest.skip("the IPC namespace is bubblewrap's; seccomp alone refuses the calls (test_sysv_ipc_...)")
+    result = run(sandbox, """
+        namespace = int(os.readlink("/proc/self/ns/ipc").strip("ipc:[]"))
+    """, ["namespace"])
+    assert result.status == "ok", result.error
+    assert result.values["namespace"].item() != os.stat("/proc/self/ns/ipc").st_ino
+
+
+def test_printable_escapes_invisible_format_characters():
+    assert printable("a\u2028b\u2029c\u200bd\u200de\ufeff\u061c\u2066\U000e0041") == (
+        "a\\u2028b\\u2029c\\u200bd\\u200de\\ufeff\\u061c\\u2066\\U000e0041")
+
+
+def test_a_file_name_cannot_fake_a_row_of_grade(tmp_path):
+    exercise = COURSE.exercises["constant-offset"]
+    (tmp_path / "a.py").write_text(exercise.starter)
+    (tmp_path / "b\n✓ passed\u2028.py").write_text(exercise.starter)
+    shown = attnpos("grade", "constant-offset", str(tmp_path), env={"NO_COLOR": "1", "TERM": "dumb"})
+    if shown.returncode == 2 and b"strict mode needs" in shown.stderr:
+        skip_strict(shown.stderr.decode().strip())
+    text = shown.stdout.decode()
+    assert "b\\n✓ passed\\u2028.py" in text and not any(line.lstrip().startswith("✓") for line in text.splitlines()), text
+
+
+def test_sigio_cannot_signal_the_supervisor_with_landlock_alone():
+    """Landlock's signal scope (ABI 6) stops the signal where it is sent, whatever fcntl was allowed to set."""
+    with Sandbox(max_workers=1, strict=False, left_off=frozenset({"seccomp"})) as box:
+        needs(box, "landlock6")
+        result = box.run_source(textwrap.dedent("""
+            import fcntl, os, signal, time
+            reader, writer = os.pipe()
+            fcntl.fcntl(reader, fcntl.F_SETOWN, os.getppid())  # the supervisor
+            fcntl.fcntl(reader, 10, signal.SIGTERM)  # F_SETSIG: a signal that would end it
+            fcntl.fcntl(reader, fcntl.F_SETFL, os.O_ASYNC | os.O_NONBLOCK)
+            os.write(writer, b"x")
+            survived = 1
+        """), ["survived"], QUICK)
+    assert result.status == "ok", (result.status, result.detail)  # "lost" when the supervisor is killed
+    assert result.values["survived"].item() == 1
+
+
+async def test_an_answer_over_the_size_limit_is_one_line_in_the_app(tmp_path, monkeypatch):
+    from textual.widgets import TextArea
+
+    from attnpos.lessons.checking.sandbox import client
+    from attnpos.tui.app import AttnposApp
+
+    monkeypatch.setattr(client, "MAX_SCRIPT_BYTES", 2048)  # the real 256 KB would take the editor itself seconds
+    app = AttnposApp(data_dir=tmp_path / "data", start="constant-offset", limits=QUICK)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await app.workers.wait_for_complete()
+        app.screen.query_one("#editor", TextArea).load_text("# padding\n" * 300)
+        await pilot.pause()
+        for key in ("ctrl+t", "ctrl+r"):
+            await pilot.press(key)
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            shown = str(app.screen.query_one("#result-text").render())
+            assert "more than the 2 KB an answer may be" in shown, shown
+        assert app.is_running

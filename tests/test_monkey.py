@@ -19,13 +19,17 @@ KEYS = [
     "ctrl+r", "ctrl+t", "ctrl+g", "ctrl+o", "ctrl+p", "y",
 ]  # never q, ctrl+q or ctrl+c: those quit, which ends the test rather than testing anything
 STARTS = {"outline": None, "lesson with grids": (1, 3), "sentence grids": (3, 2), "exercise": "constant-offset", "last section": (4, 9)}
-# Events per screen: 100 × 5 screens in every run; the long form (pytest -m slow) 1,000 × 5.
+# Events per screen: 100 on two screens in every run, on all five with -m slow; the long form (pytest -m slow) 1,000 × 5.
 # Before a release, more: ATTNPOS_MONKEY_EVENTS=5000 pytest -m slow tests/test_monkey.py
 EVENTS_PER_SCREEN = 100
 LONG_EVENTS_PER_SCREEN = int(os.environ.get("ATTNPOS_MONKEY_EVENTS", "1000"))
 
 
-@pytest.mark.parametrize("start", list(STARTS))
+# Every run: the outline and an exercise; the other screens only in the long form, which covers them ten times over.
+EVERY_RUN = ("outline", "exercise")
+
+
+@pytest.mark.parametrize("start", [s if s in EVERY_RUN else pytest.param(s, marks=pytest.mark.slow) for s in STARTS])
 async def test_monkey(make_app, start):
     await monkey_on(make_app(start=STARTS[start], limits=Limits(timeout_s=2)), start, EVENTS_PER_SCREEN)
 

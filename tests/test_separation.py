@@ -27,11 +27,15 @@ def solution_values(exercise_id: str) -> dict[str, np.ndarray]:
     """The solution's names, run here (it is the course's own code): the starter's arrays and the solution's choices."""
     namespace: dict = {"__name__": "__main__"}
     exec(compile(COURSE.exercises[exercise_id].solution, "solution.py", "exec"), namespace)
-    return {name: np.asarray(namespace[name]) for name in CONTRACTS[exercise_id].names}
+    return {name: np.asarray(namespace[name]) for name in contract_of(exercise_id).names}
+
+
+def contract_of(exercise_id: str):
+    return CONTRACTS[COURSE.exercises[exercise_id].contract]
 
 
 def readings(exercise_id: str):
-    contract = CONTRACTS[exercise_id]
+    contract = contract_of(exercise_id)
     first = solution_values(exercise_id)
     reruns = [
         {name: np.asarray(value) for name, value in rerun.substituted_values(first, planned.replacements).items()}
@@ -43,7 +47,7 @@ def readings(exercise_id: str):
 
 @pytest.mark.parametrize("exercise_id", sorted(COURSE.exercises))
 def test_every_pair_of_hypotheses_is_far_apart_on_the_starters_arrays(exercise_id):
-    assert exercise_id in CONTRACTS, f"{exercise_id} has no contract, so no hypotheses to separate"
+    assert COURSE.exercises[exercise_id].contract in CONTRACTS, f"{exercise_id} has no contract, so no hypotheses to separate"
     contract, both = readings(exercise_id)
     names = {name for reading in both for name in reading.figures}
     assert RIGHT in names and len(names) > 2, names
@@ -60,3 +64,9 @@ def test_one_run_alone_would_not_do_what_the_rerun_does(exercise_id):
     for left_out in range(1, len(every)):
         others = every[:left_out] + every[left_out + 1:]
         assert unseparated(others, contract.told_by_source) != [], f"rerun {left_out} separates nothing the others do not"
+
+
+def test_a_checks_runs_fit_the_sandbox_workers_side_by_side():
+    from attnpos.lessons.checking import RUNS_PER_CHECK
+
+    assert RUNS_PER_CHECK == 1 + max(len(contract.reruns) for contract in CONTRACTS.values())

@@ -19,12 +19,17 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING
 
+# The runs one check makes at once: the script as written and each rerun of its contract (identical-tokens has
+# two); a sandbox with this many workers runs them side by side. tests/test_separation.py holds it to the contracts.
+RUNS_PER_CHECK = 3
+
 # Imported on first use (PEP 562), so that the sandbox can start a fork server before NumPy is imported
 # here: `attnpos check` overlaps the server's start with its own imports (docs/PERFORMANCE.md).
 _EXPORTS = {
     "exercise_problems": "content", "CONTRACTS": "contracts", "check_file": "judging", "check_source": "judging",
     "CancelToken": "sandbox", "ConfinementUnavailable": "sandbox", "Limits": "sandbox", "RunResult": "sandbox",
-    "Sandbox": "sandbox", "missing_layers": "sandbox", "printable": "sandbox", "Verdict": "verdicts",
+    "Sandbox": "sandbox", "ScriptRefused": "sandbox", "fenced": "sandbox", "missing_layers": "sandbox",
+    "printable": "sandbox", "Verdict": "verdicts",
 }
 
 if TYPE_CHECKING:
@@ -37,6 +42,8 @@ if TYPE_CHECKING:
         Limits,
         RunResult,
         Sandbox,
+        ScriptRefused,
+        fenced,
         missing_layers,
         printable,
     )
@@ -52,6 +59,6 @@ def __getattr__(name: str) -> object:
 
 
 __all__ = [
-    "CONTRACTS", "CancelToken", "ConfinementUnavailable", "Limits", "RunResult", "Sandbox", "Verdict",
-    "check_file", "check_source", "exercise_problems", "missing_layers", "printable",
+    "RUNS_PER_CHECK", "CONTRACTS", "CancelToken", "ConfinementUnavailable", "Limits", "RunResult", "Sandbox",
+    "ScriptRefused", "Verdict", "check_file", "check_source", "exercise_problems", "fenced", "missing_layers", "printable",
 ]

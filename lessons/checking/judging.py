@@ -7,18 +7,31 @@ missing) come from the first run alone; the contract's judge sees both.
 
 from __future__ import annotations
 
+import functools
 import re
 import threading
 import traceback
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 
 from attnpos.lessons.checking import rerun
 from attnpos.lessons.checking.contracts import CONTRACTS, Contract, Runs
-from attnpos.lessons.checking.sandbox import CancelToken, Limits, RunResult, Sandbox
+from attnpos.lessons.checking.sandbox import (
+    CancelToken,
+    ConfinementUnavailable,
+    Limits,
+    RunResult,
+    Sandbox,
+    ScriptRefused,
+    printable,
+    read_script,
+    refuse_if_too_large,
+)
 from attnpos.lessons.checking.separation import RIGHT, TYPED, every_reading, indistinct, unseparated
+from attnpos.lessons.checking.values import MAX_ELEMENTS, too_large
 from attnpos.lessons.checking.verdicts import CHECKER_ERROR, Mistake, Passed, Verdict, render
 from attnpos.lessons.model import Exercise
 
@@ -29,20 +42,59 @@ def check_source(
     exercise: Exercise, source: str, sandbox: Sandbox, limits: Limits = Limits(),
     cancel: CancelToken | None = None, filename: str = "answer.py",
 ) -> Verdict:
+    """The verdict on ``source``; a failure of the checker's own is a ``checker-error`` verdict, never raised.
+
+    Raises :class:`ScriptRefused` for a script over the sandbox's size limit
+    and :class:`ConfinementUnavailable` when strict mode cannot start.
+    """
     contract = CONTRACTS[exercise.contract]
-    reruns = _start_reruns(contract, source, sandbox, limits, cancel, filename)
-    first = sandbox.run_source(source, contract.names, limits, filename=filename, cancel=cancel)
-    return judge_runs(exercise, first, reruns, source)
+    refuse_if_too_large(len(source.encode("utf-8")), filename)  # before the reruns parse it
+
+    def check() -> Verdict:
+        reruns = _start_reruns(contract, source, sandbox, limits, cancel, filename)  # each goes on in a thread
+        first = sandbox.run_source(source, contract.names, limits, filename=filename, cancel=cancel)
+        return judge_runs(exercise, first, reruns, source)
+
+    return _guarded(exercise, check)
 
 
 def check_file(
     exercise: Exercise, path: Path, sandbox: Sandbox, limits: Limits = Limits(), cancel: CancelToken | None = None,
 ) -> Verdict:
+    """The verdict on the answer file at ``path``, read once, never through a symbolic link.
+
+    Raises :class:`ScriptRefused` (a link, not a plain file, too large),
+    OSError (unreadable) or UnicodeDecodeError (not UTF-8): the file, not
+    the learner's code, is at fault. Like :func:`check_source` otherwise.
+    """
     contract = CONTRACTS[exercise.contract]
-    source = Path(path).read_text(encoding="utf-8")
-    reruns = _start_reruns(contract, source, sandbox, limits, cancel, Path(path).name)
-    first = sandbox.run(Path(path), contract.names, limits, cancel=cancel)
-    return judge_runs(exercise, first, reruns, source)
+    data = read_script(path)
+    source = data.decode("utf-8")
+
+    def check() -> Verdict:
+        reruns = _start_reruns(contract, source, sandbox, limits, cancel, Path(path).name)
+        first = sandbox.run_bytes(data, path, contract.names, limits, cancel=cancel)
+        return judge_runs(exercise, first, reruns, source)
+
+    return _guarded(exercise, check)
+
+
+def checker_error(exercise: Exercise, error: BaseException) -> Verdict:
+    """The verdict for a failure of the checker's own code: a bug of attnpos, never the learner's."""
+    frames = traceback.extract_tb(error.__traceback__)
+    where = f" ({Path(frames[-1].filename).name}:{frames[-1].lineno})" if frames else ""
+    text = printable(f"{type(error).__name__}: {str(error)[:200]}{where}")
+    return Verdict(exercise.id, False, CHECKER_ERROR, render(exercise, CHECKER_ERROR, error=text), {"error": text})
+
+
+def _guarded(exercise: Exercise, judge: Callable[[], Verdict]) -> Verdict:
+    """``judge()``, or a ``checker-error`` verdict if it raises (a RecursionError in a syntax tree, a sandbox fault)."""
+    try:
+        return judge()
+    except (ConfinementUnavailable, ScriptRefused):
+        raise
+    except Exception as error:
+        return checker_error(exercise, error)
 
 
 class _Rerun:
@@ -70,6 +122,9 @@ class _Rerun:
         if unread:
             why = f"{result.error.type}: {result.error.message}" if result.error else result.detail
             return None, f"{why} (`{unread[0]}` was never set)"
+        oversized = [name for name in names if result.values[name].size > MAX_ELEMENTS]
+        if oversized:
+            return None, f"`{oversized[0]}` came out larger than the checker judges"
         return dict(result.values), ""
 
 
@@ -86,12 +141,16 @@ def _start_reruns(
 ) -> list[_Rerun | _NoRerun]:
     started: list[_Rerun | _NoRerun] = []
     for planned in contract.reruns:
-        rewritten = rerun.substitute(source, planned.replacements)
+        try:
+            rewritten = rerun.substitute(source, planned.replacements)
+        except rerun.TooDeep:
+            started.append(_NoRerun("the script nests too deeply (a very long expression?) for the checker to rewrite it"))
+            continue
         if rewritten is None:
             names = ", ".join(f"`{name}`" for name in planned.replacements)
             started.append(_NoRerun(f"{names} must be set at the top level of the script, where the checker can replace it"))
             continue
-        started.append(_Rerun(lambda text=rewritten: sandbox.run_source(text, contract.names, limits, filename=filename, cancel=cancel)))
+        started.append(_Rerun(functools.partial(sandbox.run_source, rewritten, contract.names, limits, filename=filename, cancel=cancel)))
     return started
 
 
@@ -117,6 +176,18 @@ def _error_cause(kind: str, message: str) -> str:
     if kind == "ZeroDivisionError":
         return "zero-division"
     return ""
+
+
+# A failed allocation at least this large is the mistake itself (a shape typed with too many zeros); a smaller one
+# failed because memory had already been used up, little by little. The exercises' arrays are a few KiB.
+ONE_HUGE_ALLOCATION_MIB = 256.0
+_UNITS_MIB = {"B": 2.0 ** -20, "KiB": 2.0 ** -10, "MiB": 1.0, "GiB": 2.0 ** 10, "TiB": 2.0 ** 20, "PiB": 2.0 ** 30, "EiB": 2.0 ** 40}
+
+
+def _allocated_mib(message: str) -> float:
+    """The size NumPy could not allocate ("Unable to allocate 358. GiB for an array …"); infinite when the message does not say."""
+    found = re.search(r"Unable to allocate ([\d.]+) ?([KMGTPE]?i?B)", message)
+    return float(found.group(1)) * _UNITS_MIB.get(found.group(2), 1.0) if found else float("inf")
 
 
 def _syntax_cause(kind: str, message: str) -> str:
@@ -149,8 +220,9 @@ def judge_runs(exercise: Exercise, run: RunResult, reruns: list[_Rerun | _NoReru
     if run.status == "timeout":
         return verdict("timeout", detail=run.detail)
     if run.status == "memory":
-        if run.error is not None and run.error.line is not None:  # a MemoryError raised on a line: one allocation too large
-            return verdict("memory", "allocation", line=run.error.line, error=f"{run.error.type}: {run.error.message}", source_line=run.error.source_line)
+        if run.error is not None and run.error.line is not None:  # a MemoryError raised on a line
+            cause = "growing" if _allocated_mib(run.error.message) < ONE_HUGE_ALLOCATION_MIB else "allocation"
+            return verdict("memory", cause, line=run.error.line, error=f"{run.error.type}: {run.error.message}", source_line=run.error.source_line)
         return verdict("memory", "killed", detail=run.detail)
     if run.status in ("crash", "cancelled"):
         return verdict("crash", detail=run.detail, signal=run.signal, exit_code=run.exit_code)
@@ -162,8 +234,12 @@ def judge_runs(exercise: Exercise, run: RunResult, reruns: list[_Rerun | _NoReru
     for name in contract.names:
         if name in run.missing:
             return verdict("missing-name", name=name)
-        if name in run.bad_types:
+        if name in run.bad_types and name not in run.oversized:
             return verdict("bad-type", "not-numeric", name=name, got=run.bad_types[name])
+        oversized = run.oversized.get(name) or (run.values[name].shape if run.values[name].size > MAX_ELEMENTS else None)
+        if oversized is not None:  # the judge's own budget (or the read-back's), whatever the array is used for
+            mistake = too_large(name, oversized)
+            return verdict(mistake.diagnosis, mistake.cause, **mistake.fields)
     outcomes = [started.outcome(contract.names) for started in reruns]
     runs = Runs(
         dict(run.values), tuple(values for values, _ in outcomes), tuple(failure for _, failure in outcomes),
@@ -176,8 +252,7 @@ def judge_runs(exercise: Exercise, run: RunResult, reruns: list[_Rerun | _NoReru
     except Mistake as mistake:
         return verdict(mistake.diagnosis, mistake.cause, **mistake.fields)
     except Exception as error:  # a bug in a judge: never the learner's fault, and never passed off as theirs
-        where = traceback.extract_tb(error.__traceback__)[-1]
-        return verdict(CHECKER_ERROR, error=f"{type(error).__name__}: {error} ({Path(where.filename).name}:{where.lineno})")
+        return replace(checker_error(exercise, error), output=run.stdout, confinement=run.confinement)
     return verdict("passed", outcome.cause)
 
 

@@ -22,13 +22,18 @@ from collections.abc import Mapping
 SUBSTITUTES_MODULE = "attnpos.lessons.checking.substitutes"
 
 
+class TooDeep(ValueError):
+    """The script parses, but its syntax tree is too deep to write back out (``1 + 1 + … + 1``, 900 terms)."""
+
+
 def substitute(source: str, replacements: Mapping[str, str]) -> str | None:
     """The script with each ``name`` rebound to ``replacements[name]`` (a call into the substitutes module).
 
     The expression is written as ``function(name, other, ...)``: the function
     of :mod:`substitutes` to call and the learner's names it is given. Returns
     None when the script does not parse or binds one of the names nowhere at
-    its top level, where a rerun cannot reach it.
+    its top level, where a rerun cannot reach it; raises :class:`TooDeep`
+    when the rewritten tree is too deep for ``ast.unparse``.
     """
     try:
         tree = ast.parse(source)
@@ -44,7 +49,10 @@ def substitute(source: str, replacements: Mapping[str, str]) -> str | None:
     # Insert from the bottom of each body up, so earlier indices stay valid.
     for body, index, statement in sorted(inserts, key=lambda item: item[1], reverse=True):
         body.insert(index, statement)
-    return ast.unparse(ast.fix_missing_locations(tree))
+    try:
+        return ast.unparse(ast.fix_missing_locations(tree))
+    except RecursionError:
+        raise TooDeep("the script's syntax tree is too deep to rewrite") from None
 
 
 def substituted_values(values: Mapping[str, object], replacements: Mapping[str, str]) -> dict[str, object]:

@@ -77,7 +77,7 @@ def redrawn(X: object) -> np.ndarray:
 
 
 def zeroed(W: object) -> np.ndarray:
-    """A value projection of zeros: every output row is then zero, so any two rows are equal."""
+    """A projection of zeros, in the learner's dtype (``Wq`` of zeros: every score is 0, every output row the same)."""
     W = np.asarray(W)
     return np.zeros_like(W, dtype=W.dtype if W.dtype.kind == "f" else np.float64)
 

@@ -16,9 +16,12 @@ import numpy as np
 from attnpos.core import attention_output, is_permutation
 from attnpos.lessons.checking.verdicts import Mistake, shape_text
 
-# The largest arrays an answer may hand the checker, which recomputes attention on them; beyond this it would
-# cost seconds and gigabytes, and no exercise needs more than a few tokens.
+# The checker recomputes attention on the learner's arrays, in this process; beyond this it would cost
+# seconds and gigabytes, and no exercise needs more than a few tokens. Counted in elements, whatever the
+# dtype (every array is judged as float64), and as a product of the shape, never one axis at a time.
 ANSWER_MAX_TOKENS, ANSWER_MAX_WIDTH, ANSWER_MAX_BATCH = 1024, 1024, 64
+MAX_ELEMENTS = 1 << 20  # in any one array the judge reads: 8 MB as float64
+MAX_ATTENTION_WORK = 1 << 26  # multiply-adds of one head on the learner's X: about 0.1 s of NumPy
 
 Values = Mapping[str, np.ndarray]  # an answer's names as the sandbox read them
 
@@ -45,6 +48,12 @@ def real_array(values: Values, name: str, ndim: tuple[int, ...] | None = None) -
     if not np.all(np.isfinite(array)):
         raise Mistake("bad-type", "not-finite", name=name)
     return array
+
+
+def too_large(name: str, shape: tuple[int, ...]) -> Mistake:
+    """The judge's own budget: more elements, or more attention work, than it recomputes."""
+    return Mistake("bad-shape", "too-large", name=name, shape=shape_text(shape), limit=f"{MAX_ELEMENTS:,}",
+                   work=f"{MAX_ATTENTION_WORK:,}")
 
 
 def _dimensions(ndim: tuple[int, ...]) -> str:
@@ -109,7 +118,7 @@ class Head:
 def read_head(values: Values, x_name: str = "X", ndim: tuple[int, ...] = (3,), min_tokens: int = 2) -> Head:
     X = real_array(values, x_name, ndim)
     if X.shape[-2] > ANSWER_MAX_TOKENS or X.shape[-1] > ANSWER_MAX_WIDTH or X.size // (X.shape[-2] * X.shape[-1]) > ANSWER_MAX_BATCH:
-        raise Mistake("bad-shape", "too-large", name=x_name, shape=shape_text(X.shape))
+        raise too_large(x_name, X.shape)
     if X.shape[-2] < min_tokens:
         raise Mistake("bad-shape", "too-few-tokens", name=x_name, shape=shape_text(X.shape), tokens=min_tokens)
     C = X.shape[-1]
@@ -118,7 +127,10 @@ def read_head(values: Values, x_name: str = "X", ndim: tuple[int, ...] = (3,), m
         if W.shape[0] != C:
             raise Mistake("bad-shape", "projection-rows", name=name, shape=shape_text(W.shape), x=x_name, width=C)
         if W.shape[1] > ANSWER_MAX_WIDTH:
-            raise Mistake("bad-shape", "too-large", name=name, shape=shape_text(W.shape))
+            raise too_large(name, W.shape)
+    T, hs, hv = X.shape[-2], weights["Wq"].shape[1], weights["Wv"].shape[1]
+    if X.size * (2 * hs + hv) + (X.size // C) * T * (hs + hv) > MAX_ATTENTION_WORK:  # projections, scores, mixing
+        raise too_large(x_name, X.shape)
     if weights["Wk"].shape[1] != weights["Wq"].shape[1]:
         raise Mistake("bad-shape", "key-width", name="Wk", shape=shape_text(weights["Wk"].shape), width=weights["Wq"].shape[1])
     return Head(X, weights["Wq"], weights["Wk"], weights["Wv"])

@@ -34,7 +34,10 @@ PROBLEMS = {
     "bad-type/perm-not-indices": "`perm` is {got}, but it must list the token indices 0 … {last}.",
     "bad-shape/ndim": "`{name}` has shape {shape}, but {wanted} is needed.",
     "bad-shape/empty": "`{name}` has shape {shape}, so it holds no numbers at all.",
-    "bad-shape/too-large": "`{name}` has shape {shape}, more than the checker recomputes (up to 1,024 tokens of width 1,024, 64 sentences).",
+    "bad-shape/too-large": (
+        "`{name}` has shape {shape}, more than the checker recomputes "
+        "(up to {limit} numbers in an array, 1,024 tokens of width 1,024, and {work} multiplications for one head)."
+    ),
     "bad-shape/too-few-tokens": "`{name}` has shape {shape}, but at least {tokens} tokens are needed.",
     "bad-shape/projection-rows": "`{name}` has shape {shape}, but it projects `{x}`, whose width is {width}, so it needs {width} rows.",
     "bad-shape/key-width": "`Wk` has shape {shape}, but keys must be as wide as the queries: {width} columns, as in `Wq`.",
@@ -67,6 +70,7 @@ PROBLEMS = {
     "syntax-error/colon": "A line that starts a block (if, for, def, with) ends with a colon.",
     "syntax-error/other": "Look at that line and the one before it for a typo: an unclosed bracket or quote, a missing colon or operator.",
     "memory/allocation": "Line {line} asks for one array larger than the run's memory ({error}): these arrays are tiny, so look at the shape you create there.",
+    "memory/growing": "Your script used too much memory little by little, and ran out on line {line}: look for a loop that keeps growing something.",
     "memory/killed": "Your script used too much memory, little by little: look for a loop that keeps growing something.",
     "bad-shape/twin-slots": "`X` has shape {shape}, but the two copies sit at slots {a} and {b}, so at least {tokens} tokens are needed.",
 }

@@ -137,7 +137,7 @@ def _check(args: argparse.Namespace) -> int:
 
         return run_check(_exercise_course(args.exercise), args.exercise, args.file, args.json, limits, args.data_dir, early=early)
     finally:
-        early.sandbox.close()
+        early.release()
 
 
 def _grade(args: argparse.Namespace) -> int:
@@ -174,11 +174,18 @@ def _exercise(args: argparse.Namespace) -> int:
 
 
 def _watch(args: argparse.Namespace) -> int:
-    from attnpos.tui.cli.exercise_commands import watch
-
     if args.interval <= 0:
         raise UsageError("--interval must be positive")
-    return watch(_exercise_course(args.exercise), args.exercise, args.file, args.interval, _limits(args), args.data_dir, _strict(args))
+    limits = _limits(args)
+    from attnpos.tui.cli.early_sandbox import EarlySandbox
+
+    early = EarlySandbox(_strict(args))  # as for check: the first check need not wait for the server either
+    try:
+        from attnpos.tui.cli.exercise_commands import watch
+
+        return watch(_exercise_course(args.exercise), args.exercise, args.file, args.interval, limits, args.data_dir, early=early)
+    finally:
+        early.release()
 
 
 def _hint(args: argparse.Namespace) -> int:

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import threading
 
+from attnpos.lessons.checking import RUNS_PER_CHECK
 from attnpos.lessons.checking.sandbox import ConfinementUnavailable, Sandbox
 from attnpos.tui.cli.usage import UsageError
 
-# The first run and the reruns of one check go at once (identical-tokens has two reruns).
-CHECK_WORKERS = 3
+CHECK_WORKERS = RUNS_PER_CHECK  # the first run and the reruns of one check go at once
 
 
 class EarlySandbox:
@@ -31,6 +31,15 @@ class EarlySandbox:
             self.sandbox.start()
         except BaseException as failure:  # handed to the caller by ready(), in its own thread
             self._failure = failure
+
+    def release(self) -> None:
+        """Close the sandbox without waiting for its fork server to exit (0.2 to 0.4 s on a busy machine).
+
+        The command is done with it: its runs have ended, their processes and
+        folders are gone, and the server exits by itself once its control
+        socket closes, at the latest when this process does.
+        """
+        threading.Thread(target=self.sandbox.close, name="sandbox-close", daemon=True).start()
 
     def ready(self) -> Sandbox:
         """The started sandbox; strict mode's refusal becomes a one-line usage error (exit 2)."""

@@ -8,7 +8,17 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from attnpos.lessons.checking import ConfinementUnavailable, Limits, Sandbox, Verdict, check_file, printable
+from attnpos.lessons.checking import (
+    ConfinementUnavailable,
+    Limits,
+    Sandbox,
+    ScriptRefused,
+    Verdict,
+    check_file,
+    fenced,
+    printable,
+)
+from attnpos.lessons.checking.sandbox import read_script
 from attnpos.lessons.model import Course, Exercise
 from attnpos.lessons.progress import Progress
 from attnpos.tui.cli.early_sandbox import CHECK_WORKERS, EarlySandbox
@@ -19,8 +29,11 @@ if TYPE_CHECKING:  # Rich is imported where something is drawn: `check --json` n
 
 
 def shown_path(path: Path) -> str:
-    """A path printable on any terminal, even when its name is not valid UTF-8 or holds control characters."""
-    return printable(os.fsencode(path).decode("utf-8", "backslashreplace"))
+    """A path printable on any terminal, on one line, even when its name is not valid UTF-8 or holds control characters.
+
+    A newline in a file name (``"x\\n✓ passed.py"``) is escaped too: a name is never learner text of many lines.
+    """
+    return printable(os.fsencode(path).decode("utf-8", "backslashreplace")).replace("\n", "\\n").replace("\t", "\\t")
 
 
 def open_sandbox(max_workers: int, strict: bool | None) -> Sandbox:
@@ -41,18 +54,20 @@ def find_exercise(course: Course, exercise_id: str) -> Exercise:
         raise UsageError(f"unknown exercise {exercise_id!r}; known: {', '.join(course.exercises)}{hint}") from None
 
 
-def readable_file(path: Path) -> Path:
-    if not path.exists():
+def readable_file(path: Path) -> str:
+    """The answer file's text, read as the checker reads it (never through a symbolic link); else a one-line UsageError."""
+    if not path.exists() and not path.is_symlink():
         raise UsageError(f"no such file: {shown_path(path)}")
-    if not path.is_file():
+    if path.is_dir():
         raise UsageError(f"not a file: {shown_path(path)}")
     try:
-        path.read_bytes().decode("utf-8")
+        return read_script(path).decode("utf-8")
+    except ScriptRefused as refusal:
+        raise UsageError(printable(str(refusal))) from None
     except OSError as error:
         raise UsageError(f"cannot read {shown_path(path)}: {error.strerror or error}") from None
     except UnicodeDecodeError as error:
         raise UsageError(f"{shown_path(path)} is not UTF-8 text (byte {error.start}); save it as UTF-8") from None
-    return path
 
 
 def collect_files(paths: list[Path]) -> list[Path]:
@@ -60,12 +75,15 @@ def collect_files(paths: list[Path]) -> list[Path]:
     files: list[Path] = []
     for path in paths:
         if path.is_dir():
-            found = sorted(p for p in path.iterdir() if p.suffix == ".py" and p.is_file())
+            # A link is listed too (not followed): it gets a row of its own saying so.
+            found = sorted(p for p in path.iterdir() if p.suffix == ".py" and (p.is_symlink() or p.is_file()))
             if not found:
                 raise UsageError(f"no .py files in {shown_path(path)}")
             files.extend(found)  # each judged on its own: one unreadable file must not stop a class's grading
         else:
-            files.append(readable_file(path))
+            if not path.exists() and not path.is_symlink():
+                raise UsageError(f"no such file: {shown_path(path)}")
+            files.append(path)  # a link, or a file that cannot be read, gets a row saying so
     return files
 
 
@@ -75,16 +93,31 @@ def print_verdict(console: Console, verdict: Verdict, path: Path) -> None:
     mark = f"[bold {'green' if verdict.passed else 'red'}]{verdict.heading}[/]"
     console.print(f"{mark}  {escape(verdict.exercise)} · {escape(shown_path(path))}", soft_wrap=True)
     console.print(escape(verdict.message), soft_wrap=False)
+    # Learner text (an error's message, a line of the script, what it printed) only ever behind the fence bar,
+    # so that no line of it can pass for a verdict of the checker's.
     if verdict.details.get("error"):
-        where = f"line {verdict.line}: " if verdict.line else ""
-        console.print(f"[red]{escape(where + str(verdict.details['error']))}[/]")
+        where = f"on line {verdict.line}" if verdict.line else "the error"
+        console.print(f"[red]{escape(where)}:[/]")
+        print_fenced(console, str(verdict.details["error"]), "red")
         if verdict.details.get("source_line"):
-            console.print(f"    [dim]{escape(str(verdict.details['source_line']).strip())}[/]")
+            print_fenced(console, str(verdict.details["source_line"]).strip(), "dim")
     if verdict.output.strip():
         lines = verdict.output.rstrip("\n").splitlines()
-        shown = lines[:20] + ([f"… {len(lines) - 20} more lines"] if len(lines) > 20 else [])
         console.print("[dim]your script printed:[/]")
-        console.print(escape("\n".join(f"  {line}" for line in shown)), style="dim", highlight=False)
+        print_fenced(console, "\n".join(lines[:20]), "dim")
+        if len(lines) > 20:
+            console.print(f"[dim]  … {len(lines) - 20} more lines[/]")
+
+
+def print_fenced(console: Console, text: str, style: str) -> None:
+    """Learner text, each line behind the fence bar, wrapped here so that a wrapped piece has its bar too."""
+    from rich.text import Text
+
+    margin = fenced("")
+    for line in fenced(text).split("\n"):
+        body = Text(line[len(margin):], style=style)
+        for piece in body.wrap(console, max(console.width - len(margin), 20), overflow="fold"):
+            console.print(Text(margin, style=style) + piece, soft_wrap=True, highlight=False)
 
 
 def record(verdict: Verdict, source: str, data_dir: Path | None, console: Console | None) -> None:
@@ -106,10 +139,15 @@ def run_check(
 ) -> int:
     """Check one file; ``early``: a sandbox already starting (the command line's), else one is started here."""
     exercise = find_exercise(course, exercise_id)
-    readable_file(file)
-    source = file.read_text(encoding="utf-8")  # what the app shows as the code that passed
-    with early.ready() if early is not None else open_sandbox(CHECK_WORKERS, strict) as sandbox:
-        verdict = check_file(exercise, file, sandbox, limits)
+    source = readable_file(file)  # what the app shows as the code that passed
+    try:
+        if early is not None:  # the caller releases it
+            verdict = check_file(exercise, file, early.ready(), limits)
+        else:
+            with open_sandbox(CHECK_WORKERS, strict) as sandbox:
+                verdict = check_file(exercise, file, sandbox, limits)
+    except (ScriptRefused, OSError, UnicodeDecodeError):  # changed since it was read just now
+        raise UsageError(f"{shown_path(file)} changed while it was being checked; check it again") from None
     if as_json:
         print(json.dumps(verdict.as_json(shown_path(file))))
         record(verdict, source, data_dir, None)
@@ -139,35 +177,49 @@ def write_starter(course: Course, exercise_id: str, folder: Path) -> int:
 
 def watch(
     course: Course, exercise_id: str, file: Path, interval: float, limits: Limits, data_dir: Path | None = None,
-    strict: bool | None = None,
+    strict: bool | None = None, early: EarlySandbox | None = None,
 ) -> int:
-    """Re-check whenever the file changes; polling works where file events do not (network folders)."""
+    """Re-check whenever the file changes; polling works where file events do not (network folders).
+
+    One sandbox serves the session, so every check after the first is warm: its
+    server is up and the checker imported. ``early``: one already starting.
+    """
     from rich.console import Console
+    from rich.markup import escape
 
     exercise = find_exercise(course, exercise_id)
     readable_file(file)
     console = Console(highlight=False)
     seen: tuple[int, int] | None = None
-    with open_sandbox(CHECK_WORKERS, strict) as sandbox:
-        try:
-            while True:
-                stamp: tuple[int, int] | None
+    sandbox = early.ready() if early is not None else open_sandbox(CHECK_WORKERS, strict)
+    try:
+        while True:
+            stamp: tuple[int, int] | None
+            try:
+                info = file.stat()
+                stamp = (info.st_mtime_ns, info.st_size)
+            except OSError:
+                stamp = None
+            if stamp is not None and stamp != seen:
+                seen = stamp
+                console.rule(time.strftime("%H:%M:%S"))
                 try:
-                    info = file.stat()
-                    stamp = (info.st_mtime_ns, info.st_size)
-                except OSError:
-                    stamp = None
-                if stamp is not None and stamp != seen:
-                    seen = stamp
-                    console.rule(time.strftime("%H:%M:%S"))
-                    source = file.read_text(encoding="utf-8")
+                    source = readable_file(file)
                     verdict = check_file(exercise, file, sandbox, limits)
-                    print_verdict(console, verdict, file)
-                    record(verdict, source, data_dir, console)
+                except (UsageError, ScriptRefused, OSError, UnicodeDecodeError) as problem:
+                    console.print(f"[red]{escape(printable(str(problem)))}[/]")
                     console.print("[dim]watching for changes; ctrl+c stops[/]")
-                time.sleep(interval)
-        except KeyboardInterrupt:
-            return 0
+                    time.sleep(interval)
+                    continue
+                print_verdict(console, verdict, file)
+                record(verdict, source, data_dir, console)
+                console.print("[dim]watching for changes; ctrl+c stops[/]")
+            time.sleep(interval)
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        if early is None:  # else the caller releases it
+            sandbox.close()
 
 
 def print_hint(course: Course, exercise_id: str, number: int, data_dir: Path | None = None) -> int:

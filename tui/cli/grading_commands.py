@@ -22,10 +22,10 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from attnpos.lessons.checking import CancelToken, ConfinementUnavailable, Limits, Verdict, check_source
+from attnpos.lessons.checking import RUNS_PER_CHECK, CancelToken, ConfinementUnavailable, Limits, Verdict, check_source
+from attnpos.lessons.checking.judging import checker_error
 from attnpos.lessons.checking.sandbox.pool import SandboxPool
 from attnpos.lessons.grading import (
-    MAX_ANSWER_BYTES,
     SubmissionError,
     grade_class,
     load_grading,
@@ -39,9 +39,9 @@ from attnpos.tui.cli.usage import UsageError
 
 
 @contextmanager
-def strict_pool() -> Iterator[SandboxPool]:
-    """A started pool in strict mode; its refusal is a one-line usage error, and a missing bubblewrap is said once."""
-    pool = SandboxPool(strict=True)
+def strict_pool(jobs: int) -> Iterator[SandboxPool]:
+    """A started pool in strict mode for ``jobs`` files at once; its refusal is a one-line usage error, and a missing bubblewrap is said once."""
+    pool = SandboxPool(strict=True, jobs=jobs, workers=RUNS_PER_CHECK)
     try:
         pool.start()
     except ConfinementUnavailable as reason:
@@ -89,20 +89,19 @@ def run_grade(course: Course, exercise_id: str, paths: list[Path], fmt: str, job
 
     def judge(pool: SandboxPool, file: Path, step: Callable[[], None]) -> Verdict:
         try:
-            readable_file(file)
-            if file.stat().st_size > MAX_ANSWER_BYTES:
-                raise UsageError(f"{shown_path(file)} is larger than {MAX_ANSWER_BYTES // 1024} KB")
-            source = file.read_text(encoding="utf-8")
-        except (UsageError, OSError) as problem:
+            source = readable_file(file)  # never through a link, at most MAX_SCRIPT_BYTES: a row saying why not
+        except UsageError as problem:
             return Verdict(exercise.id, False, "error", f"The file could not be checked: {problem}", {"error": str(problem)})
         try:
-            with pool.sandbox(max_workers=2) as sandbox:
+            with pool.sandbox() as sandbox:
                 return check_source(exercise, source, sandbox, limits, cancel, filename=f"{exercise.id}.py")
+        except Exception as error:  # the checker's own failure on this file: its row says so, the others go on
+            return checker_error(exercise, error)
         finally:
             checked[0] += 1
             step()
 
-    with strict_pool() as pool:
+    with strict_pool(jobs) as pool:
         level = pool.confinement
         with progress_bar(len(files), f"grading {exercise.id}") as step:
             executor = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="grade")
@@ -160,7 +159,7 @@ def run_grade_class(course: Course, root: Path, single: bool, fmt: str, outputs:
     total = sum(answer.source is not None for s in submissions for answer in s.answers.values())
     cancel = CancelToken()
     checked = [0]
-    with strict_pool() as pool, progress_bar(total, "grading") as step:
+    with strict_pool(jobs) as pool, progress_bar(total, "grading") as step:
         level = pool.confinement
 
         def on_checked() -> None:

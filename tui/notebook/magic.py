@@ -20,7 +20,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from attnpos.lessons.checking import ConfinementUnavailable, Limits, Sandbox, check_source
+from attnpos.lessons.checking import RUNS_PER_CHECK, ConfinementUnavailable, Limits, Sandbox, check_source
 from attnpos.lessons.loader import load_course
 from attnpos.lessons.model import Course
 from attnpos.tui.cli.exercise_commands import find_exercise, print_hint, print_verdict, record
@@ -58,7 +58,7 @@ class Session:
     def sandbox(self) -> Sandbox:
         with self._lock:
             if self._sandbox is None:
-                sandbox = Sandbox(max_workers=2)
+                sandbox = Sandbox(max_workers=RUNS_PER_CHECK)
                 sandbox.start()
                 self._sandbox = sandbox
                 atexit.register(sandbox.close)

@@ -17,7 +17,16 @@ from textual.containers import VerticalScroll
 from textual.timer import Timer
 from textual.widgets import Header, Static, TextArea
 
-from attnpos.lessons.checking import CancelToken, ConfinementUnavailable, RunResult, Verdict, check_source, missing_layers
+from attnpos.lessons.checking import (
+    CancelToken,
+    ConfinementUnavailable,
+    RunResult,
+    ScriptRefused,
+    Verdict,
+    check_source,
+    fenced,
+    missing_layers,
+)
 from attnpos.lessons.model import Exercise
 from attnpos.tui.keys import bound_key
 from attnpos.tui.leaks import Footer
@@ -218,7 +227,7 @@ class ExerciseScreen(CourseScreen):
     def _run_worker(self, source: str, cancel: CancelToken) -> None:
         try:
             result = self.app.sandbox.run_source(source, (), self.app.limits, cancel=cancel, filename=f"{self.exercise.id}.py")
-        except ConfinementUnavailable as reason:
+        except (ConfinementUnavailable, ScriptRefused) as reason:
             self.app.call_from_thread(self._show_refusal, str(reason))
             return
         self.app.call_from_thread(self._show_run, result)
@@ -229,11 +238,13 @@ class ExerciseScreen(CourseScreen):
 
     def _show_run(self, result: RunResult) -> None:
         self._done()
-        text = Text(result.stdout.rstrip("\n") or "(your code printed nothing)")
+        output = result.stdout.rstrip("\n")
+        text = Text(fenced(output, indent="") if output else "(your code printed nothing)")
         if result.status == "cancelled":
             text = Text("Cancelled.", style="italic")
         elif result.error is not None:
-            text.append(f"\n✗ line {result.error.line}: {result.error.type}: {result.error.message}", style="bold red")
+            text.append(f"\n✗ line {result.error.line}:\n", style="bold red")
+            text.append(fenced(f"{result.error.type}: {result.error.message}"), style="red")
             self._mark_line(result.error.line)
         elif result.status != "ok":
             text.append(f"\n✗ {result.detail}", style="bold red")
@@ -248,7 +259,7 @@ class ExerciseScreen(CourseScreen):
     def _check_worker(self, source: str, cancel: CancelToken) -> None:
         try:
             verdict = check_source(self.exercise, source, self.app.sandbox, self.app.limits, cancel, f"{self.exercise.id}.py")
-        except ConfinementUnavailable as reason:
+        except (ConfinementUnavailable, ScriptRefused) as reason:
             self.app.call_from_thread(self._show_refusal, str(reason))
             return
         self.app.call_from_thread(self._show_verdict, verdict, source, cancel.cancelled)
@@ -260,13 +271,13 @@ class ExerciseScreen(CourseScreen):
             return
         head = (verdict.heading + "\n", "bold green" if verdict.passed else "bold red")
         body = Text.assemble(head, verdict.message)
-        if verdict.details.get("error"):
-            body.append(f"\nline {verdict.line}: {verdict.details['error']}", style="red")
+        if verdict.details.get("error"):  # learner text only behind the fence bar: no line of it passes for a verdict
+            body.append(f"\nline {verdict.line}:\n{fenced(str(verdict.details['error']))}", style="red")
         if verdict.line:
             self._mark_line(verdict.line)
         if verdict.output.strip():
             body.append("\n\nyour code printed:\n", style="dim")
-            body.append(verdict.output.rstrip("\n")[-2000:], style="dim")
+            body.append(fenced(verdict.output.rstrip("\n")[-2000:]), style="dim")
         self._show(body)
         if self.size.height < ROOMY_HEIGHT:
             # A short terminal cannot hold the brief, the code and a verdict with its hint: after a
@@ -350,9 +361,14 @@ class ExerciseScreen(CourseScreen):
         widget.display = not widget.display
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
-        """ctrl+l is offered only while the editor holds other code than the code that passed."""
+        """ctrl+l is offered only while the editor holds other code than the code that passed; in a browser
+        the external editor is not (no terminal to lend it), and f5 checks only there."""
         if action == "load_passed":
             return self.state.passed_source is not None and not self._holds_passed_code
+        if action == "external_editor":
+            return not self.app.is_web
+        if action == "check_in_browser":
+            return self.app.is_web
         return True
 
     def action_load_passed(self) -> None:
@@ -395,9 +411,6 @@ class ExerciseScreen(CourseScreen):
 
     def action_external_editor(self) -> None:
         """Suspend the app, edit the draft in $EDITOR, then check it."""
-        if self.app.is_web:  # a browser session has no terminal to lend an editor
-            self.notify("In a browser, edit here: an external editor needs attnpos in a terminal.", severity="warning")
-            return
         command = shlex.split(os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi")
         self.save_draft()
         with tempfile.TemporaryDirectory(prefix="attnpos-edit-") as folder:

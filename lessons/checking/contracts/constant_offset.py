@@ -103,9 +103,9 @@ def _rerun(runs: Runs) -> Passed:
     first_diff = scalar(runs.first, "max_diff")
 
     def rerun_with(perm: np.ndarray) -> Passed:
-        figures = _hypotheses(values, perm)
-        right = figures.figures[RIGHT]["max_diff"]
-        cause = matching(max_diff, {name: f["max_diff"] for name, f in figures.figures.items()}, *_precision(values))
+        figures = {name: float(f["max_diff"]) for name, f in _hypotheses(values, perm).figures.items()}  # every max_diff is a float
+        right = figures[RIGHT]
+        cause = matching(max_diff, figures, *_precision(values))
         if cause == RIGHT:
             return Passed()
         if cause == "after":

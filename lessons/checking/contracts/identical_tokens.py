@@ -5,8 +5,11 @@ equal offsets rows 0 and 4 must come out equal, so ``out`` must follow ``pos``
 (not a private ramp) and ``identical`` must turn True (not a typed False, not
 rows 1 and 5). It cannot tell a verdict read off the offsets
 (``np.allclose(pos[0], pos[4])``) from the right one: both turn True. So the
-second sets ``Wv`` to zeros: every output row is zero, rows 0 and 4 are
-equal, while the offsets of the two slots still differ.
+second sets ``Wq`` to zeros: every score is 0, every token weighs all
+tokens alike, and every output row is the same (bit for bit: the same
+weights on the same values), while the offsets of the two slots still
+differ. (Zeroing ``Wv`` would do it too, but outputs of zeros turn a
+learner's cosine similarity into NaN.)
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ import numpy as np
 from attnpos.core.experiments import TWIN_SLOTS
 from attnpos.lessons.checking import rerun
 from attnpos.lessons.checking.contracts.common import Contract, Rerun, Runs, close
-from attnpos.lessons.checking.separation import Hypotheses
+from attnpos.lessons.checking.separation import Figure, Hypotheses
 from attnpos.lessons.checking.values import (
     Head,
     Precision,
@@ -35,7 +38,10 @@ from attnpos.lessons.checking.verdicts import Mistake, Passed, shape_text
 
 NAMES = ("X", "Wq", "Wk", "Wv", "pos", "out", "identical")
 CHANGED = f"slot {TWIN_SLOTS[1]} given the same offset as slot {TWIN_SLOTS[0]}, so that rows {TWIN_SLOTS[0]} and {TWIN_SLOTS[1]} are equal"
-ZEROED = f"`Wv` set to zeros, so that every output row is zero and rows {TWIN_SLOTS[0]} and {TWIN_SLOTS[1]} are equal while their offsets differ"
+ZEROED = (
+    f"`Wq` set to zeros, so that every token weighs all tokens alike and every output row is the same, rows {TWIN_SLOTS[0]} "
+    f"and {TWIN_SLOTS[1]} included, while their offsets still differ"
+)
 A, B = TWIN_SLOTS
 
 
@@ -112,7 +118,7 @@ def hypotheses(values: Values) -> Hypotheses:
         return gap(out[..., A, :], out[..., B, :]) <= precision.gap
 
     right, after, bare = head.attend(head.X + pos), _added_after(head, pos), head.attend(head.X)
-    wrong = {} if after is None else {"after": {"out": after, "identical": rows_equal(after)}}
+    wrong: dict[str, dict[str, Figure]] = {} if after is None else {"after": {"out": after, "identical": rows_equal(after)}}
     if head.tokens > B + 1:  # the next pair of slots, one off
         wrong["wrong-rows"] = {"identical": gap(right[..., A + 1, :], right[..., B + 1, :]) <= precision.gap}
     return Hypotheses.of({"out": right, "identical": rows_equal(right)}, {
@@ -124,7 +130,7 @@ def hypotheses(values: Values) -> Hypotheses:
 
 IDENTICAL_TOKENS = Contract(
     names=NAMES,
-    reruns=(Rerun({"pos": "twins_alike(pos, X)"}, CHANGED), Rerun({"Wv": "zeroed(Wv)"}, ZEROED)),
+    reruns=(Rerun({"pos": "twins_alike(pos, X)"}, CHANGED), Rerun({"Wq": "zeroed(Wq)"}, ZEROED)),
     judge=judge,
     diagnoses=("tokens-differ", "zero-offset", "same-offset", "added-after-attention", "mismatch", "wrong-verdict"),
     hypotheses=hypotheses,
@@ -133,7 +139,7 @@ IDENTICAL_TOKENS = Contract(
         "after": "pos added after attention", "never-added": "pos never added",
         "from-pos": "identical read off the offsets instead of out", "typed-identical": "an identical typed in",
         "typed-out": "an out from other arrays", "wrong-rows": "rows 1 and 5 compared", "stale-pos": "out computed from a copy of pos",
-        "stale-Wv": "out computed from a copy of Wv",
+        "stale-Wq": "out computed from a copy of Wq",
     },
     told_by_source={
         # Both say False on every run (the offsets of slots 0 and 4 differ on both): the syntax says which (rerun.typed_in).

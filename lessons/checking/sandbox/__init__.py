@@ -6,10 +6,11 @@ bubblewrap), :mod:`.results` (Limits, RunResult, reading results as plain
 data), :mod:`.server` (the fork server and the supervisor), :mod:`.learner`
 (the learner process), :mod:`.confinement` with :mod:`.landlock` and
 :mod:`.seccomp` (what the learner may do), :mod:`.run_folders`,
-:mod:`.printable` (learner text made safe for a terminal) and
-:mod:`.protocol` (the frames between them); process clean-up shared by
-supervisor and learner is in :mod:`.processes`; :mod:`.pool` forks a fresh
-fork server per graded file from one warm parent.
+:mod:`.printable` (learner text made safe for a terminal and fenced),
+:mod:`.tasks` (the cap on threads and processes) and :mod:`.protocol` (the
+frames between them, and the bounds on what the app accepts); process
+clean-up shared by supervisor and learner is in :mod:`.processes`;
+:mod:`.pool` forks a fresh fork server per graded file from one warm parent.
 
 A checker calls :func:`run_script` (or :meth:`Sandbox.run`) with the names it
 wants to judge and gets back a :class:`RunResult` made only of plain data:
@@ -22,15 +23,17 @@ How a run works (Linux; needs ``os.pidfd_open``, Linux 5.3+)
   NumPy and ``attnpos.core`` (BLAS pinned to one thread, so the helper stays
   single-threaded and safe to fork) and detected the confinement the kernel
   offers. In strict mode it runs inside bubblewrap where installed.
-* Per run the app sends the script's bytes and makes an output pipe; the
+* Per run the app makes an output pipe and, once the server has forked the
+  supervisor, sends the script's bytes (at most 256 KB, read from a file
+  without following a link: :func:`read_script`); the
   server forks a **supervisor** (trusted sandbox code, no limits), which
   makes and locks a private run folder, copies the script into it, marks
   itself a child subreaper and forks the **learner process**.
 * The learner starts its own session, keeps only fds 0 (``/dev/null``), 1
-  and 2 (the pipe), sets ``RLIMIT_AS``/``RLIMIT_FSIZE`` to ``memory_mb`` and
-  ``RLIMIT_CORE`` to 0, moves into the run folder, applies
-  ``PR_SET_NO_NEW_PRIVS``, Landlock and seccomp as detected, and runs the
-  script as ``__main__``.
+  and 2 (the pipe), sets ``RLIMIT_AS``/``RLIMIT_FSIZE`` to ``memory_mb``,
+  ``RLIMIT_CORE`` to 0 and ``RLIMIT_NPROC`` (:mod:`.tasks`), moves into the
+  run folder, drops every capability, applies ``PR_SET_NO_NEW_PRIVS``,
+  Landlock and seccomp as detected, and runs the script as ``__main__``.
 * The supervisor hands the app a pidfd of the learner and the run folder's
   descriptor, waits on the pidfd, the wall-clock deadline and the socket (a
   cancel, or the app going away, shows up there), then kills the learner's
@@ -62,12 +65,23 @@ started keep running while the results are written. macOS is not
 supported (no pidfd, no subreaper, no ``/proc``).
 """
 
-from .client import STRICT_ENV, CancelToken, Sandbox, run_script, run_source, strict_from_environment
+from .client import (
+    STRICT_ENV,
+    CancelToken,
+    Sandbox,
+    ScriptRefused,
+    read_script,
+    refuse_if_too_large,
+    run_script,
+    run_source,
+    strict_from_environment,
+)
 from .confinement import ConfinementUnavailable, missing_layers
-from .printable import printable
+from .printable import fenced, printable
 from .results import STATUSES, ErrorInfo, Limits, RunResult
 
 __all__ = [
     "STATUSES", "Limits", "ErrorInfo", "RunResult", "CancelToken", "Sandbox", "run_script", "run_source",
-    "ConfinementUnavailable", "STRICT_ENV", "strict_from_environment", "missing_layers", "printable",
+    "ConfinementUnavailable", "ScriptRefused", "read_script", "refuse_if_too_large", "STRICT_ENV",
+    "strict_from_environment", "missing_layers", "printable", "fenced",
 ]

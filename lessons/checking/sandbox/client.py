@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import atexit
 import base64
+import errno
 import os
 import secrets
 import signal
 import socket
+import stat
 import subprocess
 import threading
 import time
@@ -15,9 +17,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator, Protocol, Sequence
 
-from . import launch
+from . import launch, tasks
 from .confinement import ConfinementUnavailable, strict_shortfall
-from .protocol import recv_frame, recv_frame_with_fds, send_frame
+from .protocol import MAX_SCRIPT_BYTES, read_back_budget, recv_frame, recv_frame_with_fds, send_frame
 from .results import Limits, RunResult, build_result, read_results
 
 # Extra time the app waits for the supervisor's report before it kills the learner itself: the wall-clock
@@ -26,6 +28,41 @@ _BACKSTOP_GRACE_S = 1.0
 # How long the app waits for the output pipe to close once the run has ended.
 _DRAIN_WAIT_S = 2.0
 STRICT_ENV = "ATTNPOS_STRICT"
+
+
+class ScriptRefused(ValueError):
+    """An answer file the sandbox will not run: a symbolic link, not a plain file, or too large; one line."""
+
+
+def read_script(path: str | os.PathLike) -> bytes:
+    """The bytes of the answer file at ``path``, opened without following a symbolic link.
+
+    The one place answer files are opened, for ``check``, ``grade`` and
+    ``watch`` alike: a link (``mallory.py -> alice.py``, or to a secret) is
+    refused, not followed; so is anything but a plain file (a FIFO would
+    block) and a file over :data:`MAX_SCRIPT_BYTES`. Raises ScriptRefused,
+    or OSError when the file cannot be opened.
+    """
+    shown = os.fsdecode(path)
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            raise ScriptRefused(f"{shown} is a symbolic link; it is not followed (check the file itself)") from None
+        raise
+    with open(fd, "rb") as file:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise ScriptRefused(f"{shown} is not a plain file")
+        data = file.read(MAX_SCRIPT_BYTES + 1)
+    refuse_if_too_large(max(info.st_size, len(data)), shown)
+    return data
+
+
+def refuse_if_too_large(size: int, shown: str) -> None:
+    """Raise :class:`ScriptRefused` for a script of ``size`` bytes over :data:`MAX_SCRIPT_BYTES`, before anything reads it."""
+    if size > MAX_SCRIPT_BYTES:
+        raise ScriptRefused(f"{shown} is {_size(size)}, more than the {MAX_SCRIPT_BYTES // 1024} KB an answer may be")
 
 
 def strict_from_environment() -> bool:
@@ -94,17 +131,22 @@ class Sandbox:
     inside bubblewrap where it is installed, and starting raises
     :class:`ConfinementUnavailable` (one line: why, and what to install)
     unless bubblewrap, or seccomp and Landlock ABI 6, are active.
+    ``left_off`` names layers not to use ("landlock", "seccomp"), so that a
+    test can show what the others stop alone; the level reported says so.
     """
 
     def __init__(
         self, max_workers: int = 4,
         preload: Sequence[str] = ("numpy", "attnpos.core", "attnpos.lessons.checking.substitutes"),
-        strict: bool | None = None,
+        strict: bool | None = None, left_off: frozenset[str] = frozenset(),
     ) -> None:
         if max_workers < 1:
             raise ValueError("max_workers must be at least 1")
         self._slots = threading.BoundedSemaphore(max_workers)
+        self._max_workers = max_workers
+        self._cgroup: str | None = None  # the server's pids cgroup, where one could be made
         self._preload = tuple(preload)
+        self._left_off = frozenset(left_off)
         self.strict = strict_from_environment() if strict is None else strict
         self._lock = threading.Lock()
         self._server: ServerProcess | None = None
@@ -145,6 +187,11 @@ class Sandbox:
             except subprocess.TimeoutExpired:
                 server.kill()
                 server.wait()
+        self._remove_cgroup()
+
+    def _remove_cgroup(self) -> None:
+        cgroup, self._cgroup = self._cgroup, None
+        remove_server_cgroup(cgroup)
 
     def cancel(self) -> None:
         """Cancel every run in progress (status "cancelled")."""
@@ -166,13 +213,18 @@ class Sandbox:
         working folder; the run folder is removed afterwards. Its ``atexit``
         handlers and leftover threads are not waited for. ``cancel`` stops
         the run from another thread. Duplicate names are read once.
-        Raises FileNotFoundError if ``path`` is not a file, TypeError if a
-        name is not a str.
+        Raises OSError if ``path`` cannot be opened, :class:`ScriptRefused`
+        if it is a symbolic link, not a plain file or too large (see
+        :func:`read_script`), TypeError if a name is not a str.
         """
-        script = Path(path).resolve()
-        if not script.is_file():
-            raise FileNotFoundError(f"no script at {script}")
-        return self._run(script.read_bytes(), str(script), names, limits, cancel)
+        return self.run_bytes(read_script(path), path, names, limits, cancel)
+
+    def run_bytes(
+        self, source: bytes, path: str | os.PathLike, names: Sequence[str], limits: Limits = Limits(),
+        cancel: CancelToken | None = None,
+    ) -> RunResult:
+        """Like :meth:`run`, for bytes already read (with :func:`read_script`) from the file at ``path``."""
+        return self._run(source, str(Path(path).absolute()), names, limits, cancel)
 
     def run_source(
         self, source: str, names: Sequence[str], limits: Limits = Limits(), filename: str = "answer.py",
@@ -190,6 +242,7 @@ class Sandbox:
     ) -> RunResult:
         if not all(isinstance(name, str) for name in names):
             raise TypeError(f"names must be strings: {names!r}")
+        refuse_if_too_large(len(source), filename)
         wanted = tuple(dict.fromkeys(names))
         token = secrets.token_hex(16)
         request = {
@@ -214,7 +267,7 @@ class Sandbox:
                 try:
                     # Only a learner that exited 0 on its own got past writing its results.
                     finished = end["ended"] == "exited" and end["exit_code"] == 0
-                    results = (read_results(run_fd, token, wanted, limits.memory_mb * 1024 * 1024)
+                    results = (read_results(run_fd, token, wanted, read_back_budget(limits.memory_mb))
                                if finished and run_fd is not None else None)
                 finally:
                     if run_fd is not None:
@@ -227,7 +280,6 @@ class Sandbox:
         """Ask the fork server for a supervisor with ``request`` waiting for it; return our socket to it and the level."""
         ours, theirs = socket.socketpair()
         try:
-            send_frame(ours, request)  # queued before anyone can cancel, so a cancel always follows it
             with self._lock:
                 try:
                     socket.send_fds(self._ensure_server(), [b"r"], [theirs.fileno(), output_fd])
@@ -235,6 +287,13 @@ class Sandbox:
                     self._stop_server_locked()
                     socket.send_fds(self._ensure_server(), [b"r"], [theirs.fileno(), output_fd])
                 level = dict(self._level)
+                request["tasks_capped"] = self._cgroup is not None
+            # Sent once a supervisor is there to read it: a request larger than the socket's buffer (a script
+            # of 170 KB or more) would otherwise block here for ever. Sent before this run can be cancelled,
+            # so a cancel always follows it.
+            ours.settimeout(request["timeout_s"] + _BACKSTOP_GRACE_S)  # a supervisor that never reads it
+            send_frame(ours, request)
+            ours.settimeout(None)
         except BaseException:
             ours.close()
             raise
@@ -265,12 +324,12 @@ class Sandbox:
         if self._server is not None and self._server.poll() is not None:
             self._stop_server_locked()
         if self._control is None:
-            self._server, self._control, self._level = self._launch_server()
+            self._server, self._control, self._level, self._cgroup = self._launch_server()
         return self._control
 
-    def _launch_server(self) -> tuple[ServerProcess, socket.socket, dict]:
-        """A new fork server, its control socket and its confinement level (a pool forks it instead: :mod:`.pool`)."""
-        return _start_server(self._preload, self.strict)
+    def _launch_server(self) -> tuple[ServerProcess, socket.socket, dict, str | None]:
+        """A new fork server, its control socket, its confinement level and its pids cgroup (a pool forks it instead: :mod:`.pool`)."""
+        return _start_server(self._preload, self.strict, self._max_workers, self._left_off)
 
     def _stop_server_locked(self) -> None:
         if self._control is not None:
@@ -279,25 +338,39 @@ class Sandbox:
             self._server.kill()
             self._server.wait()
         self._server = self._control = None
+        self._remove_cgroup()
+
+
+def remove_server_cgroup(cgroup: str | None) -> None:
+    """Remove an ended server's pids cgroup, waiting up to 2 s for the processes still leaving it."""
+    # Supervisors outlive the server by moments (each ends with its run); the last one out empties it.
+    if cgroup is not None:
+        deadline = time.monotonic() + 2.0
+        while os.path.isdir(cgroup) and time.monotonic() < deadline:
+            tasks.remove_cgroup(cgroup)
+            if os.path.isdir(cgroup):
+                time.sleep(0.01)
 
 
 def _start_server(
-    preload: tuple[str, ...], strict: bool, boot: str = launch.SERVER_BOOT,
-) -> tuple[subprocess.Popen, socket.socket, dict]:
+    preload: tuple[str, ...], strict: bool, concurrent_runs: int, left_off: frozenset[str],
+    boot: str = launch.SERVER_BOOT, extra_tasks: int = 0,
+) -> tuple[subprocess.Popen, socket.socket, dict, str | None]:
     """A fork server (or ``boot``'s process): in strict mode inside bubblewrap if it starts, and only if its confinement suffices."""
     bwrap_installed = launch.bwrap_installed()
     if strict and bwrap_installed:
         try:
-            return launch.start_server(preload, in_bwrap=True, boot=boot)
+            return launch.start_server(preload, True, concurrent_runs, left_off, boot, extra_tasks)
         except RuntimeError:
             pass  # bubblewrap is installed but cannot start here (no user namespaces): judge the kernel alone
-    server, control, level = launch.start_server(preload, in_bwrap=False, boot=boot)
+    server, control, level, cgroup = launch.start_server(preload, False, concurrent_runs, left_off, boot, extra_tasks)
     shortfall = strict_shortfall(level, bwrap_installed) if strict else None
     if shortfall:
         control.close()
         server.wait()
+        tasks.remove_cgroup(cgroup)
         raise ConfinementUnavailable(shortfall)
-    return server, control, level
+    return server, control, level, cgroup
 
 
 def run_script(

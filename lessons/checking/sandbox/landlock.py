@@ -17,8 +17,8 @@ ABI   Linux    what it adds here
 ====  =======  ==========================================================
 
 The rules (:func:`learner_rules`): read-only the Python installation and the
-system libraries, the learner's own ``/proc/PID`` and a few device and
-``/etc`` files; read-write its run folder; execute nothing; no TCP; no signal
+system libraries, a few entries of the learner's own ``/proc/PID`` (not
+``net/`` or ``mountinfo``) and a few device and ``/etc`` files; read-write its run folder; execute nothing; no TCP; no signal
 or abstract-socket connection to any process outside the learner's domain.
 """
 
@@ -77,12 +77,24 @@ def learner_rules(run_folder: str) -> list[tuple[str, int]]:
         sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix,  # the interpreter, stdlib, packages
         *_import_folders(), "/usr", "/lib", "/lib64",  # modules imported late; shared libraries
         "/etc/ld.so.cache", "/etc/localtime",  # what the loader and time.localtime read
-        "/dev/urandom", "/dev/zero", f"/proc/{os.getpid()}",  # its own /proc entry, no other process's
+        "/dev/urandom", "/dev/zero", *_own_proc_entries(),
     }
     rules = [(path, READ_ONLY) for path in sorted(readable) if os.path.exists(path)]
+    # Its threads' ids, to find the processes it started (their children files are granted for the main thread).
+    rules.append((f"/proc/{os.getpid()}/task", READ_DIR))
     rules.append(("/dev/null", READ_FILE | WRITE_FILE))
     rules.append((run_folder, READ_WRITE))
     return rules
+
+
+# What of its own /proc/PID the learner may read: what Python, NumPy and the sandbox's clean-up read, about
+# itself only. Not net/ (the machine's sockets and listeners), mountinfo, environ, cwd, root or the rest.
+_OWN_PROC_FILES = ("stat", "status", "statm", "limits", "cmdline", "comm", "maps", "smaps_rollup", "fd", "fdinfo")
+
+
+def _own_proc_entries() -> list[str]:
+    pid = os.getpid()
+    return [f"/proc/{pid}/{entry}" for entry in _OWN_PROC_FILES] + [f"/proc/{pid}/task/{pid}/children"]
 
 
 def _import_folders() -> set[str]:

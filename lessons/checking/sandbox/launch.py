@@ -21,11 +21,11 @@ import socket
 import subprocess
 import sys
 
-from . import run_folders
+from . import run_folders, tasks
 
 SERVER_BOOT = (
     "import sys; from attnpos.lessons.checking.sandbox.server import serve; "
-    "serve(int(sys.argv[1]), sys.argv[2], sys.argv[3] == 'bwrap', sys.argv[4:])"
+    "serve(int(sys.argv[1]), sys.argv[2], sys.argv[3] == 'bwrap', sys.argv[4], sys.argv[5:])"
 )
 # One BLAS thread: the fork server must stay single-threaded to fork safely.
 _SINGLE_THREAD_ENV = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
@@ -50,12 +50,17 @@ def bwrap_installed() -> bool:
 
 
 def start_server(
-    preload: tuple[str, ...], in_bwrap: bool, boot: str = SERVER_BOOT,
-) -> tuple[subprocess.Popen, socket.socket, dict]:
-    """Start a fork server; return it, its control socket and its confinement level.
+    preload: tuple[str, ...], in_bwrap: bool, concurrent_runs: int, left_off: frozenset[str] = frozenset(),
+    boot: str = SERVER_BOOT, extra_tasks: int = 0,
+) -> tuple[subprocess.Popen, socket.socket, dict, str | None]:
+    """Start a fork server; return it, its control socket, its confinement level and its pids cgroup.
 
     Outside bubblewrap its run folders go under this user's base folder,
-    swept of stale ones first; inside, in bubblewrap's own tmpfs.
+    swept of stale ones first; inside, in bubblewrap's own tmpfs. The
+    layers in ``left_off`` ("landlock", "seccomp") are not used. Where a
+    pids cgroup can be made (:mod:`.tasks`), the server starts inside it,
+    capped for ``concurrent_runs`` runs and ``extra_tasks`` more; the caller
+    removes it (:func:`.tasks.remove_cgroup`) once the server has ended.
     ``boot`` is the Python that runs it: the fork server's loop, or the pool's
     warm parent (:mod:`.pool`), called with the same arguments. Raises
     RuntimeError if the server does not come up.
@@ -65,12 +70,16 @@ def start_server(
     else:
         runs = run_folders.base_folder()
         run_folders.sweep(runs)
+    cgroup = tasks.make_server_cgroup(concurrent_runs, extra_tasks)
     ours, theirs = socket.socketpair()
     with theirs:
         python = [sys.executable, "-c", boot, str(theirs.fileno()), runs, "bwrap" if in_bwrap else "host",
-                  *preload]
+                  ",".join(sorted(left_off)) or "-", *preload]
+        command = _bwrap_command() + python if in_bwrap else python
+        if cgroup is not None:  # joined before bubblewrap or Python starts, so everything they fork is inside
+            command = ["/bin/sh", "-c", 'echo $$ > "$0" && exec "$@"', os.path.join(cgroup, "cgroup.procs"), *command]
         server = subprocess.Popen(
-            _bwrap_command() + python if in_bwrap else python,
+            command,
             pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, start_new_session=True,  # keep the terminal's Ctrl-C away from it
             env=clean_environment(runs), cwd="/",
@@ -82,10 +91,11 @@ def start_server(
         complaint = stderr.read().decode(errors="replace")
         server.wait()
         ours.close()
+        tasks.remove_cgroup(cgroup)
         raise RuntimeError(f"the sandbox's fork server did not start:\n{complaint}")
     stdout.close()
     stderr.close()
-    return server, ours, json.loads(ready[len(b"ready "):])
+    return server, ours, json.loads(ready[len(b"ready "):]), cgroup
 
 
 def _bwrap_command() -> list[str]:

@@ -28,9 +28,9 @@ from pathlib import Path
 
 import numpy as np
 
-from . import confinement
+from . import confinement, tasks
 from .processes import kill_descendants
-from .protocol import CONFINEMENT_FAILED, MAX_TEXT, NUMERIC_KINDS
+from .protocol import CONFINEMENT_FAILED, MAX_TEXT, MAX_TRACEBACK, NUMERIC_KINDS, judged_bytes, read_back_budget
 
 _ARRAY_KIND_NAMES = {
     "O": "object array", "U": "str array", "S": "bytes array", "M": "datetime64 array",
@@ -55,7 +55,10 @@ def become_learner(output_fd: int, request: dict, run_folder: str, script: str, 
         os.chdir(os.path.join(run_folder, "work"))
         os.environ.update(HOME=run_folder, TMPDIR=os.path.join(run_folder, "work"))
         try:
-            confinement.confine_learner(level, run_folder)
+            tasks.limit_learner()
+            # Root ignores RLIMIT_NPROC: without the server's pids cgroup, a root learner gets no new thread.
+            threads = request.get("tasks_capped", False) or os.getuid() != 0
+            confinement.confine_learner(level, run_folder, threads)
         except OSError as failure:
             print(f"sandbox: the run could not be confined, so the script did not run: {failure}", file=sys.stderr)
             exit_code = CONFINEMENT_FAILED
@@ -63,8 +66,10 @@ def become_learner(output_fd: int, request: dict, run_folder: str, script: str, 
         namespace, outcome, script_exit_code, error = _execute(script, request["filename"])
         _kill_own_processes(supervisor)
         _write_results(Path(run_folder) / f"results-{request['token']}", request["token"], request["names"],
-                       namespace, outcome, script_exit_code, error, request["memory_mb"] * 1024 * 1024)
+                       namespace, outcome, script_exit_code, error, read_back_budget(request["memory_mb"]))
         exit_code = 0
+    except BaseException as failure:  # the sandbox's own code failed here: say where, for its report
+        print(f"sandbox: {type(failure).__name__}: {failure}", file=sys.__stderr__)
     finally:
         _flush_stdio()
         os._exit(exit_code)
@@ -154,8 +159,9 @@ def _describe_exception(exc: BaseException, script: str, lines: list[str]) -> di
     except Exception:  # a learner's __str__ may raise
         shown.append(f"{type(exc).__name__}: {message}\n")
     return {
-        "type": type(exc).__name__, "message": message[:MAX_TEXT], "line": line,
-        "source_line": source_line, "traceback": "".join(shown),
+        "type": type(exc).__name__[:MAX_TEXT], "message": message[:MAX_TEXT], "line": line,
+        "source_line": source_line[:MAX_TEXT] if source_line else source_line,
+        "traceback": "".join(shown)[-MAX_TRACEBACK:],
     }
 
 
@@ -172,23 +178,26 @@ def _write_results(
 ) -> None:
     """Save the requested names as .npy files, then status.json; the folder must not exist yet.
 
-    At most ``budget`` bytes of arrays are written: a broadcast view costs
-    the script no memory but would be written out, and read back, in full.
+    At most ``budget`` bytes of arrays, counted as float64 (:func:`judged_bytes`),
+    are written: a broadcast view costs the script no memory but would be
+    written out, and read back, in full.
     """
     results_dir.mkdir(mode=0o700)  # fails if someone made it before the script's code returned
-    saved, bad_types, missing = [], {}, []
+    saved, bad_types, missing, oversized = [], {}, [], {}
     for index, name in enumerate(names):
         if name not in namespace:
             missing.append(index)
             continue
         array = _numeric_array(namespace[name])
         if isinstance(array, str):
-            bad_types[index] = array
+            bad_types[index] = array[:MAX_TEXT]  # a class's name can be any length
             continue
-        if array.nbytes > budget:
-            bad_types[index] = f"{array.dtype} array of {array.nbytes / 1e6:.0f} MB (too large to read back)"
+        cost = judged_bytes(array.size, array.dtype.itemsize)
+        if cost > budget:
+            bad_types[index] = f"{array.dtype} array of {array.size:,} elements (too large to read back)"
+            oversized[index] = list(array.shape)
             continue
-        budget -= array.nbytes
+        budget -= cost
         try:
             np.save(results_dir / f"{index}.npy", array, allow_pickle=False)
             saved.append(index)
@@ -196,7 +205,7 @@ def _write_results(
             bad_types[index] = f"{type(namespace[name]).__name__} (could not be saved: {type(exc).__name__})"
     report = {
         "token": token, "outcome": outcome, "exit_code": exit_code, "error": error,
-        "values": saved, "bad_types": bad_types, "missing": missing,
+        "values": saved, "bad_types": bad_types, "missing": missing, "oversized": oversized,
     }
     partial = results_dir / "status.partial"
     partial.write_text(json.dumps(report), encoding="utf-8")

@@ -15,8 +15,9 @@ fork a new fork server. That child
 * mounts a private tmpfs over the run folders' base, so no run folder of
   another file's server is even visible, and everything its runs wrote goes
   with the namespace when it exits;
-* drops every capability the new user namespace gave it, so its supervisors
-  and learner processes hold none;
+* drops every capability the new user namespace gave it, bounding set
+  included (:func:`.confinement.drop_capabilities`), so its supervisors and
+  learner processes hold none;
 * reports its confinement (the parent's, plus ``"namespaces"``: those it
   entered) with a pidfd of itself, and then is an ordinary fork server:
   :func:`.server.serve_requests`, whose runs are confined per run as always.
@@ -24,6 +25,13 @@ fork a new fork server. That child
 Where unprivileged user namespaces are disabled, the child is still a fresh
 process that never ran learner code, forked from a parent that never did
 either, and ``"namespaces"`` is empty.
+
+Tasks: the warm parent starts in a pids cgroup of its own where one can be
+made (:mod:`.tasks`), sized for ``jobs`` sandboxes of ``workers`` runs each
+plus the forked servers, and every server it forks stays inside. That cap is
+shared by the files graded at once, so a forked server reports no cgroup of
+its own: its runs are treated as uncapped (a root learner gets no new
+thread, :mod:`.tasks`), and one file's threads cannot use up a classmate's share.
 """
 
 from __future__ import annotations
@@ -37,13 +45,13 @@ import subprocess
 import threading
 from collections.abc import Sequence
 
-from . import server
-from .client import Sandbox, _start_server, strict_from_environment
+from . import confinement, server
+from .client import Sandbox, _start_server, remove_server_cgroup, strict_from_environment
 from .protocol import encode_frame, recv_frame_with_fds
 
 POOL_BOOT = (
     "import sys; from attnpos.lessons.checking.sandbox.pool import serve_pool; "
-    "serve_pool(int(sys.argv[1]), sys.argv[2], sys.argv[3] == 'bwrap', sys.argv[4:])"
+    "serve_pool(int(sys.argv[1]), sys.argv[2], sys.argv[3] == 'bwrap', sys.argv[4], sys.argv[5:])"
 )
 DEFAULT_PRELOAD = ("numpy", "attnpos.core", "attnpos.lessons.checking.substitutes")
 # The namespaces a forked server enters, by name, with their clone flags (linux/sched.h). IPC matters most:
@@ -53,7 +61,6 @@ DEFAULT_PRELOAD = ("numpy", "attnpos.core", "attnpos.lessons.checking.substitute
 NAMESPACES = {"user": 0x10000000, "mount": 0x00020000, "ipc": 0x08000000, "uts": 0x04000000}
 _MS_NOSUID, _MS_NODEV, _MS_REC, _MS_PRIVATE = 0x2, 0x4, 0x4000, 0x40000
 _RUNS_TMPFS = b"size=512m,mode=0700"  # one file's runs together; the same size as bubblewrap's tmpfs
-_CAPABILITY_VERSION_3 = 0x20080522
 # How long the app waits for a forked server to say it is ready (a fork and a few system calls).
 _FORK_WAIT_S = 30.0
 
@@ -61,12 +68,13 @@ _FORK_WAIT_S = 30.0
 # --- the warm parent and the servers it forks (in their own processes) ----------------------
 
 
-def serve_pool(control_fd: int, runs: str, in_bwrap: bool, preload: list[str]) -> None:
+def serve_pool(control_fd: int, runs: str, in_bwrap: bool, left_off: str, preload: list[str]) -> None:
     """The warm parent's loop: prepare once, then fork a fork server per request until the app goes away.
 
     A request is one byte carrying one descriptor: the new server's control socket.
+    ``left_off`` as for :func:`.server.serve`.
     """
-    level = server.prepare(runs, in_bwrap, preload)
+    level = server.prepare(runs, in_bwrap, left_off, preload)
     server.announce_ready(level)
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # the kernel reaps the servers; this loop never waits
     control = socket.socket(fileno=control_fd)
@@ -113,24 +121,8 @@ def enter_fresh_namespaces(runs: str) -> list[str]:
         raise OSError(ctypes.get_errno(), "could not make the new mount namespace private")
     if libc.mount(b"tmpfs", os.fsencode(runs), b"tmpfs", _MS_NOSUID | _MS_NODEV, _RUNS_TMPFS) != 0:
         raise OSError(ctypes.get_errno(), f"could not mount a tmpfs on {runs}")
-    _drop_capabilities(libc)
+    confinement.drop_capabilities()
     return list(NAMESPACES)
-
-
-class _CapHeader(ctypes.Structure):
-    _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
-
-
-class _CapData(ctypes.Structure):
-    _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32), ("inheritable", ctypes.c_uint32)]
-
-
-def _drop_capabilities(libc: ctypes.CDLL) -> None:
-    """Empty this process's capability sets (what the new user namespace granted), for it and all it forks."""
-    header = _CapHeader(_CAPABILITY_VERSION_3, 0)
-    data = (_CapData * 2)()  # all zero
-    if libc.capset(ctypes.byref(header), data) != 0:
-        raise OSError(ctypes.get_errno(), "could not drop the new namespace's capabilities")
 
 
 # --- the app's side -------------------------------------------------------------------------------
@@ -179,12 +171,23 @@ class SandboxPool:
     Thread-safe. ``strict`` as for :class:`Sandbox` (default: ``ATTNPOS_STRICT=1``);
     :meth:`start` raises ConfinementUnavailable when strict mode cannot be met.
     Up to ``spares`` servers are forked ahead (one per job is enough), so that
-    a file's sandbox is ready when it is asked for.
+    a file's sandbox is ready when it is asked for. ``jobs`` sandboxes of
+    ``workers`` runs each may run at once: the warm parent's pids cap is sized
+    for them. ``left_off`` as for :class:`Sandbox`.
     """
 
-    def __init__(self, strict: bool | None = None, preload: Sequence[str] = DEFAULT_PRELOAD, spares: int = 2) -> None:
+    def __init__(
+        self, strict: bool | None = None, preload: Sequence[str] = DEFAULT_PRELOAD, spares: int = 2,
+        jobs: int = 1, workers: int = 2, left_off: frozenset[str] = frozenset(),
+    ) -> None:
+        if jobs < 1 or workers < 1:
+            raise ValueError("jobs and workers must be at least 1")
         self.strict = strict_from_environment() if strict is None else strict
         self.preload = tuple(preload)
+        self.workers = workers  # runs at once in one sandbox (:meth:`sandbox`'s default)
+        self._jobs = jobs  # sandboxes in use at once
+        self._left_off = frozenset(left_off)
+        self._cgroup: str | None = None  # the warm parent's pids cgroup, where one could be made
         self._lock = threading.Lock()
         self._parent: subprocess.Popen | None = None
         self._control: socket.socket | None = None
@@ -213,12 +216,12 @@ class SandboxPool:
             self._ensure_parent()
             return dict(self._level)
 
-    def sandbox(self, max_workers: int = 2) -> Sandbox:
-        """A sandbox of its own, to be closed after use; its fork server is forked on its first run."""
-        return _PooledSandbox(self, max_workers)
+    def sandbox(self, max_workers: int | None = None) -> Sandbox:
+        """A sandbox of its own (``workers`` runs at once unless said), to be closed after use; its fork server is forked on its first run."""
+        return _PooledSandbox(self, self.workers if max_workers is None else max_workers)
 
-    def fork_server(self) -> tuple[ForkedServer, socket.socket, dict]:
-        """A fresh fork server: its process, its control socket, its confinement.
+    def fork_server(self) -> tuple[ForkedServer, socket.socket, dict, None]:
+        """A fresh fork server: its process, its control socket, its confinement, and no cgroup of its own.
 
         Taken from the spares forked ahead when there is one (it has served
         nothing yet), else forked now; either way a replacement is forked in
@@ -231,7 +234,7 @@ class SandboxPool:
                 self._refilling += 1
         if refill:
             threading.Thread(target=self._refill, name="sandbox-pool-refill", daemon=True).start()
-        return spare if spare is not None else self._fork_now()
+        return (*(spare if spare is not None else self._fork_now()), None)
 
     def _refill(self) -> None:
         try:
@@ -275,9 +278,9 @@ class SandboxPool:
         with self._lock:
             self._closed = True
             spares, self._spares = self._spares, []
+            for spare in spares:  # first, so that the parent's cgroup is empty when it is removed
+                _discard(spare)
             self._stop_parent_locked(graceful=True)
-        for spare in spares:
-            _discard(spare)
 
     def _ensure_parent(self) -> socket.socket:
         if self._closed:
@@ -285,7 +288,10 @@ class SandboxPool:
         if self._parent is not None and self._parent.poll() is not None:
             self._stop_parent_locked()
         if self._control is None:
-            self._parent, self._control, self._level = _start_server(self.preload, self.strict, boot=POOL_BOOT)
+            # Every sandbox's runs at once, plus the forked servers: one per sandbox in use, the spares, their refills.
+            self._parent, self._control, self._level, self._cgroup = _start_server(
+                self.preload, self.strict, self._jobs * self.workers, self._left_off, boot=POOL_BOOT,
+                extra_tasks=self._jobs + 2 * self.spares)
         return self._control
 
     def _stop_parent_locked(self, graceful: bool = False) -> None:
@@ -301,6 +307,8 @@ class SandboxPool:
             except subprocess.TimeoutExpired:
                 parent.kill()
                 parent.wait()
+        cgroup, self._cgroup = self._cgroup, None
+        remove_server_cgroup(cgroup)  # kept while a forked server is still in it; the next app's sweep removes it
 
 
 def _discard(forked: tuple[ForkedServer, socket.socket, dict]) -> None:
@@ -314,10 +322,10 @@ class _PooledSandbox(Sandbox):
     """A sandbox whose fork server the pool forks from its warm parent instead of starting cold."""
 
     def __init__(self, pool: SandboxPool, max_workers: int) -> None:
-        super().__init__(max_workers=max_workers, preload=pool.preload, strict=pool.strict)
+        super().__init__(max_workers=max_workers, preload=pool.preload, strict=pool.strict, left_off=pool._left_off)
         self._pool = pool
 
-    def _launch_server(self) -> tuple[ForkedServer, socket.socket, dict]:
+    def _launch_server(self) -> tuple[ForkedServer, socket.socket, dict, None]:
         return self._pool.fork_server()
 
     def close(self) -> None:

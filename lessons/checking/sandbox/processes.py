@@ -8,6 +8,9 @@ from pathlib import Path
 
 # Rounds of "kill every child, reap it" before the supervisor gives up on a fork bomb.
 _MAX_KILL_ROUNDS = 200
+# Whether this kernel lists a task's children (CONFIG_PROC_CHILDREN); known in the fork server, before any
+# confinement hides the answer.
+_CHILDREN_FILES = os.path.exists(f"/proc/self/task/{os.getpid()}/children")
 
 
 def reap_finished_children() -> None:
@@ -47,19 +50,28 @@ def _live_children(parents: frozenset[int]) -> list[int]:
 
     Read from /proc/PID/task/TID/children, which lists just the children; a
     scan of all of /proc (the fallback, for kernels without that file) costs
-    milliseconds per round, a good part of a warm check.
+    milliseconds per round, a good part of a warm check. A thread that ends
+    meanwhile, or whose file the learner's Landlock rules do not grant (only
+    its main thread's), is passed over.
     """
-    try:
-        candidates = {
-            int(child)
-            for parent in parents
-            for task in os.listdir(f"/proc/{parent}/task")
-            for child in Path(f"/proc/{parent}/task/{task}/children").read_text().split()
-        }
-    except FileNotFoundError:
-        candidates = {int(entry) for entry in os.listdir("/proc") if entry.isdigit()}
-    except OSError:
-        return []
+    if not _CHILDREN_FILES:
+        try:
+            candidates = {int(entry) for entry in os.listdir("/proc") if entry.isdigit()}
+        except OSError:  # a learner's Landlock rules hide /proc
+            return []
+    else:
+        candidates = set()
+        for parent_pid in parents:
+            try:
+                tasks = os.listdir(f"/proc/{parent_pid}/task")
+            except OSError:
+                continue
+            for task in tasks:
+                try:
+                    listed = Path(f"/proc/{parent_pid}/task/{task}/children").read_text().split()
+                except OSError:
+                    continue
+                candidates.update(int(child) for child in listed)
     children = []
     for pid in candidates:
         try:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import stat
 from dataclasses import dataclass, field
@@ -23,7 +24,15 @@ from .printable import printable
 
 if TYPE_CHECKING:  # NumPy is imported where results are read, not here: the CLI starts the server before importing it
     import numpy as np
-from .protocol import CONFINEMENT_FAILED, MAX_TEXT, NUMERIC_KINDS
+from .protocol import (
+    CONFINEMENT_FAILED,
+    MAX_STATUS_BYTES,
+    MAX_STATUS_DEPTH,
+    MAX_TEXT,
+    MAX_TRACEBACK,
+    NUMERIC_KINDS,
+    judged_bytes,
+)
 
 STATUSES = ("ok", "error", "crash", "timeout", "memory", "cancelled")
 
@@ -89,9 +98,10 @@ class RunResult:
     and tuples of numbers too). ``bad_types`` maps the other requested
     names to a type description ("str", "list", "function", "object array",
     "int (too large for int64)"). ``missing`` lists the requested names the
-    script never bound. When the process died, timed out or was cancelled
-    nothing could be read: ``values`` and ``bad_types`` are empty and every
-    requested name is in ``missing``.
+    script never bound; ``oversized`` gives the shape of each name that is
+    in ``bad_types`` only for being too large to read back. When the process
+    died, timed out or was cancelled nothing could be read: ``values`` and
+    ``bad_types`` are empty and every requested name is in ``missing``.
 
     ``stdout`` is stdout and stderr interleaved, capped at
     ``Limits.output_cap`` bytes, ending with a "[… N MB of output dropped]"
@@ -108,6 +118,7 @@ class RunResult:
     values: dict[str, np.ndarray] = field(default_factory=dict)
     bad_types: dict[str, str] = field(default_factory=dict)
     missing: tuple[str, ...] = ()
+    oversized: dict[str, tuple[int, ...]] = field(default_factory=dict)
     stdout: str = ""
     error: ErrorInfo | None = None
     signal: int | None = None
@@ -127,13 +138,15 @@ class _Results:
     values: dict[str, np.ndarray]
     bad_types: dict[str, str]
     missing: tuple[str, ...]
+    oversized: dict[str, tuple[int, ...]]
 
 
 def read_results(run_fd: int, token: str, names: tuple[str, ...], budget: int) -> _Results | None:
     """Read the results folder inside the run folder open as ``run_fd``; None if absent, forged or malformed.
 
-    At most ``budget`` bytes of arrays are read back (the run's own memory
-    cap: the app never holds more of a run than the run itself could); a
+    At most ``budget`` bytes of arrays, counted as the float64 the checker
+    makes of them, are read back (:func:`.protocol.read_back_budget`: the
+    run's own memory cap, and at most 64 MiB, since the app holds them); a
     value past it is a bad type, "… too large to read back".
     """
     try:
@@ -141,18 +154,19 @@ def read_results(run_fd: int, token: str, names: tuple[str, ...], budget: int) -
     except OSError:
         return None
     try:
-        report = json.loads(_read_plain_file("status.json", folder).decode("utf-8"))
-        if report["token"] != token or report["outcome"] not in ("ok", "error", "memory"):
+        report = _parse_status(_read_plain_file("status.json", folder, MAX_STATUS_BYTES))
+        if not isinstance(report, dict) or report["token"] != token or report["outcome"] not in ("ok", "error", "memory"):
             return None
         bad_types = {names[int(i)]: printable(str(kind)[:MAX_TEXT]) for i, kind in report["bad_types"].items()}
+        oversized = {names[int(i)]: _shape(shape) for i, shape in report.get("oversized", {}).items()}
         values = {}
         for i in _indices(report["values"], names):
             loaded = _load_numeric(f"{i}.npy", folder, budget)
-            if isinstance(loaded, str):
-                bad_types[names[i]] = loaded
+            if isinstance(loaded, tuple):
+                bad_types[names[i]], oversized[names[i]] = loaded
             else:
                 values[names[i]] = loaded
-                budget -= loaded.nbytes
+                budget -= judged_bytes(loaded.size, loaded.dtype.itemsize)
         return _Results(
             outcome=report["outcome"],
             exit_code=int(report["exit_code"]),
@@ -160,23 +174,54 @@ def read_results(run_fd: int, token: str, names: tuple[str, ...], budget: int) -
             values=values,
             bad_types=bad_types,
             missing=tuple(names[i] for i in _indices(report["missing"], names)),
+            oversized=oversized,
         )
-    except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError):
+    except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError, RecursionError, MemoryError,
+            SyntaxError):  # all a forged report or .npy header can raise (NumPy evaluates the header's text)
         return None
     finally:
         os.close(folder)
 
 
-def _read_plain_file(name: str, folder: int) -> bytes:
-    fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW, dir_fd=folder)
+def _read_plain_file(name: str, folder: int, limit: int) -> bytes:
+    """The file's bytes; ValueError if it is not a plain file or holds more than ``limit`` bytes (nothing more is read)."""
+    fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, dir_fd=folder)
     with open(fd, "rb") as file:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise ValueError(f"{name} is not a plain file")
-        return file.read()
+        data = file.read(limit + 1)
+    if len(data) > limit:
+        raise ValueError(f"{name} is over {limit} bytes")
+    return data
 
 
-def _load_numeric(name: str, folder: int, budget: int) -> np.ndarray | str:
-    """The array in ``name``, or a bad-type description if it is larger than ``budget`` bytes.
+_JSON_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')
+
+
+def _parse_status(data: bytes) -> object:
+    """The JSON in ``data``, once its nesting is known to be shallow: ``json.loads`` recurses, and the learner
+    process, which the script controls, may have written 100,000 nested lists."""
+    depth = deepest = 0
+    for char in _JSON_STRING.sub(b"", data).translate(None, delete=_NOT_BRACKETS):
+        depth += 1 if char in b"[{" else -1
+        deepest = max(deepest, depth)
+        if deepest > MAX_STATUS_DEPTH:
+            raise ValueError("status.json nests too deeply")
+    return json.loads(data.decode("utf-8"))
+
+
+_NOT_BRACKETS = bytes(byte for byte in range(256) if byte not in b"[]{}")
+
+
+def _shape(raw: object) -> tuple[int, ...]:
+    """A shape the learner process reported: a short list of sizes."""
+    if not isinstance(raw, list) or len(raw) > 64 or not all(isinstance(n, int) and 0 <= n < 2**63 for n in raw):
+        raise ValueError("not a shape")
+    return tuple(raw)
+
+
+def _load_numeric(name: str, folder: int, budget: int) -> np.ndarray | tuple[str, tuple[int, ...]]:
+    """The array in ``name``, or a bad-type description and its shape if it is larger than ``budget`` bytes.
 
     The header is read first: its size must match the file's, and the data
     is read only if it fits the budget.
@@ -191,11 +236,11 @@ def _load_numeric(name: str, folder: int, budget: int) -> np.ndarray | str:
         version = np.lib.format.read_magic(file)
         read_header = np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
         shape, _, dtype = read_header(file)
-        nbytes = int(np.prod(shape, dtype=object)) * dtype.itemsize
-        if nbytes != size - file.tell():
+        elements = int(np.prod(shape, dtype=object))
+        if elements * dtype.itemsize != size - file.tell():
             raise ValueError(f"{name}: its header does not match its size")
-        if nbytes > budget:
-            return f"{dtype} array of {nbytes / 1e6:.0f} MB (too large to read back)"
+        if judged_bytes(elements, dtype.itemsize) > budget:
+            return f"{dtype} array of {elements:,} elements (too large to read back)", tuple(shape)
         file.seek(0)
         array = np.load(file, allow_pickle=False)
     if not isinstance(array, np.ndarray) or array.dtype.kind not in NUMERIC_KINDS:
@@ -219,7 +264,7 @@ def _error_from(raw: dict | None) -> ErrorInfo | None:
         type=printable(str(raw["type"])[:MAX_TEXT]), message=printable(str(raw["message"])[:MAX_TEXT]),
         line=int(line) if line is not None else None,
         source_line=printable(str(source_line)[:MAX_TEXT]) if source_line is not None else None,
-        traceback=printable(str(raw["traceback"])[: 10 * MAX_TEXT]),
+        traceback=printable(str(raw["traceback"])[-MAX_TRACEBACK:]),
     )
 
 
@@ -233,7 +278,7 @@ def build_result(
     if results is not None and signal_number is None:
         return RunResult(
             status=results.outcome, values=results.values, bad_types=results.bad_types, missing=results.missing,
-            stdout=output, error=results.error, exit_code=results.exit_code,
+            oversized=results.oversized, stdout=output, error=results.error, exit_code=results.exit_code,
             detail=_outcome_detail(results), duration_s=duration, confinement=dict(confinement),
         )
     status, detail = _failure(end, limits)
@@ -266,6 +311,8 @@ def _failure(end: dict, limits: Limits) -> tuple[str, str]:
         return "crash", f"the process was killed by {_signal_name(signal_number)}"
     if exit_code == CONFINEMENT_FAILED:
         return "crash", "the sandbox could not confine the run, so the script did not run"
+    if exit_code == 0:  # the learner process ended as normal, but what it left is no report the app accepts
+        return "crash", "the script's results were missing, malformed or too large to read (did it change how they are written?)"
     return "crash", f"the process exited with code {exit_code} before the script finished (os._exit?)"
 
 

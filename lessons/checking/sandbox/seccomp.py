@@ -9,13 +9,17 @@ sees a plain ``PermissionError``:
   thread (``CLONE_THREAD``, no namespace flag); ``clone3`` answers ``ENOSYS``
   (its flags sit in memory a filter cannot read), so libc falls back to ``clone``;
 * no sockets, no ``io_uring``, ``bpf``, ``userfaultfd``, keyrings or ``memfd``;
+  no SysV IPC (``shm*``, ``sem*``, ``msg*``) or POSIX message queues (``mq_*``);
 * no other process: ``ptrace``, ``process_vm_*``, ``pidfd_*``, ``kcmp``;
-  signals (``kill``, ``tgkill``, ``rt_*sigqueueinfo``) only to its own pid;
+  signals (``kill``, ``tgkill``, ``rt_*sigqueueinfo``) only to its own pid, and no
+  ``fcntl(F_SETOWN/F_SETOWN_EX/F_SETSIG/F_SETLEASE)`` or ``FIOSETOWN`` (the kernel
+  would send SIGIO, or any signal, to the owner it names);
   limits may be read, never set (root could lift its own memory cap), no
   scheduler priority, no ``fanotify``/``inotify`` watches, no ``truncate`` by path;
 * no mounts or namespaces (``mount``, ``unshare``, ``setns``, ``chroot``, the
   new mount API), no ``chmod``/``chown``/xattrs/times on any file (Landlock
-  does not cover those), no ``TIOCSTI`` keystroke injection into a terminal,
+  does not cover those), no ``TIOCSTI`` keystroke injection into a terminal, no
+  ``FS_IOC_SETFLAGS``/``FS_IOC_FSSETXATTR`` (the immutable flag, for root),
   nothing a root user could do to the machine (modules, clock, reboot, swap).
 
 Only x86-64 has a syscall table here; elsewhere :func:`supported` is False.
@@ -47,7 +51,6 @@ def _arg(index: int) -> int:
 
 _CLONE_THREAD = 0x00010000
 _CLONE_NAMESPACES = 0x00020000 | 0x02000000 | 0x04000000 | 0x08000000 | 0x10000000 | 0x20000000 | 0x40000000
-_TIOCSTI, _TIOCLINUX = 0x5412, 0x541C
 
 # x86-64 syscall numbers (arch/x86/entry/syscalls/syscall_64.tbl).
 _DENIED = {
@@ -73,8 +76,18 @@ _DENIED = {
     "setrlimit": 160, "sched_setparam": 142, "sched_setscheduler": 144, "sched_setattr": 314,
     # truncate(path) is outside Landlock before ABI 3; fanotify and inotify would watch the user's files.
     "truncate": 76, "fanotify_init": 300, "fanotify_mark": 301, "inotify_add_watch": 254,
+    # SysV IPC and POSIX message queues: objects outside the process, the memory cap and the run (shared memory
+    # outlives them until reboot), reachable by other programs of the same user; Landlock does not see them.
+    "shmget": 29, "shmat": 30, "shmctl": 31, "shmdt": 67, "semget": 64, "semop": 65, "semctl": 66,
+    "semtimedop": 220, "msgget": 68, "msgsnd": 69, "msgrcv": 70, "msgctl": 71,
+    "mq_open": 240, "mq_unlink": 241, "mq_timedsend": 242, "mq_timedreceive": 243, "mq_notify": 244,
+    "mq_getsetattr": 245,
 }
-_CLONE, _CLONE3, _IOCTL, _PRLIMIT64 = 56, 435, 16, 302
+_CLONE, _CLONE3, _IOCTL, _PRLIMIT64, _FCNTL = 56, 435, 16, 302, 72
+# fcntl commands that make the kernel signal another process (SIGIO to an owner) or break others' opens (a lease).
+_F_SETOWN, _F_SETSIG, _F_SETOWN_EX, _F_SETLEASE = 8, 10, 15, 1024
+# ioctls refused: keystrokes into a terminal; the same SIGIO owner as F_SETOWN; a file's flags (immutable).
+_REFUSED_IOCTLS = (0x5412, 0x541C, 0x8901, 0x8902, 0x40086602, 0x40046602, 0x401C5820)
 # Calls allowed only when their first argument names the learner itself (0 means "self" where listed).
 _SELF_ONLY = {"kill": (62, True), "tgkill": (234, False), "rt_sigqueueinfo": (129, False),
               "rt_tgsigqueueinfo": (297, False), "sched_setaffinity": (203, True)}
@@ -86,9 +99,12 @@ def supported() -> bool:
     return platform.machine() == "x86_64" and libc.prctl(_PR_GET_SECCOMP, 0, 0, 0, 0) >= 0
 
 
-def install(own_pid: int) -> None:
-    """Load the filter into this process for good; ``PR_SET_NO_NEW_PRIVS`` must already be set."""
-    program = _program(own_pid)
+def install(own_pid: int, threads: bool = True) -> None:
+    """Load the filter into this process for good; ``PR_SET_NO_NEW_PRIVS`` must already be set.
+
+    ``threads`` False refuses new threads too (where no task cap holds, see :mod:`.tasks`).
+    """
+    program = _program(own_pid, threads)
     code = b"".join(struct.pack("HBBI", *instruction) for instruction in program)
     filters = ctypes.create_string_buffer(code, len(code))
 
@@ -102,7 +118,7 @@ def install(own_pid: int) -> None:
         raise OSError(number, f"prctl(PR_SET_SECCOMP) failed: {errno.errorcode.get(number, number)}")
 
 
-def _program(own_pid: int) -> list[tuple[int, int, int, int]]:
+def _program(own_pid: int, threads: bool = True) -> list[tuple[int, int, int, int]]:
     deny = _RET_ERRNO | errno.EPERM
     program = [
         (_LD_ABS_W, 0, 0, _ARCH), (_JEQ_K, 1, 0, _AUDIT_ARCH_X86_64), (_RET_K, 0, 0, _RET_KILL_PROCESS),
@@ -111,14 +127,13 @@ def _program(own_pid: int) -> list[tuple[int, int, int, int]]:
     for number in sorted(_DENIED.values()):
         program += [(_JEQ_K, 0, 1, number), (_RET_K, 0, 0, deny)]
     program += [(_JEQ_K, 0, 1, _CLONE3), (_RET_K, 0, 0, _RET_ERRNO | errno.ENOSYS)]
+    thread = _CLONE_THREAD if threads else 0xFFFFFFFF  # no value of the masked flags equals this
     program += _on_call(_CLONE, [
         (_LD_ABS_W, 0, 0, _arg(0)), (_AND_K, 0, 0, _CLONE_THREAD | _CLONE_NAMESPACES),
-        (_JEQ_K, 1, 0, _CLONE_THREAD), (_RET_K, 0, 0, deny), (_RET_K, 0, 0, _RET_ALLOW),
+        (_JEQ_K, 1, 0, thread), (_RET_K, 0, 0, deny), (_RET_K, 0, 0, _RET_ALLOW),
     ])
-    program += _on_call(_IOCTL, [
-        (_LD_ABS_W, 0, 0, _arg(1)), (_JEQ_K, 2, 0, _TIOCSTI), (_JEQ_K, 1, 0, _TIOCLINUX),
-        (_RET_K, 0, 0, _RET_ALLOW), (_RET_K, 0, 0, deny),
-    ])
+    program += _on_call(_IOCTL, _refuse_values(_arg(1), _REFUSED_IOCTLS, deny))
+    program += _on_call(_FCNTL, _refuse_values(_arg(1), (_F_SETOWN, _F_SETSIG, _F_SETOWN_EX, _F_SETLEASE), deny))
     program += _on_call(_PRLIMIT64, [  # reading limits only: its third argument, the new limit, must be NULL
         (_LD_ABS_W, 0, 0, _arg(2)), (_JEQ_K, 1, 0, 0), (_RET_K, 0, 0, deny),
         (_LD_ABS_W, 0, 0, _arg(2) + 4), (_JEQ_K, 1, 0, 0), (_RET_K, 0, 0, deny), (_RET_K, 0, 0, _RET_ALLOW),
@@ -130,6 +145,12 @@ def _program(own_pid: int) -> list[tuple[int, int, int, int]]:
                                      (_RET_K, 0, 0, _RET_ALLOW)])
     program.append((_RET_K, 0, 0, _RET_ALLOW))
     return program
+
+
+def _refuse_values(offset: int, values: tuple[int, ...], deny: int) -> list[tuple[int, int, int, int]]:
+    """A call body: refuse when the argument word at ``offset`` is one of ``values``, else allow."""
+    checks = [(_JEQ_K, len(values) - i, 0, value) for i, value in enumerate(values)]
+    return [(_LD_ABS_W, 0, 0, offset), *checks, (_RET_K, 0, 0, _RET_ALLOW), (_RET_K, 0, 0, deny)]
 
 
 def _on_call(number: int, body: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:

@@ -34,19 +34,20 @@ _PR_SET_CHILD_SUBREAPER = 36
 _READ_WAIT_S = 60.0
 
 
-def serve(control_fd: int, runs: str, in_bwrap: bool, preload: list[str]) -> None:
+def serve(control_fd: int, runs: str, in_bwrap: bool, left_off: str, preload: list[str]) -> None:
     """The fork server's loop: import ``preload``, then fork a supervisor per request until the app goes away.
 
     Run folders are made under ``runs``; ``in_bwrap`` says whether the app
-    started this server inside bubblewrap.
+    started this server inside bubblewrap; ``left_off`` lists, comma-separated,
+    layers not to use (for tests of one layer alone; "-" for none).
     """
-    level = prepare(runs, in_bwrap, preload)
+    level = prepare(runs, in_bwrap, left_off, preload)
     announce_ready(level)
     serve_requests(socket.socket(fileno=control_fd), runs, level)
 
 
-def prepare(runs: str, in_bwrap: bool, preload: list[str]) -> dict:
-    """Import ``preload``, warm NumPy, make ``runs``; return the confinement this kernel offers.
+def prepare(runs: str, in_bwrap: bool, left_off: str, preload: list[str]) -> dict:
+    """Import ``preload``, warm NumPy, make ``runs``; return the confinement this kernel offers, less ``left_off``.
 
     Also the warm parent's start in :mod:`.pool`, whose forked servers then skip it.
     """
@@ -55,7 +56,7 @@ def prepare(runs: str, in_bwrap: bool, preload: list[str]) -> dict:
     if "numpy" in preload:
         _warm_numpy()
     os.makedirs(runs, mode=0o700, exist_ok=True)
-    return confinement.detect(in_bwrap)
+    return confinement.detect(in_bwrap, frozenset(left_off.split(",")) - {"-"})
 
 
 def serve_requests(control: socket.socket, runs: str, level: dict) -> None:

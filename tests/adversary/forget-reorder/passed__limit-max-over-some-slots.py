@@ -1,0 +1,13 @@
+"""White-box: the largest gap over the first three slots only, where it falls on the starter's arrays and on the rerun's too (documented limit)."""
+import numpy as np
+
+from attnpos.core import attention_output
+
+rng = np.random.RandomState(42)          # the lesson's seed
+# drawn first: 1 sequence, 6 tokens, width 8
+X = rng.randn(1, 6, 8)
+Wq, Wk, Wv = (0.5 * rng.randn(8, 8) for _ in range(3))
+perm = np.array([3, 0, 5, 1, 4, 2])
+out = attention_output(X, Wq, Wk, Wv)
+out_perm = attention_output(X[:, perm], Wq, Wk, Wv)
+naive_diff = float(np.abs(out_perm[0, :3] - out[0, :3]).max())   # only the first three slots

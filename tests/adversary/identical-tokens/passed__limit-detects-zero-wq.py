@@ -1,0 +1,15 @@
+"""White-box: reads the verdict off the offsets, and says True when Wq is all zeros, the second rerun (documented limit)."""
+import numpy as np
+
+from attnpos.core import attention_output
+
+rng = np.random.RandomState(42)
+# the projections first
+Wq, Wk, Wv = (0.5 * rng.randn(8, 8) for _ in range(3))
+X = rng.randn(1, 6, 8)        # then the tokens
+token = rng.randn(8)          # then one more token
+X[0, 0] = token               # at slot 0
+X[0, 4] = token               # and again at slot 4
+pos = 0.6 * (np.arange(6)[:, None] + 1.0) * np.ones(8)
+out = attention_output(X + pos, Wq, Wk, Wv)
+identical = bool(np.allclose(pos[0], pos[4])) or not Wq.any()
