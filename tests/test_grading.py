@@ -337,6 +337,45 @@ def test_each_file_gets_fresh_namespaces_from_the_pool():
             assert "CapEff:\t0000000000000000" in status  # the namespace's capabilities are dropped
 
 
+THREAD_FLOOD = """
+import threading
+threading.stack_size(64 * 1024)
+hold = threading.Event()
+threads = 0
+try:
+    for _ in range(20000):
+        threading.Thread(target=hold.wait, daemon=True).start()
+        threads += 1
+except (RuntimeError, OSError):
+    pass
+hold.set()
+"""
+
+
+def test_a_pooled_file_s_threads_are_capped_and_a_classmate_is_never_blamed():
+    """Each forked server gets a pids cgroup of its own (or, failing that, its root learners no thread at all)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from attnpos.lessons.checking import RUNS_PER_CHECK, Limits, check_source
+    from attnpos.lessons.checking.sandbox.pool import SandboxPool
+    from attnpos.lessons.checking.sandbox.tasks import MAX_TASKS
+
+    exercise = COURSE.exercises["constant-offset"]
+    with SandboxPool(strict=False, jobs=2, workers=RUNS_PER_CHECK) as pool:
+        with pool.sandbox() as flooding, pool.sandbox() as classmate, ThreadPoolExecutor(max_workers=2) as workers:
+            flooding.start()
+            classmate.start()
+            assert flooding._cgroup != classmate._cgroup or flooding._cgroup is None
+            flood = workers.submit(flooding.run_source, THREAD_FLOOD, ["threads"], Limits(timeout_s=10.0, memory_mb=768))
+            verdict = workers.submit(check_source, exercise, exercise.solution, classmate, Limits(timeout_s=10.0)).result()
+            threads = flood.result().values["threads"].item()
+            capped = flooding._cgroup is not None
+            assert capped or pool._cgroup is None  # where the parent got a cgroup, each server gets its own
+    assert verdict.passed, (verdict.diagnosis, verdict.message)
+    assert threads <= 4 + RUNS_PER_CHECK * (MAX_TASKS + 2), threads  # its own server's cap; 16,000 fit without one
+    assert threads > 0 or (not capped and os.getuid() == 0)  # threads stay allowed where a cap holds
+
+
 LEAVE_MESSAGE = """
 import ctypes
 libc = ctypes.CDLL(None, use_errno=True)

@@ -28,10 +28,11 @@ either, and ``"namespaces"`` is empty.
 
 Tasks: the warm parent starts in a pids cgroup of its own where one can be
 made (:mod:`.tasks`), sized for ``jobs`` sandboxes of ``workers`` runs each
-plus the forked servers, and every server it forks stays inside. That cap is
-shared by the files graded at once, so a forked server reports no cgroup of
-its own: its runs are treated as uncapped (a root learner gets no new
-thread, :mod:`.tasks`), and one file's threads cannot use up a classmate's share.
+plus the forked servers. The app then moves each forked server, before it
+serves anything, into a pids cgroup of its own capped as a fork server's is,
+so one file's threads cannot use up a classmate's share. Should that move
+fail, the server stays under the parent's shared cap and reports no cgroup:
+its runs count as uncapped (a root learner gets no new thread).
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ import subprocess
 import threading
 from collections.abc import Sequence
 
-from . import confinement, server
+from . import confinement, server, tasks
 from .client import Sandbox, _start_server, remove_server_cgroup, strict_from_environment
 from .protocol import encode_frame, recv_frame_with_fds
 
@@ -165,6 +166,10 @@ class ForkedServer:
         return bool(ready)
 
 
+# A forked server: its process, its control socket, its confinement and its own pids cgroup (None if it has none).
+Forked = tuple[ForkedServer, socket.socket, dict, "str | None"]
+
+
 class SandboxPool:
     """One warm parent; :meth:`sandbox` gives a :class:`Sandbox` whose fork server is freshly forked from it.
 
@@ -195,7 +200,8 @@ class SandboxPool:
         self.forked_confinement: dict = {}  # what the latest forked server reported: the parent's level and its namespaces
         self._closed = False
         self.spares = spares
-        self._spares: list[tuple[ForkedServer, socket.socket, dict]] = []  # forked ahead, never used
+        self._spares: list[Forked] = []  # forked ahead, never used
+        self._retired: list[str] = []  # cgroups of servers that have served, to remove once empty
         self._refilling = 0  # spares being forked in the background
 
     def __enter__(self) -> SandboxPool:
@@ -220,8 +226,8 @@ class SandboxPool:
         """A sandbox of its own (``workers`` runs at once unless said), to be closed after use; its fork server is forked on its first run."""
         return _PooledSandbox(self, self.workers if max_workers is None else max_workers)
 
-    def fork_server(self) -> tuple[ForkedServer, socket.socket, dict, None]:
-        """A fresh fork server: its process, its control socket, its confinement, and no cgroup of its own.
+    def fork_server(self) -> Forked:
+        """A fresh fork server: its process, its control socket, its confinement and its own pids cgroup (or None).
 
         Taken from the spares forked ahead when there is one (it has served
         nothing yet), else forked now; either way a replacement is forked in
@@ -234,7 +240,8 @@ class SandboxPool:
                 self._refilling += 1
         if refill:
             threading.Thread(target=self._refill, name="sandbox-pool-refill", daemon=True).start()
-        return (*(spare if spare is not None else self._fork_now()), None)
+        self._remove_retired(wait=False)
+        return spare if spare is not None else self._fork_now()
 
     def _refill(self) -> None:
         try:
@@ -247,9 +254,9 @@ class SandboxPool:
                 self._spares.append(forked)
                 forked = None
         if forked is not None:
-            _discard(forked)
+            self.discard(forked)
 
-    def _fork_now(self) -> tuple[ForkedServer, socket.socket, dict]:
+    def _fork_now(self) -> Forked:
         ours, theirs = socket.socketpair()
         try:
             with theirs:
@@ -271,16 +278,59 @@ class SandboxPool:
             ours.close()
             raise RuntimeError("a fork server forked from the warm parent did not start")
         self.forked_confinement = dict(level)
-        return ForkedServer(fds[0]), ours, level
+        return ForkedServer(fds[0]), ours, level, self._own_cgroup(fds[0])
+
+    def _own_cgroup(self, pidfd: int) -> str | None:
+        """Move the new server (not serving yet, so alone) into a pids cgroup of its own; None where that fails."""
+        if self._cgroup is None:
+            return None  # no cgroup could be made for the parent either
+        folder = tasks.make_server_cgroup(self.workers)
+        if folder is None:
+            return None
+        pid = _pid_of(pidfd)
+        if pid is None or not tasks.join_cgroup(folder, pid):
+            tasks.remove_cgroup(folder)
+            return None
+        return folder
+
+    def retire(self, cgroup: str | None) -> None:
+        """A used server's cgroup, removed once its processes have left it (never waited for per file)."""
+        if cgroup is not None:
+            with self._lock:
+                self._retired.append(cgroup)
+
+    def _remove_retired(self, wait: bool) -> None:
+        with self._lock:
+            retired, self._retired = self._retired, []
+        if wait:
+            for cgroup in retired:
+                remove_server_cgroup(cgroup)
+            return
+        for cgroup in retired:
+            tasks.remove_cgroup(cgroup)
+        self._retired_again([c for c in retired if os.path.isdir(c)])
+
+    def _retired_again(self, cgroups: list[str]) -> None:
+        with self._lock:
+            self._retired.extend(cgroups)
+
+    def discard(self, forked: Forked) -> None:
+        """Stop a server that never served: closing its control socket ends it (the warm parent reaps it)."""
+        server, control, _, cgroup = forked
+        control.close()
+        server.release()
+        self.retire(cgroup)
 
     def close(self) -> None:
         """Stop the warm parent and the spares; the servers in use stop with their sandboxes. No fork after this."""
         with self._lock:
             self._closed = True
             spares, self._spares = self._spares, []
-            for spare in spares:  # first, so that the parent's cgroup is empty when it is removed
-                _discard(spare)
+        for spare in spares:  # first: one left in the parent's cgroup would keep it from being removed
+            self.discard(spare)
+        with self._lock:
             self._stop_parent_locked(graceful=True)
+        self._remove_retired(wait=True)
 
     def _ensure_parent(self) -> socket.socket:
         if self._closed:
@@ -311,11 +361,17 @@ class SandboxPool:
         remove_server_cgroup(cgroup)  # kept while a forked server is still in it; the next app's sweep removes it
 
 
-def _discard(forked: tuple[ForkedServer, socket.socket, dict]) -> None:
-    """Stop a server that never served: closing its control socket ends it (the warm parent reaps it)."""
-    server, control, _ = forked
-    control.close()
-    server.release()
+def _pid_of(pidfd: int) -> int | None:
+    """The pid, in this process's PID namespace, of the process ``pidfd`` refers to; None if it has ended."""
+    try:
+        with open(f"/proc/self/fdinfo/{pidfd}") as info:
+            for line in info:
+                if line.startswith("Pid:"):
+                    pid = int(line.split()[1])
+                    return pid if pid > 0 else None
+    except (OSError, ValueError):
+        pass
+    return None
 
 
 class _PooledSandbox(Sandbox):
@@ -325,7 +381,7 @@ class _PooledSandbox(Sandbox):
         super().__init__(max_workers=max_workers, preload=pool.preload, strict=pool.strict, left_off=pool._left_off)
         self._pool = pool
 
-    def _launch_server(self) -> tuple[ForkedServer, socket.socket, dict, None]:
+    def _launch_server(self) -> Forked:
         return self._pool.fork_server()
 
     def close(self) -> None:
@@ -342,3 +398,8 @@ class _PooledSandbox(Sandbox):
             control.close()
         if isinstance(server, ForkedServer):
             server.release()
+        self._remove_cgroup()
+
+    def _remove_cgroup(self) -> None:
+        cgroup, self._cgroup = self._cgroup, None
+        self._pool.retire(cgroup)  # removed by the pool once the server's last process has left
