@@ -141,6 +141,7 @@ EXERCISE_FIELD_TYPES: dict[str, tuple[type, ...]] = {
     "passed": (bool,),
     "why_answer": (int, type(None)),
     "why_correct": (bool,),
+    "why_first_answer": (int, type(None)),
     "solution_seen": (bool,),
     "passed_source": (str, type(None)),
 }
@@ -154,6 +155,7 @@ class ExerciseState:
     passed: bool = False
     why_answer: int | None = None
     why_correct: bool = False
+    why_first_answer: int | None = None  # kept for good, as a lesson question's first answer is; None before an answer, or when an older attnpos recorded it
     solution_seen: bool = False
     passed_source: str | None = None  # the code of the latest pass (app or `attnpos check`); None before a pass, or when an older attnpos recorded it
 
@@ -436,6 +438,19 @@ class Progress:
         self._change(apply)
         return True
 
+    def answer_why(self, exercise_id: str, choice: int, correct: bool) -> ExerciseState:
+        """Record an answer to an exercise's why question as the latest; its first answer is kept for good."""
+
+        def apply(state: dict) -> None:
+            entry = state["exercises"].setdefault(exercise_id, {})
+            if entry.get("why_first_answer") is None:
+                entry["why_first_answer"] = choice
+            entry["why_answer"] = choice
+            entry["why_correct"] = correct
+
+        self._change(apply)
+        return self.exercise(exercise_id)
+
     def answer_quiz(self, quiz_id: str, choice: int, correct: bool) -> None:
         """Record an answer as the latest; the first answer to a question is kept for good."""
 
@@ -547,3 +562,46 @@ def _fsync_dir(folder: Path) -> None:
         pass
     finally:
         os.close(fd)
+
+
+EXPORT_FORMAT = "attnpos-progress-export"
+EXPORT_VERSION = 1
+# What an export keeps of an exercise: what grading reads; never the draft or the code.
+EXPORTED_EXERCISE_FIELDS = ("passed", "attempts", "hints_used", "why_answer", "why_first_answer", "why_correct")
+
+
+def export_progress(progress: Progress, exercise_ids: Iterable[str], quiz_ids: Iterable[str]) -> dict:
+    """What a learner hands in beside their answer files (`attnpos progress --export FILE`): no code, no paths.
+
+    Keys sorted, no time stamps: the same progress exports to the same bytes.
+    """
+    exercises = {}
+    for exercise_id in exercise_ids:
+        state = vars(progress.exercise(exercise_id))
+        exercises[exercise_id] = {name: state[name] for name in EXPORTED_EXERCISE_FIELDS}
+    questions = {}
+    for quiz_id in quiz_ids:
+        record = progress.quiz_answer(quiz_id)
+        if record is not None:
+            questions[quiz_id] = {"first_choice": record.first_choice, "first_correct": record.first_correct}
+    return {"format": EXPORT_FORMAT, "version": EXPORT_VERSION, "exercises": exercises, "questions": questions}
+
+
+def read_export(data: Any) -> dict[str, ExerciseState] | None:
+    """The exercises of a parsed export, or None when ``data`` is not one this version reads.
+
+    Fields of the wrong type are dropped (it is a student's own file), never trusted.
+    """
+    if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT or data.get("version") != EXPORT_VERSION:
+        return None
+    exercises = data.get("exercises")
+    if not isinstance(exercises, dict):
+        return None
+    states = {}
+    for exercise_id, entry in exercises.items():
+        if not isinstance(entry, dict):
+            continue
+        fields = {name: value for name, value in entry.items()
+                  if name in EXPORTED_EXERCISE_FIELDS and _valid_exercise({name: value})}
+        states[str(exercise_id)] = ExerciseState(**fields)
+    return states

@@ -43,6 +43,12 @@ def check_course(jobs: int = 4) -> CourseCheck:
         for result in [run_cell(block.source)]
         if not result.ok
     ]
+    from attnpos.lessons.grading import SubmissionError, load_grading
+
+    try:
+        load_grading(course)  # an instructor's edits to the grading table are checked here too
+    except SubmissionError as problem:
+        problems.append(str(problem))
     from attnpos.lessons.checking import Sandbox, exercise_problems  # the sandbox starts processes: only when needed
 
     with Sandbox(max_workers=jobs) as sandbox:

@@ -405,8 +405,8 @@ def test_strict_mode_fails_closed_with_one_line_when_layers_are_missing(monkeypa
     monkeypatch.setattr(launch, "bwrap_installed", lambda: False)
     real_start = launch.start_server
 
-    def without_landlock(preload, in_bwrap, concurrent_runs, left_off):
-        server, control, level, cgroup = real_start(preload, in_bwrap, concurrent_runs, left_off)
+    def without_landlock(preload, in_bwrap, concurrent_runs, left_off, *options):
+        server, control, level, cgroup = real_start(preload, in_bwrap, concurrent_runs, left_off, *options)
         return server, control, {**level, "landlock": 0}, cgroup
 
     monkeypatch.setattr(client.launch, "start_server", without_landlock)

@@ -84,6 +84,7 @@ async def test_solve_each_exercise_in_the_app(data_dir, exercise_id, make_app, s
         await answer_why(pilot, why.answer, settle)
         state = saved(data_dir)["exercises"][exercise_id]
         assert state["passed"] and state["why_correct"] and state["attempts"] == 2
+        assert state["why_first_answer"] == wrong  # what grade-class reports as the class's first choices
         await pilot.press("escape")
         await settle(pilot)
         assert app.screen is screen

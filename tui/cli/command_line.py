@@ -141,10 +141,30 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _grade(args: argparse.Namespace) -> int:
-    from attnpos.tui.cli.exercise_commands import run_grade
+    from attnpos.tui.cli.grading_commands import run_grade
 
     fmt = "json" if args.json else "csv" if args.csv else "table"
     return run_grade(_load_course(), args.exercise, args.paths, fmt, args.jobs, _limits(args))
+
+
+def _grade_class(args: argparse.Namespace) -> int:
+    from attnpos.tui.cli.grading_commands import FILE_OUTPUTS, run_grade_class
+
+    fmt = "json" if args.json else "csv" if args.csv else "table"
+    outputs = {name: getattr(args, name) for name in FILE_OUTPUTS}
+    return run_grade_class(_load_course(), args.submissions, args.single, fmt, outputs, args.grading, args.jobs, _limits(args))
+
+
+def _gradescope_setup(args: argparse.Namespace) -> int:
+    from attnpos.tui.cli.grading_commands import gradescope_setup
+
+    return gradescope_setup(args.folder, args.install)
+
+
+def _classroom_setup(args: argparse.Namespace) -> int:
+    from attnpos.tui.cli.grading_commands import classroom_setup
+
+    return classroom_setup(_load_course(), args.folder, args.install)
 
 
 def _exercise(args: argparse.Namespace) -> int:
@@ -260,6 +280,33 @@ def build_parser() -> argparse.ArgumentParser:
     _add_limits(grade)
     grade.set_defaults(run=_grade)
 
+    grade_class = commands.add_parser(
+        "grade-class", help="grade every student's every exercise (a folder or .zip per student) and report on the class")
+    grade_class.add_argument("submissions", type=Path, metavar="SUBMISSIONS",
+                             help="a folder holding a folder or .zip per student (with --single: one student's)")
+    grade_class.add_argument("--single", action="store_true", help="SUBMISSIONS is one student's folder or .zip")
+    output = grade_class.add_mutually_exclusive_group()
+    output.add_argument("--json", action="store_true", help="print the class report as JSON")
+    output.add_argument("--csv", action="store_true", help="print a row per student and exercise as CSV")
+    grade_class.add_argument("--gradebook", type=Path, metavar="FILE", help="write a CSV with one row per student")
+    grade_class.add_argument("--markdown", type=Path, metavar="FILE", help="write a one-page class report (no names)")
+    grade_class.add_argument("--junit", type=Path, metavar="FILE", help="write JUnit XML, a test per student and exercise")
+    grade_class.add_argument("--gradescope", type=Path, metavar="FILE", help="write Gradescope's results.json (one submission)")
+    grade_class.add_argument("--grading", type=Path, metavar="FILE", help="the grading table (default: the course's grading.toml)")
+    grade_class.add_argument("--jobs", type=int, default=2, metavar="N", help="answers checked at once (default 2)")
+    _add_limits(grade_class)
+    grade_class.set_defaults(run=_grade_class)
+
+    gradescope = commands.add_parser("gradescope-setup", help="write setup.sh and run_autograder for a Gradescope autograder")
+    gradescope.add_argument("folder", type=Path, nargs="?", default=Path("."), help="where to write them (default: here)")
+    gradescope.add_argument("--install", default="attnpos", metavar="SPEC", help="what pip installs (default: attnpos)")
+    gradescope.set_defaults(run=_gradescope_setup)
+
+    classroom = commands.add_parser("classroom-setup", help="write GitHub Classroom's autograding workflow, a test per exercise")
+    classroom.add_argument("folder", type=Path, nargs="?", default=Path("."), help="the template repository (default: here)")
+    classroom.add_argument("--install", default="attnpos", metavar="SPEC", help="what pip installs (default: attnpos)")
+    classroom.set_defaults(run=_classroom_setup)
+
     exercise = commands.add_parser("exercise", help="write an exercise's starter file to work on in your own editor")
     exercise.add_argument("exercise")
     exercise.add_argument("--dir", type=Path, default=Path("."), help="where to write EXERCISE.py (default: here)")
@@ -290,6 +337,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     progress = commands.add_parser("progress", help="how far you are: lessons read, exercises passed")
     progress.add_argument("--json", action="store_true", help="print it as JSON")
+    progress.add_argument("--export", type=Path, metavar="FILE",
+                          help="write what an instructor grades beside your answers (results, hints, first answers; no code)")
     progress.set_defaults(run=_progress)
 
     reset = commands.add_parser("reset", help="forget your progress (all of it, or one exercise's)")
@@ -367,7 +416,7 @@ def _open(args: argparse.Namespace) -> int:
 def _progress(args: argparse.Namespace) -> int:
     from attnpos.tui.cli.progress_report import print_progress
 
-    return print_progress(args.data_dir, args.json)
+    return print_progress(args.data_dir, args.json, args.export)
 
 
 def _reset(args: argparse.Namespace) -> int:

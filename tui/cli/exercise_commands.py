@@ -1,12 +1,9 @@
-"""`attnpos check / grade / exercise / watch / exercises`: the checker on the command line."""
+"""`attnpos check / exercise / watch / hint / exercises`: the checker on the command line (grading: grading_commands)."""
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import os
-import sys
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -21,7 +18,6 @@ from attnpos.lessons.checking import (
     fenced,
     printable,
 )
-from attnpos.lessons.checking.judging import checker_error
 from attnpos.lessons.checking.sandbox import read_script
 from attnpos.lessons.model import CITED_HINT, Course, Exercise
 from attnpos.lessons.progress import Progress
@@ -167,58 +163,6 @@ def run_check(
         print_verdict(console, verdict, file)
         record(verdict, source, data_dir, console)
     return 0 if verdict.passed else 1
-
-
-def run_grade(course: Course, exercise_id: str, paths: list[Path], fmt: str, jobs: int, limits: Limits) -> int:
-    from rich.console import Console
-    from rich.markup import escape
-    from rich.table import Table
-
-    exercise = find_exercise(course, exercise_id)
-    if jobs < 1:
-        raise UsageError("--jobs must be at least 1")
-    files = collect_files(paths)
-
-    def judge(file: Path) -> Verdict:
-        try:
-            readable_file(file)
-            # Each student's file gets a sandbox of its own (a fresh fork server, in its own bubblewrap where
-            # installed), so nothing one file does can reach another's run.
-            with Sandbox(max_workers=2, strict=True) as sandbox:
-                return check_file(exercise, file, sandbox, limits)
-        except (UsageError, ScriptRefused, OSError, UnicodeDecodeError) as problem:  # the file, or the machine
-            message = printable(str(problem))
-            return Verdict(exercise.id, False, "error", f"The file could not be checked: {message}", {"error": message})
-        except Exception as error:  # the checker's own failure on this file: its row says so, the others go on
-            return checker_error(exercise, error)
-
-    with open_sandbox(1, strict=True) as probe:  # fail closed once, with one line, before any file runs
-        level = probe.confinement
-    from concurrent.futures import ThreadPoolExecutor  # grade's alone: `check` need not import it
-
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
-        verdicts = list(pool.map(judge, files))
-    passed = sum(v.passed for v in verdicts)
-    if fmt == "json":
-        rows = [v.as_json(shown_path(f)) for f, v in zip(files, verdicts, strict=True)]
-        report = {"exercise": exercise.id, "results": rows, "total": len(rows), "passed": passed, "confinement": level}
-        print(json.dumps(report, indent=1))
-    elif fmt == "csv":
-        out = io.StringIO()
-        writer = csv.writer(out)
-        writer.writerow(["file", "passed", "diagnosis", "message", "confinement"])
-        for f, v in zip(files, verdicts, strict=True):
-            writer.writerow([shown_path(f), v.passed, v.diagnosis, v.message, json.dumps(v.confinement or level)])
-        sys.stdout.write(out.getvalue())
-    else:
-        table = Table(title=f"{exercise.id}: {passed} of {len(files)} passed", box=None)
-        for column in ("file", "result", "diagnosis"):
-            table.add_column(column, overflow="fold")
-        for f, v in zip(files, verdicts, strict=True):
-            table.add_row(escape(shown_path(f)), "[green]passed[/]" if v.passed else "[red]not yet[/]", v.diagnosis)
-        Console(highlight=False).print(table)
-        Console(highlight=False).print(f"[dim]confinement: {escape(json.dumps(level))}[/]")
-    return 0
 
 
 def write_starter(course: Course, exercise_id: str, folder: Path) -> int:

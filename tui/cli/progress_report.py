@@ -11,7 +11,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from attnpos.lessons.outline import OutlineLesson, read_outline
-from attnpos.lessons.progress import Progress, course_order, exercise_status, lesson_status, next_exercise
+from attnpos.lessons.progress import Progress, course_order, exercise_status, export_progress, lesson_status, next_exercise
 from attnpos.lessons.scanner import read_course_text
 from attnpos.tui.cli.usage import UsageError
 
@@ -68,10 +68,12 @@ def _exercise_cell(exercise: dict) -> str:
     return f"{exercise['id']} {exercise['status']}{left}"
 
 
-def print_progress(data_dir: Path | None, as_json: bool) -> int:
+def print_progress(data_dir: Path | None, as_json: bool, export: Path | None = None) -> int:
     progress = Progress.load(data_dir, read_only=True)  # a report creates nothing on disk
     for notice in progress.notices:
         print(f"attnpos: {notice}", file=sys.stderr)
+    if export is not None:
+        return write_export(progress, export)
     summary = progress_summary(progress)
     if as_json:
         print(json.dumps(summary, indent=1))
@@ -123,6 +125,22 @@ def print_summary_if_complete(console: Console, progress: Progress) -> bool:
     for line in lines[1:]:
         console.print(escape(line))
     return True
+
+
+def write_export(progress: Progress, target: Path) -> int:
+    """Write what an instructor's `grade-class` reads beside the answer files: exercises and first answers, no code."""
+    outline = read_outline()
+    exercise_ids = [e.id for lesson in outline for e in lesson.exercises]
+    quiz_ids = [quiz for lesson in outline for quiz in lesson.quizzes]
+    text = json.dumps(export_progress(progress, exercise_ids, quiz_ids), indent=1, sort_keys=True) + "\n"
+    if target.is_dir():
+        raise UsageError(f"{target} is a folder; name the file to write, e.g. {target / 'progress-export.json'}")
+    try:
+        target.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise UsageError(f"cannot write {target}: {error.strerror or error}") from None
+    print(f"wrote {target}: hand it in beside your answer files")
+    return 0
 
 
 CONTROLLING_TERMINAL = "/dev/tty"  # the terminal a command was started from, whatever its standard input

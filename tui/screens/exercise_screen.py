@@ -461,7 +461,7 @@ class ExerciseScreen(CourseScreen):
         self.refresh_bindings()
 
     def _why_answered(self, choice: int, correct: bool) -> None:
-        self.app.progress.update_exercise(self.exercise.id, why_answer=choice, why_correct=correct)
+        self.app.progress.answer_why(self.exercise.id, choice, correct)
         if correct:
             self.notify(f"Exercise done: {self.exercise.title}. {self.key('solution')} compares your code with the reference.", timeout=6)
 

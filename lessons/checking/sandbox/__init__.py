@@ -9,7 +9,8 @@ data), :mod:`.server` (the fork server and the supervisor), :mod:`.learner`
 :mod:`.printable` (learner text made safe for a terminal and fenced),
 :mod:`.tasks` (the cap on threads and processes) and :mod:`.protocol` (the
 frames between them, and the bounds on what the app accepts); process
-clean-up shared by supervisor and learner is in :mod:`.processes`.
+clean-up shared by supervisor and learner is in :mod:`.processes`;
+:mod:`.pool` forks a fresh fork server per graded file from one warm parent.
 
 A checker calls :func:`run_script` (or :meth:`Sandbox.run`) with the names it
 wants to judge and gets back a :class:`RunResult` made only of plain data:

@@ -15,7 +15,7 @@ import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator, Sequence
+from typing import Iterator, Protocol, Sequence
 
 from . import launch, tasks
 from .confinement import ConfinementUnavailable, strict_shortfall
@@ -108,6 +108,16 @@ class CancelToken:
             self._runs.discard(run)
 
 
+class ServerProcess(Protocol):
+    """What a sandbox needs of its fork server's process: subprocess.Popen's poll, kill and wait."""
+
+    def poll(self) -> int | None: ...
+
+    def kill(self) -> None: ...
+
+    def wait(self, timeout: float | None = None) -> int: ...
+
+
 class Sandbox:
     """A warm fork server and the runs forked from it.
 
@@ -139,7 +149,7 @@ class Sandbox:
         self._left_off = frozenset(left_off)
         self.strict = strict_from_environment() if strict is None else strict
         self._lock = threading.Lock()
-        self._server: subprocess.Popen | None = None
+        self._server: ServerProcess | None = None
         self._control: socket.socket | None = None
         self._level: dict = {}
         self._active: set[_ActiveRun] = set()
@@ -180,14 +190,8 @@ class Sandbox:
         self._remove_cgroup()
 
     def _remove_cgroup(self) -> None:
-        # Supervisors outlive the server by moments (each ends with its run); the last one out empties it.
         cgroup, self._cgroup = self._cgroup, None
-        if cgroup is not None:
-            deadline = time.monotonic() + 2.0
-            while os.path.isdir(cgroup) and time.monotonic() < deadline:
-                tasks.remove_cgroup(cgroup)
-                if os.path.isdir(cgroup):
-                    time.sleep(0.01)
+        remove_server_cgroup(cgroup)
 
     def cancel(self) -> None:
         """Cancel every run in progress (status "cancelled")."""
@@ -320,9 +324,12 @@ class Sandbox:
         if self._server is not None and self._server.poll() is not None:
             self._stop_server_locked()
         if self._control is None:
-            self._server, self._control, self._level, self._cgroup = _start_server(
-                self._preload, self.strict, self._max_workers, self._left_off)
+            self._server, self._control, self._level, self._cgroup = self._launch_server()
         return self._control
+
+    def _launch_server(self) -> tuple[ServerProcess, socket.socket, dict, str | None]:
+        """A new fork server, its control socket, its confinement level and its pids cgroup (a pool forks it instead: :mod:`.pool`)."""
+        return _start_server(self._preload, self.strict, self._max_workers, self._left_off)
 
     def _stop_server_locked(self) -> None:
         if self._control is not None:
@@ -334,17 +341,29 @@ class Sandbox:
         self._remove_cgroup()
 
 
+def remove_server_cgroup(cgroup: str | None) -> None:
+    """Remove an ended server's pids cgroup, waiting up to 2 s for the processes still leaving it."""
+    # Supervisors outlive the server by moments (each ends with its run); the last one out empties it.
+    if cgroup is not None:
+        deadline = time.monotonic() + 2.0
+        while os.path.isdir(cgroup) and time.monotonic() < deadline:
+            tasks.remove_cgroup(cgroup)
+            if os.path.isdir(cgroup):
+                time.sleep(0.01)
+
+
 def _start_server(
     preload: tuple[str, ...], strict: bool, concurrent_runs: int, left_off: frozenset[str],
+    boot: str = launch.SERVER_BOOT, extra_tasks: int = 0,
 ) -> tuple[subprocess.Popen, socket.socket, dict, str | None]:
-    """A fork server: in strict mode inside bubblewrap if it starts, and only if its confinement suffices."""
+    """A fork server (or ``boot``'s process): in strict mode inside bubblewrap if it starts, and only if its confinement suffices."""
     bwrap_installed = launch.bwrap_installed()
     if strict and bwrap_installed:
         try:
-            return launch.start_server(preload, True, concurrent_runs, left_off)
+            return launch.start_server(preload, True, concurrent_runs, left_off, boot, extra_tasks)
         except RuntimeError:
             pass  # bubblewrap is installed but cannot start here (no user namespaces): judge the kernel alone
-    server, control, level, cgroup = launch.start_server(preload, False, concurrent_runs, left_off)
+    server, control, level, cgroup = launch.start_server(preload, False, concurrent_runs, left_off, boot, extra_tasks)
     shortfall = strict_shortfall(level, bwrap_installed) if strict else None
     if shortfall:
         control.close()

@@ -23,7 +23,7 @@ import sys
 
 from . import run_folders, tasks
 
-_SERVER_BOOT = (
+SERVER_BOOT = (
     "import sys; from attnpos.lessons.checking.sandbox.server import serve; "
     "serve(int(sys.argv[1]), sys.argv[2], sys.argv[3] == 'bwrap', sys.argv[4], sys.argv[5:])"
 )
@@ -51,6 +51,7 @@ def bwrap_installed() -> bool:
 
 def start_server(
     preload: tuple[str, ...], in_bwrap: bool, concurrent_runs: int, left_off: frozenset[str] = frozenset(),
+    boot: str = SERVER_BOOT, extra_tasks: int = 0,
 ) -> tuple[subprocess.Popen, socket.socket, dict, str | None]:
     """Start a fork server; return it, its control socket, its confinement level and its pids cgroup.
 
@@ -58,19 +59,21 @@ def start_server(
     swept of stale ones first; inside, in bubblewrap's own tmpfs. The
     layers in ``left_off`` ("landlock", "seccomp") are not used. Where a
     pids cgroup can be made (:mod:`.tasks`), the server starts inside it,
-    capped for ``concurrent_runs`` runs; the caller removes it
-    (:func:`.tasks.remove_cgroup`) once the server has ended.
-    Raises RuntimeError if the server does not come up.
+    capped for ``concurrent_runs`` runs and ``extra_tasks`` more; the caller
+    removes it (:func:`.tasks.remove_cgroup`) once the server has ended.
+    ``boot`` is the Python that runs it: the fork server's loop, or the pool's
+    warm parent (:mod:`.pool`), called with the same arguments. Raises
+    RuntimeError if the server does not come up.
     """
     if in_bwrap:
         runs = _BWRAP_RUNS
     else:
         runs = run_folders.base_folder()
         run_folders.sweep(runs)
-    cgroup = tasks.make_server_cgroup(concurrent_runs)
+    cgroup = tasks.make_server_cgroup(concurrent_runs, extra_tasks)
     ours, theirs = socket.socketpair()
     with theirs:
-        python = [sys.executable, "-c", _SERVER_BOOT, str(theirs.fileno()), runs, "bwrap" if in_bwrap else "host",
+        python = [sys.executable, "-c", boot, str(theirs.fileno()), runs, "bwrap" if in_bwrap else "host",
                   ",".join(sorted(left_off)) or "-", *preload]
         command = _bwrap_command() + python if in_bwrap else python
         if cgroup is not None:  # joined before bubblewrap or Python starts, so everything they fork is inside

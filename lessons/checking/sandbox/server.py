@@ -16,6 +16,7 @@ import ctypes
 import importlib
 import json
 import os
+import signal
 import socket
 import sys
 import time
@@ -40,14 +41,26 @@ def serve(control_fd: int, runs: str, in_bwrap: bool, left_off: str, preload: li
     started this server inside bubblewrap; ``left_off`` lists, comma-separated,
     layers not to use (for tests of one layer alone; "-" for none).
     """
+    level = prepare(runs, in_bwrap, left_off, preload)
+    announce_ready(level)
+    serve_requests(socket.socket(fileno=control_fd), runs, level)
+
+
+def prepare(runs: str, in_bwrap: bool, left_off: str, preload: list[str]) -> dict:
+    """Import ``preload``, warm NumPy, make ``runs``; return the confinement this kernel offers, less ``left_off``.
+
+    Also the warm parent's start in :mod:`.pool`, whose forked servers then skip it.
+    """
     for module in preload:
         importlib.import_module(module)
     if "numpy" in preload:
         _warm_numpy()
     os.makedirs(runs, mode=0o700, exist_ok=True)
-    level = confinement.detect(in_bwrap, frozenset(left_off.split(",")) - {"-"})
-    control = socket.socket(fileno=control_fd)
-    _announce_ready(level)
+    return confinement.detect(in_bwrap, frozenset(left_off.split(",")) - {"-"})
+
+
+def serve_requests(control: socket.socket, runs: str, level: dict) -> None:
+    """Fork a supervisor per request on ``control`` until the app closes it."""
     while True:
         reap_finished_children()
         message, fds, _, _ = socket.recv_fds(control, 1, 2)
@@ -80,7 +93,7 @@ def _warm_numpy() -> None:
     np.save(io.BytesIO(), scores, allow_pickle=False)
 
 
-def _announce_ready(level: dict) -> None:
+def announce_ready(level: dict) -> None:
     sys.stdout.write(f"ready {json.dumps(level)}\n")
     sys.stdout.flush()
     devnull = os.open(os.devnull, os.O_WRONLY)
@@ -119,6 +132,9 @@ def _supervise(conn: socket.socket, output_fd: int, request: dict, run_folder: s
     # from bubblewrap's PID namespace); the folder's descriptor lets it read the results wherever they are.
     socket.send_fds(conn, [encode_frame({"pid": pid})], [pidfd, run_fd])
     ended = _wait_for_learner(pidfd, conn, started + request["timeout_s"])
+    # The learner itself first: a run cancelled at once can get here before the learner's setsid, when
+    # its group does not exist yet, and the waitpid below would wait for a script that runs on.
+    signal.pidfd_send_signal(pidfd, signal.SIGKILL)
     os.close(pidfd)
     kill_group(pid)  # while the learner is unreaped its pid cannot name another group
     _, wait_status = os.waitpid(pid, 0)

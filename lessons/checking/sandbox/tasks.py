@@ -34,9 +34,12 @@ _V1_ROOT = "/sys/fs/cgroup/pids"
 _V2_ROOTS = ("/sys/fs/cgroup", "/sys/fs/cgroup/unified")
 
 
-def make_server_cgroup(concurrent_runs: int) -> str | None:
-    """A new pids cgroup for one fork server, capped for ``concurrent_runs`` runs; None where none can be made."""
-    limit = _SERVER_TASKS + concurrent_runs * (2 + MAX_TASKS)
+def make_server_cgroup(concurrent_runs: int, extra_tasks: int = 0) -> str | None:
+    """A new pids cgroup for one fork server, capped for ``concurrent_runs`` runs and ``extra_tasks`` more; None where none can be made.
+
+    ``extra_tasks`` counts processes beside the runs: the pool's forked fork servers (:mod:`.pool`).
+    """
+    limit = _SERVER_TASKS + extra_tasks + concurrent_runs * (2 + MAX_TASKS)
     for parent in _candidate_parents():
         _remove_orphans(parent)
         folder = os.path.join(parent, f"attnpos-{os.getpid()}-{secrets.token_hex(4)}")

@@ -1,0 +1,308 @@
+"""`attnpos grade`, `grade-class`, `gradescope-setup` and `classroom-setup`: the checker for instructors.
+
+Both grading commands are always strict and give every file a fresh sandbox:
+a fork server forked from one warm parent into namespaces of its own
+(lessons/checking/sandbox/pool.py), so one file's runs reach no other's.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import shlex
+import stat
+import sys
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from pathlib import Path
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from attnpos.lessons.checking import RUNS_PER_CHECK, CancelToken, ConfinementUnavailable, Limits, Verdict, check_source
+from attnpos.lessons.checking.judging import checker_error
+from attnpos.lessons.checking.sandbox.pool import SandboxPool
+from attnpos.lessons.grading import (
+    SubmissionError,
+    grade_class,
+    load_grading,
+    read_submissions,
+    summarise,
+)
+from attnpos.lessons.model import Course
+from attnpos.tui.cli import class_reports
+from attnpos.tui.cli.exercise_commands import collect_files, find_exercise, readable_file, shown_path
+from attnpos.tui.cli.usage import UsageError
+
+
+@contextmanager
+def strict_pool(jobs: int) -> Iterator[SandboxPool]:
+    """A started pool in strict mode for ``jobs`` files at once; its refusal is a one-line usage error, and a missing bubblewrap is said once."""
+    pool = SandboxPool(strict=True, jobs=jobs, workers=RUNS_PER_CHECK)
+    try:
+        pool.start()
+    except ConfinementUnavailable as reason:
+        raise UsageError(str(reason)) from None
+    try:
+        if not pool.confinement["bwrap"]:
+            # Strict mode passed on seccomp and Landlock ABI 6; say so, since bubblewrap is what the user may expect.
+            print("attnpos: strict mode without bubblewrap (not installed, or it cannot start here): each file's runs are "
+                  "confined by seccomp, Landlock and the pool's fresh namespaces; apt-get install bubblewrap adds it", file=sys.stderr)
+        yield pool
+    finally:
+        pool.close()
+
+
+@contextmanager
+def progress_bar(total: int, what: str) -> Iterator[Callable[[], None]]:
+    """A Rich progress bar on a terminal's stderr; nothing at all on a pipe or file. Yields the step function."""
+    if not sys.stderr.isatty() or total == 0:
+        yield lambda: None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    with Progress(TextColumn(what), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  console=Console(stderr=True), transient=True) as progress:
+        task = progress.add_task(what, total=total)
+        yield lambda: progress.advance(task)
+
+
+def interrupted(done: Callable[[], str]) -> int:
+    """Ctrl+C: say what stopped, at once; exit 130 as a shell does."""
+    print(f"attnpos: interrupted; {done()}, no report written", file=sys.stderr)
+    return 130
+
+
+# --- grade: one exercise, many files --------------------------------------------------------------
+
+
+def run_grade(course: Course, exercise_id: str, paths: list[Path], fmt: str, jobs: int, limits: Limits) -> int:
+    exercise = find_exercise(course, exercise_id)
+    if jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    files = collect_files(paths)
+    cancel = CancelToken()
+    checked = [0]
+
+    def judge(pool: SandboxPool, file: Path, step: Callable[[], None]) -> Verdict:
+        try:
+            source = readable_file(file)  # never through a link, at most MAX_SCRIPT_BYTES: a row saying why not
+        except UsageError as problem:
+            return Verdict(exercise.id, False, "error", f"The file could not be checked: {problem}", {"error": str(problem)})
+        try:
+            with pool.sandbox() as sandbox:
+                return check_source(exercise, source, sandbox, limits, cancel, filename=f"{exercise.id}.py")
+        except Exception as error:  # the checker's own failure on this file: its row says so, the others go on
+            return checker_error(exercise, error)
+        finally:
+            checked[0] += 1
+            step()
+
+    with strict_pool(jobs) as pool:
+        level = pool.confinement
+        with progress_bar(len(files), f"grading {exercise.id}") as step:
+            executor = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="grade")
+            try:
+                futures = [executor.submit(judge, pool, file, step) for file in files]
+                verdicts = [future.result() for future in futures]
+            except KeyboardInterrupt:
+                cancel.cancel()
+                executor.shutdown(wait=False, cancel_futures=True)
+                return interrupted(lambda: f"{checked[0]} of {len(files)} files checked")
+            executor.shutdown()
+    passed = sum(v.passed for v in verdicts)
+    if fmt == "json":
+        rows = [v.as_json(shown_path(f)) for f, v in zip(files, verdicts, strict=True)]
+        report = {"exercise": exercise.id, "results": rows, "total": len(rows), "passed": passed, "confinement": level}
+        print(json.dumps(report, indent=1))
+    elif fmt == "csv":
+        out = io.StringIO()
+        writer = csv.writer(out)
+        writer.writerow(["file", "passed", "diagnosis", "message", "confinement"])
+        for f, v in zip(files, verdicts, strict=True):
+            writer.writerow([shown_path(f), v.passed, v.diagnosis, v.message, json.dumps(v.confinement or level)])
+        writer.writerow(["total", passed, "", f"{passed} of {len(files)} passed", ""])
+        sys.stdout.write(out.getvalue())
+    else:
+        table = Table(title=f"{exercise.id}: {passed} of {len(files)} passed", box=None)
+        for column in ("file", "result", "diagnosis"):
+            table.add_column(column, overflow="fold")
+        for f, v in zip(files, verdicts, strict=True):
+            table.add_row(escape(shown_path(f)), "[green]passed[/]" if v.passed else "[red]not yet[/]", v.diagnosis)
+        console = Console(highlight=False)
+        console.print(table)
+        console.print(f"[dim]confinement: {escape(class_reports.confinement_words(verdicts[0].confinement if verdicts else level))}; "
+                      "each file in a fresh sandbox[/]")
+    return 0
+
+
+# --- grade-class: every student's every exercise ---------------------------------------------------
+
+FILE_OUTPUTS = ("gradebook", "markdown", "junit", "gradescope")
+
+
+def run_grade_class(course: Course, root: Path, single: bool, fmt: str, outputs: dict[str, Path | None], grading_path: Path | None,
+                    jobs: int, limits: Limits) -> int:
+    if jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    try:
+        grading = load_grading(course, grading_path)
+        submissions = read_submissions(root, course, single)
+    except SubmissionError as problem:
+        raise UsageError(str(problem)) from None
+    if outputs.get("gradescope") is not None and len(submissions) != 1:
+        raise UsageError(f"results.json holds one submission, and {root} has {len(submissions)}; "
+                         "add --single to grade one student's folder or zip")
+    total = sum(answer.source is not None for s in submissions for answer in s.answers.values())
+    cancel = CancelToken()
+    checked = [0]
+    with strict_pool(jobs) as pool, progress_bar(total, "grading") as step:
+        level = pool.confinement
+
+        def on_checked() -> None:
+            checked[0] += 1
+            step()
+
+        try:
+            students = grade_class(course, submissions, grading, pool, limits, jobs, cancel, on_checked)
+        except KeyboardInterrupt:
+            return interrupted(lambda: f"{checked[0]} of {total} answers checked")
+    level = pool.forked_confinement or level
+    summaries = summarise(course, students)
+    writers: dict[str, Callable[[], str]] = {
+        "gradebook": lambda: class_reports.gradebook_csv(course, students),
+        "markdown": lambda: class_reports.class_markdown(course, students, summaries, level),
+        "junit": lambda: class_reports.junit_xml(students),
+        "gradescope": lambda: class_reports.gradescope_results(students[0]),
+    }
+    for name, target in outputs.items():
+        if target is not None:
+            _write(target, writers[name]())
+    if fmt == "json":
+        sys.stdout.write(class_reports.class_json(course, grading, students, summaries, level))
+    elif fmt == "csv":
+        sys.stdout.write(class_reports.class_csv(students))
+    else:
+        Console(highlight=False).print(class_reports.class_renderable(course, students, summaries, level))
+    return 0
+
+
+def _write(target: Path, text: str) -> None:
+    try:
+        if target.parent != Path(""):
+            target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise UsageError(f"cannot write {shown_path(target)}: {error.strerror or error}") from None
+
+
+# --- platform set-up files ------------------------------------------------------------------------
+
+GRADESCOPE_SETUP = """#!/usr/bin/env bash
+# Gradescope runs this once, as root, while it builds the autograder's image (Ubuntu).
+# Written by `attnpos gradescope-setup`; docs/GRADING.md explains it.
+set -euo pipefail
+apt-get update -qq
+# bubblewrap gives grading its strongest confinement where the image lets it start.
+apt-get install -y -qq python3 python3-venv bubblewrap
+python3 -m venv /autograder/attnpos-venv
+/autograder/attnpos-venv/bin/pip install --quiet {install}
+"""
+
+GRADESCOPE_RUN = """#!/usr/bin/env bash
+# Gradescope runs this for each submission; the student's files are in /autograder/submission.
+# Written by `attnpos gradescope-setup`; docs/GRADING.md explains it.
+set -uo pipefail
+mkdir -p /autograder/results
+results=/autograder/results/results.json
+if ! /autograder/attnpos-venv/bin/attnpos grade-class /autograder/submission --single \\
+        --gradescope "$results" --jobs 2 --json > /autograder/results/report.json 2> /autograder/results/problem.txt; then
+    # Nothing graded (strict mode refused on this machine, or the submission is unusable): say why, score 0.
+    /autograder/attnpos-venv/bin/python - "$results" <<'EOF'
+import json, sys
+problem = open("/autograder/results/problem.txt", encoding="utf-8", errors="replace").read().strip()
+json.dump({{"score": 0, "output": "attnpos could not grade this submission: " + problem, "tests": []}}, open(sys.argv[1], "w"))
+EOF
+fi
+cat /autograder/results/problem.txt >&2
+"""
+
+
+def gradescope_setup(folder: Path, install: str) -> int:
+    """Write setup.sh and run_autograder for Gradescope's autograder zip."""
+    files = {"setup.sh": GRADESCOPE_SETUP.format(install=shlex.quote(install)), "run_autograder": GRADESCOPE_RUN.format()}
+    _write_new(folder, files, executable=True)
+    print(f"wrote {', '.join(str(folder / name) for name in files)}")
+    print(f"  zip them (the files, not the folder) and upload as the autograder: cd {shlex.quote(str(folder))} && zip autograder.zip setup.sh run_autograder")
+    return 0
+
+
+def classroom_files(course: Course, install: str) -> dict[str, str]:
+    """GitHub Classroom's workflow (a test per exercise) and the autograding.json of its older action; from the course."""
+    steps = ["    - uses: actions/checkout@v4", "    - uses: actions/setup-python@v5",
+             "      with:", "        python-version: '3.12'", f"    - run: pip install {shlex.quote(install)}"]
+    runners = []
+    tests = []
+    for exercise in course.exercises.values():
+        step_id = exercise.id.replace("-", "_")
+        runners.append(step_id)
+        command = f"attnpos check {exercise.id} {exercise.id}.py"
+        steps += [
+            f"    - name: {exercise.id}",
+            f"      id: {step_id}",
+            "      uses: classroom-resources/autograding-command-grader@v1",
+            "      with:",
+            f"        test-name: {exercise.id}",
+            f"        command: {command}",
+            "        timeout: 2",
+            "        max-score: 1",
+        ]
+        tests.append({"name": exercise.id, "setup": "", "run": command, "input": "", "output": "",
+                      "comparison": "included", "timeout": 2, "points": 1})
+    steps += ["    - name: Autograding Reporter", "      uses: classroom-resources/autograding-grader-reporter@v1", "      env:"]
+    steps += [f"        {r.upper()}_RESULTS: \"${{{{steps.{r}.outputs.result}}}}\"" for r in runners]
+    steps += ["      with:", f"        runners: {','.join(runners)}"]
+    workflow = "\n".join([
+        "# Written by `attnpos classroom-setup`: one autograding test per exercise, each `attnpos check ID ID.py`",
+        "# (exit 0 passed). docs/GRADING.md explains it.",
+        "name: Autograding Tests",
+        "'on': [push, repository_dispatch]",
+        "permissions:",
+        "  checks: write",
+        "  actions: read",
+        "  contents: read",
+        "jobs:",
+        "  run-autograding-tests:",
+        "    runs-on: ubuntu-latest",
+        "    if: github.actor != 'github-classroom[bot]'",
+        "    steps:",
+        *["  " + line for line in steps],
+    ]) + "\n"
+    autograding = json.dumps({"tests": tests}, indent=2) + "\n"
+    return {".github/workflows/classroom.yml": workflow, ".github/classroom/autograding.json": autograding}
+
+
+def classroom_setup(course: Course, folder: Path, install: str) -> int:
+    files = classroom_files(course, install)
+    _write_new(folder, files, executable=False)
+    print(f"wrote {', '.join(str(folder / name) for name in files)}: commit them to the assignment's template repository")
+    return 0
+
+
+def _write_new(folder: Path, files: dict[str, str], executable: bool) -> None:
+    existing = [name for name in files if (folder / name).exists()]
+    if existing:
+        raise UsageError(f"{shown_path(folder / existing[0])} already exists; not overwriting it")
+    try:
+        for name, text in files.items():
+            target = folder / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8")
+            if executable:
+                target.chmod(target.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+    except OSError as error:
+        raise UsageError(f"cannot write in {shown_path(folder)}: {error.strerror or error}") from None
+
