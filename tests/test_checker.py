@@ -451,7 +451,7 @@ MEANINGS = [
     ("learned-positions", "wraps-around__truncated.py", "truncated", ["instead of refusing them", "returned 8 positions"], ["not a table lookup"]),
     ("learned-positions", "error__refuses-with-typeerror.py", "own-raise", ["TypeError: too long", "ValueError (or IndexError)"], ["print its type"]),
     ("learned-positions", "error__refuses-with-assert.py", "own-raise", ["AssertionError", "ValueError (or IndexError)"], []),
-    ("learned-positions", "bad-type__too-long-returns-none.py", "none", ["is None", "must raise a ValueError (or IndexError) there instead of returning"], ["NoneType"]),
+    ("learned-positions", "bad-type__too-long-returns-none.py", "none", ["is None", "there instead of returning"], ["NoneType"]),
     ("learned-positions", "rerun-failed__asserts-printed-value.py", "assert", ["an assert of yours", "puts others in their place"], ["typing 3 and 5"]),
     ("learned-positions", "mismatch__borrowed-lookup.py", "borrowed", ["from attnpos", "with NumPy"], []),
 ]
@@ -516,7 +516,7 @@ def test_every_pass_the_adversary_found_is_a_documented_limit():
         ("print(in_order[0, 9])", "error", "index", "indexes past the end"),
         ("print(in_order[np.array([0.0])])", "error", "index-type", "not whole (floats)"),
         ("assert in_order.sum() > 1e9, 'too small'", "error", "own-raise", "your own raise or assert"),
-        ("np.ones((6, 8)) - np.ones((5, 8))", "error", "row-ranges", "two row ranges"),
+        ("np.ones((6, 8)) - np.ones((5, 8))", "error", "shapes", "shapes do not fit"),  # row-ranges is sinusoidal-table's own
         ("print({}['key'])", "error", "key", "a key it does not hold"),
         ("len(5)", "error", "type", "a value of the wrong kind"),
         ("attention_output(X)", "error", "arguments", "attention_output takes four"),

@@ -253,6 +253,8 @@ def judge_runs(exercise: Exercise, run: RunResult, reruns: list[_Rerun | _NoReru
         cause = _syntax_cause(error.type, error.message) if diagnosis == "syntax-error" else _error_cause(error.type, error.message)
         if diagnosis == "error" and error.type not in TYPES_THEIR_OWN_RAISE_KEEPS and OWN_RAISE.match((error.source_line or "").strip()):
             cause = "own-raise"
+        if cause == "row-ranges" and f"error/{cause}" not in exercise.messages:
+            cause = "shapes"  # unequal rows are an exercise's own case (pe[k:] - pe[:-k-1]); elsewhere its shape advice fits
         return verdict(diagnosis, cause, line=error.line, error=f"{error.type}: {error.message}", source_line=error.source_line)
     for name in contract.names:
         if name in run.missing:

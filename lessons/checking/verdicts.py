@@ -64,10 +64,6 @@ PROBLEMS = {
         "An array was indexed with numbers that are not whole (floats), which cannot pick rows: "
         "index with an integer array, and check the order of the arguments on that line."
     ),
-    "error/row-ranges": (
-        "Two arrays of the same width but with different numbers of rows meet there: "
-        "two row ranges (slices) of unequal length; count the rows each slice keeps."
-    ),
     "error/own-raise": "Your own raise or assert on that line stopped the script: the condition it checks did not hold.",
     "error/key": "A dictionary was asked for a key it does not hold; check the key's spelling, or set it before that line.",
     "error/type": (
