@@ -23,6 +23,7 @@ from attnpos.core.position import (
     learned_positions,
     learned_table,
     rope_channel_pairs,
+    rope_inv_freq,
     rope_rotate,
     sinusoidal,
     slot_ramp,
@@ -34,6 +35,6 @@ __all__ = [
     "Attention", "attend", "attention_output", "causal_mask", "self_attention", "softmax",
     "equivariance_gap", "is_permutation", "naive_gap", "permutation_matrix", "permute_tokens", "pooled_readout",
     "alibi_bias", "alibi_slopes", "alibi_window", "constant_offset", "embed", "embed_backward", "learned_positions",
-    "learned_table", "rope_channel_pairs", "rope_rotate", "sinusoidal", "slot_ramp", "symmetric_alibi_bias",
+    "learned_table", "rope_channel_pairs", "rope_inv_freq", "rope_rotate", "sinusoidal", "slot_ramp", "symmetric_alibi_bias",
     "head_weights", "label_tokens", "sentence_matrix", "tokenize", "word_vector",
 ]

@@ -100,3 +100,47 @@ def self_attention(
 def attention_output(X: np.ndarray, Wq: np.ndarray, Wk: np.ndarray, Wv: np.ndarray, **options) -> np.ndarray:
     """Just the outputs of :func:`self_attention`: (B, T, hv) or (T, hv)."""
     return self_attention(X, Wq, Wk, Wv, **options).out
+
+
+def layer_norm(X: np.ndarray, eps: float = 1e-5) -> np.ndarray:
+    """(..., T, C) -> (..., T, C): each token's vector to mean 0 and variance 1, on its own.
+
+    No learned gain or bias (they would act on every token alike). It reads one
+    row at a time, so it cannot see where a token stands.
+    """
+    mean = X.mean(axis=-1, keepdims=True)  # (..., T, 1)
+    var = X.var(axis=-1, keepdims=True)  # (..., T, 1)
+    return (X - mean) / np.sqrt(var + eps)
+
+
+def multi_head_attention(
+    X: np.ndarray, heads: list[tuple[np.ndarray, np.ndarray, np.ndarray]], Wo: np.ndarray, *, causal: bool = False
+) -> np.ndarray:
+    """Several heads side by side, concatenated and projected back: (..., T, C) -> (..., T, C).
+
+    heads: H triples (Wq, Wk, Wv), each (C, hs); Wo: (H·hs, C), applied to
+    each token's concatenated head outputs on its own.
+    """
+    outs = [attention_output(X, Wq, Wk, Wv, causal=causal) for Wq, Wk, Wv in heads]  # H × (..., T, hs)
+    return np.concatenate(outs, axis=-1) @ Wo  # (..., T, C)
+
+
+@dataclass(frozen=True)
+class BlockWeights:
+    """One pre-LayerNorm transformer block, GPT-2's layout without learned LayerNorm parameters."""
+
+    heads: list[tuple[np.ndarray, np.ndarray, np.ndarray]]  # H × (Wq, Wk, Wv), each (C, hs)
+    Wo: np.ndarray  # (H·hs, C)
+    W1: np.ndarray  # (C, 4C): the position-wise MLP's first layer
+    W2: np.ndarray  # (4C, C)
+
+
+def transformer_block(X: np.ndarray, w: BlockWeights, *, causal: bool = False) -> np.ndarray:
+    """(..., T, C) -> (..., T, C): X + attention(LN(X)), then + MLP(LN(·)) with a ReLU.
+
+    Everything but the attention's weights acts on one token at a time: the
+    residual sums, LayerNorm, W_O and the MLP. (GPT-2's MLP uses GELU; any
+    function applied token by token would do for the argument.)
+    """
+    X = X + multi_head_attention(layer_norm(X), w.heads, w.Wo, causal=causal)
+    return X + np.maximum(layer_norm(X) @ w.W1, 0.0) @ w.W2

@@ -14,7 +14,9 @@ from typing import Callable
 import numpy as np
 
 from attnpos.core import cure_experiments as cure
-from attnpos.core.attention import attention_output, self_attention
+from attnpos.core.attention import BlockWeights, attention_output, self_attention, softmax, transformer_block
+from attnpos.core.extension import attend_back_experiment, interpolation_bound_experiment, scaling_rules_experiment
+from attnpos.core.linear_biases import alibi_lesson_experiment
 from attnpos.core.permutation import (
     equivariance_gap,
     naive_gap,
@@ -35,6 +37,7 @@ from attnpos.core.position import (
     slot_ramp,
     symmetric_alibi_bias,
 )
+from attnpos.core.rotary import rope_lesson_experiment
 from attnpos.core.words import SENTENCE_A, SENTENCE_SEED, SENTENCE_WIDTH, head_weights, sentence_matrix
 
 SEED = 42
@@ -241,6 +244,28 @@ class RampResult:
     crowded_share: float  # mean weight of the rows on that slot
     sentence_crowded_column: int  # the same for lesson 3's "A + ramp" grid
     sentence_crowded_share: float
+    shuffled_crowded_column: int  # the same for lesson 1's shuffled ramp grid
+    shuffled_crowded_share: float
+    ones_form: float  # 1ᵀ W_Q W_Kᵀ 1 of the seed-42 head: the sign of the ramp's own score term
+    sentence_ones_form: float  # the same for lesson 3's seed-7 head
+    favoured_end: str  # "early" when ones_form < 0 (scores fall with the key's slot), else "late"
+    sentence_favoured_end: str
+
+
+def ones_form(Wq: np.ndarray, Wk: np.ndarray) -> float:
+    """1ᵀ W_Q W_Kᵀ 1 for Wq, Wk (C, hs): the score of one all-ones vector against another.
+
+    The ramp puts step·(t+1) in every channel, so its own part of the score of
+    query slot i with key slot j is step²·(i+1)·(j+1)·(1ᵀ W_Q W_Kᵀ 1): its sign
+    decides whether later keys score higher (positive) or lower (negative).
+    """
+    ones = np.ones(Wq.shape[0])  # (C,)
+    return float((ones @ Wq) @ (ones @ Wk))
+
+
+def favoured_end(form: float) -> str:
+    """Which end of the sequence the ramp's own score term favours, from the sign of `ones_form`."""
+    return "early" if form < 0 else "late"
 
 
 def crowded_column(weights: np.ndarray) -> tuple[int, float]:
@@ -254,8 +279,11 @@ def ramp_experiment(seed: int = SEED) -> RampResult:
     s = shuffle_setup(seed)
     long = slot_ramp(14, C, RAMP_STEP)  # (14, C)
     pe = sinusoidal(14, C)  # (14, C)
-    column, share = crowded_column(offset_experiment(seed).weights)
+    offset = offset_experiment(seed)
+    column, share = crowded_column(offset.weights)
+    shuffled_column, shuffled_share = crowded_column(offset.shuffled_weights)
     s_column, s_share = crowded_column(sentence_experiment().pos_weights)
+    form, sentence_form = ones_form(s.Wq, s.Wk), ones_form(*sentence_head()[:2])
     steps = np.diff(long, axis=0)  # (13, C)
     return RampResult(
         token_norm=float(np.linalg.norm(s.X[0], axis=1).mean()),
@@ -269,6 +297,12 @@ def ramp_experiment(seed: int = SEED) -> RampResult:
         crowded_share=share,
         sentence_crowded_column=s_column,
         sentence_crowded_share=s_share,
+        shuffled_crowded_column=shuffled_column,
+        shuffled_crowded_share=shuffled_share,
+        ones_form=form,
+        sentence_ones_form=sentence_form,
+        favoured_end=favoured_end(form),
+        sentence_favoured_end=favoured_end(sentence_form),
     )
 
 
@@ -429,6 +463,7 @@ def scaling_experiment(d_k: int = 64, pairs: int = 20_000, seed: int = SEED) -> 
 
 
 ALIBI_HEADS = 8
+ALIBI_ODD_HEADS = 12  # not a power of two: the slope rule changes
 ALIBI_FADE = 100.0  # "negligible": a key's weight divided by this factor by the bias alone
 
 
@@ -436,7 +471,8 @@ ALIBI_FADE = 100.0  # "negligible": a key's weight divided by this factor by the
 class AlibiResult:
     """ALiBi as published: causal, a soft window per head; and the symmetric form it is not."""
 
-    slopes: np.ndarray  # (H,) 2^(−8h/H) for h = 1 … H
+    slopes: np.ndarray  # (H,) 2^(−8(h+1)/H) for heads h = 0 … H−1
+    slopes12: np.ndarray  # (12,) the official rule for a head count that is not a power of two
     fade: float
     windows: np.ndarray  # (H,) slots back at which the bias alone divides a weight by `fade`
     reversal_gap: float  # seed-42 tokens reversed, head 0 of the published (causal) form: large
@@ -451,6 +487,7 @@ def alibi_experiment(seed: int = SEED) -> AlibiResult:
     slopes = alibi_slopes(ALIBI_HEADS)
     return AlibiResult(
         slopes=slopes,
+        slopes12=alibi_slopes(ALIBI_ODD_HEADS),
         fade=ALIBI_FADE,
         windows=alibi_window(slopes, ALIBI_FADE),
         reversal_gap=equivariance_gap(s.X, s.Wq, s.Wk, s.Wv, reverse, bias=published),
@@ -461,9 +498,9 @@ def alibi_experiment(seed: int = SEED) -> AlibiResult:
 
 @dataclass(frozen=True)
 class RopeResult:
-    """RoPE's score depends on the offset only; two channel pairings, one rotation up to a permutation."""
+    """RoPE's score depends on q, k and the offset only; two channel pairings, one rotation up to a permutation."""
 
-    relative_error: float  # max over m, n of |⟨R_m q, R_n k⟩ − ⟨q, R_(n−m) k⟩|
+    relative_error: float  # max over slots i, j of |⟨R_i q, R_j k⟩ − ⟨q, R_(j−i) k⟩|
     half_as_interleaved_error: float  # half-split RoPE against interleaved RoPE on permuted channels
     mismatched_score_gap: float  # the same q, k scored with the other pairing: a different score
 
@@ -538,6 +575,181 @@ def families_experiment() -> FamiliesResult:
     )
 
 
+@dataclass(frozen=True)
+class ProofResult:
+    """The three lines of the equivariance proof, each checked on the seed-42 head with P from PERM."""
+
+    scores_gap: float  # max|S(PX) − P S(X) Pᵀ|: the scores of PX are the scores of X, relabelled
+    softmax_gap: float  # max|softmax(P S Pᵀ) − P softmax(S) Pᵀ|: the row-wise softmax commutes with P
+    output_gap: float  # max|A(PX) V(PX) − P A(X) V(X)|: with PᵀP = I the outputs are relisted
+    transpose_is_inverse: bool  # PᵀP is exactly the identity
+
+
+def equivariance_proof_experiment(seed: int = SEED) -> ProofResult:
+    s = shuffle_setup(seed)
+    X = s.X[0]  # (T, C)
+    P = permutation_matrix(s.perm)  # (T, T)
+
+    def scores(Z: np.ndarray) -> np.ndarray:
+        return (Z @ s.Wq) @ (Z @ s.Wk).T / np.sqrt(s.Wq.shape[1])  # (T, T)
+
+    S, S_moved = scores(X), scores(P @ X)
+    A = softmax(S)
+    out = A @ (X @ s.Wv)  # (T, hs)
+    out_moved = softmax(S_moved) @ (P @ X @ s.Wv)
+    return ProofResult(
+        scores_gap=float(np.max(np.abs(S_moved - P @ S @ P.T))),
+        softmax_gap=float(np.max(np.abs(softmax(P @ S @ P.T) - P @ A @ P.T))),
+        output_gap=float(np.max(np.abs(out_moved - P @ out))),
+        transpose_is_inverse=bool(np.array_equal(P.T @ P, np.eye(T))),
+    )
+
+
+def mean_to_first_row(X: np.ndarray) -> np.ndarray:
+    """(T, C) -> (T, C): the mean of the rows in row 0, zeros elsewhere. Invariant, not equivariant."""
+    out = np.zeros_like(X)
+    out[0] = X.mean(axis=0)
+    return out
+
+
+def mean_to_every_row(X: np.ndarray) -> np.ndarray:
+    """(T, C) -> (T, C): the mean of the rows in every row. Both invariant and equivariant."""
+    return np.broadcast_to(X.mean(axis=0), X.shape).copy()
+
+
+@dataclass(frozen=True)
+class InvarianceResult:
+    """Two maps from T rows to T rows, shuffled by PERM: neither property implies the other."""
+
+    first_row_invariance_gap: float  # max|f(PX) − f(X)| for mean_to_first_row: rounding, invariant
+    first_row_equivariance_gap: float  # max|f(PX) − P f(X)|: large, not equivariant
+    every_row_invariance_gap: float  # mean_to_every_row: invariant ...
+    every_row_equivariance_gap: float  # ... and equivariant, because every row holds the same output
+    attention_invariance_gap: float  # the seed-42 head: max|attn(PX) − attn(X)|, large, not invariant
+    attention_equivariance_gap: float  # max|attn(PX) − P attn(X)|: rounding, equivariant
+
+
+def invariance_experiment(seed: int = SEED) -> InvarianceResult:
+    s = shuffle_setup(seed)
+    X = s.X[0]  # (T, C)
+    P = permutation_matrix(s.perm)
+
+    def gaps(f: Callable[[np.ndarray], np.ndarray]) -> tuple[float, float]:
+        moved = f(P @ X)
+        return float(np.max(np.abs(moved - f(X)))), float(np.max(np.abs(moved - P @ f(X))))
+
+    first_inv, first_eqv = gaps(mean_to_first_row)
+    every_inv, every_eqv = gaps(mean_to_every_row)
+    attn_inv, attn_eqv = gaps(lambda Z: attention_output(Z, s.Wq, s.Wk, s.Wv))
+    return InvarianceResult(first_inv, first_eqv, every_inv, every_eqv, attn_inv, attn_eqv)
+
+
+CROSS_STARTS = (1, 10, 20)  # query slots of the three placements
+CROSS_OFFSET = 3  # the key sits this many slots after the query
+CROSS_OFFSETS = (1, 3, 8)  # the offsets of the position–position table
+CROSS_TOKENS = (0, 1)  # the seed-42 tokens used as query and key content
+
+
+@dataclass(frozen=True)
+class CrossTermResult:
+    """An added signal's score, (x_i + p_i) W_Q W_Kᵀ (x_j + p_j)ᵀ, split into its four terms.
+
+    Seed-42 head, sinusoidal p at width 8, before the division by √d_k; the query
+    token x0 at slot i, the key token x1 at slot j = i + 3, for i in CROSS_STARTS.
+    """
+
+    starts: tuple[int, ...]
+    offset: int
+    pe_product: tuple[float, ...]  # p_i · p_j at each start: the same, a function of the offset
+    content_content: float  # x W_Q W_Kᵀ xᵀ: the same wherever the tokens stand
+    content_position: tuple[float, ...]  # x_i W_Q W_Kᵀ p_jᵀ at each start
+    position_content: tuple[float, ...]  # p_i W_Q W_Kᵀ x_jᵀ
+    position_position: tuple[float, ...]  # p_i W_Q W_Kᵀ p_jᵀ
+    totals: tuple[float, ...]  # the four terms summed: the whole score changes with the start
+    offsets: tuple[int, ...]
+    position_position_table: np.ndarray  # (len(offsets), len(starts)) p_i W_Q W_Kᵀ p_(i+offset)ᵀ
+    rope_scores: tuple[float, ...]  # RoPE on the same q, k at the same placements: equal
+    rope_spread: float  # max − min of those: rounding
+
+
+def cross_term_experiment(seed: int = SEED) -> CrossTermResult:
+    s = shuffle_setup(seed)
+    M = s.Wq @ s.Wk.T  # (C, C): the bilinear form of the scores
+    pe = sinusoidal(max(CROSS_STARTS) + max(CROSS_OFFSETS) + 1, C)  # (T', C)
+    x_q, x_k = s.X[0, CROSS_TOKENS[0]], s.X[0, CROSS_TOKENS[1]]  # (C,) each
+    places = [(i, i + CROSS_OFFSET) for i in CROSS_STARTS]  # (query slot, key slot)
+    cp = tuple(float(x_q @ M @ pe[j]) for _, j in places)
+    pc = tuple(float(pe[i] @ M @ x_k) for i, _ in places)
+    pp = tuple(float(pe[i] @ M @ pe[j]) for i, j in places)
+    cc = float(x_q @ M @ x_k)
+    q, k = (x_q @ s.Wq)[None], (x_k @ s.Wk)[None]  # (1, hs) each
+    rope = tuple(float((rope_rotate(q, [i]) @ rope_rotate(k, [j]).T).item()) for i, j in places)
+    return CrossTermResult(
+        starts=CROSS_STARTS,
+        offset=CROSS_OFFSET,
+        pe_product=tuple(float(pe[i] @ pe[j]) for i, j in places),
+        content_content=cc,
+        content_position=cp,
+        position_content=pc,
+        position_position=pp,
+        totals=tuple(float((x_q + pe[i]) @ M @ (x_k + pe[j])) for i, j in places),
+        offsets=CROSS_OFFSETS,
+        position_position_table=np.array([[pe[i] @ M @ pe[i + k] for i in CROSS_STARTS] for k in CROSS_OFFSETS]),
+        rope_scores=rope,
+        rope_spread=max(rope) - min(rope),
+    )
+
+
+STACK_LAYERS, STACK_HEADS = 2, 2
+
+
+def stack_weights(seed: int = SEED, layers: int = STACK_LAYERS, n_heads: int = STACK_HEADS) -> list[BlockWeights]:
+    """Seeded weights for a small stack of blocks of width C, heads of width C / n_heads."""
+    rng = np.random.default_rng(seed)
+    hs = C // n_heads
+
+    def draw(*shape: int) -> np.ndarray:
+        return rng.standard_normal(shape) * INIT_SCALE / np.sqrt(shape[0])
+
+    return [
+        BlockWeights(
+            heads=[(draw(C, hs), draw(C, hs), draw(C, hs)) for _ in range(n_heads)],
+            Wo=draw(n_heads * hs, C),
+            W1=draw(C, 4 * C),
+            W2=draw(4 * C, C),
+        )
+        for _ in range(layers)
+    ]
+
+
+def run_stack(X: np.ndarray, blocks: list[BlockWeights], *, causal: bool = False) -> np.ndarray:
+    """(..., T, C) through every block in turn."""
+    for block in blocks:
+        X = transformer_block(X, block, causal=causal)
+    return X
+
+
+@dataclass(frozen=True)
+class StackResult:
+    """A whole unmasked stack is equivariant: several heads, W_O, residuals, LayerNorm, MLP."""
+
+    layers: int
+    heads: int
+    gap: float  # max|stack(PX) − P stack(X)| without a mask: rounding
+    causal_gap: float  # the same with a causal mask in every head: large
+
+
+def stack_experiment(seed: int = SEED) -> StackResult:
+    s = shuffle_setup(seed)
+    blocks = stack_weights(seed)
+
+    def gap(causal: bool) -> float:
+        moved = run_stack(permute_tokens(s.X, s.perm), blocks, causal=causal)
+        return float(np.max(np.abs(moved - permute_tokens(run_stack(s.X, blocks, causal=causal), s.perm))))
+
+    return StackResult(STACK_LAYERS, STACK_HEADS, gap(False), gap(True))
+
+
 EXPERIMENTS: dict[str, tuple[str, Callable[[], object]]] = {
     "shuffle": ("Shuffle the tokens, no position: the gap is rounding noise", shuffle_experiment),
     "twins": ("The same token at slots 0 and 4: identical output rows", twin_experiment),
@@ -547,14 +759,23 @@ EXPERIMENTS: dict[str, tuple[str, Callable[[], object]]] = {
     "exercises": ("The first lesson's exercises, solved", exercise_figures),
     "init-scale": ("Why the projections are multiplied by 0.5: unscaled, rows saturate", init_scale_experiment),
     "causal": ("A causal mask and no position: equivariance breaks, position can be read back", causal_experiment),
-    "ramp": ("What the per-slot ramp lacks: a bound, and products that depend on the offset alone", ramp_experiment),
+    "ramp": ("What the per-slot ramp lacks: a bound, and products that depend on the offset alone; which end it favours", ramp_experiment),
     "scaling": ("Dividing the scores by √d_k keeps their variance near 1", scaling_experiment),
     "alibi": ("ALiBi as published: causal, a soft window; the symmetric form cannot see a reversal", alibi_experiment),
-    "rope": ("RoPE: the score sees the offset only; half-split and interleaved pairs", rope_experiment),
+    "rope": ("RoPE: the score depends on q, k and the offset only; half-split and interleaved pairs", rope_experiment),
     "families": ("Each family on lesson 3's two orders: shuffle gap and the twin rows", families_experiment),
+    "proof": ("The equivariance proof line by line: scores relabelled, softmax commutes with P, PᵀP = I", equivariance_proof_experiment),
+    "invariance": ("Invariant and equivariant: neither implies the other; a map that is both gives every row one output", invariance_experiment),
+    "cross-terms": ("An added signal's score split into content and position terms: not a function of the offset", cross_term_experiment),
+    "stack": ("A whole unmasked stack (heads, W_O, residuals, LayerNorm, MLP) is equivariant; a mask breaks it", stack_experiment),
     "embedding": ("A token table: lookup, scatter-add gradient against finite differences, the buffered trap", cure.embedding_experiment),
     "embedding-scale": ("Why token rows are multiplied by √d_model: the norms at d_model = 512", cure.scale_experiment),
     "sinusoidal": ("The sinusoidal encoding: shift matrix, offset-only products, what a projection keeps", cure.sinusoidal_experiment),
     "learned": ("A learned position table trained on lengths 2–8: rows 8 on never move", cure.learned_experiment),
+    "rope-lesson": ("RoPE in full: the relative property at huge positions, layouts, frequencies", rope_lesson_experiment),
+    "alibi-lesson": ("ALiBi in full: slopes for any head count, the +m·j shortcut, the soft window", alibi_lesson_experiment),
+    "scaling-rules": ("Stretching RoPE: which pairs PI, NTK, YaRN and Llama 3.1 change", scaling_rules_experiment),
+    "interpolation-bound": ("Chen et al.'s argument, small: a RoPE fit extrapolated and interpolated", interpolation_bound_experiment),
+    "attend-back": ("Attend 3 back: a position-only head trained on t < 32, tested to 128", attend_back_experiment),
 }
 """Every experiment by a short key: (title, function returning its dataclass)."""

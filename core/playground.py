@@ -35,7 +35,7 @@ SIGNAL_NAMES = {
     "none": "no position",
     "constant": f"a constant offset ({TOY_OFFSET:g} everywhere)",
     "ramp": f"the per-slot ramp {TOY_OFFSET:g}·(t+1)",
-    "causal": "a causal mask, no position vector",
+    "causal": "NoPE: a causal mask, no position vector",
     "sinusoidal": "sinusoidal encoding",
     "learned": "a learned table (seeded random)",
     "rope": "RoPE: queries and keys rotated by slot",

@@ -101,23 +101,35 @@ def rope_channel_pairs(d: int, pairing: str = "interleaved") -> tuple[np.ndarray
     return i, i + d // 2
 
 
+def rope_inv_freq(d: int, base: float = 10000.0) -> np.ndarray:
+    """(d/2,) the turn of each channel pair per position, θ_i = base^(−2i/d): Hugging Face's ``inv_freq``."""
+    return 1.0 / base ** (np.arange(0, d, 2, dtype=np.float64) / d)
+
+
 def rope_rotate(
-    x: np.ndarray, positions: npt.ArrayLike | None = None, base: float = 10000.0, pairing: str = "interleaved"
+    x: np.ndarray,
+    positions: npt.ArrayLike | None = None,
+    base: float = 10000.0,
+    pairing: str = "interleaved",
+    inv_freq: npt.ArrayLike | None = None,
 ) -> np.ndarray:
     """Rotary position embedding (Su et al., RoFormer) applied to queries or keys.
 
     x: (..., T, d) with d even; positions: (T,) defaulting to 0 … T-1.
-    Channel pair i (see `rope_channel_pairs`) of the row at position p is
-    turned by the angle p·base^(-2i/d). Writing R_p for that rotation,
-    ⟨R_m q, R_n k⟩ = ⟨q, R_(n−m) k⟩: the score depends on q, k and the
-    offset n − m only, and nothing is added to X.
+    Channel pair r (see `rope_channel_pairs`) of the row at slot i is
+    turned by the angle i·base^(-2r/d); ``base`` is the rotation base
+    (Hugging Face's rope_theta). Writing R_i for that rotation,
+    ⟨R_i q, R_j k⟩ = ⟨q, R_(j−i) k⟩: the score depends on q, k and the
+    offset j − i only, and nothing is added to X. ``inv_freq`` (d/2,)
+    replaces base^(-2r/d) when given (a context-extension rule's frequencies).
     """
     x = np.asarray(x, dtype=np.float64)
     T, d = x.shape[-2], x.shape[-1]
     if d % 2:
         raise ValueError(f"RoPE needs an even width, got {d}")
     p = np.arange(T, dtype=np.float64) if positions is None else np.asarray(positions, dtype=np.float64)
-    angle = p[:, None] * base ** (-np.arange(0, d, 2, dtype=np.float64) / d)[None, :]  # (T, d/2)
+    freq = rope_inv_freq(d, base) if inv_freq is None else np.asarray(inv_freq, dtype=np.float64)  # (d/2,)
+    angle = p[:, None] * freq[None, :]  # (T, d/2)
     cos, sin = np.cos(angle), np.sin(angle)
     first, second = rope_channel_pairs(d, pairing)
     a, b = x[..., first], x[..., second]  # (..., T, d/2) each

@@ -17,7 +17,10 @@ import numpy as np
 from attnpos.core import cure_experiments as cx
 from attnpos.core import experiments as ex
 from attnpos.core import learned_training as lt
+from attnpos.core.extension import nope_first_token_share, nope_weights
+from attnpos.core.linear_biases import bias_only_weights, unmasked_shortcut_weights
 from attnpos.core.position import alibi_slopes, slot_ramp
+from attnpos.core.rotary import GPTJ_HEAD, GPTJ_ROTARY, SHIFTED_START, rope_sentence_experiment
 from attnpos.core.words import label_tokens
 
 COLUMN_LABEL = 2  # a heat map's column is two cells wide, so its label is at most two characters
@@ -56,6 +59,25 @@ def result(key: str) -> Any:
 family = cache(ex.family_experiment)  # one family of position signals: the experiment "families" runs it for each
 
 
+def rotary():
+    return result("rope-lesson")
+
+
+def biases():
+    return result("alibi-lesson")
+
+
+def rules():
+    return result("scaling-rules")
+
+
+def bound():
+    return result("interpolation-bound")
+
+
+rotary_sentence = cache(rope_sentence_experiment)  # lesson 8's sentence grids, not an experiment of `attnpos demos`
+
+
 def _sentence_labels() -> list[str]:
     return label_tokens(list(result("sentence").tokens))
 
@@ -65,7 +87,9 @@ def _edited_labels() -> list[str]:
 
 
 def _order_b_labels() -> list[str]:
-    return label_tokens(list(result("sentence").order_b))
+    """Order A's labels relisted: a token keeps its name (the₄ stays the₄ in slot 5), as in the playground."""
+    labels = _sentence_labels()
+    return [labels[i] for i in ex.ORDER_B_PERM]
 
 
 def _slot_labels() -> list[str]:
@@ -97,6 +121,25 @@ def _family_figures(signal: str) -> list[Figure]:
     ]
 
 
+def _cross_figures() -> list[Figure]:
+    """The four terms of an added signal's score at each placement of lesson 2's query and key tokens."""
+    terms = {
+        "content_pos": ("x_i W_Q W_Kᵀ p_j", "content_position"),
+        "pos_content": ("p_i W_Q W_Kᵀ x_j", "position_content"),
+        "pos_pos": ("p_i W_Q W_Kᵀ p_j", "position_position"),
+        "total": ("the whole score before √d_k", "totals"),
+    }
+
+    def term(field: str, at: int) -> Callable[[], float]:
+        return lambda: getattr(result("cross-terms"), field)[at]
+
+    return [
+        Figure(f"cross.{name}.{start}", f"{meaning}, query at slot {start}, key {ex.CROSS_OFFSET} slots later", term(field, at))
+        for name, (meaning, field) in terms.items()
+        for at, start in enumerate(ex.CROSS_STARTS)
+    ]
+
+
 def _order_b_weights() -> np.ndarray:
     perm = np.array(ex.ORDER_B_PERM)
     return result("sentence").weights[np.ix_(perm, perm)]
@@ -125,6 +168,79 @@ def _steady_rows(threshold: float = CHANGED_ROW) -> str:
     s = result("sentence")
     labels = _sentence_labels()
     return ", ".join(labels[i] for i in np.flatnonzero(s.row_change <= threshold))
+
+
+def _listed(numbers: tuple[int, ...]) -> str:
+    """1, 2, 3 and 4, with thousands separated."""
+    return ", ".join(f"{n:,}" for n in numbers[:-1]) + f" and {numbers[-1]:,}"
+
+
+def _slot_labels_8() -> list[str]:
+    return [f"x{i}" for i in range(8)]
+
+
+def _scores_figures() -> list[Figure]:
+    """Lessons 8–10: position in the scores (RoPE, ALiBi) and past the training length."""
+    return [
+        Figure("rotary.offset", "the offset of the huge-position demo", lambda: rotary().offset),
+        Figure("rotary.starts", "the query positions of that demo", lambda: _listed(rotary().starts)),
+        Figure("rotary.score", "the score at every one of them", lambda: rotary().scores[0]),
+        Figure("rotary.spread", "the largest difference between those scores", lambda: rotary().score_spread),
+        Figure("rotary.reversal_gap", "seed-42 tokens reversed, RoPE on q and k", lambda: rotary().reversal_gap),
+        Figure("rotary.reversal_gap_without", "the same reversal without position", lambda: rotary().reversal_gap_without),
+        Figure("rotary.interleaved_score", "one q, k at positions 3 and 11, interleaved", lambda: rotary().interleaved_score),
+        Figure("rotary.half_score", "the same q, k, half-split", lambda: rotary().half_score),
+        Figure("rotary.mixed_relative_error", "the wrong layout still passes a relative test", lambda: rotary().mixed_relative_error),
+        Figure("rotary.long_pairs_10k", "pairs of 64 with wavelength over 4,096 at base 10,000", lambda: rotary().long_pairs_10k),
+        Figure("rotary.long_pairs_500k", "the same at base 500,000", lambda: rotary().long_pairs_500k),
+        Figure("rotary.longest_10k", "the longest wavelength at base 10,000, d = 128", lambda: rotary().longest_10k),
+        Figure("rotary.longest_500k", "the longest wavelength at base 500,000", lambda: rotary().longest_500k),
+        Figure("rotary.gptj_head", "GPT-J's head width", lambda: GPTJ_HEAD),
+        Figure("rotary.gptj_rotary", "the channels GPT-J rotates", lambda: GPTJ_ROTARY),
+        Figure("rotary.gptj_unrotated", "the channels it leaves alone", lambda: rotary().gptj_unrotated),
+        Figure("rotary.gptj_shift_error", "their largest change when every position moves 1,000 on", lambda: rotary().gptj_shift_error),
+        Figure("rotary.v_shift_gap", "outputs of a head that rotates v, moved 10 slots on: the change", lambda: rotary().v_rotated_shift_gap),
+        Figure("rotary.decay_near", "RoFormer's bound at offset 1, d = 128", lambda: rotary().decay_near),
+        Figure("rotary.decay_far", "... at offset 1,000", lambda: rotary().decay_far),
+        Figure("rotary.shift", "how far the sentence is moved", lambda: SHIFTED_START),
+        Figure("rotary.shift_gap", "max|weights at 0 … 5 − weights at 1000 … 1005|", lambda: rotary_sentence().shift_gap),
+        Figure("rotary.weights", "lesson 3's sentence through a half-split RoPE head", lambda: rotary_sentence().weights, _sentence_labels),
+        Figure("rotary.shifted_weights", "the same, every position 1,000 on", lambda: rotary_sentence().shifted_weights, _sentence_labels),
+        Figure("biases.slopes12_first", "the first 8 of 12 heads' slopes", lambda: " … ".join(f"1/{round(1 / s)}" for s in biases().slopes12[[0, 7]])),
+        Figure("biases.slopes12_extra", "the last 4 of 12 heads' slopes", lambda: _rows(biases().slopes12[8:], ".3f")),
+        Figure("biases.naive12", "2^(−8h/12) for h = 1 … 12", lambda: _rows(biases().naive12, ".3g")),
+        Figure("biases.length", "the query's position in the mass-beyond figures", lambda: biases().mass_length),
+        Figure("biases.near", "the nearer window", lambda: biases().near),
+        Figure("biases.far", "the wider window", lambda: biases().far),
+        Figure("biases.near_steep", "weight beyond the near window, slope 1/2", lambda: float(biases().mass_beyond_near[0])),
+        Figure("biases.near_gentle", "weight beyond the near window, slope 1/256", lambda: float(biases().mass_beyond_near[-1])),
+        Figure("biases.far_gentle", "weight beyond the wide window, slope 1/256", lambda: float(biases().mass_beyond_far[-1])),
+        Figure("biases.near_all", "weight beyond the near window, heads 0–7", lambda: _rows(biases().mass_beyond_near, ".1e")),
+        Figure("biases.shortcut_gap", "weights with +m·j and the mask against −m(i − j)", lambda: biases().shortcut_masked_gap),
+        Figure("biases.unmasked_gap", "the same with the shortcut's mask forgotten", lambda: biases().shortcut_unmasked_gap),
+        Figure("biases.steep_weights", "head 0's weights from the bias alone", lambda: bias_only_weights(0), _slot_labels_8),
+        Figure("biases.gentle_weights", "head 7's weights from the bias alone", lambda: bias_only_weights(7), _slot_labels_8),
+        Figure("biases.unmasked_weights", "head 0 with +m·j and no mask", lambda: unmasked_shortcut_weights(0), _slot_labels_8),
+        Figure("rules.ntk_bases", "NTK-aware bases for s = 2, 4, 8, d = 128", lambda: ", ".join(f"{b:,.0f}" for b in rules().ntk_bases)),
+        Figure("rules.ntk_first_ratio", "pair 0's frequency after NTK ÷ before", lambda: rules().ntk_first_ratio),
+        Figure("rules.ntk_last_ratio", "the last pair's", lambda: rules().ntk_last_ratio),
+        Figure("rules.yarn_ramp", "YaRN's ramp pairs at base 10,000, L = 4,096, d = 128", lambda: f"{rules().yarn_ramp[0]} to {rules().yarn_ramp[1]}"),
+        Figure("rules.yarn_factor", "YaRN's attention factor at s = 4", lambda: rules().yarn_attention_factor),
+        Figure("rules.llama3_kept", "pairs Llama 3.1 keeps", lambda: rules().llama3_kept),
+        Figure("rules.llama3_divided", "pairs it divides by 8", lambda: rules().llama3_divided),
+        Figure("rules.llama3_blended", "pairs it blends", lambda: rules().llama3_blended),
+        Figure("bound.d", "head width of the fit", lambda: bound().d),
+        Figure("bound.length", "the trained range [0, L]", lambda: bound().length),
+        Figure("bound.inside", "max|fit| on [0, L]", lambda: bound().inside),
+        Figure("bound.extrapolated", "max|fit| on [L, 2L]", lambda: bound().extrapolated),
+        Figure("bound.interpolated", "max|fit| at interpolated positions", lambda: bound().interpolated),
+        Figure("bound.condition", "condition number of the feature matrix", lambda: bound().condition),
+        Figure("bound.ridge_small", "max|fit| on [L, 2L] with ridge 1e-6", lambda: bound().ridge[0][2]),
+        Figure("bound.ridge_large", "max|fit| on [L, 2L] with ridge 0.1", lambda: bound().ridge[-1][2]),
+        Figure("bound.ridge_large_inside", "max|fit| on [0, L] with ridge 0.1", lambda: bound().ridge[-1][1]),
+        Figure("nope.weights", "a causal head with no signal and equal scores", nope_weights, _slot_labels_8),
+        Figure("nope.shares", "the first token's share of slots 0–5, NoPE with a causal mask", lambda: _rows(nope_first_token_share(6))),
+    ]
 
 
 # --- lessons 5 to 7: token embeddings, the sinusoidal encoding, learned tables -------
@@ -307,7 +423,7 @@ FIGURES: dict[str, Figure] = {
         Figure("alibi.reversal_gap", "seed-42 reversal gap, published ALiBi head 0", lambda: result("alibi").reversal_gap),
         Figure("alibi.mask_only_reversal_gap", "the same reversal, causal mask alone", lambda: result("alibi").mask_only_reversal_gap),
         Figure("alibi.symmetric_reversal_gap", "the same reversal, −m·|i − j| without a mask", lambda: result("alibi").symmetric_reversal_gap),
-        Figure("rope.relative_error", "max|⟨R_m q, R_n k⟩ − ⟨q, R_(n−m) k⟩|", lambda: result("rope").relative_error),
+        Figure("rope.relative_error", "max|⟨R_i q, R_j k⟩ − ⟨q, R_(j−i) k⟩|", lambda: result("rope").relative_error),
         Figure("rope.half_error", "half-split RoPE against interleaved RoPE on permuted channels", lambda: result("rope").half_as_interleaved_error),
         Figure("rope.mismatch", "one q, k scored with the two pairings: the difference", lambda: result("rope").mismatched_score_gap),
         Figure("sentence.sharp_ratio", "scale 50 against the usual 1/√8", lambda: result("sentence").sharp_ratio),
@@ -319,6 +435,34 @@ FIGURES: dict[str, Figure] = {
         Figure("sentence.mat_copy_gap", "max|y_mat − v_the| sharpened", lambda: result("sentence").mat_copy_gap),
         Figure("sentence.last_slot_gap", "the last slot's output, order B against order A, no position", lambda: result("sentence").last_slot_gap),
         *[f for signal in ex.FAMILY_SIGNALS for f in _family_figures(signal)],
+        *_scores_figures(),
+        Figure("ramp.ones_form", "1ᵀ W_Q W_Kᵀ 1 of the seed-42 head", lambda: result("ramp").ones_form),
+        Figure("ramp.sentence_ones_form", "1ᵀ W_Q W_Kᵀ 1 of lesson 3's seed-7 head", lambda: result("ramp").sentence_ones_form),
+        Figure("ramp.end", "the end the ramp's own score term favours with the seed-42 head", lambda: result("ramp").favoured_end),
+        Figure("ramp.sentence_end", "the end it favours with the seed-7 head", lambda: result("ramp").sentence_favoured_end),
+        Figure("ramp.shuffled_crowded_slot", "the slot lesson 1's shuffled ramp rows read most", lambda: result("ramp").shuffled_crowded_column),
+        Figure("ramp.shuffled_crowded_share", "the mean weight on it", lambda: result("ramp").shuffled_crowded_share),
+        Figure("alibi.heads12", "the head count of the slope table that is not a power of two", lambda: ex.ALIBI_ODD_HEADS),
+        Figure("alibi.slopes12", "ALiBi slopes for 12 heads by the official rule", lambda: _rows(result("alibi").slopes12, ".4g")),
+        Figure("proof.scores_gap", "max|S(PX) − P S Pᵀ| on the seed-42 head", lambda: result("proof").scores_gap),
+        Figure("proof.softmax_gap", "max|softmax(P S Pᵀ) − P softmax(S) Pᵀ|", lambda: result("proof").softmax_gap),
+        Figure("proof.output_gap", "max|attn(PX) − P attn(X)| through the proof's matrices", lambda: result("proof").output_gap),
+        Figure("proof.identity", "PᵀP is exactly the identity", lambda: result("proof").transpose_is_inverse),
+        Figure("invariance.first_row_invariance_gap", "mean in row 0: max|f(PX) − f(X)|", lambda: result("invariance").first_row_invariance_gap),
+        Figure("invariance.first_row_equivariance_gap", "mean in row 0: max|f(PX) − P f(X)|", lambda: result("invariance").first_row_equivariance_gap),
+        Figure("invariance.every_row_invariance_gap", "mean in every row: max|f(PX) − f(X)|", lambda: result("invariance").every_row_invariance_gap),
+        Figure("invariance.every_row_equivariance_gap", "mean in every row: max|f(PX) − P f(X)|", lambda: result("invariance").every_row_equivariance_gap),
+        Figure("invariance.attention_invariance_gap", "the seed-42 head: max|attn(PX) − attn(X)|", lambda: result("invariance").attention_invariance_gap),
+        Figure("cross.offset", "the offset of the cross-term placements", lambda: ex.CROSS_OFFSET),
+        Figure("cross.pe_product", "p_i · p_(i+3) for the sinusoidal encoding at width 8", lambda: result("cross-terms").pe_product[0]),
+        Figure("cross.content_content", "x W_Q W_Kᵀ x for the query and key tokens", lambda: result("cross-terms").content_content),
+        Figure("cross.rope_score", "RoPE's score for the same tokens, at every placement", lambda: result("cross-terms").rope_scores[0]),
+        Figure("cross.rope_spread", "max − min of RoPE's scores over the placements", lambda: result("cross-terms").rope_spread),
+        *_cross_figures(),
+        Figure("stack.layers", "blocks in the stack", lambda: result("stack").layers),
+        Figure("stack.heads", "heads per block", lambda: result("stack").heads),
+        Figure("stack.gap", "max|stack(PX) − P stack(X)| without a mask", lambda: result("stack").gap),
+        Figure("stack.causal_gap", "the same with a causal mask", lambda: result("stack").causal_gap),
         *_cure_figures(),
     ]
 }

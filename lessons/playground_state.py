@@ -31,6 +31,11 @@ from attnpos.core.playground import (
 from attnpos.core.words import label_tokens, tokenize
 from attnpos.lessons.figures import CHANGED_ROW
 
+# The lesson that teaches each signal, for the all-signals table's links (a test checks every signal has one that exists).
+SIGNAL_LESSONS = {
+    "none": 1, "constant": 1, "ramp": 1, "causal": 10, "sinusoidal": 6, "learned": 7, "rope": 8, "alibi": 9,
+}
+
 TEMPERATURE_STEP = 1.5  # each sharpen divides the temperature by this, each flatten multiplies it
 
 
@@ -102,7 +107,8 @@ class PlaygroundState:
             told = "identical rows: nothing tells them apart" if same else "different rows: position tells them apart"
             lines.append((f"{labels[i]}, {labels[j]}", told))
         else:
-            lines.append(("no repeated token", "(type a word twice to compare its rows)"))
+            unit = "word" if self.by == "word" else "character"
+            lines.append(("no repeated token", f"(type a {unit} twice to compare its rows)"))
         pooled = f"as typed vs now differ by {computed.pooled_gap:.3g}"
         if not self.reordered:
             lines.append(("Σ outputs", pooled + " · one order only so far"))
@@ -137,8 +143,10 @@ class PlaygroundState:
                 moved = row_change(before.shuffled_weights, after.shuffled_weights)
                 self.marked = frozenset(self.perm[int(slot)] for slot in np.flatnonzero(moved > CHANGED_ROW))
                 changed = set(self.marked)
-                if self.marked and "▶" not in message:
+                if self.marked:
                     message += f" ▶ marks the rows that moved by more than {CHANGED_ROW}."
+                else:
+                    message += f" No row moved by more than {CHANGED_ROW}, so none is marked."
             else:
                 # A reorder: a token "changed" when its output is not just relisted.
                 changed = {k for k in range(len(self.tokens)) if self._token_output_changed(before, after, k)}
@@ -280,7 +288,7 @@ class PlaygroundState:
             self.tokens = [*self.tokens[:token], new, *self.tokens[token + 1 :]]
             self.sentence = self._sentence_with(token, new)
 
-        self._apply(f"Edited {old} → {new}; ▶ marks the rows that moved by more than {CHANGED_ROW}.", change)
+        self._apply(f"Edited {old} → {new}.", change)
 
     def _sentence_with(self, token: int, text: str) -> str:
         """The sentence with ``token`` replaced, so switching words/characters keeps the edit."""

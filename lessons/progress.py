@@ -5,11 +5,12 @@ or in ``--data-dir`` / ``$ATTNPOS_DATA_DIR``. Every save is atomic (a
 temporary file, fsync, os.replace), so a crash leaves the previous state or
 the new one, never half of each. A state file that cannot be read is moved
 aside; a folder that cannot be written leaves the state in memory and says so
-once.
+once (how long "in memory" lasts depends on the front end: ``lasting``).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import tempfile
@@ -32,6 +33,7 @@ SCHEMA_VERSION = 2
 # A version-1 file still loads: its one answer is both the first and the latest we know of.
 STATE_FILE = "progress.json"
 DATA_DIR_ENV = "ATTNPOS_DATA_DIR"
+FIX_DATA_DIR = f"Make it a writable folder, or choose another with --data-dir DIR or ${DATA_DIR_ENV}."
 
 
 def default_data_dir() -> Path:
@@ -41,6 +43,38 @@ def default_data_dir() -> Path:
     from platformdirs import user_data_dir
 
     return Path(user_data_dir("attnpos", appauthor=False))
+
+
+# The exercise editor redraws and rewraps its whole text on every key: about 0.1 ms a line on a shared
+# core (12,000 lines took 1.5 s a key, 30,000 lines 3.5 s). An answer is tens of lines, so a draft above
+# these bounds is not one: the app refuses to load it into the editor and keeps it as a file instead.
+DRAFT_MAX_LINES = 2_000
+DRAFT_MAX_CHARS = 64_000
+
+
+def draft_too_large(text: str) -> str | None:
+    """Why ``text`` is too large for the exercise editor ("12,000 lines; the editor holds 2,000"), or None."""
+    lines = text.count("\n") + 1
+    if lines > DRAFT_MAX_LINES:
+        return f"{lines:,} lines; the editor holds up to {DRAFT_MAX_LINES:,}"
+    if len(text) > DRAFT_MAX_CHARS:
+        return f"{len(text):,} characters; the editor holds up to {DRAFT_MAX_CHARS:,}"
+    return None
+
+
+def keep_aside(folder: Path, name: str, text: str) -> Path:
+    """Write ``text`` to a new file ``name`` (numbered if taken) in ``folder``; the path, or OSError."""
+    folder.mkdir(parents=True, exist_ok=True)
+    stem, suffix = os.path.splitext(name)
+    for number in range(1, 1000):
+        path = folder / (name if number == 1 else f"{stem}-{number}{suffix}")
+        try:
+            with open(path, "x", encoding="utf-8") as handle:
+                handle.write(text)
+            return path
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"no free name for {name} in {folder}")
 
 
 def _empty() -> dict[str, Any]:
@@ -129,7 +163,13 @@ class ExerciseState:
 
     @property
     def started(self) -> bool:
-        return self.draft is not None or self.attempts > 0 or self.hints_used > 0
+        return self.draft is not None or self.attempts > 0 or self.hints_used > 0 or self.passed
+
+    def next_hint(self, total: int) -> int:
+        """The hint to show when one is asked for: one past the strongest seen, from the nudge (1) up;
+        the last again once every hint is seen. Hints are shown only when asked for, in this order,
+        so ``hints_used`` is also how many were shown."""
+        return min(self.hints_used + 1, total)
 
     @property
     def left(self) -> list[str]:
@@ -155,6 +195,9 @@ class Progress:
     state: dict[str, Any] = field(default_factory=_empty)
     notices: list[str] = field(default_factory=list)  # one-time messages for the learner
     writable: bool = True
+    # Whether the process keeps running after a failed save (the app) or exits at once (a command):
+    # "kept in memory until you quit" is true only of the first.
+    lasting: bool = True
     # Every change since the last save, as a function that applies it to a state. On save they are
     # replayed onto whatever is on disk now, so two apps on one data folder keep both sets of progress.
     _changes: list[Callable[[dict], None]] = field(default_factory=list, repr=False)
@@ -181,17 +224,34 @@ class Progress:
             tell(message)
 
     @classmethod
-    def load(cls, data_dir: Path | None = None) -> "Progress":
-        """Read the state; a corrupt file is moved aside and noted, a missing one starts fresh."""
+    def load(cls, data_dir: Path | None = None, *, lasting: bool = True, read_only: bool = False) -> "Progress":
+        """Read the state; a corrupt file is moved aside and noted, a missing one starts fresh.
+
+        ``lasting``: False for a command that exits after one change (its notices say the change is lost).
+        ``read_only``: for a report; nothing on disk is created, moved or written.
+        """
         folder = default_data_dir() if data_dir is None else Path(data_dir)
-        progress = cls(folder / STATE_FILE)
+        progress = cls(folder / STATE_FILE, lasting=lasting)
+        if folder.exists() and not folder.is_dir():
+            progress.writable = False
+            progress.note(
+                f"The data folder {folder} is a file, not a folder, so your progress cannot be kept there"
+                f"{progress._lost()}. {FIX_DATA_DIR}"
+            )
+            return progress
         try:
             raw = progress.path.read_bytes()
         except FileNotFoundError:
-            progress._probe_folder()
+            if read_only:
+                progress.writable = False
+            else:
+                progress._probe_folder()
             return progress
         except OSError as error:
-            progress.note(f"Could not read your progress ({error.strerror}); starting fresh in memory.")
+            progress.note(
+                f"Could not read your progress in {folder} ({error.strerror or error}); starting fresh"
+                f"{progress._lost()}. {FIX_DATA_DIR}"
+            )
             progress.writable = False
             return progress
         try:
@@ -201,9 +261,25 @@ class Progress:
         upgraded = _upgraded(state)
         if upgraded is not None:
             progress.state = upgraded
+            if read_only:
+                progress.writable = False
+            return progress
+        if read_only:
+            progress.writable = False
+            progress.note("Your progress file could not be used (it is damaged or from a newer attnpos); it is left as it is.")
             return progress
         progress._move_aside(state)
         return progress
+
+    def _lost(self) -> str:
+        """How long a change that cannot be saved lasts, said the way this front end lives."""
+        return "; it is kept in memory until you quit" if self.lasting else ", so this change is not recorded"
+
+    def _cannot_save(self, error: OSError) -> str:
+        return (
+            f"Your progress cannot be saved in {self.path.parent} ({error.strerror or error}){self._lost()}. "
+            f"{FIX_DATA_DIR}"
+        )
 
     def _probe_folder(self) -> None:
         """Say at start-up, not at the first save, when the data folder cannot be made."""
@@ -211,10 +287,7 @@ class Progress:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             self.writable = False
-            self.note(
-                f"Your progress cannot be saved in {self.path.parent} ({error.strerror or error}); "
-                "it is kept in memory until you quit."
-            )
+            self.note(self._cannot_save(error))
 
     def _move_aside(self, state: Any) -> None:
         aside = self.path.with_name(f"{self.path.name}.unreadable-{time.strftime('%Y%m%d-%H%M%S')}")
@@ -249,10 +322,7 @@ class Progress:
                 self._write(json.dumps(merged, indent=1, sort_keys=True).encode("utf-8"))
         except OSError as error:
             self.writable = False
-            self.note(
-                f"Your progress cannot be saved in {self.path.parent} ({error.strerror or error}); "
-                "it is kept in memory until you quit."
-            )
+            self.note(self._cannot_save(error))
             return False
         self.state = merged
         self._changes.clear()
@@ -387,6 +457,27 @@ class Progress:
         records = [r for r in map(self.quiz_answer, quiz_ids) if r is not None]
         return sum(r.first_correct for r in records), len(records)
 
+    # --- lesson code cells the learner edited -------------------------------------
+
+    def cell_edit(self, key: str) -> str | None:
+        """The learner's version of a lesson code cell (see ``cell_key``), or None when it is the lesson's."""
+        value = self.state.get("cells", {}).get(key) if isinstance(self.state.get("cells"), dict) else None
+        return value if isinstance(value, str) else None
+
+    def set_cell_edit(self, key: str, source: str | None) -> bool:
+        """Keep the learner's version of a cell (None: back to the lesson's code); returns whether it was written."""
+
+        def apply(state: dict) -> None:
+            cells = state.get("cells")
+            if not isinstance(cells, dict):
+                cells = state["cells"] = {}
+            if source is None:
+                cells.pop(key, None)
+            else:
+                cells[key] = source
+
+        return self._change(apply)
+
     def reset(self, exercise_id: str | None = None) -> bool:
         """Forget everything, or one exercise's state; returns whether that was written."""
 
@@ -408,6 +499,22 @@ def lesson_status(lesson: "OutlineLesson", progress: Progress) -> str:
     if len(visited) >= len(lesson.sections) and all(e.done for e in exercises):
         return "done"
     return "in progress"
+
+
+def cell_key(lesson: int, original: str) -> str:
+    """Names a lesson code cell by its lesson and its code, so an edit follows the cell when lines move
+    (an edit of a cell whose lesson code changed stays in the file, unshown)."""
+    return f"{lesson}:{hashlib.sha256(original.encode('utf-8')).hexdigest()[:16]}"
+
+
+def course_order(outline: "list[OutlineLesson]") -> list[str]:
+    """Every exercise id in the order the course meets them."""
+    return [exercise.id for lesson in outline for exercise in lesson.exercises]
+
+
+def next_exercise(order: list[str], progress: Progress) -> str | None:
+    """The first exercise in ``order`` that is not done (code passed and why question answered); None when all are."""
+    return next((exercise_id for exercise_id in order if not progress.exercise(exercise_id).done), None)
 
 
 def exercise_status(exercise_id: str, progress: Progress) -> str:

@@ -338,3 +338,134 @@ async def test_a_broken_lesson_is_reported_not_a_crash(tmp_path, monkeypatch, ma
         await pilot.pause()
         assert isinstance(app.screen, OutlineScreen)
         assert notices and "front matter" in notices[0]
+
+
+async def test_a_quiz_marks_the_cursor_without_colour(make_app, settle):
+    app = make_app(start=(1, SHUFFLE_SECTION))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        card = app.screen.query_one(QuizCard)
+        card.choices.focus()
+        await pilot.press("down")
+        await settle(pilot)
+        prompts = [str(card.choices.get_option_at_index(i).prompt) for i in range(card.choices.option_count)]
+        assert [p[0] for p in prompts] == [" ", "▸", *[" "] * (len(prompts) - 2)]
+
+
+@pytest.mark.parametrize("lesson, section", [(1, 3), (3, 7)])
+async def test_the_lesson_footer_shows_quit_at_80_columns_beside_a_grid(make_app, settle, lesson, section):
+    """With a grid focused ("v Values") and a question or exercise in the section, it was cut to "q Qu"."""
+    from textual.widgets import Footer
+
+    app = make_app(start=(lesson, section))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("g")
+        await settle(pilot)
+        footer = app.screen.query_one(Footer)
+        keys = [(w.region.x + w.region.width, w) for w in footer.query("FooterKey")]
+        assert any(w.description == "Values" for _, w in keys)
+        assert any(w.description == "Quit" for _, w in keys)
+        assert max(right for right, _ in keys) <= 80
+
+
+async def test_a_code_cell_is_edited_in_place_run_in_the_sandbox_kept_and_reset(data_dir, make_app, settle, wait_until):
+    """As in a notebook: change the seed, run again; the edit survives a restart; ctrl+o is the lesson's code."""
+    from textual.widgets import TextArea
+
+    from attnpos.lessons.progress import Progress
+    from attnpos.tui.widgets.lesson_blocks import CodeCell
+
+    def first_cell(app) -> CodeCell:
+        return next(c for c in app.screen.query(CodeCell) if c.block.runnable)
+
+    app = make_app(start=(1, 1))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        cell = first_cell(app)
+        original = cell.block.source
+        cell.focus()
+        await pilot.press("i")
+        await settle(pilot)
+        editor = cell.query_one(".cell-editor", TextArea)
+        assert app.focused is editor and editor.text == original
+        await pilot.press("ctrl+home")
+        await pilot.press(*"print(6 * 7)", "enter")
+        await pilot.press("n")  # typed into the cell, not a page turn
+        await pilot.press("backspace", "ctrl+r")
+        await wait_until(pilot, lambda: "42" in str(cell.query_one(".output").render()), timeout=30)
+        assert app.screen.section == 1 and cell.is_edited and cell.has_class("-edited")
+        await pilot.press("escape")  # stops editing, the cell keeps focus and the edit
+        await settle(pilot)
+        assert not cell.query(".cell-editor") and app.focused is cell
+        assert "print(6 * 7)" in str(cell.query_one(".source").render())
+    assert (Progress.load(data_dir).state["cells"] or {}) and "print(6 * 7)" in next(iter(Progress.load(data_dir).state["cells"].values()))
+
+    again = make_app(start=(1, 1))
+    async with again.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        cell = first_cell(again)
+        assert cell.source.startswith("print(6 * 7)")  # kept across a restart
+        cell.focus()
+        await pilot.press("i")
+        await settle(pilot)
+        await pilot.press("ctrl+o")  # the lesson's code back
+        await settle(pilot)
+        assert cell.query_one(".cell-editor", TextArea).text == cell.block.source and not cell.is_edited
+        await pilot.press("ctrl+z")  # undoable
+        await settle(pilot)
+        assert cell.query_one(".cell-editor", TextArea).text.startswith("print(6 * 7)")
+        await pilot.press("ctrl+o", "escape")
+        await settle(pilot)
+    assert not Progress.load(data_dir).state.get("cells")
+
+
+async def test_a_broken_edit_of_a_cell_shows_its_error_and_the_app_carries_on(make_app, settle, wait_until):
+    from attnpos.tui.widgets.lesson_blocks import CodeCell
+
+    app = make_app(start=(1, 1))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        cell = next(c for c in app.screen.query(CodeCell) if c.block.runnable)
+        cell.focus()
+        await pilot.press("i")
+        await settle(pilot)
+        await pilot.press("ctrl+home", *"import os; os._exit(3)", "enter", "ctrl+r")
+        await wait_until(pilot, lambda: "✗" in str(cell.query_one(".output").render()), timeout=30)
+        assert cell.has_class("-error")
+
+
+async def test_h_shows_the_code_of_the_helpers_a_cell_calls(make_app, settle):
+    """shuffle_setup, sentence_head, play, scaling_experiment: no helper a cell calls stays hidden."""
+    from attnpos.lessons.loader import load_course
+    from attnpos.lessons.model import Code
+    from attnpos.tui.screens.dialogs import HelpersScreen
+    from attnpos.tui.widgets.lesson_blocks import CodeCell
+
+    lesson = load_course().lesson(2)
+    section = next(i for i, s in enumerate(lesson.sections)
+                   if any(isinstance(b, Code) and "scaling_experiment" in b.source for b in s.blocks))
+    app = make_app(start=(2, section))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        cell = next(c for c in app.screen.query(CodeCell) if "scaling_experiment" in c.block.source)
+        assert "h its helpers" in str(cell.query_one(".cell-hint").render())
+        cell.focus()
+        await pilot.press("h")
+        await settle(pilot)
+        assert isinstance(app.screen, HelpersScreen)
+        assert [h.name for h in app.screen.helpers] == ["scaling_experiment"]
+        assert app.screen.helpers[0].source.startswith("def scaling_experiment(")
+        await pilot.press("escape")
+        assert not isinstance(app.screen, HelpersScreen)
+
+
+async def test_the_lesson_footer_lists_quit_first_at_60_columns(make_app, settle):
+    """At 60 columns the page's keys run past the edge beside a grid and a question; quit and help come first."""
+    app = make_app(start=(1, 3))
+    async with app.run_test(size=(60, 20)) as pilot:
+        await settle(pilot)
+        await pilot.press("g")
+        await settle(pilot)
+        quit_key = next(w for w in app.screen.query(FooterKey) if w.description == "Quit")
+        assert quit_key.region.x + quit_key.region.width <= 60

@@ -558,6 +558,163 @@ def test_the_playgrounds_default_state_is_lesson_3s_grid():
     np.testing.assert_array_equal(play(list(ex.SENTENCE_A)).weights, ex.sentence_experiment().weights)
 
 
+# --- issue 20: the proof, the counterexample, the cross terms, the ramp's sign, the slope rule, the stack
+
+
+def test_equivariance_proof_line_by_line():
+    """Each line of the proof, recomputed by index arithmetic instead of permutation matrices."""
+    r = ex.equivariance_proof_experiment()
+    s = ex.shuffle_setup()
+    X, perm = s.X[0], list(s.perm)
+    q, k = X @ s.Wq, X @ s.Wk
+    S = [[q[a] @ k[b] / math.sqrt(ex.C) for b in range(ex.T)] for a in range(ex.T)]
+    q_moved, k_moved = X[perm] @ s.Wq, X[perm] @ s.Wk
+    moved = [[q_moved[a] @ k_moved[b] / math.sqrt(ex.C) for b in range(ex.T)] for a in range(ex.T)]
+    # (P S Pᵀ)[a, b] = S[perm[a], perm[b]]
+    assert max(abs(moved[a][b] - S[perm[a]][perm[b]]) for a in range(ex.T) for b in range(ex.T)) == r.scores_gap
+    _, A = naive_attention(X, s.Wq, s.Wk, s.Wv)
+    _, A_moved = naive_attention(X[perm], s.Wq, s.Wk, s.Wv)
+    np.testing.assert_allclose(A_moved, A[np.ix_(perm, perm)], atol=1e-15)
+    assert r.scores_gap < MACHINE_ZERO and r.softmax_gap < MACHINE_ZERO and r.output_gap < MACHINE_ZERO
+    assert r.transpose_is_inverse
+
+
+@settings(max_examples=60, deadline=None)
+@given(T=st.integers(1, 10), seed=st.integers(0, 2**32 - 1), data=st.data())
+def test_row_softmax_commutes_with_relabelling_rows_and_columns(T, seed, data):
+    S = np.random.default_rng(seed).standard_normal((T, T)) * 5
+    perm = data.draw(st.permutations(range(T)))
+    P = permutation_matrix(np.array(perm))
+    np.testing.assert_allclose(softmax(P @ S @ P.T), P @ softmax(S) @ P.T, rtol=0, atol=1e-15)
+
+
+def test_invariant_but_not_equivariant():
+    r = ex.invariance_experiment()
+    s = ex.shuffle_setup()
+    X, perm = s.X[0], list(s.perm)
+    mean = [sum(X[t][c] for t in range(ex.T)) / ex.T for c in range(ex.C)]
+    # f(PX) holds the mean in row 0; P f(X) holds it in the row where token 0 went; both are 0 elsewhere.
+    assert r.first_row_equivariance_gap == pytest.approx(max(abs(m) for m in mean), rel=1e-14)
+    assert r.first_row_equivariance_gap > 0.5
+    assert r.first_row_invariance_gap < MACHINE_ZERO
+    assert r.every_row_invariance_gap < MACHINE_ZERO and r.every_row_equivariance_gap < MACHINE_ZERO
+    out, _ = naive_attention(X, s.Wq, s.Wk, s.Wv)
+    moved, _ = naive_attention(X[perm], s.Wq, s.Wk, s.Wv)
+    assert r.attention_invariance_gap == pytest.approx(np.max(np.abs(moved - out)), abs=1e-12)
+    assert r.attention_equivariance_gap < MACHINE_ZERO
+
+
+@settings(max_examples=40, deadline=None)
+@given(T=st.integers(2, 8), seed=st.integers(0, 2**32 - 1), data=st.data())
+def test_mean_to_first_row_is_invariant_and_never_equivariant_when_row_0_moves(T, seed, data):
+    X = np.random.default_rng(seed).standard_normal((T, 3)) + 1.0  # a mean away from zero
+    perm = data.draw(st.permutations(range(T)).filter(lambda p: p[0] != 0))
+    moved = ex.mean_to_first_row(X[perm])
+    np.testing.assert_allclose(moved, ex.mean_to_first_row(X), atol=1e-14)
+    assert np.max(np.abs(moved - ex.mean_to_first_row(X)[perm])) > 1e-6
+
+
+def test_content_position_cross_terms():
+    r = ex.cross_term_experiment()
+    s = ex.shuffle_setup()
+    x_q, x_k = s.X[0, 0], s.X[0, 1]
+    pe = sinusoidal(30, ex.C)
+
+    def form(u, v):  # u W_Q W_Kᵀ vᵀ as a double sum over channels
+        return sum(u[a] * v[b] * sum(s.Wq[a, c] * s.Wk[b, c] for c in range(ex.C)) for a in range(ex.C) for b in range(ex.C))
+
+    for at, i in enumerate(r.starts):
+        j = i + r.offset
+        whole = form(x_q + pe[i], x_k + pe[j])
+        assert r.totals[at] == pytest.approx(whole, abs=1e-12)
+        assert r.position_position[at] == pytest.approx(form(pe[i], pe[j]), abs=1e-12)
+        assert r.content_position[at] == pytest.approx(form(x_q, pe[j]), abs=1e-12)
+        assert r.position_content[at] == pytest.approx(form(pe[i], x_k), abs=1e-12)
+        # PE·PE is a function of the offset: Σ cos(3·ω_r) over the channel pairs
+        closed = sum(math.cos(r.offset / 10000 ** (2 * p / ex.C)) for p in range(ex.C // 2))
+        assert r.pe_product[at] == pytest.approx(closed, abs=1e-12)
+        q, k = x_q @ s.Wq, x_k @ s.Wk
+        assert r.rope_scores[at] == pytest.approx(complex_rope(q, i) @ complex_rope(k, j), abs=1e-12)
+    # The second reviewer's own figures for the position–position term at offset 3.
+    assert r.position_position == pytest.approx((-1.935, -2.661, -2.280), abs=5e-4)
+    assert max(r.position_position) - min(r.position_position) > 0.5
+    assert r.rope_spread < 1e-13
+    for row, offset in enumerate(r.offsets):
+        for col, i in enumerate(r.starts):
+            assert r.position_position_table[row, col] == pytest.approx(form(pe[i], pe[i + offset]), abs=1e-12)
+
+
+def test_the_sign_of_ones_form_decides_the_ramp_s_end():
+    r = ex.ramp_experiment()
+    s = ex.shuffle_setup()
+    Wq7, Wk7, _ = ex.sentence_head()
+    # Summed entry by entry, and read off the ramp's own scores: step²(i+1)·s per slot of the key.
+    assert r.ones_form == pytest.approx(sum(s.Wq[a, c] * s.Wk[b, c] for a in range(8) for b in range(8) for c in range(8)), abs=1e-12)
+    ramp = slot_ramp(ex.T, ex.C, ex.RAMP_STEP)
+    i = 3
+    per_slot = (ramp[i] @ s.Wq @ s.Wk.T @ ramp[i + 1] - ramp[i] @ s.Wq @ s.Wk.T @ ramp[i]) / (ex.RAMP_STEP**2 * (i + 1))
+    assert r.ones_form == pytest.approx(per_slot, rel=1e-12)
+    assert r.sentence_ones_form == pytest.approx(float(np.sum(Wq7 @ Wk7.T)), rel=1e-12)
+    assert r.ones_form == pytest.approx(-10.6, abs=0.05) and r.sentence_ones_form == pytest.approx(8.28, abs=0.005)
+    assert (r.favoured_end, r.sentence_favoured_end) == ("early", "late")
+    # What the text says follows: the seed-42 grids pile onto an early slot, the seed-7 grid onto a late one.
+    assert r.crowded_column < ex.T / 2 and r.shuffled_crowded_column < ex.T / 2
+    assert r.sentence_crowded_column >= ex.T / 2
+    assert r.crowded_share == pytest.approx(0.769, abs=5e-4) and r.shuffled_crowded_share == pytest.approx(0.890, abs=5e-4)
+
+
+def test_alibi_slopes_for_twelve_heads_follow_the_official_rule():
+    r = ex.alibi_experiment()
+    # Press et al.'s rule written out: the 8-head slopes 2^-1 … 2^-8, then the odd steps of 16 heads, 2^-0.5, 2^-1.5, …
+    expected = [2.0**-k for k in range(1, 9)] + [2.0 ** -(k - 0.5) for k in range(1, 5)]
+    np.testing.assert_allclose(r.slopes12, expected, rtol=1e-15)
+    assert not math.log2(len(r.slopes12)).is_integer()
+    # The power-of-two formula would give other slopes for H = 12: it is not the rule there.
+    assert not np.allclose(r.slopes12, [2.0 ** (-8 * h / 12) for h in range(1, 13)])
+
+
+def loop_block(X, w, causal=False):
+    """One transformer block token by token: the second implementation of `transformer_block`."""
+    T, C = X.shape
+
+    def norm(row):
+        mean = sum(row) / len(row)
+        var = sum((v - mean) ** 2 for v in row) / len(row)
+        return (row - mean) / math.sqrt(var + 1e-5)
+
+    normed = np.array([norm(X[t]) for t in range(T)])
+    heads = [naive_attention(normed, Wq, Wk, Wv, causal=causal)[0] for Wq, Wk, Wv in w.heads]
+    X = np.array([X[t] + np.concatenate([h[t] for h in heads]) @ w.Wo for t in range(T)])
+    return np.array([X[t] + np.maximum(norm(X[t]) @ w.W1, 0.0) @ w.W2 for t in range(T)])
+
+
+def test_a_whole_unmasked_stack_is_equivariant():
+    r = ex.stack_experiment()
+    s = ex.shuffle_setup()
+    blocks = ex.stack_weights()
+    perm = list(s.perm)
+
+    def loop_stack(X, causal):
+        for w in blocks:
+            X = loop_block(X, w, causal)
+        return X
+
+    for causal, figure in ((False, r.gap), (True, r.causal_gap)):
+        out, moved = loop_stack(s.X[0], causal), loop_stack(s.X[0][perm], causal)
+        np.testing.assert_allclose(ex.run_stack(s.X, blocks, causal=causal)[0], out, atol=1e-12)
+        assert figure == pytest.approx(np.max(np.abs(moved - out[perm])), abs=1e-12)
+    assert r.gap < MACHINE_ZERO and r.causal_gap > 0.1
+
+
+@settings(max_examples=30, deadline=None)
+@given(T=st.integers(2, 10), seed=st.integers(0, 2**32 - 1), data=st.data())
+def test_stacks_are_equivariant_for_any_input(T, seed, data):
+    X = np.random.default_rng(seed).standard_normal((T, ex.C))
+    blocks = ex.stack_weights(seed % 1000)
+    perm = np.array(data.draw(st.permutations(range(T))))
+    np.testing.assert_allclose(ex.run_stack(X[perm], blocks), ex.run_stack(X, blocks)[perm], atol=1e-12)
+
+
 # --- architecture ----------------------------------------------------------
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]

@@ -315,6 +315,71 @@ def test_external_editor_then_check(tmp_path, terminal):
     assert state["exercises"]["forget-reorder"]["passed"]
 
 
+@pytest.mark.parametrize("stop", ["C-q", signal.SIGTERM])
+def test_a_huge_file_from_the_external_editor_is_kept_not_loaded_and_the_app_still_quits(tmp_path, terminal, stop):
+    """45,000 lines through ctrl+n once froze the app for minutes, deaf to ctrl+q and SIGTERM."""
+    huge = "x = 1\n" * 45_000
+    (tmp_path / "huge.py").write_text(huge)
+    editor = tmp_path / "editor.sh"
+    editor.write_text(f"#!/bin/sh\ncp {tmp_path / 'huge.py'} \"$1\"\n")
+    editor.chmod(0o755)
+    term = terminal("identical-tokens", env=f"EDITOR={editor}")
+    term.wait_for("Exercise")
+    term.type("pos = 0.5")
+    while "pos = 0.5" not in draft_on_disk(tmp_path, "identical-tokens"):
+        assert time.time() < term.deadline, "the draft was never saved"
+        time.sleep(0.05)
+    term.press("C-n")
+    term.wait_for("Not loaded")
+    kept = list((tmp_path / "too-large-for-the-editor").iterdir())
+    assert len(kept) == 1 and kept[0].read_text() == huge  # the learner's file, whole
+    assert "pos = 0.5" in draft_on_disk(tmp_path, "identical-tokens")  # and the draft, untouched
+    if stop == "C-q":
+        term.press("C-q")
+        while term.pane()[:1] != ["1"]:
+            assert time.time() < term.deadline, "ctrl+q did not quit"
+            time.sleep(0.1)
+    else:
+        term.kill(stop)
+    assert "pos = 0.5" in draft_on_disk(tmp_path, "identical-tokens")
+
+
+async def test_a_saved_draft_too_large_for_the_editor_is_kept_as_a_file(data_dir, make_app, settle):
+    from attnpos.lessons.progress import Progress
+
+    huge = "y = 2\n" * 12_000
+    progress = Progress.load(data_dir)
+    progress.update_exercise("constant-offset", draft=huge)
+    progress.save()
+    app = make_app(start="constant-offset")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert screen.query_one("#editor", TextArea).text == COURSE.exercises["constant-offset"].starter
+        assert "too large for the editor (12,001 lines" in " ".join(result_text(app).split())
+        kept = list((data_dir / "too-large-for-the-editor").iterdir())
+        assert [p.read_text() for p in kept] == [huge]
+    assert draft_on_disk(data_dir, "constant-offset") in (None, COURSE.exercises["constant-offset"].starter)  # not opened twice
+
+
+async def test_a_paste_too_large_for_the_editor_is_refused(make_app, settle):
+    from textual import events
+
+    app = make_app(start="constant-offset")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        editor = app.screen.query_one("#editor", TextArea)
+        before = editor.text
+        told = []
+        app.screen.notify = lambda message, **options: told.append(message)
+        app.post_message(events.Paste("z = 3\n" * 5_000))  # as a terminal's paste arrives: at the app
+        await settle(pilot)
+        assert editor.text == before and told and "Not pasted" in told[0]
+        app.post_message(events.Paste("pos = 0.6\n"))  # an ordinary paste still goes in
+        await settle(pilot)
+        assert editor.text.count("pos = 0.6") == 1  # once: TextArea's own handler inserts it, not ours too
+
+
 def test_a_damaged_progress_file_is_reported(tmp_path, terminal):
     (tmp_path / STATE_FILE).write_text("{ not json")
     term = terminal("1")

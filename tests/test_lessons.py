@@ -192,6 +192,38 @@ def test_fact_is_covered(course, fact):
         assert phrase.lower() in text, f"lesson {fact['lesson']} lacks {phrase!r} ({fact['fact']})"
 
 
+# --- statements a review retracted (issue 20) --------------------------------
+
+RETRACTED = {
+    "a gpt needs a deliberate position signal": "sense of position deliberately",
+    "every model relies on an explicit signal": "relies on getting position in, by an explicit signal",
+    "explicit signals are easier and more reliable": "easier to learn and more reliable",
+    "alibi is the one shown to extrapolate": "shown to extrapolate well",
+    "sinusoidal products make the score relative": "their products depend on the offset alone",
+    "temperature multiplies the scores": "the factor that multiplies the scores before the softmax (1/√d_k by default). larger",
+    "alibi's window lets it run longer as it is": "lets it run longer as it is",
+    "a longer input looks like a shorter one": "looks like a shorter one",
+    "every extension is fine-tuned": "each is followed by a short fine-tuning",
+    "the ramp always piles onto a late slot": "piles onto one late slot",
+    "invariance is the stronger statement": "stronger statement",
+    "the outputs cannot reveal the order": "cannot reveal whether",
+    "a value width d_v of its own": "of width dᵥ",
+    "the score sees the offset only": "the score sees the offset only",
+    "scores depend on the offset only": "scores depend on the offset only",
+    "the rest of the course has no mask": "the rest of this course studies attention without a mask",
+    "the variance argument without independence": "if the entries of a query and a key have mean 0",
+}
+
+
+@pytest.mark.parametrize("claim", sorted(RETRACTED))
+def test_retracted_statement_does_not_come_back(course, claim):
+    texts = [lesson_text(course, lesson.number) for lesson in course.lessons]
+    texts += [re.sub(r"\s+", " ", term.meaning).lower() for term in course.glossary]
+    texts.append(re.sub(r"\s+", " ", (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")).lower())
+    phrase = RETRACTED[claim]
+    assert not any(phrase in text for text in texts), f"{claim}: {phrase!r} is back"
+
+
 # --- reading in a terminal ---------------------------------------------------
 
 

@@ -352,3 +352,28 @@ def test_the_figures_text_is_the_cores_for_any_state(words, signal, seed, data):
     if state.perm != list(range(len(words))):
         assert ("only relisted" in shown) == expected.equivariant
         assert ("cannot tell the orders apart" in shown) == (not expected.pooled_tells_apart)
+
+
+def test_an_edit_says_which_rows_moved_or_that_none_did():
+    """With the ramp the edit moves no row past the threshold: the message must not promise ▶ marks."""
+    state = PlaygroundState(signal="ramp")
+    state.edit_token(1, "dog")
+    assert not state.marked and "▶" not in state.last_change and "No row moved" in state.last_change
+    plain = PlaygroundState()
+    plain.edit_token(1, "dog")
+    assert plain.marked and "▶ marks the rows" in plain.last_change
+
+
+def test_character_mode_asks_for_a_character_twice():
+    state = PlaygroundState("abc")
+    state.toggle_characters()
+    assert dict(state.figure_lines())["no repeated token"] == "(type a character twice to compare its rows)"
+
+
+def test_lesson_3s_order_b_names_its_tokens_as_the_playground_does():
+    """The lesson's order B grid and the playground its link opens call the twins the₀ and the₄ alike."""
+    from attnpos.lessons.figures import figure
+
+    linked = PlaygroundState("the cat sat on the mat", list(ORDER_B_PERM))
+    assert figure("sentence.order_b_weights").labels() == linked.labels(linked.perm)
+    assert "the₀" in linked.labels(linked.perm) and "the₄" in linked.labels(linked.perm)

@@ -227,3 +227,31 @@ def test_wrong_field_types_count_as_damage(tmp_path):
     state = {"version": 1, "position": None, "visited": {}, "quizzes": {}, "exercises": {"x": {"attempts": "three"}}}
     (tmp_path / STATE_FILE).write_text(json.dumps(state))
     assert Progress.load(tmp_path).notices
+
+
+def test_a_read_only_load_creates_moves_and_writes_nothing(tmp_path):
+    assert Progress.load(tmp_path / "new" / "data", read_only=True).path.parent.exists() is False
+    (tmp_path / STATE_FILE).write_bytes(b"damaged{")
+    progress = Progress.load(tmp_path, read_only=True)
+    assert progress.notices and not progress.save()
+    assert sorted(p.name for p in tmp_path.iterdir()) == [STATE_FILE] and (tmp_path / STATE_FILE).read_bytes() == b"damaged{"
+
+
+def test_a_command_is_told_its_change_is_lost_and_the_app_that_it_lasts_until_quitting(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("a file where the folder should be")
+    app, command = Progress.load(blocker / "data"), Progress.load(blocker / "data", lasting=False)
+    assert "kept in memory until you quit" in app.notices[0] and "--data-dir" in app.notices[0]
+    assert "not recorded" in command.notices[0] and "until you quit" not in command.notices[0]
+
+
+def test_a_draft_too_large_for_the_editor_is_named_and_kept_aside(tmp_path):
+    from attnpos.lessons.progress import DRAFT_MAX_CHARS, DRAFT_MAX_LINES, draft_too_large, keep_aside
+
+    assert draft_too_large("x = 1\n" * 50) is None
+    assert "12,000 lines" in draft_too_large("x = 1\n" * 11_999 + "x = 1")
+    assert draft_too_large("#" * (DRAFT_MAX_CHARS + 1)).startswith(f"{DRAFT_MAX_CHARS + 1:,} characters")
+    assert draft_too_large("\n" * (DRAFT_MAX_LINES - 1)) is None
+    first = keep_aside(tmp_path / "kept", "answer.py", "one")
+    second = keep_aside(tmp_path / "kept", "answer.py", "two")
+    assert first.read_text() == "one" and second.name == "answer-2.py" and second.read_text() == "two"

@@ -115,3 +115,24 @@ def farther(k: object, T: object) -> int:
     """sinusoidal-table: a shift two positions longer, still inside the table."""
     shift, length = int(k), int(T)  # type: ignore[call-overload]
     return shift + 2 if shift + 2 < length else max(1, shift - 1)
+
+
+# The rope exercise's rerun moves every position this far on: a RoPE head's
+# scores and outputs stay the same, its q and k do not.
+POSITION_SHIFT = 1000
+
+
+def shifted_positions(positions: object) -> np.ndarray:
+    """The learner's positions moved POSITION_SHIFT slots on, in their own dtype."""
+    positions = np.asarray(positions)
+    return positions + positions.dtype.type(POSITION_SHIFT) if positions.dtype.kind in "iuf" else positions + POSITION_SHIFT
+
+
+def other_head_count(n_heads: object) -> int:
+    """Another head count for the alibi exercise's rerun: 20 (not a power of two), or 6 for 16 heads or more (the rerun's arrays stay no larger)."""
+    return 6 if int(np.asarray(n_heads).reshape(-1)[0]) >= 16 else 20
+
+
+def other_factor(factor: object) -> float:
+    """Another context factor for the context-extension rerun: 8, or 2 if the learner already has 8."""
+    return 2.0 if float(np.asarray(factor).reshape(-1)[0]) == 8.0 else 8.0

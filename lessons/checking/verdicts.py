@@ -85,6 +85,12 @@ PROBLEMS = {
     "memory/allocation": "Line {line} asks for one array larger than the run's memory ({error}): these arrays are tiny, so look at the shape you create there.",
     "memory/growing": "Your script used too much memory little by little, and ran out on line {line}: look for a loop that keeps growing something.",
     "memory/killed": "Your script used too much memory, little by little: look for a loop that keeps growing something.",
+    "bad-shape/odd-head-width": "`{name}` has shape {shape}: RoPE turns channels in pairs, so the head width must be even.",
+    "bad-shape/positions-length": "`positions` has shape {shape}, but it must hold one position for each of the {tokens} tokens.",
+    "bad-shape/heads": "`{name}` has shape {shape}, but there are {heads} heads: {wanted} is needed.",
+    "bad-shape/pairs": "`{name}` has shape {shape}, but a head of width {hs} has {pairs} channel pairs: ({pairs},) is needed.",
+    "bad-type/count": "`{name}` is {got}, but a whole number from {low} to {high} is needed.",
+    "bad-type/base": "`{name}` is {got}, but a number greater than 1 is needed.",
     "bad-shape/twin-slots": "`X` has shape {shape}, but the two copies sit at slots {a} and {b}, so at least {tokens} tokens are needed.",
 }
 

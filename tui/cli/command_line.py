@@ -157,15 +157,32 @@ def _watch(args: argparse.Namespace) -> int:
     if args.interval <= 0:
         raise UsageError("--interval must be positive")
     limits = _limits(args)
+    if args.exercise is None:
+        from attnpos.tui.cli.learner_path import walk
+
+        return walk(_load_course(), Path("."), args.interval, limits, args.data_dir, _strict(args))
+    file = args.file if args.file is not None else Path(f"{args.exercise}.py")
     from attnpos.tui.cli.early_sandbox import EarlySandbox
 
     early = EarlySandbox(_strict(args))  # as for check: the first check need not wait for the server either
     try:
         from attnpos.tui.cli.exercise_commands import watch
 
-        return watch(_exercise_course(args.exercise), args.exercise, args.file, args.interval, limits, args.data_dir, early=early)
+        return watch(_exercise_course(args.exercise), args.exercise, file, args.interval, limits, args.data_dir, early=early)
     finally:
         early.release()
+
+
+def _next(args: argparse.Namespace) -> int:
+    from attnpos.tui.cli.learner_path import print_next
+
+    return print_next(_load_course(), args.dir, args.data_dir)
+
+
+def _why(args: argparse.Namespace) -> int:
+    from attnpos.tui.cli.learner_path import why_question
+
+    return why_question(_exercise_course(args.exercise), args.exercise, args.answer, args.data_dir)
 
 
 def _hint(args: argparse.Namespace) -> int:
@@ -175,9 +192,9 @@ def _hint(args: argparse.Namespace) -> int:
 
 
 def _exercises(args: argparse.Namespace) -> int:
-    from attnpos.tui.cli.exercise_commands import list_exercises
+    from attnpos.tui.cli.learner_path import list_exercises
 
-    return list_exercises(_load_course())
+    return list_exercises(_load_course(), args.data_dir)
 
 
 def _export(args: argparse.Namespace) -> int:
@@ -207,6 +224,9 @@ def build_parser() -> argparse.ArgumentParser:
         prog="attnpos",
         description="Why Attention Needs Position: a terminal course. With no command, opens the course.",
     )
+    from attnpos import __version__
+
+    parser.add_argument("--version", action="version", version=f"attnpos {__version__}")
     parser.add_argument("--data-dir", type=Path, default=None, help="where progress and drafts are kept (default: $ATTNPOS_DATA_DIR or the user data folder)")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
@@ -245,9 +265,10 @@ def build_parser() -> argparse.ArgumentParser:
     exercise.add_argument("--dir", type=Path, default=Path("."), help="where to write EXERCISE.py (default: here)")
     exercise.set_defaults(run=_exercise)
 
-    watch = commands.add_parser("watch", help="re-check an answer file every time it is saved")
-    watch.add_argument("exercise")
-    watch.add_argument("file", type=Path)
+    watch = commands.add_parser(
+        "watch", help="re-check an answer file every time it is saved; with no id, walk through the exercises in order")
+    watch.add_argument("exercise", nargs="?", help="the exercise id; without one, each exercise not done, in order, as ./ID.py")
+    watch.add_argument("file", type=Path, nargs="?", help="your answer (default: ./ID.py)")
     watch.add_argument("--interval", type=float, default=0.5, metavar="S", help="seconds between looks at the file")
     _add_limits(watch)
     _add_strict(watch)
@@ -255,7 +276,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     hint = commands.add_parser("hint", help="show an exercise's hints one at a time, from a nudge to nearly the answer")
     hint.add_argument("exercise")
-    hint.add_argument("number", type=int, nargs="?", default=1, help="which hint (default 1)")
+    hint.add_argument("number", type=int, nargs="?", default=None,
+                      help="which hint; the weaker ones not shown yet come first (default: the next one)")
     hint.set_defaults(run=_hint)
 
     open_ = commands.add_parser("open", help="start the app at a lesson (its number) or an exercise (its id)")
@@ -291,12 +313,26 @@ def build_parser() -> argparse.ArgumentParser:
                        help="where each browser session's progress is kept (default: DATA_DIR/browser-sessions)")
     serve.set_defaults(run=_serve)
 
-    exercises = commands.add_parser("exercises", help="list the exercises with their lessons")
+    exercises = commands.add_parser("exercises", help="list the exercises in order, with what is done")
     exercises.set_defaults(run=_exercises)
+
+    next_ = commands.add_parser("next", help="the first exercise not done: writes its starter here (never over a file)")
+    next_.add_argument("--dir", type=Path, default=Path("."), help="where to write EXERCISE.py (default: here)")
+    next_.set_defaults(run=_next)
+
+    why = commands.add_parser("why", help="answer the question that completes an exercise, once its code passes")
+    why.add_argument("exercise")
+    why.add_argument("answer", nargs="?", help="the letter of your choice; without it, the question is asked")
+    why.set_defaults(run=_why)
     return parser
 
 
 def _app(args: argparse.Namespace, start=None, play: str | None = None) -> int:
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        # A full-screen app on a file or a pipe would write escape codes into it and wait for keys for ever.
+        raise UsageError(
+            "the course opens full-screen and needs a terminal, but standard input or output is not one; "
+            "for text, try 'attnpos lessons', 'attnpos lessons show 1' or 'attnpos exercises'")
     return args.open_app(args.data_dir, start, play)
 
 

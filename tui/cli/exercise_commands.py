@@ -23,7 +23,7 @@ from attnpos.lessons.checking import (
 )
 from attnpos.lessons.checking.judging import checker_error
 from attnpos.lessons.checking.sandbox import read_script
-from attnpos.lessons.model import Course, Exercise
+from attnpos.lessons.model import CITED_HINT, Course, Exercise
 from attnpos.lessons.progress import Progress
 from attnpos.tui.cli.early_sandbox import CHECK_WORKERS, EarlySandbox
 from attnpos.tui.cli.usage import UsageError
@@ -105,6 +105,8 @@ def print_verdict(console: Console, verdict: Verdict, path: Path) -> None:
         print_fenced(console, str(verdict.details["error"]), "red")
         if verdict.details.get("source_line"):
             print_fenced(console, str(verdict.details["source_line"]).strip(), "dim")
+    if not verdict.passed and CITED_HINT.search(verdict.message):
+        console.print(f"[dim]hints, from a nudge up: attnpos hint {escape(verdict.exercise)}[/]")
     if verdict.output.strip():
         lines = verdict.output.rstrip("\n").splitlines()
         console.print("[dim]your script printed:[/]")
@@ -124,17 +126,20 @@ def print_fenced(console: Console, text: str, style: str) -> None:
             console.print(Text(margin, style=style) + piece, soft_wrap=True, highlight=False)
 
 
-def record(verdict: Verdict, source: str, data_dir: Path | None, console: Console | None) -> None:
-    """A learner's own check counts in their progress too, as a check in the app does (with the code that passed)."""
+def record(verdict: Verdict, source: str, data_dir: Path | None, console: Console | None, then_why: bool = True) -> None:
+    """A learner's own check counts in their progress too, as a check in the app does (with the code that passed).
+
+    ``then_why``: say how to answer the why question after a pass (`watch` without an id asks it itself).
+    """
     from rich.markup import escape
 
-    progress = Progress.load(data_dir)
+    progress = Progress.load(data_dir, lasting=False)
     state = progress.record_check(verdict.exercise, verdict.passed, source)
     if console is not None:
         for notice in progress.notices:
             console.print(f"[yellow]{escape(notice)}[/]")
-        if verdict.passed and not state.why_correct:
-            console.print(f"[bold]One question completes it:[/] attnpos open {verdict.exercise}")
+        if verdict.passed and not state.why_correct and then_why:
+            console.print(f"[bold]One question completes it:[/] attnpos why {verdict.exercise} (or in the app: attnpos open {verdict.exercise})")
 
 
 def run_check(
@@ -219,91 +224,114 @@ def run_grade(course: Course, exercise_id: str, paths: list[Path], fmt: str, job
 def write_starter(course: Course, exercise_id: str, folder: Path) -> int:
     exercise = find_exercise(course, exercise_id)
     target = folder / f"{exercise.id}.py"
+    write_starter_file(exercise, target)
+    print(f"wrote {shown_path(target)}: fill in the # TODO lines, then run")
+    print(f"  attnpos check {exercise.id} {shown_path(target)}    (or: attnpos watch {exercise.id} {shown_path(target)})")
+    return 0
+
+
+def write_starter_file(exercise: Exercise, target: Path) -> None:
+    """The starter at ``target``, never over a file that is there; its folder is made if missing."""
+    folder = target.parent
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"{shown_path(folder)} is not a folder; give --dir a folder to write {target.name} in")
     if target.exists():
         raise UsageError(f"{shown_path(target)} already exists; not overwriting your work")
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        target.write_text(exercise.starter, encoding="utf-8")
+        with open(target, "x", encoding="utf-8") as handle:  # "x": a file made meanwhile is not overwritten either
+            handle.write(exercise.starter)
     except OSError as error:
         raise UsageError(f"cannot write {shown_path(target)}: {error.strerror or error}") from None
-    print(f"wrote {shown_path(target)}: fill in the # TODO lines, then run")
-    print(f"  attnpos check {exercise.id} {shown_path(target)}    (or: attnpos watch {exercise.id} {shown_path(target)})")
-    return 0
 
 
 def watch(
     course: Course, exercise_id: str, file: Path, interval: float, limits: Limits, data_dir: Path | None = None,
     strict: bool | None = None, early: EarlySandbox | None = None,
 ) -> int:
-    """Re-check whenever the file changes; polling works where file events do not (network folders).
+    """Re-check whenever the file changes, until ctrl+c (``watch_file``).
 
     One sandbox serves the session, so every check after the first is warm: its
     server is up and the checker imported. ``early``: one already starting.
     """
     from rich.console import Console
-    from rich.markup import escape
 
     exercise = find_exercise(course, exercise_id)
     readable_file(file)
     console = Console(highlight=False)
-    seen: tuple[int, int] | None = None
     sandbox = early.ready() if early is not None else open_sandbox(CHECK_WORKERS, strict)
     try:
-        while True:
-            stamp: tuple[int, int] | None
-            try:
-                info = file.stat()
-                stamp = (info.st_mtime_ns, info.st_size)
-            except OSError:
-                stamp = None
-            if stamp is not None and stamp != seen:
-                seen = stamp
-                console.rule(time.strftime("%H:%M:%S"))
-                try:
-                    source = readable_file(file)
-                    verdict = check_file(exercise, file, sandbox, limits)
-                except (UsageError, ScriptRefused, OSError, UnicodeDecodeError) as problem:
-                    console.print(f"[red]{escape(printable(str(problem)))}[/]")
-                    console.print("[dim]watching for changes; ctrl+c stops[/]")
-                    time.sleep(interval)
-                    continue
-                print_verdict(console, verdict, file)
-                record(verdict, source, data_dir, console)
-                console.print("[dim]watching for changes; ctrl+c stops[/]")
-            time.sleep(interval)
+        watch_file(console, exercise, file, sandbox, interval, limits, data_dir)
     except KeyboardInterrupt:
         return 0
     finally:
         if early is None:  # else the caller releases it
             sandbox.close()
+    return 0
 
 
-def print_hint(course: Course, exercise_id: str, number: int, data_dir: Path | None = None) -> int:
+def watch_file(
+    console: Console, exercise: Exercise, file: Path, sandbox: Sandbox, interval: float, limits: Limits,
+    data_dir: Path | None, until_passed: bool = False,
+) -> None:
+    """Check ``file`` now and whenever it changes; polling works where file events do not (network folders).
+
+    Returns after a pass when ``until_passed``; otherwise runs until interrupted.
+    """
+    from rich.markup import escape
+
+    seen: tuple[int, int] | None = None
+    gone = False
+    while True:
+        stamp: tuple[int, int] | None
+        try:
+            info = file.stat()
+            stamp = (info.st_mtime_ns, info.st_size)
+        except OSError:
+            stamp = None
+        if stamp is None and not gone:
+            gone = True
+            console.print(f"[yellow]{escape(shown_path(file))} is gone; waiting for it to come back (ctrl+c stops)[/]")
+        if stamp is not None and stamp != seen:
+            gone = False
+            seen = stamp
+            console.rule(time.strftime("%H:%M:%S"))
+            try:
+                source = readable_file(file)
+                verdict = check_file(exercise, file, sandbox, limits)
+            except (UsageError, ScriptRefused, OSError, UnicodeDecodeError) as problem:
+                console.print(f"[red]{escape(printable(str(problem)))}[/]")
+                console.print("[dim]watching for changes; ctrl+c stops[/]")
+                time.sleep(interval)
+                continue
+            print_verdict(console, verdict, file)
+            record(verdict, source, data_dir, console, then_why=not until_passed)
+            if verdict.passed and until_passed:
+                return
+            console.print("[dim]watching for changes; ctrl+c stops[/]")
+        time.sleep(interval)
+
+
+def print_hint(course: Course, exercise_id: str, number: int | None, data_dir: Path | None = None) -> int:
+    """The next hint, or hint ``number`` with every weaker one not shown yet (hints count from the nudge up)."""
     from rich.console import Console
     from rich.markup import escape
 
     exercise = find_exercise(course, exercise_id)
     total = len(exercise.hints)
-    if not 1 <= number <= total:
+    if number is not None and not 1 <= number <= total:
         raise UsageError(f"{exercise.id} has hints 1 to {total}")
-    progress = Progress.load(data_dir)  # a hint read here counts as one taken in the app
-    progress.record_hint(exercise.id, number)
+    progress = Progress.load(data_dir, lasting=False)  # a hint read here counts as one taken in the app
+    state = progress.exercise(exercise.id)
+    last = state.next_hint(total) if number is None else number
+    first = min(state.hints_used + 1, last)
+    progress.record_hint(exercise.id, last)  # saved as it is recorded
     console = Console(highlight=False)
-    console.print(f"[bold]Hint {number} of {total}[/] · {escape(exercise.title)}")
-    console.print(escape(exercise.hints[number - 1]))
-    if number < total:
-        console.print(f"[dim]a stronger one: attnpos hint {exercise.id} {number + 1}[/]")
-    return 0
-
-
-def list_exercises(course: Course) -> int:
-    from rich.console import Console
-    from rich.table import Table
-
-    table = Table(box=None)
-    for column in ("exercise", "lesson", "title"):
-        table.add_column(column)
-    for exercise in course.exercises.values():
-        table.add_row(exercise.id, str(exercise.lesson), exercise.title)
-    Console().print(table)
+    for notice in progress.notices:
+        console.print(f"[yellow]{escape(notice)}[/]")
+    for shown in range(first, last + 1):
+        console.print(f"[bold]Hint {shown} of {total}[/] · {escape(exercise.title)}")
+        console.print(escape(exercise.hints[shown - 1]))
+    if last < total:
+        console.print(f"[dim]a stronger one: attnpos hint {exercise.id}[/]")
     return 0

@@ -15,7 +15,7 @@ from rich.syntax import Syntax
 from rich.table import Table
 from rich.text import Text
 
-from attnpos.lessons.cells import run_cell
+from attnpos.lessons.cells import Helper, cell_helpers, run_cell
 from attnpos.lessons.figures import changed_rows, figure
 from attnpos.lessons.model import Block, Code, Course, ExerciseRef, Grid, Heatmap, Lesson, Math, PlaygroundLink, Prose, Quiz, render_block
 from attnpos.tui.colours import SHADES, format_weight, ramp_step, ramp_style, shade
@@ -108,6 +108,10 @@ class _Printed:
     def code(self, block: Code) -> list[RenderableType]:
         title = "python · runnable" if block.runnable else block.language
         parts: list[RenderableType] = [Panel(Syntax(block.source, block.language, theme="ansi_dark", word_wrap=True), title=title, title_align="left")]
+        helpers = cell_helpers(block.source) if block.runnable else []
+        if helpers:
+            names = ", ".join(helper.name for helper in helpers)
+            parts.append(Text(f"calls {names} from attnpos.core: their code is under “Helpers” after the lesson", style="dim"))
         if block.runnable and self.run_code:
             result = run_cell(block.source)
             output = Text(result.output.rstrip("\n"))
@@ -154,7 +158,24 @@ def lesson_renderable(lesson: Lesson, course: Course, run_code: bool = True) -> 
         for block in section.blocks:
             parts.extend(block_renderables(block, course, run_code))
     parts.extend(answers_renderables(lesson))
+    parts.extend(helpers_renderables(lesson))
     return Group(*parts)
+
+
+def helpers_renderables(lesson: Lesson) -> Iterable[RenderableType]:
+    """Each attnpos.core name the lesson's code calls, with its code, once: no helper stays hidden."""
+    shown: dict[str, Helper] = {}
+    for section in lesson.sections:
+        for block in section.blocks:
+            if isinstance(block, Code) and block.runnable:
+                for helper in cell_helpers(block.source):
+                    shown.setdefault(helper.name, helper)
+    if not shown:
+        return
+    yield Text("\nHelpers", style="bold underline")
+    for helper in shown.values():
+        yield Panel(Syntax(helper.source, "python", theme="ansi_dark", word_wrap=True),
+                    title=f"{helper.name} · {helper.module}", title_align="left")
 
 
 def answers_renderables(lesson: Lesson) -> Iterable[RenderableType]:

@@ -7,10 +7,11 @@ import sys
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from attnpos.lessons.outline import OutlineLesson, read_outline
-from attnpos.lessons.progress import Progress, exercise_status, lesson_status
+from attnpos.lessons.progress import Progress, course_order, exercise_status, lesson_status, next_exercise
 from attnpos.lessons.scanner import read_course_text
 from attnpos.tui.cli.usage import UsageError
 
@@ -32,7 +33,12 @@ def progress_summary(progress: Progress) -> dict:
                 "questions": {"total": len(lesson.quizzes), "answered": answered, "right_first_time": right_first},
             }
         )
-    return {"data_file": str(progress.path), "position": _position(progress, outline), "lessons": lessons}
+    return {
+        "data_file": str(progress.path),
+        "data_file_exists": progress.path.is_file(),
+        "position": _position(progress, outline),
+        "lessons": lessons,
+    }
 
 
 def _position(progress: Progress, outline: list[OutlineLesson]) -> dict | None:
@@ -63,7 +69,7 @@ def _exercise_cell(exercise: dict) -> str:
 
 
 def print_progress(data_dir: Path | None, as_json: bool) -> int:
-    progress = Progress.load(data_dir)
+    progress = Progress.load(data_dir, read_only=True)  # a report creates nothing on disk
     for notice in progress.notices:
         print(f"attnpos: {notice}", file=sys.stderr)
     summary = progress_summary(progress)
@@ -79,8 +85,44 @@ def print_progress(data_dir: Path | None, as_json: bool) -> int:
         first = f"{questions['right_first_time']}/{questions['total']}" if questions["total"] else "-"
         table.add_row(f"{lesson['lesson']} {lesson['title']}", lesson["status"], f"{lesson['sections_read']}/{lesson['sections']}", first, exercises)
     Console().print(table)
-    print(f"kept in {summary['data_file']}")
+    if summary["data_file_exists"]:
+        print(f"kept in {summary['data_file']}")
+    elif not progress.notices:  # a data folder that cannot be has been explained above
+        print(f"nothing saved yet; progress will be kept in {summary['data_file']}")
+    print_summary_if_complete(Console(highlight=False), progress)
     return 0
+
+
+def course_summary(progress: Progress) -> list[str] | None:
+    """The lines that close the course once every exercise is done; None before."""
+    outline = read_outline()
+    order = course_order(outline)
+    if next_exercise(order, progress) is not None:
+        return None
+    states = [progress.exercise(exercise_id) for exercise_id in order]
+    right_first, answered = progress.first_answers([q for lesson in outline for q in lesson.quizzes])
+    questions = sum(len(lesson.quizzes) for lesson in outline)
+    sections = sum(len(lesson.sections) for lesson in outline)
+    read = sum(len(progress.visited(lesson.number) & set(range(len(lesson.sections)))) for lesson in outline)
+    return [
+        f"Course complete: all {len(order)} exercises done, each with its why question.",
+        f"  {sum(s.attempts for s in states)} checks, {sum(s.hints_used for s in states)} hints, "
+        f"{sum(s.solution_seen for s in states)} reference solutions looked at",
+        f"  lesson questions: {right_first} of {questions} right at the first answer ({answered} answered)",
+        f"  sections read in the app: {read} of {sections}",
+        "Next: the positional encodings the course previews, in their papers (Vaswani et al. 2017; "
+        "Su et al., RoFormer; Press et al., ALiBi).",
+    ]
+
+
+def print_summary_if_complete(console: Console, progress: Progress) -> bool:
+    lines = course_summary(progress)
+    if lines is None:
+        return False
+    console.print(f"[bold green]{escape(lines[0])}[/]")
+    for line in lines[1:]:
+        console.print(escape(line))
+    return True
 
 
 CONTROLLING_TERMINAL = "/dev/tty"  # the terminal a command was started from, whatever its standard input
@@ -108,7 +150,7 @@ def ask(question: str) -> str | None:
 
 
 def reset_progress(data_dir: Path | None, exercise_id: str | None, yes: bool) -> int:
-    progress = Progress.load(data_dir)
+    progress = Progress.load(data_dir, lasting=False)
     known = [e.id for lesson in read_outline() for e in lesson.exercises]
     if exercise_id is not None and exercise_id not in known:
         raise UsageError(f"unknown exercise {exercise_id!r}; known: {', '.join(known)}")

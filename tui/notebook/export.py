@@ -18,30 +18,17 @@ from attnpos.lessons.model import Code, Course, ExerciseRef, Grid, Heatmap, Less
 SETUP_CELL = "%load_ext attnpos\nfrom attnpos.tui.notebook.show import grid, heatmap"
 
 
-def _grid_call(block: Grid) -> str:
+def _figure_call(function: str, block: Grid | Heatmap, **switches: bool) -> str:
+    """The notebook cell's call that draws a figure block: ``grid('shuffle.weights', titles=(…,))``."""
     arguments = [repr(block.figure)]
     if block.compare:
         arguments.append(f"compare={block.compare!r}")
     if block.titles:
         arguments.append(f"titles={tuple(block.titles)!r}")
-    if block.mark_changed:
-        arguments.append("mark_changed=True")
+    arguments += [f"{name}=True" for name, on in switches.items() if on]
     if block.caption:
         arguments.append(f"caption={block.caption!r}")
-    return f"grid({', '.join(arguments)})"
-
-
-def _heatmap_call(block: Heatmap) -> str:
-    arguments = [repr(block.figure)]
-    if block.compare:
-        arguments.append(f"compare={block.compare!r}")
-    if block.titles:
-        arguments.append(f"titles={tuple(block.titles)!r}")
-    if block.own_scales:
-        arguments.append("own_scales=True")
-    if block.caption:
-        arguments.append(f"caption={block.caption!r}")
-    return f"heatmap({', '.join(arguments)})"
+    return f"{function}({', '.join(arguments)})"
 
 
 def _quiz_markdown(quiz: Quiz) -> str:
@@ -76,10 +63,10 @@ class NotebookCells:
         return [new_markdown_cell(f"```{block.language}\n{block.source.rstrip()}\n```")]
 
     def grid(self, block: Grid) -> list:
-        return [new_code_cell(_grid_call(block))]
+        return [new_code_cell(_figure_call("grid", block, mark_changed=block.mark_changed))]
 
     def heatmap(self, block: Heatmap) -> list:
-        return [new_code_cell(_heatmap_call(block))]
+        return [new_code_cell(_figure_call("heatmap", block, own_scales=block.own_scales))]
 
     def quiz(self, block: Quiz) -> list:
         return [new_markdown_cell(_quiz_markdown(block))]

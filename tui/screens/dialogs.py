@@ -14,10 +14,13 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, OptionList, Static
+from textual.widgets.option_list import Option
 
-from attnpos.core.playground import SIGNALS, play
+from attnpos.core.playground import SIGNAL_NAMES, SIGNALS, play
+from attnpos.lessons.cells import Helper
 from attnpos.lessons.glossary import Term
 from attnpos.lessons.model import Exercise
+from attnpos.lessons.playground_state import SIGNAL_LESSONS
 from attnpos.tui.keys import bound_key
 from attnpos.tui.leaks import Footer
 from attnpos.tui.widgets.lesson_blocks import ProseBlock, QuizCard
@@ -107,6 +110,32 @@ class SolutionScreen(ModalScreen[None]):
                     side.border_title = title
                     yield Static(Syntax(source, "python", theme="ansi_dark", line_numbers=True, word_wrap=True))
         yield Footer()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class HelpersScreen(ModalScreen[None]):
+    """The code of the attnpos.core names a lesson cell calls: no helper stays hidden."""
+
+    CSS_PATH = "dialogs.tcss"  # loaded with the screen, not at start-up
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,h", "close", "Back to the lesson")]
+
+    def __init__(self, helpers: list[Helper]):
+        super().__init__()
+        self.helpers = helpers
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="brief") as box:
+            box.border_title = "The helpers this cell calls, from attnpos.core"
+            box.border_subtitle = f"↑↓ scroll · {bound_key(self, 'close')} back"
+            for helper in self.helpers:
+                yield Static(Text(f"{helper.name} · {helper.module}", style="bold"))
+                yield Static(Syntax(helper.source, "python", theme="ansi_dark", word_wrap=True), classes="helper-code")
+
+    def on_mount(self) -> None:
+        self.query_one("#brief").focus()
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -203,27 +232,23 @@ class PromptScreen(ModalScreen["str | None"]):
 
 
 class SignalsTableScreen(ModalScreen[None]):
-    """Every position signal on the current sentence and order, side by side."""
+    """Every position signal on the current sentence and order, side by side, each row explained and linked to its lesson."""
 
     CSS_PATH = "dialogs.tcss"  # loaded with the screen, not at start-up
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,a", "close", "Close")]
 
-    def __init__(self, tokens: list[str], perm: list[int], temperature: float, seed: int):
+    def __init__(self, tokens: list[str], perm: list[int], temperature: float, seed: int, lesson_titles: dict[int, str] | None = None):
         super().__init__()
         self.tokens, self.perm, self.temperature, self.seed = tokens, perm, temperature, seed
+        self.lesson_titles = lesson_titles or {}
 
     def compose(self) -> ComposeResult:
-        table = Table(box=None, padding=(0, 1), header_style="bold")
-        for column in ("signal", "gap", "twins' rows", "Σ outputs tells orders apart"):
-            table.add_column(column)
-        for signal in SIGNALS:
-            state = play(self.tokens, self.perm, signal, temperature=self.temperature, seed=self.seed)
-            twins = "-" if not state.twins else ("identical" if state.twins[0][2] else "different")
-            table.add_row(signal, f"{state.gap:.3g}", twins, "yes" if state.pooled_tells_apart else "no")
         order = " ".join(map(str, self.perm))
         with Vertical(id="signals-table") as box:
-            box.border_title = f"all signals · order {order} · {bound_key(self, 'close')} closes"
-            yield Static(table)
+            box.border_title = f"all signals · order {order} · enter opens a lesson · {bound_key(self, 'close')} closes"
+            yield Static(Text(self._columns("signal", "gap", "twins' rows", "Σ tells apart", "lesson"), style="bold"))
+            yield OptionList(*[self._row(signal) for signal in SIGNALS], id="signal-lessons")
+            yield Static("", id="signal-about")
             yield Static(
                 "gap ≈ 0: attention only relisted its outputs (no order seen). The constant offset is the "
                 "same at every slot, so it sees no more than none; every per-slot signal does. causal is a "
@@ -231,6 +256,31 @@ class SignalsTableScreen(ModalScreen[None]):
                 "published form, −m·(i − j) on earlier keys with that mask (head 0, m = 1/2).",
                 classes="note",
             )
+
+    @staticmethod
+    def _columns(signal: str, gap: str, twins: str, pooled: str, lesson: str) -> str:
+        return f"{signal:<11}{gap:>9}  {twins:<11}  {pooled:<13}  {lesson}"
+
+    def _row(self, signal: str) -> Option:
+        state = play(self.tokens, self.perm, signal, temperature=self.temperature, seed=self.seed)
+        twins = "-" if not state.twins else ("identical" if state.twins[0][2] else "different")
+        pooled = "yes" if state.pooled_tells_apart else "no"
+        return Option(self._columns(signal, f"{state.gap:.3g}", twins, pooled, str(SIGNAL_LESSONS[signal])), id=signal)
+
+    @on(OptionList.OptionHighlighted, "#signal-lessons")
+    def _explain(self, event: OptionList.OptionHighlighted) -> None:
+        """What the highlighted row's signal is, and where it is taught."""
+        signal = str(event.option.id)
+        lesson = SIGNAL_LESSONS[signal]
+        title = self.lesson_titles.get(lesson, "")
+        where = f"lesson {lesson}" + (f", {title}" if title else "")
+        self.query_one("#signal-about", Static).update(Text.assemble((signal, "bold"), f": {SIGNAL_NAMES[signal]}. Taught in {where}."))
+
+    @on(OptionList.OptionSelected, "#signal-lessons")
+    def _open_lesson(self, event: OptionList.OptionSelected) -> None:
+        lesson = SIGNAL_LESSONS[str(event.option.id)]
+        self.dismiss(None)
+        self.app.call_later(self.app.open_lesson, lesson)  # type: ignore[attr-defined]
 
     def action_close(self) -> None:
         self.dismiss(None)

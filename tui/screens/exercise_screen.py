@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import shutil
 import subprocess
 import tempfile
 from pathlib import Path
@@ -15,7 +16,7 @@ from textual.app import ComposeResult, SuspendNotSupported
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.timer import Timer
-from textual.widgets import Header, Static, TextArea
+from textual.widgets import Static, TextArea
 
 from attnpos.lessons.checking import (
     CancelToken,
@@ -28,6 +29,7 @@ from attnpos.lessons.checking import (
     missing_layers,
 )
 from attnpos.lessons.model import Exercise
+from attnpos.lessons.progress import DRAFT_MAX_CHARS, draft_too_large, keep_aside
 from attnpos.tui.keys import bound_key
 from attnpos.tui.leaks import Footer
 from attnpos.tui.screens.course_screen import CourseScreen
@@ -36,7 +38,7 @@ from attnpos.tui.widgets.code_editor import CodeEditor
 from attnpos.tui.widgets.lesson_blocks import ProseBlock
 
 DRAFT_SAVE_DELAY = 0.5  # seconds of quiet typing before the draft is written
-ROOMY_HEIGHT = 24  # rows: below this a verdict folds the brief panel away to stay in view with its hint
+ROOMY_HEIGHT = 30  # rows: below this a verdict folds the brief panel away, so the code keeps its room
 
 
 def code_spans(text: str) -> Text:
@@ -59,7 +61,7 @@ class ExerciseScreen(CourseScreen):
         Binding("ctrl+r", "run", "Run"),
         Binding("ctrl+t", "check", "Check"),
         Binding("ctrl+g", "hint", "Hint"),
-        Binding("ctrl+o", "solution", "Solution"),
+        Binding("ctrl+o", "solution", "Solution", show=False),  # offered in the result panel after a check
         Binding("ctrl+l", "load_passed", "Load the code that passed"),  # only when the editor holds other code
         Binding("ctrl+n", "external_editor", "$EDITOR", show=False),
         # A browser (attnpos serve) keeps ctrl+t for a new tab, while the page passes f5 on to the app.
@@ -69,8 +71,9 @@ class ExerciseScreen(CourseScreen):
         Binding("f4", RESULT_PANEL, "Result panel on/off", show=False),
         # Priority, or the editor would take escape for itself: here it cancels a run first.
         Binding("escape", "leave", "Back", priority=True),
-        # `?` types into the editor here, so help needs a key of its own (quit is ctrl+q, Textual's).
+        # `?` and `q` type into the editor here, so help and quit need keys of their own, shown in the footer.
         Binding("f1", "app.help", "Help"),
+        Binding("ctrl+q", "app.quit", "Quit", priority=True),  # priority, as the app's hidden one: then the footer shows it
     ]
 
     def __init__(self, exercise: Exercise, saved_draft: str | None = None):
@@ -80,13 +83,18 @@ class ExerciseScreen(CourseScreen):
         self._cancel: CancelToken | None = None
         self._save_timer: Timer | None = None
         self._draft = saved_draft if saved_draft is not None else exercise.starter
+        # A saved draft too large for the editor (it would freeze the app) is kept as a file on mount.
+        self._oversized: tuple[str, str] | None = None  # (why, the draft)
+        if saved_draft is not None and (problem := draft_too_large(saved_draft)) is not None:
+            self._oversized = (problem, saved_draft)
+            self._draft = exercise.starter
 
     @property
     def state(self):
         return self.app.progress.exercise(self.exercise.id)
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        # No header: at 80×24 its row is worth more to the code; the brief's border names the exercise.
         with VerticalScroll(id="instructions") as instructions:
             instructions.border_title = f"Exercise · {self.exercise.title}"
             instructions.border_subtitle = f"{self.key('brief')} shows it all · {self.key(BRIEF_PANEL)} hides this"
@@ -99,8 +107,10 @@ class ExerciseScreen(CourseScreen):
             result.border_title = "result"
             result.border_subtitle = f"{self.key(RESULT_PANEL)} hides this"
             yield Static(self._welcome(), id="result-text")
-            yield Static(id="hint-text")
-        yield Footer(show_command_palette=False)  # room for help and quit at 80 columns
+            hint = Static(id="hint-text")
+            hint.display = False  # until there is a hint, or a pointer to one
+            yield hint
+        yield Footer(compact=True, show_command_palette=False)  # every key, quit included, at 60 columns
 
     @property
     def _holds_passed_code(self) -> bool:
@@ -142,22 +152,22 @@ class ExerciseScreen(CourseScreen):
                 (self.key("check"), "bold"), " checks again and asks it.",
             )
         return Text.assemble(
-            "Fill in the # TODO lines (", (self.key("brief"), "bold"), " shows the whole brief). ",
-            (self.key("run"), "bold"), " runs your code, ", (self.key("check"), "bold"), " checks it, ",
-            (self.key("hint"), "bold"), " gives a hint, ", (self.key("leave"), "bold"), " goes back, ", (self.key("quit", typed=False), "bold"),
-            " quits (your draft is kept).",
+            "Fill in the # TODO lines; ", (self.key("brief"), "bold"), " shows the whole brief. Your draft is kept when you quit.",
         )
 
     def on_mount(self) -> None:
-        self.sub_title = f"Lesson {self.exercise.lesson} · exercise {self.exercise.id}"
         editor = self.query_one("#editor", TextArea)
         editor.focus()
+        # The footer may have drawn the keys of the screen below before the editor took focus ("? Help q Quit").
+        self.call_after_refresh(self.refresh_bindings)
         # Start where the work is: the first line the learner has to write.
         todo = next((row for row, line in enumerate(self.draft.splitlines()) if "# TODO" in line), None)
         if todo is not None:
             editor.move_cursor((todo, 0), center=True)
         state = self.state
-        if state.passed and state.passed_source is not None and not self._holds_passed_code and self.draft == self.exercise.starter:
+        if self._oversized is not None:
+            self._set_oversized_draft_aside(*self._oversized)
+        elif state.passed and state.passed_source is not None and not self._holds_passed_code and self.draft == self.exercise.starter:
             # Passed elsewhere (attnpos check) and nothing of the learner's here to lose: show what passed.
             self._load(state.passed_source)
             self._show(Text.assemble(("The code that passed is in the editor (it was checked from the command line). ", "bold"), self._welcome()))
@@ -181,6 +191,31 @@ class ExerciseScreen(CourseScreen):
 
     # --- the draft -------------------------------------------------------------
 
+    def _keep_aside(self, text: str) -> Path | None:
+        """``text`` as a new file in the data folder (else the temporary folder); None when neither can be written."""
+        for folder in (self.app.progress.path.parent / "too-large-for-the-editor", Path(tempfile.gettempdir())):
+            try:
+                return keep_aside(folder, f"{self.exercise.id}.py", text)
+            except OSError:
+                continue
+        return None
+
+    def _set_oversized_draft_aside(self, problem: str, draft: str) -> None:
+        """The saved draft is too large for the editor: keep it as a file and open on the starter."""
+        kept = self._keep_aside(draft)
+        if kept is None:
+            # Nowhere to keep it: the editor must not replace it in the progress file either.
+            self._draft_pinned = True
+            self._show(Text(f"Your saved draft is too large for the editor ({problem}) and could not be copied "
+                            "to a file, so it stays in your progress file untouched and nothing typed here is saved.",
+                            style="bold red"))
+            return
+        self.app.progress.update_exercise(self.exercise.id, draft=None)  # kept in the file now: not again next time
+        self._show(Text.assemble(
+            (f"Your saved draft is too large for the editor ({problem}); it is kept in {kept}. ", "bold"),
+            f"The editor starts from the starter. Check that file with: attnpos check {self.exercise.id} {kept}",
+        ))
+
     @property
     def draft(self) -> str:
         """The editor's text, remembered on every change so it can be saved even while the screen closes."""
@@ -195,11 +230,20 @@ class ExerciseScreen(CourseScreen):
             self._save_timer.stop()
         self._save_timer = self.set_timer(DRAFT_SAVE_DELAY, self.save_draft)
 
+    _draft_pinned = False  # True when a saved draft could be neither loaded nor kept: it is never overwritten
+
+    @on(CodeEditor.TooLarge, "#editor")
+    def _paste_refused(self, event: CodeEditor.TooLarge) -> None:
+        self.notify(f"Not pasted: the draft would be {event.reason}. A long file can be checked with "
+                    f"'attnpos check {self.exercise.id} FILE'.", severity="warning", timeout=8)
+
     def save_draft(self) -> None:
         """Write the draft now (also called on leaving, quitting and hang-up)."""
         if self._save_timer is not None:
             self._save_timer.stop()
             self._save_timer = None
+        if self._draft_pinned:
+            return
         if self.draft != (self.state.draft if self.state.draft is not None else self.exercise.starter):
             self.app.progress.update_exercise(self.exercise.id, draft=self.draft)
 
@@ -279,6 +323,9 @@ class ExerciseScreen(CourseScreen):
             body.append("\n\nyour code printed:\n", style="dim")
             body.append(fenced(verdict.output.rstrip("\n")[-2000:]), style="dim")
         self._show(body)
+        if not verdict.passed:
+            self.query_one("#result").border_subtitle = (
+                f"{self.key('hint')} a hint · {self.key('solution')} the solution · {self.key(RESULT_PANEL)} hides this")
         if self.size.height < ROOMY_HEIGHT:
             # A short terminal cannot hold the brief, the code and a verdict with its hint: after a
             # check the verdict matters most, and f3 (or f2) brings the brief back.
@@ -286,7 +333,10 @@ class ExerciseScreen(CourseScreen):
         self.app.progress.record_check(self.exercise.id, verdict.passed, source)  # recorded once the verdict is on screen
         cited = self.exercise.cited_hint(verdict.message)
         if cited is not None and not verdict.passed:
-            self._show_hint(cited)  # "see the third hint": the hint itself, beside the verdict
+            if cited <= self.state.hints_used:
+                self._show_hint(cited)  # "see the third hint", seen before: shown again beside the verdict
+            else:
+                self._point_to_hints(cited)  # never shown unasked: hints come from the nudge up
         if verdict.passed:
             self._show_why()
 
@@ -301,7 +351,10 @@ class ExerciseScreen(CourseScreen):
 
     def _show(self, renderable) -> None:
         self.query_one("#result", VerticalScroll).display = True  # a result is never hidden from the learner
-        self.query_one("#hint-text", Static).update("")  # a hint belongs to the verdict it was shown with
+        self.query_one("#result").border_subtitle = f"{self.key(RESULT_PANEL)} hides this"
+        hint = self.query_one("#hint-text", Static)
+        hint.update("")  # a hint belongs to the verdict it was shown with
+        hint.display = False  # and takes no line without one
         self.query_one("#result-text", Static).update(renderable)
         self.query_one("#result", VerticalScroll).scroll_home(animate=False)
         # The result panel may grow and the editor shrink: keep the learner's line in view.
@@ -312,7 +365,16 @@ class ExerciseScreen(CourseScreen):
 
     def action_hint(self) -> None:
         """The next hint, below the verdict (the newest only; f2 lists every hint seen with the brief)."""
-        self._show_hint(min(self.state.hints_used + 1, len(self.exercise.hints)))
+        self._show_hint(self.state.next_hint(len(self.exercise.hints)))
+
+    def _point_to_hints(self, cited: int) -> None:
+        """A diagnosis names a hint the learner has not seen: say how to reach it, without showing it."""
+        upcoming = self.state.next_hint(len(self.exercise.hints))
+        pointer = Text.assemble(  # one line at 60 columns: the verdict keeps the panel's room
+            (self.key("hint"), "bold"), f": hint {upcoming} of {len(self.exercise.hints)}",
+            f" first; the message cites hint {cited}." if cited != upcoming else ", the one the message cites.",
+        )
+        self._show_hint_text(pointer)
 
     def _show_hint(self, number: int) -> None:
         """Hint ``number`` (from 1) below the verdict; it counts as seen."""
@@ -326,8 +388,13 @@ class ExerciseScreen(CourseScreen):
         # On the border, not a line of its own: the verdict and the hint must fit the panel together.
         hide = f"{self.key(RESULT_PANEL)} hides this"
         result.border_subtitle = f"{self.key('brief')} earlier hints · {hide}" if number > 1 else hide
-        self.query_one("#hint-text", Static).update(shown)
+        self._show_hint_text(shown)
         result.scroll_end(animate=False)
+
+    def _show_hint_text(self, text: Text) -> None:
+        hint = self.query_one("#hint-text", Static)
+        hint.update(text)
+        hint.display = True
 
     def action_solution(self) -> None:
         state = self.state
@@ -376,6 +443,9 @@ class ExerciseScreen(CourseScreen):
         passed = self.state.passed_source
         if passed is None or self._holds_passed_code:
             return
+        if (problem := draft_too_large(passed)) is not None:
+            self.notify(f"The code that passed is too large for the editor ({problem}); it stays as it was.", severity="warning")
+            return
         self._load(passed)
         undo = bound_key(self.query_one("#editor"), "undo")
         self._show(Text.assemble((f"The code that passed is in the editor ({undo} brings your draft back). ", "bold"), self._welcome()))
@@ -410,7 +480,7 @@ class ExerciseScreen(CourseScreen):
         self.save_draft()
 
     def action_external_editor(self) -> None:
-        """Suspend the app, edit the draft in $EDITOR, then check it."""
+        """Suspend the app, edit the draft in $EDITOR, then check it; a file too large for the editor is kept instead."""
         command = shlex.split(os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi")
         self.save_draft()
         with tempfile.TemporaryDirectory(prefix="attnpos-edit-") as folder:
@@ -422,6 +492,41 @@ class ExerciseScreen(CourseScreen):
             except (OSError, SuspendNotSupported) as error:
                 self.notify(f"Could not open an editor ({error}); set $EDITOR.", severity="error")
                 return
-            edited = path.read_text(encoding="utf-8")
+            edited, problem = _read_edited(path)
+            if problem is not None:
+                kept = self._keep_aside_file(path)
+                where = f"it is kept in {kept}" if kept is not None else "it could not be kept"
+                self._show(Text.assemble(
+                    (f"Not loaded: the edited file is {problem}; {where}. ", "bold"),
+                    "The editor keeps your previous draft.",
+                    f" Check the file with: attnpos check {self.exercise.id} {kept}" if kept is not None else "",
+                ))
+                return
         self._load(edited)
         self.action_check()
+
+    def _keep_aside_file(self, path: Path) -> Path | None:
+        """A copy of ``path`` (any bytes, any size) in the data folder, else the temporary folder."""
+        for folder in (self.app.progress.path.parent / "too-large-for-the-editor", Path(tempfile.gettempdir())):
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+                handle, name = tempfile.mkstemp(prefix=f"{self.exercise.id}-", suffix=".py", dir=folder)
+                os.close(handle)
+                kept = Path(name)
+                shutil.copyfile(path, kept)
+                return kept
+            except OSError:
+                continue
+        return None
+
+
+def _read_edited(path: Path) -> tuple[str, str | None]:
+    """The edited file's text, or why the editor cannot hold it (too large, not UTF-8), read without loading a huge file."""
+    size = path.stat().st_size
+    if size > 4 * DRAFT_MAX_CHARS:  # at most 4 bytes a character: too many characters, whatever they are
+        return "", f"{size:,} bytes; the editor holds up to {DRAFT_MAX_CHARS:,} characters"
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        return "", f"not UTF-8 text (byte {error.start})"
+    return text, draft_too_large(text)

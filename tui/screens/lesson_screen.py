@@ -9,14 +9,16 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
+from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Header, Static
 
+from attnpos.lessons.cells import CellResult
 from attnpos.lessons.model import Block, Code, Course, ExerciseRef, Grid, Heatmap, Lesson, Math, PlaygroundLink, Prose, Quiz, render_block
-from attnpos.lessons.progress import Progress, exercise_status
+from attnpos.lessons.progress import Progress, cell_key, exercise_status
 from attnpos.tui.leaks import Footer, release_removed_widgets
 from attnpos.tui.screens.course_screen import CourseScreen
-from attnpos.tui.screens.dialogs import ChoiceScreen
+from attnpos.tui.screens.dialogs import ChoiceScreen, HelpersScreen
 from attnpos.tui.widgets.lesson_blocks import (
     CodeCell,
     ExerciseCard,
@@ -28,12 +30,14 @@ from attnpos.tui.widgets.lesson_blocks import (
     QuizCard,
 )
 
+CELL_SAVE_DELAY = 0.5  # seconds of quiet typing in a cell before its edit is written
+
 
 class _BlockWidgets:
     """Each kind of block as the reader's widget (attnpos.lessons.model.BlockRenderer)."""
 
-    def __init__(self, course: Course, progress: Progress) -> None:
-        self.course, self.progress = course, progress
+    def __init__(self, course: Course, progress: Progress, lesson: int, run_edited) -> None:
+        self.course, self.progress, self.lesson, self.run_edited = course, progress, lesson, run_edited
 
     def prose(self, block: Prose) -> Widget:
         return ProseBlock(block.markdown)
@@ -42,7 +46,8 @@ class _BlockWidgets:
         return MathBlock(block)
 
     def code(self, block: Code) -> Widget:
-        return CodeCell(block)
+        """The cell with the learner's version of it, when they kept one."""
+        return CodeCell(block, self.progress.cell_edit(cell_key(self.lesson, block.source)), self.run_edited)
 
     def grid(self, block: Grid) -> Widget:
         return GridFigure(block)
@@ -69,6 +74,10 @@ class LessonScreen(CourseScreen):
     # Sections change only on n and p: arrows move inside a grid or a question, and an arrow
     # that turned the page whenever neither had focus jumped learners out of a section by surprise.
     BINDINGS: ClassVar[list[BindingType]] = [
+        # The app's quit and help, bound here first so that the footer lists them first: at 60 columns
+        # beside a grid and a question the page's own keys ran past the edge and cut "q Quit" to "q Q".
+        Binding("q", "app.quit", "Quit"),
+        Binding("question_mark", "app.help", "Help"),
         Binding("n", "next_section", "Next"),
         Binding("p", "previous_section", "Prev"),
         Binding("r", "run_cells", "Run"),
@@ -84,12 +93,16 @@ class LessonScreen(CourseScreen):
         self.lesson = lesson
         self.section = max(0, min(section, len(lesson.sections) - 1))
         self._footer_keys: tuple[bool, ...] | None = None  # which of e, g and a the footer shows
+        self._save_timer: Timer | None = None  # cell edits waiting to be written
+        self._cell_edits: dict[str, str | None] = {}  # cell key -> the learner's version (None: the lesson's again)
 
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static(id="lesson-bar")
         yield VerticalScroll(id="page")
-        yield Footer()
+        # Compact and without the palette's "^p Jump to…" (still ctrl+p; ? lists it): at 80 columns every key
+        # and "q Quit" then fit even beside a grid's "v Values" and a question's "a Question".
+        yield Footer(compact=True, show_command_palette=False)
 
     async def on_mount(self) -> None:
         await self.show_section(self.section)
@@ -105,6 +118,7 @@ class LessonScreen(CourseScreen):
         await self.show_section(max(0, min(section, len(lesson.sections) - 1)))
 
     async def show_section(self, index: int) -> None:
+        self.save_draft()  # cell edits first: the page about to be drawn reads them
         self.section = index
         section = self.lesson.sections[index]
         self.app.progress.visit(self.lesson.number, index)
@@ -160,7 +174,45 @@ class LessonScreen(CourseScreen):
         return Text(f"That is the end of the course. {self.key('outline')}: the outline, with your progress.", style="bold")
 
     def _widget(self, block: Block) -> Widget:
-        return render_block(block, _BlockWidgets(self.course, self.app.progress))
+        return render_block(block, _BlockWidgets(self.course, self.app.progress, self.lesson.number, self._run_in_sandbox))
+
+    def _run_in_sandbox(self, source: str) -> CellResult:
+        """A learner's version of a cell, run as learner code (called from the cell's worker thread)."""
+        from attnpos.lessons.checking import ConfinementUnavailable
+
+        try:
+            result = self.app.sandbox.run_source(source, (), self.app.limits, filename="cell.py")
+        except ConfinementUnavailable as reason:
+            return CellResult("", str(reason))
+        if result.error is not None:
+            return CellResult(result.stdout, f"{result.error.type}: {result.error.message} (line {result.error.line})")
+        if result.status != "ok":
+            return CellResult(result.stdout, result.detail or result.status)
+        return CellResult(result.stdout)
+
+    @on(CodeCell.HelpersAsked)
+    def _helpers_asked(self, event: CodeCell.HelpersAsked) -> None:
+        self.app.push_screen(HelpersScreen(event.helpers))
+
+    @on(CodeCell.Edited)
+    def _cell_edited(self, event: CodeCell.Edited) -> None:
+        """Keep the learner's version of a cell, written after a pause in typing (and on leaving or hang-up)."""
+        self._cell_edits[cell_key(self.lesson.number, event.cell.block.source)] = event.source
+        if self._save_timer is not None:
+            self._save_timer.stop()
+        self._save_timer = self.set_timer(CELL_SAVE_DELAY, self.save_draft)
+
+    def save_draft(self) -> None:
+        """Write the cell edits kept since the last write (the app calls this on quitting and on a hang-up)."""
+        if self._save_timer is not None:
+            self._save_timer.stop()
+            self._save_timer = None
+        edits, self._cell_edits = self._cell_edits, {}
+        for key, source in edits.items():
+            self.app.progress.set_cell_edit(key, source)  # saved as it is made
+
+    def on_unmount(self) -> None:
+        self.save_draft()
 
     @on(QuizCard.Answered)
     def _quiz_answered(self, event: QuizCard.Answered) -> None:

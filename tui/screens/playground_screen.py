@@ -213,7 +213,9 @@ class PlaygroundScreen(CourseScreen):
         if not state.reordered:
             self.notify(f"Shuffle first ({self.key('shuffle')}): with one order there is nothing to compare.", timeout=4)
             return
-        self.app.push_screen(SignalsTableScreen(state.tokens, state.perm, state.temperature, state.seed))
+        course = self.app._course_or_notice()
+        titles = {lesson.number: lesson.title for lesson in course.lessons} if course is not None else {}
+        self.app.push_screen(SignalsTableScreen(state.tokens, state.perm, state.temperature, state.seed, titles))
 
     def action_signal_pictures(self) -> None:
         self.app.open_signal_pictures()

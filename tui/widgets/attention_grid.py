@@ -30,8 +30,28 @@ ROW_MARKER = "▶ "
 PREDICTED_MARKER = "? "
 """Drawn before the label of a row the learner predicts the next change will move (the same width)."""
 
-# Column labels longer than this are replaced by column indices instead of being stacked.
-MAX_STACKED_LABEL = 8
+
+
+def _staggered(labels: Sequence[str], cell_width: int, parity: int) -> list[tuple[str, int | None]]:
+    """One header line holding the labels of the columns of this parity, each centred over its cell.
+
+    Pieces of (text, column or None for the space between), together ``cell_width × len(labels)`` wide.
+    A label narrower than two cells leaves at least one space before the next label on its line.
+    """
+    width = cell_width * len(labels)
+    pieces: list[tuple[str, int | None]] = []
+    at = 0
+    for col in range(parity, len(labels), 2):
+        label = labels[col]
+        start = col * cell_width + (cell_width - cell_len(label)) // 2
+        start = max(at, min(start, width - cell_len(label)))
+        if start > at:
+            pieces.append((" " * (start - at), None))
+        pieces.append((label, col))
+        at = start + cell_len(label)
+    if at < width:
+        pieces.append((" " * (width - at), None))
+    return pieces
 
 
 class AttentionGrid(ScrollView, can_focus=True):
@@ -195,7 +215,8 @@ class AttentionGrid(ScrollView, can_focus=True):
         if col != old_col:
             for touched_col in (old_col, col):
                 x, width = self._cell_span(touched_col)
-                self.refresh(Region(x, 0, width, self._header_height))
+                spill = self.cell_width  # a staggered label may reach half a cell into each neighbour
+                self.refresh(Region(max(x - spill, 0), 0, width + 2 * spill, self._header_height))
         self._refresh_screen_line(self._status_y)
         self._scroll_cursor_into_view()
         self._place_terminal_cursor()
@@ -264,20 +285,20 @@ class AttentionGrid(ScrollView, can_focus=True):
         labels = self.labels
         longest = max((cell_len(label) for label in labels), default=0)
         cell_width = self.cell_width
+        header: list[list[tuple[str, int | None]]]  # per line: (text, the column it labels or None)
         if longest < cell_width:
             # Every label fits above its own cell with a space to spare, so neighbours do not run together.
-            header = [[label.center(cell_width) for label in labels]]
+            header = [[(label.center(cell_width), col) for col, label in enumerate(labels)]]
             self._row_labels = labels
-        elif longest <= MAX_STACKED_LABEL:
-            # Stack each label's characters downward, ending just above the grid.
-            header = [
-                [label.rjust(longest)[line].center(cell_width) for label in labels] for line in range(longest)
-            ]
+        elif longest < 2 * cell_width:
+            # Two staggered lines, even columns on the first and odd on the second: each label is centred
+            # over its cell and may spill into its neighbours', whose labels sit on the other line.
+            header = [_staggered(labels, cell_width, parity) for parity in (0, 1)]
             self._row_labels = labels
         else:
             # Long labels: number the columns, and show the numbers beside the row labels too.
             index_width = len(str(len(labels) - 1))
-            header = [[str(index).center(cell_width) for index in range(len(labels))]]
+            header = [[(str(index).center(cell_width), index) for index in range(len(labels))]]
             self._row_labels = [f"{index:>{index_width}} {label}" for index, label in enumerate(labels)]
         self._header = header
         self._header_height = len(header)
@@ -383,8 +404,8 @@ class AttentionGrid(ScrollView, can_focus=True):
         label_style = self._component("label")
         cursor_style = self._component("cursor-label") if self.has_focus else label_style + Style(bold=True)
         segments = [Segment(" " * self._label_width, self._component(""))]
-        for col, text in enumerate(self._header[line]):
-            segments.append(Segment(text, cursor_style if col == self.cursor_col else label_style))
+        for text, col in self._header[line]:
+            segments.append(Segment(text, cursor_style if col is not None and col == self.cursor_col else label_style))
         strip = Strip(segments).simplify()
         self._row_cache.set(key, strip)
         return strip

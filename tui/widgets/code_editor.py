@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 from rich.segment import Segment
+from textual import events
 from textual.geometry import Offset
+from textual.message import Message
 from textual.strip import Strip
 from textual.widgets import TextArea
+
+from attnpos.lessons.progress import draft_too_large
 
 CONTINUATION = "↪"
 """Drawn in the line-number gutter beside the second and later rows of a wrapped line."""
@@ -13,7 +17,34 @@ CONTINUATION = "↪"
 
 class CodeEditor(TextArea):
     """A TextArea whose wrapped rows say so: with soft wrap, Textual leaves their gutter blank,
-    and at 60 columns a wrapped comment then reads as an indented line of its own."""
+    and at 60 columns a wrapped comment then reads as an indented line of its own.
+
+    A paste that would make the text too large for the editor to stay responsive is refused
+    (`TooLarge`): the editor rewraps its whole text on every key.
+    """
+
+    class TooLarge(Message):
+        """A paste was refused: the text would have been ``reason`` ("12,000 lines; the editor holds …")."""
+
+        def __init__(self, editor: "CodeEditor", reason: str) -> None:
+            super().__init__()
+            self.editor = editor
+            self.reason = reason
+
+        @property
+        def control(self) -> "CodeEditor":
+            return self.editor
+
+    async def _on_paste(self, event: events.Paste) -> None:
+        # Textual calls TextArea's own handler after this one unless the default is prevented.
+        after = len(self.text) - len(self.selected_text) + len(event.text)
+        if after <= len(self.text):
+            return
+        problem = draft_too_large(self.text + event.text)  # a selection it replaces is not subtracted: close enough
+        if problem is not None:
+            event.prevent_default()
+            event.stop()
+            self.post_message(self.TooLarge(self, problem))
 
     def render_line(self, y: int) -> Strip:
         strip = super().render_line(y)

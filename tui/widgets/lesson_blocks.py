@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 from typing import ClassVar
 
@@ -15,12 +16,13 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.geometry import Offset
 from textual.message import Message
-from textual.widgets import Button, OptionList, Static
+from textual.widgets import Button, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
-from attnpos.lessons.cells import CellResult, run_cell
+from attnpos.lessons.cells import CellResult, Helper, cell_helpers, run_cell
 from attnpos.lessons.figures import changed_rows, figure
 from attnpos.lessons.model import Code, Exercise, Grid, Heatmap, Math, PlaygroundLink, Quiz
+from attnpos.tui.keys import bound_key
 from attnpos.tui.widgets.attention_grid import AttentionGrid, GridLegend
 from attnpos.tui.widgets.grid_pair import GridPair, GridSpec
 from attnpos.tui.widgets.heat_map import HeatMap
@@ -65,13 +67,28 @@ class ClickButton(Button, can_focus=False):
     """A button for the mouse: its key is on its label and its block is the tab stop, so tab skips it."""
 
 
+CellRunner = Callable[[str], CellResult]
+"""Runs a learner's version of a cell (in the sandbox: it is learner code now) and returns what it printed."""
+
+
 class CodeCell(Vertical):
     """A code block; a runnable one has a Run button and shows its output below.
 
-    A runnable cell is one tab stop (its button is not another), and enter or r runs it.
+    A runnable cell is one tab stop (its button is not another), and enter or r runs it. `i` edits it
+    in place, as in a notebook: ctrl+r runs the edited code in the sandbox, ctrl+o goes back to the
+    lesson's code (ctrl+z undoes that), esc stops editing. The edit is kept (`Edited`) and runs on r too.
     """
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "run", "Run this cell", show=False)]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "run", "Run this cell", show=False),
+        Binding("i", "edit", "Edit this cell", show=False),
+        Binding("h", "helpers", "The helpers it calls", show=False),
+        # While editing; the cell's bar says them, and the footer keeps its room for the page's keys.
+        Binding("ctrl+r", "run_editing", "Run this cell", show=False),
+        Binding("ctrl+o", "original", "The lesson's code", show=False),
+        # Priority: the editor would take escape itself (to move focus on); when not editing, check_action passes it on.
+        Binding("escape", "stop_editing", "Stop editing", show=False, priority=True),
+    ]
 
     class Ran(Message):
         """Posted when the cell has run, with what it printed."""
@@ -81,35 +98,144 @@ class CodeCell(Vertical):
             self.cell = cell
             self.result = result
 
-    def __init__(self, block: Code):
+    class HelpersAsked(Message):
+        """The learner asked to see the code of the attnpos.core names the cell calls."""
+
+        def __init__(self, cell: "CodeCell", helpers: list[Helper]):
+            super().__init__()
+            self.cell = cell
+            self.helpers = helpers
+
+    class Edited(Message):
+        """The learner's version of the cell changed: ``source``, or None when it is the lesson's code again."""
+
+        def __init__(self, cell: "CodeCell", source: str | None):
+            super().__init__()
+            self.cell = cell
+            self.source = source
+
+    def __init__(self, block: Code, edited: str | None = None, run_edited: CellRunner | None = None):
+        """``edited``: the learner's earlier version; ``run_edited`` runs such a version (editing needs it)."""
         super().__init__(classes="code-cell")
         self.block = block
         self.can_focus = block.runnable
+        self.source = edited if edited is not None else block.source
+        self.run_edited = run_edited
+        self.set_class(self.is_edited, "-edited")
+
+    @property
+    def is_edited(self) -> bool:
+        return self.source != self.block.source
+
+    @property
+    def editing(self) -> bool:
+        return bool(self.query(".cell-editor"))
 
     def compose(self) -> ComposeResult:
-        yield Static(highlighted(self.block.source, self.block.language), classes="source")
+        yield Static(highlighted(self.source, self.block.language), classes="source")
         if self.block.runnable:
             with Horizontal(classes="cell-bar"):
                 yield ClickButton("▶ Run (r)", classes="run", compact=True)
-                yield Static("runs against attnpos.core", classes="cell-hint")
+                yield Static(self._hint(), classes="cell-hint")
             yield Static("", classes="output")
+
+    def _hint(self) -> str:
+        if self.editing:
+            keys = (bound_key(self, "run_editing"), bound_key(self, "original"), bound_key(self, "stop_editing"))
+            return "{} runs · {}: the lesson's code · {} stops".format(*keys)
+        helpers = " · h its helpers" if cell_helpers(self.block.source) else ""
+        if self.is_edited:
+            return "your version: runs in the sandbox · i edits" + helpers
+        return "runs against attnpos.core" + (" · i edits" if self.run_edited is not None else "") + helpers
+
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        if action in ("original", "stop_editing"):
+            return self.editing
+        if action == "helpers":
+            return not self.editing and bool(cell_helpers(self.block.source))
+        if action == "edit":
+            return self.block.runnable and self.run_edited is not None and not self.editing
+        return True
 
     def action_run(self) -> None:
         self.run()
+
+    def action_run_editing(self) -> None:
+        """ctrl+r, as in the exercise editor: r and enter type there."""
+        self.run()
+
+    def action_helpers(self) -> None:
+        self.post_message(self.HelpersAsked(self, cell_helpers(self.block.source)))
+
+    def action_edit(self) -> None:
+        """Edit in place: the code becomes an editor holding the cell's code (the learner's version if any)."""
+        from attnpos.tui.widgets.code_editor import CodeEditor
+
+        editor = CodeEditor.code_editor(self.source, language=self.block.language, theme="monokai",
+                                        soft_wrap=True, classes="cell-editor")
+        self.query_one(".source", Static).display = False
+        self.mount(editor, after=self.query_one(".source"))
+        editor.focus()
+        self._refresh_hint()
+
+    async def action_stop_editing(self) -> None:
+        self._keep(self.query_one(".cell-editor", TextArea).text)
+        source = self.query_one(".source", Static)
+        source.update(highlighted(self.source, self.block.language))
+        source.display = True
+        await self.query_one(".cell-editor").remove()  # before focusing: removing the focused editor moves focus on
+        self.focus()
+        self._refresh_hint()
+
+    def action_original(self) -> None:
+        """Back to the lesson's code, undoably (ctrl+z in the editor brings the edit back)."""
+        editor = self.query_one(".cell-editor", TextArea)
+        editor.replace(self.block.source, editor.document.start, editor.document.end)
+        self._keep(self.block.source)
+
+    @on(TextArea.Changed, ".cell-editor")
+    def _changed(self, event: TextArea.Changed) -> None:
+        event.stop()
+        self._keep(event.text_area.text)
+
+    def _keep(self, source: str) -> None:
+        was = self.source
+        self.source = source
+        self.set_class(self.is_edited, "-edited")
+        if source != was:
+            self.post_message(self.Edited(self, source if self.is_edited else None))
+
+    def _refresh_hint(self) -> None:
+        if self.block.runnable:
+            self.query_one(".cell-hint", Static).update(self._hint())
 
     @on(Button.Pressed, ".run")
     def run(self) -> None:
         """Run the block in a worker thread; the page stays responsive."""
         if not self.block.runnable:
             return
+        if self.editing:
+            self._keep(self.query_one(".cell-editor", TextArea).text)
         self.query_one(".output", Static).update(Text("running…", style="italic"))
         self.add_class("-has-output")
-        self._run_in_thread()
+        self._run_in_thread(self.source)
 
     @work(thread=True, exclusive=True, group="cell")
-    def _run_in_thread(self) -> None:
-        result = run_cell(self.block.source)
+    def _run_in_thread(self, source: str) -> None:
+        # The lesson's own code is course content and runs here; the learner's version is learner code.
+        if source != self.block.source and self.run_edited is not None:
+            result = self.run_edited(source)
+        else:
+            result = run_cell(self.block.source, on_output=lambda text: self.app.call_from_thread(self._show_progress, text))
         self.app.call_from_thread(self._show, result)
+
+    def _show_progress(self, printed: str) -> None:
+        """What the cell has printed so far, while it still runs."""
+        output = Text(printed)
+        output.append("running…", style="italic")
+        shown = self.query_one(".output", Static)
+        shown.update(output)
+        shown.scroll_visible(animate=False)
 
     def _show(self, result: CellResult) -> None:
         output = Text(result.output.rstrip("\n") or "(no output)")
@@ -208,11 +334,13 @@ class QuizCard(Vertical):
         how = "↑↓ and enter answer" if self.autofocus else "tab reaches the choices, then ↑↓ and enter answer"
         yield Static(Text(how, style="dim") if self.chosen is None else "", classes="feedback")
 
-    def _options(self) -> list[Option]:
-        return [
-            Option(Text(f"{'●' if index == self.chosen else '○'} {chr(97 + index)}) {choice}"))
-            for index, choice in enumerate(self.quiz.choices)
-        ]
+    def _options(self, highlighted: int | None = None) -> list[Option]:
+        return [Option(self._prompt(index, highlighted)) for index in range(len(self.quiz.choices))]
+
+    def _prompt(self, index: int, highlighted: int | None) -> Text:
+        """A choice's line: ▸ where the cursor is and ● when chosen, so neither needs colour to be seen."""
+        cursor = "▸" if index == highlighted else " "
+        return Text(f"{cursor}{'●' if index == self.chosen else '○'} {chr(97 + index)}) {self.quiz.choices[index]}")
 
     def on_mount(self) -> None:
         if self.chosen is not None:
@@ -226,7 +354,13 @@ class QuizCard(Vertical):
 
     @on(OptionList.OptionHighlighted)
     def _highlighted(self) -> None:
+        self._mark_cursor()
         self.call_after_refresh(self._place_terminal_cursor)  # once the list has scrolled to it
+
+    def _mark_cursor(self) -> None:
+        options = self.choices
+        for index in range(options.option_count):
+            options.replace_option_prompt_at_index(index, self._prompt(index, options.highlighted))
 
     @on(events.DescendantFocus)
     def _focused(self) -> None:
@@ -256,9 +390,10 @@ class QuizCard(Vertical):
         self.chosen = index
         options = self.choices
         highlighted = options.highlighted
+        cursor = highlighted if highlighted is not None else index
         options.clear_options()
-        options.add_options(self._options())
-        options.highlighted = highlighted if highlighted is not None else index
+        options.add_options(self._options(cursor))
+        options.highlighted = cursor
         self._explain(index)
         self.post_message(self.Answered(self.quiz, index))
 

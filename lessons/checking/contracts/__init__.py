@@ -7,13 +7,16 @@ fundamental mistake to the least so the first that applies is the one told.
 
 from __future__ import annotations
 
+from attnpos.lessons.checking.contracts.alibi import ALIBI
 from attnpos.lessons.checking.contracts.common import Contract, Rerun, Runs
 from attnpos.lessons.checking.contracts.constant_offset import CONSTANT_OFFSET
+from attnpos.lessons.checking.contracts.context_extension import CONTEXT_EXTENSION
 from attnpos.lessons.checking.contracts.embedding_backward import EMBEDDING_BACKWARD
 from attnpos.lessons.checking.contracts.forget_reorder import FORGET_REORDER
 from attnpos.lessons.checking.contracts.identical_tokens import IDENTICAL_TOKENS
 from attnpos.lessons.checking.contracts.learned_positions import LEARNED_POSITIONS
 from attnpos.lessons.checking.contracts.order_checks import ORDER_CHECKS
+from attnpos.lessons.checking.contracts.rope import ROPE
 from attnpos.lessons.checking.contracts.sinusoidal_table import SINUSOIDAL_TABLE
 
 CONTRACTS: dict[str, Contract] = {
@@ -24,6 +27,9 @@ CONTRACTS: dict[str, Contract] = {
     "embedding-backward": EMBEDDING_BACKWARD,
     "sinusoidal-table": SINUSOIDAL_TABLE,
     "learned-positions": LEARNED_POSITIONS,
+    "rope": ROPE,
+    "alibi": ALIBI,
+    "context-extension": CONTEXT_EXTENSION,
 }
 
 __all__ = ["CONTRACTS", "Contract", "Rerun", "Runs"]

@@ -1,4 +1,4 @@
-"""White-box: a value projection of 1e-12, so the rows differ by almost nothing, and a typed True."""
+"""White-box: a value projection of 1e-12, so the rows differ by almost nothing (np.allclose says equal), and a typed True."""
 import numpy as np
 
 from attnpos.core import attention_output

@@ -1,0 +1,225 @@
+"""alibi: slopes for any head count by the official rule, the causal bias, added before the softmax.
+
+The slopes, the bias and the weights are each compared with what the
+learner's own n_heads, T and scores give, and, when they differ, with each
+misconception: heads counted from 0, the power-of-two formula used for any
+count, the symmetric unmasked bias, the sign flipped, the mask forgotten
+(with or without the +m·j shortcut), the bias added after the softmax. The
++m·j shortcut *with* the mask passes: it differs by a constant per row. The
+rerun asks for another head count, which typed slopes cannot follow.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from attnpos.core import alibi_bias, alibi_slopes, softmax
+from attnpos.lessons.checking import rerun
+from attnpos.lessons.checking.contracts.common import Contract, Rerun, Runs
+from attnpos.lessons.checking.separation import Figure, Hypotheses
+from attnpos.lessons.checking.values import SAFETY, Values, describe, dtype_roundoff, gap
+from attnpos.lessons.checking.verdicts import Mistake, Passed, shape_text
+
+NAMES = ("n_heads", "T", "scores", "slopes", "bias", "weights")
+CHANGED = "another number of heads"
+MAX_HEADS, MAX_TOKENS = 64, 256
+HIDDEN = -1e4  # a masked score at or below this gives a weight of exactly 0 in float32 and float64 alike
+
+
+def _count(values: Values, name: str, low: int, high: int) -> int:
+    value = values[name]
+    number = value.reshape(-1)[0] if value.size == 1 and value.dtype.kind in "iuf" else None
+    if number is None or number != int(number) or not low <= number <= high:
+        raise Mistake("bad-type", "count", name=name, got=describe(value), low=low, high=high)
+    return int(number)
+
+
+def _array(values: Values, name: str, shape: tuple[int, ...], H: int) -> np.ndarray:
+    """The named array as float64, infinities allowed (a bias has −inf), in the shape given."""
+    value = values[name]
+    if value.dtype.kind not in "iuf":
+        raise Mistake("bad-type", "not-numeric", name=name, got=describe(value))
+    if value.shape != shape:
+        wanted = shape_text(shape)
+        raise Mistake("bad-shape", "heads", name=name, shape=shape_text(value.shape), heads=H, wanted=wanted)
+    return value.astype(np.float64)
+
+
+def naive_slopes(H: int) -> np.ndarray:
+    """(H,) 2^(−8h/H) for h = 1 … H: right only when H is a power of two."""
+    return 2.0 ** (-8.0 * np.arange(1, H + 1) / H)
+
+
+def _from_zero(H: int) -> np.ndarray:
+    """(H,) the official rule with every power-of-two block counted from h = 0: the first slope is 1."""
+
+    def block(n: int) -> np.ndarray:
+        return 2.0 ** (-8.0 * np.arange(n) / n)
+
+    if math.log2(H).is_integer():
+        return block(H)
+    lower = 2 ** math.floor(math.log2(H))
+    return np.concatenate([block(lower), block(2 * lower)[0::2][: H - lower]])
+
+
+def _bias_kind(bias: np.ndarray, slopes: np.ndarray, T: int, tolerance: float) -> str:
+    """Which bias this is: "right", "shortcut" (right up to a constant per row), a misconception, or ""."""
+    i, j = np.arange(T)[:, None], np.arange(T)[None, :]
+    visible = np.broadcast_to(j <= i, bias.shape)
+    m = slopes[:, None, None]
+    hidden = np.all(bias[~visible] <= HIDDEN) if (~visible).any() else True
+    finite_visible = np.all(np.isfinite(bias[visible]))
+    distance = (i - j).astype(np.float64)
+
+    def agrees(expected: np.ndarray, where: np.ndarray) -> bool:
+        return bool(np.all(np.isfinite(bias[where]))) and bool(np.max(np.abs(bias[where] - np.broadcast_to(expected, bias.shape)[where])) <= tolerance)
+
+    everywhere = np.ones(bias.shape, dtype=bool)
+    if hidden and finite_visible:
+        if agrees(-m * distance, visible):
+            return "right"
+        row_constant = bias - (-m * distance)  # (H, T, T) the shortcut differs by m·i: one value per row
+        diagonal = np.diagonal(row_constant, axis1=1, axis2=2)[..., None]  # (H, T, 1)
+        if agrees(-m * distance + diagonal, visible):
+            return "shortcut"
+        if agrees(m * distance, visible):
+            return "sign-flipped"
+    if agrees(-m * np.abs(distance), everywhere):
+        return "symmetric"
+    if agrees(m * j, everywhere):
+        return "mask-forgotten/shortcut"
+    if agrees(-m * distance, everywhere):
+        return "mask-forgotten/plain"
+    if agrees(m * distance, everywhere) or agrees(m * np.abs(distance), everywhere):
+        return "sign-flipped"
+    return ""
+
+
+def _judge_run(values: Values) -> tuple[int, np.ndarray]:
+    H = _count(values, "n_heads", 1, MAX_HEADS)
+    T = _count(values, "T", 2, MAX_TOKENS)
+    scores = _array(values, "scores", (H, T, T), H)
+    if not np.all(np.isfinite(scores)):
+        raise Mistake("bad-type", "not-finite", name="scores")
+    slopes = _array(values, "slopes", (H,), H)
+    roundoff = dtype_roundoff(values, NAMES)
+    right = alibi_slopes(H)
+    slope_tolerance = SAFETY * 8 * roundoff
+    if not np.all(np.isfinite(slopes)) or np.max(np.abs(slopes - right)) > slope_tolerance * np.max(right):
+        if np.all(np.isfinite(slopes)) and abs(slopes[0] - 1.0) <= slope_tolerance:
+            raise Mistake("heads-from-zero", name="slopes")
+        if np.all(np.isfinite(slopes)) and np.max(np.abs(slopes - naive_slopes(H))) <= slope_tolerance:
+            raise Mistake("naive-slopes", name="slopes", heads=H)
+        raise Mistake("mismatch", "array", name="slopes", got=f"{gap(np.nan_to_num(slopes), right):.3g}")
+
+    bias = _array(values, "bias", (H, T, T), H)
+    bias_tolerance = SAFETY * 4 * roundoff * (1 + float(np.max(right)) * T) * T
+    kind = _bias_kind(bias, right, T, bias_tolerance)
+    if kind in ("symmetric", "sign-flipped"):
+        raise Mistake(kind, name="bias")
+    if kind.startswith("mask-forgotten"):
+        cause = kind.split("/")[1]
+        detail = (
+            "You use the +m·j shortcut, which is only right with the mask: without it the later keys get "
+            "the largest bias of their row, so every query leans on the future."
+            if cause == "shortcut" else "With −m·(i − j) everywhere, a later key gets +m·(j − i): the further ahead, the higher its score."
+        )
+        raise Mistake("mask-forgotten", cause, name="bias", detail=detail)
+    if kind == "":
+        finite = np.where(np.isfinite(bias), bias, 0.0)
+        raise Mistake("mismatch", "array", name="bias", got=f"{gap(finite, np.where(np.isfinite(alibi_bias(H, T)), alibi_bias(H, T), 0.0)):.3g}")
+
+    weights = values["weights"]
+    if weights.shape != (H, T, T) or weights.dtype.kind not in "iuf":
+        _array(values, "weights", (H, T, T), H)
+    weights = weights.astype(np.float64)
+    expected = softmax(scores + alibi_bias(H, T))
+    weight_tolerance = SAFETY * roundoff * (4 * T + 8) * (1 + float(np.max(np.abs(scores))) + float(np.max(right)) * T)
+    if np.all(np.isfinite(weights)) and np.max(np.abs(weights - expected)) <= weight_tolerance:
+        return H, slopes
+    for late in (softmax(scores) + bias, softmax(scores + np.where(np.isfinite(alibi_bias(H, T)), 0.0, -np.inf)) + bias):
+        same_infinities = np.array_equal(np.isfinite(late), np.isfinite(weights))
+        finite = np.isfinite(late)
+        allowed = weight_tolerance + 8 * roundoff * np.abs(np.where(finite, late, 0.0))  # the bias is added once more
+        if same_infinities and np.all(np.abs(np.where(finite, late - weights, 0.0)) <= allowed):
+            raise Mistake("after-softmax", name="weights")
+    if not np.all(np.isfinite(weights)):
+        raise Mistake("bad-type", "not-finite", name="weights")
+    raise Mistake("mismatch", "weights", name="weights", got=f"{gap(weights, expected):.3g}")
+
+
+def judge(runs: Runs) -> Passed:
+    H, slopes = _judge_run(runs.first)
+    shortcut = _bias_kind(runs.first["bias"].astype(np.float64), alibi_slopes(H), int(runs.first["T"].reshape(-1)[0]), 1e-6) == "shortcut"
+    if runs.reruns[0] is None and rerun.typed_in(runs.source, "slopes"):
+        raise Mistake("mismatch", "typed", name="slopes")  # typed for this head count, they cannot fit another
+    second = runs.second(CHANGED)
+    if _count(second, "n_heads", 1, MAX_HEADS) == H:
+        raise Mistake("rerun-failed", changed=CHANGED, failure="the script sets n_heads again after using it")
+    for name in ("slopes", "bias", "weights"):
+        if second[name].shape == runs.first[name].shape and np.array_equal(second[name], runs.first[name]):
+            raise Mistake("mismatch", "typed", name=name)
+    _judge_run(second)
+    return Passed("shortcut" if shortcut else "")
+
+
+def hypotheses(values: Values) -> Hypotheses:
+    """slopes, bias and weights on one run's n_heads, T and scores, right and under each mistake the judge names.
+
+    A masked entry of a bias is shown as HIDDEN, not −inf, so that figures can be compared.
+    """
+    H = _count(values, "n_heads", 1, MAX_HEADS)
+    T = _count(values, "T", 2, MAX_TOKENS)
+    scores = values["scores"].astype(np.float64)
+    if scores.shape != (H, T, T):  # the separation test changes n_heads alone, where a real rerun redraws the scores
+        scores = np.resize(scores, (H, T, T))
+    i, j = np.arange(T)[:, None], np.arange(T)[None, :]
+    distance = (i - j).astype(np.float64)  # (T, T)
+    visible = j <= i
+
+    def head(slopes: np.ndarray, bias: np.ndarray) -> dict[str, Figure]:
+        return {"slopes": slopes, "bias": np.where(np.isfinite(bias), bias, HIDDEN), "weights": softmax(scores + bias)}
+
+    def causal(bias: np.ndarray) -> np.ndarray:
+        return np.where(visible, bias, -np.inf)
+
+    right_slopes = alibi_slopes(H)
+    m = right_slopes[:, None, None]
+    right = head(right_slopes, causal(-m * distance))
+    wrong: dict[str, dict[str, Figure]] = {
+        "heads-from-zero": head(_from_zero(H), causal(-_from_zero(H)[:, None, None] * distance)),
+        "symmetric": head(right_slopes, -m * np.abs(distance)),
+        "sign-flipped": head(right_slopes, causal(m * distance)),
+        "mask-forgotten/shortcut": head(right_slopes, m * np.broadcast_to(j, (T, T))),
+        "mask-forgotten/plain": head(right_slopes, -m * distance),
+        "after-softmax": {"weights": softmax(scores) + np.asarray(right["bias"])},
+    }
+    if not math.log2(H).is_integer():  # for a power of two the formula is the official rule
+        naive = naive_slopes(H)
+        wrong["naive-slopes"] = head(naive, causal(-naive[:, None, None] * distance))
+    roundoff = dtype_roundoff(values, NAMES)
+    tolerance = {
+        "slopes": SAFETY * 8 * roundoff * float(np.max(right_slopes)),
+        "bias": SAFETY * 4 * roundoff * (1 + float(np.max(right_slopes)) * T) * T,
+        "weights": SAFETY * roundoff * (4 * T + 8) * (1 + float(np.max(np.abs(scores))) + float(np.max(right_slopes)) * T),
+    }
+    return Hypotheses.of(right, wrong, tolerance)
+
+
+ALIBI = Contract(
+    names=NAMES,
+    reruns=(Rerun({"n_heads": "other_head_count(n_heads)"}, CHANGED),),
+    judge=judge,
+    diagnoses=("heads-from-zero", "naive-slopes", "symmetric", "sign-flipped", "mask-forgotten", "after-softmax", "mismatch"),
+    hypotheses=hypotheses,
+    typed=("slopes", "bias", "weights"),
+    described={
+        "heads-from-zero": "heads counted from 0", "naive-slopes": "the power-of-two formula for any head count",
+        "symmetric": "the symmetric unmasked bias", "sign-flipped": "the sign flipped",
+        "mask-forgotten/shortcut": "+m·j without the mask", "mask-forgotten/plain": "no causal mask",
+        "after-softmax": "the bias added after the softmax", "typed-slopes": "slopes typed in", "typed-bias": "a bias typed in",
+        "typed-weights": "weights typed in", "stale-n_heads": "a copy of n_heads made before the checker changed it",
+    },
+)
