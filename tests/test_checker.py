@@ -468,6 +468,17 @@ MEANINGS = [
     ("order-checks", "mismatch__typed-zeros.py", "not-from-arrays", ["relist_gap (0)", "8.88e-16", "out_a and out_b"], []),
     ("order-checks", "syntax-error__python2-print.py", "print", ["line 14", "print(x)"], ["unclosed bracket"]),
     ("order-checks", "indistinct__zero-head.py", "zero-head", ["Wv is all zeros"], []),
+    ("embedding-backward", "error__add-at-arguments.py", "index-type", ["not whole", "np.add.at(grad_wte, ids, grad_out)"], ["past the end"]),
+    ("embedding-backward", "batch-not-summed__divided-by-batch.py", "mean", ["divides by the batch size", "sum over the batch"], ["off by up to"]),
+    ("embedding-backward", "rerun-failed__asserts-on-ids.py", "assert", ["an assert of yours", "puts other ids in their place"], ["ids.shape"]),
+    ("sinusoidal-table", "error__row-ranges-unequal.py", "row-ranges", ["two row ranges of different lengths", "pe[:T - k]"], ["column (T, 1)"]),
+    ("sinusoidal-table", "rerun-failed__asserts-width.py", "assert", ["an assert of yours"], ["typing 12, 8 or 4"]),
+    ("learned-positions", "wraps-around__truncated.py", "truncated", ["instead of refusing them", "returned 8 positions"], ["not a table lookup"]),
+    ("learned-positions", "error__refuses-with-typeerror.py", "own-raise", ["TypeError: too long", "ValueError (or IndexError)"], ["print its type"]),
+    ("learned-positions", "error__refuses-with-assert.py", "own-raise", ["AssertionError", "ValueError (or IndexError)"], []),
+    ("learned-positions", "bad-type__too-long-returns-none.py", "none", ["is None", "there instead of returning"], ["NoneType"]),
+    ("learned-positions", "rerun-failed__asserts-printed-value.py", "assert", ["an assert of yours", "puts others in their place"], ["typing 3 and 5"]),
+    ("learned-positions", "mismatch__borrowed-lookup.py", "borrowed", ["from attnpos", "with NumPy"], []),
 ]
 
 
@@ -480,6 +491,14 @@ def test_each_message_says_what_the_learner_did(course, sandbox, exercise_id, fi
         assert words in verdict.message, (words, verdict.message)
     for words in absent:
         assert words not in verdict.message, (words, verdict.message)
+
+
+def test_a_brief_whose_checker_refuses_the_course_functions_says_numpy_only(course):
+    """A learner told "write them with NumPy" by the borrowed verdict must have read it in the brief first."""
+    refusing = [exercise for exercise in course.exercises.values() if "mismatch/borrowed" in exercise.messages]
+    assert refusing
+    for exercise in refusing:
+        assert "Use NumPy only" in exercise.instructions, exercise.id
 
 
 def test_a_figure_from_the_learners_run_is_quoted_as_theirs(course, sandbox):
@@ -520,6 +539,9 @@ def test_every_pass_the_adversary_found_is_a_documented_limit():
         ("import torch", "error", "import", "could not be imported"),
         ("print(in_order[4])", "error", "batch-axis", "which holds the batch"),
         ("print(in_order[0, 9])", "error", "index", "indexes past the end"),
+        ("print(in_order[np.array([0.0])])", "error", "index-type", "not whole (floats)"),
+        ("assert in_order.sum() > 1e9, 'too small'", "error", "own-raise", "your own raise or assert"),
+        ("np.ones((6, 8)) - np.ones((5, 8))", "error", "shapes", "shapes do not fit"),  # row-ranges is sinusoidal-table's own
         ("print({}['key'])", "error", "key", "a key it does not hold"),
         ("len(5)", "error", "type", "a value of the wrong kind"),
         ("attention_output(X)", "error", "arguments", "attention_output takes four"),

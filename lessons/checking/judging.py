@@ -162,7 +162,10 @@ def _error_cause(kind: str, message: str) -> str:
         return "name"
     if kind == "IndexError":
         # out[4] on a (1, 6, 8) array: the batch axis of one comes first
-        return "batch-axis" if re.search(r"axis 0 with size 1\b", message) else "index"
+        if re.search(r"axis 0 with size 1\b", message):
+            return "batch-axis"
+        # floats as indices (np.add.at's arguments swapped, ids made with / …): not a position past the end
+        return "index-type" if re.search(r"must be of integer|only integers, slices", message) else "index"
     if kind == "NotImplementedError":
         return "not-implemented"
     if kind == "KeyError":
@@ -170,6 +173,8 @@ def _error_cause(kind: str, message: str) -> str:
     if kind == "TypeError":
         return "arguments" if "argument" in message else "type"
     if kind == "ValueError":
+        if _unequal_row_ranges(message):
+            return "row-ranges"
         return "shapes" if any(word in message for word in ("shape", "broadcast", "dimension", "axis")) else "value"
     if kind == "RecursionError":
         return "recursion"
@@ -178,6 +183,20 @@ def _error_cause(kind: str, message: str) -> str:
     if kind == "ZeroDivisionError":
         return "zero-division"
     return ""
+
+
+def _unequal_row_ranges(message: str) -> bool:
+    """Two tables of one width but unequal numbers of rows ("shapes (9,8) (8,8)"): two slices of unequal length, pe[k:] - pe[:-k-1]."""
+    found = re.search(r"broadcast together with shapes \((\d+),(\d+)\) \((\d+),(\d+)\)", message)
+    if not found:
+        return False
+    rows_a, width_a, rows_b, width_b = (int(n) for n in found.groups())
+    return width_a == width_b and rows_a != rows_b and min(rows_a, rows_b) > 1
+
+
+# The learner's own raise or assert: its type is the learner's choice, so the advice is about that choice, not the type.
+OWN_RAISE = re.compile(r"(raise|assert)\b")
+TYPES_THEIR_OWN_RAISE_KEEPS = ("NotImplementedError", "ValueError", "IndexError", "KeyError")
 
 
 # A failed allocation at least this large is the mistake itself (a shape typed with too many zeros); a smaller one
@@ -232,12 +251,17 @@ def judge_runs(exercise: Exercise, run: RunResult, reruns: list[_Rerun | _NoReru
         error = run.error
         diagnosis = "syntax-error" if error.type in SYNTAX_ERRORS else "error"
         cause = _syntax_cause(error.type, error.message) if diagnosis == "syntax-error" else _error_cause(error.type, error.message)
+        if diagnosis == "error" and error.type not in TYPES_THEIR_OWN_RAISE_KEEPS and OWN_RAISE.match((error.source_line or "").strip()):
+            cause = "own-raise"
+        if cause == "row-ranges" and f"error/{cause}" not in exercise.messages:
+            cause = "shapes"  # unequal rows are an exercise's own case (pe[k:] - pe[:-k-1]); elsewhere its shape advice fits
         return verdict(diagnosis, cause, line=error.line, error=f"{error.type}: {error.message}", source_line=error.source_line)
     for name in contract.names:
         if name in run.missing:
             return verdict("missing-name", name=name)
         if name in run.bad_types and name not in run.oversized:
-            return verdict("bad-type", "not-numeric", name=name, got=run.bad_types[name])
+            got = run.bad_types[name]
+            return verdict("bad-type", "none" if got == "NoneType" else "not-numeric", name=name, got=got)
         oversized = run.oversized.get(name) or (run.values[name].shape if run.values[name].size > MAX_ELEMENTS else None)
         if oversized is not None:  # the judge's own budget (or the read-back's), whatever the array is used for
             mistake = too_large(name, oversized)

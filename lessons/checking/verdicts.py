@@ -27,6 +27,7 @@ CHECKER_ERROR_MESSAGE = (
 
 PROBLEMS = {
     "bad-type/not-numeric": "`{name}` is a {got}, but a number or a NumPy array is needed.",
+    "bad-type/none": "`{name}` is None, what a Python function gives when it ends without returning anything.",
     "bad-type/complex": "`{name}` holds complex numbers, but real numbers are needed.",
     "bad-type/bools": "`{name}` is an array of True/False values, but numbers are needed.",
     "bad-type/not-finite": "`{name}` holds NaN or infinity, which no attention of finite numbers gives.",
@@ -59,6 +60,11 @@ PROBLEMS = {
     "bad-shape/transposed-table": "`{name}` has shape {shape}, the table's shape turned round: it needs one row per {rows}, shape {wanted}.",
     # Advice for each family of Python error, the same in every exercise (an exercise may say more in its own [messages]).
     "error/import": "A module could not be imported: only NumPy and attnpos are installed where answers run. Use NumPy for everything this needs.",
+    "error/index-type": (
+        "An array was indexed with numbers that are not whole (floats), which cannot pick rows: "
+        "index with an integer array, and check the order of the arguments on that line."
+    ),
+    "error/own-raise": "Your own raise or assert on that line stopped the script: the condition it checks did not hold.",
     "error/key": "A dictionary was asked for a key it does not hold; check the key's spelling, or set it before that line.",
     "error/type": (
         "A value of the wrong kind was used there (a list where an array is needed, a number called like a function…); "

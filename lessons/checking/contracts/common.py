@@ -35,7 +35,9 @@ class Runs:
         index = self.changed.index(changed)
         values = self.reruns[index]
         if values is None:
-            raise Mistake("rerun-failed", changed=changed, failure=self.failures[index])
+            failure = self.failures[index]
+            # an assert on the starter's values fails by design once the checker substitutes others: that is the advice
+            raise Mistake("rerun-failed", "assert" if failure.startswith("AssertionError") else "", changed=changed, failure=failure)
         return values
 
     @property

@@ -2,7 +2,8 @@
 
 The rerun gives ``ids`` other values with other repeats, and ``grad_out``
 other values: the right gradient changes with them, and each mistaken one
-(buffered or overwritten, one sentence only, by position, averaged) gives a
+(buffered or overwritten, one sentence only, by position, averaged per id or
+divided by the batch size) gives a
 table of its own; numbers typed in do not change at all. Buffered and
 overwritten give the same table; the source tells which (``+=`` or ``=``).
 """
@@ -61,6 +62,8 @@ def mistaken_gradients(ids: np.ndarray, grad_out: np.ndarray, rows: int) -> dict
         found["last"] = scatter(batch[-1], g[-1], rows)
     if positions.max() < rows:
         found["position"] = scatter(positions, g, rows)
+    if batch.shape[0] > 1:  # with one sentence, dividing by the batch size changes nothing
+        found["batch-mean"] = scatter(batch, g, rows) / batch.shape[0]
     counts = np.bincount(batch.reshape(-1), minlength=rows)[:, None]
     found["mean"] = np.divide(scatter(batch, g, rows), counts, out=np.zeros((rows, g.shape[-1])), where=counts > 0)
     return found
@@ -108,6 +111,8 @@ def _judge_run(values: Values, source: str, first: Values | None = None) -> Pass
         raise Mistake("by-position", name="grad_wte")
     if cause == "mean":
         raise Mistake("mismatch", "mean", name="grad_wte")
+    if cause == "batch-mean":
+        raise Mistake("batch-not-summed", "mean", name="grad_wte")
     _unfollowed(values, first, "grad_wte")
     raise Mistake("mismatch", name="grad_wte", got=off_by(grad, right))
 
@@ -154,7 +159,7 @@ EMBEDDING_BACKWARD = Contract(
     names=NAMES,
     reruns=(Rerun({"ids": "other_ids(ids, wte)", "grad_out": "redrawn(grad_out)"}, CHANGED),),
     judge=judge,
-    diagnoses=("by-position", "transposed", "buffered-add", "overwritten", "first-sequence-only", "mismatch"),
+    diagnoses=("by-position", "transposed", "buffered-add", "overwritten", "first-sequence-only", "batch-not-summed", "mismatch"),
     hypotheses=hypotheses,
     typed=("out", "grad_wte"),
     described={
@@ -162,6 +167,7 @@ EMBEDDING_BACKWARD = Contract(
         "per-sequence": "a scatter buffered within each sentence",
         "first": "the first sentence only", "last": "the last sentence only",
         "position": "rows looked up by position", "mean": "gradients averaged instead of added",
+        "batch-mean": "the gradient divided by the batch size",
         "typed-out": "an out typed in", "typed-grad_wte": "a grad_wte typed in",
         "stale-ids": "figures from a copy of ids made before the checker changed it",
         "stale-grad_out": "figures from a copy of grad_out made before the checker changed it",

@@ -79,7 +79,10 @@ def _refused(values: Values, source: str, wte: np.ndarray, wpe: np.ndarray, roun
         if close(too_long, tokens + wpe[np.minimum(slots, max_len - 1)], tol):
             raise Mistake("wraps-around", "clipped", name="too_long")
         raise Mistake("wraps-around", "other", name="too_long")
-    raise Mistake("mismatch", "too-long", name="too_long")
+    if too_long.ndim == tokens.ndim and too_long.shape[:-2] == tokens.shape[:-2] and too_long.shape[-1] == tokens.shape[-1] and too_long.shape[-2] < L:
+        kept = too_long.shape[-2]  # the sequence cut down (to max_len, say): an answer all the same, not a refusal
+        raise Mistake("wraps-around", "truncated", name="too_long", kept=kept)
+    raise Mistake("mismatch", "too-long", name="too_long", shape=shape_text(too_long.shape))
 
 
 def _backward(values: Values, wpe: np.ndarray, ids: np.ndarray, roundoff: float, first: Values | None) -> None:

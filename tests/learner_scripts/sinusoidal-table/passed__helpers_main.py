@@ -1,0 +1,35 @@
+"""The sinusoidal position table of Vaswani et al. (2017), and its shift."""
+import numpy as np
+
+T, C = 12, 8   # 12 positions, counted from 0; width 8 (four channel pairs)
+k = 3          # the shift to check
+
+# TODO: pe = the (T, C) table, pairs interleaved:
+#       pe[t, 2i] = sin(t * w_i), pe[t, 2i + 1] = cos(t * w_i),
+#       with w_i = 10000 ** (-2i / C) for pair i = 0 ... C/2 - 1
+# TODO: M = the (C, C) matrix with pe[t + k] = M @ pe[t] for every t:
+#       one 2x2 rotation block per pair, built from cos(k * w_i), sin(k * w_i)
+# TODO: shift_error = largest |pe[t + k] - M @ pe[t]| over t = 0 ... T - k - 1
+
+def sinusoidal_table(n_pos, width):
+    t = np.arange(n_pos)[:, None]
+    w = 10000.0 ** (-np.arange(0, width, 2) / width)
+    table = np.zeros((n_pos, width))
+    table[:, 0::2] = np.sin(t * w)
+    table[:, 1::2] = np.cos(t * w)
+    return table, w
+
+
+def shift_matrix(w, shift):
+    n = 2 * len(w)
+    R = np.zeros((n, n))
+    for i, wi in enumerate(w):
+        c, s = np.cos(shift * wi), np.sin(shift * wi)
+        R[2 * i:2 * i + 2, 2 * i:2 * i + 2] = [[c, s], [-s, c]]
+    return R
+
+
+if __name__ == "__main__":
+    pe, w = sinusoidal_table(T, C)
+    M = shift_matrix(w, k)
+    shift_error = np.abs(pe[k:] - (M @ pe[:-k].T).T).max()

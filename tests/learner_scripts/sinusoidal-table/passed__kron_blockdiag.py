@@ -1,0 +1,24 @@
+"""The sinusoidal position table of Vaswani et al. (2017), and its shift."""
+import numpy as np
+
+T, C = 12, 8   # 12 positions, counted from 0; width 8 (four channel pairs)
+k = 3          # the shift to check
+
+# TODO: pe = the (T, C) table, pairs interleaved:
+#       pe[t, 2i] = sin(t * w_i), pe[t, 2i + 1] = cos(t * w_i),
+#       with w_i = 10000 ** (-2i / C) for pair i = 0 ... C/2 - 1
+# TODO: M = the (C, C) matrix with pe[t + k] = M @ pe[t] for every t:
+#       one 2x2 rotation block per pair, built from cos(k * w_i), sin(k * w_i)
+# TODO: shift_error = largest |pe[t + k] - M @ pe[t]| over t = 0 ... T - k - 1
+
+i = np.arange(C // 2)
+omega = 1.0 / 10000 ** (2 * i / C)
+angles = np.outer(np.arange(T), omega)
+pe = np.empty((T, C))
+pe[:, ::2], pe[:, 1::2] = np.sin(angles), np.cos(angles)
+M = sum(np.kron(np.diag(np.eye(C // 2)[j]),
+                np.array([[np.cos(k * omega[j]), np.sin(k * omega[j])],
+                          [-np.sin(k * omega[j]), np.cos(k * omega[j])]]))
+        for j in range(C // 2))
+diffs = [np.abs(pe[t + k] - M @ pe[t]).max() for t in range(T - k)]
+shift_error = max(diffs)
