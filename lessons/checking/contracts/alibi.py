@@ -118,24 +118,24 @@ def _weights_right(values: Values, scores: np.ndarray, H: int, T: int, roundoff:
     return bool(np.all(np.isfinite(weights)) and np.max(np.abs(weights - softmax(scores + alibi_bias(H, T)))) <= _weight_tolerance(scores, H, T, roundoff))
 
 
-def _bias_after_softmax(weights: np.ndarray, scores: np.ndarray, bias: np.ndarray, tolerance: float, roundoff: float) -> bool:
-    """Whether the weights add the bias to softmax(scores): as they are, masked and renormalised, or put through a softmax again."""
+def _bias_after_softmax(weights: np.ndarray, scores: np.ndarray, bias: np.ndarray, tolerance: float, roundoff: float) -> str | None:
+    """How the weights add the bias to softmax(scores): "" as they are, "renormalised" (masked, each row divided by its sum), "twice" (a softmax again); None if not."""
     H, T = bias.shape[0], bias.shape[-1]
     causal = np.isfinite(alibi_bias(H, T))  # (H, T, T) the keys a query may see
     masked = np.where(causal, softmax(scores) + np.where(causal, bias, 0.0), 0.0)
     candidates = (
-        softmax(scores) + bias,
-        softmax(scores + np.where(causal, 0.0, -np.inf)) + bias,
-        masked / masked.sum(axis=-1, keepdims=True),
-        softmax(softmax(scores) + bias),
+        ("", softmax(scores) + bias),
+        ("", softmax(scores + np.where(causal, 0.0, -np.inf)) + bias),
+        ("renormalised", masked / masked.sum(axis=-1, keepdims=True)),
+        ("twice", softmax(softmax(scores) + bias)),
     )
-    for late in candidates:
+    for how, late in candidates:
         same_infinities = np.array_equal(np.isfinite(late), np.isfinite(weights))
         finite = np.isfinite(late)
         allowed = tolerance + 8 * roundoff * np.abs(np.where(finite, late, 0.0))  # the bias is added once more
         if same_infinities and np.all(np.abs(np.where(finite, late - weights, 0.0)) <= allowed):
-            return True
-    return False
+            return how
+    return None
 
 
 def _judge_run(values: Values) -> tuple[int, np.ndarray]:
@@ -184,8 +184,9 @@ def _judge_run(values: Values) -> tuple[int, np.ndarray]:
     weight_tolerance = _weight_tolerance(scores, H, T, roundoff)
     if np.all(np.isfinite(weights)) and np.max(np.abs(weights - expected)) <= weight_tolerance:
         return H, slopes
-    if _bias_after_softmax(weights, scores, bias, weight_tolerance, roundoff):
-        raise Mistake("after-softmax", name="weights")
+    how = _bias_after_softmax(weights, scores, bias, weight_tolerance, roundoff)
+    if how is not None:
+        raise Mistake("after-softmax", how, name="weights")
     if not np.all(np.isfinite(weights)):
         raise Mistake("bad-type", "not-finite", name="weights")
     raise Mistake("mismatch", "weights", name="weights", got=f"{gap(weights, expected):.3g}")
