@@ -4,9 +4,11 @@ The slopes, the bias and the weights are each compared with what the
 learner's own n_heads, T and scores give, and, when they differ, with each
 misconception: heads counted from 0, the power-of-two formula used for any
 count, the symmetric unmasked bias, the sign flipped, the mask forgotten
-(with or without the +m·j shortcut), the bias added after the softmax. The
-+m·j shortcut *with* the mask passes: it differs by a constant per row. The
-rerun asks for another head count, which typed slopes cannot follow.
+(with or without the +m·j shortcut, or kept out of the bias and put in the
+weights), the bias added after the softmax (plain, renormalised, or through
+a second softmax), the mask on the wrong triangle. The +m·j shortcut *with*
+the mask passes: it differs by a constant per row. The rerun asks for another
+head count, which typed slopes cannot follow, however many digits they have.
 """
 
 from __future__ import annotations
@@ -119,7 +121,10 @@ def _weights_right(values: Values, scores: np.ndarray, H: int, T: int, roundoff:
 
 
 def _bias_after_softmax(weights: np.ndarray, scores: np.ndarray, bias: np.ndarray, tolerance: float, roundoff: float) -> str | None:
-    """How the weights add the bias to softmax(scores): "" as they are, "renormalised" (masked, each row divided by its sum), "twice" (a softmax again); None if not."""
+    """How the weights add the bias to softmax(scores), or None.
+
+    "" as they are; "renormalised": masked, each row divided by its sum; "twice": through a softmax again.
+    """
     H, T = bias.shape[0], bias.shape[-1]
     causal = np.isfinite(alibi_bias(H, T))  # (H, T, T) the keys a query may see
     masked = np.where(causal, softmax(scores) + np.where(causal, bias, 0.0), 0.0)
@@ -218,7 +223,8 @@ def _slopes_typed(runs: Runs) -> bool:
     if second is None:
         return rerun.typed_in(runs.source, "slopes")
     first_slopes, second_slopes = runs.first["slopes"], second["slopes"]
-    return not np.array_equal(second["n_heads"], runs.first["n_heads"]) and first_slopes.shape == second_slopes.shape and np.array_equal(first_slopes, second_slopes)
+    heads_changed = not np.array_equal(second["n_heads"], runs.first["n_heads"])
+    return heads_changed and first_slopes.shape == second_slopes.shape and np.array_equal(first_slopes, second_slopes)
 
 
 def hypotheses(values: Values) -> Hypotheses:
