@@ -479,6 +479,15 @@ MEANINGS = [
     ("learned-positions", "bad-type__too-long-returns-none.py", "none", ["is None", "there instead of returning"], ["NoneType"]),
     ("learned-positions", "rerun-failed__asserts-printed-value.py", "assert", ["an assert of yours", "puts others in their place"], ["typing 3 and 5"]),
     ("learned-positions", "mismatch__borrowed-lookup.py", "borrowed", ["from attnpos", "with NumPy"], []),
+    # issue 25's writers: the fundamental mistake, in the learner's own terms
+    ("alibi", "mismatch__typed-slopes-eight-digits.py", "typed", ["does not follow `n_heads`"], ["largest difference"]),
+    ("alibi", "after-softmax__masked-then-renormalised.py", "renormalised", ["after the softmax", "divide each row by its sum"], ["along the last axis"]),
+    ("alibi", "after-softmax__softmax-twice.py", "twice", ["after a first softmax", "softmax again"], ["along the last axis"]),
+    ("alibi", "mismatch__mask-on-earlier-keys.py", "wrong-triangle", ["wrong triangle", "earlier keys (j < i)"], ["largest difference"]),
+    ("alibi", "mismatch__diagonal-masked.py", "hides-earlier", ["at or before its query (j ≤ i)"], ["largest difference"]),
+    ("alibi", "mask-forgotten__mask-only-in-weights.py", "in-weights", ["`weights` are right", "in `bias` itself"], ["the higher its score"]),
+    ("context-extension", "indistinct__half-precision.py", "precision", ["float16's precision, not your method"], ["typed in"]),
+    ("rope", "indistinct__zero-head.py", "zero-head", ["a wrong head (v rotated too)"], ["rotates v too (v rotated too)"]),
 ]
 
 

@@ -32,6 +32,10 @@ def edited(exercise_id: str, *edits: tuple[str, str]) -> str:
 
 
 BIAS = "bias = np.where(j <= i, -m * distance, -np.inf)"
+SLOPES = "slopes = np.array(get_slopes(n_heads))"
+BASE_NTK = "base_ntk = rope_theta * factor ** (hs / (hs - 2))"
+# the twelve slopes as printed to seven and to five significant digits
+TYPED_SLOPES_7 = "[0.5, 0.25, 0.125, 0.0625, 0.03125, 0.015625, 0.0078125, 0.00390625, 0.7071068, 0.3535534, 0.1767767, 0.08838835]"
 ROTATED = "q = apply_rope(X @ Wq, positions)\nk = apply_rope(X @ Wk, positions)"
 
 ROPE_SETUP = '''
@@ -101,6 +105,8 @@ out = softmax(q @ k.T / math.sqrt(hs)) @ (X @ Wv)
     ],
     "alibi": [
         solution("alibi"),
+        # computed slopes rounded to seven significant digits (values.REPORTED_DIGITS), the bias and weights built on them
+        edited("alibi", (SLOPES, SLOPES + "\nslopes = np.array([float(f'{s:.7g}') for s in slopes])")),
         # the official +m·j shortcut, with the mask
         edited("alibi", (BIAS, "bias = np.where(j <= i, m * j, -np.inf)")),
         # a large negative number instead of −inf, float32
@@ -145,6 +151,8 @@ weights = e / e.sum(axis=-1, keepdims=True)
     ],
     "context-extension": [
         solution("context-extension"),
+        # base_ntk computed, then rounded to seven significant digits, and the frequencies built on it
+        edited("context-extension", (BASE_NTK, f"base_ntk = float(f'{{{BASE_NTK.split(' = ')[1]}:.7g}}')")),
         # float32, the exponent written with logs, positions scaled explicitly
         '''
 import numpy as np
@@ -177,7 +185,21 @@ WRONG = [
                     (ROTATED, "q = apply_rope(X @ Wq, fixed)\nk = apply_rope(X @ Wk, fixed)")), "mismatch"),
     ("alibi", edited("alibi", ("slopes = np.array(get_slopes(n_heads))", "slopes = np.array(get_slopes(12))")), "mismatch"),
     ("context-extension", edited("context-extension", ("inv_freq_pi = inv_freq / factor", "inv_freq_pi = inv_freq / 4.0")), "mismatch"),
+    # fewer digits than seven is a figure copied by eye, not a computed one
+    ("alibi", edited("alibi", (SLOPES, SLOPES + "\nslopes = np.array([float(f'{s:.5g}') for s in slopes])")), "mismatch"),
+    ("context-extension", edited("context-extension", (BASE_NTK, f"base_ntk = float(f'{{{BASE_NTK.split(' = ')[1]}:.5g}}')")), "mismatch"),
 ]
+
+
+@pytest.mark.parametrize("exercise_id, source", [
+    # typed to seven digits, they pass the first run and cannot follow the rerun's inputs
+    ("alibi", edited("alibi", (SLOPES, f"slopes = np.array({TYPED_SLOPES_7})"))),
+    ("context-extension", edited("context-extension", (BASE_NTK, "base_ntk = 40889.94"))),
+])
+def test_figures_typed_to_seven_digits_are_told_they_are_typed(course, sandbox, exercise_id, source):
+    verdict = check_source(course.exercises[exercise_id], source, sandbox, LIMITS)
+    assert (verdict.diagnosis, verdict.details.get("cause")) == ("mismatch", "typed"), verdict.message
+    assert "rather than typing" in verdict.message, verdict.message
 
 
 @pytest.fixture(scope="module")

@@ -242,17 +242,24 @@ class Precision:
 
     def agrees(self, got: float, expected: float, tolerance: float) -> bool:
         """Within the computation's tolerance, plus the rounding of the figure as reported (see REPORTED_DIGITS)."""
-        return abs(got - expected) <= tolerance + max(4 * self.roundoff, REPORTED_ROUNDING) * abs(expected)
+        return abs(got - expected) <= tolerance + max(4 * self.roundoff * abs(expected), float(reported_rounding(expected)))
 
     def is_noise(self, figure: float, tolerance: float) -> bool:
         return 0 <= figure <= tolerance
 
 
-# A learner may round a figure they report (round(x, 9), float(f"{x:.8g}")).
-# Seven significant digits is what float32 itself carries, so a figure kept
-# to seven digits is a computed one; fewer ("2.38") is a figure copied by eye.
+# A learner may round a figure they set (round(x, 9), float(f"{x:.7g}")).
+# Seven significant digits is about what float32 itself carries, so a figure
+# kept to seven digits is a computed one; fewer ("2.38") is a figure copied by
+# eye. Rounding to seven digits moves a figure by at most REPORTED_ROUNDING of
+# its size; a typed figure is caught by the rerun, whose inputs differ.
 REPORTED_DIGITS = 7
 REPORTED_ROUNDING = 0.5 * 10.0 ** (1 - REPORTED_DIGITS)
+
+
+def reported_rounding(expected: np.ndarray | float) -> np.ndarray:
+    """How far each entry may sit from ``expected`` once rounded to REPORTED_DIGITS significant digits (same shape)."""
+    return REPORTED_ROUNDING * np.abs(np.asarray(expected, dtype=np.float64))
 
 # First-order error bounds counted by hand (Higham, "Accuracy and Stability of
 # Numerical Algorithms", §3.1: a dot product of length n is off by at most

@@ -4,9 +4,11 @@ The slopes, the bias and the weights are each compared with what the
 learner's own n_heads, T and scores give, and, when they differ, with each
 misconception: heads counted from 0, the power-of-two formula used for any
 count, the symmetric unmasked bias, the sign flipped, the mask forgotten
-(with or without the +m·j shortcut), the bias added after the softmax. The
-+m·j shortcut *with* the mask passes: it differs by a constant per row. The
-rerun asks for another head count, which typed slopes cannot follow.
+(with or without the +m·j shortcut, or kept out of the bias and put in the
+weights), the bias added after the softmax (plain, renormalised, or through
+a second softmax), the mask on the wrong triangle. The +m·j shortcut *with*
+the mask passes: it differs by a constant per row. The rerun asks for another
+head count, which typed slopes cannot follow, however many digits they have.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from attnpos.core import alibi_bias, alibi_slopes, softmax
 from attnpos.lessons.checking import rerun
 from attnpos.lessons.checking.contracts.common import Contract, Rerun, Runs
 from attnpos.lessons.checking.separation import Figure, Hypotheses
-from attnpos.lessons.checking.values import SAFETY, Values, describe, dtype_roundoff, gap
+from attnpos.lessons.checking.values import SAFETY, Values, describe, dtype_roundoff, gap, reported_rounding
 from attnpos.lessons.checking.verdicts import Mistake, Passed, shape_text
 
 NAMES = ("n_heads", "T", "scores", "slopes", "bias", "weights")
@@ -74,7 +76,8 @@ def _bias_kind(bias: np.ndarray, slopes: np.ndarray, T: int, tolerance: float) -
     distance = (i - j).astype(np.float64)
 
     def agrees(expected: np.ndarray, where: np.ndarray) -> bool:
-        return bool(np.all(np.isfinite(bias[where]))) and bool(np.max(np.abs(bias[where] - np.broadcast_to(expected, bias.shape)[where])) <= tolerance)
+        wanted = np.broadcast_to(expected, bias.shape)[where]
+        return bool(np.all(np.isfinite(bias[where]))) and bool(np.all(np.abs(bias[where] - wanted) <= tolerance + reported_rounding(wanted)))
 
     everywhere = np.ones(bias.shape, dtype=bool)
     if hidden and finite_visible:
@@ -97,6 +100,49 @@ def _bias_kind(bias: np.ndarray, slopes: np.ndarray, T: int, tolerance: float) -
     return ""
 
 
+def _weights(values: Values, H: int, T: int) -> np.ndarray:
+    weights = values["weights"]
+    if weights.shape != (H, T, T) or weights.dtype.kind not in "iuf":
+        _array(values, "weights", (H, T, T), H)
+    return weights.astype(np.float64)
+
+
+def _weight_tolerance(scores: np.ndarray, H: int, T: int, roundoff: float) -> float:
+    """The softmax's own rounding, plus what slopes rounded to seven digits move a score by (a weight moves by at most twice that)."""
+    largest_bias = float(np.max(alibi_slopes(H))) * T
+    rounded_slopes = 2 * float(reported_rounding(largest_bias))
+    return SAFETY * roundoff * (4 * T + 8) * (1 + float(np.max(np.abs(scores))) + largest_bias) + rounded_slopes
+
+
+def _weights_right(values: Values, scores: np.ndarray, H: int, T: int, roundoff: float) -> bool:
+    """Whether the weights are ALiBi's, whatever the bias (the mask may have been put in the weights instead)."""
+    weights = _weights(values, H, T)
+    return bool(np.all(np.isfinite(weights)) and np.max(np.abs(weights - softmax(scores + alibi_bias(H, T)))) <= _weight_tolerance(scores, H, T, roundoff))
+
+
+def _bias_after_softmax(weights: np.ndarray, scores: np.ndarray, bias: np.ndarray, tolerance: float, roundoff: float) -> str | None:
+    """How the weights add the bias to softmax(scores), or None.
+
+    "" as they are; "renormalised": masked, each row divided by its sum; "twice": through a softmax again.
+    """
+    H, T = bias.shape[0], bias.shape[-1]
+    causal = np.isfinite(alibi_bias(H, T))  # (H, T, T) the keys a query may see
+    masked = np.where(causal, softmax(scores) + np.where(causal, bias, 0.0), 0.0)
+    candidates = (
+        ("", softmax(scores) + bias),
+        ("", softmax(scores + np.where(causal, 0.0, -np.inf)) + bias),
+        ("renormalised", masked / masked.sum(axis=-1, keepdims=True)),
+        ("twice", softmax(softmax(scores) + bias)),
+    )
+    for how, late in candidates:
+        same_infinities = np.array_equal(np.isfinite(late), np.isfinite(weights))
+        finite = np.isfinite(late)
+        allowed = tolerance + 8 * roundoff * np.abs(np.where(finite, late, 0.0))  # the bias is added once more
+        if same_infinities and np.all(np.abs(np.where(finite, late - weights, 0.0)) <= allowed):
+            return how
+    return None
+
+
 def _judge_run(values: Values) -> tuple[int, np.ndarray]:
     H = _count(values, "n_heads", 1, MAX_HEADS)
     T = _count(values, "T", 2, MAX_TOKENS)
@@ -107,7 +153,7 @@ def _judge_run(values: Values) -> tuple[int, np.ndarray]:
     roundoff = dtype_roundoff(values, NAMES)
     right = alibi_slopes(H)
     slope_tolerance = SAFETY * 8 * roundoff
-    if not np.all(np.isfinite(slopes)) or np.max(np.abs(slopes - right)) > slope_tolerance * np.max(right):
+    if not np.all(np.isfinite(slopes)) or np.any(np.abs(slopes - right) > slope_tolerance * np.max(right) + reported_rounding(right)):
         if np.all(np.isfinite(slopes)) and abs(slopes[0] - 1.0) <= slope_tolerance:
             raise Mistake("heads-from-zero", name="slopes")
         if np.all(np.isfinite(slopes)) and np.max(np.abs(slopes - naive_slopes(H))) <= slope_tolerance:
@@ -126,32 +172,38 @@ def _judge_run(values: Values) -> tuple[int, np.ndarray]:
             "the largest bias of their row, so every query leans on the future."
             if cause == "shortcut" else "With −m·(i − j) everywhere, a later key gets +m·(j − i): the further ahead, the higher its score."
         )
+        if cause == "plain" and _weights_right(values, scores, H, T, roundoff):
+            raise Mistake("mask-forgotten", "in-weights", name="bias")
         raise Mistake("mask-forgotten", cause, name="bias", detail=detail)
     if kind == "":
+        i, j = np.arange(T)[:, None], np.arange(T)[None, :]
+        hidden = np.isneginf(bias) | (bias <= HIDDEN)  # (H, T, T)
+        if np.any(hidden & (j <= i)):
+            side = "wrong-triangle" if np.all(hidden[:, j < i]) and not np.any(hidden[:, j > i]) else "hides-earlier"
+            raise Mistake("mismatch", side, name="bias")
         finite = np.where(np.isfinite(bias), bias, 0.0)
         raise Mistake("mismatch", "array", name="bias", got=f"{gap(finite, np.where(np.isfinite(alibi_bias(H, T)), alibi_bias(H, T), 0.0)):.3g}")
 
-    weights = values["weights"]
-    if weights.shape != (H, T, T) or weights.dtype.kind not in "iuf":
-        _array(values, "weights", (H, T, T), H)
-    weights = weights.astype(np.float64)
+    weights = _weights(values, H, T)
     expected = softmax(scores + alibi_bias(H, T))
-    weight_tolerance = SAFETY * roundoff * (4 * T + 8) * (1 + float(np.max(np.abs(scores))) + float(np.max(right)) * T)
+    weight_tolerance = _weight_tolerance(scores, H, T, roundoff)
     if np.all(np.isfinite(weights)) and np.max(np.abs(weights - expected)) <= weight_tolerance:
         return H, slopes
-    for late in (softmax(scores) + bias, softmax(scores + np.where(np.isfinite(alibi_bias(H, T)), 0.0, -np.inf)) + bias):
-        same_infinities = np.array_equal(np.isfinite(late), np.isfinite(weights))
-        finite = np.isfinite(late)
-        allowed = weight_tolerance + 8 * roundoff * np.abs(np.where(finite, late, 0.0))  # the bias is added once more
-        if same_infinities and np.all(np.abs(np.where(finite, late - weights, 0.0)) <= allowed):
-            raise Mistake("after-softmax", name="weights")
+    how = _bias_after_softmax(weights, scores, bias, weight_tolerance, roundoff)
+    if how is not None:
+        raise Mistake("after-softmax", how, name="weights")
     if not np.all(np.isfinite(weights)):
         raise Mistake("bad-type", "not-finite", name="weights")
     raise Mistake("mismatch", "weights", name="weights", got=f"{gap(weights, expected):.3g}")
 
 
 def judge(runs: Runs) -> Passed:
-    H, slopes = _judge_run(runs.first)
+    try:
+        H, slopes = _judge_run(runs.first)
+    except Mistake as mistake:
+        if mistake.diagnosis == "mismatch" and mistake.fields.get("name") == "slopes" and _slopes_typed(runs):
+            raise Mistake("mismatch", "typed", name="slopes") from None  # the fundamental mistake, not their rounding
+        raise
     shortcut = _bias_kind(runs.first["bias"].astype(np.float64), alibi_slopes(H), int(runs.first["T"].reshape(-1)[0]), 1e-6) == "shortcut"
     if runs.reruns[0] is None and rerun.typed_in(runs.source, "slopes"):
         raise Mistake("mismatch", "typed", name="slopes")  # typed for this head count, they cannot fit another
@@ -163,6 +215,16 @@ def judge(runs: Runs) -> Passed:
             raise Mistake("mismatch", "typed", name=name)
     _judge_run(second)
     return Passed("shortcut" if shortcut else "")
+
+
+def _slopes_typed(runs: Runs) -> bool:
+    """Whether slopes stayed the same when the rerun changed n_heads (or are typed in the source, when it could not run)."""
+    second = runs.reruns[runs.changed.index(CHANGED)]
+    if second is None:
+        return rerun.typed_in(runs.source, "slopes")
+    first_slopes, second_slopes = runs.first["slopes"], second["slopes"]
+    heads_changed = not np.array_equal(second["n_heads"], runs.first["n_heads"])
+    return heads_changed and first_slopes.shape == second_slopes.shape and np.array_equal(first_slopes, second_slopes)
 
 
 def hypotheses(values: Values) -> Hypotheses:
@@ -195,17 +257,27 @@ def hypotheses(values: Values) -> Hypotheses:
         "mask-forgotten/shortcut": head(right_slopes, m * np.broadcast_to(j, (T, T))),
         "mask-forgotten/plain": head(right_slopes, -m * distance),
         "after-softmax": {"weights": softmax(scores) + np.asarray(right["bias"])},
+        "after-softmax/renormalised": {"weights": _renormalised(softmax(scores) + causal(-m * distance))},
+        "after-softmax/twice": {"weights": softmax(softmax(scores) + causal(-m * distance))},
+        "mask-forgotten/in-weights": {"slopes": right_slopes, "bias": -m * distance, "weights": right["weights"]},
+        "mismatch/wrong-triangle": {"bias": np.where(j >= i, -m * (j - i), HIDDEN)},
     }
     if not math.log2(H).is_integer():  # for a power of two the formula is the official rule
         naive = naive_slopes(H)
         wrong["naive-slopes"] = head(naive, causal(-naive[:, None, None] * distance))
     roundoff = dtype_roundoff(values, NAMES)
-    tolerance = {
+    tolerance = {  # the judge's, without the allowance for rounded slopes
         "slopes": SAFETY * 8 * roundoff * float(np.max(right_slopes)),
         "bias": SAFETY * 4 * roundoff * (1 + float(np.max(right_slopes)) * T) * T,
         "weights": SAFETY * roundoff * (4 * T + 8) * (1 + float(np.max(np.abs(scores))) + float(np.max(right_slopes)) * T),
     }
     return Hypotheses.of(right, wrong, tolerance)
+
+
+def _renormalised(late: np.ndarray) -> np.ndarray:
+    """(H, T, T) weights with the masked keys set to 0 and every row divided by its sum."""
+    kept = np.where(np.isfinite(late), late, 0.0)
+    return kept / kept.sum(axis=-1, keepdims=True)
 
 
 ALIBI = Contract(
@@ -219,7 +291,11 @@ ALIBI = Contract(
         "heads-from-zero": "heads counted from 0", "naive-slopes": "the power-of-two formula for any head count",
         "symmetric": "the symmetric unmasked bias", "sign-flipped": "the sign flipped",
         "mask-forgotten/shortcut": "+m·j without the mask", "mask-forgotten/plain": "no causal mask",
-        "after-softmax": "the bias added after the softmax", "typed-slopes": "slopes typed in", "typed-bias": "a bias typed in",
+        "after-softmax": "the bias added after the softmax",
+        "after-softmax/renormalised": "the bias added after the softmax, then masked and renormalised",
+        "after-softmax/twice": "the bias added after the softmax, then a second softmax",
+        "mask-forgotten/in-weights": "the mask in the weights but not in the bias",
+        "mismatch/wrong-triangle": "the mask on the earlier keys", "typed-slopes": "slopes typed in", "typed-bias": "a bias typed in",
         "typed-weights": "weights typed in", "stale-n_heads": "a copy of n_heads made before the checker changed it",
     },
 )

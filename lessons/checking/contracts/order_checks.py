@@ -26,7 +26,6 @@ from attnpos.lessons.checking.contracts.common import (
 from attnpos.lessons.checking.separation import Hypotheses, indistinct, inverse_mistakes
 from attnpos.lessons.checking.substitutes import VALUE_SCALE
 from attnpos.lessons.checking.values import (
-    REPORTED_ROUNDING,
     Values,
     alike,
     dtype_roundoff,
@@ -37,6 +36,7 @@ from attnpos.lessons.checking.values import (
     read_offset,
     read_output,
     read_perm,
+    reported_rounding,
     scalar,
 )
 from attnpos.lessons.checking.verdicts import Mistake, Passed
@@ -86,7 +86,7 @@ def _judge_run(values: Values, source: str, first: Values | None = None) -> Pass
             )
         # Noise, but it must be the noise these very outputs give: subtraction, abs and max are exact on them.
         exact = gap(out_b, permute_tokens(out_a, perm))
-        if abs(relist_gap - exact) > REPORTED_ROUNDING * exact:
+        if abs(relist_gap - exact) > reported_rounding(exact):
             raise _not_from_arrays("relist_gap", exact, relist_gap, rerun_run)
         pooled_noise = precision.pooled_gap(T)
         if not precision.is_noise(pooled_gap, pooled_noise):
@@ -95,7 +95,7 @@ def _judge_run(values: Values, source: str, first: Values | None = None) -> Pass
             raise figure_mistake("wrong-comparison" if cause else "mismatch", cause or "figure", "pooled_gap", right, pooled_gap, rerun_run)
         # Noise too, and it must be what some honest sum of these very outputs gives, to the digits shown.
         sums = _honest_pooled_gaps(values, perm)
-        if not any(abs(pooled_gap - honest) <= REPORTED_ROUNDING * honest for honest in sums):
+        if not any(abs(pooled_gap - honest) <= reported_rounding(honest) for honest in sums):
             raise _not_from_arrays("pooled_gap", sums[0], pooled_gap, rerun_run)
 
         if np.all(pos == 0):

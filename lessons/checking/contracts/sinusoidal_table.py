@@ -16,7 +16,7 @@ from attnpos.core.sinusoidal_encoding import BASE, shift_error, shift_matrix
 from attnpos.lessons.checking.contracts.common import Contract, Rerun, Runs, figure_mistake
 from attnpos.lessons.checking.contracts.table_reading import borrows, close, off_by, read_shaped, read_whole, rounding
 from attnpos.lessons.checking.separation import Figure, Hypotheses
-from attnpos.lessons.checking.values import REPORTED_ROUNDING, Values, dtype_roundoff, scalar
+from attnpos.lessons.checking.values import Values, dtype_roundoff, reported_rounding, scalar
 from attnpos.lessons.checking.verdicts import Mistake, Passed
 
 NAMES = ("T", "C", "k", "pe", "M", "shift_error")
@@ -93,7 +93,7 @@ def _judge_run(values: Values, source: str, first: Values | None = None) -> Pass
     figure = scalar(values, "shift_error")
     honest = shift_error(pe, M, k)
     noise = rounding(roundoff, C * (1 + T))
-    if abs(figure - honest) > noise + REPORTED_ROUNDING * abs(honest):
+    if abs(figure - honest) > noise + float(reported_rounding(honest)):
         raise figure_mistake("mismatch", "shift-figure", "shift_error", honest, figure)
     return Passed()
 

@@ -1,0 +1,31 @@
+"""ALiBi: a slope per head for any head count, the causal bias."""
+import numpy as np
+
+from attnpos.core import softmax
+
+n_heads = 12
+T = 7
+# content scores q.k / sqrt(hs): one (T, T) matrix per head
+scores = np.random.default_rng(0).standard_normal((n_heads, T, T))
+
+# TODO: slopes, shape (n_heads,), by the official rule for any
+#       head count (heads from 0: with 8 heads, head 0 gets 1/2)
+# TODO: bias, shape (n_heads, T, T): -slopes[h] * (i - j) for a
+#       key j at or before the query i, and -inf for a later key
+# TODO: weights = softmax(scores + bias) over the keys
+
+import math
+
+p = 2 ** int(math.floor(math.log2(n_heads)))
+base_slopes = 2.0 ** (-8.0 * np.arange(1, p + 1) / p)
+if p == n_heads:
+    slopes = base_slopes
+else:
+    extra = 2.0 ** (-8.0 * np.arange(1, 2 * p + 1) / (2 * p))
+    slopes = np.concatenate([base_slopes, extra[0::2][: n_heads - p]])
+
+i = np.arange(T)[:, None]
+j = np.arange(T)[None, :]
+bias = np.where(j <= i, -slopes[:, None, None] * (i - j), -np.inf)
+
+weights = softmax(scores + bias)

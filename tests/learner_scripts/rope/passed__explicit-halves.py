@@ -1,0 +1,46 @@
+"""RoPE in one head, half-split (Hugging Face's rotate_half)."""
+import numpy as np
+
+from attnpos.core import softmax
+
+rope_theta = 10000.0
+rng = np.random.default_rng(0)
+X = rng.standard_normal((6, 16))      # (T, C): six tokens
+# the head: each projection is (C, hs) = (16, 8)
+Wq, Wk, Wv = 0.5 * rng.standard_normal((3, 16, 8))
+positions = np.arange(6)              # the slot of each token
+hs = Wq.shape[1]
+
+# TODO: inv_freq, one frequency per channel pair:
+#       rope_theta ** (-2i / hs) for i = 0 ... hs/2 - 1
+# TODO: rotate_half(x): (x1, x2) -> (-x2, x1) on the two
+#       halves of the last axis
+# TODO: apply_rope(x, positions): x * cos + rotate_half(x) * sin,
+#       the angles positions * inv_freq repeated over both halves
+# TODO: q, k: X @ Wq and X @ Wk, each rotated by positions;
+#       v = X @ Wv is not rotated
+# TODO: out = softmax(q @ k.T / sqrt(hs)) @ v   (no mask)
+
+theta = rope_theta ** (-np.arange(0, hs, 2) / hs)
+inv_freq = theta
+angles = positions[:, None] * theta[None, :]
+cos, sin = np.cos(angles), np.sin(angles)
+
+
+def rotate_half(x):
+    x1, x2 = np.split(x, 2, axis=-1)
+    return np.concatenate((-x2, x1), axis=-1)
+
+
+def apply_rope(x, positions):
+    ang = positions[:, None] * theta[None, :]
+    c, s = np.cos(ang), np.sin(ang)
+    x1, x2 = np.split(x, 2, axis=-1)
+    return np.concatenate((x1 * c - x2 * s, x2 * c + x1 * s), axis=-1)
+
+
+query = apply_rope(X @ Wq, positions)
+key = apply_rope(X @ Wk, positions)
+value = X @ Wv
+weights = softmax(query @ key.T / np.sqrt(hs))
+q, k, out = query, key, weights @ value
