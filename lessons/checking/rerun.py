@@ -16,10 +16,29 @@ value), or after the last statement that binds it when nothing reads it.
 from __future__ import annotations
 
 import ast
+import threading
 from collections.abc import Mapping
 
 # Where the replacement expressions live, importable inside the learner's process.
 SUBSTITUTES_MODULE = "attnpos.lessons.checking.substitutes"
+
+
+# CPython 3.11's ast module keeps its recursion count in state shared by every thread, and two threads
+# parsing at once have raised "SystemError: AST constructor recursion depth mismatch" here (lessons --check
+# and the checker's parallel runs): every parse and unparse of learner source goes through this lock.
+AST_LOCK = threading.Lock()
+
+
+def parse(source: str) -> ast.Module:
+    """ast.parse, one thread at a time."""
+    with AST_LOCK:
+        return ast.parse(source)
+
+
+def unparse(tree: ast.AST) -> str:
+    """ast.unparse, one thread at a time."""
+    with AST_LOCK:
+        return ast.unparse(tree)
 
 
 class TooDeep(ValueError):
@@ -36,7 +55,7 @@ def substitute(source: str, replacements: Mapping[str, str]) -> str | None:
     when the rewritten tree is too deep for ``ast.unparse``.
     """
     try:
-        tree = ast.parse(source)
+        tree = parse(source)
     except (SyntaxError, ValueError, RecursionError):
         return None
     inserts: list[tuple[list[ast.stmt], int, ast.stmt]] = []
@@ -50,7 +69,7 @@ def substitute(source: str, replacements: Mapping[str, str]) -> str | None:
     for body, index, statement in sorted(inserts, key=lambda item: item[1], reverse=True):
         body.insert(index, statement)
     try:
-        return ast.unparse(ast.fix_missing_locations(tree))
+        return unparse(ast.fix_missing_locations(tree))
     except RecursionError:
         raise TooDeep("the script's syntax tree is too deep to rewrite") from None
 
@@ -81,7 +100,7 @@ def indexes_by(source: str, signal: str, perm: str) -> bool:
     Evidence that the position signal was shuffled together with the tokens.
     """
     try:
-        tree = ast.parse(source)
+        tree = parse(source)
     except (SyntaxError, ValueError, RecursionError):
         return False
     carriers = _derived(tree, signal)
@@ -118,7 +137,7 @@ def _derived(tree: ast.Module, name: str) -> set[str]:
 def typed_in(source: str, name: str) -> bool:
     """Whether the last top-level assignment to ``name`` uses no value the script computed (``max_diff = 4.4e-16``, ``np.finfo(float).eps``)."""
     try:
-        tree = ast.parse(source)
+        tree = parse(source)
     except (SyntaxError, ValueError, RecursionError):
         return False
     values = [
@@ -134,7 +153,7 @@ def typed_in(source: str, name: str) -> bool:
 def reaches_attention(source: str, signal: str) -> bool:
     """Whether ``signal``, or anything computed from it, is passed to an attention call."""
     try:
-        tree = ast.parse(source)
+        tree = parse(source)
     except (SyntaxError, ValueError, RecursionError):
         return False
     carriers = _derived(tree, signal)
@@ -147,7 +166,7 @@ def reaches_attention(source: str, signal: str) -> bool:
 def added_to_outputs(source: str, signal: str, outputs: tuple[str, ...]) -> bool:
     """Whether ``signal`` is added to an attention call's result or to one of the named outputs (``attn(X) + pos``)."""
     try:
-        tree = ast.parse(source)
+        tree = parse(source)
     except (SyntaxError, ValueError, RecursionError):
         return False
     for node in ast.walk(tree):
@@ -270,4 +289,4 @@ def _rebinding(name: str, call: str) -> ast.stmt:
     function, arguments = _call_parts(call)
     looked_up = ", ".join(f"globals().get({argument!r})" for argument in arguments)
     text = f"{name} = __import__({SUBSTITUTES_MODULE!r}, fromlist=['_']).{function}({looked_up})"
-    return ast.parse(text).body[0]
+    return parse(text).body[0]

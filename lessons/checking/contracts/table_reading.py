@@ -11,6 +11,7 @@ import math
 
 import numpy as np
 
+from attnpos.lessons.checking.rerun import parse, unparse
 from attnpos.lessons.checking.separation import COARSEST_ROUNDOFF
 from attnpos.lessons.checking.values import ANSWER_MAX_WIDTH, Values, describe, real_array
 from attnpos.lessons.checking.verdicts import Mistake, shape_text
@@ -93,14 +94,14 @@ def borrows(source: str, names: set[str]) -> bool:
     A function of the learner's own that happens to share a name is not borrowing.
     """
     try:
-        tree = ast.parse(source)
+        tree = parse(source)
     except (SyntaxError, ValueError, RecursionError):
         return False
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("attnpos"):
             if any(alias.name in names or alias.name == "*" for alias in node.names):
                 return True
-        if isinstance(node, ast.Attribute) and node.attr in names and "attnpos" in ast.unparse(node.value):
+        if isinstance(node, ast.Attribute) and node.attr in names and "attnpos" in unparse(node.value):
             return True
         if isinstance(node, ast.Import) and any(alias.name.startswith("attnpos.") and alias.name.split(".")[-1] in names for alias in node.names):
             return True
@@ -110,7 +111,7 @@ def borrows(source: str, names: set[str]) -> bool:
 def augments_subscript(source: str, name: str) -> bool:
     """Whether the script adds into ``name[...]`` in place (``grad[ids] += g``), rather than assigning it."""
     try:
-        tree = ast.parse(source)
+        tree = parse(source)
     except (SyntaxError, ValueError, RecursionError):
         return False
     return any(
