@@ -377,7 +377,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _app(args: argparse.Namespace, start=None, play: str | None = None) -> int:
-    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+    # textual-serve (attnpos serve) runs the app on pipes with a driver of its own that speaks to a browser.
+    served = os.environ.get("TEXTUAL_DRIVER", "").startswith("textual.drivers.web_driver")
+    if not served and not (sys.stdin.isatty() and sys.stdout.isatty()):
         # A full-screen app on a file or a pipe would write escape codes into it and wait for keys for ever.
         raise UsageError(
             "the course opens full-screen and needs a terminal, but standard input or output is not one; "
