@@ -161,6 +161,9 @@ def attnpos(*args, cwd=None):
     return subprocess.run([sys.executable, "-m", "attnpos", *args], capture_output=True, cwd=cwd, timeout=120)
 
 
+PAST_LAST_LESSON = COURSE.lessons[-1].number + 1  # a lesson number the course does not have, however long it grows
+
+
 @pytest.mark.parametrize(
     "setup, args, words",
     [
@@ -172,7 +175,7 @@ def attnpos(*args, cwd=None):
         (None, ["check", "constant-offset", "folder"], b"not a file"),
         (None, ["grade", "constant-offset", "folder"], b"no .py files"),
         ("latin1", ["check", "constant-offset", "latin1.py"], b"not UTF-8"),
-        (None, ["lessons", "show", "9"], b"no lesson 9"),
+        (None, ["lessons", "show", str(PAST_LAST_LESSON)], f"no lesson {PAST_LAST_LESSON}".encode()),
         (None, ["lessons", "show"], b"say which lesson"),
         (None, ["open", "nine"], b"neither a lesson"),
         (None, ["hint", "constant-offset", "0"], b"hints 1 to"),
