@@ -61,6 +61,15 @@ def _dimensions(ndim: tuple[int, ...]) -> str:
     return " or ".join(words.get(n, f"a {n}-D array") for n in ndim)
 
 
+def count(values: Values, name: str, low: int, high: int, even: bool = False) -> int:
+    """The named value as a whole number in [low, high] (even if asked); anything else, NaN included, is bad-type/count."""
+    value = values[name]
+    number = value.reshape(-1)[0] if value.size == 1 and value.dtype.kind in "iuf" else None
+    if number is None or not np.isfinite(number) or number != int(number) or (even and number % 2) or not low <= number <= high:
+        raise Mistake("bad-type", "count", name=name, got=describe(value), low=low, high=high)
+    return int(number)
+
+
 def scalar(values: Values, name: str) -> float:
     value = real_array(values, name)
     if value.size != 1:

@@ -21,21 +21,13 @@ from attnpos.core import alibi_bias, alibi_slopes, softmax
 from attnpos.lessons.checking import rerun
 from attnpos.lessons.checking.contracts.common import Contract, Rerun, Runs
 from attnpos.lessons.checking.separation import Figure, Hypotheses
-from attnpos.lessons.checking.values import SAFETY, Values, describe, dtype_roundoff, gap, reported_rounding
+from attnpos.lessons.checking.values import SAFETY, Values, count, describe, dtype_roundoff, gap, reported_rounding
 from attnpos.lessons.checking.verdicts import Mistake, Passed, shape_text
 
 NAMES = ("n_heads", "T", "scores", "slopes", "bias", "weights")
 CHANGED = "another number of heads"
 MAX_HEADS, MAX_TOKENS = 64, 256
 HIDDEN = -1e4  # a masked score at or below this gives a weight of exactly 0 in float32 and float64 alike
-
-
-def _count(values: Values, name: str, low: int, high: int) -> int:
-    value = values[name]
-    number = value.reshape(-1)[0] if value.size == 1 and value.dtype.kind in "iuf" else None
-    if number is None or number != int(number) or not low <= number <= high:
-        raise Mistake("bad-type", "count", name=name, got=describe(value), low=low, high=high)
-    return int(number)
 
 
 def _array(values: Values, name: str, shape: tuple[int, ...], H: int) -> np.ndarray:
@@ -144,8 +136,8 @@ def _bias_after_softmax(weights: np.ndarray, scores: np.ndarray, bias: np.ndarra
 
 
 def _judge_run(values: Values) -> tuple[int, np.ndarray]:
-    H = _count(values, "n_heads", 1, MAX_HEADS)
-    T = _count(values, "T", 2, MAX_TOKENS)
+    H = count(values, "n_heads", 1, MAX_HEADS)
+    T = count(values, "T", 2, MAX_TOKENS)
     scores = _array(values, "scores", (H, T, T), H)
     if not np.all(np.isfinite(scores)):
         raise Mistake("bad-type", "not-finite", name="scores")
@@ -208,7 +200,7 @@ def judge(runs: Runs) -> Passed:
     if runs.reruns[0] is None and rerun.typed_in(runs.source, "slopes"):
         raise Mistake("mismatch", "typed", name="slopes")  # typed for this head count, they cannot fit another
     second = runs.second(CHANGED)
-    if _count(second, "n_heads", 1, MAX_HEADS) == H:
+    if count(second, "n_heads", 1, MAX_HEADS) == H:
         raise Mistake("rerun-failed", changed=CHANGED, failure="the script sets n_heads again after using it")
     for name in ("slopes", "bias", "weights"):
         if second[name].shape == runs.first[name].shape and np.array_equal(second[name], runs.first[name]):
@@ -232,8 +224,8 @@ def hypotheses(values: Values) -> Hypotheses:
 
     A masked entry of a bias is shown as HIDDEN, not −inf, so that figures can be compared.
     """
-    H = _count(values, "n_heads", 1, MAX_HEADS)
-    T = _count(values, "T", 2, MAX_TOKENS)
+    H = count(values, "n_heads", 1, MAX_HEADS)
+    T = count(values, "T", 2, MAX_TOKENS)
     scores = values["scores"].astype(np.float64)
     if scores.shape != (H, T, T):  # the separation test changes n_heads alone, where a real rerun redraws the scores
         scores = np.resize(scores, (H, T, T))
@@ -282,7 +274,7 @@ def _renormalised(late: np.ndarray) -> np.ndarray:
 
 ALIBI = Contract(
     names=NAMES,
-    reruns=(Rerun({"n_heads": "other_head_count(n_heads)"}, CHANGED),),
+    reruns=(Rerun({"n_heads": "other_headcount(n_heads)"}, CHANGED),),
     judge=judge,
     diagnoses=("heads-from-zero", "naive-slopes", "symmetric", "sign-flipped", "mask-forgotten", "after-softmax", "mismatch"),
     hypotheses=hypotheses,

@@ -16,20 +16,12 @@ from attnpos.core import rope_inv_freq
 from attnpos.core.extension import ntk_base, pi_inv_freq
 from attnpos.lessons.checking.contracts.common import Contract, Rerun, Runs
 from attnpos.lessons.checking.separation import Figure, Hypotheses
-from attnpos.lessons.checking.values import SAFETY, Values, describe, dtype_roundoff, real_array, reported_rounding, scalar
+from attnpos.lessons.checking.values import SAFETY, Values, count, describe, dtype_roundoff, real_array, reported_rounding, scalar
 from attnpos.lessons.checking.verdicts import Mistake, Passed, figure_pair, shape_text
 
 NAMES = ("hs", "rope_theta", "factor", "inv_freq", "inv_freq_pi", "base_ntk", "inv_freq_ntk")
 CHANGED = "another `factor`"
 MAX_WIDTH = 4096
-
-
-def _width(values: Values) -> int:
-    value = values["hs"]
-    number = value.reshape(-1)[0] if value.size == 1 and value.dtype.kind in "iuf" else None
-    if number is None or number != int(number) or number % 2 or not 4 <= number <= MAX_WIDTH:
-        raise Mistake("bad-type", "count", name="hs", got=describe(value), low=4, high=MAX_WIDTH)
-    return int(number)
 
 
 def _above_one(values: Values, name: str) -> float:
@@ -71,7 +63,7 @@ def _tolerance(values: Values, theta: float, s: float) -> float:
 
 
 def _judge_run(values: Values) -> None:
-    hs = _width(values)
+    hs = count(values, "hs", 4, MAX_WIDTH, even=True)
     theta = _above_one(values, "rope_theta")
     s = _above_one(values, "factor")
     tolerance = _tolerance(values, theta, s)
@@ -139,7 +131,7 @@ def judge(runs: Runs) -> Passed:
 
 def hypotheses(values: Values) -> Hypotheses:
     """The four arrays on one run's hs, rope_theta and factor, right and under each mistake the judge names."""
-    hs, theta, s = _width(values), _above_one(values, "rope_theta"), _above_one(values, "factor")
+    hs, theta, s = count(values, "hs", 4, MAX_WIDTH, even=True), _above_one(values, "rope_theta"), _above_one(values, "factor")
     exponents = np.arange(0, hs, 2) / hs
     inv_freq = rope_inv_freq(hs, theta)
     base = ntk_base(theta, s, hs)
