@@ -103,7 +103,10 @@ def other_ids(ids: object, wte: object) -> np.ndarray:
     """embedding-backward and learned-positions: other ids of the same shape and dtype, from the lower half of the table so that many repeat."""
     ids, rows = np.asarray(ids), np.asarray(wte).shape[0]
     dtype = ids.dtype if ids.dtype.kind in "iu" else np.int64
-    return np.random.default_rng(REDRAW_SEED).integers(0, max(2, rows // 2 + 1), size=ids.shape).astype(dtype)
+    drawn = np.random.default_rng(REDRAW_SEED).integers(0, max(2, rows // 2 + 1), size=ids.shape)
+    if np.array_equal(drawn, ids) and rows > 1:  # a small table can draw the learner's own ids: the rerun must change them
+        drawn = (ids.astype(np.int64) + 1) % rows
+    return drawn.astype(dtype)
 
 
 def wider(C: object) -> int:

@@ -274,7 +274,7 @@ def _renormalised(late: np.ndarray) -> np.ndarray:
 
 ALIBI = Contract(
     names=NAMES,
-    reruns=(Rerun({"n_heads": "other_headcount(n_heads)"}, CHANGED),),
+    reruns=(Rerun({"n_heads": "other_head_count(n_heads)"}, CHANGED),),
     judge=judge,
     diagnoses=("heads-from-zero", "naive-slopes", "symmetric", "sign-flipped", "mask-forgotten", "after-softmax", "mismatch"),
     hypotheses=hypotheses,
