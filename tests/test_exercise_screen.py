@@ -209,8 +209,9 @@ class Terminal:
         if subprocess.run(["which", "tmux"], capture_output=True).returncode != 0:
             pytest.skip("tmux is not installed")
         self.session = f"attnpos-test-{os.getpid()}-{time.monotonic_ns()}"
-        # A tmux server of the tests' own: a learner's tmux, or another run's, is never touched.
-        self.tmux = ["tmux", "-L", f"attnpos-tests-{os.getpid()}"]
+        # A tmux server of this terminal's own: a learner's tmux, another run's or another test's is never
+        # touched, and no test starts a session on a server that is exiting because another's last session ended.
+        self.tmux = ["tmux", "-L", self.session]
         self.pid_file = tmp_path / "pid"
         command = f"echo $$ > {self.pid_file}; exec env ATTNPOS_DATA_DIR={tmp_path} {env} {sys.executable} -m attnpos open {target}"
         subprocess.run([*self.tmux, "new-session", "-d", "-x", "80", "-y", "24", "-s", self.session, command], check=True)
@@ -244,7 +245,7 @@ class Terminal:
     def close(self) -> None:
         """Hang up the terminal, as a dropped SSH connection does; the app must not outlive it."""
         pid = int(self.pid_file.read_text()) if self.pid_file.exists() else None
-        subprocess.run([*self.tmux, "kill-session", "-t", self.session], capture_output=True)
+        subprocess.run([*self.tmux, "kill-server"], capture_output=True)
         deadline = time.time() + 10
         while pid is not None and _alive(pid):
             if time.time() > deadline:
