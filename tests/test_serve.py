@@ -129,7 +129,7 @@ async def test_a_browser_session_passes_an_exercise_and_closing_the_tab_keeps_it
     await tab.type("constant-offset")
     await tab.until("constant")
     await tab.type("\r")
-    await tab.until("ctrl+t")
+    await tab.until("your answer")  # the editor's title: the exercise screen is up
     await tab.type("\r" + "\r".join(RIGHT_ANSWER_LINES) + "\r")
     await tab.type("\x14")  # ctrl+t: check
     await tab.until("passed")
