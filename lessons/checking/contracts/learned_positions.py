@@ -16,6 +16,7 @@ import numpy as np
 
 from attnpos.lessons.checking.contracts.common import Contract, Rerun, Runs
 from attnpos.lessons.checking.contracts.table_reading import borrows, close, off_by, read_ids, read_shaped, read_table, tolerance
+from attnpos.lessons.checking.rerun import parse
 from attnpos.lessons.checking.separation import Hypotheses
 from attnpos.lessons.checking.values import Values, dtype_roundoff, real_array
 from attnpos.lessons.checking.verdicts import Mistake, Passed, shape_text
@@ -52,7 +53,7 @@ def _forward(values: Values, first: Values | None) -> tuple[np.ndarray, np.ndarr
 def _calls_with(source: str, argument: str) -> bool:
     """Whether the script calls anything with ``argument`` among its arguments (``add_positions(long_ids, …)``)."""
     try:
-        tree = ast.parse(source)
+        tree = parse(source)
     except (SyntaxError, ValueError, RecursionError):
         return False
     return any(
