@@ -20,8 +20,8 @@ import sys
 import zipfile
 from collections import Counter
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path, PurePosixPath
 
 if sys.version_info >= (3, 11):
@@ -30,7 +30,7 @@ else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
 from attnpos.lessons.checking import CancelToken, Limits, Verdict, check_source
-from attnpos.lessons.checking.judging import checker_error
+from attnpos.lessons.checking.judging import check_in_parallel, checker_error
 from attnpos.lessons.checking.sandbox.pool import SandboxPool
 from attnpos.lessons.checking.sandbox.protocol import MAX_SCRIPT_BYTES
 from attnpos.lessons.model import Course, Exercise
@@ -368,15 +368,8 @@ def grade_class(
         finally:
             on_checked()
 
-    executor = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="grade")
-    try:
-        futures = [executor.submit(check, student, exercise_id) for student, exercise_id in work]
-        verdicts = {key: future.result() for key, future in zip(work, futures, strict=True)}
-    except BaseException:
-        cancel.cancel()  # Ctrl+C: stop the runs in progress at once rather than wait for them
-        executor.shutdown(wait=False, cancel_futures=True)
-        raise
-    executor.shutdown()
+    results = check_in_parallel([partial(check, student, exercise_id) for student, exercise_id in work], jobs, cancel)
+    verdicts = dict(zip(work, results, strict=True))
     return [_student_grade(course, grading, s, verdicts) for s in submissions]
 
 

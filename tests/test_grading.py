@@ -462,22 +462,24 @@ def descendants(pid: int, depth: int = 1):
             yield from descendants(child, depth + 1)
 
 
-@pytest.mark.parametrize("command", ["grade", "grade-class"])
+@pytest.mark.parametrize("command", ["grade", "grade-class", "check"])
 def test_ctrl_c_stops_grading_at_once_and_says_so(tmp_path, command):
     for i in range(4):
         (tmp_path / f"s{i}").mkdir()
         (tmp_path / f"s{i}" / "constant-offset.py").write_text("while True:\n    pass\n")
     args = ["grade", "constant-offset", *(str(tmp_path / f"s{i}" / "constant-offset.py") for i in range(4))]
+    learner_depth = 4  # grade -> warm parent -> forked server -> supervisor -> learner
     if command == "grade-class":
         args = ["grade-class", str(tmp_path)]
+    elif command == "check":
+        args, learner_depth = ["check", "constant-offset", str(tmp_path / "s0" / "constant-offset.py")], 3
     process = subprocess.Popen(
         [sys.executable, "-m", "attnpos", *args, "--timeout", "120"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
     try:
         deadline = time.monotonic() + 60
-        # Wait until learner processes run: grade -> warm parent -> forked server -> supervisor -> learner.
-        while time.monotonic() < deadline and max((depth for _, depth in descendants(process.pid)), default=0) < 4:
+        while time.monotonic() < deadline and max((depth for _, depth in descendants(process.pid)), default=0) < learner_depth:
             time.sleep(0.05)
         process.send_signal(signal.SIGINT)
         _, stderr = process.communicate(timeout=30)  # far below the 120 s a run could take
@@ -485,6 +487,41 @@ def test_ctrl_c_stops_grading_at_once_and_says_so(tmp_path, command):
         process.kill()
     assert process.returncode == 130
     assert "interrupted" in stderr and "Traceback" not in stderr
+
+
+WORKER_INTERRUPTED = """
+import linecache, signal, sys, threading
+from attnpos.lessons.checking import CancelToken
+from attnpos.lessons.checking.judging import check_in_parallel
+
+cancel, release = CancelToken(), threading.Event()
+main = threading.main_thread().ident
+
+def main_thread_is_waiting():
+    frame = sys._current_frames().get(main)  # blocked in Condition.wait's acquire, not merely inside wait()
+    return frame is not None and "waiter.acquire(" in linecache.getline(frame.f_code.co_filename, frame.f_lineno)
+
+def interrupted_worker():
+    while not main_thread_is_waiting():  # a signal caught while the main thread still runs Python proves nothing
+        release.wait(0.01)
+    signal.pthread_kill(threading.get_ident(), signal.SIGINT)  # handled here, as the kernel may choose to
+    release.wait(timeout=60)  # blocked outside Python, as a run waiting on the sandbox is
+
+try:
+    check_in_parallel([interrupted_worker], jobs=1, cancel=cancel)
+except KeyboardInterrupt:
+    print("interrupted", cancel.cancelled)
+    release.set()
+"""
+
+
+def test_ctrl_c_handed_to_a_worker_thread_still_stops_grading():
+    """The kernel may deliver SIGINT to any thread; a main thread waiting on the checks must still see it at once.
+
+    In a process of its own, so that a main thread left blocked fails by the timeout instead of hanging the suite.
+    """
+    finished = subprocess.run([sys.executable, "-c", WORKER_INTERRUPTED], capture_output=True, text=True, timeout=50)
+    assert finished.stdout.split() == ["interrupted", "True"]  # well before the worker's 60 s
 
 
 def test_a_progress_bar_at_a_terminal_and_nothing_on_a_pipe(klass):

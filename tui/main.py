@@ -6,9 +6,8 @@ commands never load Textual.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
-
-from attnpos.tui.cli import command_line
 
 
 def open_app(data_dir: Path | None, start: tuple[int, int] | str | None = None, play: str | None = None) -> int:
@@ -20,4 +19,10 @@ def open_app(data_dir: Path | None, start: tuple[int, int] | str | None = None, 
 
 
 def main(argv: list[str] | None = None) -> int:
+    try:
+        # Imported here, inside the try: a Ctrl+C while the command line is still loading is an interruption too.
+        from attnpos.tui.cli import command_line
+    except KeyboardInterrupt:
+        print("attnpos: interrupted", file=sys.stderr)
+        return 130
     return command_line.main(argv, open_app)

@@ -11,7 +11,8 @@ import functools
 import re
 import threading
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor, wait
 from dataclasses import replace
 from pathlib import Path
 
@@ -20,6 +21,7 @@ import numpy as np
 from attnpos.lessons.checking import rerun
 from attnpos.lessons.checking.contracts import CONTRACTS, Contract, Runs
 from attnpos.lessons.checking.sandbox import (
+    INTERRUPT_POLL_S,
     CancelToken,
     ConfinementUnavailable,
     Limits,
@@ -77,6 +79,27 @@ def check_file(
         return judge_runs(exercise, first, reruns, source)
 
     return _guarded(exercise, check)
+
+
+def check_in_parallel(checks: Sequence[Callable[[], Verdict]], jobs: int, cancel: CancelToken) -> list[Verdict]:
+    """Each check's verdict, in order, ``jobs`` at a time, each in a worker thread.
+
+    Ctrl+C (KeyboardInterrupt in the calling thread) cancels ``cancel`` (the
+    runs in progress stop at once), drops the checks not started and propagates.
+    """
+    executor = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="check")
+    try:
+        futures = [executor.submit(check) for check in checks]
+        pending = set(futures)
+        while pending:
+            _, pending = wait(pending, timeout=INTERRUPT_POLL_S)
+        verdicts = [future.result() for future in futures]
+    except BaseException:
+        cancel.cancel()
+        executor.shutdown(wait=False, cancel_futures=True)
+        raise
+    executor.shutdown()
+    return verdicts
 
 
 def checker_error(exercise: Exercise, error: BaseException) -> Verdict:

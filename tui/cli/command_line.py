@@ -444,6 +444,7 @@ def main(argv: list[str] | None, open_app: OpenApp) -> int:
         print(f"attnpos: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
+        print("attnpos: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
         # The reader went away (`attnpos demos --json | head`): stop quietly, as cat does.

@@ -11,7 +11,7 @@ from __future__ import annotations
 import threading
 
 from attnpos.lessons.checking import RUNS_PER_CHECK
-from attnpos.lessons.checking.sandbox import ConfinementUnavailable, Sandbox
+from attnpos.lessons.checking.sandbox import INTERRUPT_POLL_S, ConfinementUnavailable, Sandbox
 from attnpos.tui.cli.usage import UsageError
 
 CHECK_WORKERS = RUNS_PER_CHECK  # the first run and the reruns of one check go at once
@@ -43,7 +43,8 @@ class EarlySandbox:
 
     def ready(self) -> Sandbox:
         """The started sandbox; strict mode's refusal becomes a one-line usage error (exit 2)."""
-        self._thread.join()
+        while self._thread.is_alive():
+            self._thread.join(INTERRUPT_POLL_S)  # never blocked for good: Ctrl+C may be handed to the starting thread
         if isinstance(self._failure, ConfinementUnavailable):
             raise UsageError(str(self._failure)) from None
         if self._failure is not None:

@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 import os
 import time
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from attnpos.lessons.checking import (
+    CancelToken,
     ConfinementUnavailable,
     Limits,
     Sandbox,
@@ -18,6 +20,7 @@ from attnpos.lessons.checking import (
     fenced,
     printable,
 )
+from attnpos.lessons.checking.judging import check_in_parallel
 from attnpos.lessons.checking.sandbox import read_script
 from attnpos.lessons.model import CITED_HINT, Course, Exercise
 from attnpos.lessons.progress import Progress
@@ -138,6 +141,12 @@ def record(verdict: Verdict, source: str, data_dir: Path | None, console: Consol
             console.print(f"[bold]One question completes it:[/] attnpos why {verdict.exercise} (or in the app: attnpos open {verdict.exercise})")
 
 
+def check_interruptibly(exercise: Exercise, file: Path, sandbox: Sandbox, limits: Limits) -> Verdict:
+    """:func:`check_file` in a worker thread, so that Ctrl+C stops it at once whichever thread receives SIGINT."""
+    cancel = CancelToken()
+    return check_in_parallel([partial(check_file, exercise, file, sandbox, limits, cancel)], 1, cancel)[0]
+
+
 def run_check(
     course: Course, exercise_id: str, file: Path, as_json: bool, limits: Limits, data_dir: Path | None = None,
     strict: bool | None = None, early: EarlySandbox | None = None,
@@ -147,10 +156,10 @@ def run_check(
     source = readable_file(file)  # what the app shows as the code that passed
     try:
         if early is not None:  # the caller releases it
-            verdict = check_file(exercise, file, early.ready(), limits)
+            verdict = check_interruptibly(exercise, file, early.ready(), limits)
         else:
             with open_sandbox(CHECK_WORKERS, strict) as sandbox:
-                verdict = check_file(exercise, file, sandbox, limits)
+                verdict = check_interruptibly(exercise, file, sandbox, limits)
     except (ScriptRefused, OSError, UnicodeDecodeError):  # changed since it was read just now
         raise UsageError(f"{shown_path(file)} changed while it was being checked; check it again") from None
     if as_json:
@@ -242,7 +251,7 @@ def watch_file(
             console.rule(time.strftime("%H:%M:%S"))
             try:
                 source = readable_file(file)
-                verdict = check_file(exercise, file, sandbox, limits)
+                verdict = check_interruptibly(exercise, file, sandbox, limits)
             except (UsageError, ScriptRefused, OSError, UnicodeDecodeError) as problem:
                 console.print(f"[red]{escape(printable(str(problem)))}[/]")
                 console.print("[dim]watching for changes; ctrl+c stops[/]")

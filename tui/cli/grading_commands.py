@@ -14,8 +14,8 @@ import shlex
 import stat
 import sys
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 
 from rich.console import Console
@@ -23,7 +23,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from attnpos.lessons.checking import RUNS_PER_CHECK, CancelToken, ConfinementUnavailable, Limits, Verdict, check_source
-from attnpos.lessons.checking.judging import checker_error
+from attnpos.lessons.checking.judging import check_in_parallel, checker_error
 from attnpos.lessons.checking.sandbox.pool import SandboxPool
 from attnpos.lessons.grading import (
     SubmissionError,
@@ -52,8 +52,10 @@ def strict_pool(jobs: int) -> Iterator[SandboxPool]:
             print("attnpos: strict mode without bubblewrap (not installed, or it cannot start here): each file's runs are "
                   "confined by seccomp, Landlock and the pool's fresh namespaces; apt-get install bubblewrap adds it", file=sys.stderr)
         yield pool
-    finally:
-        pool.close()
+    except BaseException:
+        pool.close(wait=False)  # Ctrl+C: leave now; what is left of the cgroups the next start sweeps away
+        raise
+    pool.close()
 
 
 @contextmanager
@@ -101,18 +103,12 @@ def run_grade(course: Course, exercise_id: str, paths: list[Path], fmt: str, job
             checked[0] += 1
             step()
 
-    with strict_pool(jobs) as pool:
-        level = pool.confinement
-        with progress_bar(len(files), f"grading {exercise.id}") as step:
-            executor = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="grade")
-            try:
-                futures = [executor.submit(judge, pool, file, step) for file in files]
-                verdicts = [future.result() for future in futures]
-            except KeyboardInterrupt:
-                cancel.cancel()
-                executor.shutdown(wait=False, cancel_futures=True)
-                return interrupted(lambda: f"{checked[0]} of {len(files)} files checked")
-            executor.shutdown()
+    try:
+        with strict_pool(jobs) as pool, progress_bar(len(files), f"grading {exercise.id}") as step:
+            level = pool.confinement
+            verdicts = check_in_parallel([partial(judge, pool, file, step) for file in files], jobs, cancel)
+    except KeyboardInterrupt:
+        return interrupted(lambda: f"{checked[0]} of {len(files)} files checked")
     passed = sum(v.passed for v in verdicts)
     if fmt == "json":
         rows = [v.as_json(shown_path(f)) for f, v in zip(files, verdicts, strict=True)]
@@ -159,17 +155,17 @@ def run_grade_class(course: Course, root: Path, single: bool, fmt: str, outputs:
     total = sum(answer.source is not None for s in submissions for answer in s.answers.values())
     cancel = CancelToken()
     checked = [0]
-    with strict_pool(jobs) as pool, progress_bar(total, "grading") as step:
-        level = pool.confinement
+    try:
+        with strict_pool(jobs) as pool, progress_bar(total, "grading") as step:
+            level = pool.confinement
 
-        def on_checked() -> None:
-            checked[0] += 1
-            step()
+            def on_checked() -> None:
+                checked[0] += 1
+                step()
 
-        try:
             students = grade_class(course, submissions, grading, pool, limits, jobs, cancel, on_checked)
-        except KeyboardInterrupt:
-            return interrupted(lambda: f"{checked[0]} of {total} answers checked")
+    except KeyboardInterrupt:
+        return interrupted(lambda: f"{checked[0]} of {total} answers checked")
     level = pool.forked_confinement or level
     summaries = summarise(course, students)
     writers: dict[str, Callable[[], str]] = {

@@ -66,6 +66,7 @@ supported (no pidfd, no subreaper, no ``/proc``).
 """
 
 from .client import (
+    INTERRUPT_POLL_S,
     STRICT_ENV,
     CancelToken,
     Sandbox,
@@ -83,5 +84,5 @@ from .results import STATUSES, ErrorInfo, Limits, RunResult
 __all__ = [
     "STATUSES", "Limits", "ErrorInfo", "RunResult", "CancelToken", "Sandbox", "run_script", "run_source",
     "ConfinementUnavailable", "ScriptRefused", "read_script", "refuse_if_too_large", "STRICT_ENV",
-    "strict_from_environment", "missing_layers", "printable", "fenced",
+    "strict_from_environment", "missing_layers", "printable", "fenced", "INTERRUPT_POLL_S",
 ]

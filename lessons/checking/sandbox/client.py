@@ -28,6 +28,10 @@ _BACKSTOP_GRACE_S = 1.0
 # How long the app waits for the output pipe to close once the run has ended.
 _DRAIN_WAIT_S = 2.0
 STRICT_ENV = "ATTNPOS_STRICT"
+# How often a waiting main thread looks for Ctrl+C. The kernel may hand SIGINT to any thread that does not block
+# it, and a main thread blocked with no timeout is then never woken to raise KeyboardInterrupt: a check went on,
+# uninterrupted, for the whole time limit (seen under load).
+INTERRUPT_POLL_S = 0.1
 
 
 class ScriptRefused(ValueError):

@@ -321,16 +321,20 @@ class SandboxPool:
         server.release()
         self.retire(cgroup)
 
-    def close(self) -> None:
-        """Stop the warm parent and the spares; the servers in use stop with their sandboxes. No fork after this."""
+    def close(self, wait: bool = True) -> None:
+        """Stop the warm parent and the spares; the servers in use stop with their sandboxes. No fork after this.
+
+        ``wait``: wait for the warm parent to exit and the cgroups to empty, so
+        they can be removed; without it (Ctrl+C), leave them to the next start's sweep.
+        """
         with self._lock:
             self._closed = True
             spares, self._spares = self._spares, []
         for spare in spares:  # first: one left in the parent's cgroup would keep it from being removed
             self.discard(spare)
         with self._lock:
-            self._stop_parent_locked(graceful=True)
-        self._remove_retired(wait=True)
+            self._stop_parent_locked(graceful=True, wait=wait)
+        self._remove_retired(wait=wait)
 
     def _ensure_parent(self) -> socket.socket:
         if self._closed:
@@ -344,7 +348,7 @@ class SandboxPool:
                 extra_tasks=self._jobs + 2 * self.spares)
         return self._control
 
-    def _stop_parent_locked(self, graceful: bool = False) -> None:
+    def _stop_parent_locked(self, graceful: bool = False, wait: bool = True) -> None:
         parent, control = self._parent, self._control
         self._parent = self._control = None
         if control is not None:
@@ -353,12 +357,14 @@ class SandboxPool:
             if not graceful:
                 parent.kill()
             try:
-                parent.wait(timeout=5)
+                parent.wait(timeout=5 if wait else 0)
             except subprocess.TimeoutExpired:
                 parent.kill()
-                parent.wait()
+                if wait:
+                    parent.wait()
         cgroup, self._cgroup = self._cgroup, None
-        remove_server_cgroup(cgroup)  # kept while a forked server is still in it; the next app's sweep removes it
+        # Kept while a forked server is still in it; the next app's sweep removes it.
+        remove_server_cgroup(cgroup) if wait else tasks.remove_cgroup(cgroup)
 
 
 def _pid_of(pidfd: int) -> int | None:
