@@ -7,6 +7,7 @@ pass, the starter does not, each mistake gets its diagnosis).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from attnpos.lessons.cells import run_cell
@@ -28,12 +29,25 @@ class CourseCheck:
         return f"course ok: {len(self.course.lessons)} lessons, {blocks} blocks, {len(self.course.exercises)} exercises"
 
 
-def check_course(jobs: int = 4) -> CourseCheck:
-    """Load the course folder's course and check everything in it; ``jobs`` learner scripts are checked at once."""
+class UnknownExercise(ValueError):
+    """An exercise id given to :func:`check_course` that the course does not have."""
+
+
+def check_course(jobs: int = 4, only: Sequence[str] | None = None) -> CourseCheck:
+    """Load the course folder's course and check everything in it; ``jobs`` learner scripts are checked at once.
+
+    ``only``: run the scripts of these exercises alone (a writer's quick check
+    of a new one); every lesson, block and exercise file is still loaded and
+    validated. Raises :class:`UnknownExercise` for an id the course lacks.
+    """
     try:
         course = load_course()
     except CourseError as error:
         return CourseCheck(tuple(str(problem) for problem in error.problems))
+    unknown = [i for i in only or () if i not in course.exercises]
+    if unknown:
+        raise UnknownExercise(f"no exercise {unknown[0]!r} in the course; the ids: {', '.join(course.exercises)}")
+    exercises = {i: e for i, e in course.exercises.items() if only is None or i in only}
     problems = [
         f"{lesson.path.name}:{block.line}: the block fails: {result.error}"
         for lesson in course.lessons
@@ -52,5 +66,5 @@ def check_course(jobs: int = 4) -> CourseCheck:
     from attnpos.lessons.checking import Sandbox, exercise_problems  # the sandbox starts processes: only when needed
 
     with Sandbox(max_workers=jobs) as sandbox:
-        problems += [f"lessons/exercises/{problem}" for problem in exercise_problems(course.exercises, sandbox, jobs)]
+        problems += [f"lessons/exercises/{problem}" for problem in exercise_problems(exercises, sandbox, jobs)]
     return CourseCheck(tuple(problems), course)

@@ -73,6 +73,14 @@ def no_terminal(monkeypatch, tmp_path):
     monkeypatch.setattr("sys.stdin.isatty", lambda: False, raising=False)
 
 
+def test_lessons_check_of_one_exercise_names_a_wrong_id_in_one_line(attnpos):
+    unknown = attnpos("lessons", "--check", "--exercise", "no-such-exercise")
+    assert unknown.returncode == 2 and "no exercise 'no-such-exercise'" in unknown.stderr
+    assert len(unknown.stderr.strip().splitlines()) == 1 and "Traceback" not in unknown.stderr
+    alone = attnpos("lessons", "--exercise", "rope")
+    assert alone.returncode == 2 and "--exercise goes with --check" in alone.stderr
+
+
 def test_version(attnpos):
     result = attnpos("--version")
     assert result.returncode == 0 and result.stdout.strip() == f"attnpos {__version__}"

@@ -43,7 +43,9 @@ def _load_course():
 
 def _lessons(args: argparse.Namespace) -> int:
     if args.check:
-        return _check_lessons()
+        return _check_lessons(args.exercise)
+    if args.exercise:
+        raise UsageError("--exercise goes with --check: attnpos lessons --check --exercise ID")
     course = _load_course()
     if args.action == "show":
         return _show_lesson(course, args.number)
@@ -78,11 +80,14 @@ def _show_lesson(course, number: str | None) -> int:
     return 0
 
 
-def _check_lessons() -> int:
-    """Validate the course (attnpos.lessons.validation) and report what is wrong."""
-    from attnpos.lessons.validation import check_course
+def _check_lessons(only: list[str] | None) -> int:
+    """Validate the course (attnpos.lessons.validation) and report what is wrong; ``only``: these exercises' scripts."""
+    from attnpos.lessons.validation import UnknownExercise, check_course
 
-    result = check_course()
+    try:
+        result = check_course(only=only)
+    except UnknownExercise as unknown:
+        raise UsageError(str(unknown)) from None
     for problem in result.problems:
         print(problem, file=sys.stderr)
     if result.problems:
@@ -258,6 +263,8 @@ def build_parser() -> argparse.ArgumentParser:
     lessons.add_argument("action", nargs="?", choices=["show"], help="show: print lesson N with Rich")
     lessons.add_argument("number", nargs="?", help="the lesson's number")
     lessons.add_argument("--check", action="store_true", help="validate every lesson and exercise; exit 1 on a problem")
+    lessons.add_argument("--exercise", action="append", metavar="ID",
+                         help="with --check: run only this exercise's scripts (repeatable; every lesson is still checked)")
     lessons.set_defaults(run=_lessons)
 
     check = commands.add_parser("check", help="check an answer file: exit 0 passed, 1 not yet, 2 usage error")
