@@ -10,8 +10,10 @@ it (``key``: an action's name to the key bound to it), so no key is written here
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable
+from typing import Concatenate, ParamSpec, TypeVar
 
 import numpy as np
 
@@ -38,20 +40,45 @@ SIGNAL_LESSONS = {
 
 TEMPERATURE_STEP = 1.5  # each sharpen divides the temperature by this, each flatten multiplies it
 
+_Args = ParamSpec("_Args")
+_Result = TypeVar("_Result")
+
+
+def _control(
+    method: Callable[Concatenate[PlaygroundState, _Args], _Result],
+) -> Callable[Concatenate[PlaygroundState, _Args], _Result]:
+    """A control of the playground: once it has run, the state's ``revision`` goes up and ``on_change`` is told.
+
+    The one place a change is announced, so that no control can change the
+    state and leave the screen showing the old one.
+    """
+
+    @functools.wraps(method)
+    def control(state: PlaygroundState, *args: _Args.args, **kwargs: _Args.kwargs) -> _Result:
+        result = method(state, *args, **kwargs)
+        state.revision += 1
+        state.on_change()
+        return result
+
+    return control
+
 
 class PlaygroundState:
     """What the playground shows and how each control changes it."""
 
     def __init__(
         self, sentence: str = DEFAULT_SENTENCE, perm: list[int] | None = None, signal: str = "none",
-        key: Callable[[str], str] = lambda action: f"<{action}>",
+        key: Callable[[str], str] = lambda action: f"<{action}>", on_change: Callable[[], None] = lambda: None,
     ):
         """Start on ``sentence`` (words) in the order ``perm`` (as typed if None) with ``signal``.
 
         A lesson's {playground} link passes all three; the loader has validated them. ``key`` names
         the key bound to an action (the screen's bindings); without a screen, the action's own name.
+        ``on_change`` is called after every control (the screen redraws).
         """
         self.key = key
+        self.on_change = on_change
+        self.revision = 0  # how many controls have run
         self.by = "word"  # or "char": how the sentence is cut into tokens
         self.sentence = sentence
         self.tokens = tokenize(sentence)[:PLAYGROUND_MAX_TOKENS] or tokenize(DEFAULT_SENTENCE)
@@ -177,6 +204,7 @@ class PlaygroundState:
 
     # --- the controls ------------------------------------------------------------------
 
+    @_control
     def shuffle(self) -> None:
         """A seeded shuffle that always changes the order (one that changed nothing would only puzzle)."""
         order = list(self.perm)
@@ -189,12 +217,15 @@ class PlaygroundState:
             random.Random(f"{self.seed}-{self.shuffles}").shuffle(order)
         self._apply(f"Shuffled (shuffle {self.shuffles} of seed {self.seed}).", lambda: self._set_perm(order))
 
+    @_control
     def reverse(self) -> None:
         self._apply("Reversed.", lambda: self._set_perm(list(reversed(self.perm))))
 
+    @_control
     def original_order(self) -> None:
         self._apply("Back to the order as typed.", lambda: self._set_perm(list(range(len(self.tokens)))))
 
+    @_control
     def swap(self, token: int) -> None:
         """The first call picks ``token`` (its index as typed); the second trades its slot with the first's."""
         if self.swap_from is None:
@@ -220,11 +251,13 @@ class PlaygroundState:
         T = len(self.tokens)
         return None if is_permutation(np.array(order), T) else f"Each of 0 … {T - 1} exactly once, please."
 
+    @_control
     def reorder(self, text: str) -> None:
         """Put the tokens in the order typed (checked by `order_problem` first)."""
         order = [int(x) for x in text.replace(",", " ").split()]
         self._apply(f"Reordered to {' '.join(map(str, order))}.", lambda: self._set_perm(order))
 
+    @_control
     def step_signal(self, step: int) -> None:
         """The next (1) or previous (-1) position signal, cycling."""
         signal = SIGNALS[(SIGNALS.index(self.signal) + step) % len(SIGNALS)]
@@ -234,6 +267,7 @@ class PlaygroundState:
 
         self._apply(f"Signal: {SIGNAL_NAMES[signal]}.", change)
 
+    @_control
     def sharpen(self) -> None:
         """Divide the temperature: rows nearer a copy of one token."""
 
@@ -242,6 +276,7 @@ class PlaygroundState:
 
         self._apply("Sharper rows: nearer a copy.", change)
 
+    @_control
     def flatten(self) -> None:
         """Multiply the temperature: rows nearer a blend of all tokens."""
 
@@ -250,6 +285,7 @@ class PlaygroundState:
 
         self._apply("Flatter rows: nearer a blend.", change)
 
+    @_control
     def step_seed(self, step: int) -> None:
         seed = max(0, self.seed + step)
         if seed == self.seed:
@@ -261,6 +297,7 @@ class PlaygroundState:
 
         self._apply(f"Seed {seed}: new word vectors and head.", change)
 
+    @_control
     def predict(self, token: int) -> None:
         """Mark (or unmark) ``token`` as one the learner expects the next change to move.
 
@@ -272,6 +309,7 @@ class PlaygroundState:
         changes = ", ".join(self.key(action) for action in ("edit_token", "shuffle", "next_signal"))
         self.last_change = f"You predict these rows will change (marked ?): {names}. Now make a change ({changes}, …)."
 
+    @_control
     def toggle_pair(self) -> None:
         self.side_by_side = not self.side_by_side
 
@@ -280,6 +318,7 @@ class PlaygroundState:
         """Why ``text`` cannot replace a token (it must be one token, no spaces), or None."""
         return None if text.strip() and not any(c.isspace() for c in text.strip()) else "One token, no spaces."
 
+    @_control
     def edit_token(self, token: int, text: str) -> None:
         """Replace ``token`` (its index as typed) with ``text``; ▶ then marks the rows that moved."""
         old, new = self.tokens[token], text.strip()
@@ -302,10 +341,12 @@ class PlaygroundState:
         """Why ``text`` cannot be the sentence, cut as the playground cuts it now, or None."""
         return sentence_length_problem(len(tokenize(text, self.by)), self.by)
 
+    @_control
     def set_sentence(self, text: str) -> None:
         self.sentence = text
         self._retokenize()
 
+    @_control
     def toggle_characters(self) -> str | None:
         """Switch between word and character tokens; returns why not when the sentence would not fit."""
         by = "char" if self.by == "word" else "word"

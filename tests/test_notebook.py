@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
 import pytest
 from rich.console import Console
@@ -143,12 +144,24 @@ def test_export_into_a_file_is_refused(attnpos, tmp_path):
     assert result.returncode == 2 and "not a folder" in result.stderr
 
 
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory) -> Path:
+    """Every lesson exported once (``attnpos export notebook all``) for the cases below, which run one each."""
+    from attnpos.tui.cli import command_line
+
+    folder = tmp_path_factory.mktemp("notebooks")
+    def no_app(*args: object) -> int:
+        raise AssertionError("export opened the app")
+
+    assert command_line.main(["export", "notebook", "all", "--dir", str(folder)], no_app) == 0
+    return folder
+
+
 @pytest.mark.parametrize("number", range(1, len(outline.read_outline()) + 1))
-def test_every_exported_notebook_runs(attnpos, course, tmp_path, data_dir, number):
+def test_every_exported_notebook_runs(exported, course, tmp_path, data_dir, number):
     """Executed as Jupyter would (nbclient, a real kernel): no cell raises, grids and checks print."""
     nbclient = pytest.importorskip("nbclient")
-    attnpos("export", "notebook", str(number), "--dir", str(tmp_path))
-    notebooks = sorted(tmp_path.glob("*.ipynb"))
+    notebooks = sorted(exported.glob(f"{number:02d}*.ipynb"))
     assert len(notebooks) == 1
     for path in notebooks:
         notebook = nbformat.read(str(path), as_version=4)

@@ -328,6 +328,23 @@ async def test_all_signals_side_by_side(make_app, settle):
         assert isinstance(pilot.app.screen, PlaygroundScreen)
 
 
+def test_every_control_announces_itself_once_and_changes_nothing_else():
+    """A control that changed the state without telling its screen would leave the old grid on show."""
+    controls = {
+        "shuffle": (), "reverse": (), "original_order": (), "swap": (1,), "reorder": ("1 0 2 3 4 5",),
+        "step_signal": (1,), "sharpen": (), "flatten": (), "step_seed": (1,), "predict": (2,), "toggle_pair": (),
+        "edit_token": (0, "cat"), "set_sentence": ("a b c",), "toggle_characters": (),
+    }
+    heard = []
+    state = PlaygroundState(SENTENCE, on_change=lambda: heard.append(state.revision))
+    for count, (name, args) in enumerate(controls.items(), start=1):
+        getattr(state, name)(*args)
+        assert heard == list(range(1, count + 1)), name
+    readers = {"labels", "slots", "figure_lines", "order_problem", "token_problem", "sentence_problem", "recompute", "reordered"}
+    public = {name for name in dir(PlaygroundState) if not name.startswith("_")} - {"on_change", "revision", "key"}
+    assert public - readers == set(controls)  # a new control must be listed here, and so be tested to announce itself
+
+
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 

@@ -8,6 +8,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
+from textual.reactive import var
 from textual.widgets import Header, Static
 
 from attnpos.core.playground import PLAYGROUND_MAX_TOKENS
@@ -56,9 +57,18 @@ class PlaygroundScreen(CourseScreen):
         Binding("escape", "back", "Back"),
     ]
 
+    revision: var[int] = var(0, init=False)
+    """The state's revision drawn: a control raises it (``PlaygroundState.on_change``), and the view follows."""
+
     def __init__(self, sentence: str = DEFAULT_SENTENCE, perm: list[int] | None = None, signal: str = "none"):
         super().__init__()
-        self.state = PlaygroundState(sentence, perm, signal, key=self.key)
+        self.state = PlaygroundState(sentence, perm, signal, key=self.key, on_change=self._state_changed)
+
+    def _state_changed(self) -> None:
+        self.revision = self.state.revision
+
+    def watch_revision(self) -> None:
+        self.refresh_view()
 
     def compose(self) -> ComposeResult:
         state = self.state
@@ -120,24 +130,20 @@ class PlaygroundScreen(CourseScreen):
         """The token (its index as typed) under the cursor of the current-order grid."""
         return self.state.perm[self.query_one("#play-moved", AttentionGrid).cursor_row]
 
-    # --- actions: each changes the state, then the view follows -----------------------
+    # --- actions: each changes the state; the view follows (watch_revision) -----------------------
 
     def action_shuffle(self) -> None:
         self.state.shuffle()
-        self.refresh_view()
 
     def action_reverse(self) -> None:
         self.state.reverse()
-        self.refresh_view()
 
     def action_original_order(self) -> None:
         self.state.original_order()
-        self.refresh_view()
 
     def action_swap(self) -> None:
         """Press w on one token's row, move the cursor, press w on another: they trade slots."""
         self.state.swap(self.cursor_row)
-        self.refresh_view()
 
     def action_type_permutation(self) -> None:
         state = self.state
@@ -145,39 +151,31 @@ class PlaygroundScreen(CourseScreen):
         def chosen(text: str | None) -> None:
             if text is not None:
                 state.reorder(text)
-                self.refresh_view()
 
         question = f"The new order: slot k shows token perm[k] (0 … {len(state.tokens) - 1})"
         self.app.push_screen(PromptScreen(question, " ".join(map(str, state.perm)), state.order_problem), chosen)
 
     def action_next_signal(self) -> None:
         self.state.step_signal(1)
-        self.refresh_view()
 
     def action_previous_signal(self) -> None:
         self.state.step_signal(-1)
-        self.refresh_view()
 
     def action_sharpen(self) -> None:
         self.state.sharpen()
-        self.refresh_view()
 
     def action_flatten(self) -> None:
         self.state.flatten()
-        self.refresh_view()
 
     def action_seed(self, step: int) -> None:
         self.state.step_seed(step)
-        self.refresh_view()
 
     def action_predict(self) -> None:
         """Mark (or unmark) the cursor's row as one you expect the next change to move."""
         self.state.predict(self.cursor_row)
-        self.refresh_view()
 
     def action_toggle_pair(self) -> None:
         self.state.toggle_pair()
-        self.refresh_view()
 
     def action_edit_token(self) -> None:
         row = self.cursor_row
@@ -186,7 +184,6 @@ class PlaygroundScreen(CourseScreen):
         def chosen(text: str | None) -> None:
             if text:
                 self.state.edit_token(row, text)
-                self.refresh_view()
 
         self.app.push_screen(PromptScreen(f"Replace “{old}” with:", old, self.state.token_problem), chosen)
 
@@ -196,7 +193,6 @@ class PlaygroundScreen(CourseScreen):
         def chosen(text: str | None) -> None:
             if text is not None:
                 state.set_sentence(text)
-                self.refresh_view()
 
         question = f"A sentence ({state.by} tokens, up to {PLAYGROUND_MAX_TOKENS}):"
         self.app.push_screen(PromptScreen(question, state.sentence, state.sentence_problem), chosen)
@@ -205,8 +201,6 @@ class PlaygroundScreen(CourseScreen):
         problem = self.state.toggle_characters()
         if problem is not None:
             self.notify(problem, severity="warning")
-            return
-        self.refresh_view()
 
     def action_all_signals(self) -> None:
         state = self.state

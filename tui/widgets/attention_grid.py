@@ -19,6 +19,7 @@ from textual.binding import Binding, BindingType
 from textual.cache import LRUCache
 from textual.geometry import Offset, Region, Size, Spacing
 from textual.message import Message
+from textual.reactive import var
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widget import Widget
@@ -124,6 +125,13 @@ class AttentionGrid(ScrollView, can_focus=True):
             """The grid that posted this message (for `@on(..., selector)`)."""
             return self.grid
 
+    # The state the view follows. ``var``: no whole repaint on a change; the watchers repaint what changed
+    # (a cursor move repaints a few cells: whole lines of truecolour cells would cost kilobytes over SSH).
+    cursor: var[tuple[int, int]] = var((0, 0), init=False)
+    """(row, column) of the cursor: the query row and the key column; clipped to the grid."""
+    show_numbers: var[bool] = var(False, init=False)
+    """Whether each cell shows its weight."""
+
     def __init__(
         self,
         weights: np.ndarray,
@@ -149,9 +157,6 @@ class AttentionGrid(ScrollView, can_focus=True):
         super().__init__(name=name, id=id, classes=classes, disabled=disabled)
         self.border_title = title
         self.scale_to_max = scale_to_max
-        self.show_numbers = False
-        self.cursor_row = 0
-        self.cursor_col = 0
         # Full-width rendered rows, keyed on everything that changes how a row looks.
         self._row_cache: LRUCache[tuple, Strip] = LRUCache(maxsize=1024)
         self._styles: dict[str, Style] = {}  # resolved component styles, until the CSS or focus changes
@@ -177,14 +182,23 @@ class AttentionGrid(ScrollView, can_focus=True):
         self.predicted_rows = frozenset(predicted_rows)
         maximum = float(weights.max()) if weights.size else 0.0
         self.scale = maximum if self.scale_to_max and maximum > 0 else 1.0
-        self.cursor_row = min(self.cursor_row, max(tokens - 1, 0))
-        self.cursor_col = min(self.cursor_col, max(tokens - 1, 0))
-        self._relayout()
+        self._relayout()  # before the cursor is clipped: its watcher measures cells with the new layout
+        self.cursor = self.cursor  # clipped to the new size by validate_cursor
 
     @property
     def token_count(self) -> int:
         """T, the number of query (and key) tokens."""
         return len(self.labels)
+
+    @property
+    def cursor_row(self) -> int:
+        """The query row the cursor is on."""
+        return self.cursor[0]
+
+    @property
+    def cursor_col(self) -> int:
+        """The key column the cursor is on."""
+        return self.cursor[1]
 
     @property
     def cursor_weight(self) -> float:
@@ -198,16 +212,16 @@ class AttentionGrid(ScrollView, can_focus=True):
 
     def move_cursor(self, row: int, col: int) -> None:
         """Put the cursor on (row, col), clipped to the grid; repaints only the lines it touches."""
-        if not self.token_count:
-            return
-        last = self.token_count - 1
-        row, col = min(max(row, 0), last), min(max(col, 0), last)
-        old_row, old_col = self.cursor_row, self.cursor_col
-        if (row, col) == (old_row, old_col):
-            return
-        self.cursor_row, self.cursor_col = row, col
-        # Only what changed: two row labels, two cells, two column labels and the status line.
-        # Whole lines of truecolour cells would cost kilobytes per key press over SSH.
+        self.cursor = (row, col)
+
+    def validate_cursor(self, cursor: tuple[int, int]) -> tuple[int, int]:
+        last = max(self.token_count - 1, 0)
+        row, col = cursor
+        return min(max(row, 0), last), min(max(col, 0), last)
+
+    def watch_cursor(self, old: tuple[int, int], new: tuple[int, int]) -> None:
+        """Repaint only what changed: two row labels, two cells, two column labels and the status line."""
+        (old_row, old_col), (row, col) = old, new
         for touched_row, touched_col in {(old_row, old_col), (row, col)}:
             screen_y = self._header_height + touched_row - self.scroll_offset.y
             self._refresh_span(screen_y, 0, self._label_width)
@@ -260,12 +274,11 @@ class AttentionGrid(ScrollView, can_focus=True):
 
     def action_toggle_numbers(self) -> None:
         """Show or hide each cell's weight."""
-        self.set_numbers(not self.show_numbers)
+        self.show_numbers = not self.show_numbers
         self.post_message(self.NumbersToggled(self, self.show_numbers))
 
-    def set_numbers(self, shown: bool) -> None:
-        """Show (True) or hide each cell's weight."""
-        self.show_numbers = shown
+    def watch_show_numbers(self) -> None:
+        """Cells change width: everything is laid out again."""
         self._relayout()
 
     # ---- layout --------------------------------------------------------------

@@ -118,7 +118,7 @@ class GridPair(Container):
         event.stop()
         for grid in (self.left, self.right):
             if grid is not event.grid:
-                grid.set_numbers(event.shown)
+                grid.show_numbers = event.shown
         self.call_after_refresh(lambda: self._stack_if_narrow(self.size.width))
 
     def _stack_if_narrow(self, width: int) -> None:
