@@ -16,6 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
+from attnpos.lessons.checking.rerun import parse
+
 CELL_FILENAME = "<lesson cell>"
 
 
@@ -81,7 +83,7 @@ def _find_helpers(source: str) -> list[Helper]:
     attnpos.core.attention); a cell that does not parse has none.
     """
     try:
-        tree = ast.parse(source)
+        tree = parse(source)  # under the checker's lock: the app may be checking an answer in another thread
     except SyntaxError:
         return []
     helpers: list[Helper] = []
