@@ -26,7 +26,8 @@ from attnpos.lessons.checking.verdicts import Mistake, Passed, shape_text
 
 NAMES = ("n_heads", "T", "scores", "slopes", "bias", "weights")
 CHANGED = "another number of heads"
-MAX_HEADS, MAX_TOKENS = 64, 256
+# The largest n_heads and T this exercise judges (an ALiBi answer of its own size, not the checker-wide ANSWER_MAX_*).
+ALIBI_MAX_HEADS, ALIBI_MAX_T = 64, 256
 HIDDEN = -1e4  # a masked score at or below this gives a weight of exactly 0 in float32 and float64 alike
 
 
@@ -136,8 +137,8 @@ def _bias_after_softmax(weights: np.ndarray, scores: np.ndarray, bias: np.ndarra
 
 
 def _judge_run(values: Values) -> tuple[int, np.ndarray]:
-    H = count(values, "n_heads", 1, MAX_HEADS)
-    T = count(values, "T", 2, MAX_TOKENS)
+    H = count(values, "n_heads", 1, ALIBI_MAX_HEADS)
+    T = count(values, "T", 2, ALIBI_MAX_T)
     scores = _array(values, "scores", (H, T, T), H)
     if not np.all(np.isfinite(scores)):
         raise Mistake("bad-type", "not-finite", name="scores")
@@ -200,7 +201,7 @@ def judge(runs: Runs) -> Passed:
     if runs.reruns[0] is None and rerun.typed_in(runs.source, "slopes"):
         raise Mistake("mismatch", "typed", name="slopes")  # typed for this head count, they cannot fit another
     second = runs.second(CHANGED)
-    if count(second, "n_heads", 1, MAX_HEADS) == H:
+    if count(second, "n_heads", 1, ALIBI_MAX_HEADS) == H:
         raise Mistake("rerun-failed", changed=CHANGED, failure="the script sets n_heads again after using it")
     for name in ("slopes", "bias", "weights"):
         if second[name].shape == runs.first[name].shape and np.array_equal(second[name], runs.first[name]):
@@ -224,8 +225,8 @@ def hypotheses(values: Values) -> Hypotheses:
 
     A masked entry of a bias is shown as HIDDEN, not −inf, so that figures can be compared.
     """
-    H = count(values, "n_heads", 1, MAX_HEADS)
-    T = count(values, "T", 2, MAX_TOKENS)
+    H = count(values, "n_heads", 1, ALIBI_MAX_HEADS)
+    T = count(values, "T", 2, ALIBI_MAX_T)
     scores = values["scores"].astype(np.float64)
     if scores.shape != (H, T, T):  # the separation test changes n_heads alone, where a real rerun redraws the scores
         scores = np.resize(scores, (H, T, T))
