@@ -462,6 +462,16 @@ def descendants(pid: int, depth: int = 1):
             yield from descendants(child, depth + 1)
 
 
+def sigint_as_at_a_terminal() -> None:
+    """Run in the child before it starts: SIGINT at its default, as a terminal's foreground command has it.
+
+    A suite started in the background by a shell without job control inherits
+    SIGINT ignored, and so would every command it starts (Python then installs
+    no handler, rightly: a background job is not to be stopped by Ctrl+C).
+    """
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize("command", ["grade", "grade-class", "check"])
 def test_ctrl_c_stops_grading_at_once_and_says_so(tmp_path, command):
     for i in range(4):
@@ -475,7 +485,7 @@ def test_ctrl_c_stops_grading_at_once_and_says_so(tmp_path, command):
         args, learner_depth = ["check", "constant-offset", str(tmp_path / "s0" / "constant-offset.py")], 3
     process = subprocess.Popen(
         [sys.executable, "-m", "attnpos", *args, "--timeout", "120"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=sigint_as_at_a_terminal,
     )
     try:
         deadline = time.monotonic() + 60
@@ -520,7 +530,8 @@ def test_ctrl_c_handed_to_a_worker_thread_still_stops_grading():
 
     In a process of its own, so that a main thread left blocked fails by the timeout instead of hanging the suite.
     """
-    finished = subprocess.run([sys.executable, "-c", WORKER_INTERRUPTED], capture_output=True, text=True, timeout=50)
+    finished = subprocess.run([sys.executable, "-c", WORKER_INTERRUPTED], capture_output=True, text=True, timeout=50,
+                              preexec_fn=sigint_as_at_a_terminal)
     assert finished.stdout.split() == ["interrupted", "True"]  # well before the worker's 60 s
 
 
