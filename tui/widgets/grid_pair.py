@@ -102,6 +102,8 @@ class GridPair(Container):
         self._stack_if_narrow(event.size.width)
 
     def on_mount(self) -> None:
+        if len(self.query(AttentionGrid)) < 2:
+            return  # the page was left while the pair mounted, and its grids have gone already
         self._follow(self.left, self.left.cursor_row, self.left.cursor_col)  # in step from the start
 
     def on_attention_grid_cursor_moved(self, event: AttentionGrid.CursorMoved) -> None:
