@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import sys
 from pathlib import Path
@@ -185,9 +186,15 @@ def test_coverage_checklist_is_substantial():
     assert {f["source"] for f in facts} == SOURCES
 
 
+@pytest.fixture(scope="module")
+def read_lesson(course):
+    """``lesson_text`` of this module's course, each lesson drawn once for every test that reads it."""
+    return functools.cache(functools.partial(lesson_text, course))
+
+
 @pytest.mark.parametrize("fact", coverage_facts(), ids=lambda f: f["fact"][:50])
-def test_fact_is_covered(course, fact):
-    text = lesson_text(course, fact["lesson"])
+def test_fact_is_covered(read_lesson, fact):
+    text = read_lesson(fact["lesson"])
     for phrase in fact["phrases"]:
         assert phrase.lower() in text, f"lesson {fact['lesson']} lacks {phrase!r} ({fact['fact']})"
 
@@ -216,9 +223,9 @@ RETRACTED = {
 
 
 @pytest.fixture(scope="module")
-def everything_read(course) -> list[str]:
+def everything_read(course, read_lesson) -> list[str]:
     """Every lesson as printed, the glossary and the README: drawn once for all the claims below."""
-    texts = [lesson_text(course, lesson.number) for lesson in course.lessons]
+    texts = [read_lesson(lesson.number) for lesson in course.lessons]
     texts += [re.sub(r"\s+", " ", term.meaning).lower() for term in course.glossary]
     texts.append(re.sub(r"\s+", " ", (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")).lower())
     return texts
