@@ -157,7 +157,25 @@ def exported(tmp_path_factory) -> Path:
     return folder
 
 
-@pytest.mark.parametrize("number", range(1, len(outline.read_outline()) + 1))
+def lessons_covering_every_block_kind() -> set[int]:
+    """Few lessons whose notebooks hold every kind of block between them (greedy: the most new kinds first)."""
+    kinds = {lesson.number: {type(b) for s in lesson.sections for b in s.blocks} for lesson in load_course().lessons}
+    chosen: set[int] = set()
+    left = set().union(*kinds.values())
+    while left:
+        best = max(kinds, key=lambda number: (len(kinds[number] & left), -number))
+        chosen.add(best)
+        left -= kinds[best]
+    return chosen
+
+
+# Every run executes a few notebooks holding every kind of cell between them; the rest repeat those kinds
+# (their code cells also run in tests/test_lessons.py) and run with -m slow.
+EVERY_RUN_NOTEBOOKS = lessons_covering_every_block_kind()
+
+
+@pytest.mark.parametrize("number", [n if n in EVERY_RUN_NOTEBOOKS else pytest.param(n, marks=pytest.mark.slow)
+                                    for n in range(1, len(outline.read_outline()) + 1)])
 def test_every_exported_notebook_runs(exported, course, tmp_path, data_dir, number):
     """Executed as Jupyter would (nbclient, a real kernel): no cell raises, grids and checks print."""
     nbclient = pytest.importorskip("nbclient")
