@@ -9,7 +9,7 @@ import re
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
@@ -229,6 +229,10 @@ def test_per_slot_signal_breaks_equivariance(shape, seed):
     rng = np.random.default_rng(seed)
     X = rng.standard_normal((B, T, C))
     head = random_head(rng, C)
+    Wq, Wk, Wv = head
+    # The property is about a head that computes something: with value or score weights all but zero (C = 1 draws
+    # each from one number; W_V = 3e-4 and W_Q W_Kᵀ = 1.5e-3 were drawn once) the change is below any fixed bound.
+    assume(np.linalg.norm(Wv) > 0.05 and np.linalg.norm(Wq @ Wk.T) > 0.05)
     reverse = np.arange(T)[::-1]
     # Reversal moves every token except a middle one; with a distinct ramp per slot the run changes.
     assert equivariance_gap(X, *head, reverse, pos=slot_ramp(T, C)) > 1e-6
