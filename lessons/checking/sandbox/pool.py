@@ -364,7 +364,10 @@ class SandboxPool:
                     parent.wait()
         cgroup, self._cgroup = self._cgroup, None
         # Kept while a forked server is still in it; the next app's sweep removes it.
-        remove_server_cgroup(cgroup) if wait else tasks.remove_cgroup(cgroup)
+        if wait:
+            remove_server_cgroup(cgroup)
+        else:
+            tasks.remove_cgroup(cgroup)
 
 
 def _pid_of(pidfd: int) -> int | None:
