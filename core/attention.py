@@ -97,9 +97,12 @@ def self_attention(
     return attend(Q, K, V, causal=causal, bias=bias, scale=scale)
 
 
-def attention_output(X: np.ndarray, Wq: np.ndarray, Wk: np.ndarray, Wv: np.ndarray, **options) -> np.ndarray:
+def attention_output(
+    X: np.ndarray, Wq: np.ndarray, Wk: np.ndarray, Wv: np.ndarray, *,
+    causal: bool = False, bias: np.ndarray | None = None, scale: float | None = None,
+) -> np.ndarray:
     """Just the outputs of :func:`self_attention`: (B, T, hv) or (T, hv)."""
-    return self_attention(X, Wq, Wk, Wv, **options).out
+    return self_attention(X, Wq, Wk, Wv, causal=causal, bias=bias, scale=scale).out
 
 
 def layer_norm(X: np.ndarray, eps: float = 1e-5) -> np.ndarray:

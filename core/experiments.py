@@ -361,7 +361,7 @@ class SentenceResult:
     pos_order_b_weights: np.ndarray  # (T, T) order B with the ramp added: no longer A's matrix relisted
 
 
-def sentence_head(seed: int = SENTENCE_SEED):
+def sentence_head(seed: int = SENTENCE_SEED) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Wq, Wk, Wv (C, C) for the sentence experiments."""
     return head_weights(SENTENCE_WIDTH, SENTENCE_WIDTH, seed=seed)
 

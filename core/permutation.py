@@ -6,6 +6,8 @@ token that was at slot ``perm[k]`` into slot ``k``.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from attnpos.core.attention import attention_output
@@ -37,7 +39,7 @@ def equivariance_gap(
     Wv: np.ndarray,
     perm: np.ndarray,
     pos: np.ndarray | float | None = None,
-    **options,
+    **options: Any,  # self_attention's keywords: causal, bias, scale
 ) -> float:
     """max |attn(X[:, perm] + pos) − attn(X + pos)[:, perm]|.
 

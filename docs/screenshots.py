@@ -59,8 +59,8 @@ async def shuffled_with_the_ramp(pilot) -> None:
 
 def grid_section() -> tuple[int, int]:
     """Lesson 1's first section with a pair of grids: the shuffle, relisted."""
-    from attnpos.lessons.loader import load_course
-    from attnpos.lessons.model import Grid
+    from attnpos.lessons.course.loader import load_course
+    from attnpos.lessons.course.model import Grid
 
     lesson = load_course().lesson(1)
     return 1, next(i for i, s in enumerate(lesson.sections) if any(isinstance(b, Grid) and b.compare for b in s.blocks))
@@ -81,7 +81,7 @@ def scenes() -> dict[str, Scene]:
 
 
 async def shoot(name: str, scene: Scene, data_dir: Path) -> Path:
-    from attnpos.tui.app import AttnposApp
+    from attnpos.tui.app.course_app import AttnposApp
 
     options, env, keys = scene
     saved = {key: os.environ.get(key) for key in env}

@@ -1,1 +1,1 @@
-"""attnpos.lessons: the course content and the code that loads and checks it."""
+"""attnpos.lessons: the course (content/) and the rooms that load (course), check (checker), confine (sandbox) and grade (grading) it."""

@@ -11,7 +11,8 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, TextArea
 
-from attnpos.tui.app import AttnposApp
+from attnpos.tui import launchers
+from attnpos.tui.app.course_app import AttnposApp
 from attnpos.tui.cli import command_line
 
 
@@ -100,7 +101,7 @@ def attnpos(capsys: pytest.CaptureFixture[str]) -> Callable[..., Ran]:
     def run(*args: str) -> Ran:
         capsys.readouterr()  # what came before is not this command's
         try:
-            code = command_line.main(list(args), refuse_app)
+            code = command_line.main(list(args), command_line.Launchers(refuse_app, launchers.export_notebooks, launchers.serve))
         except SystemExit as exit:  # argparse's usage errors
             code = exit.code if isinstance(exit.code, int) else 2
         out = capsys.readouterr()

@@ -18,5 +18,11 @@ COURSE_TOML = 'title = "A tiny course"\nprerequisites = "None."\nintroduction = 
 
 
 def write_course_file(root) -> None:
-    """course.toml in ``root``, beside the content/ and exercises/ folders of a small course."""
+    """course.toml in ``root``, the folder of a small course's lesson folders."""
     (root / "course.toml").write_text(COURSE_TOML, encoding="utf-8")
+
+
+def write_lesson(root, name: str, text: str, **encoding: str) -> None:
+    """A lesson's text in its own folder, ``root/name/lesson.md`` (``name``: NN-slug)."""
+    (root / name).mkdir(parents=True, exist_ok=True)
+    (root / name / "lesson.md").write_text(text, encoding="utf-8", **encoding)

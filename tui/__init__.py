@@ -1,1 +1,1 @@
-"""attnpos.tui: the Textual app and the command line."""
+"""attnpos.tui: the interfaces, each calling the rooms below and never each other: app (Textual), cli, notebook, web."""

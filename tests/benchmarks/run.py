@@ -112,9 +112,9 @@ async def _app_checks(count: int) -> list[float]:
     """Check request (ctrl+t) to verdict on screen, in the app, for a correct constant-offset answer."""
     from textual.widgets import TextArea
 
-    from attnpos.lessons.loader import load_course
-    from attnpos.tui.app import AttnposApp
-    from attnpos.tui.screens.exercise_screen import ExerciseScreen
+    from attnpos.lessons.course.loader import load_course
+    from attnpos.tui.app.course_app import AttnposApp
+    from attnpos.tui.app.screens.exercise_screen import ExerciseScreen
 
     solution = load_course().exercises["constant-offset"].solution
     shown_at: list[float] = []
@@ -212,8 +212,8 @@ async def key_to_drawn(app, screen_class, method: str, keys: list[str], settle: 
 
 async def _page_opens() -> list[float]:
     """Key press to the first refresh after the new section is mounted, for every page of lesson 3."""
-    from attnpos.tui.app import AttnposApp
-    from attnpos.tui.screens.lesson_screen import LessonScreen
+    from attnpos.tui.app.course_app import AttnposApp
+    from attnpos.tui.app.screens.lesson_screen import LessonScreen
 
     app = AttnposApp(data_dir=Path(tempfile.mkdtemp()), start=(3, 0))
     pages = len(app.course.lesson(3).sections) - 1
@@ -234,7 +234,7 @@ def bench_page() -> Result:
 GRID_APP = """
 import numpy as np
 from textual.app import App
-from attnpos.tui.widgets.attention_grid import AttentionGrid
+from attnpos.tui.app.widgets.attention_grid import AttentionGrid
 
 scores = np.random.default_rng(0).standard_normal((64, 64))
 weights = np.exp(scores) / np.exp(scores).sum(axis=1, keepdims=True)
@@ -255,7 +255,7 @@ async def _frame_and_lines() -> tuple[float, int]:
     import numpy as np
     from textual.app import App
 
-    from attnpos.tui.widgets.attention_grid import AttentionGrid
+    from attnpos.tui.app.widgets.attention_grid import AttentionGrid
 
     scores = np.random.default_rng(0).standard_normal((64, 64))
     weights = np.exp(scores) / np.exp(scores).sum(axis=1, keepdims=True)
@@ -336,8 +336,8 @@ def bench_grid() -> Result:
 
 async def _playground_updates(presses: int = 30) -> list[float]:
     """A key (shuffle, or the next signal) to the refresh after the screen redrew, at T = 64."""
-    from attnpos.tui.app import AttnposApp
-    from attnpos.tui.screens.playground_screen import PlaygroundScreen
+    from attnpos.tui.app.course_app import AttnposApp
+    from attnpos.tui.app.screens.playground_screen import PlaygroundScreen
 
     sentence = " ".join(f"w{i % 23}" for i in range(64))
     app = AttnposApp(data_dir=Path(tempfile.mkdtemp()), play=sentence)
@@ -463,8 +463,8 @@ def bench_grade(count: int = 200) -> Result:
     """`grade` of 200 files, each in a fresh sandbox, beside the same files in one shared warm sandbox (no isolation)."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from attnpos.lessons.checking import Sandbox, check_source
-    from attnpos.lessons.loader import load_course
+    from attnpos.lessons.checker import Sandbox, check_source
+    from attnpos.lessons.course.loader import load_course
 
     exercise = load_course().exercises["constant-offset"]
     folder = Path(tempfile.mkdtemp(prefix="attnpos-grade-"))
@@ -503,7 +503,7 @@ def bench_class(students: int | None = None, loop_sample: int = 24) -> Result:
     right, wrong and unfinished answers); its time per file times the class's
     files, divided by the two jobs, is the aim, plus 10%.
     """
-    from attnpos.lessons.loader import load_course
+    from attnpos.lessons.course.loader import load_course
 
     students = students or int(os.environ.get("ATTNPOS_BENCH_STUDENTS", "300"))
     course = load_course()
@@ -549,7 +549,7 @@ from attnpos.tui.cli.early_sandbox import EarlySandbox
 early = EarlySandbox(None)
 t_server_started = time.perf_counter()
 from attnpos.tui.cli import command_line, exercise_commands
-from attnpos.lessons.checking import Limits, check_file
+from attnpos.lessons.checker import Limits, check_file
 t_imports = time.perf_counter()
 course = command_line._exercise_course("constant-offset")
 t_load = time.perf_counter()
@@ -575,7 +575,7 @@ print(t_imports - t_server_started, t_load - t_imports, t_ready - t_load, t_chec
 def bench_cli_check(runs: int = 9) -> Result:
     """`attnpos check constant-offset solution.py`, a whole process, beside `python -c "import numpy"` in the same run."""
     solution = Path(tempfile.mkdtemp()) / "answer.py"
-    solution.write_text((Path(__file__).parents[2] / "lessons/exercises/constant-offset/solution.py").read_text())
+    solution.write_text((Path(__file__).parents[2] / "lessons/content/exercises/constant-offset/solution.py").read_text())
     attnpos = [PYTHON, "-m", "attnpos", "check", "constant-offset", str(solution)]
     env = {**os.environ, "XDG_DATA_HOME": tempfile.mkdtemp()}  # the check records progress: not in the user's
     checks, numpy = [], []

@@ -1,1 +1,1 @@
-"""The command line and its reports: Rich output only, never Textual (tests/test_core.py checks)."""
+"""The command line and its reports: Rich output only, never Textual (tests/core/test_core.py checks)."""

@@ -1,8 +1,9 @@
 """The `attnpos` command line.
 
 Heavy imports (NumPy, the checker) happen inside each command, so `attnpos
---help` and a usage error answer at once. Textual is never imported here: the
-commands that open the app call the `open_app` they are given (`attnpos.tui.main`).
+--help` and a usage error answer at once. No other interface is imported here:
+the commands that open the app, a notebook export or the web server call the
+:class:`Launchers` they are given (`attnpos.tui.main`, from `attnpos.tui.launchers`).
 """
 
 from __future__ import annotations
@@ -11,12 +12,26 @@ import argparse
 import os
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from attnpos.tui.cli.usage import UsageError
+from attnpos.tui.render.usage import UsageError
+
+if TYPE_CHECKING:
+    from attnpos.lessons.course.model import Course
 
 OpenApp = Callable[[Path | None, tuple[int, int] | str | None, str | None], int]
 """Runs the app until it quits: (data folder, where to start, a sentence for the playground) → exit code."""
+
+
+@dataclass(frozen=True)
+class Launchers:
+    """The other interfaces a command opens, given by the program (the command line imports none of them)."""
+
+    open_app: OpenApp
+    export_notebooks: Callable[[Course, str, Path], int]  # (course, "all" or a lesson number, folder) → exit code
+    serve: Callable[[str, int, Path | None, Path | None, bool], int]  # (host, port, sessions, data folder, allow remote)
 
 
 def _demos(args: argparse.Namespace) -> int:
@@ -33,7 +48,7 @@ def _demos(args: argparse.Namespace) -> int:
 
 
 def _load_course():
-    from attnpos.lessons.loader import CourseError, load_course
+    from attnpos.lessons.course.loader import CourseError, load_course
 
     try:
         return load_course()
@@ -66,7 +81,7 @@ def _lessons(args: argparse.Namespace) -> int:
 def _show_lesson(course, number: str | None) -> int:
     from rich.console import Console
 
-    from attnpos.tui.cli.lesson_print import lesson_renderable
+    from attnpos.tui.render.lesson_print import lesson_renderable
 
     if number is None:
         raise UsageError("say which lesson to show: attnpos lessons show N")
@@ -81,8 +96,8 @@ def _show_lesson(course, number: str | None) -> int:
 
 
 def _check_lessons(only: list[str] | None) -> int:
-    """Validate the course (attnpos.lessons.validation) and report what is wrong; ``only``: these exercises' scripts."""
-    from attnpos.lessons.validation import UnknownExercise, check_course
+    """Validate the course (attnpos.lessons.authoring.validation) and report what is wrong; ``only``: these exercises' scripts."""
+    from attnpos.lessons.authoring.validation import UnknownExercise, check_course
 
     try:
         result = check_course(only=only)
@@ -109,7 +124,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _limits(args: argparse.Namespace):
-    from attnpos.lessons.checking import Limits
+    from attnpos.lessons.checker import Limits
 
     if args.timeout <= 0 or args.memory_mb <= 0:
         raise UsageError("--timeout and --memory-mb must be positive")
@@ -124,9 +139,9 @@ def _strict(args: argparse.Namespace) -> bool | None:
 def _exercise_course(exercise_id: str):
     """A course holding just the exercise to check (the whole one computes every lesson's figures), or the whole one
     when there is no such exercise, so that the error lists those there are."""
-    from attnpos.lessons.loader import load_exercise
-    from attnpos.lessons.model import Course
-    from attnpos.lessons.scanner import read_course_text
+    from attnpos.lessons.course.loader import load_exercise
+    from attnpos.lessons.course.model import Course
+    from attnpos.lessons.course.scanner import read_course_text
 
     exercise = load_exercise(exercise_id)
     return _load_course() if exercise is None else Course(read_course_text(), (), {exercise.id: exercise})
@@ -211,7 +226,7 @@ def _why(args: argparse.Namespace) -> int:
 
 
 def _hint(args: argparse.Namespace) -> int:
-    from attnpos.tui.cli.exercise_commands import print_hint
+    from attnpos.tui.render.exercise_print import print_hint
 
     return print_hint(_load_course(), args.exercise, args.number, args.data_dir)
 
@@ -223,15 +238,11 @@ def _exercises(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    from attnpos.tui.cli.reach_commands import export_notebooks
-
-    return export_notebooks(_load_course(), args.lessons, args.dir)
+    return args.launchers.export_notebooks(_load_course(), args.lessons, args.dir)
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from attnpos.tui.cli.reach_commands import serve
-
-    return serve(args.host, args.port, args.sessions_dir, args.data_dir, args.allow_remote)
+    return args.launchers.serve(args.host, args.port, args.sessions_dir, args.data_dir, args.allow_remote)
 
 
 def _add_limits(command: argparse.ArgumentParser) -> None:
@@ -249,9 +260,9 @@ def build_parser() -> argparse.ArgumentParser:
         prog="attnpos",
         description="Why Attention Needs Position: a terminal course. With no command, opens the course.",
     )
-    from attnpos import __version__
+    from importlib.metadata import version  # the installed attnpos's (pyproject reads it from attnpos.__version__)
 
-    parser.add_argument("--version", action="version", version=f"attnpos {__version__}")
+    parser.add_argument("--version", action="version", version=f"attnpos {version('attnpos')}")
     parser.add_argument("--data-dir", type=Path, default=None, help="where progress and drafts are kept (default: $ATTNPOS_DATA_DIR or the user data folder)")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
@@ -391,13 +402,13 @@ def _app(args: argparse.Namespace, start=None, play: str | None = None) -> int:
         raise UsageError(
             "the course opens full-screen and needs a terminal, but standard input or output is not one; "
             "for text, try 'attnpos lessons', 'attnpos lessons show 1' or 'attnpos exercises'")
-    return args.open_app(args.data_dir, start, play)
+    return args.launchers.open_app(args.data_dir, start, play)
 
 
 def _play(args: argparse.Namespace) -> int:
     from attnpos.core.playground import sentence_length_problem
     from attnpos.core.words import tokenize
-    from attnpos.lessons.playground_state import DEFAULT_SENTENCE
+    from attnpos.lessons.course.playground_state import DEFAULT_SENTENCE
 
     sentence = DEFAULT_SENTENCE if args.sentence is None else args.sentence
     problem = sentence_length_problem(len(tokenize(sentence)))
@@ -408,7 +419,7 @@ def _play(args: argparse.Namespace) -> int:
 
 def _open(args: argparse.Namespace) -> int:
     """Start the app at a lesson (its number) or an exercise (its id)."""
-    from attnpos.lessons.outline import read_outline
+    from attnpos.lessons.course.outline import read_outline
 
     outline = read_outline()
     if args.target.isdigit():
@@ -434,8 +445,8 @@ def _reset(args: argparse.Namespace) -> int:
     return reset_progress(args.data_dir, args.exercise, args.yes)
 
 
-def main(argv: list[str] | None, open_app: OpenApp) -> int:
-    """Run one command line (``sys.argv[1:]`` when None); the commands that open the app call ``open_app``."""
+def main(argv: list[str] | None, launchers: Launchers) -> int:
+    """Run one command line (``sys.argv[1:]`` when None); the commands that open another interface call ``launchers``."""
     arguments = sys.argv[1:] if argv is None else argv
     if arguments:
         args = build_parser().parse_args(arguments)
@@ -444,7 +455,7 @@ def main(argv: list[str] | None, open_app: OpenApp) -> int:
     else:
         # Plain `attnpos`, the common case: open the course without building the whole parser.
         args = argparse.Namespace(data_dir=None, run=_app)
-    args.open_app = open_app
+    args.launchers = launchers
     try:
         return args.run(args)
     except UsageError as error:

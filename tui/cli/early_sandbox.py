@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import threading
 
-from attnpos.lessons.checking import RUNS_PER_CHECK
-from attnpos.lessons.checking.sandbox import INTERRUPT_POLL_S, ConfinementUnavailable, Sandbox
-from attnpos.tui.cli.usage import UsageError
+from attnpos.lessons.checker import RUNS_PER_CHECK
+from attnpos.lessons.sandbox import INTERRUPT_POLL_S, ConfinementUnavailable, Sandbox
+from attnpos.tui.render.usage import UsageError
 
 CHECK_WORKERS = RUNS_PER_CHECK  # the first run and the reruns of one check go at once
 

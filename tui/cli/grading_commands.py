@@ -2,7 +2,7 @@
 
 Both grading commands are always strict and give every file a fresh sandbox:
 a fork server forked from one warm parent into namespaces of its own
-(lessons/checking/sandbox/pool.py), so one file's runs reach no other's.
+(lessons/sandbox/pool.py), so one file's runs reach no other's.
 """
 
 from __future__ import annotations
@@ -22,20 +22,21 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from attnpos.lessons.checking import RUNS_PER_CHECK, CancelToken, ConfinementUnavailable, Limits, Verdict, check_source
-from attnpos.lessons.checking.judging import check_in_parallel, checker_error
-from attnpos.lessons.checking.sandbox.pool import SandboxPool
-from attnpos.lessons.grading import (
+from attnpos.lessons.checker import RUNS_PER_CHECK, CancelToken, ConfinementUnavailable, Limits, Verdict, check_source
+from attnpos.lessons.checker.judging import check_in_parallel, checker_error
+from attnpos.lessons.course.model import Course
+from attnpos.lessons.grading import reports
+from attnpos.lessons.grading.grades import (
     SubmissionError,
     grade_class,
     load_grading,
     read_submissions,
     summarise,
 )
-from attnpos.lessons.model import Course
-from attnpos.tui.cli import class_reports
-from attnpos.tui.cli.exercise_commands import collect_files, find_exercise, readable_file, shown_path
-from attnpos.tui.cli.usage import UsageError
+from attnpos.lessons.sandbox.pool import SandboxPool
+from attnpos.tui.cli.exercise_commands import collect_files, readable_file
+from attnpos.tui.render.exercise_print import find_exercise, shown_path
+from attnpos.tui.render.usage import UsageError
 
 
 @contextmanager
@@ -130,7 +131,7 @@ def run_grade(course: Course, exercise_id: str, paths: list[Path], fmt: str, job
             table.add_row(escape(shown_path(f)), "[green]passed[/]" if v.passed else "[red]not yet[/]", v.diagnosis)
         console = Console(highlight=False)
         console.print(table)
-        console.print(f"[dim]confinement: {escape(class_reports.confinement_words(verdicts[0].confinement if verdicts else level))}; "
+        console.print(f"[dim]confinement: {escape(reports.confinement_words(verdicts[0].confinement if verdicts else level))}; "
                       "each file in a fresh sandbox[/]")
     return 0
 
@@ -169,20 +170,20 @@ def run_grade_class(course: Course, root: Path, single: bool, fmt: str, outputs:
     level = pool.forked_confinement or level
     summaries = summarise(course, students)
     writers: dict[str, Callable[[], str]] = {
-        "gradebook": lambda: class_reports.gradebook_csv(course, students),
-        "markdown": lambda: class_reports.class_markdown(course, students, summaries, level),
-        "junit": lambda: class_reports.junit_xml(students),
-        "gradescope": lambda: class_reports.gradescope_results(students[0]),
+        "gradebook": lambda: reports.gradebook_csv(course, students),
+        "markdown": lambda: reports.class_markdown(course, students, summaries, level),
+        "junit": lambda: reports.junit_xml(students),
+        "gradescope": lambda: reports.gradescope_results(students[0]),
     }
     for name, target in outputs.items():
         if target is not None:
             _write(target, writers[name]())
     if fmt == "json":
-        sys.stdout.write(class_reports.class_json(course, grading, students, summaries, level))
+        sys.stdout.write(reports.class_json(course, grading, students, summaries, level))
     elif fmt == "csv":
-        sys.stdout.write(class_reports.class_csv(students))
+        sys.stdout.write(reports.class_csv(students))
     else:
-        Console(highlight=False).print(class_reports.class_renderable(course, students, summaries, level))
+        Console(highlight=False).print(reports.class_renderable(course, students, summaries, level))
     return 0
 
 

@@ -11,13 +11,14 @@ from rich.markdown import Markdown
 from rich.markup import escape
 from rich.table import Table
 
-from attnpos.lessons.checking import Limits
-from attnpos.lessons.model import Course, Exercise
-from attnpos.lessons.outline import read_outline
-from attnpos.lessons.progress import Progress, course_order, exercise_status, next_exercise
-from attnpos.tui.cli.exercise_commands import find_exercise, open_sandbox, shown_path, watch_file, write_starter_file
+from attnpos.lessons.checker import Limits
+from attnpos.lessons.course.model import Course, Exercise
+from attnpos.lessons.course.outline import read_outline
+from attnpos.lessons.course.progress import Progress, course_order, exercise_status, next_exercise
+from attnpos.tui.cli.exercise_commands import open_sandbox, watch_file, write_starter_file
 from attnpos.tui.cli.progress_report import ask, print_summary_if_complete
-from attnpos.tui.cli.usage import UsageError
+from attnpos.tui.render.exercise_print import find_exercise, shown_path
+from attnpos.tui.render.usage import UsageError
 
 
 def list_exercises(course: Course, data_dir: Path | None) -> int:

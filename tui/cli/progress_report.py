@@ -10,10 +10,10 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from attnpos.lessons.outline import OutlineLesson, read_outline
-from attnpos.lessons.progress import Progress, course_order, exercise_status, export_progress, lesson_status, next_exercise
-from attnpos.lessons.scanner import read_course_text
-from attnpos.tui.cli.usage import UsageError
+from attnpos.lessons.course.outline import OutlineLesson, read_outline
+from attnpos.lessons.course.progress import Progress, course_order, exercise_status, export_progress, lesson_status, next_exercise
+from attnpos.lessons.course.scanner import read_course_text
+from attnpos.tui.render.usage import UsageError
 
 
 def progress_summary(progress: Progress) -> dict:

@@ -13,7 +13,7 @@ from pathlib import Path
 import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
-from attnpos.lessons.model import Code, Course, ExerciseRef, Grid, Heatmap, Lesson, Math, PlaygroundLink, Prose, Quiz, render_block
+from attnpos.lessons.course.model import Code, Course, ExerciseRef, Grid, Heatmap, Lesson, Math, PlaygroundLink, Prose, Quiz, render_block
 
 SETUP_CELL = "%load_ext attnpos\nfrom attnpos.tui.notebook.show import grid, heatmap"
 

@@ -20,11 +20,11 @@ from pathlib import Path
 
 from rich.console import Console
 
-from attnpos.lessons.checking import RUNS_PER_CHECK, ConfinementUnavailable, Limits, Sandbox, check_source
-from attnpos.lessons.loader import load_course
-from attnpos.lessons.model import Course
-from attnpos.tui.cli.exercise_commands import find_exercise, print_hint, print_verdict, record
-from attnpos.tui.cli.usage import UsageError
+from attnpos.lessons.checker import RUNS_PER_CHECK, ConfinementUnavailable, Limits, Sandbox, check_source
+from attnpos.lessons.course.loader import load_course
+from attnpos.lessons.course.model import Course
+from attnpos.tui.render.exercise_print import find_exercise, print_hint, print_verdict, record
+from attnpos.tui.render.usage import UsageError
 
 USAGE = (
     "usage: %attnpos exercise ID · %attnpos hint ID [N] · %%attnpos check ID (a cell magic, above your answer)"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from rich.console import Console
 
-from attnpos.lessons.model import Grid, Heatmap
-from attnpos.tui.cli.lesson_print import grid_renderable, heatmap_renderable
+from attnpos.lessons.course.model import Grid, Heatmap
+from attnpos.tui.render.lesson_print import grid_renderable, heatmap_renderable
 
 
 def grid(figure: str, compare: str | None = None, titles: tuple[str, ...] = (), mark_changed: bool = False,

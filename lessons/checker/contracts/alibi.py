@@ -1,0 +1,294 @@
+"""alibi: slopes for any head count by the official rule, the causal bias, added before the softmax.
+
+The slopes, the bias and the weights are each compared with what the
+learner's own n_heads, T and scores give, and, when they differ, with each
+misconception: heads counted from 0, the power-of-two formula used for any
+count, the symmetric unmasked bias, the sign flipped, the mask forgotten
+(with or without the +m·j shortcut, or kept out of the bias and put in the
+weights), the bias added after the softmax (plain, renormalised, or through
+a second softmax), the mask on the wrong triangle. The +m·j shortcut *with*
+the mask passes: it differs by a constant per row. The rerun asks for another
+head count, which typed slopes cannot follow, however many digits they have.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from attnpos.core import alibi_bias, alibi_slopes, softmax
+from attnpos.lessons.checker import rerun
+from attnpos.lessons.checker.contracts.common import Contract, Rerun, Runs
+from attnpos.lessons.checker.separation import Figure, Hypotheses
+from attnpos.lessons.checker.values import SAFETY, Values, count, describe, dtype_roundoff, gap, reported_rounding
+from attnpos.lessons.checker.verdicts import Mistake, Passed, shape_text
+
+NAMES = ("n_heads", "T", "scores", "slopes", "bias", "weights")
+CHANGED = "another number of heads"
+# The largest n_heads and T this exercise judges (an ALiBi answer of its own size, not the checker-wide ANSWER_MAX_*).
+ALIBI_MAX_HEADS, ALIBI_MAX_T = 64, 256
+HIDDEN = -1e4  # a masked score at or below this gives a weight of exactly 0 in float32 and float64 alike
+
+
+def _array(values: Values, name: str, shape: tuple[int, ...], H: int) -> np.ndarray:
+    """The named array as float64, infinities allowed (a bias has −inf), in the shape given."""
+    value = values[name]
+    if value.dtype.kind not in "iuf":
+        raise Mistake("bad-type", "not-numeric", name=name, got=describe(value))
+    if value.shape != shape:
+        wanted = shape_text(shape)
+        raise Mistake("bad-shape", "heads", name=name, shape=shape_text(value.shape), heads=H, wanted=wanted)
+    return value.astype(np.float64)
+
+
+def naive_slopes(H: int) -> np.ndarray:
+    """(H,) 2^(−8h/H) for h = 1 … H: right only when H is a power of two."""
+    return 2.0 ** (-8.0 * np.arange(1, H + 1) / H)
+
+
+def _from_zero(H: int) -> np.ndarray:
+    """(H,) the official rule with every power-of-two block counted from h = 0: the first slope is 1."""
+
+    def block(n: int) -> np.ndarray:
+        return 2.0 ** (-8.0 * np.arange(n) / n)
+
+    if math.log2(H).is_integer():
+        return block(H)
+    lower = 2 ** math.floor(math.log2(H))
+    return np.concatenate([block(lower), block(2 * lower)[0::2][: H - lower]])
+
+
+def _bias_kind(bias: np.ndarray, slopes: np.ndarray, T: int, tolerance: float) -> str:
+    """Which bias this is: "right", "shortcut" (right up to a constant per row), a misconception, or ""."""
+    i, j = np.arange(T)[:, None], np.arange(T)[None, :]
+    visible = np.broadcast_to(j <= i, bias.shape)
+    m = slopes[:, None, None]
+    hidden = np.all(bias[~visible] <= HIDDEN) if (~visible).any() else True
+    finite_visible = np.all(np.isfinite(bias[visible]))
+    distance = (i - j).astype(np.float64)
+
+    def agrees(expected: np.ndarray, where: np.ndarray) -> bool:
+        wanted = np.broadcast_to(expected, bias.shape)[where]
+        return bool(np.all(np.isfinite(bias[where]))) and bool(np.all(np.abs(bias[where] - wanted) <= tolerance + reported_rounding(wanted)))
+
+    everywhere = np.ones(bias.shape, dtype=bool)
+    if hidden and finite_visible:
+        if agrees(-m * distance, visible):
+            return "right"
+        row_constant = bias - (-m * distance)  # (H, T, T) the shortcut differs by m·i: one value per row
+        diagonal = np.diagonal(row_constant, axis1=1, axis2=2)[..., None]  # (H, T, 1)
+        if agrees(-m * distance + diagonal, visible):
+            return "shortcut"
+        if agrees(m * distance, visible):
+            return "sign-flipped"
+    if agrees(-m * np.abs(distance), everywhere):
+        return "symmetric"
+    if agrees(m * j, everywhere):
+        return "mask-forgotten/shortcut"
+    if agrees(-m * distance, everywhere):
+        return "mask-forgotten/plain"
+    if agrees(m * distance, everywhere) or agrees(m * np.abs(distance), everywhere):
+        return "sign-flipped"
+    return ""
+
+
+def _weights(values: Values, H: int, T: int) -> np.ndarray:
+    weights = values["weights"]
+    if weights.shape != (H, T, T) or weights.dtype.kind not in "iuf":
+        _array(values, "weights", (H, T, T), H)
+    return weights.astype(np.float64)
+
+
+def _weight_tolerance(scores: np.ndarray, H: int, T: int, roundoff: float) -> float:
+    """The softmax's own rounding, plus what slopes rounded to seven digits move a score by (a weight moves by at most twice that)."""
+    largest_bias = float(np.max(alibi_slopes(H))) * T
+    rounded_slopes = 2 * float(reported_rounding(largest_bias))
+    return SAFETY * roundoff * (4 * T + 8) * (1 + float(np.max(np.abs(scores))) + largest_bias) + rounded_slopes
+
+
+def _weights_right(values: Values, scores: np.ndarray, H: int, T: int, roundoff: float) -> bool:
+    """Whether the weights are ALiBi's, whatever the bias (the mask may have been put in the weights instead)."""
+    weights = _weights(values, H, T)
+    return bool(np.all(np.isfinite(weights)) and np.max(np.abs(weights - softmax(scores + alibi_bias(H, T)))) <= _weight_tolerance(scores, H, T, roundoff))
+
+
+def _bias_after_softmax(weights: np.ndarray, scores: np.ndarray, bias: np.ndarray, tolerance: float, roundoff: float) -> str | None:
+    """How the weights add the bias to softmax(scores), or None.
+
+    "" as they are; "renormalised": masked, each row divided by its sum; "twice": through a softmax again.
+    """
+    H, T = bias.shape[0], bias.shape[-1]
+    causal = np.isfinite(alibi_bias(H, T))  # (H, T, T) the keys a query may see
+    masked = np.where(causal, softmax(scores) + np.where(causal, bias, 0.0), 0.0)
+    candidates = (
+        ("", softmax(scores) + bias),
+        ("", softmax(scores + np.where(causal, 0.0, -np.inf)) + bias),
+        ("renormalised", masked / masked.sum(axis=-1, keepdims=True)),
+        ("twice", softmax(softmax(scores) + bias)),
+    )
+    for how, late in candidates:
+        same_infinities = np.array_equal(np.isfinite(late), np.isfinite(weights))
+        finite = np.isfinite(late)
+        allowed = tolerance + 8 * roundoff * np.abs(np.where(finite, late, 0.0))  # the bias is added once more
+        if same_infinities and np.all(np.abs(np.where(finite, late - weights, 0.0)) <= allowed):
+            return how
+    return None
+
+
+def _judge_run(values: Values) -> tuple[int, np.ndarray]:
+    H = count(values, "n_heads", 1, ALIBI_MAX_HEADS)
+    T = count(values, "T", 2, ALIBI_MAX_T)
+    scores = _array(values, "scores", (H, T, T), H)
+    if not np.all(np.isfinite(scores)):
+        raise Mistake("bad-type", "not-finite", name="scores")
+    slopes = _array(values, "slopes", (H,), H)
+    roundoff = dtype_roundoff(values, NAMES)
+    right = alibi_slopes(H)
+    slope_tolerance = SAFETY * 8 * roundoff
+    if not np.all(np.isfinite(slopes)) or np.any(np.abs(slopes - right) > slope_tolerance * np.max(right) + reported_rounding(right)):
+        if np.all(np.isfinite(slopes)) and abs(slopes[0] - 1.0) <= slope_tolerance:
+            raise Mistake("heads-from-zero", name="slopes")
+        if np.all(np.isfinite(slopes)) and np.max(np.abs(slopes - naive_slopes(H))) <= slope_tolerance:
+            raise Mistake("naive-slopes", name="slopes", heads=H)
+        raise Mistake("mismatch", "array", name="slopes", got=f"{gap(np.nan_to_num(slopes), right):.3g}")
+
+    bias = _array(values, "bias", (H, T, T), H)
+    bias_tolerance = SAFETY * 4 * roundoff * (1 + float(np.max(right)) * T) * T
+    kind = _bias_kind(bias, right, T, bias_tolerance)
+    if kind in ("symmetric", "sign-flipped"):
+        raise Mistake(kind, name="bias")
+    if kind.startswith("mask-forgotten"):
+        cause = kind.split("/")[1]
+        detail = (
+            "You use the +m·j shortcut, which is only right with the mask: without it the later keys get "
+            "the largest bias of their row, so every query leans on the future."
+            if cause == "shortcut" else "With −m·(i − j) everywhere, a later key gets +m·(j − i): the further ahead, the higher its score."
+        )
+        if cause == "plain" and _weights_right(values, scores, H, T, roundoff):
+            raise Mistake("mask-forgotten", "in-weights", name="bias")
+        raise Mistake("mask-forgotten", cause, name="bias", detail=detail)
+    if kind == "":
+        i, j = np.arange(T)[:, None], np.arange(T)[None, :]
+        hidden = np.isneginf(bias) | (bias <= HIDDEN)  # (H, T, T)
+        if np.any(hidden & (j <= i)):
+            side = "wrong-triangle" if np.all(hidden[:, j < i]) and not np.any(hidden[:, j > i]) else "hides-earlier"
+            raise Mistake("mismatch", side, name="bias")
+        finite = np.where(np.isfinite(bias), bias, 0.0)
+        raise Mistake("mismatch", "array", name="bias", got=f"{gap(finite, np.where(np.isfinite(alibi_bias(H, T)), alibi_bias(H, T), 0.0)):.3g}")
+
+    weights = _weights(values, H, T)
+    expected = softmax(scores + alibi_bias(H, T))
+    weight_tolerance = _weight_tolerance(scores, H, T, roundoff)
+    if np.all(np.isfinite(weights)) and np.max(np.abs(weights - expected)) <= weight_tolerance:
+        return H, slopes
+    how = _bias_after_softmax(weights, scores, bias, weight_tolerance, roundoff)
+    if how is not None:
+        raise Mistake("after-softmax", how, name="weights")
+    if not np.all(np.isfinite(weights)):
+        raise Mistake("bad-type", "not-finite", name="weights")
+    raise Mistake("mismatch", "weights", name="weights", got=f"{gap(weights, expected):.3g}")
+
+
+def judge(runs: Runs) -> Passed:
+    try:
+        H, slopes = _judge_run(runs.first)
+    except Mistake as mistake:
+        if mistake.diagnosis == "mismatch" and mistake.fields.get("name") == "slopes" and _slopes_typed(runs):
+            raise Mistake("mismatch", "typed", name="slopes") from None  # the fundamental mistake, not their rounding
+        raise
+    shortcut = _bias_kind(runs.first["bias"].astype(np.float64), alibi_slopes(H), int(runs.first["T"].reshape(-1)[0]), 1e-6) == "shortcut"
+    if runs.reruns[0] is None and rerun.typed_in(runs.source, "slopes"):
+        raise Mistake("mismatch", "typed", name="slopes")  # typed for this head count, they cannot fit another
+    second = runs.second(CHANGED)
+    if count(second, "n_heads", 1, ALIBI_MAX_HEADS) == H:
+        raise Mistake("rerun-failed", changed=CHANGED, failure="the script sets n_heads again after using it")
+    for name in ("slopes", "bias", "weights"):
+        if second[name].shape == runs.first[name].shape and np.array_equal(second[name], runs.first[name]):
+            raise Mistake("mismatch", "typed", name=name)
+    _judge_run(second)
+    return Passed("shortcut" if shortcut else "")
+
+
+def _slopes_typed(runs: Runs) -> bool:
+    """Whether slopes stayed the same when the rerun changed n_heads (or are typed in the source, when it could not run)."""
+    second = runs.reruns[runs.changed.index(CHANGED)]
+    if second is None:
+        return rerun.typed_in(runs.source, "slopes")
+    first_slopes, second_slopes = runs.first["slopes"], second["slopes"]
+    heads_changed = not np.array_equal(second["n_heads"], runs.first["n_heads"])
+    return heads_changed and first_slopes.shape == second_slopes.shape and np.array_equal(first_slopes, second_slopes)
+
+
+def hypotheses(values: Values) -> Hypotheses:
+    """slopes, bias and weights on one run's n_heads, T and scores, right and under each mistake the judge names.
+
+    A masked entry of a bias is shown as HIDDEN, not −inf, so that figures can be compared.
+    """
+    H = count(values, "n_heads", 1, ALIBI_MAX_HEADS)
+    T = count(values, "T", 2, ALIBI_MAX_T)
+    scores = values["scores"].astype(np.float64)
+    if scores.shape != (H, T, T):  # the separation test changes n_heads alone, where a real rerun redraws the scores
+        scores = np.resize(scores, (H, T, T))
+    i, j = np.arange(T)[:, None], np.arange(T)[None, :]
+    distance = (i - j).astype(np.float64)  # (T, T)
+    visible = j <= i
+
+    def head(slopes: np.ndarray, bias: np.ndarray) -> dict[str, Figure]:
+        return {"slopes": slopes, "bias": np.where(np.isfinite(bias), bias, HIDDEN), "weights": softmax(scores + bias)}
+
+    def causal(bias: np.ndarray) -> np.ndarray:
+        return np.where(visible, bias, -np.inf)
+
+    right_slopes = alibi_slopes(H)
+    m = right_slopes[:, None, None]
+    right = head(right_slopes, causal(-m * distance))
+    wrong: dict[str, dict[str, Figure]] = {
+        "heads-from-zero": head(_from_zero(H), causal(-_from_zero(H)[:, None, None] * distance)),
+        "symmetric": head(right_slopes, -m * np.abs(distance)),
+        "sign-flipped": head(right_slopes, causal(m * distance)),
+        "mask-forgotten/shortcut": head(right_slopes, m * np.broadcast_to(j, (T, T))),
+        "mask-forgotten/plain": head(right_slopes, -m * distance),
+        "after-softmax": {"weights": softmax(scores) + np.asarray(right["bias"])},
+        "after-softmax/renormalised": {"weights": _renormalised(softmax(scores) + causal(-m * distance))},
+        "after-softmax/twice": {"weights": softmax(softmax(scores) + causal(-m * distance))},
+        "mask-forgotten/in-weights": {"slopes": right_slopes, "bias": -m * distance, "weights": right["weights"]},
+        "mismatch/wrong-triangle": {"bias": np.where(j >= i, -m * (j - i), HIDDEN)},
+    }
+    if not math.log2(H).is_integer():  # for a power of two the formula is the official rule
+        naive = naive_slopes(H)
+        wrong["naive-slopes"] = head(naive, causal(-naive[:, None, None] * distance))
+    roundoff = dtype_roundoff(values, NAMES)
+    tolerance = {  # the judge's, without the allowance for rounded slopes
+        "slopes": SAFETY * 8 * roundoff * float(np.max(right_slopes)),
+        "bias": SAFETY * 4 * roundoff * (1 + float(np.max(right_slopes)) * T) * T,
+        "weights": SAFETY * roundoff * (4 * T + 8) * (1 + float(np.max(np.abs(scores))) + float(np.max(right_slopes)) * T),
+    }
+    return Hypotheses.of(right, wrong, tolerance)
+
+
+def _renormalised(late: np.ndarray) -> np.ndarray:
+    """(H, T, T) weights with the masked keys set to 0 and every row divided by its sum."""
+    kept = np.where(np.isfinite(late), late, 0.0)
+    return kept / kept.sum(axis=-1, keepdims=True)
+
+
+ALIBI = Contract(
+    names=NAMES,
+    reruns=(Rerun({"n_heads": "other_head_count(n_heads)"}, CHANGED),),
+    judge=judge,
+    diagnoses=("heads-from-zero", "naive-slopes", "symmetric", "sign-flipped", "mask-forgotten", "after-softmax", "mismatch"),
+    hypotheses=hypotheses,
+    typed=("slopes", "bias", "weights"),
+    described={
+        "heads-from-zero": "heads counted from 0", "naive-slopes": "the power-of-two formula for any head count",
+        "symmetric": "the symmetric unmasked bias", "sign-flipped": "the sign flipped",
+        "mask-forgotten/shortcut": "+m·j without the mask", "mask-forgotten/plain": "no causal mask",
+        "after-softmax": "the bias added after the softmax",
+        "after-softmax/renormalised": "the bias added after the softmax, then masked and renormalised",
+        "after-softmax/twice": "the bias added after the softmax, then a second softmax",
+        "mask-forgotten/in-weights": "the mask in the weights but not in the bias",
+        "mismatch/wrong-triangle": "the mask on the earlier keys", "typed-slopes": "slopes typed in", "typed-bias": "a bias typed in",
+        "typed-weights": "weights typed in", "stale-n_heads": "a copy of n_heads made before the checker changed it",
+    },
+)

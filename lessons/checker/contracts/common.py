@@ -1,0 +1,130 @@
+"""What every contract shares: the two runs of an answer, and comparing figures with hypotheses."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from attnpos.lessons.checker.separation import Hypotheses
+from attnpos.lessons.checker.values import Precision, Values
+from attnpos.lessons.checker.verdicts import INDISTINCT, RUN_DIAGNOSES, Mistake, Passed, figure_pair
+
+
+@dataclass(frozen=True)
+class Rerun:
+    """One more run of the script with some inputs replaced, and what that changes in the learner's words."""
+
+    replacements: dict[str, str]  # name → "function(learner names…)" in checking.substitutes
+    changed: str  # "`pos` set to an offset that differs from slot to slot"
+
+
+@dataclass(frozen=True)
+class Runs:
+    """An answer as the checker saw it: the script run as written, and once per :class:`Rerun` with other inputs."""
+
+    first: Mapping[str, np.ndarray]
+    reruns: tuple[Mapping[str, np.ndarray] | None, ...]  # in the contract's order; None when that rerun could not give the names
+    failures: tuple[str, ...]  # why not, in a few words ("" when it could)
+    changed: tuple[str, ...]  # each rerun's Rerun.changed
+    source: str
+
+    def second(self, changed: str) -> Mapping[str, np.ndarray]:
+        """The values of the rerun that made ``changed``; a Mistake when the script could not be rerun with it."""
+        index = self.changed.index(changed)
+        values = self.reruns[index]
+        if values is None:
+            failure = self.failures[index]
+            # an assert on the starter's values fails by design once the checker substitutes others: that is the advice
+            raise Mistake("rerun-failed", "assert" if failure.startswith("AssertionError") else "", changed=changed, failure=failure)
+        return values
+
+    @property
+    def every(self) -> list[Mapping[str, np.ndarray]]:
+        """The first run and every rerun that gave its names."""
+        return [self.first, *(values for values in self.reruns if values is not None)]
+
+
+@dataclass(frozen=True)
+class Contract:
+    """The names an exercise's answer must define, its rerun, its judge, and every diagnosis it can give.
+
+    ``hypotheses`` and ``typed`` declare what the judge tells apart (see
+    :mod:`separation`): the right computation and each anticipated mistake,
+    as figures on one run's inputs, plus "typed-NAME" for each name in
+    ``typed``. The ``reruns`` must be chosen so that every pair is far apart
+    on the starter's arrays, except the pairs in ``told_by_source``
+    (``tests/checker/test_separation.py``); a second rerun only where one is not enough.
+    """
+
+    names: tuple[str, ...]
+    reruns: tuple[Rerun, ...]
+    judge: Callable[[Runs], Passed]
+    diagnoses: tuple[str, ...]  # besides passed, the run diagnoses, rerun-failed and indistinct
+    hypotheses: Callable[[Values], Hypotheses]
+    typed: tuple[str, ...]  # the reported names a typed-in value could stand for
+    told_by_source: dict[frozenset[str], str] = field(default_factory=dict)  # pair -> how the judge tells them apart instead
+    # Hypotheses the substitutions separate on the starter's arrays but not on every learner's: a signed max equals
+    # the max of |…| whenever the largest entry is positive. Named when the arrays show them; no `indistinct` for them.
+    seen_only: frozenset[str] = frozenset()
+    described: dict[str, str] = field(default_factory=dict)  # hypothesis -> the mistake in the learner's words, for `indistinct`
+
+    @property
+    def changed(self) -> str:
+        """What the first rerun changes: the default ``{changed}`` of a message."""
+        return self.reruns[0].changed
+
+    @property
+    def every_diagnosis(self) -> tuple[str, ...]:
+        """Every id a check of this exercise can end in, passed first."""
+        return ("passed", *RUN_DIAGNOSES, "rerun-failed", INDISTINCT, *self.diagnoses)
+
+
+def close(got: np.ndarray, expected: np.ndarray, tolerance: float) -> bool:
+    return got.shape == expected.shape and bool(np.max(np.abs(got - expected)) <= tolerance)
+
+
+def matching(figure: float, hypotheses: dict[str, float], precision: Precision, tolerance: float) -> str | None:
+    """The first hypothesis (in the order given) that the learner's figure agrees with."""
+    for cause, value in hypotheses.items():
+        if precision.agrees(figure, value, tolerance):
+            return cause
+    return None
+
+
+def figure_mistake(diagnosis: str, cause: str, name: str, expected: float, got: float, rerun: bool = False) -> Mistake:
+    """A figure that is not what the arrays give, both shown with the digits that differ.
+
+    ``rerun``: the figures are the rerun's, and ``{yours}`` says so ("with the
+    checker's rerun, your max_diff is 2.3"); else they are the learner's own.
+    """
+    shown_expected, shown_got = figure_pair(expected, got)
+    yours = f"with the checker's rerun ({{changed}}), your {name} is {shown_got}" if rerun else f"your {name} ({shown_got})"
+    return Mistake(diagnosis, cause, name=name, expected=shown_expected, got=shown_got, yours=yours, run="the rerun's" if rerun else "your")
+
+
+def first_reading(readings: tuple[np.ndarray, ...], judge: Callable[[np.ndarray], Passed]) -> Passed:
+    """Judge with each reading of perm (a permutation matrix has two); the first that passes wins, else the first's mistake."""
+    first: Mistake | None = None
+    for perm in readings:
+        try:
+            return judge(perm)
+        except Mistake as mistake:
+            first = first or mistake
+    assert first is not None
+    raise first
+
+
+def follows_scaling(first: float, rerun: float, scale: float, noise: float) -> bool:
+    """Whether a rounding-noise figure moved with the value matrix, as gaps between outputs must.
+
+    Scaling Wv by a power of two scales every output, so an honest noise
+    figure comes back about ``scale`` times larger (exactly, unless the
+    arithmetic took another path; a factor of 16 either way allows for
+    that); a typed or copied figure comes back unchanged. A figure that was
+    exactly 0 must stay within the rerun's ``noise``.
+    """
+    if first == 0:
+        return 0 <= rerun <= noise
+    return rerun == 0 or scale / 16 <= rerun / first <= scale * 16

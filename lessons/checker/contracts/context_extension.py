@@ -1,0 +1,172 @@
+"""context-extension: position interpolation and NTK-aware scaling of a RoPE model's inv_freq.
+
+Each array is compared with what the learner's own hs, rope_theta and factor
+give, and, when it differs, with each misconception: the scale applied the
+wrong way, the NTK exponent hs (or 1, or its inverse) instead of
+hs/(hs − 2), NTK scaling applied to every frequency alike, interpolation
+applied to the base instead of the positions. The rerun changes ``factor``,
+which typed arrays cannot follow.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from attnpos.core import rope_inv_freq
+from attnpos.core.extension import ntk_base, pi_inv_freq
+from attnpos.lessons.checker.contracts.common import Contract, Rerun, Runs
+from attnpos.lessons.checker.separation import Figure, Hypotheses
+from attnpos.lessons.checker.values import SAFETY, Values, count, describe, dtype_roundoff, real_array, reported_rounding, scalar
+from attnpos.lessons.checker.verdicts import Mistake, Passed, figure_pair, shape_text
+
+NAMES = ("hs", "rope_theta", "factor", "inv_freq", "inv_freq_pi", "base_ntk", "inv_freq_ntk")
+CHANGED = "another `factor`"
+MAX_WIDTH = 4096
+
+
+def _above_one(values: Values, name: str) -> float:
+    number = scalar(values, name)
+    if not number > 1:
+        raise Mistake("bad-type", "base", name=name, got=describe(values[name]))
+    return number
+
+
+def _frequencies(values: Values, name: str, hs: int) -> np.ndarray:
+    array = real_array(values, name)
+    if array.shape != (hs // 2,):
+        raise Mistake("bad-shape", "pairs", name=name, shape=shape_text(array.shape), hs=hs, pairs=hs // 2)
+    return array
+
+
+def _agrees(got: np.ndarray | float, expected: np.ndarray | float, tolerance: float) -> bool:
+    """Relative agreement, entry by entry (frequencies span many orders of magnitude), a figure rounded to seven digits included.
+
+    A power of a rounded base keeps the base's relative error times the exponent (at most 1), so
+    frequencies computed from a rounded base_ntk stay within one rounding too.
+    """
+    got, expected = np.asarray(got, dtype=np.float64), np.asarray(expected, dtype=np.float64)
+    allowed = tolerance * np.abs(expected) + reported_rounding(expected)
+    return got.shape == expected.shape and bool(np.all(np.abs(got - expected) <= allowed))
+
+
+def _mismatch(name: str, expected: np.ndarray | float, got: np.ndarray | float) -> Mistake:
+    expected_arr, got_arr = np.atleast_1d(expected), np.atleast_1d(got)
+    worst = int(np.argmax(np.abs(got_arr - expected_arr) / np.abs(expected_arr)))
+    shown_expected, shown_got = figure_pair(float(expected_arr[worst]), float(got_arr[worst]))
+    where = f" (pair {worst})" if expected_arr.size > 1 else ""
+    return Mistake("mismatch", "array", name=name, expected=shown_expected + where, got=shown_got)
+
+
+def _tolerance(values: Values, theta: float, s: float) -> float:
+    """Relative: powers and divisions each round once or twice; a power of a rounded base keeps the base's relative error times the exponent (at most 1)."""
+    return float(SAFETY * 16 * dtype_roundoff(values, NAMES) * np.log2(theta * s**2 + 2))
+
+
+def _judge_run(values: Values) -> None:
+    hs = count(values, "hs", 4, MAX_WIDTH, even=True)
+    theta = _above_one(values, "rope_theta")
+    s = _above_one(values, "factor")
+    tolerance = _tolerance(values, theta, s)
+    exponents = np.arange(0, hs, 2) / hs  # (hs/2,)
+
+    inv_freq = _frequencies(values, "inv_freq", hs)
+    right = rope_inv_freq(hs, theta)
+    if not _agrees(inv_freq, right, tolerance):
+        raise _mismatch("inv_freq", right, inv_freq)
+
+    pi = _frequencies(values, "inv_freq_pi", hs)
+    right_pi = pi_inv_freq(right, s)
+    if not _agrees(pi, right_pi, tolerance):
+        if _agrees(pi, right * s, tolerance):
+            raise Mistake("wrong-way", name="inv_freq_pi", how="multiplies every frequency by the factor, so the turns get faster")
+        if _agrees(pi, 1.0 / (theta * s) ** exponents, tolerance):
+            raise Mistake("pi-on-base", name="inv_freq_pi")
+        raise _mismatch("inv_freq_pi", right_pi, pi)
+
+    base = scalar(values, "base_ntk")
+    right_base = ntk_base(theta, s, hs)
+    if not _agrees(base, right_base, tolerance):
+        wrong = {
+            "wrong-way": theta / s ** (hs / (hs - 2)),
+            "hs": theta * s**hs,
+            "1": theta * s,
+            "(hs−2)/hs": theta * s ** ((hs - 2) / hs),
+        }
+        for cause, value in wrong.items():
+            if _agrees(base, value, tolerance):
+                if cause == "wrong-way":
+                    raise Mistake("wrong-way", name="base_ntk", how="divides the base by the factor, so every pair but the first turns faster")
+                consequence = {
+                    "hs": f"With s^hs the base jumps to {value:.3g}: the last pair slows by s^(hs−2), far more than the factor {s:g}.",
+                    "1": f"With base·s the last pair is divided by s^((hs−2)/hs) = {s ** ((hs - 2) / hs):.4g}, a little less than the factor {s:g}.",
+                    "(hs−2)/hs": (
+                        f"With s^((hs−2)/hs) the last pair is divided by s^(((hs−2)/hs)²) = {s ** (((hs - 2) / hs) ** 2):.4g}, "
+                        f"less than the factor {s:g}."
+                    ),
+                }[cause]
+                raise Mistake("wrong-exponent", cause, name="base_ntk", exponent=cause, consequence=consequence)
+        raise _mismatch("base_ntk", right_base, base)
+
+    ntk = _frequencies(values, "inv_freq_ntk", hs)
+    right_ntk = 1.0 / right_base**exponents
+    if not _agrees(ntk, right_ntk, tolerance):
+        if _agrees(ntk, right / s, tolerance) or _agrees(ntk, right * s ** (-hs / (hs - 2)), tolerance):
+            raise Mistake("uniform-ntk", name="inv_freq_ntk")
+        if _agrees(ntk, right * s ** (hs / (hs - 2)), tolerance) or _agrees(ntk, right_base**exponents, tolerance):
+            raise Mistake("wrong-way", name="inv_freq_ntk", how="makes the frequencies faster instead of slower")
+        raise _mismatch("inv_freq_ntk", right_ntk, ntk)
+
+
+def judge(runs: Runs) -> Passed:
+    _judge_run(runs.first)
+    second = runs.second(CHANGED)
+    if scalar(second, "factor") == scalar(runs.first, "factor"):
+        raise Mistake("rerun-failed", changed=CHANGED, failure="the script sets factor again after using it")
+    for name in ("inv_freq_pi", "base_ntk", "inv_freq_ntk"):
+        if np.array_equal(second[name], runs.first[name]):
+            raise Mistake("mismatch", "typed", name=name)
+    _judge_run(second)
+    return Passed()
+
+
+def hypotheses(values: Values) -> Hypotheses:
+    """The four arrays on one run's hs, rope_theta and factor, right and under each mistake the judge names."""
+    hs, theta, s = count(values, "hs", 4, MAX_WIDTH, even=True), _above_one(values, "rope_theta"), _above_one(values, "factor")
+    exponents = np.arange(0, hs, 2) / hs
+    inv_freq = rope_inv_freq(hs, theta)
+    base = ntk_base(theta, s, hs)
+
+    def ntk(base_ntk: float) -> dict[str, Figure]:
+        return {"base_ntk": base_ntk, "inv_freq_ntk": 1.0 / base_ntk**exponents}
+
+    right: dict[str, Figure] = {"inv_freq": inv_freq, "inv_freq_pi": pi_inv_freq(inv_freq, s), **ntk(base)}
+    wrong: dict[str, dict[str, Figure]] = {
+        "wrong-way/pi": {"inv_freq_pi": inv_freq * s},
+        "pi-on-base": {"inv_freq_pi": 1.0 / (theta * s) ** exponents},
+        "wrong-way/ntk": ntk(theta / s ** (hs / (hs - 2))),
+        "wrong-exponent/hs": ntk(theta * s**hs),
+        "wrong-exponent/1": ntk(theta * s),
+        "wrong-exponent/(hs−2)/hs": ntk(theta * s ** ((hs - 2) / hs)),
+        "uniform-ntk/pi": {"inv_freq_ntk": inv_freq / s},
+        "uniform-ntk/lowest": {"inv_freq_ntk": inv_freq * s ** (-hs / (hs - 2))},
+    }
+    relative = _tolerance(values, theta, s)
+    return Hypotheses.of(right, wrong, {name: relative * float(np.max(np.abs(value))) for name, value in right.items()})
+
+
+CONTEXT_EXTENSION = Contract(
+    names=NAMES,
+    reruns=(Rerun({"factor": "other_factor(factor)"}, CHANGED),),
+    judge=judge,
+    diagnoses=("wrong-way", "wrong-exponent", "uniform-ntk", "pi-on-base", "mismatch"),
+    hypotheses=hypotheses,
+    typed=("inv_freq_pi", "base_ntk", "inv_freq_ntk"),
+    described={
+        "wrong-way/pi": "frequencies multiplied by the factor", "pi-on-base": "the base multiplied by the factor",
+        "wrong-way/ntk": "the base divided", "wrong-exponent/hs": "the exponent hs", "wrong-exponent/1": "the exponent 1",
+        "wrong-exponent/(hs−2)/hs": "the exponent (hs−2)/hs", "uniform-ntk/pi": "every frequency divided by the factor",
+        "uniform-ntk/lowest": "every frequency divided alike", "typed-inv_freq_pi": "inv_freq_pi typed in",
+        "typed-base_ntk": "base_ntk typed in", "typed-inv_freq_ntk": "inv_freq_ntk typed in",
+        "stale-factor": "a copy of factor made before the checker changed it",
+    },
+)

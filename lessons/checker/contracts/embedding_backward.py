@@ -1,0 +1,175 @@
+"""embedding-backward: a token table's lookup and its scatter-add gradient, for a batch.
+
+The rerun gives ``ids`` other values with other repeats, and ``grad_out``
+other values: the right gradient changes with them, and each mistaken one
+(buffered or overwritten, one sentence only, by position, averaged per id or
+divided by the batch size) gives a
+table of its own; numbers typed in do not change at all. Buffered and
+overwritten give the same table; the source tells which (``+=`` or ``=``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from attnpos.lessons.checker.contracts.common import Contract, Rerun, Runs
+from attnpos.lessons.checker.contracts.table_reading import (
+    augments_subscript,
+    borrows,
+    close,
+    off_by,
+    read_ids,
+    read_shaped,
+    read_table,
+    tolerance,
+)
+from attnpos.lessons.checker.separation import Hypotheses
+from attnpos.lessons.checker.values import Values, dtype_roundoff, real_array
+from attnpos.lessons.checker.verdicts import Mistake, Passed, shape_text
+
+NAMES = ("wte", "ids", "grad_out", "out", "grad_wte")
+LIBRARY_NAMES = {"embed", "embed_backward", "onehot_backward", "embedding_tables"}
+CHANGED = "`ids` replaced by other ids (other repeats) and `grad_out` by other gradients"
+
+
+def scatter(ids: np.ndarray, grad_out: np.ndarray, rows: int) -> np.ndarray:
+    """(rows, C) every grad_out[..., :] added into row ids[...]: the right backward pass."""
+    grad = np.zeros((rows, grad_out.shape[-1]))
+    np.add.at(grad, ids.reshape(-1), grad_out.reshape(-1, grad_out.shape[-1]))
+    return grad
+
+
+def last_write_wins(ids: np.ndarray, grad_out: np.ndarray, rows: int) -> np.ndarray:
+    """(rows, C) each row holds the gradient of its id's last use: ``grad[ids] += g`` and ``grad[ids[b, t]] = g[b, t]`` alike."""
+    grad = np.zeros((rows, grad_out.shape[-1]))
+    for v, g in zip(ids.reshape(-1), grad_out.reshape(-1, grad_out.shape[-1]), strict=True):
+        grad[v] = g
+    return grad
+
+
+def mistaken_gradients(ids: np.ndarray, grad_out: np.ndarray, rows: int) -> dict[str, np.ndarray]:
+    """What each misconception gives, by cause; a batch axis is needed for the per-sentence ones."""
+    batch = ids.reshape(-1, ids.shape[-1])  # (B, T)
+    g = grad_out.reshape(*batch.shape, grad_out.shape[-1])  # (B, T, C)
+    positions = np.broadcast_to(np.arange(batch.shape[1]), batch.shape)
+    found = {"last-write": last_write_wins(batch, g, rows)}
+    if batch.shape[0] > 1:
+        per_sentence = np.zeros((rows, g.shape[-1]))
+        for b in range(batch.shape[0]):
+            per_sentence += last_write_wins(batch[b], g[b], rows)
+        found["per-sequence"] = per_sentence
+        found["first"] = scatter(batch[0], g[0], rows)
+        found["last"] = scatter(batch[-1], g[-1], rows)
+    if positions.max() < rows:
+        found["position"] = scatter(positions, g, rows)
+    if batch.shape[0] > 1:  # with one sentence, dividing by the batch size changes nothing
+        found["batch-mean"] = scatter(batch, g, rows) / batch.shape[0]
+    counts = np.bincount(batch.reshape(-1), minlength=rows)[:, None]
+    found["mean"] = np.divide(scatter(batch, g, rows), counts, out=np.zeros((rows, g.shape[-1])), where=counts > 0)
+    return found
+
+
+def _judge_run(values: Values, source: str, first: Values | None = None) -> Passed:
+    wte = read_table(values, "wte")
+    V, C = wte.shape
+    ids = read_ids(values, "ids", V, ndim=(1, 2))
+    grad_out = read_shaped(values, "grad_out", (*ids.shape, C))
+    roundoff = dtype_roundoff(values, NAMES)
+    size = float(np.max(np.abs(grad_out), initial=0.0))
+    out = real_array(values, "out")
+    expected_out = wte[ids]
+    T = ids.shape[-1]
+    right_out = out.shape == expected_out.shape and close(out, expected_out, tolerance(roundoff, 1, float(np.max(np.abs(wte)))))
+    if not right_out and T <= V and out.shape in ((T, C), expected_out.shape):  # row t of wte at slot t
+        by_position = np.broadcast_to(wte[:T], expected_out.shape)
+        if not close(by_position, expected_out, 0.0) and close(np.broadcast_to(out, expected_out.shape), by_position, tolerance(roundoff, 1, size)):
+            raise Mistake("by-position", name="out")
+    out = read_shaped(values, "out", expected_out.shape)
+    if not close(out, expected_out, tolerance(roundoff, 1, float(np.max(np.abs(wte))))):
+        _unfollowed(values, first, "out")
+        raise Mistake("mismatch", name="out", got=off_by(out, expected_out))
+
+    grad = real_array(values, "grad_wte")
+    if grad.shape == (C, V) and V != C:
+        raise Mistake("transposed", name="grad_wte", shape=shape_text(grad.shape))
+    grad = read_shaped(values, "grad_wte", (V, C))
+    right = scatter(ids, grad_out, V)
+    counts = np.bincount(ids.reshape(-1), minlength=V)
+    tol = tolerance(roundoff, int(counts.max()), size)
+    if close(grad, right, tol):
+        return Passed()
+    cause = next((c for c, table in mistaken_gradients(ids, grad_out, V).items() if close(grad, table, tol)), None)
+    repeated = int(np.argmax(counts))
+    row, count = repeated, int(counts[repeated])
+    if cause == "last-write":
+        raise Mistake("buffered-add" if augments_subscript(source, "grad_wte") else "overwritten", name="grad_wte", row=row, count=count)
+    if cause == "per-sequence":
+        raise Mistake("buffered-add", "per-sequence", name="grad_wte", row=row, count=count)
+    if cause in ("first", "last"):
+        raise Mistake("first-sequence-only", cause, name="grad_wte", sentence=0 if cause == "first" else ids.shape[0] - 1)
+    if cause == "position":
+        raise Mistake("by-position", name="grad_wte")
+    if cause == "mean":
+        raise Mistake("mismatch", "mean", name="grad_wte")
+    if cause == "batch-mean":
+        raise Mistake("batch-not-summed", "mean", name="grad_wte")
+    _unfollowed(values, first, "grad_wte")
+    raise Mistake("mismatch", name="grad_wte", got=off_by(grad, right))
+
+
+def _unfollowed(values: Values, first: Values | None, name: str) -> None:
+    """On the rerun: a value that did not change with the ids was typed in (or computed from something else)."""
+    if first is None:
+        return
+    if values[name].shape == first[name].shape and np.array_equal(values[name], first[name]):
+        raise Mistake("mismatch", "typed", name=name)
+    raise Mistake("mismatch", "unrelated", name=name, got="(another shape)" if values[name].shape != first[name].shape else "more than rounding")
+
+
+def judge(runs: Runs) -> Passed:
+    if borrows(runs.source, LIBRARY_NAMES):
+        raise Mistake("mismatch", "borrowed", name="grad_wte")
+    _judge_run(runs.first, runs.source)
+    rerun = runs.second(CHANGED)
+    if np.array_equal(rerun["ids"], runs.first["ids"]):
+        raise Mistake("rerun-failed", changed=CHANGED, failure="the script sets `ids` again after the checker changed it")
+    return _judge_run(rerun, runs.source, runs.first)
+
+
+def hypotheses(values: Values) -> Hypotheses:
+    """What out and grad_wte are on one run's inputs, right and under each mistake the judge names."""
+    wte = read_table(values, "wte")
+    V, C = wte.shape
+    ids = read_ids(values, "ids", V, ndim=(1, 2))
+    grad_out = read_shaped(values, "grad_out", (*ids.shape, C))
+    roundoff = dtype_roundoff(values, NAMES)
+    counts = np.bincount(ids.reshape(-1), minlength=V)
+    tolerances = {
+        "out": tolerance(roundoff, 1, float(np.max(np.abs(wte)))),
+        "grad_wte": tolerance(roundoff, int(counts.max()), float(np.max(np.abs(grad_out), initial=0.0))),
+    }
+    right = {"out": wte[ids], "grad_wte": scatter(ids, grad_out, V)}
+    wrong: dict[str, dict] = {cause: {"grad_wte": table} for cause, table in mistaken_gradients(ids, grad_out, V).items()}
+    if "position" in wrong:
+        wrong["position"]["out"] = np.broadcast_to(wte[: ids.shape[-1]], right["out"].shape)
+    return Hypotheses.of(right, wrong, tolerances)
+
+
+EMBEDDING_BACKWARD = Contract(
+    names=NAMES,
+    reruns=(Rerun({"ids": "other_ids(ids, wte)", "grad_out": "redrawn(grad_out)"}, CHANGED),),
+    judge=judge,
+    diagnoses=("by-position", "transposed", "buffered-add", "overwritten", "first-sequence-only", "batch-not-summed", "mismatch"),
+    hypotheses=hypotheses,
+    typed=("out", "grad_wte"),
+    described={
+        "last-write": "a buffered or overwriting scatter (one gradient per id)",
+        "per-sequence": "a scatter buffered within each sentence",
+        "first": "the first sentence only", "last": "the last sentence only",
+        "position": "rows looked up by position", "mean": "gradients averaged instead of added",
+        "batch-mean": "the gradient divided by the batch size",
+        "typed-out": "an out typed in", "typed-grad_wte": "a grad_wte typed in",
+        "stale-ids": "figures from a copy of ids made before the checker changed it",
+        "stale-grad_out": "figures from a copy of grad_out made before the checker changed it",
+    },
+)

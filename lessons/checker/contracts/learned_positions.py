@@ -1,0 +1,207 @@
+"""learned-positions: x = wte[ids] + wpe[:T], the table's gradient for a batch, and an error past max_len.
+
+The rerun gives ``ids`` and ``grad_out`` other values: the right x and
+gradient change with them, each misconception (the table indexed by
+token id, positions from 1, every row scattered, the batch averaged or cut
+to one sequence) gives arrays of its own, and numbers typed in do not change.
+``too_long`` is what ``add_positions`` returned for max_len + 2 tokens:
+empty when it refused, as it must.
+"""
+
+from __future__ import annotations
+
+import ast
+
+import numpy as np
+
+from attnpos.lessons.checker.contracts.common import Contract, Rerun, Runs
+from attnpos.lessons.checker.contracts.table_reading import borrows, close, off_by, read_ids, read_shaped, read_table, tolerance
+from attnpos.lessons.checker.rerun import parse
+from attnpos.lessons.checker.separation import Hypotheses
+from attnpos.lessons.checker.values import Values, dtype_roundoff, real_array
+from attnpos.lessons.checker.verdicts import Mistake, Passed, shape_text
+
+NAMES = ("wte", "wpe", "ids", "grad_out", "x", "grad_wpe", "long_ids", "too_long")
+LIBRARY_NAMES = {"learned_positions", "position_backward", "embed_backward", "embedding_tables"}
+CHANGED = "`ids` replaced by other ids and `grad_out` by other gradients"
+
+
+def _forward(values: Values, first: Values | None) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+    wte, wpe = read_table(values, "wte"), read_table(values, "wpe")
+    (V, C), max_len = wte.shape, wpe.shape[0]
+    if wpe.shape[1] != C:
+        raise Mistake("bad-shape", "array-shape", name="wpe", shape=shape_text(wpe.shape), wanted=shape_text((max_len, C)))
+    ids = read_ids(values, "ids", V)
+    B, T = ids.shape
+    if T > max_len:
+        raise Mistake("bad-shape", "whole-range", name="ids", value=T, low=1, high=max_len)
+    roundoff = dtype_roundoff(values, NAMES)
+    x = read_shaped(values, "x", (B, T, C))
+    tol = tolerance(roundoff, 2, float(np.max(np.abs(wte))) + float(np.max(np.abs(wpe))))
+    tokens = wte[ids]  # (B, T, C)
+    if close(x, tokens + wpe[:T], tol):
+        return wpe, ids, tokens, roundoff
+    if first is not None and np.array_equal(values["x"], first["x"]):
+        raise Mistake("mismatch", "typed", name="x")
+    if ids.max() < max_len and close(x, tokens + wpe[ids], tol):
+        raise Mistake("by-token-id", name="x")
+    if T < max_len and close(x, tokens + wpe[1 : T + 1], tol):
+        raise Mistake("off-by-one", name="x")
+    raise Mistake("mismatch", "unrelated" if first is not None else "", name="x", got=off_by(x, tokens + wpe[:T]))
+
+
+def _calls_with(source: str, argument: str) -> bool:
+    """Whether the script calls anything with ``argument`` among its arguments (``add_positions(long_ids, …)``)."""
+    try:
+        tree = parse(source)
+    except (SyntaxError, ValueError, RecursionError):
+        return False
+    return any(
+        isinstance(node, ast.Call) and any(isinstance(a, ast.Name) and a.id == argument for a in node.args)
+        for node in ast.walk(tree)
+    )
+
+
+def _refused(values: Values, source: str, wte: np.ndarray, wpe: np.ndarray, roundoff: float) -> None:
+    too_long = real_array(values, "too_long") if values["too_long"].size else values["too_long"]
+    if too_long.size == 0:
+        if not _calls_with(source, "long_ids"):
+            raise Mistake("mismatch", "too-long-untried", name="too_long")
+        return
+    max_len = wpe.shape[0]
+    long_ids = read_ids(values, "long_ids", wte.shape[0])
+    L = long_ids.shape[-1]
+    slots = np.arange(L)
+    tokens = wte[long_ids]
+    tol = tolerance(roundoff, 2, float(np.max(np.abs(wte))) + float(np.max(np.abs(wpe))))
+    if too_long.shape == tokens.shape:
+        if close(too_long, tokens + wpe[slots % max_len], tol):
+            raise Mistake("wraps-around", name="too_long", position=max_len, row=0)
+        if close(too_long, tokens + wpe[np.minimum(slots, max_len - 1)], tol):
+            raise Mistake("wraps-around", "clipped", name="too_long")
+        raise Mistake("wraps-around", "other", name="too_long")
+    if too_long.ndim == tokens.ndim and too_long.shape[:-2] == tokens.shape[:-2] and too_long.shape[-1] == tokens.shape[-1] and too_long.shape[-2] < L:
+        kept = too_long.shape[-2]  # the sequence cut down (to max_len, say): an answer all the same, not a refusal
+        raise Mistake("wraps-around", "truncated", name="too_long", kept=kept)
+    raise Mistake("mismatch", "too-long", name="too_long", shape=shape_text(too_long.shape))
+
+
+def _backward(values: Values, wpe: np.ndarray, ids: np.ndarray, roundoff: float, first: Values | None) -> None:
+    max_len, C = wpe.shape
+    B, T = ids.shape
+    grad_out = read_shaped(values, "grad_out", (B, T, C))
+    grad = real_array(values, "grad_wpe")
+    if grad.shape == (C, max_len) and C != max_len:
+        raise Mistake("bad-shape", "transposed-table", name="grad_wpe", shape=shape_text(grad.shape), rows="position", wanted=shape_text((max_len, C)))
+    grad = read_shaped(values, "grad_wpe", (max_len, C))
+    tol = tolerance(roundoff, B, float(np.max(np.abs(grad_out))))
+    right = np.zeros((max_len, C))
+    right[:T] = grad_out.sum(axis=0)
+    if close(grad, right, tol):
+        return
+    if first is not None and np.array_equal(values["grad_wpe"], first["grad_wpe"]):
+        raise Mistake("mismatch", "typed", name="grad_wpe")
+    by_id = np.zeros((max_len, C))
+    if ids.max() < max_len:
+        np.add.at(by_id, ids.reshape(-1), grad_out.reshape(-1, C))
+        if close(grad, by_id, tol):
+            raise Mistake("by-token-id", name="grad_wpe")
+    if T < max_len:
+        shifted = np.zeros((max_len, C))
+        shifted[1 : T + 1] = grad_out.sum(axis=0)
+        if close(grad, shifted, tol):
+            raise Mistake("off-by-one", name="grad_wpe")
+    mean = np.zeros((max_len, C))
+    mean[:T] = grad_out.mean(axis=0)
+    if close(grad, mean, tol):
+        raise Mistake("batch-not-summed", "mean", name="grad_wpe")
+    for b in range(B):
+        one = np.zeros((max_len, C))
+        one[:T] = grad_out[b]
+        if close(grad, one, tol):
+            raise Mistake("batch-not-summed", "one-sequence", name="grad_wpe", sentence=b)
+    if T < max_len and np.any(np.abs(grad[T:]) > tol):
+        rows = np.flatnonzero(np.any(np.abs(grad[T:]) > tol, axis=1)) + T
+        shown = f"{rows[0]} … {rows[-1]}" if len(rows) > 1 else str(rows[0])
+        raise Mistake("every-row", name="grad_wpe", rows=shown, tokens=T, last=T - 1)
+    raise Mistake("mismatch", "unrelated" if first is not None else "", name="grad_wpe", got=off_by(grad, right))
+
+
+def _judge_run(values: Values, source: str, first: Values | None = None) -> Passed:
+    wpe, ids, _, roundoff = _forward(values, first)
+    _refused(values, source, read_table(values, "wte"), wpe, roundoff)
+    _backward(values, wpe, ids, roundoff, first)
+    return Passed()
+
+
+def judge(runs: Runs) -> Passed:
+    if borrows(runs.source, LIBRARY_NAMES):
+        raise Mistake("mismatch", "borrowed", name="grad_wpe")
+    _judge_run(runs.first, runs.source)
+    rerun = runs.second(CHANGED)
+    if np.array_equal(rerun["ids"], runs.first["ids"]):
+        raise Mistake("rerun-failed", changed=CHANGED, failure="the script sets `ids` again after the checker changed it")
+    return _judge_run(rerun, runs.source, runs.first)
+
+
+def hypotheses(values: Values) -> Hypotheses:
+    """What x, grad_wpe and too_long are on one run's inputs, right and under each mistake the judge names."""
+    wte, wpe = read_table(values, "wte"), read_table(values, "wpe")
+    max_len, C = wpe.shape
+    ids = read_ids(values, "ids", wte.shape[0])
+    B, T = ids.shape
+    grad_out = read_shaped(values, "grad_out", (B, T, C))
+    long_ids = read_ids(values, "long_ids", wte.shape[0])
+    roundoff = dtype_roundoff(values, NAMES)
+
+    def rows(summed: np.ndarray, start: int = 0) -> np.ndarray:
+        grad = np.zeros((max_len, C))
+        grad[start : start + T] = summed
+        return grad
+
+    tokens, slots = wte[ids], np.arange(long_ids.shape[-1])
+    # A refusal has no figures; it stands here as zeros, which no lookup of these tables gives.
+    refused = np.zeros((*long_ids.shape, C))
+    right = {"x": tokens + wpe[:T], "grad_wpe": rows(grad_out.sum(axis=0)), "too_long": refused}
+    by_id = np.zeros((max_len, C))
+    if ids.max() < max_len:
+        np.add.at(by_id, ids.reshape(-1), grad_out.reshape(-1, C))
+    wrong: dict[str, dict] = {
+        "by-token-id": {"x": tokens + wpe[np.minimum(ids, max_len - 1)], "grad_wpe": by_id},
+        "mean": {"grad_wpe": rows(grad_out.mean(axis=0))},
+        **{f"sequence-{b}": {"grad_wpe": rows(grad_out[b])} for b in range(B)},
+        "every-row": {"grad_wpe": np.broadcast_to(grad_out.sum(axis=(0, 1)), (max_len, C))},
+        "modulo": {"too_long": wte[long_ids] + wpe[slots % max_len]},
+        "clipped": {"too_long": wte[long_ids] + wpe[np.minimum(slots, max_len - 1)]},
+    }
+    if T < max_len:
+        wrong["off-by-one"] = {"x": tokens + wpe[1 : T + 1], "grad_wpe": rows(grad_out.sum(axis=0), 1)}
+    size = float(np.max(np.abs(wte))) + float(np.max(np.abs(wpe)))
+    return Hypotheses.of(right, wrong, {
+        "x": tolerance(roundoff, 2, size), "grad_wpe": tolerance(roundoff, B, float(np.max(np.abs(grad_out), initial=0.0))),
+        "too_long": tolerance(roundoff, 2, size),
+    })
+
+
+LEARNED_POSITIONS = Contract(
+    names=NAMES,
+    reruns=(Rerun({"ids": "other_ids(ids, wte)", "grad_out": "redrawn(grad_out)"}, CHANGED),),
+    judge=judge,
+    diagnoses=("by-token-id", "wraps-around", "every-row", "batch-not-summed", "off-by-one", "mismatch"),
+    hypotheses=hypotheses,
+    typed=("x", "grad_wpe"),
+    # x does not depend on grad_out, nor grad_wpe on ids: a value typed in and one from a stale copy are the same
+    # figures, and the same mistake to tell (it did not follow the rerun: mismatch/typed).
+    told_by_source={
+        frozenset({"typed-x", "stale-ids"}): "one verdict for both: x did not follow the rerun's ids",
+        frozenset({"typed-grad_wpe", "stale-grad_out"}): "one verdict for both: grad_wpe did not follow the rerun's grad_out",
+    },
+    described={
+        "by-token-id": "the table indexed by token id", "mean": "the batch averaged",
+        **{f"sequence-{b}": f"sequence {b} alone" for b in range(64)},
+        "every-row": "gradient in every row", "modulo": "positions wrapped round", "clipped": "positions clipped to the last row",
+        "off-by-one": "positions from 1", "typed-x": "an x typed in", "typed-grad_wpe": "a grad_wpe typed in",
+        "stale-ids": "figures from a copy of ids made before the checker changed it",
+        "stale-grad_out": "figures from a copy of grad_out made before the checker changed it",
+    },
+)

@@ -1,0 +1,232 @@
+"""rope: rotate q and k (never v) pair by pair, in the half-split layout, and use them in a head.
+
+Each of q, k and out is compared with what the learner's own X, projections
+and positions give, and, when it differs, with each misconception computed
+from the same arrays: the other layout, positions one off, one angle for
+every pair, the opposite turn, X rotated before the projections, v rotated
+too. The rerun moves every position 1,000 slots on: a right head's q and k
+change with it while its out does not; typed arrays, or positions built
+inside the script, do not follow.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from attnpos.core import attend, rope_inv_freq, rope_rotate
+from attnpos.lessons.checker.contracts.common import Contract, Rerun, Runs, close
+from attnpos.lessons.checker.separation import Figure, Hypotheses
+from attnpos.lessons.checker.substitutes import POSITION_SHIFT as SHIFT
+from attnpos.lessons.checker.values import SAFETY, Values, dtype_roundoff, gap, read_head, read_output, real_array
+from attnpos.lessons.checker.verdicts import Mistake, Passed, shape_text
+
+NAMES = ("X", "Wq", "Wk", "Wv", "positions", "q", "k", "out")
+CHANGED = f"every position moved {SHIFT:,} slots on"
+LAYOUT = "half"  # the brief asks for Hugging Face's rotate_half
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One run's arrays, in float64, with the tolerances the learner's dtype allows."""
+
+    X: np.ndarray  # (..., T, C)
+    Wq: np.ndarray  # (C, hs)
+    Wk: np.ndarray  # (C, hs)
+    Wv: np.ndarray  # (C, hv)
+    positions: np.ndarray  # (T,)
+    q: np.ndarray  # (..., T, hs)
+    k: np.ndarray  # (..., T, hs)
+    out: np.ndarray  # (..., T, hv)
+    q_tolerance: float
+    k_tolerance: float
+    out_tolerance: float
+
+
+def _tolerance(X: np.ndarray, W: np.ndarray, positions: np.ndarray, roundoff: float) -> float:
+    """A bound on |learner's rotated projection − exact| (first order, as in values.head_precision).
+
+    The projection is a dot product of length C; a pair a·cos − b·sin adds
+    two terms of at most the largest |X|·|W|; the angle m·θ is rounded with
+    relative error of a few u, so its absolute error grows with the position.
+    """
+    C = X.shape[-1]
+    size = 2 * float(np.max(np.abs(X) @ np.abs(W)))  # |a| + |b| for a pair
+    angle = float(np.max(np.abs(positions)))  # θ_0 = 1: the largest angle is the largest position
+    return SAFETY * roundoff * size * (C + 8 + 4 * angle)
+
+
+def _read(values: Values) -> Answer:
+    head = read_head(values, ndim=(2, 3))
+    hs = head.Wq.shape[1]
+    if hs % 2:
+        raise Mistake("bad-shape", "odd-head-width", name="Wq", shape=shape_text(head.Wq.shape))
+    positions = real_array(values, "positions", (1,))
+    if positions.shape != (head.tokens,):
+        raise Mistake("bad-shape", "positions-length", name="positions", shape=shape_text(positions.shape), tokens=head.tokens)
+    projected = head.X @ head.Wq
+    q = read_output(values, "q", projected.shape)
+    k = read_output(values, "k", projected.shape)
+    out = read_output(values, "out", (head.X @ head.Wv).shape)
+    roundoff = dtype_roundoff(values, NAMES)
+    q_tol = _tolerance(head.X, head.Wq, positions, roundoff)
+    k_tol = _tolerance(head.X, head.Wk, positions, roundoff)
+    size_q = 2 * float(np.max(np.abs(head.X) @ np.abs(head.Wq)))
+    size_k = 2 * float(np.max(np.abs(head.X) @ np.abs(head.Wk)))
+    score = hs * (q_tol * size_k + size_q * k_tol + roundoff * (hs + 3) * size_q * size_k) / np.sqrt(hs)
+    largest_value = float(np.max(np.abs(head.X) @ np.abs(head.Wv)))
+    out_tol = SAFETY * largest_value * (2 * score + roundoff * (head.X.shape[-1] + 2 * head.tokens + 4))
+    return Answer(head.X, head.Wq, head.Wk, head.Wv, positions, q, k, out, q_tol, k_tol, out_tol)
+
+
+def rotated(x: np.ndarray, positions: np.ndarray, layout: str = LAYOUT, inv_freq: np.ndarray | None = None) -> np.ndarray:
+    return rope_rotate(x, positions, pairing=layout, inv_freq=inv_freq)
+
+
+def _kind(got: np.ndarray, X: np.ndarray, W: np.ndarray, positions: np.ndarray, tolerance: float) -> str:
+    """Which rotation the learner's q (or k) is: "right", or the misconception it matches, or "" for none."""
+    projected = X @ W  # (..., T, hs)
+    hs = projected.shape[-1]
+    candidates = {
+        "right": lambda: rotated(projected, positions),
+        "unrotated": lambda: projected,
+        "other-layout": lambda: rotated(projected, positions, "interleaved"),
+        "off-by-one/later": lambda: rotated(projected, positions + 1),
+        "off-by-one/earlier": lambda: rotated(projected, positions - 1),
+        "reversed": lambda: rotated(projected, -positions),
+    }
+    for name, compute in candidates.items():
+        if close(got, compute(), tolerance):
+            return name
+    if X.shape[-1] % 2 == 0 and close(got, rotated(X, positions) @ W, tolerance):
+        return "rotated-x"
+    for theta in (*rope_inv_freq(hs), 1.0):
+        if close(got, rotated(projected, positions, inv_freq=np.full(hs // 2, theta)), tolerance):
+            return "one-angle"
+    return "one-angle" if _same_angle_every_pair(got, projected, tolerance) else ""
+
+
+def _same_angle_every_pair(got: np.ndarray, projected: np.ndarray, tolerance: float) -> bool:
+    """Whether every half-split pair of each row is turned, and by one angle shared by all pairs (whatever that angle is)."""
+    half = projected.shape[-1] // 2
+    a, b = projected[..., :half], projected[..., half:]  # (..., T, hs/2) the pairs before turning
+    c, s = got[..., :half], got[..., half:]  # ... and after
+    radius = np.hypot(a, b)
+    if half < 2 or np.any(radius < 1e-3 * float(np.max(radius))) or not np.allclose(np.hypot(c, s), radius, rtol=0, atol=tolerance):
+        return False
+    angle = np.arctan2(a * s - b * c, a * c + b * s)  # (..., T, hs/2) each pair's turn
+    spread = np.abs(np.angle(np.exp(1j * (angle - angle[..., :1]))))  # differences from pair 0's, wrapped to [0, π]
+    turned = np.any(np.abs(angle) > 1e-6)
+    return bool(turned) and bool(np.all(spread * radius <= tolerance))
+
+
+def _score_shift(q_of: object, k_of: object, positions: np.ndarray) -> float:
+    """max|scores at positions + SHIFT − scores at positions| for a head whose q, k are built by q_of, k_of."""
+    before = q_of(positions) @ np.swapaxes(k_of(positions), -1, -2)  # type: ignore[operator]
+    after = q_of(positions + SHIFT) @ np.swapaxes(k_of(positions + SHIFT), -1, -2)  # type: ignore[operator]
+    return gap(before, after)
+
+
+def _judge_rotation(a: Answer) -> tuple[np.ndarray, np.ndarray]:
+    """The right q and k, or the first misconception of the learner's."""
+    q_kind = _kind(a.q, a.X, a.Wq, a.positions, a.q_tolerance)
+    k_kind = _kind(a.k, a.X, a.Wk, a.positions, a.k_tolerance)
+    if q_kind == "rotated-x" or k_kind == "rotated-x":
+        shift = _score_shift(lambda p: rotated(a.X, p) @ a.Wq, lambda p: rotated(a.X, p) @ a.Wk, a.positions)
+        raise Mistake("rotated-x", name="q" if q_kind == "rotated-x" else "k", shift=f"{shift:.3g}")
+    if {q_kind, k_kind} == {"right", "reversed"}:
+        raise Mistake("opposite-sign", name="k" if k_kind == "reversed" else "q")
+    for name, kind, got, W in (("q", q_kind, a.q, a.Wq), ("k", k_kind, a.k, a.Wk)):
+        if kind == "right":
+            continue
+        if kind == "reversed":
+            raise Mistake("mismatch", "reversed", name=name)
+        if kind == "other-layout":
+            raise Mistake("other-layout", name=name)
+        if kind.startswith("off-by-one"):
+            which = "every token one slot later" if kind.endswith("later") else "every token one slot earlier"
+            raise Mistake("off-by-one", kind.split("/")[1], name=name, which=which)
+        if kind in ("one-angle", "unrotated"):
+            raise Mistake(kind if kind == "one-angle" else "mismatch", "" if kind == "one-angle" else "unrotated", name=name)
+        raise Mistake("mismatch", "array", name=name, got=f"{gap(got, rotated(a.X @ W, a.positions)):.3g}")
+    return rotated(a.X @ a.Wq, a.positions), rotated(a.X @ a.Wk, a.positions)
+
+
+def _judge_run(a: Answer) -> None:
+    q, k = _judge_rotation(a)
+    v = a.X @ a.Wv
+    right = attend(q, k, v).out
+    if close(a.out, right, a.out_tolerance):
+        return
+    if close(a.out, attend(q, k, rotated(v, a.positions)).out, a.out_tolerance):
+        moved = rotated(v, a.positions + SHIFT)
+        shifted_q, shifted_k = rotated(a.X @ a.Wq, a.positions + SHIFT), rotated(a.X @ a.Wk, a.positions + SHIFT)
+        shift = gap(attend(shifted_q, shifted_k, moved).out, attend(q, k, rotated(v, a.positions)).out)
+        raise Mistake("rotated-v", name="out", shift=f"{shift:.3g}")
+    if close(a.out, attend(q, k, v, causal=True).out, a.out_tolerance):
+        raise Mistake("mismatch", "causal", name="out")
+    raise Mistake("mismatch", "array", name="out", got=f"{gap(a.out, right):.3g}")
+
+
+def judge(runs: Runs) -> Passed:
+    first = _read(runs.first)
+    _judge_run(first)
+    second = _read(runs.second(CHANGED))
+    if np.array_equal(second.positions, first.positions):
+        raise Mistake("rerun-failed", changed=CHANGED, failure="the script sets positions again after using it")
+    for name, got, before, W, tolerance in (
+        ("q", second.q, first.q, second.Wq, second.q_tolerance),
+        ("k", second.k, first.k, second.Wk, second.k_tolerance),
+    ):
+        if close(got, rotated(second.X @ W, second.positions), tolerance):
+            continue
+        if np.array_equal(got, before) and close(got, rotated(second.X @ W, first.positions), tolerance):
+            raise Mistake("mismatch", "positions-ignored", name=name)
+        if np.array_equal(got, before):
+            raise Mistake("mismatch", "typed", name=name)
+    _judge_run(second)
+    return Passed()
+
+
+def hypotheses(values: Values) -> Hypotheses:
+    """q, k and out on one run's arrays, right and under each mistake the judge names."""
+    a = _read(values)
+    Pq, Pk, v = a.X @ a.Wq, a.X @ a.Wk, a.X @ a.Wv
+    hs = Pq.shape[-1]
+
+    def head(q: np.ndarray, k: np.ndarray, values_: np.ndarray = v, causal: bool = False) -> dict[str, Figure]:
+        return {"q": q, "k": k, "out": attend(q, k, values_, causal=causal).out}
+
+    q, k = rotated(Pq, a.positions), rotated(Pk, a.positions)
+    one = np.ones(hs // 2)
+    wrong: dict[str, dict[str, Figure]] = {
+        "rotated-v": {"out": attend(q, k, rotated(v, a.positions)).out},
+        "one-angle": head(rotated(Pq, a.positions, inv_freq=one), rotated(Pk, a.positions, inv_freq=one)),
+        "opposite-sign": head(q, rotated(Pk, -a.positions)),
+        "other-layout": head(rotated(Pq, a.positions, "interleaved"), rotated(Pk, a.positions, "interleaved")),
+        "off-by-one": head(rotated(Pq, a.positions + 1), rotated(Pk, a.positions + 1)),
+        "reversed": head(rotated(Pq, -a.positions), rotated(Pk, -a.positions)),
+        "unrotated": head(Pq, Pk),
+        "causal": {"out": attend(q, k, v, causal=True).out},
+    }
+    if a.X.shape[-1] % 2 == 0:
+        turned = rotated(a.X, a.positions)
+        wrong["rotated-x"] = head(turned @ a.Wq, turned @ a.Wk)
+    return Hypotheses.of(head(q, k), wrong, {"q": a.q_tolerance, "k": a.k_tolerance, "out": a.out_tolerance})
+
+
+ROPE = Contract(
+    names=NAMES,
+    reruns=(Rerun({"positions": "shifted_positions(positions)"}, CHANGED),),
+    judge=judge,
+    diagnoses=("rotated-v", "rotated-x", "one-angle", "opposite-sign", "other-layout", "off-by-one", "mismatch"),
+    hypotheses=hypotheses,
+    typed=("q", "k"),  # a right out is the same after the shift: it cannot be told from a typed one, and is judged from q and k
+    described={
+        "rotated-v": "v rotated too", "rotated-x": "X rotated before the projections", "one-angle": "one angle for every pair",
+        "opposite-sign": "k turned the other way", "other-layout": "the interleaved layout", "off-by-one": "positions one slot off",
+        "reversed": "q and k both turned the other way", "unrotated": "no rotation at all", "causal": "a causal mask",
+        "typed-q": "q typed in", "typed-k": "k typed in", "stale-positions": "a copy of positions made before the checker changed it",
+    },
+)

@@ -1,0 +1,146 @@
+"""sinusoidal-table: the (T, C) table of Vaswani et al. from its formula, and the rotation M_k that shifts it.
+
+The rerun widens the table by two pairs and lengthens the shift: the right
+table and M change with them, each misconception (exponent i, a frequency
+per channel, the sign, positions from 1, sin and cos swapped, concatenated
+halves) gives a table of its own, and numbers typed in do not change.
+What this cannot see: ``shift_error`` is rounding noise when pe and M are
+right, so a typed noise-sized figure next to a right table and M passes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from attnpos.core.sinusoidal_encoding import BASE, shift_error, shift_matrix
+from attnpos.lessons.checker.contracts.common import Contract, Rerun, Runs, figure_mistake
+from attnpos.lessons.checker.contracts.table_reading import borrows, close, off_by, read_shaped, read_whole, rounding
+from attnpos.lessons.checker.separation import Figure, Hypotheses
+from attnpos.lessons.checker.values import Values, dtype_roundoff, reported_rounding, scalar
+from attnpos.lessons.checker.verdicts import Mistake, Passed
+
+NAMES = ("T", "C", "k", "pe", "M", "shift_error")
+CHANGED = "`C` four channels wider and `k` two positions longer"
+LIBRARY_NAMES = {"sinusoidal", "shift_matrix", "shift_blocks", "shifted_by_blocks", "sinusoidal_encoding"}
+MAX_POSITIONS, MAX_CHANNELS = 4096, 1024
+
+
+def table(t: np.ndarray, w_sin: np.ndarray, w_cos: np.ndarray, C: int) -> np.ndarray:
+    """(T, C) sines of t·w_sin in the even channels, cosines of t·w_cos in the odd ones."""
+    pe = np.zeros((len(t), C))
+    pe[:, 0::2] = np.sin(t[:, None] * w_sin[None, :])
+    pe[:, 1::2] = np.cos(t[:, None] * w_cos[None, :])
+    return pe
+
+
+def tables(T: int, C: int) -> dict[str, np.ndarray]:
+    """The right table and what each misconception builds instead, by diagnosis."""
+    t = np.arange(T, dtype=np.float64)
+    pairs = np.arange(C // 2, dtype=np.float64)
+    w = BASE ** (-2 * pairs / C)
+    right = table(t, w, w, C)
+    return {
+        "right": right,
+        "exponent-i": table(t, BASE ** (-pairs / C), BASE ** (-pairs / C), C),
+        "frequency-per-channel": table(t, w, BASE ** (-(2 * pairs + 1) / C), C),
+        "frequency-per-channel/doubled": table(t, BASE ** (-4 * pairs / C), BASE ** (-2 * (2 * pairs + 1) / C), C),
+        "from-one": table(t + 1, w, w, C),
+        "sin-cos-swapped": right[:, np.ravel(np.column_stack([np.arange(1, C, 2), np.arange(0, C, 2)]))],
+        "halves": np.concatenate([right[:, 0::2], right[:, 1::2]], axis=1),
+        "sign-flipped": table(t, 1 / w, 1 / w, C),  # last: its rounding tolerance is the widest
+    }
+
+
+def _table_tolerance(roundoff: float, T: int, C: int, cause: str = "right") -> float:
+    """sin(t·w) rounds like the angle t·w itself: 64 roundings of the largest angle the table holds.
+
+    That is about T radians for the right table; with the sign flipped the
+    last pair turns 10000^((C−2)/C) radians a step, so its angles are far
+    larger and so is their rounding.
+    """
+    fastest = BASE ** ((C - 2) / C) if cause == "sign-flipped" else 1.0
+    return rounding(roundoff, 1 + (T + 1) * fastest)
+
+
+def _judge_run(values: Values, source: str, first: Values | None = None) -> Passed:
+    T = read_whole(values, "T", 2, MAX_POSITIONS)
+    C = read_whole(values, "C", 2, MAX_CHANNELS)
+    if C % 2:
+        raise Mistake("bad-shape", "odd-width", name="C", value=C)
+    k = read_whole(values, "k", 1, T - 1)
+    if first is not None:
+        for name in ("pe", "M"):  # the rerun changed C and k: an honest table and M change shape and values
+            _unfollowed(values, first, name)
+    roundoff = dtype_roundoff(values, NAMES)
+    pe = read_shaped(values, "pe", (T, C))
+    candidates = tables(T, C)
+    tol = _table_tolerance(roundoff, T, C)
+    if not close(pe, candidates["right"], tol):
+        _unfollowed(values, first, "pe")
+        for cause, wrong in candidates.items():
+            if cause != "right" and close(pe, wrong, _table_tolerance(roundoff, T, C, cause)):
+                diagnosis, _, detail = cause.partition("/")
+                raise Mistake(diagnosis, detail, name="pe")
+        raise Mistake("mismatch", name="pe", got=off_by(pe, candidates["right"]))
+    M = read_shaped(values, "M", (C, C))
+    expected_M = shift_matrix(k, C)
+    m_tol = rounding(roundoff, 1 + k)
+    if not close(M, expected_M, m_tol):
+        _unfollowed(values, first, "M")
+        if close(M, expected_M.T, m_tol):
+            raise Mistake("mismatch", "rotation-transposed", name="M")
+        raise Mistake("mismatch", name="M", got=off_by(M, expected_M))
+    figure = scalar(values, "shift_error")
+    honest = shift_error(pe, M, k)
+    noise = rounding(roundoff, C * (1 + T))
+    if abs(figure - honest) > noise + float(reported_rounding(honest)):
+        raise figure_mistake("mismatch", "shift-figure", "shift_error", honest, figure)
+    return Passed()
+
+
+def _unfollowed(values: Values, first: Values | None, name: str) -> None:
+    if first is not None and np.array_equal(values[name], first[name]):
+        raise Mistake("mismatch", "typed", name=name)
+
+
+def judge(runs: Runs) -> Passed:
+    if borrows(runs.source, LIBRARY_NAMES):
+        raise Mistake("mismatch", "borrowed", name="pe")
+    _judge_run(runs.first, runs.source)
+    rerun = runs.second(CHANGED)
+    if np.array_equal(rerun["C"], runs.first["C"]):
+        raise Mistake("rerun-failed", changed=CHANGED, failure="the script sets `C` again after the checker changed it")
+    return _judge_run(rerun, runs.source, runs.first)
+
+
+def hypotheses(values: Values) -> Hypotheses:
+    """What pe, M and shift_error are for one run's T, C and k, right and under each mistake the judge names."""
+    T, C, k = (read_whole(values, name, 1, MAX_POSITIONS) for name in ("T", "C", "k"))
+    roundoff = dtype_roundoff(values, NAMES)
+    candidates = tables(T, C)
+    M = shift_matrix(k, C)
+    right: dict[str, Figure] = {"pe": candidates["right"], "M": M, "shift_error": shift_error(candidates["right"], M, k)}
+    wrong: dict[str, dict] = {cause: {"pe": table} for cause, table in candidates.items() if cause != "right"}
+    wrong["rotation-transposed"] = {"M": M.T}
+    # the widest table tolerance, so that no rounding of a mistaken table is taken for a difference
+    return Hypotheses.of(right, wrong, {
+        "pe": _table_tolerance(roundoff, T, C, "sign-flipped"), "M": rounding(roundoff, 1 + k), "shift_error": rounding(roundoff, C * (1 + T)),
+    })
+
+
+SINUSOIDAL_TABLE = Contract(
+    names=NAMES,
+    reruns=(Rerun({"C": "wider(C)", "k": "farther(k, T)"}, CHANGED),),
+    judge=judge,
+    diagnoses=("exponent-i", "frequency-per-channel", "sign-flipped", "from-one", "sin-cos-swapped", "halves", "mismatch"),
+    hypotheses=hypotheses,
+    typed=("pe", "M"),
+    described={
+        "exponent-i": "the exponent i in place of 2i", "frequency-per-channel": "a frequency per channel",
+        "frequency-per-channel/doubled": "a frequency per channel with 2j", "sign-flipped": "the exponent's sign flipped",
+        "from-one": "positions from 1", "sin-cos-swapped": "sines and cosines swapped", "halves": "concatenated halves",
+        "rotation-transposed": "M turned the other way", "typed-pe": "a pe typed in", "typed-M": "an M typed in",
+        "stale-C": "a table from a copy of C made before the checker changed it",
+        "stale-k": "an M from a copy of k made before the checker changed it",
+    },
+)

@@ -1,0 +1,320 @@
+"""From a learner's script to a verdict: run it, rerun it with other inputs, judge both.
+
+The two runs go at once (the sandbox runs them in parallel), so a check costs
+about one run's time. Run diagnoses (the script did not run, a name is
+missing) come from the first run alone; the contract's judge sees both.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import threading
+import traceback
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor, wait
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+
+from attnpos.lessons.checker import rerun
+from attnpos.lessons.checker.contracts import CONTRACTS, Contract, Runs
+from attnpos.lessons.checker.separation import RIGHT, TYPED, every_reading, indistinct, unseparated
+from attnpos.lessons.checker.values import MAX_ELEMENTS, too_large
+from attnpos.lessons.checker.verdicts import CHECKER_ERROR, ExerciseSpec, Mistake, Passed, Verdict, render
+from attnpos.lessons.sandbox import (
+    INTERRUPT_POLL_S,
+    CancelToken,
+    ConfinementUnavailable,
+    Limits,
+    RunResult,
+    Sandbox,
+    ScriptRefused,
+    printable,
+    read_script,
+    refuse_if_too_large,
+)
+
+SYNTAX_ERRORS = ("SyntaxError", "IndentationError", "TabError")  # Python could not read the script: nothing ran
+
+
+def check_source(
+    exercise: ExerciseSpec, source: str, sandbox: Sandbox, limits: Limits = Limits(),
+    cancel: CancelToken | None = None, filename: str = "answer.py",
+) -> Verdict:
+    """The verdict on ``source``; a failure of the checker's own is a ``checker-error`` verdict, never raised.
+
+    Raises :class:`ScriptRefused` for a script over the sandbox's size limit
+    and :class:`ConfinementUnavailable` when strict mode cannot start.
+    """
+    contract = CONTRACTS[exercise.contract]
+    refuse_if_too_large(len(source.encode("utf-8")), filename)  # before the reruns parse it
+
+    def check() -> Verdict:
+        reruns = _start_reruns(contract, source, sandbox, limits, cancel, filename)  # each goes on in a thread
+        first = sandbox.run_source(source, contract.names, limits, filename=filename, cancel=cancel)
+        return judge_runs(exercise, first, reruns, source)
+
+    return _guarded(exercise, check)
+
+
+def check_file(
+    exercise: ExerciseSpec, path: Path, sandbox: Sandbox, limits: Limits = Limits(), cancel: CancelToken | None = None,
+) -> Verdict:
+    """The verdict on the answer file at ``path``, read once, never through a symbolic link.
+
+    Raises :class:`ScriptRefused` (a link, not a plain file, too large),
+    OSError (unreadable) or UnicodeDecodeError (not UTF-8): the file, not
+    the learner's code, is at fault. Like :func:`check_source` otherwise.
+    """
+    contract = CONTRACTS[exercise.contract]
+    data = read_script(path)
+    source = data.decode("utf-8")
+
+    def check() -> Verdict:
+        reruns = _start_reruns(contract, source, sandbox, limits, cancel, Path(path).name)
+        first = sandbox.run_bytes(data, path, contract.names, limits, cancel=cancel)
+        return judge_runs(exercise, first, reruns, source)
+
+    return _guarded(exercise, check)
+
+
+def check_in_parallel(checks: Sequence[Callable[[], Verdict]], jobs: int, cancel: CancelToken) -> list[Verdict]:
+    """Each check's verdict, in order, ``jobs`` at a time, each in a worker thread.
+
+    Ctrl+C (KeyboardInterrupt in the calling thread) cancels ``cancel`` (the
+    runs in progress stop at once), drops the checks not started and propagates.
+    """
+    executor = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="check")
+    try:
+        futures = [executor.submit(check) for check in checks]
+        pending = set(futures)
+        while pending:
+            _, pending = wait(pending, timeout=INTERRUPT_POLL_S)
+        verdicts = [future.result() for future in futures]
+    except BaseException:
+        cancel.cancel()
+        executor.shutdown(wait=False, cancel_futures=True)
+        raise
+    executor.shutdown()
+    return verdicts
+
+
+def checker_error(exercise: ExerciseSpec, error: BaseException) -> Verdict:
+    """The verdict for a failure of the checker's own code: a bug of attnpos, never the learner's."""
+    frames = traceback.extract_tb(error.__traceback__)
+    where = f" ({Path(frames[-1].filename).name}:{frames[-1].lineno})" if frames else ""
+    text = printable(f"{type(error).__name__}: {str(error)[:200]}{where}")
+    return Verdict(exercise.id, False, CHECKER_ERROR, render(exercise, CHECKER_ERROR, error=text), {"error": text})
+
+
+def _guarded(exercise: ExerciseSpec, judge: Callable[[], Verdict]) -> Verdict:
+    """``judge()``, or a ``checker-error`` verdict if it raises (a RecursionError in a syntax tree, a sandbox fault)."""
+    try:
+        return judge()
+    except (ConfinementUnavailable, ScriptRefused):
+        raise
+    except Exception as error:
+        return checker_error(exercise, error)
+
+
+class _Rerun:
+    """One rerun, going on in a thread of its own while the first run goes on in the caller's."""
+
+    def __init__(self, run: Callable[[], RunResult]) -> None:
+        self._result: RunResult | None = None
+        self._failure = ""
+        self._thread = threading.Thread(target=self._go, args=(run,), name="checker-rerun", daemon=True)
+        self._thread.start()
+
+    def _go(self, run: Callable[[], RunResult]) -> None:
+        try:
+            self._result = run()
+        except (OSError, RuntimeError) as error:  # the sandbox could not start the run
+            self._failure = f"the sandbox could not rerun it ({error})"
+
+    def outcome(self, names: tuple[str, ...]) -> tuple[dict[str, np.ndarray] | None, str]:
+        """The rerun's values if it gave every name, else None and why not."""
+        self._thread.join()
+        result = self._result
+        if result is None:
+            return None, self._failure or "the script could not be rewritten"
+        unread = [name for name in names if name not in result.values]
+        if unread:
+            why = f"{result.error.type}: {result.error.message}" if result.error else result.detail
+            return None, f"{why} (`{unread[0]}` was never set)"
+        oversized = [name for name in names if result.values[name].size > MAX_ELEMENTS]
+        if oversized:
+            return None, f"`{oversized[0]}` came out larger than the checker judges"
+        return dict(result.values), ""
+
+
+class _NoRerun:
+    def __init__(self, failure: str) -> None:
+        self._failure = failure
+
+    def outcome(self, names: tuple[str, ...]) -> tuple[None, str]:
+        return None, self._failure
+
+
+def _start_reruns(
+    contract: Contract, source: str, sandbox: Sandbox, limits: Limits, cancel: CancelToken | None, filename: str,
+) -> list[_Rerun | _NoRerun]:
+    started: list[_Rerun | _NoRerun] = []
+    for planned in contract.reruns:
+        try:
+            rewritten = rerun.substitute(source, planned.replacements)
+        except rerun.TooDeep:
+            started.append(_NoRerun("the script nests too deeply (a very long expression?) for the checker to rewrite it"))
+            continue
+        if rewritten is None:
+            names = ", ".join(f"`{name}`" for name in planned.replacements)
+            started.append(_NoRerun(f"{names} must be set at the top level of the script, where the checker can replace it"))
+            continue
+        started.append(_Rerun(functools.partial(sandbox.run_source, rewritten, contract.names, limits, filename=filename, cancel=cancel)))
+    return started
+
+
+def _error_cause(kind: str, message: str) -> str:
+    """Which family of error, so the advice follows it (the sentences are verdicts.PROBLEMS' and the exercise's)."""
+    if kind in ("ModuleNotFoundError", "ImportError"):
+        return "import"
+    if kind in ("NameError", "UnboundLocalError"):
+        return "name"
+    if kind == "IndexError":
+        # out[4] on a (1, 6, 8) array: the batch axis of one comes first
+        if re.search(r"axis 0 with size 1\b", message):
+            return "batch-axis"
+        # floats as indices (np.add.at's arguments swapped, ids made with / …): not a position past the end
+        return "index-type" if re.search(r"must be of integer|only integers, slices", message) else "index"
+    if kind == "NotImplementedError":
+        return "not-implemented"
+    if kind == "KeyError":
+        return "key"
+    if kind == "TypeError":
+        return "arguments" if "argument" in message else "type"
+    if kind == "ValueError":
+        if _unequal_row_ranges(message):
+            return "row-ranges"
+        return "shapes" if any(word in message for word in ("shape", "broadcast", "dimension", "axis")) else "value"
+    if kind == "RecursionError":
+        return "recursion"
+    if kind == "AttributeError":
+        return "attribute"
+    if kind == "ZeroDivisionError":
+        return "zero-division"
+    return ""
+
+
+def _unequal_row_ranges(message: str) -> bool:
+    """Two tables of one width but unequal numbers of rows ("shapes (9,8) (8,8)"): two slices of unequal length, pe[k:] - pe[:-k-1]."""
+    found = re.search(r"broadcast together with shapes \((\d+),(\d+)\) \((\d+),(\d+)\)", message)
+    if not found:
+        return False
+    rows_a, width_a, rows_b, width_b = (int(n) for n in found.groups())
+    return width_a == width_b and rows_a != rows_b and min(rows_a, rows_b) > 1
+
+
+# The learner's own raise or assert: its type is the learner's choice, so the advice is about that choice, not the type.
+OWN_RAISE = re.compile(r"(raise|assert)\b")
+TYPES_THEIR_OWN_RAISE_KEEPS = ("NotImplementedError", "ValueError", "IndexError", "KeyError")
+
+
+# A failed allocation at least this large is the mistake itself (a shape typed with too many zeros); a smaller one
+# failed because memory had already been used up, little by little. The exercises' arrays are a few KiB.
+ONE_HUGE_ALLOCATION_MIB = 256.0
+_UNITS_MIB = {"B": 2.0 ** -20, "KiB": 2.0 ** -10, "MiB": 1.0, "GiB": 2.0 ** 10, "TiB": 2.0 ** 20, "PiB": 2.0 ** 30, "EiB": 2.0 ** 40}
+
+
+def _allocated_mib(message: str) -> float:
+    """The size NumPy could not allocate ("Unable to allocate 358. GiB for an array …"); infinite when the message does not say."""
+    found = re.search(r"Unable to allocate ([\d.]+) ?([KMGTPE]?i?B)", message)
+    return float(found.group(1)) * _UNITS_MIB.get(found.group(2), 1.0) if found else float("inf")
+
+
+def _syntax_cause(kind: str, message: str) -> str:
+    """Which kind of unreadable line: indentation, a Python 2 print, an unclosed bracket or string, a missing colon."""
+    if kind in ("IndentationError", "TabError"):
+        return "indent"
+    if "Missing parentheses in call to 'print'" in message:
+        return "print"
+    if any(words in message for words in ("was never closed", "unexpected EOF", "unterminated", "EOF while scanning")):
+        return "unclosed"
+    if "expected ':'" in message:
+        return "colon"
+    return "other"
+
+
+def judge_runs(exercise: ExerciseSpec, run: RunResult, reruns: list[_Rerun | _NoRerun], source: str) -> Verdict:
+    """Turn the runs into a verdict, most fundamental mistake first."""
+    contract = CONTRACTS[exercise.contract]
+
+    def verdict(diagnosis: str, cause: str = "", **details: object) -> Verdict:
+        line = details.pop("line", None)
+        changed = str(details.get("changed") or contract.changed)
+        details = {key: value.replace("{changed}", changed) if isinstance(value, str) else value for key, value in details.items()}
+        message = render(exercise, diagnosis, cause, **{"changed": changed, "line": line, **details})
+        clean = {k: v for k, v in details.items() if v not in (None, "")}
+        if cause:
+            clean["cause"] = cause
+        return Verdict(exercise.id, diagnosis == "passed", diagnosis, message, clean, line if isinstance(line, int) else None, run.stdout, run.confinement)
+
+    if run.status == "timeout":
+        return verdict("timeout", detail=run.detail)
+    if run.status == "memory":
+        if run.error is not None and run.error.line is not None:  # a MemoryError raised on a line
+            cause = "growing" if _allocated_mib(run.error.message) < ONE_HUGE_ALLOCATION_MIB else "allocation"
+            return verdict("memory", cause, line=run.error.line, error=f"{run.error.type}: {run.error.message}", source_line=run.error.source_line)
+        return verdict("memory", "killed", detail=run.detail)
+    if run.status in ("crash", "cancelled"):
+        return verdict("crash", detail=run.detail, signal=run.signal, exit_code=run.exit_code)
+    if run.status == "error" and run.error is not None:
+        error = run.error
+        diagnosis = "syntax-error" if error.type in SYNTAX_ERRORS else "error"
+        cause = _syntax_cause(error.type, error.message) if diagnosis == "syntax-error" else _error_cause(error.type, error.message)
+        if diagnosis == "error" and error.type not in TYPES_THEIR_OWN_RAISE_KEEPS and OWN_RAISE.match((error.source_line or "").strip()):
+            cause = "own-raise"
+        if cause == "row-ranges" and f"error/{cause}" not in exercise.messages:
+            cause = "shapes"  # unequal rows are an exercise's own case (pe[k:] - pe[:-k-1]); elsewhere its shape advice fits
+        return verdict(diagnosis, cause, line=error.line, error=f"{error.type}: {error.message}", source_line=error.source_line)
+    for name in contract.names:
+        if name in run.missing:
+            return verdict("missing-name", name=name)
+        if name in run.bad_types and name not in run.oversized:
+            got = run.bad_types[name]
+            return verdict("bad-type", "none" if got == "NoneType" else "not-numeric", name=name, got=got)
+        oversized = run.oversized.get(name) or (run.values[name].shape if run.values[name].size > MAX_ELEMENTS else None)
+        if oversized is not None:  # the judge's own budget (or the read-back's), whatever the array is used for
+            mistake = too_large(name, oversized)
+            return verdict(mistake.diagnosis, mistake.cause, **mistake.fields)
+    outcomes = [started.outcome(contract.names) for started in reruns]
+    runs = Runs(
+        dict(run.values), tuple(values for values, _ in outcomes), tuple(failure for _, failure in outcomes),
+        tuple(planned.changed for planned in contract.reruns), source,
+    )
+    try:
+        with np.errstate(all="ignore"):
+            outcome: Passed = contract.judge(runs)
+            _require_separation(contract, runs)
+    except Mistake as mistake:
+        return verdict(mistake.diagnosis, mistake.cause, **mistake.fields)
+    except Exception as error:  # a bug in a judge: never the learner's fault, and never passed off as theirs
+        return replace(checker_error(exercise, error), output=run.stdout, confinement=run.confinement)
+    return verdict("passed", outcome.cause)
+
+
+
+def _require_separation(contract: Contract, runs: Runs) -> None:
+    """A pass stands only if the learner's own arrays tell the right computation from every wrong one the judge knows."""
+    if any(values is None for values in runs.reruns):
+        return  # the judge passed without every rerun (none does today); nothing to hold its figures against
+    readings = every_reading(
+        contract.hypotheses, contract.typed, [list(planned.replacements) for planned in contract.reruns],
+        runs.first, [values for values in runs.reruns if values is not None],
+    )
+    pairs = [pair for pair in unseparated(readings, contract.told_by_source, only=RIGHT) if not set(pair) & contract.seen_only]
+    if pairs:
+        confusions = [name for pair in pairs for name in pair if name != RIGHT]
+        confused = next((name for name in confusions if name.startswith(TYPED)), confusions[0])  # typed-in first: the plainest to tell
+        raise indistinct(runs.first, contract.names, confused, contract.described.get(confused, confused))

@@ -1,0 +1,281 @@
+"""A graded class told in every format `grade-class` writes: a Rich table, JSON, CSV, a gradebook,
+a one-page Markdown report, Gradescope's results.json and JUnit XML.
+
+Every renderer is a pure function of the grades: no clock, no absolute paths,
+keys and rows in a fixed order, so the same submissions give byte-identical files.
+docs/GRADING.md shows an example of each.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from xml.etree import ElementTree
+
+from rich.console import Group
+from rich.markup import escape
+from rich.table import Table
+from rich.text import Text
+
+from attnpos.lessons.checker import printable
+from attnpos.lessons.course.model import Course
+from attnpos.lessons.grading.grades import NOT_SUBMITTED, ExerciseSummary, Grading, StudentGrade
+
+BAR = "█"
+BAR_WIDTH = 20  # the longest bar of a histogram, in cells
+
+
+def _students(count: int) -> str:
+    return f"{count} student" + ("" if count == 1 else "s")
+
+
+def _number(value: float) -> int | float:
+    """4 points, 3.2 points: whole numbers without a decimal point."""
+    return int(value) if float(value).is_integer() else value
+
+
+def confinement_words(level: dict) -> str:
+    """The confinement in words for people ("bubblewrap; seccomp; Landlock ABI 6; fresh namespaces: user, mount")."""
+    parts = []
+    if level.get("bwrap"):
+        parts.append("bubblewrap")
+    if level.get("seccomp"):
+        parts.append("seccomp")
+    if level.get("landlock"):
+        parts.append(f"Landlock ABI {level['landlock']}")
+    if level.get("namespaces"):
+        parts.append("fresh namespaces: " + ", ".join(level["namespaces"]))
+    return "; ".join(parts) or "no kernel confinement"
+
+
+# --- JSON -------------------------------------------------------------------------------------
+
+
+def class_json(course: Course, grading: Grading, students: list[StudentGrade], summaries: list[ExerciseSummary], level: dict) -> str:
+    totals = [s.points for s in students]
+    report = {
+        "course": course.title,
+        "grading": {
+            "weights": {exercise_id: _number(grading.points(exercise_id)) for exercise_id in course.exercises},
+            "parts": {"code": grading.code_share, "why": grading.why_share},
+            "partial": dict(sorted(grading.partial.items())),
+        },
+        "confinement": level,
+        "students": [
+            {
+                "student": s.student, "points": _number(s.points), "max_points": _number(s.max_points), "export": s.export,
+                "exercises": [
+                    {**vars(g), "points": _number(g.points), "max_points": _number(g.max_points)} for g in s.exercises
+                ],
+                "unmatched": [{"file": name, "reason": reason} for name, reason in s.unmatched],
+            }
+            for s in students
+        ],
+        "exercises": [
+            {
+                **{k: v for k, v in vars(x).items() if k not in ("diagnoses", "wrong_first_choices", "max_points")},
+                "max_points": _number(x.max_points),
+                "diagnoses": dict(x.diagnoses),
+                "wrong_first_choices": [{"choice": c, "text": text, "students": n} for c, text, n in x.wrong_first_choices],
+            }
+            for x in summaries
+        ],
+        "totals": {
+            "students": len(students),
+            "mean_points": round(sum(totals) / len(totals), 4) if totals else 0,
+            "max_points": _number(students[0].max_points) if students else 0,
+        },
+    }
+    return json.dumps(report, indent=1, ensure_ascii=False) + "\n"
+
+
+# --- CSV ----------------------------------------------------------------------------------------
+
+CSV_COLUMNS = ("student", "exercise", "file", "diagnosis", "passed", "code_earned", "why_choice", "why_correct",
+               "hints_used", "points", "max_points", "message")
+
+
+def _csv(rows: list[list[object]]) -> str:
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerows(rows)
+    return out.getvalue()
+
+
+def class_csv(students: list[StudentGrade]) -> str:
+    """One row per student and exercise, one per file that answers none, then the class's totals row."""
+    rows: list[list[object]] = [list(CSV_COLUMNS)]
+    for s in students:
+        for g in s.exercises:
+            rows.append([s.student, g.exercise, g.file or "", g.diagnosis, g.passed, g.code_earned,
+                         "" if g.why_choice is None else g.why_choice, g.why_correct,
+                         "" if g.hints_used is None else g.hints_used, _number(g.points), _number(g.max_points), g.message])
+        for name, reason in s.unmatched:
+            rows.append([s.student, "", name, "unmatched", False, "", "", "", "", "", "", reason])
+    passes = sum(g.passed for s in students for g in s.exercises)
+    rows.append(["total", "", "", "", passes, "", "", "", "",
+                 _number(round(sum(s.points for s in students), 4)), _number(round(sum(s.max_points for s in students), 4)),
+                 f"{len(students)} students, {passes} passes"])
+    return _csv(rows)
+
+
+def gradebook_csv(course: Course, students: list[StudentGrade]) -> str:
+    """One row per student: points per exercise, total, out of, percent."""
+    rows: list[list[object]] = [["student", *course.exercises, "total", "max", "percent"]]
+    for s in students:
+        percent = round(100 * s.points / s.max_points, 1) if s.max_points else 0
+        rows.append([s.student, *(_number(g.points) for g in s.exercises), _number(s.points), _number(s.max_points), _number(percent)])
+    return _csv(rows)
+
+
+# --- the terminal -----------------------------------------------------------------------------
+
+
+def class_renderable(course: Course, students: list[StudentGrade], summaries: list[ExerciseSummary], level: dict) -> Group:
+    # Exercises numbered in the header, named in the caption: ten of them still fit 80 columns.
+    legend = " · ".join(f"{n} {exercise_id}" for n, exercise_id in enumerate(course.exercises, start=1))
+    scores = Table(title=f"{len(students)} students", title_style="bold", title_justify="left", box=None)
+    scores.add_column("student", overflow="fold")
+    for n in range(1, len(course.exercises) + 1):
+        scores.add_column(str(n), justify="right")
+    scores.add_column("total", justify="right")
+    for s in students:
+        cells = [_cell(g.points, g.max_points, g.passed, g.diagnosis) for g in s.exercises]
+        scores.add_row(escape(printable(s.student)), *cells, f"[bold]{_number(s.points)}[/]/{_number(s.max_points)}")
+    parts: list = [scores, Text(legend, style="dim")]
+    for x in summaries:
+        parts.append(Text(""))
+        parts.append(Text.from_markup(f"[bold]{escape(x.exercise)}[/] · {escape(x.title)}: "
+                                      f"{x.passed} of {x.submitted} submitted passed"))
+        if x.diagnoses:
+            parts.append(_histogram(x.diagnoses))
+        for choice, text, count in x.wrong_first_choices[:3]:
+            parts.append(Text(f"  why, wrong first choice {choice + 1} ({_students(count)}): {text}", overflow="fold"))
+        if x.why_answered:
+            parts.append(Text(f"  why: {x.why_right_first} of {x.why_answered} right at the first answer; "
+                              f"hints: {x.hints_used} taken by {_students(x.students_with_hints)}"))
+    unmatched = [(s.student, name, reason) for s in students for name, reason in s.unmatched]
+    if unmatched:
+        parts.append(Text(""))
+        parts.append(Text("Files that answer no exercise:", style="bold"))
+        for student, name, reason in unmatched:
+            parts.append(Text(printable(f"  {student}/{name}: {reason}"), overflow="fold"))
+    parts.append(Text(""))
+    parts.append(Text(f"confinement: {confinement_words(level)}; each file in a fresh sandbox", style="dim"))
+    return Group(*parts)
+
+
+def _cell(points: float, max_points: float, passed: bool, diagnosis: str) -> str:
+    colour = "green" if passed else "dim" if diagnosis == NOT_SUBMITTED else "red"
+    return f"[{colour}]{_number(points)}[/]"
+
+
+def _histogram(diagnoses: tuple[tuple[str, int], ...]) -> Table:
+    table = Table(box=None, show_header=False, padding=(0, 1, 0, 2))
+    top = max((n for _, n in diagnoses), default=0)
+    for diagnosis, count in diagnoses:
+        bar = BAR * max(1, round(BAR_WIDTH * count / top))
+        table.add_row(diagnosis, f"[red]{bar}[/] {count}")
+    return table
+
+
+# --- Markdown ---------------------------------------------------------------------------------
+
+
+def class_markdown(course: Course, students: list[StudentGrade], summaries: list[ExerciseSummary], level: dict) -> str:
+    """A one-page report of what the class did and misunderstood; no student is named, so it can be shared."""
+    totals = [s.points for s in students]
+    mean = round(sum(totals) / len(totals), 2) if totals else 0
+    out = [f"# {course.title}: class report", "",
+           f"{len(students)} submissions; mean {_number(mean)} of {_number(students[0].max_points) if students else 0} points.", "",
+           "| exercise | submitted | passed | most common diagnoses of the rest |", "| --- | --- | --- | --- |"]
+    for x in summaries:
+        common = ", ".join(f"{d} ({n})" for d, n in x.diagnoses[:3]) or "-"
+        out.append(f"| {x.exercise} | {x.submitted} | {x.passed} | {common} |")
+    for x in summaries:
+        out += ["", f"## {x.exercise}: {_md(x.title)}", ""]
+        if x.diagnoses:
+            out += ["Answers that did not pass, by diagnosis:", "", "```"]
+            width = max(len(d) for d, _ in x.diagnoses)
+            top = max(n for _, n in x.diagnoses)
+            out += [f"{d:<{width}}  {BAR * max(1, round(BAR_WIDTH * n / top))} {n}" for d, n in x.diagnoses]
+            out += ["```"]
+        else:
+            out.append("Every answer submitted passed." if x.submitted else "No answers submitted.")
+        if x.why_answered:
+            out += ["", f"Why question: {x.why_right_first} of {x.why_answered} right at the first answer."]
+            for choice, text, count in x.wrong_first_choices:
+                out.append(f"- choice {choice + 1}, {_students(count)}: {_md(text)}")
+            out.append(f"\nHints: {x.hints_used} taken, by {_students(x.students_with_hints)}.")
+    out += ["", f"Checked by attnpos, each file in a fresh sandbox ({confinement_words(level)})."]
+    return "\n".join(out) + "\n"
+
+
+def _md(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+# --- Gradescope -------------------------------------------------------------------------------
+
+
+def gradescope_results(student: StudentGrade) -> str:
+    """Gradescope's results.json for one submission: a test per exercise (code and why together), tagged with the diagnosis."""
+    tests = []
+    for number, g in enumerate(student.exercises, start=1):
+        output = g.message
+        if g.why_choice is not None:
+            output += f"\n\nWhy question: {'right' if g.why_correct else 'not right yet'}."
+        tests.append({
+            "name": g.exercise, "number": str(number), "score": _number(g.points), "max_score": _number(g.max_points),
+            "status": "passed" if g.passed else "failed", "output": output,
+            "tags": [g.diagnosis], "visibility": "visible",
+        })
+    notes = [f"{name}: {reason}" for name, reason in student.unmatched]
+    results = {
+        "score": _number(student.points),
+        "output": "Files that answer no exercise:\n" + "\n".join(notes) if notes else "",
+        "visibility": "visible",
+        "stdout_visibility": "hidden",
+        "tests": tests,
+    }
+    return json.dumps(results, indent=1, ensure_ascii=False) + "\n"
+
+
+# --- JUnit XML --------------------------------------------------------------------------------
+
+
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def _xml(text: str) -> str:
+    """Text XML 1.0 can hold: a control character in a student's folder name or output becomes U+FFFD."""
+    return _NOT_XML.sub("\ufffd", text)
+
+
+def junit_xml(students: list[StudentGrade]) -> str:
+    """A testsuite per student, a testcase per exercise; a failure carries the diagnosis, an error a file that could not be checked."""
+    root = ElementTree.Element("testsuites", name="attnpos grade-class")
+    all_tests = all_failures = all_errors = 0
+    for s in students:
+        suite = ElementTree.SubElement(root, "testsuite", name=_xml(s.student))
+        failures = errors = 0
+        for g in s.exercises:
+            case = ElementTree.SubElement(suite, "testcase", name=g.exercise, classname=_xml(s.student))
+            message = _xml(g.message)
+            if g.diagnosis in ("checker-error", "unreadable"):
+                errors += 1
+                ElementTree.SubElement(case, "error", type=g.diagnosis, message=message).text = message
+            elif not g.passed:
+                failures += 1
+                ElementTree.SubElement(case, "failure", type=g.diagnosis, message=message).text = message
+            ElementTree.SubElement(case, "system-out").text = f"points {_number(g.points)} of {_number(g.max_points)}"
+        suite.set("tests", str(len(s.exercises)))
+        suite.set("failures", str(failures))
+        suite.set("errors", str(errors))
+        all_tests, all_failures, all_errors = all_tests + len(s.exercises), all_failures + failures, all_errors + errors
+    root.set("tests", str(all_tests))
+    root.set("failures", str(all_failures))
+    root.set("errors", str(all_errors))
+    ElementTree.indent(root)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ElementTree.tostring(root, encoding="unicode") + "\n"

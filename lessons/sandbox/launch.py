@@ -1,0 +1,125 @@
+"""Starting the fork server: a clean environment, and inside bubblewrap when asked.
+
+The server inherits no secret: its environment is an allow-list (the
+command path, the locale, the BLAS settings), with ``HOME`` pointing at its
+run folders, so ``os.environ`` and ``/proc/self/environ`` of a learner
+process show nothing of the user's. In bubblewrap it gets its own user,
+PID, network, IPC, UTS and cgroup namespaces, sees read-only only the
+system, the Python installation and the attnpos packages (never the home or
+data folder), a fresh ``/proc`` and ``/dev``, and a size-limited tmpfs for
+its run folders.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import shutil
+import site
+import socket
+import subprocess
+import sys
+
+from . import run_folders, tasks
+
+SERVER_BOOT = (
+    "import sys; from attnpos.lessons.sandbox.server import serve; "
+    "serve(int(sys.argv[1]), sys.argv[2], sys.argv[3] == 'bwrap', sys.argv[4], sys.argv[5:])"
+)
+# One BLAS thread: the fork server must stay single-threaded to fork safely.
+_SINGLE_THREAD_ENV = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+_PASSED_ENV = ("PATH", "LANG", "LANGUAGE", "TZ")
+_PASSED_ENV_PREFIXES = ("LC_", "OPENBLAS_", "OMP_", "MKL_", "BLIS_")
+# Inside bubblewrap: where run folders live, and the tmpfs holding them (all runs of one server together).
+_BWRAP_RUNS = "/tmp/attnpos-runs"
+_BWRAP_TMPFS_BYTES = 512 * 1024 * 1024
+_SYSTEM_READ_ONLY = ("/usr", "/lib", "/lib64", "/bin", "/etc/ld.so.cache", "/etc/localtime", "/etc/alternatives")
+
+
+def clean_environment(home: str) -> dict[str, str]:
+    """The allow-listed environment for the fork server, ``HOME`` set to ``home``."""
+    kept = {name: value for name, value in os.environ.items()
+            if name in _PASSED_ENV or name.startswith(_PASSED_ENV_PREFIXES)}
+    return {**kept, **_SINGLE_THREAD_ENV, "HOME": home}
+
+
+def bwrap_installed() -> bool:
+    """Whether bubblewrap is installed (whether it can start is known only by trying)."""
+    return shutil.which("bwrap") is not None
+
+
+def start_server(
+    preload: tuple[str, ...], in_bwrap: bool, concurrent_runs: int, left_off: frozenset[str] = frozenset(),
+    boot: str = SERVER_BOOT, extra_tasks: int = 0,
+) -> tuple[subprocess.Popen, socket.socket, dict, str | None]:
+    """Start a fork server; return it, its control socket, its confinement level and its pids cgroup.
+
+    Outside bubblewrap its run folders go under this user's base folder,
+    swept of stale ones first; inside, in bubblewrap's own tmpfs. The
+    layers in ``left_off`` ("landlock", "seccomp") are not used. Where a
+    pids cgroup can be made (:mod:`.tasks`), the server starts inside it,
+    capped for ``concurrent_runs`` runs and ``extra_tasks`` more; the caller
+    removes it (:func:`.tasks.remove_cgroup`) once the server has ended.
+    ``boot`` is the Python that runs it: the fork server's loop, or the pool's
+    warm parent (:mod:`.pool`), called with the same arguments. Raises
+    RuntimeError if the server does not come up.
+    """
+    if in_bwrap:
+        runs = _BWRAP_RUNS
+    else:
+        runs = run_folders.base_folder()
+        run_folders.sweep(runs)
+    cgroup = tasks.make_server_cgroup(concurrent_runs, extra_tasks)
+    ours, theirs = socket.socketpair()
+    with theirs:
+        python = [sys.executable, "-c", boot, str(theirs.fileno()), runs, "bwrap" if in_bwrap else "host",
+                  ",".join(sorted(left_off)) or "-", *preload]
+        command = _bwrap_command() + python if in_bwrap else python
+        if cgroup is not None:  # joined before bubblewrap or Python starts, so everything they fork is inside
+            command = ["/bin/sh", "-c", 'echo $$ > "$0" && exec "$@"', os.path.join(cgroup, "cgroup.procs"), *command]
+        server = subprocess.Popen(
+            command,
+            pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, start_new_session=True,  # keep the terminal's Ctrl-C away from it
+            env=clean_environment(runs), cwd="/",
+        )
+    stdout, stderr = server.stdout, server.stderr
+    assert stdout is not None and stderr is not None  # both are pipes
+    ready = stdout.readline()
+    if not ready.startswith(b"ready "):
+        complaint = stderr.read().decode(errors="replace")
+        server.wait()
+        ours.close()
+        tasks.remove_cgroup(cgroup)
+        raise RuntimeError(f"the sandbox's fork server did not start:\n{complaint}")
+    stdout.close()
+    stderr.close()
+    return server, ours, json.loads(ready[len(b"ready "):]), cgroup
+
+
+def _bwrap_command() -> list[str]:
+    # No --die-with-parent: its signal follows the *thread* that started bwrap, and the app starts the server
+    # from a worker thread that soon ends. The server stops by itself when the app's control socket closes.
+    command = ["bwrap", "--unshare-all", "--new-session"]
+    # The tmpfs first: mounted after the binds it would hide a Python installation that lives under /tmp
+    # (CI's fresh virtual environment does).
+    command += ["--size", str(_BWRAP_TMPFS_BYTES), "--tmpfs", "/tmp", "--proc", "/proc", "--dev", "/dev"]
+    for path in _SYSTEM_READ_ONLY:
+        command += ["--ro-bind-try", path, path]
+    for path in sorted(_python_folders()):
+        command += ["--ro-bind", path, path]
+    return command + ["--chdir", "/"]
+
+
+def _python_folders() -> set[str]:
+    """The interpreter, its standard library and packages (a user site too), and NumPy and attnpos, wherever installed."""
+    folders = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix,
+               os.path.dirname(os.path.realpath(sys.executable)), *site.getsitepackages()}
+    if site.ENABLE_USER_SITE:
+        folders.add(site.getusersitepackages())
+    for package in ("numpy", "attnpos", "attnpos.core", "attnpos.lessons"):
+        spec = importlib.util.find_spec(package)
+        if spec is not None:
+            folders.update(spec.submodule_search_locations or ())
+    return {os.path.realpath(folder) for folder in folders if os.path.isdir(folder)}

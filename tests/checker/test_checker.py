@@ -1,0 +1,576 @@
+"""The checker: right answers in several styles pass; every diagnosis is reachable by a wrong one."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from attnpos.lessons.checker import CONTRACTS, Limits, Sandbox, check_source
+from attnpos.lessons.course.loader import load_course
+
+SEED42 = """
+import numpy as np
+from attnpos.core import attention_output, slot_ramp, sinusoidal
+rng = np.random.RandomState(42)
+X = rng.randn(1, 6, 8)
+Wq, Wk, Wv = (0.5 * rng.randn(8, 8) for _ in range(3))
+perm = np.array([3, 0, 5, 1, 4, 2])
+"""
+
+COURSE = load_course()
+
+
+def right_answer(exercise_id: str, style: str) -> str:
+    """One of the exercise's right answers, kept as content in lessons/content/exercises/<id>/right/."""
+    return COURSE.exercises[exercise_id].right[f"{style}.py"]
+
+
+def replace(source: str, old: str, new: str) -> str:
+    assert old in source, old
+    return source.replace(old, new)
+
+
+CO = right_answer("constant-offset", "scalar-offset")
+FR = right_answer("forget-reorder", "attention-output")
+IT = right_answer("identical-tokens", "ramp-allclose")
+OC = right_answer("order-checks", "slot-ramp")
+
+# What a verdict says beside its diagnosis (the name, the line, the value it got), on the
+# checker's general paths. Each exercise's own wrong answers are content: its mistakes/.
+DETAILS = [
+    ("constant-offset", SEED42, "missing-name", {"name": "pos"}),
+    ("constant-offset", replace(CO, "max_diff = np", "max_diff = 'tiny'\nunused = np"), "bad-type", {"name": "max_diff"}),
+    ("constant-offset", replace(CO, "pos = 0.6", "pos = 0.6 + 1j"), "bad-type", {"name": "pos"}),
+    ("constant-offset", replace(CO, "pos = 0.6\nmax_diff", "pos = 0.6\nmax_diff = np.nan\nignored"), "bad-type", {"name": "max_diff"}),
+    ("constant-offset", CO + "pos = np.ones((6, 7))\n", "bad-shape", {"name": "pos"}),
+    ("constant-offset", CO + "X = np.zeros((1, 6, 0))\n", "bad-shape", {"name": "X"}),
+    ("constant-offset", CO + "raise RuntimeError('boom')\n", "error", {"line": CO.count("\n") + 1}),
+    ("forget-reorder", FR + "if True\n    pass\n", "syntax-error", {"line": FR.count("\n") + 1}),
+    ("constant-offset", CO + "max_diff = 0.5\n", "mismatch", {"name": "max_diff"}),
+    ("forget-reorder", replace(FR, "out = attention_output(X, Wq, Wk, Wv)\n", "out = attention_output(X, Wq, Wk, Wv)[:, perm]\n"),
+     "wrong-comparison", {"name": "out"}),
+    ("forget-reorder", FR + "out_perm = out_perm * 2\n", "mismatch", {"name": "out_perm"}),
+    ("forget-reorder", FR + "perm = np.array([0, 0, 1, 2, 3, 4])\n", "bad-shape", {"name": "perm"}),
+    ("forget-reorder", FR + "X = np.array(['a'], dtype=object)\n", "bad-type", {"name": "X"}),
+    ("identical-tokens", replace(IT, "out = attention_output(X + pos, Wq, Wk, Wv)", "out = attention_output(X, Wq, Wk, Wv)"), "mismatch", {"name": "out"}),
+    ("identical-tokens", IT + "identical = True\n", "wrong-verdict", {"got": "True"}),
+    ("identical-tokens", IT + "identical = 'no'\n", "bad-type", {"name": "identical"}),
+    ("identical-tokens", IT + "identical = 0\n", "bad-type", {"name": "identical"}),
+    ("order-checks", OC + "pooled_gap = 1.0\n", "mismatch", {"name": "pooled_gap"}),
+    ("order-checks", OC + "out_b = out_a\n", "mismatch", {"name": "out_b"}),
+]
+
+
+@pytest.fixture(scope="module")
+def course():
+    return COURSE
+
+
+@pytest.fixture(scope="module")
+def sandbox():
+    with Sandbox(max_workers=2) as box:
+        yield box
+
+
+LIMITS = Limits(timeout_s=2.0, memory_mb=768)
+
+
+RIGHT = [(e.id, name, source) for e in COURSE.exercises.values() for name, source in [("solution.py", e.solution), *sorted(e.right.items())]]
+
+
+@pytest.mark.parametrize("exercise_id, file_name, source", RIGHT, ids=[f"{e}/{n}" for e, n, _ in RIGHT])
+def test_right_answers_pass(course, sandbox, exercise_id, file_name, source):
+    verdict = check_source(course.exercises[exercise_id], source, sandbox, LIMITS)
+    assert verdict.diagnosis == "passed", (verdict.message, verdict.details)
+    assert verdict.passed
+
+
+@pytest.mark.parametrize("exercise_id, source, diagnosis, details", DETAILS, ids=[f"{w[0]}-{w[2]}-{i}" for i, w in enumerate(DETAILS)])
+def test_wrong_answers_get_their_diagnosis_and_details(course, sandbox, exercise_id, source, diagnosis, details):
+    exercise = course.exercises[exercise_id]
+    verdict = check_source(exercise, source, sandbox, LIMITS)
+    assert verdict.diagnosis == diagnosis, (verdict.message, verdict.details)
+    assert not verdict.passed
+    assert verdict.message and "{" not in verdict.message, verdict.message
+    for key, value in details.items():
+        assert (verdict.line if key == "line" else verdict.details.get(key)) == value
+
+
+MISTAKES = [(e.id, name, source) for e in COURSE.exercises.values() for name, source in sorted(e.mistakes.items())]
+
+
+@pytest.mark.parametrize("exercise_id, file_name, source", MISTAKES, ids=[f"{e}/{n}" for e, n, _ in MISTAKES])
+def test_every_mistake_gets_the_diagnosis_it_is_named_by(course, sandbox, exercise_id, file_name, source):
+    verdict = check_source(course.exercises[exercise_id], source, sandbox, LIMITS)
+    assert verdict.diagnosis == file_name.split("__")[0], (verdict.message, verdict.details)
+    assert verdict.message and "{" not in verdict.message and "  " not in verdict.message, verdict.message
+    assert not any(gap in verdict.message for gap in (" ,", " .", "with ,", "()")), verdict.message  # no field left empty
+
+
+def test_every_diagnosis_is_reached_by_a_mistake_and_has_a_message(course):
+    assert course.exercises
+    for exercise_id, exercise in course.exercises.items():
+        contract = CONTRACTS[exercise.contract]
+        reached = {name.split("__")[0] for name in exercise.mistakes} | {"passed"}
+        assert set(contract.every_diagnosis) == reached, (exercise_id, set(contract.every_diagnosis) ^ reached)
+        assert all(d in exercise.messages for d in contract.every_diagnosis), exercise_id
+
+
+@pytest.mark.parametrize(
+    "exercise_id, source, words",
+    [
+        ("constant-offset", SEED42 + "X = X[:, :1]\npos = 0.6\nmax_diff = 0.0\n", "`X` has shape (1, 1, 8), but at least 2 tokens are needed."),
+        ("constant-offset", replace(CO, "perm = np.array([3, 0, 5, 1, 4, 2])", "perm = np.array([3, 0, 3, 1, 4, 2])"), "`perm` lists 3 twice and never 5."),
+        ("constant-offset", replace(CO, "perm = np.array([3, 0, 5, 1, 4, 2])", "perm = np.arange(6)"), "`perm` leaves every token where it is"),
+        ("constant-offset", CO + "perm = np.array([3, 0, 5, 1, 4, 9])\n", "`perm` holds 9, but the tokens are numbered 0 … 5."),
+        ("constant-offset", CO + "print(X[0, 9])\n", "indexes past the end"),
+        ("forget-reorder", FR + "out_perm = out_perm * 2\n", "out_perm is the attention output of the shuffled tokens"),
+    ],
+)
+def test_messages_read_right(course, sandbox, exercise_id, source, words):
+    verdict = check_source(course.exercises[exercise_id], source, sandbox, LIMITS)
+    assert words in verdict.message, verdict.message
+    assert "shape shape" not in verdict.message and "offset" not in verdict.message.split(words)[-1] or exercise_id != "constant-offset"
+
+
+def test_a_rounded_figure_is_shown_with_the_digits_that_differ(course, sandbox):
+    source = OC + "pooled_gap_pos = float(f'{pooled_gap_pos:.3g}')  # copied from a print\n"
+    verdict = check_source(course.exercises["order-checks"], source, sandbox, LIMITS)
+    expected, got = verdict.details["expected"], verdict.details["got"]
+    assert verdict.diagnosis == "mismatch" and expected != got and len(expected) > len(got), verdict.details
+    assert f"{float(expected):.3g}" == got  # the same figure to three digits: the rounding is what is wrong
+
+
+def test_the_identity_shuffle_gets_no_advice_about_offsets(course, sandbox):
+    verdict = check_source(course.exercises["constant-offset"], replace(CO, "perm = np.array([3, 0, 5, 1, 4, 2])", "perm = np.arange(6)"), sandbox, LIMITS)
+    assert verdict.diagnosis == "bad-shape" and "offset" not in verdict.message, verdict.message
+
+
+def test_a_saturating_offset_is_indistinct_never_a_pass(course, sandbox):
+    """Rows 0 and 4 come out equal although the offsets differ: a typed True would give the same figures, so it cannot pass."""
+    source = replace(IT, "pos = slot_ramp(6, 8)", "pos = 1000 * slot_ramp(6, 8)")
+    verdict = check_source(course.exercises["identical-tokens"], source, sandbox, LIMITS)
+    assert verdict.diagnosis == "indistinct" and verdict.details.get("cause") == "typed-identical", verdict
+    assert "softmax puts nearly all weight on one slot" in verdict.message and "0.6·(t + 1)" in verdict.message
+
+
+def test_a_bug_in_a_judge_is_a_checker_error_never_the_learners(course, sandbox, monkeypatch):
+    from attnpos.lessons.checker.contracts import common
+
+    def broken(runs):
+        return 1 / 0
+
+    exercise = course.exercises["constant-offset"]
+    monkeypatch.setitem(CONTRACTS, exercise.contract, common.Contract(**{**CONTRACTS[exercise.contract].__dict__, "judge": broken}))
+    verdict = check_source(exercise, CO, sandbox, LIMITS)
+    assert verdict.diagnosis == "checker-error" and not verdict.passed
+    assert "ZeroDivisionError" in verdict.message and "bug in attnpos" in verdict.message
+    from attnpos.lessons.authoring.exercise_scripts import exercise_problems
+
+    assert any("the checker failed" in p for p in exercise_problems({"constant-offset": exercise}, sandbox))
+
+
+def test_printing_passed_does_not_pass(course, sandbox):
+    verdict = check_source(course.exercises["constant-offset"], SEED42 + "print('passed')\n", sandbox, LIMITS)
+    assert verdict.diagnosis == "missing-name" and "passed" in verdict.output
+
+
+def test_the_error_line_is_the_learners(course, sandbox):
+    source = SEED42 + "pos = 0.6\nmax_diff = undefined_name\n"
+    verdict = check_source(course.exercises["constant-offset"], source, sandbox, LIMITS)
+    assert verdict.diagnosis == "error" and verdict.line == source.count("\n")
+    assert "NameError" in verdict.details["error"]
+
+
+# --- the command line -----------------------------------------------------------
+
+
+def test_check_exit_codes_and_json(tmp_path, attnpos, course):
+    right = tmp_path / "right.py"
+    right.write_text(CO)
+    wrong = tmp_path / "wrong.py"
+    wrong.write_text(CO + "max_diff = 0.5\n")
+    result = attnpos("check", "constant-offset", str(right), "--json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == {
+        "exercise": "constant-offset", "file": str(right), "passed": True, "diagnosis": "passed",
+        "message": course.exercises["constant-offset"].messages["passed"], "details": {},
+        "confinement": json.loads(result.stdout)["confinement"],
+    }
+    assert set(json.loads(result.stdout)["confinement"]) == {"landlock", "seccomp", "bwrap"}
+    result = attnpos("check", "constant-offset", str(wrong))
+    assert result.returncode == 1 and "mismatch" in result.stdout
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["check", "no-such-exercise", "x.py"], "unknown exercise"),
+        (["check", "constant-offset", "missing.py"], "no such file"),
+        (["grade", "constant-offset", "EMPTY"], "no .py files"),
+        (["check", "constant-offset", "--timeout", "0", "x.py"], "positive"),
+        (["check", "x.py"], "the exercise id comes first"),
+        (["check", "x.py", "constant-offset"], "the exercise id comes first"),
+    ],
+)
+def test_usage_errors_are_one_line(tmp_path, monkeypatch, attnpos, args, words):
+    (tmp_path / "EMPTY").mkdir()
+    (tmp_path / "x.py").write_text("x = 1\n")
+    monkeypatch.chdir(tmp_path)
+    result = attnpos(*args)
+    assert result.returncode == 2
+    assert words in result.stderr and len(result.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in result.stderr
+
+
+def test_grade_a_folder(tmp_path, attnpos):
+    for i in range(3):
+        (tmp_path / f"right{i}.py").write_text(CO)
+    (tmp_path / "wrong.py").write_text(replace(CO, "pos = 0.6\n", "pos = slot_ramp(6, 8)\n"))
+    (tmp_path / "notes.txt").write_text("not an answer")
+    result = attnpos("grade", "constant-offset", str(tmp_path), "--json", "--jobs", "2")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["total"] == 4 and report["passed"] == 3
+    assert {r["diagnosis"] for r in report["results"]} == {"passed", "offset-varies"}
+    result = attnpos("grade", "constant-offset", str(tmp_path), "--csv")
+    assert result.stdout.splitlines()[0] == "file,passed,diagnosis,message,confinement"
+
+
+def test_exercise_writes_the_starter_and_never_overwrites(tmp_path, attnpos):
+    result = attnpos("exercise", "identical-tokens", "--dir", str(tmp_path))
+    assert result.returncode == 0
+    starter = tmp_path / "identical-tokens.py"
+    assert "# TODO" in starter.read_text()
+    starter.write_text("my work")
+    result = attnpos("exercise", "identical-tokens", "--dir", str(tmp_path))
+    assert result.returncode == 2 and starter.read_text() == "my work"
+
+
+def test_watch_rechecks_on_save(tmp_path):
+    answer = tmp_path / "a.py"
+    answer.write_text(SEED42)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "attnpos", "watch", "constant-offset", str(answer), "--interval", "0.1"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        import time
+
+        deadline = time.time() + 30
+        seen = ""
+        while "missing name" not in seen and time.time() < deadline:
+            seen += process.stdout.readline()
+        answer.write_text(CO)
+        while "passed" not in seen and time.time() < deadline:
+            seen += process.stdout.readline()
+        assert "not yet: missing name" in seen and "✓ passed" in seen
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def test_exercises_lists_every_exercise(attnpos, course):
+    result = attnpos("exercises")
+    for exercise_id in course.exercises:
+        assert exercise_id in result.stdout
+
+
+def test_hints_come_one_at_a_time(attnpos):
+    result = attnpos("hint", "constant-offset", "2")
+    assert result.returncode == 0 and "Hint 2 of" in result.stdout and "a stronger one: attnpos hint constant-offset" in result.stdout
+    assert "Hint 1 of" in result.stdout  # the nudge first: it was not shown before
+    assert attnpos("hint", "constant-offset", "99").returncode == 2
+
+
+def test_course_check_catches_a_broken_exercise(course, sandbox):
+    from dataclasses import replace as changed
+
+    from attnpos.lessons.authoring.exercise_scripts import exercise_problems
+
+    good = course.exercises["constant-offset"]
+    broken = changed(good, solution=good.starter, messages={k: v for k, v in good.messages.items() if k != "zero-offset"})
+    problems = exercise_problems({"constant-offset": broken}, sandbox)
+    assert any("no message for the diagnosis 'zero-offset'" in p for p in problems)
+    assert any("solution.py does not pass" in p for p in problems)
+    assert exercise_problems({"constant-offset": good}, sandbox) == []
+
+
+# --- properties: over seeds, shapes, dtypes and shuffles -------------------------------
+
+from hypothesis import example, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+def setup_lines(B, T, C, hs, dtype, seed, perm):
+    """The setup lines of an answer: X (B, T, C), a head of size hs, a shuffle that moves a token."""
+    return f"""
+import numpy as np
+from attnpos.core import attention_output
+rng = np.random.default_rng({seed})
+X = rng.standard_normal(({B}, {T}, {C})).astype(np.{dtype})
+Wq, Wk = (0.5 * rng.standard_normal(({C}, {hs})).astype(np.{dtype}) for _ in range(2))
+Wv = 0.5 * rng.standard_normal(({C}, {C})).astype(np.{dtype})
+perm = {list(perm)}
+"""
+
+
+@st.composite
+def setups(draw, min_tokens=2):
+    """The setup lines of a random answer (see setup_lines), with T and C."""
+    T = draw(st.integers(min_tokens, 7))
+    perm = draw(st.permutations(range(T)).filter(lambda p: list(p) != list(range(T))))
+    B, C, hs = draw(st.integers(1, 3)), draw(st.integers(2, 9)), draw(st.integers(1, 9))
+    dtype = draw(st.sampled_from(["float32", "float64"]))
+    seed = draw(st.integers(0, 2**31))
+    return setup_lines(B, T, C, hs, dtype, seed, perm), T, C
+
+
+OFFSET_MUTATIONS = {
+    "right": ("X[:, perm] + pos", "attention_output(X + pos, Wq, Wk, Wv)[:, perm]", "passed"),
+    "never-added": ("X[:, perm]", "attention_output(X, Wq, Wk, Wv)[:, perm]", "mismatch"),
+    "moved": ("(X + pos)[:, perm]", "attention_output(X + pos, Wq, Wk, Wv)[:, perm]", "moved-with-tokens"),
+    "unreordered": ("X[:, perm] + pos", "attention_output(X + pos, Wq, Wk, Wv)", "wrong-comparison"),
+}
+
+
+@settings(max_examples=12, deadline=None)
+@given(setup=setups(), value=st.floats(-3, 3).filter(lambda v: abs(v) > 0.01), mutation=st.sampled_from(list(OFFSET_MUTATIONS)))
+def test_constant_offset_property(course, sandbox, setup, value, mutation):
+    lines, T, C = setup
+    shuffled, reference, diagnosis = OFFSET_MUTATIONS[mutation]
+    source = lines + f"pos = {value!r}\nmax_diff = np.abs(attention_output({shuffled}, Wq, Wk, Wv) - {reference}).max()\n"
+    verdict = check_source(course.exercises["constant-offset"], source, sandbox, LIMITS)
+    assert verdict.diagnosis == diagnosis, (verdict.message, verdict.details)
+
+
+@settings(max_examples=12, deadline=None)
+@given(setup=setups(), typed=st.booleans())
+def test_forget_reorder_property(course, sandbox, setup, typed):
+    lines, T, C = setup
+    figure = "2.5" if typed else "np.abs(out_perm - out).max()"
+    source = lines + f"out = attention_output(X, Wq, Wk, Wv)\nout_perm = attention_output(X[:, perm], Wq, Wk, Wv)\nnaive_diff = {figure}\n"
+    verdict = check_source(course.exercises["forget-reorder"], source, sandbox, LIMITS)
+    assert verdict.diagnosis == ("mismatch" if typed else "passed"), (verdict.message, verdict.details)
+
+
+TWIN_MUTATIONS = {
+    "right": ("attention_output(X + pos, Wq, Wk, Wv)", "passed"),
+    "after": ("attention_output(X, Wq, Wk, Wv) + pos", "added-after-attention"),
+    "never-added": ("attention_output(X, Wq, Wk, Wv)", "mismatch"),
+}
+
+
+def _twin_readings(namespace: dict, rows: tuple[int, int]) -> list[bool]:
+    """Whether the right out's rows ``rows`` are equal to rounding on each run the checker makes: as written, slot 4 given
+    slot 0's offset, Wq of zeros (the contract's rule, recomputed here from the script's own arrays)."""
+    from attnpos.lessons.checker.values import Head, dtype_roundoff, head_precision
+
+    names = ("X", "Wq", "Wk", "Wv", "pos", "out")
+    roundoff = dtype_roundoff({n: np.asarray(namespace[n]) for n in names}, names)  # the checker's: the least precise dtype
+    X, Wq, Wk, Wv, pos = (np.asarray(namespace[n], dtype=np.float64) for n in names[:5])
+    twin_pos = pos.copy()
+    twin_pos[..., 4, :] = pos[..., 0, :]
+    readings = []
+    for q, p in ((Wq, pos), (Wq, twin_pos), (np.zeros_like(Wq), pos)):
+        head = Head(X, q, Wk, Wv)
+        out = head.attend(X + p)
+        readings.append(float(np.max(np.abs(out[..., rows[0], :] - out[..., rows[1], :]))) <= head_precision(head, p, roundoff).gap)
+    return readings
+
+
+@settings(max_examples=12, deadline=None)
+@given(setup=setups(min_tokens=5), step=st.floats(0.1, 2), mutation=st.sampled_from(list(TWIN_MUTATIONS)))
+# Found by Hypothesis: rows 0 and 4 differ by 1.17e-05 (rounding: 7e-09) and np.allclose says True; the checker said wrong-verdict.
+@example(setup=(setup_lines(3, 7, 7, 9, "float64", 1530803739, [1, 0, 2, 3, 4, 5, 6]), 7, 7), step=1.6239652387830352, mutation="right")
+# Found by Hypothesis: rows 1 and 5 come out equal to rounding on both reruns and differ on the first run, like rows 0 and 4.
+@example(setup=(setup_lines(3, 6, 9, 7, "float64", 1150935983, [1, 0, 2, 3, 4, 5]), 6, 9), step=1.942230135900536, mutation="right")
+def test_identical_tokens_property(course, sandbox, setup, step, mutation):
+    lines, T, C = setup
+    expression, diagnosis = TWIN_MUTATIONS[mutation]
+    source = lines + (
+        f"X[:, 4] = X[:, 0]\npos = {step!r} * (np.arange({T})[:, None] + 1.0) * np.ones({C})\n"
+        f"out = {expression}\nidentical = bool(np.allclose(out[:, 0], out[:, 4]))\n"
+    )
+    verdict = check_source(course.exercises["identical-tokens"], source, sandbox, LIMITS)
+    namespace: dict = {}
+    exec(source, namespace)  # the test's own script: which hypotheses do its arrays leave unseparated?
+    if mutation == "right":
+        twins = _twin_readings(namespace, (0, 4))  # the right identical on each run: False, True, True where they tell
+        if twins[0] or namespace["identical"]:
+            diagnosis = "indistinct"  # True on every run, as a typed True would be (rows equal to rounding, or np.allclose's rtol)
+        elif T > 5 and _twin_readings(namespace, (1, 5)) == twins:
+            diagnosis = "indistinct"  # comparing rows 1 and 5 gives the same identical on every run
+    assert verdict.diagnosis == diagnosis, (verdict.message, verdict.details)
+
+
+@settings(max_examples=200, deadline=None)
+@given(setup=setups(), signal=st.floats(-2, 2))
+def test_float32_heads_sit_inside_the_derived_bound(setup, signal):
+    """An honest float32 head (own softmax) is within the bound the checker derives, and the bound is not vacuous."""
+    from attnpos.lessons.checker.values import Head, head_precision
+
+    lines, T, C = setup
+    namespace: dict = {}
+    exec(lines, namespace)
+    X, Wq, Wk, Wv = (np.asarray(namespace[n], dtype=np.float32) for n in ("X", "Wq", "Wk", "Wv"))
+    X = X + np.float32(signal)  # an offset added in float32 too
+    q, k, v = X @ Wq, X @ Wk, X @ Wv
+    s = q @ np.swapaxes(k, -1, -2) / np.float32(np.sqrt(Wq.shape[1]))
+    w = np.exp(s - s.max(-1, keepdims=True))
+    out32 = (w / w.sum(-1, keepdims=True)) @ v
+    head = Head(*(a.astype(np.float64) for a in (X, Wq, Wk, Wv)))
+    precision = head_precision(head, 0.0, np.finfo(np.float32).eps / 2)
+    expected = head.attend(head.X)
+    assert np.max(np.abs(out32 - expected)) <= precision.array
+    # Not vacuous: a mistake moves outputs by a good part of their size; the bound stays a few percent of it.
+    assert precision.array < 0.03 * np.max(np.abs(expected))
+
+
+# --- learner scripts written by people who never saw the checker -----------------------
+
+LEARNER_SCRIPTS = sorted((Path(__file__).parent / "learner_scripts").glob("*/*.py"))
+
+
+@pytest.mark.parametrize("path", LEARNER_SCRIPTS, ids=[f"{p.parent.name}/{p.name}" for p in LEARNER_SCRIPTS])
+def test_learner_scripts_get_the_verdict_a_teacher_expects(course, sandbox, path):
+    """An adversarial walk-through's scripts, each named by the verdict its writer expected from the exercise text."""
+    verdict = check_source(course.exercises[path.parent.name], path.read_text(), sandbox, LIMITS)
+    assert verdict.diagnosis == path.name.split("__")[0], (verdict.message, verdict.details)
+
+
+# --- what each message says: the figures it quotes and the cause it names ----------------------
+
+MEANINGS = [
+    # (exercise, mistake file, cause, words the message must hold, words it must not)
+    ("forget-reorder", "wrong-comparison__inverse-reorder.py", "inverse", ["inverse of perm", "ith the checker's rerun"], ["Well done"]),
+    ("forget-reorder", "mismatch__own-head-without-scale.py", "unscaled", ["√d_k", "np.sqrt(8)"], ["off by up to"]),
+    ("forget-reorder", "error__module-not-found.py", "import", ["could not be imported", "line 10"], []),
+    ("forget-reorder", "indistinct__zero-head.py", "zero-head", ["Wv is all zeros"], []),
+    ("identical-tokens", "mismatch__verdict-from-offsets.py", "from-pos", ["compares the offsets, not the outputs", "`Wq` set to zeros"], []),
+    ("identical-tokens", "mismatch__own-head-without-scale.py", "unscaled", ["√d_k", "np.sqrt(8)"], ["is the attention output of X + pos"]),
+    ("identical-tokens", "memory__single-huge-allocation.py", "allocation", ["Line 12", "358. GiB"], ["loop that keeps growing"]),
+    ("identical-tokens", "indistinct__saturated.py", "typed-identical", ["softmax puts nearly all weight on one slot"], []),
+    ("identical-tokens", "indistinct__zero-head.py", "zero-head", ["Wv is all zeros"], []),
+    ("constant-offset", "wrong-comparison__inverse-permutation.py", "inverse", ["inverse of perm"], ["as it is"]),
+    ("constant-offset", "wrong-comparison__not-reordered.py", "unreordered", ["as it is"], ["inverse"]),
+    ("constant-offset", "zero-offset__integer-array.py", "integer", ["integer array (int64)", "0.6 became 0"], ["Pick any non-zero value"]),
+    ("constant-offset", "offset-varies__only-at-fixed-slot.py", "unseen", ["slot 4", "does not show it"], ["the gap grows"]),
+    ("constant-offset", "error__batch-axis-forgotten.py", "batch-axis", ["Line 12", "batch", "out[0, k]"], ["Token indices run from 0"]),
+    ("constant-offset", "indistinct__zero-head.py", "zero-head", ["Wv is all zeros"], []),
+    ("constant-offset", "indistinct__half-precision.py", "precision", ["float16"], []),
+    ("order-checks", "mismatch__typed-zeros.py", "not-from-arrays", ["relist_gap (0)", "8.88e-16", "out_a and out_b"], []),
+    ("order-checks", "syntax-error__python2-print.py", "print", ["line 14", "print(x)"], ["unclosed bracket"]),
+    ("order-checks", "indistinct__zero-head.py", "zero-head", ["Wv is all zeros"], []),
+    ("embedding-backward", "error__add-at-arguments.py", "index-type", ["not whole", "np.add.at(grad_wte, ids, grad_out)"], ["past the end"]),
+    ("embedding-backward", "batch-not-summed__divided-by-batch.py", "mean", ["divides by the batch size", "sum over the batch"], ["off by up to"]),
+    ("embedding-backward", "rerun-failed__asserts-on-ids.py", "assert", ["an assert of yours", "puts other ids in their place"], ["ids.shape"]),
+    ("sinusoidal-table", "error__row-ranges-unequal.py", "row-ranges", ["two row ranges of different lengths", "pe[:T - k]"], ["column (T, 1)"]),
+    ("sinusoidal-table", "rerun-failed__asserts-width.py", "assert", ["an assert of yours"], ["typing 12, 8 or 4"]),
+    ("learned-positions", "wraps-around__truncated.py", "truncated", ["instead of refusing them", "returned 8 positions"], ["not a table lookup"]),
+    ("learned-positions", "error__refuses-with-typeerror.py", "own-raise", ["TypeError: too long", "ValueError (or IndexError)"], ["print its type"]),
+    ("learned-positions", "error__refuses-with-assert.py", "own-raise", ["AssertionError", "ValueError (or IndexError)"], []),
+    ("learned-positions", "bad-type__too-long-returns-none.py", "none", ["is None", "there instead of returning"], ["NoneType"]),
+    ("learned-positions", "rerun-failed__asserts-printed-value.py", "assert", ["an assert of yours", "puts others in their place"], ["typing 3 and 5"]),
+    ("learned-positions", "mismatch__borrowed-lookup.py", "borrowed", ["from attnpos", "with NumPy"], []),
+    # issue 25's writers: the fundamental mistake, in the learner's own terms
+    ("alibi", "mismatch__typed-slopes-eight-digits.py", "typed", ["does not follow `n_heads`"], ["largest difference"]),
+    ("alibi", "after-softmax__masked-then-renormalised.py", "renormalised", ["after the softmax", "divide each row by its sum"], ["along the last axis"]),
+    ("alibi", "after-softmax__softmax-twice.py", "twice", ["after a first softmax", "softmax again"], ["along the last axis"]),
+    ("alibi", "mismatch__mask-on-earlier-keys.py", "wrong-triangle", ["wrong triangle", "earlier keys (j < i)"], ["largest difference"]),
+    ("alibi", "mismatch__diagonal-masked.py", "hides-earlier", ["at or before its query (j ≤ i)"], ["largest difference"]),
+    ("alibi", "mask-forgotten__mask-only-in-weights.py", "in-weights", ["`weights` are right", "in `bias` itself"], ["the higher its score"]),
+    ("context-extension", "indistinct__half-precision.py", "precision", ["float16's precision, not your method"], ["typed in"]),
+    ("rope", "indistinct__zero-head.py", "zero-head", ["a wrong head (v rotated too)"], ["rotates v too (v rotated too)"]),
+]
+
+
+@pytest.mark.parametrize("exercise_id, file_name, cause, present, absent", MEANINGS, ids=[f"{m[0]}/{m[1]}" for m in MEANINGS])
+def test_each_message_says_what_the_learner_did(course, sandbox, exercise_id, file_name, cause, present, absent):
+    exercise = course.exercises[exercise_id]
+    verdict = check_source(exercise, exercise.mistakes[file_name], sandbox, LIMITS)
+    assert verdict.details.get("cause") == cause, (verdict.diagnosis, verdict.details, verdict.message)
+    for words in present:
+        assert words in verdict.message, (words, verdict.message)
+    for words in absent:
+        assert words not in verdict.message, (words, verdict.message)
+
+
+def test_a_brief_whose_checker_refuses_the_course_functions_says_numpy_only(course):
+    """A learner told "write them with NumPy" by the borrowed verdict must have read it in the brief first."""
+    refusing = [exercise for exercise in course.exercises.values() if "mismatch/borrowed" in exercise.messages]
+    assert refusing
+    for exercise in refusing:
+        assert "Use NumPy only" in exercise.instructions, exercise.id
+
+
+def test_a_figure_from_the_learners_run_is_quoted_as_theirs(course, sandbox):
+    """A constant offset compared without reordering: the rerun names the cause, the message quotes the learner's own figure."""
+    source = replace(CO, "Wv)[:, perm]).max()", "Wv)).max()")
+    verdict = check_source(course.exercises["constant-offset"], source, sandbox, LIMITS)
+    namespace: dict = {}
+    exec(source, namespace)
+    own = f"{float(namespace['max_diff']):.3g}"
+    assert verdict.details["cause"] == "unreordered" and f"Your max_diff ({own}" in verdict.message, verdict.message
+    assert "rerun" not in verdict.message, verdict.message
+
+
+# --- a white-box adversary: wrong answers written after reading the checker -------------------
+
+ADVERSARY = sorted((Path(__file__).parent / "adversary").glob("*/*.py"))
+
+
+@pytest.mark.parametrize("path", ADVERSARY, ids=[f"{p.parent.name}/{p.name}" for p in ADVERSARY])
+def test_the_white_box_adversary_gets_the_verdict_named(course, sandbox, path):
+    """Each is named by the verdict it gets: a defect fixed (a diagnosis), or a limit that still passes (passed__limit-…)."""
+    verdict = check_source(course.exercises[path.parent.name], path.read_text(), sandbox, LIMITS)
+    assert verdict.diagnosis == path.name.split("__")[0], (verdict.message, verdict.details)
+
+
+def test_every_pass_the_adversary_found_is_a_documented_limit():
+    limits = [p for p in ADVERSARY if p.name.startswith("passed__")]
+    assert limits and all(p.name.startswith("passed__limit-") for p in limits)
+    documented = (Path(__file__).parents[2] / "docs" / "CHECKING.md").read_text()
+    for path in limits:
+        assert f"{path.parent.name}/{path.name}" in documented, f"{path.name} passes but docs/CHECKING.md does not say why"
+
+
+@pytest.mark.parametrize(
+    "tail, diagnosis, cause, words",
+    [
+        ("print(undefined_name)", "error", "name", "uses a name Python does not know"),
+        ("import torch", "error", "import", "could not be imported"),
+        ("print(in_order[4])", "error", "batch-axis", "which holds the batch"),
+        ("print(in_order[0, 9])", "error", "index", "indexes past the end"),
+        ("print(in_order[np.array([0.0])])", "error", "index-type", "not whole (floats)"),
+        ("assert in_order.sum() > 1e9, 'too small'", "error", "own-raise", "your own raise or assert"),
+        ("np.ones((6, 8)) - np.ones((5, 8))", "error", "shapes", "shapes do not fit"),  # row-ranges is sinusoidal-table's own
+        ("print({}['key'])", "error", "key", "a key it does not hold"),
+        ("len(5)", "error", "type", "a value of the wrong kind"),
+        ("attention_output(X)", "error", "arguments", "attention_output takes four"),
+        ("int('six')", "error", "value", "got a value it cannot use"),
+        ("np.ones((6, 8)) @ np.ones((7, 8))", "error", "shapes", "shapes do not fit"),
+        ("def f(n):\n    return f(n + 1)\nf(0)", "error", "recursion", "calls itself without end"),
+        ("print 'max_diff', max_diff", "syntax-error", "print", "print(x)"),
+        ("if True:\nprint(1)", "syntax-error", "indent", "indented differently"),
+        ("x = (1, 2", "syntax-error", "unclosed", "never closed"),
+        ("for k in range(3)\n    pass", "syntax-error", "colon", "ends with a colon"),
+        ("big = np.zeros((2 ** 31, 2 ** 10))", "memory", "allocation", "one array larger than the run's memory"),
+        ("grown = []\nwhile True:\n    grown.append(np.ones(10 ** 7))", "memory", "growing", "little by little"),
+    ],
+)
+def test_every_error_family_gets_advice_of_its_own_with_its_line(course, sandbox, tail, diagnosis, cause, words):
+    source = CO + "in_order = attention_output(X + pos, Wq, Wk, Wv)\n" + tail + "\n"
+    limits = Limits(timeout_s=20.0, memory_mb=768) if diagnosis == "memory" else LIMITS  # filling 768 MiB is slow on a busy machine
+    verdict = check_source(course.exercises["constant-offset"], source, sandbox, limits)
+    assert verdict.diagnosis == diagnosis and verdict.details.get("cause") == cause, (verdict.details, verdict.message)
+    assert words.lower() in verdict.message.lower(), verdict.message
+    first = CO.count("\n") + 2  # the tail's first line; an error deeper in it names its own line
+    line = re.search(r"line (\d+)", verdict.message.lower())
+    assert line and first <= int(line[1]) <= first + 2, verdict.message

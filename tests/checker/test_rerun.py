@@ -1,0 +1,91 @@
+"""The rerun's rewriting: where a replaced input goes, and the evidence the checker reads from the syntax."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from attnpos.lessons.checker import rerun
+from attnpos.lessons.checker.substitutes import VALUE_SCALE, scaled, twins_alike, varying_offset
+
+REPLACE_POS = {"pos": "varying_offset(pos, X)"}
+
+
+def run(source: str) -> dict:
+    namespace: dict = {}
+    exec(source, namespace)
+    return namespace
+
+
+def test_the_new_value_goes_before_the_first_use_after_the_last_fill():
+    source = "import numpy as np\nX = np.zeros((1, 3, 2))\npos = np.zeros((3, 2))\npos[:] = 0.6\nused = X + pos\n"
+    rewritten = rerun.substitute(source, REPLACE_POS)
+    lines = rewritten.splitlines()
+    assert lines.index("used = X + pos") == lines.index("pos[:] = 0.6") + 2
+    namespace = run(rewritten)
+    assert not np.allclose(namespace["used"][0, 0], namespace["used"][0, 1])  # the run used the per-slot signal
+
+
+def test_a_name_never_used_is_replaced_after_it_is_set():
+    rewritten = rerun.substitute("import numpy as np\nX = np.ones((1, 3, 2))\npos = 0.6\nmax_diff = 1e-16\n", REPLACE_POS)
+    assert run(rewritten)["pos"].shape == (3, 2)
+
+
+def test_the_main_guard_is_the_top_level_too_and_functions_read_the_new_value():
+    source = (
+        "import numpy as np\ndef shifted(X):\n    return X + pos\n"
+        "if __name__ == '__main__':\n    X = np.zeros((1, 3, 2))\n    pos = 0.6\n    out = shifted(X)\n"
+    )
+    namespace: dict = {"__name__": "__main__"}
+    exec(rerun.substitute(source, REPLACE_POS), namespace)
+    assert not np.allclose(namespace["out"][0, 0], namespace["out"][0, 1])
+
+
+def test_no_rerun_when_the_name_lives_only_in_a_function_or_the_script_does_not_parse():
+    assert rerun.substitute("def f():\n    pos = 1\n", REPLACE_POS) is None
+    assert rerun.substitute("pos = (\n", REPLACE_POS) is None
+
+
+def test_shuffling_the_signal_with_the_tokens_is_seen_through_other_names():
+    assert rerun.indexes_by("shifted = X + pos\nout = f(shifted[:, perm])\n", "pos", "perm")
+    assert rerun.indexes_by("out = f(np.take(X + pos, perm, axis=1))\n", "pos", "perm")
+    assert not rerun.indexes_by("out = f(X[:, perm] + pos)\n", "pos", "perm")
+    # reordering the outputs of attention is what the exercise asks for, not shuffling the signal
+    reorders_outputs = "a = attention_output(X + pos, Wq, Wk, Wv)\nd = a[:, perm]\ne = attention_output(X + pos, Wq, Wk, Wv)[:, perm]\n"
+    assert not rerun.indexes_by(reorders_outputs, "pos", "perm")
+    assert rerun.reaches_attention("shifted = X + pos\nout = attention_output(shifted, Wq, Wk, Wv)\n", "pos")
+    assert not rerun.reaches_attention("shifted = X + pos\nout = attention_output(X, Wq, Wk, Wv)\n", "pos")
+
+
+def test_a_figure_made_of_no_computed_value_is_typed():
+    assert rerun.typed_in("max_diff = 4.4e-16\n", "max_diff")
+    assert rerun.typed_in("max_diff = float('4.4e-16')\n", "max_diff")
+    assert rerun.typed_in("import numpy as np\nmax_diff = np.finfo(float).eps\n", "max_diff")
+    assert not rerun.typed_in("a, b = 1, 2\nmax_diff = np.abs(a - b).max()\n", "max_diff")
+
+
+def test_a_function_that_sets_globals_is_rewritten_inside():
+    source = (
+        "import numpy as np\ndef main():\n    global X, pos, out\n    X = np.zeros((1, 3, 2))\n    pos = 0.6\n    out = X + pos\n"
+        "main()\n"
+    )
+    namespace = run(rerun.substitute(source, REPLACE_POS))
+    assert not np.allclose(namespace["out"][0, 0], namespace["out"][0, 1])
+
+
+def test_adding_the_signal_to_outputs_is_seen():
+    assert rerun.added_to_outputs("late = (out_a + pos).sum(0)\n", "pos", ("out_a",))
+    assert rerun.added_to_outputs("late = attention_output(X, Wq, Wk, Wv) + pos\n", "pos", ())
+    assert not rerun.added_to_outputs("early = attention_output(X + pos, Wq, Wk, Wv)\n", "pos", ())
+
+
+def test_substitutes_keep_the_learners_kind_of_value():
+    W = np.ones((3, 3), dtype=np.float32)
+    assert scaled(W).dtype == np.float32 and scaled(W)[0, 0] == VALUE_SCALE
+    X = np.zeros((2, 6, 4), dtype=np.float32)
+    assert varying_offset(0.6, X).shape == (6, 4) and varying_offset(0.6, X).dtype == np.float32
+    assert varying_offset(np.ones((6, 1)), X).shape == (6, 1)
+    signal = varying_offset(np.ones((1, 6, 4)), X)
+    assert signal.shape == (1, 6, 4) and not np.allclose(signal[0, 0], signal[0, 1])
+    pos = np.arange(24.0).reshape(6, 4)
+    alike = twins_alike(pos, X)
+    assert np.array_equal(alike[4], alike[0]) and pos[4, 0] == 16.0  # the learner's own array is untouched

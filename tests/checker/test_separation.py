@@ -1,0 +1,72 @@
+"""Every exercise's hypotheses are far apart on the starter's arrays, under the contract's substitutions.
+
+The contract of each exercise lists the hypotheses its judge tells apart
+(right, never added, after attention, the inverse reorder, typed, …) and the
+substitutions of its rerun. Here every pair is computed on the starter's
+arrays (with the solution's own choices, such as its ``pos``), on the script
+as written and as the rerun changes it, and a pair that no figure separates
+by a wide margin fails, unless the contract says how the source tells it.
+A new exercise is covered as soon as it is in the course: it needs a contract.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from attnpos.lessons.checker import CONTRACTS, rerun
+from attnpos.lessons.checker.separation import RIGHT, TYPED, every_reading, unseparated
+from attnpos.lessons.course.loader import load_course
+
+COURSE = load_course()
+# Far apart: no figure within four times its tolerance of one hypothesis is near the other.
+MARGIN = 4.0
+
+
+def solution_values(exercise_id: str) -> dict[str, np.ndarray]:
+    """The solution's names, run here (it is the course's own code): the starter's arrays and the solution's choices."""
+    namespace: dict = {"__name__": "__main__"}
+    exec(compile(COURSE.exercises[exercise_id].solution, "solution.py", "exec"), namespace)
+    return {name: np.asarray(namespace[name]) for name in contract_of(exercise_id).names}
+
+
+def contract_of(exercise_id: str):
+    return CONTRACTS[COURSE.exercises[exercise_id].contract]
+
+
+def readings(exercise_id: str):
+    contract = contract_of(exercise_id)
+    first = solution_values(exercise_id)
+    reruns = [
+        {name: np.asarray(value) for name, value in rerun.substituted_values(first, planned.replacements).items()}
+        for planned in contract.reruns
+    ]
+    replaced = [list(planned.replacements) for planned in contract.reruns]
+    return contract, every_reading(contract.hypotheses, contract.typed, replaced, first, reruns)
+
+
+@pytest.mark.parametrize("exercise_id", sorted(COURSE.exercises))
+def test_every_pair_of_hypotheses_is_far_apart_on_the_starters_arrays(exercise_id):
+    assert COURSE.exercises[exercise_id].contract in CONTRACTS, f"{exercise_id} has no contract, so no hypotheses to separate"
+    contract, both = readings(exercise_id)
+    names = {name for reading in both for name in reading.figures}
+    assert RIGHT in names and len(names) > 2, names
+    assert {TYPED + name for name in contract.typed} <= names, "a typed name whose right figure is exactly 0 on the starter's arrays"
+    for pair in contract.told_by_source:
+        assert pair <= names, f"told_by_source names a hypothesis the contract does not have: {set(pair)}"
+    assert unseparated(both, contract.told_by_source, MARGIN) == []
+
+
+@pytest.mark.parametrize("exercise_id", sorted(COURSE.exercises))
+def test_one_run_alone_would_not_do_what_the_rerun_does(exercise_id):
+    """Every rerun is needed: without any one of them some pair is not told apart (so the test above is not vacuous)."""
+    contract, every = readings(exercise_id)
+    for left_out in range(1, len(every)):
+        others = every[:left_out] + every[left_out + 1:]
+        assert unseparated(others, contract.told_by_source) != [], f"rerun {left_out} separates nothing the others do not"
+
+
+def test_a_checks_runs_fit_the_sandbox_workers_side_by_side():
+    from attnpos.lessons.checker import RUNS_PER_CHECK
+
+    assert RUNS_PER_CHECK == 1 + max(len(contract.reruns) for contract in CONTRACTS.values())

@@ -1,0 +1,165 @@
+"""Lessons 5-7's exercises: every hypothesis a checker names gives figures of its own, on the starter's inputs and on the rerun's."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from attnpos.lessons.checker import substitutes
+from attnpos.lessons.checker.contracts import embedding_backward, sinusoidal_table
+
+
+def distinct(tables: dict[str, np.ndarray]) -> list[tuple[str, str]]:
+    """Pairs of hypotheses whose arrays agree (same shape, within 1e-9)."""
+    return [
+        (a, b) for (a, x), (b, y) in itertools.combinations(tables.items(), 2)
+        if x.shape == y.shape and np.allclose(x, y, rtol=0, atol=1e-9)
+    ]
+
+
+def embedding_inputs():
+    rng = np.random.default_rng(5)
+    wte = rng.standard_normal((10, 4))
+    ids = np.array([[3, 7, 3, 1, 3], [7, 2, 2, 9, 0]])
+    rerun_ids = substitutes.other_ids(ids, wte)
+    for which in (ids, rerun_ids):
+        grad_out = np.random.default_rng(0).standard_normal((*which.shape, 4))
+        yield which, grad_out
+
+
+@pytest.mark.parametrize("run", [0, 1], ids=["as-written", "rerun"])
+def test_embedding_hypotheses_are_apart(run):
+    ids, grad_out = list(embedding_inputs())[run]
+    tables = {"right": embedding_backward.scatter(ids, grad_out, 10), **embedding_backward.mistaken_gradients(ids, grad_out, 10)}
+    assert distinct(tables) == []
+
+
+@pytest.mark.parametrize("T, C", [(12, 8), (12, substitutes.wider(8))])
+def test_sinusoidal_hypotheses_are_apart(T, C):
+    assert distinct(sinusoidal_table.tables(T, C)) == []
+
+
+@pytest.mark.parametrize("run", [0, 1], ids=["as-written", "rerun"])
+def test_learned_hypotheses_are_apart(run):
+    rng = np.random.default_rng(7)
+    wte, wpe = rng.standard_normal((6, 4)), 0.02 * rng.standard_normal((8, 4))
+    ids = rng.integers(0, 6, size=(3, 5))
+    if run:
+        ids = substitutes.other_ids(ids, wte)
+    B, T = ids.shape
+    grad_out = rng.standard_normal((B, T, 4))
+    forward = {"right": wte[ids] + wpe[:T], "by-token-id": wte[ids] + wpe[ids], "off-by-one": wte[ids] + wpe[1 : T + 1]}
+    assert distinct(forward) == []
+
+    def rows(values, start=0):
+        grad = np.zeros((8, 4))
+        grad[start : start + T] = values
+        return grad
+
+    by_id = np.zeros((8, 4))
+    np.add.at(by_id, ids, grad_out)
+    backward = {
+        "right": rows(grad_out.sum(0)), "by-token-id": by_id, "off-by-one": rows(grad_out.sum(0), 1),
+        "mean": rows(grad_out.mean(0)), **{f"sequence {b}": rows(grad_out[b]) for b in range(B)},
+    }
+    assert distinct(backward) == []
+    long_ids = rng.integers(0, 6, size=(1, 10))
+    slots = np.arange(10)
+    assert distinct({"modulo": wte[long_ids] + wpe[slots % 8], "clip": wte[long_ids] + wpe[np.minimum(slots, 7)]}) == []
+
+
+# --- the judges themselves, on values as the sandbox would read them ---------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from attnpos.lessons.checker.contracts import CONTRACTS, Runs  # noqa: E402
+from attnpos.lessons.checker.verdicts import Mistake  # noqa: E402
+
+ADD_AT_SOURCE = "grad_wte = np.zeros_like(wte)\nnp.add.at(grad_wte, ids, grad_out)"
+
+
+def embedding_values(ids, wte, seed, backward, dtype):
+    grad_out = np.random.default_rng(seed).standard_normal((*ids.shape, wte.shape[1])).astype(dtype)
+    grad_wte = backward(ids, grad_out.astype(np.float64), wte.shape[0]).astype(dtype)
+    return {"wte": wte.astype(dtype), "ids": ids, "grad_out": grad_out, "out": wte.astype(dtype)[ids], "grad_wte": grad_wte}
+
+
+def judged(exercise, first, rerun, source=ADD_AT_SOURCE):
+    try:
+        contract = CONTRACTS[exercise]
+        CONTRACTS[exercise].judge(Runs(first, (rerun,), ("",), (contract.changed,), source))
+    except Mistake as mistake:
+        return mistake.diagnosis, mistake.cause
+    return "passed", ""
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    V=st.integers(2, 12), C=st.integers(1, 6), B=st.integers(2, 4), T=st.integers(2, 7),
+    seed=st.integers(0, 2**32 - 1), dtype=st.sampled_from([np.float64, np.float32]),
+)
+def test_embedding_judge_passes_right_answers_and_names_each_misconception(V, C, B, T, seed, dtype):
+    rng = np.random.default_rng(seed)
+    wte = rng.standard_normal((V, C))
+    ids = rng.integers(0, V, size=(B, T))
+    rerun_ids = substitutes.other_ids(ids, wte)
+    right = embedding_backward.scatter
+
+    def both(backward):
+        return embedding_values(ids, wte, seed, backward, dtype), embedding_values(rerun_ids, wte, seed + 1, backward, dtype)
+
+    assert judged("embedding-backward", *both(right)) == ("passed", "")
+    counts = np.bincount(ids.ravel(), minlength=V)
+    if counts.max() > 1 and not np.allclose(embedding_backward.last_write_wins(ids, np.ones((B, T, C)), V), right(ids, np.ones((B, T, C)), V)):
+        assert judged("embedding-backward", *both(embedding_backward.last_write_wins))[0] in ("buffered-add", "overwritten")
+    first_only = both(lambda i, g, rows: right(i[0], g[0], rows))
+    if not np.allclose(first_only[0]["grad_wte"], right(ids, first_only[0]["grad_out"].astype(np.float64), V), atol=1e-5):
+        assert judged("embedding-backward", *first_only)[0] in ("first-sequence-only", "buffered-add", "overwritten", "mismatch")
+
+
+@settings(max_examples=30, deadline=None)
+@given(T=st.integers(4, 40), pairs=st.integers(1, 16), k=st.integers(1, 3), dtype=st.sampled_from([np.float64, np.float32]))
+def test_sinusoidal_judge_passes_right_tables_and_names_the_layouts(T, pairs, k, dtype):
+    from attnpos.core.sinusoidal_encoding import shift_error, shift_matrix
+
+    def values(C, shift, cause="right"):
+        pe = sinusoidal_table.tables(T, C)[cause].astype(dtype)
+        M = shift_matrix(shift, C).astype(dtype)
+        figure = shift_error(pe.astype(np.float64), M.astype(np.float64), shift)
+        return {"T": np.array(T), "C": np.array(C), "k": np.array(shift), "pe": pe, "M": M, "shift_error": np.array(figure)}
+
+    C = 2 * pairs
+    wider, farther = substitutes.wider(C), substitutes.farther(k, T)
+    assert judged("sinusoidal-table", values(C, k), values(wider, farther), "") == ("passed", "")
+    for cause in ("halves", "sin-cos-swapped", "from-one", "sign-flipped"):
+        if pairs > 1 or cause not in ("halves", "sign-flipped"):  # one pair: those tables are the right one
+            assert judged("sinusoidal-table", values(C, k, cause), values(wider, farther, cause), "")[0] == cause
+
+
+@settings(max_examples=30, deadline=None)
+@given(B=st.integers(2, 4), T=st.integers(3, 7), seed=st.integers(0, 2**32 - 1))
+def test_learned_judge_passes_right_answers_and_names_the_batch_mistakes(B, T, seed):
+    rng = np.random.default_rng(seed)
+    V, C, max_len = 6, 4, 8
+    wte, wpe = rng.standard_normal((V, C)), 0.02 * rng.standard_normal((max_len, C))
+    long_ids = rng.integers(0, V, size=(1, max_len + 2))
+    source = "try:\n    too_long = add_positions(long_ids, wte, wpe)\nexcept ValueError:\n    too_long = np.zeros(0)"
+
+    def values(ids, backward):
+        grad_out = rng.standard_normal((*ids.shape, C))
+        grad = np.zeros((max_len, C))
+        grad[: ids.shape[1]] = backward(grad_out)
+        x = wte[ids] + wpe[: ids.shape[1]]
+        return {"wte": wte, "wpe": wpe, "ids": ids, "grad_out": grad_out, "x": x, "grad_wpe": grad, "long_ids": long_ids, "too_long": np.zeros(0)}
+
+    ids = rng.integers(0, V, size=(B, T))
+    rerun_ids = substitutes.other_ids(ids, wte)
+    for backward, expected in [
+        (lambda g: g.sum(axis=0), ("passed", "")),
+        (lambda g: g.mean(axis=0), ("batch-not-summed", "mean")),
+        (lambda g: g[-1], ("batch-not-summed", "one-sequence")),
+    ]:
+        assert judged("learned-positions", values(ids, backward), values(rerun_ids, backward), source) == expected

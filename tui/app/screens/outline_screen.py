@@ -1,0 +1,137 @@
+"""The first screen: the course's lessons, sections and exercises, with the learner's progress."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.geometry import Offset
+from textual.widgets import Header, Static, Tree
+
+from attnpos.lessons.course.outline import find_outline_exercise
+from attnpos.lessons.course.progress import exercise_status, lesson_status
+from attnpos.tui.app.keys import bound_key
+from attnpos.tui.app.leaks import Footer
+from attnpos.tui.app.screens.course_screen import CourseScreen
+
+MARKS = {"not started": "○", "in progress": "◐", "done": "●"}
+
+
+def _label(text: str, status: str, detail: str = "") -> Text:
+    return Text.assemble(f"{MARKS[status]} ", text, (f"  {status}{detail}", "dim"))
+
+
+def _questions(lesson, progress) -> str:
+    """How many of the lesson's questions the learner got right at the first answer, once they answered one."""
+    right_first, answered = progress.first_answers(lesson.quizzes)
+    return f" · quiz {right_first}/{len(lesson.quizzes)} first try" if answered else ""
+
+
+class OutlineScreen(CourseScreen):
+    """The course at a glance; Enter opens, `c` continues where the learner left off."""
+
+    CSS_PATH = "outline_screen.tcss"
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("c", "continue", "Continue"),
+        Binding("y", "playground", "Playground"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static(id="outline-intro")
+        tree: Tree = Tree("course", id="outline")
+        tree.show_root = False
+        tree.auto_expand = False  # enter opens a lesson rather than folding it
+        yield tree
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(Tree).focus()
+
+    def on_screen_resume(self) -> None:
+        """Drawn on every return to the outline (the first push included), so progress marks are current."""
+        self.refresh_outline()
+
+    def refresh_outline(self) -> None:
+        app, progress = self.app, self.app.progress
+        position = progress.position
+        where = f"Lesson {position[0]}, section {position[1] + 1}" if position else "the first lesson"
+        tree_key = partial(bound_key, self.query_one(Tree))
+        exercise = find_outline_exercise(app.outline, progress.open_exercise)
+        if exercise is not None:
+            where = f"the exercise “{exercise.title}”"
+        self.query_one("#outline-intro", Static).update(
+            Text.assemble(
+                (app.course_text.opening(len(app.outline)) + "\n", ""),
+                (app.course_text.prerequisites + "\n", "dim"),
+                (tree_key("select_cursor"), "bold"), " opens · ", (tree_key("toggle_node"), "bold"), " shows sections · ",
+                (self.key("continue"), "bold"), f" continues at {where} · ",
+                (self.key("command_palette"), "bold"), " jumps anywhere, the glossary too · ",
+                (self.key("playground"), "bold"), " opens the playground · ", (self.key("help"), "bold"), " lists every key",
+            )
+        )
+        tree = self.query_one(Tree)
+        cursor = tree.cursor_line
+        tree.clear()
+        for lesson in app.outline:
+            node = tree.root.add(
+                _label(f"Lesson {lesson.number} · {lesson.title}", lesson_status(lesson, progress), _questions(lesson, progress)),
+                data=("lesson", lesson.number, None),
+                # Folded, so every lesson fits the first screen; → or space unfolds one.
+                expand=False,
+            )
+            visited = progress.visited(lesson.number)
+            for index, title in enumerate(lesson.sections):
+                # Sections carry only the mark: a word on every line would drown the titles.
+                section = node.add_leaf(
+                    Text(f"{MARKS['done' if index in visited else 'not started']} {title}"),
+                    data=("section", lesson.number, index),
+                )
+                for exercise in (e for e in lesson.exercises if e.section == index):
+                    section.allow_expand = False
+                    node.add_leaf(
+                        _label(f"  Exercise · {exercise.title}", exercise_status(exercise.id, progress)),
+                        data=("exercise", lesson.number, exercise.id),
+                    )
+        self.call_after_refresh(setattr, tree, "cursor_line", max(cursor, 0))
+
+    @on(Tree.NodeHighlighted)
+    def _highlighted(self, event: Tree.NodeHighlighted) -> None:
+        self.call_after_refresh(self._place_terminal_cursor)  # once the tree has scrolled to the row
+
+    def _place_terminal_cursor(self) -> None:
+        """The terminal's cursor on the highlighted row, so a screen reader follows the outline."""
+        tree = self.query_one(Tree)
+        node = tree.cursor_node
+        if node is None or not tree.has_focus:
+            return
+        depth, parent = 0, node.parent  # lessons 0, their sections and exercises 1
+        while parent is not None and parent is not tree.root:
+            depth, parent = depth + 1, parent.parent
+        region = tree.content_region
+        self.app.cursor_position = Offset(region.x + depth * tree.guide_depth, region.y + tree.cursor_line - int(tree.scroll_offset.y))
+
+    @on(Tree.NodeSelected)
+    def _selected(self, event: Tree.NodeSelected) -> None:
+        event.stop()
+        self._open(event.node.data)
+
+    def _open(self, data) -> None:
+        if data is None:
+            return
+        kind, lesson, detail = data
+        if kind == "exercise":
+            self.app.open_exercise(detail)
+        else:
+            self.app.open_lesson(lesson, detail)
+
+    def action_playground(self) -> None:
+        self.app.open_playground()
+
+    def action_continue(self) -> None:
+        self.app.action_continue()

@@ -1,0 +1,87 @@
+"""What the command line opens but never imports: the app, the course exported for Jupyter, the course served to a browser.
+
+The four interfaces (app, cli, notebook, web) never import each other. The
+command line parses and validates; when a command opens another interface, it
+calls one of these launchers, which `attnpos.tui.main` hands it. Each imports
+its interface only when called, so no command loads Textual, Jupyter or the
+web server that it does not use.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from attnpos.lessons.course.model import Course
+from attnpos.tui.render.exercise_print import shown_path
+from attnpos.tui.render.usage import UsageError
+
+
+def open_app(data_dir: Path | None, start: tuple[int, int] | str | None = None, play: str | None = None) -> int:
+    """Run the course in the Textual app until the learner quits."""
+    from attnpos.tui.app.course_app import AttnposApp
+
+    AttnposApp(data_dir=data_dir, start=start, play=play).run()
+    return 0
+
+
+def _extra(extra: str, module: str) -> None:
+    """A one-line error naming the extra to install when its package is missing."""
+    try:
+        __import__(module)
+    except ImportError:
+        raise UsageError(f"this needs the {extra} extra: pip install 'attnpos[{extra}]'") from None
+
+
+def export_notebooks(course: Course, which: str, folder: Path) -> int:
+    _extra("jupyter", "nbformat")
+    from attnpos.tui.notebook.export import export_notebooks as write
+
+    if which == "all":
+        lessons = list(course.lessons)
+    elif which.isdigit():
+        try:
+            lessons = [course.lesson(int(which))]
+        except KeyError as error:
+            raise UsageError(error.args[0]) from None
+    else:
+        raise UsageError(f"{which!r} is neither a lesson number nor 'all'")
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"not a folder: {shown_path(folder)}")
+    try:
+        written = write(course, lessons, folder)
+    except OSError as error:
+        raise UsageError(f"cannot write into {shown_path(folder)}: {error.strerror or error}") from None
+    for path in written:
+        print(f"wrote {shown_path(path)}")
+    print("open them in Jupyter; their first cell loads the %attnpos magic")
+    return 0
+
+
+def serve(host: str, port: int, sessions_dir: Path | None, data_dir: Path | None, allow_remote: bool = False) -> int:
+    _extra("web", "textual_serve")
+    from attnpos.lessons.checker import ConfinementUnavailable, Sandbox
+    from attnpos.lessons.course.progress import default_data_dir
+    from attnpos.tui.web.serve import CourseServer, is_loopback
+
+    if not 1 <= port <= 65535:
+        raise UsageError("--port must be between 1 and 65535")
+    public = not is_loopback(host)
+    if public and not allow_remote:
+        raise UsageError(f"{host} can be reached from other machines; say --allow-remote if that is what you want")
+    if public:
+        # Every learner's code runs on this host: beyond loopback, only with every confinement layer.
+        try:
+            with Sandbox(max_workers=1, strict=True):
+                pass
+        except ConfinementUnavailable as reason:
+            raise UsageError(f"refusing to serve on {host}: {reason}") from None
+        print(f"attnpos: warning: anyone who can reach {host}:{port} can run Python code on this machine "
+              "(confined by the strict sandbox); use a firewall or an SSH tunnel", file=sys.stderr)
+    folder = sessions_dir or (data_dir or default_data_dir()) / "browser-sessions"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise UsageError(f"cannot make {shown_path(folder)}: {error.strerror or error}") from None
+    CourseServer(host, port, folder, strict=public).serve()
+    return 0
