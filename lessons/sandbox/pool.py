@@ -393,8 +393,8 @@ class _PooledSandbox(Sandbox):
     def _launch_server(self) -> Forked:
         return self._pool.fork_server()
 
-    def close(self) -> None:
-        """Cancel running runs and stop the server without waiting for it to exit.
+    def close(self, wait: bool = True) -> None:
+        """Cancel running runs and stop the server without waiting for it to exit, whatever ``wait`` says.
 
         It exits on its own once its control socket closes, and the warm
         parent reaps it; waiting would add the namespaces' teardown to every file.
