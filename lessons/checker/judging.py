@@ -241,7 +241,7 @@ def judge_runs(exercise: ExerciseSpec, run: RunResult, reruns: Sequence[RunResul
 
 def _answers(contract: Contract, answers: tuple[bool, ...]) -> Mapping[Question, bool]:
     """Each of the contract's questions with the first run's answer to it, asked before the script ran."""
-    return dict(zip(contract.questions, answers))  # one missing is a checker error where the judge asks it
+    return dict(zip(contract.questions, answers, strict=False))  # one missing is a checker error where the judge asks it
 
 
 def _require_separation(contract: Contract, runs: Runs) -> None:

@@ -15,8 +15,8 @@ import numpy as np
 
 from attnpos.core import permute_tokens
 from attnpos.lessons.checker.contracts.common import (
-    Question,
     Contract,
+    Question,
     Rerun,
     Runs,
     close,

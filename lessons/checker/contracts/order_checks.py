@@ -13,8 +13,8 @@ import numpy as np
 
 from attnpos.core import permute_tokens, pooled_readout
 from attnpos.lessons.checker.contracts.common import (
-    Question,
     Contract,
+    Question,
     Rerun,
     Runs,
     close,
