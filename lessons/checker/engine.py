@@ -120,7 +120,7 @@ class Checker:
         self._lock = threading.Lock()
         self._checks_going = 0
         self._waiting: deque[_Check] = deque()
-        self._tokens: set[CancelToken] = set()  # of every check and run not yet ended
+        self._tokens: list[CancelToken] = []  # of every check and run not yet ended (a caller may share one between checks)
         self._closed = False
         self._started = self._executor.submit(runner.start)
 
@@ -238,7 +238,7 @@ class Checker:
         with self._lock:
             waiting, self._waiting = list(self._waiting), deque()
             for check in waiting:
-                self._tokens.discard(check.token)
+                self._tokens.remove(check.token)
             tokens = list(self._tokens)
         for check in waiting:
             check.verdict.cancel()
@@ -346,6 +346,7 @@ class Checker:
             if following.verdict.set_running_or_notify_cancel():
                 self._start(following)
                 return
+            self._forget(following.token)  # its caller cancelled it while it waited
 
     def _refused(self) -> None:
         """Wait for the start begun at opening; strict mode's refusal is raised again, never retried (the machine
@@ -369,8 +370,8 @@ class Checker:
         with self._lock:
             if self._closed:
                 raise RuntimeError("the checker is closed")
-            self._tokens.add(token)
+            self._tokens.append(token)
 
     def _forget(self, token: CancelToken) -> None:
         with self._lock:
-            self._tokens.discard(token)
+            self._tokens.remove(token)
