@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Collection, Mapping, Sequence
+from functools import lru_cache
 
 # This module, named in each run's request; the learner process imports it by that name.
 READING_MODULE = "attnpos.lessons.checker.rerun"
@@ -94,6 +95,12 @@ def _parsed(source: str) -> ast.Module | None:
         return None
 
 
+@lru_cache(maxsize=1)
+def _question_tree(source: str) -> ast.Module | None:
+    """The tree every question reads (none changes it): parsed once for all of a run's questions."""
+    return _parsed(source)
+
+
 def substituted_values(values: Mapping[str, object], replacements: Mapping[str, str]) -> dict[str, object]:
     """The values a rerun's replacements give, computed here rather than in a rewritten script (for the separation test).
 
@@ -119,7 +126,7 @@ def indexes_by(source: str, signal: str, perm: str) -> bool:
 
     Evidence that the position signal was shuffled together with the tokens.
     """
-    tree = _parsed(source)
+    tree = _question_tree(source)
     if tree is None:
         return False
     carriers = _derived(tree, signal)
@@ -155,7 +162,7 @@ def _derived(tree: ast.Module, name: str) -> set[str]:
 
 def typed_in(source: str, name: str) -> bool:
     """Whether the last top-level assignment to ``name`` uses no value the script computed (``max_diff = 4.4e-16``, ``np.finfo(float).eps``)."""
-    tree = _parsed(source)
+    tree = _question_tree(source)
     if tree is None:
         return False
     values = [
@@ -170,7 +177,7 @@ def typed_in(source: str, name: str) -> bool:
 
 def reaches_attention(source: str, signal: str) -> bool:
     """Whether ``signal``, or anything computed from it, is passed to an attention call."""
-    tree = _parsed(source)
+    tree = _question_tree(source)
     if tree is None:
         return False
     carriers = _derived(tree, signal)
@@ -182,7 +189,7 @@ def reaches_attention(source: str, signal: str) -> bool:
 
 def added_to_outputs(source: str, signal: str, outputs: tuple[str, ...]) -> bool:
     """Whether ``signal`` is added to an attention call's result or to one of the named outputs (``attn(X) + pos``)."""
-    tree = _parsed(source)
+    tree = _question_tree(source)
     if tree is None:
         return False
     for node in ast.walk(tree):
@@ -198,7 +205,7 @@ def borrows(source: str, names: Collection[str]) -> bool:
 
     A function of the learner's own that happens to share a name is not borrowing.
     """
-    tree = _parsed(source)
+    tree = _question_tree(source)
     if tree is None:
         return False
     for node in ast.walk(tree):
@@ -214,7 +221,7 @@ def borrows(source: str, names: Collection[str]) -> bool:
 
 def augments_subscript(source: str, name: str) -> bool:
     """Whether the script adds into ``name[...]`` in place (``grad[ids] += g``), rather than assigning it."""
-    tree = _parsed(source)
+    tree = _question_tree(source)
     if tree is None:
         return False
     return any(
@@ -226,7 +233,7 @@ def augments_subscript(source: str, name: str) -> bool:
 
 def calls_with(source: str, argument: str) -> bool:
     """Whether the script calls anything with ``argument`` among its arguments (``add_positions(long_ids, …)``)."""
-    tree = _parsed(source)
+    tree = _question_tree(source)
     if tree is None:
         return False
     return any(

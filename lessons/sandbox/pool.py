@@ -224,7 +224,7 @@ class SandboxPool:
 
     def sandbox(self, max_workers: int | None = None) -> Sandbox:
         """A sandbox of its own (``workers`` runs at once unless said), to be closed after use; its fork server is forked on its first run."""
-        return _PooledSandbox(self, self.workers if max_workers is None else max_workers)
+        return _SandboxFromPool(self, self.workers if max_workers is None else max_workers)
 
     def fork_server(self) -> Forked:
         """A fresh fork server: its process, its control socket, its confinement and its own pids cgroup (or None).
@@ -383,7 +383,7 @@ def _pid_of(pidfd: int) -> int | None:
     return None
 
 
-class _PooledSandbox(Sandbox):
+class _SandboxFromPool(Sandbox):
     """A sandbox whose fork server the pool forks from its warm parent instead of starting cold."""
 
     def __init__(self, pool: SandboxPool, max_workers: int) -> None:
