@@ -64,8 +64,8 @@ Limits of these guarantees
 The results are the learner process's own report: a script can write any
 numbers it likes under its own names (the checker's rerun is what tells a
 computed figure from a typed one), and any answers to its reading's
-questions (which tell the checker no more than the script's own source
-could: a judge asks them only to choose between mistakes). What the learner can reach outside its
+questions (no more than its source could get: a script may as well be
+written to give the answer it wants). What the learner can reach outside its
 process depends on the layers the kernel offers; the README's sandbox
 section lists each with the Linux version it needs. Threads the script
 started keep running while the results are written. macOS is not
