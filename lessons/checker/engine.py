@@ -99,6 +99,7 @@ class _Check:
     """A check waiting its turn or going on: its runs (the first, then each rerun) and the verdict they will give."""
 
     exercise: ExerciseSpec
+    names: tuple[str, ...]  # what each run reads back
     runs: tuple[Callable[[Sandbox], RunResult], ...]
     token: CancelToken
     verdict: Future[Verdict]
@@ -278,7 +279,7 @@ class Checker:
 
         first_reading, *rerun_readings = planned.readings
         runs = (one_run(first, first_reading), *(one_run(rerun, reading) for reading in rerun_readings))
-        check = _Check(exercise, runs, token, Future())
+        check = _Check(exercise, planned.names, runs, token, Future())
         self._track(token)
         with self._lock:
             start = self._checks_going < self._jobs
@@ -295,12 +296,7 @@ class Checker:
         """Start every run of ``check`` at once; the last to end judges them, hands over the sandbox and the slot."""
         from attnpos.lessons.checker.judging import judge
 
-        try:
-            sandbox = self._sandbox_for_one()
-        except BaseException as error:  # the pool is closed
-            check.verdict.set_exception(error)
-            self._ended(check)
-            return
+        sandbox = self._sandbox_for_one()
         futures: list[Future[RunResult]] = []
         left = [len(check.runs)]
 
@@ -309,8 +305,9 @@ class Checker:
                 left[0] -= 1
                 if left[0]:
                     return
+            first, *reruns = (_outcome(future, check.names) for future in futures)
             try:
-                check.verdict.set_result(judge(check.exercise, futures[0].result, [f.result for f in futures[1:]]))
+                check.verdict.set_result(judge(check.exercise, first, reruns))
             except BaseException as error:  # ConfinementUnavailable, ScriptRefused: the caller's to say
                 check.verdict.set_exception(error)
             finally:
@@ -329,7 +326,7 @@ class Checker:
 
         try:
             return self._executor.submit(go)
-        except RuntimeError as closed:  # the executor was shut down meanwhile: the run fails as a sandbox fault
+        except RuntimeError as closed:  # closed between this check's submitting and its start: a sandbox fault
             failed: Future[RunResult] = Future()
             failed.set_exception(closed)
             return failed
@@ -375,3 +372,11 @@ class Checker:
     def _forget(self, token: CancelToken) -> None:
         with self._lock:
             self._tokens.remove(token)
+
+
+def _outcome(run: Future[RunResult], names: tuple[str, ...]) -> Callable[[], RunResult]:
+    """What gives the run's result (or raises the sandbox's failure); a run dropped before it started, as the
+    checker closed, ended cancelled like one stopped while it ran."""
+    if run.cancelled():
+        return lambda: RunResult("cancelled", missing=names, detail="the run was cancelled before it started")
+    return run.result

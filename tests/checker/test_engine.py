@@ -63,3 +63,14 @@ def test_checks_beyond_jobs_wait_their_turn_in_order():
             check.add_done_callback(lambda _, name=name: ended.append(name))
         checker.wait(checks)
     assert ended == ["first", "second"] and all(check.result().passed for check in checks)
+
+
+def test_closing_stops_the_check_going_on_and_drops_those_waiting():
+    exercise = COURSE.exercises["constant-offset"]
+    endless = "while True:\n    pass\n"
+    checker = open_checker(jobs=1, limits=Limits(timeout_s=120.0))
+    checks = [checker.submit(exercise, endless) for _ in range(3)]
+    checker.close()  # far sooner than the 120 s each run may take: the one going on is cancelled
+    going = checks[0].result()
+    assert going.diagnosis == "crash" and going.details["detail"].startswith("the run was cancelled"), going
+    assert checks[1].cancelled() and checks[2].cancelled()
