@@ -63,7 +63,7 @@ def _table_tolerance(roundoff: float, T: int, C: int, cause: str = "right") -> f
     return rounding(roundoff, 1 + (T + 1) * fastest)
 
 
-def _judge_run(values: Values, runs: Runs, first: Values | None = None) -> Passed:
+def _judge_run(values: Values, first: Values | None = None) -> Passed:
     T = read_whole(values, "T", 2, MAX_POSITIONS)
     C = read_whole(values, "C", 2, MAX_CHANNELS)
     if C % 2:
@@ -107,11 +107,11 @@ def _unfollowed(values: Values, first: Values | None, name: str) -> None:
 def judge(runs: Runs) -> Passed:
     if runs.says(BORROWS):
         raise Mistake("mismatch", "borrowed", name="pe")
-    _judge_run(runs.first, runs)
+    _judge_run(runs.first)
     rerun = runs.second(CHANGED)
     if np.array_equal(rerun["C"], runs.first["C"]):
         raise Mistake("rerun-failed", changed=CHANGED, failure="the script sets `C` again after the checker changed it")
-    return _judge_run(rerun, runs, runs.first)
+    return _judge_run(rerun, runs.first)
 
 
 def hypotheses(values: Values) -> Hypotheses:
