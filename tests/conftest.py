@@ -40,6 +40,15 @@ def data_dir(tmp_path, monkeypatch: pytest.MonkeyPatch):
     return folder
 
 
+@pytest.fixture(scope="session")
+def checker():
+    """One warm checker for every test of this process that checks answers (the sandbox's own tests build their own)."""
+    from attnpos.lessons.checker import open_checker
+
+    with open_checker() as warm:
+        yield warm
+
+
 @pytest.fixture
 def make_app(data_dir) -> Callable[..., AttnposApp]:
     """Course apps on the test's data folder, without animations: ``make_app(start=(1, 2))``."""

@@ -60,7 +60,7 @@ def export_notebooks(course: Course, which: str, folder: Path) -> int:
 
 def serve(host: str, port: int, sessions_dir: Path | None, data_dir: Path | None, allow_remote: bool = False) -> int:
     _extra("web", "textual_serve")
-    from attnpos.lessons.checker import ConfinementUnavailable, Sandbox
+    from attnpos.lessons.checker import ConfinementUnavailable, open_checker
     from attnpos.lessons.course.progress import default_data_dir
     from attnpos.tui.web.serve import CourseServer, is_loopback
 
@@ -72,8 +72,8 @@ def serve(host: str, port: int, sessions_dir: Path | None, data_dir: Path | None
     if public:
         # Every learner's code runs on this host: beyond loopback, only with every confinement layer.
         try:
-            with Sandbox(max_workers=1, strict=True):
-                pass
+            with open_checker(strict=True) as probe:
+                _ = probe.confinement  # waiting for its start raises when strict mode cannot be met
         except ConfinementUnavailable as reason:
             raise UsageError(f"refusing to serve on {host}: {reason}") from None
         print(f"attnpos: warning: anyone who can reach {host}:{port} can run Python code on this machine "

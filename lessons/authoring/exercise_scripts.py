@@ -11,13 +11,12 @@ is a problem of the checker, reported here and never shown as the learner's.
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future
 
+from attnpos.lessons.checker import Checker, Limits, Verdict
 from attnpos.lessons.checker.contracts import CONTRACTS
-from attnpos.lessons.checker.judging import check_source
 from attnpos.lessons.checker.verdicts import CHECKER_ERROR
 from attnpos.lessons.course.model import Exercise
-from attnpos.lessons.sandbox import Limits, Sandbox
 
 # A mistake that loops for ever is stopped sooner than a learner's own run
 # (the answers are tiny: the slowest solution runs in well under 0.5 s).
@@ -25,9 +24,9 @@ MISTAKE_LIMITS = Limits(timeout_s=3.0)
 MISTAKE_SEPARATOR = "__"
 
 
-def exercise_problems(exercises: dict[str, Exercise], sandbox: Sandbox, jobs: int = 4) -> list[str]:
+def exercise_problems(exercises: dict[str, Exercise], checker: Checker) -> list[str]:
     problems: list[str] = []
-    runs = []
+    runs: list[tuple[Exercise, str, str, str | None]] = []
     for exercise in exercises.values():
         where = f"{exercise.folder.name}/"
         contract = CONTRACTS.get(exercise.contract)
@@ -56,20 +55,20 @@ def exercise_problems(exercises: dict[str, Exercise], sandbox: Sandbox, jobs: in
         sources.update({f"right/{name}": source for name, source in exercise.right.items()})
         runs += [(exercise, path, sources[path], diagnosis) for path, diagnosis in expected.items()]
 
-    def judge(item):
-        exercise, path, source, diagnosis = item
-        limits = Limits() if diagnosis == "passed" else MISTAKE_LIMITS
-        return item, check_source(exercise, source, sandbox, limits, filename=path.rsplit("/", 1)[-1])
-
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
-        for (exercise, path, _, diagnosis), verdict in pool.map(judge, runs):
-            where = f"{exercise.folder.name}/{path}"
-            if verdict.diagnosis == CHECKER_ERROR:
-                problems.append(f"{where}: the checker failed: {verdict.details.get('error')}")
-            elif diagnosis is None and verdict.passed:
-                problems.append(f"{where} already passes; it should leave the learner something to do")
-            elif diagnosis == "passed" and not verdict.passed:
-                problems.append(f"{where} does not pass its checker: {verdict.diagnosis}: {verdict.message}")
-            elif diagnosis not in (None, "passed") and verdict.diagnosis != diagnosis:
-                problems.append(f"{where} gets {verdict.diagnosis!r} ({verdict.details.get('cause', '')}), not {diagnosis!r}: {verdict.message}")
+    checks: list[Future[Verdict]] = [
+        checker.submit(exercise, source, filename=path.rsplit("/", 1)[-1], limits=Limits() if wanted == "passed" else MISTAKE_LIMITS)
+        for exercise, path, source, wanted in runs
+    ]
+    checker.wait(checks)
+    for (exercise, path, _, wanted), check in zip(runs, checks, strict=True):
+        verdict = check.result()
+        where = f"{exercise.folder.name}/{path}"
+        if verdict.diagnosis == CHECKER_ERROR:
+            problems.append(f"{where}: the checker failed: {verdict.details.get('error')}")
+        elif wanted is None and verdict.passed:
+            problems.append(f"{where} already passes; it should leave the learner something to do")
+        elif wanted == "passed" and not verdict.passed:
+            problems.append(f"{where} does not pass its checker: {verdict.diagnosis}: {verdict.message}")
+        elif wanted not in (None, "passed") and verdict.diagnosis != wanted:
+            problems.append(f"{where} gets {verdict.diagnosis!r} ({verdict.details.get('cause', '')}), not {wanted!r}: {verdict.message}")
     return problems

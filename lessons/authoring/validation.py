@@ -33,7 +33,7 @@ class UnknownExercise(ValueError):
     """An exercise id given to :func:`check_course` that the course does not have."""
 
 
-def check_course(jobs: int = 4, only: Sequence[str] | None = None) -> CourseCheck:
+def check_course(jobs: int = 2, only: Sequence[str] | None = None) -> CourseCheck:
     """Load the course folder's course and check everything in it; ``jobs`` learner scripts are checked at once.
 
     ``only``: run the scripts of these exercises alone (a writer's quick check
@@ -63,9 +63,9 @@ def check_course(jobs: int = 4, only: Sequence[str] | None = None) -> CourseChec
         load_grading(course)  # an instructor's edits to the grading table are checked here too
     except SubmissionError as problem:
         problems.append(str(problem))
-    from attnpos.lessons.authoring.exercise_scripts import exercise_problems  # the sandbox starts processes: only when needed
-    from attnpos.lessons.checker import Sandbox
+    from attnpos.lessons.authoring.exercise_scripts import exercise_problems  # the checker starts processes: only when needed
+    from attnpos.lessons.checker import open_checker
 
-    with Sandbox(max_workers=jobs) as sandbox:
-        problems += [f"lessons/content/exercises/{problem}" for problem in exercise_problems(exercises, sandbox, jobs)]
+    with open_checker(jobs=jobs) as checker:
+        problems += [f"lessons/content/exercises/{problem}" for problem in exercise_problems(exercises, checker)]
     return CourseCheck(tuple(problems), course)

@@ -1,104 +1,71 @@
-"""From a learner's script to a verdict: run it, rerun it with other inputs, judge both.
+"""From a check's runs to a verdict: what each run reads of its script, and judging what they gave.
 
-The two runs go at once (the sandbox runs them in parallel), so a check costs
-about one run's time. Run diagnoses (the script did not run, a name is
-missing) come from the first run alone; the contract's judge sees both.
+A check is the script run as written and once per rerun of its contract,
+all at once (lessons/checker/engine.py runs them), so it costs about one
+run's time. Each run's learner process reads its own script first (the
+first answers the contract's questions about the source, each rerun
+rewrites it: lessons/checker/rerun.py); nothing here parses learner
+source. Run diagnoses (the script did not run, a name is missing) come from
+the first run alone; the contract's judge sees every run.
 """
 
 from __future__ import annotations
 
-import functools
 import re
-import threading
 import traceback
-from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor, wait
-from dataclasses import replace
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
 
-from attnpos.lessons.checker import rerun
-from attnpos.lessons.checker.contracts import CONTRACTS, Contract, Runs
+from attnpos.lessons.checker.contracts import CONTRACTS, Contract, Question, Runs
+from attnpos.lessons.checker.rerun import READING_MODULE
 from attnpos.lessons.checker.separation import RIGHT, TYPED, every_reading, indistinct, unseparated
 from attnpos.lessons.checker.values import MAX_ELEMENTS, too_large
 from attnpos.lessons.checker.verdicts import CHECKER_ERROR, ExerciseSpec, Mistake, Passed, Verdict, render
-from attnpos.lessons.sandbox import (
-    INTERRUPT_POLL_S,
-    CancelToken,
-    ConfinementUnavailable,
-    Limits,
-    RunResult,
-    Sandbox,
-    ScriptRefused,
-    printable,
-    read_script,
-    refuse_if_too_large,
-)
+from attnpos.lessons.sandbox import ConfinementUnavailable, Reading, RunResult, ScriptRefused, printable
 
 SYNTAX_ERRORS = ("SyntaxError", "IndentationError", "TabError")  # Python could not read the script: nothing ran
 
 
-def check_source(
-    exercise: ExerciseSpec, source: str, sandbox: Sandbox, limits: Limits = Limits(),
-    cancel: CancelToken | None = None, filename: str = "answer.py",
-) -> Verdict:
-    """The verdict on ``source``; a failure of the checker's own is a ``checker-error`` verdict, never raised.
+@dataclass(frozen=True)
+class Plan:
+    """A check's runs: the names each reads back, and what each does with the script before running it."""
 
-    Raises :class:`ScriptRefused` for a script over the sandbox's size limit
-    and :class:`ConfinementUnavailable` when strict mode cannot start.
-    """
+    names: tuple[str, ...]
+    readings: tuple[Reading, ...]  # the first run's (it answers the contract's questions), then each rerun's (it rewrites)
+
+
+def plan(exercise: ExerciseSpec) -> Plan:
+    """The runs that check an answer to ``exercise``: the script as written, then once per rerun of its contract."""
     contract = CONTRACTS[exercise.contract]
-    refuse_if_too_large(len(source.encode("utf-8")), filename)  # before the reruns parse it
-
-    def check() -> Verdict:
-        reruns = _start_reruns(contract, source, sandbox, limits, cancel, filename)  # each goes on in a thread
-        first = sandbox.run_source(source, contract.names, limits, filename=filename, cancel=cancel)
-        return judge_runs(exercise, first, reruns, source)
-
-    return _guarded(exercise, check)
+    first = Reading(READING_MODULE, questions=tuple(question.as_json() for question in contract.questions))
+    reruns = (Reading(READING_MODULE, rewrite=planned.replacements) for planned in contract.reruns)
+    return Plan(contract.names, (first, *reruns))
 
 
-def check_file(
-    exercise: ExerciseSpec, path: Path, sandbox: Sandbox, limits: Limits = Limits(), cancel: CancelToken | None = None,
-) -> Verdict:
-    """The verdict on the answer file at ``path``, read once, never through a symbolic link.
+def judge(exercise: ExerciseSpec, first: Callable[[], RunResult], reruns: Sequence[Callable[[], RunResult]]) -> Verdict:
+    """The verdict on a check's ended runs, each given as what returns its result (or raises the sandbox's failure).
 
-    Raises :class:`ScriptRefused` (a link, not a plain file, too large),
-    OSError (unreadable) or UnicodeDecodeError (not UTF-8): the file, not
-    the learner's code, is at fault. Like :func:`check_source` otherwise.
+    A failure of the checker's own is a ``checker-error`` verdict, never
+    raised; :class:`ScriptRefused` and :class:`ConfinementUnavailable` from
+    the first run are raised (the file, or the machine, is at fault).
     """
-    contract = CONTRACTS[exercise.contract]
-    data = read_script(path)
-    source = data.decode("utf-8")
 
-    def check() -> Verdict:
-        reruns = _start_reruns(contract, source, sandbox, limits, cancel, Path(path).name)
-        first = sandbox.run_bytes(data, path, contract.names, limits, cancel=cancel)
-        return judge_runs(exercise, first, reruns, source)
+    def verdict() -> Verdict:
+        run = first()
+        return judge_runs(exercise, run, [_rerun_result(result) for result in reruns])
 
-    return _guarded(exercise, check)
+    return _guarded(exercise, verdict)
 
 
-def check_in_parallel(checks: Sequence[Callable[[], Verdict]], jobs: int, cancel: CancelToken) -> list[Verdict]:
-    """Each check's verdict, in order, ``jobs`` at a time, each in a worker thread.
-
-    Ctrl+C (KeyboardInterrupt in the calling thread) cancels ``cancel`` (the
-    runs in progress stop at once), drops the checks not started and propagates.
-    """
-    executor = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="check")
+def _rerun_result(result: Callable[[], RunResult]) -> RunResult | str:
+    """A rerun's result, or why the sandbox could not make it."""
     try:
-        futures = [executor.submit(check) for check in checks]
-        pending = set(futures)
-        while pending:
-            _, pending = wait(pending, timeout=INTERRUPT_POLL_S)
-        verdicts = [future.result() for future in futures]
-    except BaseException:
-        cancel.cancel()
-        executor.shutdown(wait=False, cancel_futures=True)
-        raise
-    executor.shutdown()
-    return verdicts
+        return result()
+    except (OSError, RuntimeError) as error:  # the sandbox could not start the run
+        return f"the sandbox could not rerun it ({error})"
 
 
 def checker_error(exercise: ExerciseSpec, error: BaseException) -> Verdict:
@@ -110,7 +77,7 @@ def checker_error(exercise: ExerciseSpec, error: BaseException) -> Verdict:
 
 
 def _guarded(exercise: ExerciseSpec, judge: Callable[[], Verdict]) -> Verdict:
-    """``judge()``, or a ``checker-error`` verdict if it raises (a RecursionError in a syntax tree, a sandbox fault)."""
+    """``judge()``, or a ``checker-error`` verdict if it raises (a bug in a judge, a sandbox fault)."""
     try:
         return judge()
     except (ConfinementUnavailable, ScriptRefused):
@@ -119,61 +86,26 @@ def _guarded(exercise: ExerciseSpec, judge: Callable[[], Verdict]) -> Verdict:
         return checker_error(exercise, error)
 
 
-class _Rerun:
-    """One rerun, going on in a thread of its own while the first run goes on in the caller's."""
-
-    def __init__(self, run: Callable[[], RunResult]) -> None:
-        self._result: RunResult | None = None
-        self._failure = ""
-        self._thread = threading.Thread(target=self._go, args=(run,), name="checker-rerun", daemon=True)
-        self._thread.start()
-
-    def _go(self, run: Callable[[], RunResult]) -> None:
-        try:
-            self._result = run()
-        except (OSError, RuntimeError) as error:  # the sandbox could not start the run
-            self._failure = f"the sandbox could not rerun it ({error})"
-
-    def outcome(self, names: tuple[str, ...]) -> tuple[dict[str, np.ndarray] | None, str]:
-        """The rerun's values if it gave every name, else None and why not."""
-        self._thread.join()
-        result = self._result
-        if result is None:
-            return None, self._failure or "the script could not be rewritten"
-        unread = [name for name in names if name not in result.values]
-        if unread:
-            why = f"{result.error.type}: {result.error.message}" if result.error else result.detail
-            return None, f"{why} (`{unread[0]}` was never set)"
-        oversized = [name for name in names if result.values[name].size > MAX_ELEMENTS]
-        if oversized:
-            return None, f"`{oversized[0]}` came out larger than the checker judges"
-        return dict(result.values), ""
+class ReadingFailed(RuntimeError):
+    """The checker's reading of a script failed in the learner's process: a fault of the checker's, said as one."""
 
 
-class _NoRerun:
-    def __init__(self, failure: str) -> None:
-        self._failure = failure
-
-    def outcome(self, names: tuple[str, ...]) -> tuple[None, str]:
-        return None, self._failure
-
-
-def _start_reruns(
-    contract: Contract, source: str, sandbox: Sandbox, limits: Limits, cancel: CancelToken | None, filename: str,
-) -> list[_Rerun | _NoRerun]:
-    started: list[_Rerun | _NoRerun] = []
-    for planned in contract.reruns:
-        try:
-            rewritten = rerun.substitute(source, planned.replacements)
-        except rerun.TooDeep:
-            started.append(_NoRerun("the script nests too deeply (a very long expression?) for the checker to rewrite it"))
-            continue
-        if rewritten is None:
-            names = ", ".join(f"`{name}`" for name in planned.replacements)
-            started.append(_NoRerun(f"{names} must be set at the top level of the script, where the checker can replace it"))
-            continue
-        started.append(_Rerun(functools.partial(sandbox.run_source, rewritten, contract.names, limits, filename=filename, cancel=cancel)))
-    return started
+def _rerun_values(rerun: RunResult | str, names: tuple[str, ...]) -> tuple[dict[str, np.ndarray] | None, str]:
+    """The rerun's values if it gave every name, else None and why not."""
+    if isinstance(rerun, str):
+        return None, rerun
+    if rerun.status == "reading-failed":
+        raise ReadingFailed(rerun.detail)
+    if rerun.status == "not-rewritten":
+        return None, rerun.detail
+    unread = [name for name in names if name not in rerun.values]
+    if unread:
+        why = f"{rerun.error.type}: {rerun.error.message}" if rerun.error else rerun.detail
+        return None, f"{why} (`{unread[0]}` was never set)"
+    oversized = [name for name in names if rerun.values[name].size > MAX_ELEMENTS]
+    if oversized:
+        return None, f"`{oversized[0]}` came out larger than the checker judges"
+    return dict(rerun.values), ""
 
 
 def _error_cause(kind: str, message: str) -> str:
@@ -246,9 +178,11 @@ def _syntax_cause(kind: str, message: str) -> str:
     return "other"
 
 
-def judge_runs(exercise: ExerciseSpec, run: RunResult, reruns: list[_Rerun | _NoRerun], source: str) -> Verdict:
-    """Turn the runs into a verdict, most fundamental mistake first."""
+def judge_runs(exercise: ExerciseSpec, run: RunResult, reruns: Sequence[RunResult | str]) -> Verdict:
+    """Turn the runs into a verdict, most fundamental mistake first (a rerun the sandbox could not make: why not)."""
     contract = CONTRACTS[exercise.contract]
+    if run.status == "reading-failed":
+        raise ReadingFailed(run.detail)
 
     def verdict(diagnosis: str, cause: str = "", **details: object) -> Verdict:
         line = details.pop("line", None)
@@ -288,10 +222,10 @@ def judge_runs(exercise: ExerciseSpec, run: RunResult, reruns: list[_Rerun | _No
         if oversized is not None:  # the judge's own budget (or the read-back's), whatever the array is used for
             mistake = too_large(name, oversized)
             return verdict(mistake.diagnosis, mistake.cause, **mistake.fields)
-    outcomes = [started.outcome(contract.names) for started in reruns]
+    outcomes = [_rerun_values(rerun, contract.names) for rerun in reruns]
     runs = Runs(
         dict(run.values), tuple(values for values, _ in outcomes), tuple(failure for _, failure in outcomes),
-        tuple(planned.changed for planned in contract.reruns), source,
+        tuple(planned.changed for planned in contract.reruns), _answers(contract, run.answers),
     )
     try:
         with np.errstate(all="ignore"):
@@ -303,6 +237,11 @@ def judge_runs(exercise: ExerciseSpec, run: RunResult, reruns: list[_Rerun | _No
         return replace(checker_error(exercise, error), output=run.stdout, confinement=run.confinement)
     return verdict("passed", outcome.cause)
 
+
+
+def _answers(contract: Contract, answers: tuple[bool, ...]) -> Mapping[Question, bool]:
+    """Each of the contract's questions with the first run's answer to it, asked before the script ran."""
+    return dict(zip(contract.questions, answers, strict=False))  # one missing is a checker error where the judge asks it
 
 
 def _require_separation(contract: Contract, runs: Runs) -> None:

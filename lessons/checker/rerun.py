@@ -1,4 +1,12 @@
-"""Rewrite a learner's script so that a second run gets other values for some of its inputs.
+"""The checker's reading of a learner's script, done inside the learner's own sandboxed process.
+
+Nothing here runs in the app: each run's request names this module (the
+fork server has imported it) and the learner process, before its script
+runs, rewrites the script for a rerun (:func:`rewrite`) or answers the
+questions a contract's judge asks of its source (:func:`answer`). So no
+learner syntax tree is ever built in the app's threads, and one too deep to
+write back out fails in the confined process, where it is reported as the
+rerun's failure. Only the standard library: the learner process imports it.
 
 A pass must rest on the learner's own computation. A figure that is typed in,
 copied from the lesson or computed from the wrong arrays can agree with the
@@ -16,39 +24,39 @@ value), or after the last statement that binds it when nothing reads it.
 from __future__ import annotations
 
 import ast
-import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
+from functools import lru_cache
 
+# This module, named in each run's request; the learner process imports it by that name.
+READING_MODULE = "attnpos.lessons.checker.rerun"
 # Where the replacement expressions live, importable inside the learner's process.
 SUBSTITUTES_MODULE = "attnpos.lessons.checker.substitutes"
 
 
-# CPython 3.11's ast module keeps its recursion count in state shared by every thread, and two threads
-# parsing at once have raised "SystemError: AST constructor recursion depth mismatch" here (lessons --check
-# and the checker's parallel runs): every parse and unparse of learner source goes through this lock.
-AST_LOCK = threading.Lock()
-
-
-def parse(source: str) -> ast.Module:
-    """ast.parse, one thread at a time, and once more if another thread's conversion crossed this one's anyway
-    (the count is shared with every ast call in the process, ours or not, and reset at each call's start)."""
-    with AST_LOCK:
-        try:
-            return ast.parse(source)
-        except SystemError as error:
-            if "recursion depth mismatch" not in str(error):
-                raise
-            return ast.parse(source)
-
-
-def unparse(tree: ast.AST) -> str:
-    """ast.unparse, one thread at a time."""
-    with AST_LOCK:
-        return ast.unparse(tree)
-
-
 class TooDeep(ValueError):
     """The script parses, but its syntax tree is too deep to write back out (``1 + 1 + … + 1``, 900 terms)."""
+
+
+class Unrewritable(ValueError):
+    """The script cannot be rewritten for a rerun; the message says why, in the learner's words."""
+
+
+def rewrite(source: str, replacements: Mapping[str, str]) -> str:
+    """The script for a rerun (:func:`substitute`); raises :class:`Unrewritable` saying why there is none."""
+    try:
+        rewritten = substitute(source, replacements)
+    except TooDeep:
+        raise Unrewritable("the script nests too deeply (a very long expression?) for the checker to rewrite it") from None
+    if rewritten is None:
+        names = ", ".join(f"`{name}`" for name in replacements)
+        raise Unrewritable(f"{names} must be set at the top level of the script, where the checker can replace it")
+    return rewritten
+
+
+def answer(source: str, question: Sequence[object]) -> bool:
+    """The answer to ``[function, *arguments]``: ``QUESTIONS[function](source, *arguments)``."""
+    function, *arguments = question
+    return bool(QUESTIONS[str(function)](source, *arguments))
 
 
 def substitute(source: str, replacements: Mapping[str, str]) -> str | None:
@@ -60,9 +68,8 @@ def substitute(source: str, replacements: Mapping[str, str]) -> str | None:
     its top level, where a rerun cannot reach it; raises :class:`TooDeep`
     when the rewritten tree is too deep for ``ast.unparse``.
     """
-    try:
-        tree = parse(source)
-    except (SyntaxError, ValueError, RecursionError):
+    tree = _parsed(source)
+    if tree is None:
         return None
     inserts: list[tuple[list[ast.stmt], int, ast.stmt]] = []
     for name, call in replacements.items():
@@ -75,9 +82,23 @@ def substitute(source: str, replacements: Mapping[str, str]) -> str | None:
     for body, index, statement in sorted(inserts, key=lambda item: item[1], reverse=True):
         body.insert(index, statement)
     try:
-        return unparse(ast.fix_missing_locations(tree))
+        return ast.unparse(ast.fix_missing_locations(tree))
     except RecursionError:
         raise TooDeep("the script's syntax tree is too deep to rewrite") from None
+
+
+def _parsed(source: str) -> ast.Module | None:
+    """The script's syntax tree; None when it does not parse (or is too deep to), so no question finds anything in it."""
+    try:
+        return ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+
+
+@lru_cache(maxsize=1)
+def _question_tree(source: str) -> ast.Module | None:
+    """The tree every question reads (none changes it): parsed once for all of a run's questions."""
+    return _parsed(source)
 
 
 def substituted_values(values: Mapping[str, object], replacements: Mapping[str, str]) -> dict[str, object]:
@@ -105,9 +126,8 @@ def indexes_by(source: str, signal: str, perm: str) -> bool:
 
     Evidence that the position signal was shuffled together with the tokens.
     """
-    try:
-        tree = parse(source)
-    except (SyntaxError, ValueError, RecursionError):
+    tree = _question_tree(source)
+    if tree is None:
         return False
     carriers = _derived(tree, signal)
     for node in ast.walk(tree):
@@ -142,9 +162,8 @@ def _derived(tree: ast.Module, name: str) -> set[str]:
 
 def typed_in(source: str, name: str) -> bool:
     """Whether the last top-level assignment to ``name`` uses no value the script computed (``max_diff = 4.4e-16``, ``np.finfo(float).eps``)."""
-    try:
-        tree = parse(source)
-    except (SyntaxError, ValueError, RecursionError):
+    tree = _question_tree(source)
+    if tree is None:
         return False
     values = [
         statement.value for body in _module_bodies(tree.body) for statement in body
@@ -158,9 +177,8 @@ def typed_in(source: str, name: str) -> bool:
 
 def reaches_attention(source: str, signal: str) -> bool:
     """Whether ``signal``, or anything computed from it, is passed to an attention call."""
-    try:
-        tree = parse(source)
-    except (SyntaxError, ValueError, RecursionError):
+    tree = _question_tree(source)
+    if tree is None:
         return False
     carriers = _derived(tree, signal)
     return any(
@@ -171,9 +189,8 @@ def reaches_attention(source: str, signal: str) -> bool:
 
 def added_to_outputs(source: str, signal: str, outputs: tuple[str, ...]) -> bool:
     """Whether ``signal`` is added to an attention call's result or to one of the named outputs (``attn(X) + pos``)."""
-    try:
-        tree = parse(source)
-    except (SyntaxError, ValueError, RecursionError):
+    tree = _question_tree(source)
+    if tree is None:
         return False
     for node in ast.walk(tree):
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
@@ -181,6 +198,56 @@ def added_to_outputs(source: str, signal: str, outputs: tuple[str, ...]) -> bool
                 if _mentions(one, signal) and not _mentions(other, signal) and _is_output(other, outputs):
                     return True
     return False
+
+
+def borrows(source: str, names: Collection[str]) -> bool:
+    """Whether the script imports any of ``names`` from attnpos (or reaches them as ``attnpos.core.<name>``).
+
+    A function of the learner's own that happens to share a name is not borrowing.
+    """
+    tree = _question_tree(source)
+    if tree is None:
+        return False
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("attnpos"):
+            if any(alias.name in names or alias.name == "*" for alias in node.names):
+                return True
+        if isinstance(node, ast.Attribute) and node.attr in names and "attnpos" in ast.unparse(node.value):
+            return True
+        if isinstance(node, ast.Import) and any(alias.name.startswith("attnpos.") and alias.name.split(".")[-1] in names for alias in node.names):
+            return True
+    return False
+
+
+def augments_subscript(source: str, name: str) -> bool:
+    """Whether the script adds into ``name[...]`` in place (``grad[ids] += g``), rather than assigning it."""
+    tree = _question_tree(source)
+    if tree is None:
+        return False
+    return any(
+        isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Subscript)
+        and isinstance(node.target.value, ast.Name) and node.target.value.id == name
+        for node in ast.walk(tree)
+    )
+
+
+def calls_with(source: str, argument: str) -> bool:
+    """Whether the script calls anything with ``argument`` among its arguments (``add_positions(long_ids, …)``)."""
+    tree = _question_tree(source)
+    if tree is None:
+        return False
+    return any(
+        isinstance(node, ast.Call) and any(isinstance(a, ast.Name) and a.id == argument for a in node.args)
+        for node in ast.walk(tree)
+    )
+
+
+# The questions a judge may ask of a script's source, by the name a contract's Question gives.
+QUESTIONS: dict[str, Callable[..., bool]] = {
+    "indexes_by": indexes_by, "typed_in": typed_in, "reaches_attention": reaches_attention,
+    "added_to_outputs": added_to_outputs, "borrows": borrows, "augments_subscript": augments_subscript,
+    "calls_with": calls_with,
+}
 
 
 def _is_output(node: ast.expr, outputs: tuple[str, ...]) -> bool:
@@ -295,4 +362,4 @@ def _rebinding(name: str, call: str) -> ast.stmt:
     function, arguments = _call_parts(call)
     looked_up = ", ".join(f"globals().get({argument!r})" for argument in arguments)
     text = f"{name} = __import__({SUBSTITUTES_MODULE!r}, fromlist=['_']).{function}({looked_up})"
-    return parse(text).body[0]
+    return ast.parse(text).body[0]

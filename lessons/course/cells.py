@@ -16,8 +16,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from attnpos.lessons.checker.rerun import parse
-
 CELL_FILENAME = "<lesson cell>"
 
 
@@ -83,7 +81,9 @@ def _find_helpers(source: str) -> list[Helper]:
     attnpos.core.attention); a cell that does not parse has none.
     """
     try:
-        tree = parse(source)  # under the checker's lock: the app may be checking an answer in another thread
+        # Plain ast.parse: no other thread of the app parses anything now (a learner's script is read in its own
+        # sandboxed process), so no lock is needed against CPython 3.11's ast recursion-count race.
+        tree = ast.parse(source)
     except SyntaxError:
         return []
     helpers: list[Helper] = []

@@ -1,10 +1,10 @@
-"""A learner's session without a screen: the course, their progress, the sandbox for their code and its limits.
+"""A learner's session without a screen: the course, their progress, the checker for their code and its limits.
 
 The app holds one and draws it; a test can hold one alone. The outline, the
 course text and the progress are read at once (no NumPy: the first frame must
-not wait); the full course and the sandbox come on first use, each under a
+not wait); the full course and the checker come on first use, each under a
 lock of its own, since a worker thread may ask for the course while the UI
-thread asks for the sandbox.
+thread asks for the checker.
 """
 
 from __future__ import annotations
@@ -13,16 +13,13 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from attnpos.lessons.checker import RUNS_PER_CHECK
 from attnpos.lessons.course.outline import OutlineLesson, read_outline
 from attnpos.lessons.course.progress import Progress
 from attnpos.lessons.course.scanner import CourseText, read_course_text
 
-if TYPE_CHECKING:  # the sandbox and the loader bring NumPy: imported where first used
-    from attnpos.lessons.checker import Limits, Sandbox
+if TYPE_CHECKING:  # the checker and the loader bring NumPy: imported where first used
+    from attnpos.lessons.checker import Checker, Limits
     from attnpos.lessons.course.model import Course
-
-SANDBOX_WORKERS = RUNS_PER_CHECK  # a check's runs side by side (the package's __init__ imports no NumPy)
 
 
 class Session:
@@ -34,8 +31,8 @@ class Session:
         self._limits = limits
         self._course: Course | None = None
         self._course_lock = threading.Lock()
-        self._sandbox: Sandbox | None = None
-        self._sandbox_lock = threading.Lock()
+        self._checker: Checker | None = None
+        self._checker_lock = threading.Lock()
 
     @property
     def course(self) -> Course:
@@ -57,22 +54,22 @@ class Session:
         return self._limits
 
     @property
-    def sandbox(self) -> Sandbox:
-        """The warm sandbox for running and checking learner code, started on first use."""
-        with self._sandbox_lock:
-            if self._sandbox is None:
-                from attnpos.lessons.checker import Sandbox
+    def checker(self) -> Checker:
+        """The checker that runs and checks learner code (one check at a time), its sandbox started on first use."""
+        with self._checker_lock:
+            if self._checker is None:
+                from attnpos.lessons.checker import open_checker
 
-                self._sandbox = Sandbox(max_workers=SANDBOX_WORKERS)
-            return self._sandbox
+                self._checker = open_checker(limits=self.limits)
+            return self._checker
 
-    def use_sandbox(self, sandbox: Sandbox) -> None:
-        """Run learner code in this sandbox instead of starting one (a test's, or a less confined one)."""
-        with self._sandbox_lock:
-            self._sandbox = sandbox
+    def use_checker(self, checker: Checker) -> None:
+        """Run learner code with this checker instead of opening one (a test's, or a less confined one)."""
+        with self._checker_lock:
+            self._checker = checker
 
     def close(self) -> None:
-        """Stop the sandbox, if it was started."""
-        with self._sandbox_lock:
-            if self._sandbox is not None:
-                self._sandbox.close()
+        """Close the checker, if it was opened."""
+        with self._checker_lock:
+            if self._checker is not None:
+                self._checker.close()

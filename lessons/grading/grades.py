@@ -5,9 +5,9 @@ by the exercise id in their names (``constant-offset.py``,
 ``hw_constant_offset.py``), or listed in a manifest (``attnpos-manifest.toml``,
 a ``[files]`` table of exercise id = path). Beside them a student may hand in
 the file ``attnpos progress --export`` wrote, which carries the why answers and
-the hints used. Every answer goes through the checker (:func:`check_source`),
-each in a fresh sandbox forked from one warm parent (:mod:`.checking.sandbox.pool`),
-so nothing one file does reaches another's row. Points follow the grading
+the hints used. Every answer goes through the checker (:class:`Checker`, opened
+with a fresh sandbox per check: each forked from one warm parent,
+lessons/sandbox/pool.py), so nothing one file does reaches another's row. Points follow the grading
 table (``grading.toml``). Nothing here prints: the command line renders.
 """
 
@@ -20,8 +20,8 @@ import sys
 import zipfile
 from collections import Counter
 from collections.abc import Callable, Iterator
+from concurrent.futures import Future
 from dataclasses import dataclass, field
-from functools import partial
 from pathlib import Path, PurePosixPath
 
 if sys.version_info >= (3, 11):
@@ -29,11 +29,10 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
-from attnpos.lessons.checker import CancelToken, Limits, Verdict, check_source
-from attnpos.lessons.checker.judging import check_in_parallel, checker_error
+from attnpos.lessons.checker import Checker, ScriptRefused, Verdict
+from attnpos.lessons.checker.judging import checker_error
 from attnpos.lessons.course.model import Course, Exercise
 from attnpos.lessons.course.progress import ExerciseState, read_export
-from attnpos.lessons.sandbox.pool import SandboxPool
 from attnpos.lessons.sandbox.protocol import MAX_SCRIPT_BYTES
 
 GRADING_TABLE = Path(__file__).with_name("grading.toml")
@@ -345,32 +344,46 @@ class StudentGrade:
 
 
 def grade_class(
-    course: Course, submissions: list[Submission], grading: Grading, pool: SandboxPool, limits: Limits,
-    jobs: int, cancel: CancelToken, on_checked: Callable[[], None] = lambda: None,
+    course: Course, submissions: list[Submission], grading: Grading, checker: Checker,
+    on_checked: Callable[[], None] = lambda: None,
 ) -> list[StudentGrade]:
-    """Check every answer of every submission, ``jobs`` at a time, each in a fresh sandbox from ``pool``.
+    """Check every answer of every submission with ``checker`` (grading's: a fresh sandbox for each, so many at a time).
 
-    ``on_checked`` is called (from a worker thread) after each answer; ``cancel``
-    stops the runs in progress and the answers not yet started.
+    ``on_checked`` is called (from a worker thread) after each answer. Ctrl+C
+    while they are checked stops the checker's runs and propagates.
     """
-    work = [(s.student, exercise_id) for s in submissions for exercise_id, answer in s.answers.items() if answer.source is not None]
-    by_student = {s.student: s for s in submissions}
-
-    def check(student: str, exercise_id: str) -> Verdict:
-        exercise = course.exercises[exercise_id]
-        source = by_student[student].answers[exercise_id].source
-        assert source is not None  # only readable answers are queued
-        try:
-            with pool.sandbox() as sandbox:
-                return check_source(exercise, source, sandbox, limits, cancel, filename=f"{exercise_id}.py")
-        except Exception as error:  # a fault of attnpos or of the machine: this row's, never the class's
-            return checker_error(exercise, error)
-        finally:
-            on_checked()
-
-    results = check_in_parallel([partial(check, student, exercise_id) for student, exercise_id in work], jobs, cancel)
-    verdicts = dict(zip(work, results, strict=True))
+    checks: dict[tuple[str, str], Future[Verdict]] = {}
+    for submission in submissions:
+        for exercise_id, answer in submission.answers.items():
+            if answer.source is not None:
+                checks[submission.student, exercise_id] = submit_answer(checker, course.exercises[exercise_id], answer.source)
+                checks[submission.student, exercise_id].add_done_callback(lambda _: on_checked())
+    checker.wait(checks.values())
+    verdicts = {key: verdict_or_checker_error(course.exercises[key[1]], check) for key, check in checks.items()}
     return [_student_grade(course, grading, s, verdicts) for s in submissions]
+
+
+def submit_answer(checker: Checker, exercise: Exercise, source: str) -> Future[Verdict]:
+    """The check of one graded answer, run as ``<exercise id>.py``; a script the sandbox refuses is its row's checker error."""
+    try:
+        return checker.submit(exercise, source, filename=f"{exercise.id}.py")
+    except ScriptRefused as refusal:
+        return settled(checker_error(exercise, refusal))
+
+
+def settled(verdict: Verdict) -> Future[Verdict]:
+    """A verdict known without a check (a file that could not be read), as the future of one."""
+    future: Future[Verdict] = Future()
+    future.set_result(verdict)
+    return future
+
+
+def verdict_or_checker_error(exercise: Exercise, check: Future[Verdict]) -> Verdict:
+    """The check's verdict; a fault of attnpos or of the machine is this row's checker error, never the class's."""
+    try:
+        return check.result()
+    except Exception as error:
+        return checker_error(exercise, error)
 
 
 def _student_grade(course: Course, grading: Grading, submission: Submission, verdicts: dict[tuple[str, str], Verdict]) -> StudentGrade:

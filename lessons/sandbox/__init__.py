@@ -12,9 +12,12 @@ frames between them, and the bounds on what the app accepts); process
 clean-up shared by supervisor and learner is in :mod:`.processes`;
 :mod:`.pool` forks a fresh fork server per graded file from one warm parent.
 
-A checker calls :func:`run_script` (or :meth:`Sandbox.run`) with the names it
-wants to judge and gets back a :class:`RunResult` made only of plain data:
-NumPy arrays read with ``allow_pickle=False``, strings and numbers.
+A checker calls :meth:`Sandbox.run` (or ``run_bytes``, ``run_source``) with
+the names it wants to judge, and how the learner process is to read its
+script before running it (a :class:`Reading`: the checker's rewriting for a
+rerun, its questions about the source, by a module named, never imported
+here), and gets back a :class:`RunResult` made only of plain data: NumPy
+arrays read with ``allow_pickle=False``, strings, numbers and booleans.
 
 How a run works (Linux; needs ``os.pidfd_open``, Linux 5.3+)
 -------------------------------------------------------------
@@ -33,7 +36,9 @@ How a run works (Linux; needs ``os.pidfd_open``, Linux 5.3+)
   and 2 (the pipe), sets ``RLIMIT_AS``/``RLIMIT_FSIZE`` to ``memory_mb``,
   ``RLIMIT_CORE`` to 0 and ``RLIMIT_NPROC`` (:mod:`.tasks`), moves into the
   run folder, drops every capability, applies ``PR_SET_NO_NEW_PRIVS``,
-  Landlock and seccomp as detected, and runs the script as ``__main__``.
+  Landlock and seccomp as detected, reads its script as the request's
+  :class:`Reading` asks (before any of the script runs), and runs it as
+  ``__main__``.
 * The supervisor hands the app a pidfd of the learner and the run folder's
   descriptor, waits on the pidfd, the wall-clock deadline and the socket (a
   cancel, or the app going away, shows up there), then kills the learner's
@@ -58,7 +63,9 @@ Limits of these guarantees
 --------------------------
 The results are the learner process's own report: a script can write any
 numbers it likes under its own names (the checker's rerun is what tells a
-computed figure from a typed one). What the learner can reach outside its
+computed figure from a typed one), and any answers to its reading's
+questions (no more than its source could get: a script may as well be
+written to give the answer it wants). What the learner can reach outside its
 process depends on the layers the kernel offers; the README's sandbox
 section lists each with the Linux version it needs. Threads the script
 started keep running while the results are written. macOS is not
@@ -66,23 +73,20 @@ supported (no pidfd, no subreaper, no ``/proc``).
 """
 
 from .client import (
-    INTERRUPT_POLL_S,
     STRICT_ENV,
     CancelToken,
     Sandbox,
     ScriptRefused,
     read_script,
     refuse_if_too_large,
-    run_script,
-    run_source,
     strict_from_environment,
 )
 from .confinement import ConfinementUnavailable, missing_layers
 from .printable import fenced, printable
-from .results import STATUSES, ErrorInfo, Limits, RunResult
+from .results import STATUSES, ErrorInfo, Limits, Reading, RunResult
 
 __all__ = [
-    "STATUSES", "Limits", "ErrorInfo", "RunResult", "CancelToken", "Sandbox", "run_script", "run_source",
+    "STATUSES", "Limits", "ErrorInfo", "Reading", "RunResult", "CancelToken", "Sandbox",
     "ConfinementUnavailable", "ScriptRefused", "read_script", "refuse_if_too_large", "STRICT_ENV",
-    "strict_from_environment", "missing_layers", "printable", "fenced", "INTERRUPT_POLL_S",
+    "strict_from_environment", "missing_layers", "printable", "fenced",
 ]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import atexit
 import base64
 import errno
 import os
@@ -20,7 +19,7 @@ from typing import Iterator, Protocol, Sequence
 from . import launch, tasks
 from .confinement import ConfinementUnavailable, strict_shortfall
 from .protocol import MAX_SCRIPT_BYTES, read_back_budget, recv_frame, recv_frame_with_fds, send_frame
-from .results import Limits, RunResult, build_result, read_results
+from .results import Limits, Reading, RunResult, build_result, read_results
 
 # Extra time the app waits for the supervisor's report before it kills the learner itself: the wall-clock
 # limit holds within this even if the supervisor is stopped or killed.
@@ -28,10 +27,6 @@ _BACKSTOP_GRACE_S = 1.0
 # How long the app waits for the output pipe to close once the run has ended.
 _DRAIN_WAIT_S = 2.0
 STRICT_ENV = "ATTNPOS_STRICT"
-# How often a waiting main thread looks for Ctrl+C. The kernel may hand SIGINT to any thread that does not block
-# it, and a main thread blocked with no timeout is then never woken to raise KeyboardInterrupt: a check went on,
-# uninterrupted, for the whole time limit (seen under load).
-INTERRUPT_POLL_S = 0.1
 
 
 class ScriptRefused(ValueError):
@@ -177,21 +172,27 @@ class Sandbox:
             self._ensure_server()
             return dict(self._level)
 
-    def close(self) -> None:
-        """Cancel running runs and stop the fork server."""
+    def close(self, wait: bool = True) -> None:
+        """Cancel running runs and stop the fork server.
+
+        ``wait``: wait for it to exit and remove its pids cgroup. Without (a
+        command about to end), it exits by itself once its control socket
+        closes, and the next sandbox's start sweeps the cgroup away.
+        """
         self.cancel()
         with self._lock:
             server, control = self._server, self._control
             self._server = self._control = None
         if control is not None:
             control.close()  # the server exits when its control socket closes
-        if server is not None:
+        if server is not None and wait:
             try:
                 server.wait(timeout=5)
             except subprocess.TimeoutExpired:
                 server.kill()
                 server.wait()
-        self._remove_cgroup()
+        if wait:
+            self._remove_cgroup()
 
     def _remove_cgroup(self) -> None:
         cgroup, self._cgroup = self._cgroup, None
@@ -225,24 +226,28 @@ class Sandbox:
 
     def run_bytes(
         self, source: bytes, path: str | os.PathLike, names: Sequence[str], limits: Limits = Limits(),
-        cancel: CancelToken | None = None,
+        cancel: CancelToken | None = None, reading: Reading | None = None,
     ) -> RunResult:
-        """Like :meth:`run`, for bytes already read (with :func:`read_script`) from the file at ``path``."""
-        return self._run(source, str(Path(path).absolute()), names, limits, cancel)
+        """Like :meth:`run`, for bytes already read (with :func:`read_script`) from the file at ``path``.
+
+        ``reading``: what the learner process does with the script before it runs (:class:`Reading`).
+        """
+        return self._run(source, str(Path(path).absolute()), names, limits, cancel, reading)
 
     def run_source(
         self, source: str, names: Sequence[str], limits: Limits = Limits(), filename: str = "answer.py",
-        cancel: CancelToken | None = None,
+        cancel: CancelToken | None = None, reading: Reading | None = None,
     ) -> RunResult:
-        """Like :meth:`run`, for source text run under the name ``filename``."""
+        """Like :meth:`run_bytes`, for source text run under the name ``filename``."""
         if not filename or Path(filename).name != filename:
             raise ValueError(f"filename must be a plain file name, not {filename!r}")
-        return self._run(source.encode("utf-8"), filename, names, limits, cancel)
+        return self._run(source.encode("utf-8"), filename, names, limits, cancel, reading)
 
     # -- one run
 
     def _run(
         self, source: bytes, filename: str, names: Sequence[str], limits: Limits, cancel: CancelToken | None,
+        reading: Reading | None,
     ) -> RunResult:
         if not all(isinstance(name, str) for name in names):
             raise TypeError(f"names must be strings: {names!r}")
@@ -252,6 +257,7 @@ class Sandbox:
         request = {
             "source": base64.b64encode(source).decode("ascii"), "filename": filename, "names": list(wanted),
             "timeout_s": limits.timeout_s, "memory_mb": limits.memory_mb, "token": token,
+            "reading": reading.as_json() if reading is not None else None,
         }
         with self._slots:
             started = time.monotonic()
@@ -375,35 +381,6 @@ def _start_server(
         tasks.remove_cgroup(cgroup)
         raise ConfinementUnavailable(shortfall)
     return server, control, level, cgroup
-
-
-def run_script(
-    path: str | os.PathLike, names: Sequence[str], limits: Limits = Limits(), cancel: CancelToken | None = None,
-) -> RunResult:
-    """Run a script in the shared default :class:`Sandbox` (see :meth:`Sandbox.run`)."""
-    return _default_sandbox().run(path, names, limits, cancel)
-
-
-def run_source(
-    source: str, names: Sequence[str], limits: Limits = Limits(), filename: str = "answer.py",
-    cancel: CancelToken | None = None,
-) -> RunResult:
-    """Run source text in the shared default :class:`Sandbox` (see :meth:`Sandbox.run_source`)."""
-    return _default_sandbox().run_source(source, names, limits, filename, cancel)
-
-
-_default: Sandbox | None = None
-_default_lock = threading.Lock()
-
-
-def _default_sandbox() -> Sandbox:
-    global _default
-    with _default_lock:
-        if _default is None:
-            _default = Sandbox()
-            atexit.register(_default.close)
-        return _default
-
 
 
 class _ActiveRun:

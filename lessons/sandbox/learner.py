@@ -5,7 +5,11 @@ streams open, takes its memory and file-size caps, moves into its run
 folder, sets ``HOME`` and ``TMPDIR`` there and applies the confinement
 level the fork server detected (NO_NEW_PRIVS, Landlock, seccomp; see
 :mod:`.confinement`); if any of that fails it exits with
-``CONFINEMENT_FAILED`` and the script never runs.
+``CONFINEMENT_FAILED`` and the script never runs. Then, confined, it reads
+its own script as the request's :class:`.results.Reading` asks (answers
+questions about it, rewrites it for a rerun), through a module the fork
+server preloaded and that it imports by name: the app never parses
+learner source, and whatever the reading costs is this process's.
 
 After the script's code has returned, it creates the results folder named
 with the run's token (received over the socket, not via argv, environment
@@ -17,6 +21,7 @@ token.
 from __future__ import annotations
 
 import builtins
+import importlib
 import io
 import json
 import os
@@ -63,16 +68,54 @@ def become_learner(output_fd: int, request: dict, run_folder: str, script: str, 
             print(f"sandbox: the run could not be confined, so the script did not run: {failure}", file=sys.stderr)
             exit_code = CONFINEMENT_FAILED
             return
-        namespace, outcome, script_exit_code, error = _execute(script, request["filename"])
+        try:
+            source, answers = _read_own_script(request.get("reading"), Path(script).read_bytes())
+        except _NotRun as not_run:
+            namespace: dict = {}
+            report = {"outcome": not_run.outcome, "exit_code": 0, "error": None, "detail": not_run.detail}
+        else:
+            namespace, outcome, script_exit_code, error = _execute(source, script, request["filename"])
+            report = {"outcome": outcome, "exit_code": script_exit_code, "error": error, "answers": answers}
         _kill_own_processes(supervisor)
         _write_results(Path(run_folder) / f"results-{request['token']}", request["token"], request["names"],
-                       namespace, outcome, script_exit_code, error, read_back_budget(request["memory_mb"]))
+                       namespace, report, read_back_budget(request["memory_mb"]))
         exit_code = 0
     except BaseException as failure:  # the sandbox's own code failed here: say where, for its report
         print(f"sandbox: {type(failure).__name__}: {failure}", file=sys.__stderr__)
     finally:
         _flush_stdio()
         os._exit(exit_code)
+
+
+class _NotRun(Exception):
+    """The reading let the script not run: ``outcome`` "not-rewritten" or "reading-failed", and why."""
+
+    def __init__(self, outcome: str, detail: str) -> None:
+        super().__init__(detail)
+        self.outcome = outcome
+        self.detail = detail[:MAX_TEXT]
+
+
+def _read_own_script(reading: dict | None, source: bytes) -> tuple[bytes, list[bool]]:
+    """The script to run and the answers to the reading's questions, asked before anything of the script runs."""
+    if reading is None:
+        return source, []
+    try:
+        module = importlib.import_module(reading["module"])
+        text = source.decode("utf-8")
+        answers = [bool(module.answer(text, question)) for question in reading["questions"]]
+        if reading["rewrite"] is None:
+            return source, answers
+        try:
+            return module.rewrite(text, reading["rewrite"]).encode("utf-8"), answers
+        except ValueError as refusal:
+            raise _NotRun("not-rewritten", _safe_str(refusal)) from None
+    except _NotRun:
+        raise
+    except Exception as failure:  # the reading module's own fault, never the script's: said as the checker's
+        frames = traceback.extract_tb(failure.__traceback__)
+        where = f" ({os.path.basename(frames[-1].filename)}:{frames[-1].lineno})" if frames else ""
+        raise _NotRun("reading-failed", f"{type(failure).__name__}: {_safe_str(failure)[:200]}{where}") from None
 
 
 def _kill_own_processes(supervisor: int) -> None:
@@ -119,9 +162,8 @@ def _set_limit(which: int, value: int) -> None:
     resource.setrlimit(which, (value, value))
 
 
-def _execute(copy: str, script: str) -> tuple[dict, str, int, dict | None]:
-    """Run the file ``copy`` as __main__ named ``script``; return its namespace, outcome, exit code and error."""
-    source = Path(copy).read_bytes()
+def _execute(source: bytes, copy: str, script: str) -> tuple[dict, str, int, dict | None]:
+    """Run ``source`` (the file ``copy``, or its rewriting) as __main__ named ``script``; return its namespace, outcome, exit code and error."""
     lines = source.decode("utf-8", errors="replace").splitlines()
     module = types.ModuleType("__main__")
     module.__file__ = script
@@ -172,11 +214,8 @@ def _safe_str(value: object) -> str:
         return f"<{type(value).__name__} whose str() failed>"
 
 
-def _write_results(
-    results_dir: Path, token: str, names: list[str], namespace: dict, outcome: str, exit_code: int,
-    error: dict | None, budget: int,
-) -> None:
-    """Save the requested names as .npy files, then status.json; the folder must not exist yet.
+def _write_results(results_dir: Path, token: str, names: list[str], namespace: dict, report: dict, budget: int) -> None:
+    """Save the requested names as .npy files, then status.json (``report`` and what was saved); the folder must not exist yet.
 
     At most ``budget`` bytes of arrays, counted as float64 (:func:`judged_bytes`),
     are written: a broadcast view costs the script no memory but would be
@@ -204,8 +243,7 @@ def _write_results(
         except (MemoryError, OSError, ValueError) as exc:
             bad_types[index] = f"{type(namespace[name]).__name__} (could not be saved: {type(exc).__name__})"
     report = {
-        "token": token, "outcome": outcome, "exit_code": exit_code, "error": error,
-        "values": saved, "bad_types": bad_types, "missing": missing, "oversized": oversized,
+        **report, "token": token, "values": saved, "bad_types": bad_types, "missing": missing, "oversized": oversized,
     }
     partial = results_dir / "status.partial"
     partial.write_text(json.dumps(report), encoding="utf-8")

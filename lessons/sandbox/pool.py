@@ -224,7 +224,7 @@ class SandboxPool:
 
     def sandbox(self, max_workers: int | None = None) -> Sandbox:
         """A sandbox of its own (``workers`` runs at once unless said), to be closed after use; its fork server is forked on its first run."""
-        return _PooledSandbox(self, self.workers if max_workers is None else max_workers)
+        return _SandboxFromPool(self, self.workers if max_workers is None else max_workers)
 
     def fork_server(self) -> Forked:
         """A fresh fork server: its process, its control socket, its confinement and its own pids cgroup (or None).
@@ -383,7 +383,7 @@ def _pid_of(pidfd: int) -> int | None:
     return None
 
 
-class _PooledSandbox(Sandbox):
+class _SandboxFromPool(Sandbox):
     """A sandbox whose fork server the pool forks from its warm parent instead of starting cold."""
 
     def __init__(self, pool: SandboxPool, max_workers: int) -> None:
@@ -393,8 +393,8 @@ class _PooledSandbox(Sandbox):
     def _launch_server(self) -> Forked:
         return self._pool.fork_server()
 
-    def close(self) -> None:
-        """Cancel running runs and stop the server without waiting for it to exit.
+    def close(self, wait: bool = True) -> None:
+        """Cancel running runs and stop the server without waiting for it to exit, whatever ``wait`` says.
 
         It exits on its own once its control socket closes, and the warm
         parent reaps it; waiting would add the namespaces' teardown to every file.

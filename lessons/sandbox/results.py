@@ -34,7 +34,32 @@ from .protocol import (
     judged_bytes,
 )
 
-STATUSES = ("ok", "error", "crash", "timeout", "memory", "cancelled")
+STATUSES = ("ok", "error", "crash", "timeout", "memory", "cancelled", "not-rewritten", "reading-failed")
+# What the learner process may report of itself: the script's own end, or why its reading let it not run.
+_OUTCOMES = ("ok", "error", "memory", "not-rewritten", "reading-failed")
+MAX_ANSWERS = 64  # questions one run may be asked of its script
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What the learner process does with its script before running it, through a module it imports by name.
+
+    The sandbox imports nothing of the checker; the fork server preloads
+    ``module`` (name it in the preload), and the learner process, confined,
+    calls ``module.answer(source, question)`` for each of ``questions``
+    (plain JSON; each answer a bool, in :attr:`RunResult.answers`) and then,
+    unless ``rewrite`` is None, runs ``module.rewrite(source, rewrite)`` in
+    place of the script. A ValueError from ``rewrite`` means the script
+    cannot be rewritten: nothing runs, status "not-rewritten", its message
+    the detail. Any other failure of the module is "reading-failed".
+    """
+
+    module: str
+    questions: tuple[object, ...] = ()
+    rewrite: object = None
+
+    def as_json(self) -> dict[str, object]:
+        return {"module": self.module, "questions": list(self.questions), "rewrite": self.rewrite}
 
 
 @dataclass(frozen=True)
@@ -89,6 +114,10 @@ class RunResult:
       (``signal`` is set) or ``os._exit`` (``exit_code`` is set).
     * "timeout": it ran past ``Limits.timeout_s`` and was killed.
     * "cancelled": :meth:`CancelToken.cancel` or :meth:`Sandbox.cancel` stopped it.
+    * "not-rewritten": the run's :class:`Reading` could not rewrite the script,
+      so nothing ran; ``detail`` says why.
+    * "reading-failed": the run's :class:`Reading` itself failed (a fault of
+      the module that reads, never of the script); ``detail`` says how.
 
     ``values``, ``bad_types`` and ``missing`` are read after the script's
     code returned, whether it ended normally or by an exception, so they show
@@ -111,7 +140,8 @@ class RunResult:
     explanation of the status, ``duration_s`` the wall time of the run.
     ``confinement`` is the kernel confinement the run had, for example
     ``{"landlock": 6, "seccomp": True, "bwrap": False}`` (see
-    :mod:`.confinement`).
+    :mod:`.confinement`). ``answers`` holds the answer to each question of
+    the run's :class:`Reading`, in order, asked before the script ran.
     """
 
     status: str
@@ -126,6 +156,7 @@ class RunResult:
     detail: str = ""
     duration_s: float = 0.0
     confinement: dict = field(default_factory=dict)
+    answers: tuple[bool, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -139,6 +170,8 @@ class _Results:
     bad_types: dict[str, str]
     missing: tuple[str, ...]
     oversized: dict[str, tuple[int, ...]]
+    answers: tuple[bool, ...]
+    detail: str  # why a reading let nothing run; "" otherwise
 
 
 def read_results(run_fd: int, token: str, names: tuple[str, ...], budget: int) -> _Results | None:
@@ -155,7 +188,7 @@ def read_results(run_fd: int, token: str, names: tuple[str, ...], budget: int) -
         return None
     try:
         report = _parse_status(_read_plain_file("status.json", folder, MAX_STATUS_BYTES))
-        if not isinstance(report, dict) or report["token"] != token or report["outcome"] not in ("ok", "error", "memory"):
+        if not isinstance(report, dict) or report["token"] != token or report["outcome"] not in _OUTCOMES:
             return None
         bad_types = {names[int(i)]: printable(str(kind)[:MAX_TEXT]) for i, kind in report["bad_types"].items()}
         oversized = {names[int(i)]: _shape(shape) for i, shape in report.get("oversized", {}).items()}
@@ -175,6 +208,8 @@ def read_results(run_fd: int, token: str, names: tuple[str, ...], budget: int) -
             bad_types=bad_types,
             missing=tuple(names[i] for i in _indices(report["missing"], names)),
             oversized=oversized,
+            answers=_answers(report.get("answers", [])),
+            detail=printable(str(report.get("detail", ""))[:MAX_TEXT]),
         )
     except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError, RecursionError, MemoryError,
             SyntaxError):  # all a forged report or .npy header can raise (NumPy evaluates the header's text)
@@ -248,6 +283,13 @@ def _load_numeric(name: str, folder: int, budget: int) -> np.ndarray | tuple[str
     return array
 
 
+def _answers(raw: object) -> tuple[bool, ...]:
+    """The answers to a reading's questions: a short list of booleans."""
+    if not isinstance(raw, list) or len(raw) > MAX_ANSWERS or not all(isinstance(answer, bool) for answer in raw):
+        raise ValueError("not a list of answers")
+    return tuple(raw)
+
+
 def _indices(raw: list, names: tuple[str, ...]) -> list[int]:
     indices = [int(i) for i in raw]
     if any(not 0 <= i < len(names) for i in indices):
@@ -279,7 +321,8 @@ def build_result(
         return RunResult(
             status=results.outcome, values=results.values, bad_types=results.bad_types, missing=results.missing,
             oversized=results.oversized, stdout=output, error=results.error, exit_code=results.exit_code,
-            detail=_outcome_detail(results), duration_s=duration, confinement=dict(confinement),
+            detail=results.detail or _outcome_detail(results), duration_s=duration, confinement=dict(confinement),
+            answers=results.answers,
         )
     status, detail = _failure(end, limits)
     return RunResult(

@@ -461,9 +461,7 @@ def bench_memory(counts: tuple[int, ...] = (10, 30)) -> Result:
 
 def bench_grade(count: int = 200) -> Result:
     """`grade` of 200 files, each in a fresh sandbox, beside the same files in one shared warm sandbox (no isolation)."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    from attnpos.lessons.checker import Sandbox, check_source
+    from attnpos.lessons.checker import open_checker
     from attnpos.lessons.course.loader import load_course
 
     exercise = load_course().exercises["constant-offset"]
@@ -480,11 +478,10 @@ def bench_grade(count: int = 200) -> Result:
     report = json.loads(result.stdout)
     assert report["total"] == count and report["passed"] == count // 2, report["passed"]
     # The floor: every file through one warm fork server, as before issue 17 gave each file its own.
-    with Sandbox(max_workers=4, strict=True) as shared:
-        shared.start()
+    with open_checker(strict=True, jobs=2) as shared:
+        _ = shared.confinement  # started before the clock does
         floor_started = time.perf_counter()
-        with ThreadPoolExecutor(2) as pool:
-            list(pool.map(lambda text: check_source(exercise, text, shared), texts))
+        shared.wait([shared.submit(exercise, text) for text in texts])
         floor = time.perf_counter() - floor_started
     per = elapsed / count
     figure = f"{per * 1000:.0f} ms per submission, a fresh sandbox each ({elapsed:.1f} s in all)"
@@ -545,18 +542,17 @@ def bench_class(students: int | None = None, loop_sample: int = 24) -> Result:
 CHECK_PHASES = """
 import sys, time
 started = time.perf_counter()
-from attnpos.tui.cli.early_sandbox import EarlySandbox
-early = EarlySandbox(None)
+from attnpos.lessons.checker import open_checker
+checker = open_checker()
 t_server_started = time.perf_counter()
 from attnpos.tui.cli import command_line, exercise_commands
-from attnpos.lessons.checker import Limits, check_file
 t_imports = time.perf_counter()
 course = command_line._exercise_course("constant-offset")
 t_load = time.perf_counter()
-sandbox = early.ready()
+checker.confinement
 t_ready = time.perf_counter()
 from pathlib import Path
-verdict = check_file(course.exercises["constant-offset"], Path(sys.argv[1]), sandbox, Limits())
+verdict = checker.check_file(course.exercises["constant-offset"], Path(sys.argv[1]))
 t_check = time.perf_counter()
 import io
 from rich.console import Console
@@ -565,9 +561,9 @@ t_render = time.perf_counter()
 warm = []
 for _ in range(5):
     before = time.perf_counter()
-    check_file(course.exercises["constant-offset"], Path(sys.argv[1]), sandbox, Limits())
+    checker.check_file(course.exercises["constant-offset"], Path(sys.argv[1]))
     warm.append(time.perf_counter() - before)
-sandbox.close()
+checker.close()
 print(t_imports - t_server_started, t_load - t_imports, t_ready - t_load, t_check - t_ready, t_render - t_check, sorted(warm)[2])
 """
 

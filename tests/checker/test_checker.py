@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from attnpos.lessons.checker import CONTRACTS, Limits, Sandbox, check_source
+from attnpos.lessons.checker import CONTRACTS, Limits
 from attnpos.lessons.course.loader import load_course
 
 SEED42 = """
@@ -72,11 +72,6 @@ def course():
     return COURSE
 
 
-@pytest.fixture(scope="module")
-def sandbox():
-    with Sandbox(max_workers=2) as box:
-        yield box
-
 
 LIMITS = Limits(timeout_s=2.0, memory_mb=768)
 
@@ -85,16 +80,16 @@ RIGHT = [(e.id, name, source) for e in COURSE.exercises.values() for name, sourc
 
 
 @pytest.mark.parametrize("exercise_id, file_name, source", RIGHT, ids=[f"{e}/{n}" for e, n, _ in RIGHT])
-def test_right_answers_pass(course, sandbox, exercise_id, file_name, source):
-    verdict = check_source(course.exercises[exercise_id], source, sandbox, LIMITS)
+def test_right_answers_pass(course, checker, exercise_id, file_name, source):
+    verdict = checker.check(course.exercises[exercise_id], source, limits=LIMITS)
     assert verdict.diagnosis == "passed", (verdict.message, verdict.details)
     assert verdict.passed
 
 
 @pytest.mark.parametrize("exercise_id, source, diagnosis, details", DETAILS, ids=[f"{w[0]}-{w[2]}-{i}" for i, w in enumerate(DETAILS)])
-def test_wrong_answers_get_their_diagnosis_and_details(course, sandbox, exercise_id, source, diagnosis, details):
+def test_wrong_answers_get_their_diagnosis_and_details(course, checker, exercise_id, source, diagnosis, details):
     exercise = course.exercises[exercise_id]
-    verdict = check_source(exercise, source, sandbox, LIMITS)
+    verdict = checker.check(exercise, source, limits=LIMITS)
     assert verdict.diagnosis == diagnosis, (verdict.message, verdict.details)
     assert not verdict.passed
     assert verdict.message and "{" not in verdict.message, verdict.message
@@ -106,8 +101,8 @@ MISTAKES = [(e.id, name, source) for e in COURSE.exercises.values() for name, so
 
 
 @pytest.mark.parametrize("exercise_id, file_name, source", MISTAKES, ids=[f"{e}/{n}" for e, n, _ in MISTAKES])
-def test_every_mistake_gets_the_diagnosis_it_is_named_by(course, sandbox, exercise_id, file_name, source):
-    verdict = check_source(course.exercises[exercise_id], source, sandbox, LIMITS)
+def test_every_mistake_gets_the_diagnosis_it_is_named_by(course, checker, exercise_id, file_name, source):
+    verdict = checker.check(course.exercises[exercise_id], source, limits=LIMITS)
     assert verdict.diagnosis == file_name.split("__")[0], (verdict.message, verdict.details)
     assert verdict.message and "{" not in verdict.message and "  " not in verdict.message, verdict.message
     assert not any(gap in verdict.message for gap in (" ,", " .", "with ,", "()")), verdict.message  # no field left empty
@@ -133,34 +128,34 @@ def test_every_diagnosis_is_reached_by_a_mistake_and_has_a_message(course):
         ("forget-reorder", FR + "out_perm = out_perm * 2\n", "out_perm is the attention output of the shuffled tokens"),
     ],
 )
-def test_messages_read_right(course, sandbox, exercise_id, source, words):
-    verdict = check_source(course.exercises[exercise_id], source, sandbox, LIMITS)
+def test_messages_read_right(course, checker, exercise_id, source, words):
+    verdict = checker.check(course.exercises[exercise_id], source, limits=LIMITS)
     assert words in verdict.message, verdict.message
     assert "shape shape" not in verdict.message and "offset" not in verdict.message.split(words)[-1] or exercise_id != "constant-offset"
 
 
-def test_a_rounded_figure_is_shown_with_the_digits_that_differ(course, sandbox):
+def test_a_rounded_figure_is_shown_with_the_digits_that_differ(course, checker):
     source = OC + "pooled_gap_pos = float(f'{pooled_gap_pos:.3g}')  # copied from a print\n"
-    verdict = check_source(course.exercises["order-checks"], source, sandbox, LIMITS)
+    verdict = checker.check(course.exercises["order-checks"], source, limits=LIMITS)
     expected, got = verdict.details["expected"], verdict.details["got"]
     assert verdict.diagnosis == "mismatch" and expected != got and len(expected) > len(got), verdict.details
     assert f"{float(expected):.3g}" == got  # the same figure to three digits: the rounding is what is wrong
 
 
-def test_the_identity_shuffle_gets_no_advice_about_offsets(course, sandbox):
-    verdict = check_source(course.exercises["constant-offset"], replace(CO, "perm = np.array([3, 0, 5, 1, 4, 2])", "perm = np.arange(6)"), sandbox, LIMITS)
+def test_the_identity_shuffle_gets_no_advice_about_offsets(course, checker):
+    verdict = checker.check(course.exercises["constant-offset"], replace(CO, "perm = np.array([3, 0, 5, 1, 4, 2])", "perm = np.arange(6)"), limits=LIMITS)
     assert verdict.diagnosis == "bad-shape" and "offset" not in verdict.message, verdict.message
 
 
-def test_a_saturating_offset_is_indistinct_never_a_pass(course, sandbox):
+def test_a_saturating_offset_is_indistinct_never_a_pass(course, checker):
     """Rows 0 and 4 come out equal although the offsets differ: a typed True would give the same figures, so it cannot pass."""
     source = replace(IT, "pos = slot_ramp(6, 8)", "pos = 1000 * slot_ramp(6, 8)")
-    verdict = check_source(course.exercises["identical-tokens"], source, sandbox, LIMITS)
+    verdict = checker.check(course.exercises["identical-tokens"], source, limits=LIMITS)
     assert verdict.diagnosis == "indistinct" and verdict.details.get("cause") == "typed-identical", verdict
     assert "softmax puts nearly all weight on one slot" in verdict.message and "0.6·(t + 1)" in verdict.message
 
 
-def test_a_bug_in_a_judge_is_a_checker_error_never_the_learners(course, sandbox, monkeypatch):
+def test_a_bug_in_a_judge_is_a_checker_error_never_the_learners(course, checker, monkeypatch):
     from attnpos.lessons.checker.contracts import common
 
     def broken(runs):
@@ -168,22 +163,22 @@ def test_a_bug_in_a_judge_is_a_checker_error_never_the_learners(course, sandbox,
 
     exercise = course.exercises["constant-offset"]
     monkeypatch.setitem(CONTRACTS, exercise.contract, common.Contract(**{**CONTRACTS[exercise.contract].__dict__, "judge": broken}))
-    verdict = check_source(exercise, CO, sandbox, LIMITS)
+    verdict = checker.check(exercise, CO, limits=LIMITS)
     assert verdict.diagnosis == "checker-error" and not verdict.passed
     assert "ZeroDivisionError" in verdict.message and "bug in attnpos" in verdict.message
     from attnpos.lessons.authoring.exercise_scripts import exercise_problems
 
-    assert any("the checker failed" in p for p in exercise_problems({"constant-offset": exercise}, sandbox))
+    assert any("the checker failed" in p for p in exercise_problems({"constant-offset": exercise}, checker))
 
 
-def test_printing_passed_does_not_pass(course, sandbox):
-    verdict = check_source(course.exercises["constant-offset"], SEED42 + "print('passed')\n", sandbox, LIMITS)
+def test_printing_passed_does_not_pass(course, checker):
+    verdict = checker.check(course.exercises["constant-offset"], SEED42 + "print('passed')\n", limits=LIMITS)
     assert verdict.diagnosis == "missing-name" and "passed" in verdict.output
 
 
-def test_the_error_line_is_the_learners(course, sandbox):
+def test_the_error_line_is_the_learners(course, checker):
     source = SEED42 + "pos = 0.6\nmax_diff = undefined_name\n"
-    verdict = check_source(course.exercises["constant-offset"], source, sandbox, LIMITS)
+    verdict = checker.check(course.exercises["constant-offset"], source, limits=LIMITS)
     assert verdict.diagnosis == "error" and verdict.line == source.count("\n")
     assert "NameError" in verdict.details["error"]
 
@@ -289,17 +284,17 @@ def test_hints_come_one_at_a_time(attnpos):
     assert attnpos("hint", "constant-offset", "99").returncode == 2
 
 
-def test_course_check_catches_a_broken_exercise(course, sandbox):
+def test_course_check_catches_a_broken_exercise(course, checker):
     from dataclasses import replace as changed
 
     from attnpos.lessons.authoring.exercise_scripts import exercise_problems
 
     good = course.exercises["constant-offset"]
     broken = changed(good, solution=good.starter, messages={k: v for k, v in good.messages.items() if k != "zero-offset"})
-    problems = exercise_problems({"constant-offset": broken}, sandbox)
+    problems = exercise_problems({"constant-offset": broken}, checker)
     assert any("no message for the diagnosis 'zero-offset'" in p for p in problems)
     assert any("solution.py does not pass" in p for p in problems)
-    assert exercise_problems({"constant-offset": good}, sandbox) == []
+    assert exercise_problems({"constant-offset": good}, checker) == []
 
 
 # --- properties: over seeds, shapes, dtypes and shuffles -------------------------------
@@ -342,21 +337,21 @@ OFFSET_MUTATIONS = {
 
 @settings(max_examples=12, deadline=None)
 @given(setup=setups(), value=st.floats(-3, 3).filter(lambda v: abs(v) > 0.01), mutation=st.sampled_from(list(OFFSET_MUTATIONS)))
-def test_constant_offset_property(course, sandbox, setup, value, mutation):
+def test_constant_offset_property(course, checker, setup, value, mutation):
     lines, T, C = setup
     shuffled, reference, diagnosis = OFFSET_MUTATIONS[mutation]
     source = lines + f"pos = {value!r}\nmax_diff = np.abs(attention_output({shuffled}, Wq, Wk, Wv) - {reference}).max()\n"
-    verdict = check_source(course.exercises["constant-offset"], source, sandbox, LIMITS)
+    verdict = checker.check(course.exercises["constant-offset"], source, limits=LIMITS)
     assert verdict.diagnosis == diagnosis, (verdict.message, verdict.details)
 
 
 @settings(max_examples=12, deadline=None)
 @given(setup=setups(), typed=st.booleans())
-def test_forget_reorder_property(course, sandbox, setup, typed):
+def test_forget_reorder_property(course, checker, setup, typed):
     lines, T, C = setup
     figure = "2.5" if typed else "np.abs(out_perm - out).max()"
     source = lines + f"out = attention_output(X, Wq, Wk, Wv)\nout_perm = attention_output(X[:, perm], Wq, Wk, Wv)\nnaive_diff = {figure}\n"
-    verdict = check_source(course.exercises["forget-reorder"], source, sandbox, LIMITS)
+    verdict = checker.check(course.exercises["forget-reorder"], source, limits=LIMITS)
     assert verdict.diagnosis == ("mismatch" if typed else "passed"), (verdict.message, verdict.details)
 
 
@@ -391,14 +386,14 @@ def _twin_readings(namespace: dict, rows: tuple[int, int]) -> list[bool]:
 @example(setup=(setup_lines(3, 7, 7, 9, "float64", 1530803739, [1, 0, 2, 3, 4, 5, 6]), 7, 7), step=1.6239652387830352, mutation="right")
 # Found by Hypothesis: rows 1 and 5 come out equal to rounding on both reruns and differ on the first run, like rows 0 and 4.
 @example(setup=(setup_lines(3, 6, 9, 7, "float64", 1150935983, [1, 0, 2, 3, 4, 5]), 6, 9), step=1.942230135900536, mutation="right")
-def test_identical_tokens_property(course, sandbox, setup, step, mutation):
+def test_identical_tokens_property(course, checker, setup, step, mutation):
     lines, T, C = setup
     expression, diagnosis = TWIN_MUTATIONS[mutation]
     source = lines + (
         f"X[:, 4] = X[:, 0]\npos = {step!r} * (np.arange({T})[:, None] + 1.0) * np.ones({C})\n"
         f"out = {expression}\nidentical = bool(np.allclose(out[:, 0], out[:, 4]))\n"
     )
-    verdict = check_source(course.exercises["identical-tokens"], source, sandbox, LIMITS)
+    verdict = checker.check(course.exercises["identical-tokens"], source, limits=LIMITS)
     namespace: dict = {}
     exec(source, namespace)  # the test's own script: which hypotheses do its arrays leave unseparated?
     if mutation == "right":
@@ -439,9 +434,9 @@ LEARNER_SCRIPTS = sorted((Path(__file__).parent / "learner_scripts").glob("*/*.p
 
 
 @pytest.mark.parametrize("path", LEARNER_SCRIPTS, ids=[f"{p.parent.name}/{p.name}" for p in LEARNER_SCRIPTS])
-def test_learner_scripts_get_the_verdict_a_teacher_expects(course, sandbox, path):
+def test_learner_scripts_get_the_verdict_a_teacher_expects(course, checker, path):
     """An adversarial walk-through's scripts, each named by the verdict its writer expected from the exercise text."""
-    verdict = check_source(course.exercises[path.parent.name], path.read_text(), sandbox, LIMITS)
+    verdict = checker.check(course.exercises[path.parent.name], path.read_text(), limits=LIMITS)
     assert verdict.diagnosis == path.name.split("__")[0], (verdict.message, verdict.details)
 
 
@@ -492,9 +487,9 @@ MEANINGS = [
 
 
 @pytest.mark.parametrize("exercise_id, file_name, cause, present, absent", MEANINGS, ids=[f"{m[0]}/{m[1]}" for m in MEANINGS])
-def test_each_message_says_what_the_learner_did(course, sandbox, exercise_id, file_name, cause, present, absent):
+def test_each_message_says_what_the_learner_did(course, checker, exercise_id, file_name, cause, present, absent):
     exercise = course.exercises[exercise_id]
-    verdict = check_source(exercise, exercise.mistakes[file_name], sandbox, LIMITS)
+    verdict = checker.check(exercise, exercise.mistakes[file_name], limits=LIMITS)
     assert verdict.details.get("cause") == cause, (verdict.diagnosis, verdict.details, verdict.message)
     for words in present:
         assert words in verdict.message, (words, verdict.message)
@@ -510,10 +505,10 @@ def test_a_brief_whose_checker_refuses_the_course_functions_says_numpy_only(cour
         assert "Use NumPy only" in exercise.instructions, exercise.id
 
 
-def test_a_figure_from_the_learners_run_is_quoted_as_theirs(course, sandbox):
+def test_a_figure_from_the_learners_run_is_quoted_as_theirs(course, checker):
     """A constant offset compared without reordering: the rerun names the cause, the message quotes the learner's own figure."""
     source = replace(CO, "Wv)[:, perm]).max()", "Wv)).max()")
-    verdict = check_source(course.exercises["constant-offset"], source, sandbox, LIMITS)
+    verdict = checker.check(course.exercises["constant-offset"], source, limits=LIMITS)
     namespace: dict = {}
     exec(source, namespace)
     own = f"{float(namespace['max_diff']):.3g}"
@@ -527,9 +522,9 @@ ADVERSARY = sorted((Path(__file__).parent / "adversary").glob("*/*.py"))
 
 
 @pytest.mark.parametrize("path", ADVERSARY, ids=[f"{p.parent.name}/{p.name}" for p in ADVERSARY])
-def test_the_white_box_adversary_gets_the_verdict_named(course, sandbox, path):
+def test_the_white_box_adversary_gets_the_verdict_named(course, checker, path):
     """Each is named by the verdict it gets: a defect fixed (a diagnosis), or a limit that still passes (passed__limit-…)."""
-    verdict = check_source(course.exercises[path.parent.name], path.read_text(), sandbox, LIMITS)
+    verdict = checker.check(course.exercises[path.parent.name], path.read_text(), limits=LIMITS)
     assert verdict.diagnosis == path.name.split("__")[0], (verdict.message, verdict.details)
 
 
@@ -565,10 +560,10 @@ def test_every_pass_the_adversary_found_is_a_documented_limit():
         ("grown = []\nwhile True:\n    grown.append(np.ones(10 ** 7))", "memory", "growing", "little by little"),
     ],
 )
-def test_every_error_family_gets_advice_of_its_own_with_its_line(course, sandbox, tail, diagnosis, cause, words):
+def test_every_error_family_gets_advice_of_its_own_with_its_line(course, checker, tail, diagnosis, cause, words):
     source = CO + "in_order = attention_output(X + pos, Wq, Wk, Wv)\n" + tail + "\n"
     limits = Limits(timeout_s=20.0, memory_mb=768) if diagnosis == "memory" else LIMITS  # filling 768 MiB is slow on a busy machine
-    verdict = check_source(course.exercises["constant-offset"], source, sandbox, limits)
+    verdict = checker.check(course.exercises["constant-offset"], source, limits=limits)
     assert verdict.diagnosis == diagnosis and verdict.details.get("cause") == cause, (verdict.details, verdict.message)
     assert words.lower() in verdict.message.lower(), verdict.message
     first = CO.count("\n") + 2  # the tail's first line; an error deeper in it names its own line

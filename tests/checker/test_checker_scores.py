@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from attnpos.lessons.checker import Limits, Sandbox, check_source
+from attnpos.lessons.checker import Limits
 from attnpos.lessons.course.loader import load_course
 
 EXERCISES = Path(__file__).resolve().parents[2] / "lessons" / "content" / "exercises"
@@ -196,8 +196,8 @@ WRONG = [
     ("alibi", edited("alibi", (SLOPES, f"slopes = np.array({TYPED_SLOPES_7})"))),
     ("context-extension", edited("context-extension", (BASE_NTK, "base_ntk = 40889.94"))),
 ])
-def test_figures_typed_to_seven_digits_are_told_they_are_typed(course, sandbox, exercise_id, source):
-    verdict = check_source(course.exercises[exercise_id], source, sandbox, LIMITS)
+def test_figures_typed_to_seven_digits_are_told_they_are_typed(course, checker, exercise_id, source):
+    verdict = checker.check(course.exercises[exercise_id], source, limits=LIMITS)
     assert (verdict.diagnosis, verdict.details.get("cause")) == ("mismatch", "typed"), verdict.message
     assert "rather than typing" in verdict.message, verdict.message
 
@@ -207,26 +207,21 @@ def course():
     return load_course()
 
 
-@pytest.fixture(scope="module")
-def sandbox():
-    with Sandbox(max_workers=2) as box:
-        yield box
-
 
 @pytest.mark.parametrize("exercise_id, source", [(e, s) for e, sources in RIGHT.items() for s in sources])
-def test_right_answers_pass(course, sandbox, exercise_id, source):
-    verdict = check_source(course.exercises[exercise_id], source, sandbox, LIMITS)
+def test_right_answers_pass(course, checker, exercise_id, source):
+    verdict = checker.check(course.exercises[exercise_id], source, limits=LIMITS)
     assert verdict.diagnosis == "passed", (verdict.message, verdict.details)
 
 
 @pytest.mark.parametrize("exercise_id, source, diagnosis", WRONG, ids=[f"{w[0]}-{w[2]}-{i}" for i, w in enumerate(WRONG)])
-def test_imitations_get_their_diagnosis(course, sandbox, exercise_id, source, diagnosis):
-    verdict = check_source(course.exercises[exercise_id], source, sandbox, LIMITS)
+def test_imitations_get_their_diagnosis(course, checker, exercise_id, source, diagnosis):
+    verdict = checker.check(course.exercises[exercise_id], source, limits=LIMITS)
     assert verdict.diagnosis == diagnosis, (verdict.message, verdict.details)
 
 
-def test_the_shortcut_with_its_mask_is_told_so(course, sandbox):
+def test_the_shortcut_with_its_mask_is_told_so(course, checker):
     source = edited("alibi", (BIAS, "bias = np.where(j <= i, m * j, -np.inf)"))
-    verdict = check_source(course.exercises["alibi"], source, sandbox, LIMITS)
+    verdict = checker.check(course.exercises["alibi"], source, limits=LIMITS)
     assert verdict.passed and verdict.details.get("cause") == "shortcut", verdict.message
     assert "shortcut" in verdict.message

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from attnpos.lessons.checker import Limits, Sandbox, check_source
+from attnpos.lessons.checker import Limits
 from attnpos.lessons.course.loader import load_course
 
 LIMITS = Limits(timeout_s=5.0, memory_mb=768)
@@ -121,35 +121,30 @@ def course():
     return load_course()
 
 
-@pytest.fixture(scope="module")
-def sandbox():
-    with Sandbox(max_workers=2) as box:
-        yield box
 
-
-def verdict(course, sandbox, exercise, source):
-    return check_source(course.exercises[exercise], source, sandbox, LIMITS)
+def verdict(course, checker, exercise, source):
+    return checker.check(course.exercises[exercise], source, limits=LIMITS)
 
 
 @pytest.mark.parametrize("style", sorted(EMBED_RIGHT))
-def test_embedding_backward_right_answers_pass(course, sandbox, style):
-    result = verdict(course, sandbox, "embedding-backward", EMBED_SETUP + EMBED_RIGHT[style])
+def test_embedding_backward_right_answers_pass(course, checker, style):
+    result = verdict(course, checker, "embedding-backward", EMBED_SETUP + EMBED_RIGHT[style])
     assert result.passed, result.message
 
 
 @pytest.mark.parametrize("style", sorted(SINE_RIGHT))
-def test_sinusoidal_table_right_answers_pass(course, sandbox, style):
-    result = verdict(course, sandbox, "sinusoidal-table", SINE_SETUP + SINE_RIGHT[style])
+def test_sinusoidal_table_right_answers_pass(course, checker, style):
+    result = verdict(course, checker, "sinusoidal-table", SINE_SETUP + SINE_RIGHT[style])
     assert result.passed, result.message
 
 
 @pytest.mark.parametrize("style", sorted(LEARNED_RIGHT))
-def test_learned_positions_right_answers_pass(course, sandbox, style):
-    result = verdict(course, sandbox, "learned-positions", LEARNED_SETUP + LEARNED_RIGHT[style] + LEARNED_TAIL)
+def test_learned_positions_right_answers_pass(course, checker, style):
+    result = verdict(course, checker, "learned-positions", LEARNED_SETUP + LEARNED_RIGHT[style] + LEARNED_TAIL)
     assert result.passed, result.message
 
 
-def test_a_right_gradient_pasted_in_does_not_pass(course, sandbox):
+def test_a_right_gradient_pasted_in_does_not_pass(course, checker):
     import numpy as np
 
     namespace: dict = {}
@@ -157,29 +152,29 @@ def test_a_right_gradient_pasted_in_does_not_pass(course, sandbox):
     grad = np.zeros_like(namespace["wte"])
     np.add.at(grad, namespace["ids"], namespace["grad_out"])
     pasted = f"out = wte[ids]\ngrad_wte = np.array({grad.tolist()!r})"
-    result = verdict(course, sandbox, "embedding-backward", EMBED_SETUP + pasted)
+    result = verdict(course, checker, "embedding-backward", EMBED_SETUP + pasted)
     assert (result.diagnosis, result.details.get("cause")) == ("mismatch", "typed")
 
 
-def test_the_halves_layout_is_named_not_called_a_mismatch(course, sandbox):
+def test_the_halves_layout_is_named_not_called_a_mismatch(course, checker):
     source = SINE_SETUP + SINE_RIGHT["vectorised"].replace(
         "pe[:, 0::2] = np.sin(t * w)\npe[:, 1::2] = np.cos(t * w)", "pe = np.hstack([np.sin(t * w), np.cos(t * w)])"
     )
-    assert verdict(course, sandbox, "sinusoidal-table", source).diagnosis == "halves"
+    assert verdict(course, checker, "sinusoidal-table", source).diagnosis == "halves"
 
 
-def test_a_table_that_quietly_runs_short_still_raises_and_passes(course, sandbox):
+def test_a_table_that_quietly_runs_short_still_raises_and_passes(course, checker):
     # No length check: wpe[:10] gives 8 rows, and adding them to 10 tokens fails to broadcast (a ValueError).
     source = LEARNED_SETUP + (
         "def add_positions(ids, wte, wpe):\n    return wte[ids] + wpe[:ids.shape[1]]\n"
         "x = add_positions(ids, wte, wpe)\ngrad_wpe = np.zeros_like(wpe)\ngrad_wpe[:ids.shape[1]] = grad_out.sum(0)\n"
     ) + LEARNED_TAIL
-    assert verdict(course, sandbox, "learned-positions", source).passed
+    assert verdict(course, checker, "learned-positions", source).passed
 
 
-def test_ids_set_again_after_use_is_a_failed_rerun_not_a_typed_figure(course, sandbox):
+def test_ids_set_again_after_use_is_a_failed_rerun_not_a_typed_figure(course, checker):
     source = EMBED_SETUP + "out = wte[ids]\nids = np.array([[3, 7, 3, 1, 3], [7, 2, 2, 9, 0]])\n" + EMBED_RIGHT["add-at"].replace("out = wte[ids]\n", "")
-    result = verdict(course, sandbox, "embedding-backward", source)
+    result = verdict(course, checker, "embedding-backward", source)
     assert result.diagnosis == "rerun-failed" and "again" in result.message
 
 

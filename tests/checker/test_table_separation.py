@@ -76,6 +76,7 @@ from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from attnpos.lessons.checker.contracts import CONTRACTS, Runs  # noqa: E402
+from attnpos.lessons.checker.rerun import answer  # noqa: E402
 from attnpos.lessons.checker.verdicts import Mistake  # noqa: E402
 
 ADD_AT_SOURCE = "grad_wte = np.zeros_like(wte)\nnp.add.at(grad_wte, ids, grad_out)"
@@ -88,9 +89,11 @@ def embedding_values(ids, wte, seed, backward, dtype):
 
 
 def judged(exercise, first, rerun, source=ADD_AT_SOURCE):
+    """The judge's verdict; what ``source`` says is read here, as the learner's process reads it before its run."""
+    contract = CONTRACTS[exercise]
+    answers = {question: answer(source, question.as_json()) for question in contract.questions}
     try:
-        contract = CONTRACTS[exercise]
-        CONTRACTS[exercise].judge(Runs(first, (rerun,), ("",), (contract.changed,), source))
+        contract.judge(Runs(first, (rerun,), ("",), (contract.changed,), answers))
     except Mistake as mistake:
         return mistake.diagnosis, mistake.cause
     return "passed", ""

@@ -241,10 +241,8 @@ class Stop(Exception):
     pass
 
 
-def test_watch_says_when_its_file_is_deleted(course, tmp_path, monkeypatch, capsys):
+def test_watch_says_when_its_file_is_deleted(course, checker, tmp_path, monkeypatch, capsys):
     from rich.console import Console
-
-    from attnpos.lessons.checker import Limits, Sandbox
 
     exercise = course.exercises["constant-offset"]
     answer = tmp_path / "answer.py"
@@ -259,8 +257,8 @@ def test_watch_says_when_its_file_is_deleted(course, tmp_path, monkeypatch, caps
             raise Stop
 
     monkeypatch.setattr(exercise_commands, "time", SimpleNamespace(sleep=sleep, strftime=time.strftime))
-    with Sandbox(max_workers=1) as sandbox, pytest.raises(Stop):
-        exercise_commands.watch_file(Console(width=200), exercise, answer, sandbox, 0.1, Limits(), tmp_path / "data")
+    with pytest.raises(Stop):
+        exercise_commands.watch_file(Console(width=200), exercise, answer, checker, 0.1, tmp_path / "data")
     said = capsys.readouterr().out
     assert said.count("is gone; waiting for it to come back") == 1
 

@@ -1,4 +1,4 @@
-"""The learner's session without Textual: course, progress, sandbox and limits, each made once."""
+"""The learner's session without Textual: course, progress, checker and limits, each made once."""
 
 from __future__ import annotations
 
@@ -18,10 +18,10 @@ def test_the_course_is_loaded_once_whoever_asks_first(tmp_path):
     assert session.text.title == courses[0].title
 
 
-def test_the_sandbox_starts_on_first_use_and_stops_with_the_session(tmp_path):
+def test_the_checker_opens_on_first_use_and_closes_with_the_session(tmp_path):
     session = Session(tmp_path)
     try:
-        assert session.sandbox is session.sandbox
+        assert session.checker is session.checker
         assert session.limits.timeout_s > 0
     finally:
         session.close()

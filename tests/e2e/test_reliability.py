@@ -110,7 +110,7 @@ def test_fuzzed_lessons_give_file_and_line_never_a_traceback(tmp_path_factory, h
 
 # --- odd values in an answer ------------------------------------------------------
 
-from attnpos.lessons.checker import CONTRACTS, Limits, Sandbox, check_source  # noqa: E402
+from attnpos.lessons.checker import CONTRACTS, Limits  # noqa: E402
 
 COURSE = load_course()
 ODD_VALUES = {
@@ -129,12 +129,6 @@ ODD_VALUES = {
 }
 
 
-@pytest.fixture(scope="module")
-def sandbox():
-    with Sandbox(max_workers=2) as box:
-        yield box
-
-
 def odd_value_cases():
     """Every exercise × odd value × name the judge reads. The default run takes one name per pair, in turn, so
     each name still meets several odd values; the whole product (about 600 checks) runs with -m slow."""
@@ -146,19 +140,19 @@ def odd_value_cases():
 
 
 @pytest.mark.parametrize("exercise_id, odd, name", odd_value_cases())
-def test_odd_values_get_a_diagnosis_never_an_exception(sandbox, exercise_id, odd, name):
+def test_odd_values_get_a_diagnosis_never_an_exception(checker, exercise_id, odd, name):
     exercise = COURSE.exercises[exercise_id]
     source = exercise.solution + f"\n{name} = {ODD_VALUES[odd]}\n"
-    verdict = check_source(exercise, source, sandbox, Limits(timeout_s=5))
+    verdict = checker.check(exercise, source, limits=Limits(timeout_s=5))
     # True is 1: a valid constant offset; an empty too_long is learned-positions's mark of a refusal, as its starter sets it
     refusal = (exercise_id, name) == ("learned-positions", "too_long") and odd.startswith("empty")
     assert not verdict.passed or odd == "bool-array" or refusal, (name, verdict)
     assert verdict.diagnosis in CONTRACTS[exercise_id].every_diagnosis and verdict.message, (name, verdict)
 
 
-def test_a_huge_array_is_judged(sandbox):
+def test_a_huge_array_is_judged(checker):
     exercise = COURSE.exercises["constant-offset"]
-    verdict = check_source(exercise, exercise.solution + "\nX = np.zeros((1, 3000, 3000))\n", sandbox, Limits(timeout_s=20))
+    verdict = checker.check(exercise, exercise.solution + "\nX = np.zeros((1, 3000, 3000))\n", limits=Limits(timeout_s=20))
     assert verdict.diagnosis in ("bad-shape", "mismatch", "memory")
 
 

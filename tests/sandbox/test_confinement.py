@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from attnpos.lessons.checker import check_source
+from attnpos.lessons.checker import open_checker
 from attnpos.lessons.course.loader import load_course
 from attnpos.lessons.sandbox import ConfinementUnavailable, Limits, Sandbox, printable, run_folders
 
@@ -75,6 +75,13 @@ def sandbox(request):
     box = Sandbox(max_workers=2, strict=False) if request.param == "default" else _strict_sandbox()
     with box:
         yield box
+
+
+@pytest.fixture(scope="module")
+def checker(sandbox):
+    """A checker as strict as ``sandbox``, for the tests that check whole answers at each level."""
+    with open_checker(strict=sandbox.strict) as confined:
+        yield confined
 
 
 def run(sandbox: Sandbox, source: str, names=("refused",), limits: Limits = QUICK):
@@ -384,9 +391,9 @@ def test_grade_keeps_a_correct_file_correct_beside_a_hostile_one(tmp_path):
     assert set(report["confinement"]) == {"landlock", "seccomp", "bwrap"}
 
 
-def test_the_correct_solution_passes_at_every_level(sandbox):
+def test_the_correct_solution_passes_at_every_level(checker):
     for exercise in COURSE.exercises.values():
-        verdict = check_source(exercise, exercise.solution, sandbox, Limits(timeout_s=10.0))
+        verdict = checker.check(exercise, exercise.solution, limits=Limits(timeout_s=10.0))
         assert verdict.passed, (exercise.id, verdict.diagnosis, verdict.message)
 
 
@@ -504,12 +511,9 @@ def test_a_strict_server_started_from_a_worker_thread_outlives_that_thread():
 
 
 class _LessConfined:
-    """A sandbox that reports a machine without Landlock; the app only asks it for its level here."""
+    """A checker that reports a machine without Landlock; the app only asks it for its level here."""
 
     confinement = {"landlock": 0, "seccomp": True, "bwrap": False}
-
-    def start(self) -> None:
-        pass
 
     def close(self) -> None:
         pass
@@ -519,7 +523,7 @@ async def test_the_app_says_once_what_confinement_is_missing(tmp_path):
     from attnpos.tui.app.course_app import AttnposApp
 
     app = AttnposApp(data_dir=tmp_path / "data", start="constant-offset", limits=QUICK)
-    app.session.use_sandbox(_LessConfined())
+    app.session.use_checker(_LessConfined())
     said = []
     real_notify = app.notify
     app.notify = lambda message, **options: (said.append(message), real_notify(message, **options))
@@ -746,15 +750,14 @@ hold.set()
 """
 
 
-def test_threads_are_capped_and_a_classmate_is_never_blamed(sandbox):
+def test_threads_are_capped_and_a_classmate_is_never_blamed(sandbox, checker):
     from attnpos.lessons.sandbox.tasks import MAX_TASKS
 
     exercise = COURSE.exercises["constant-offset"]
-    with Sandbox(max_workers=2, strict=sandbox.strict) as classmates:
-        with ThreadPoolExecutor(max_workers=2) as pool:
-            flood = pool.submit(run, sandbox, THREAD_FLOOD, ["threads"], Limits(timeout_s=10.0, memory_mb=768))
-            classmate = pool.submit(check_source, exercise, exercise.solution, classmates, Limits(timeout_s=10.0))
-            flood_result, verdict = flood.result(), classmate.result()
+    with ThreadPoolExecutor(max_workers=1) as pool:  # the classmate's check goes in the checker's own sandbox
+        flood = pool.submit(run, sandbox, THREAD_FLOOD, ["threads"], Limits(timeout_s=10.0, memory_mb=768))
+        verdict = checker.check(exercise, exercise.solution, limits=Limits(timeout_s=10.0))
+        flood_result = flood.result()
     assert flood_result.status == "ok", (flood_result.status, flood_result.detail, flood_result.stdout[-2000:])
     # A cgroup holds the server's runs together (two at a time); RLIMIT_NPROC the run alone; root without a
     # cgroup gets no thread. 16,000 got through before.
@@ -799,45 +802,45 @@ def test_wide_folders_are_removed_when_the_run_ends(sandbox):
         assert not run_folder.exists()
 
 
-def test_the_judge_counts_elements_not_bytes(sandbox):
+def test_the_judge_counts_elements_not_bytes(checker):
     exercise = COURSE.exercises["constant-offset"]
     attack = exercise.solution + textwrap.dedent("""
         import numpy as np
         X = np.zeros((4, 1024, 1024), dtype=np.float16)  # every axis within its own cap; 4 M elements in all
     """)
-    verdict = check_source(exercise, attack, sandbox, Limits(timeout_s=10.0))
+    verdict = checker.check(exercise, attack, limits=Limits(timeout_s=10.0))
     assert (verdict.diagnosis, verdict.details.get("cause")) == ("bad-shape", "too-large"), verdict
 
 
 @pytest.mark.parametrize("forged", ['"[" * 100_000 + "]" * 100_000', '" " * (100 << 20)'])
-def test_a_nested_or_huge_status_file_gives_a_verdict(sandbox, forged):
+def test_a_nested_or_huge_status_file_gives_a_verdict(checker, forged):
     exercise = COURSE.exercises["constant-offset"]
     attack = exercise.solution + f"\nimport json\njson.dumps = lambda report: {forged}\n"
-    verdict = check_source(exercise, attack, sandbox, Limits(timeout_s=10.0))
+    verdict = checker.check(exercise, attack, limits=Limits(timeout_s=10.0))
     assert verdict.diagnosis == "crash" and "malformed" in verdict.message, verdict
 
 
-def test_a_long_expression_gets_a_verdict(sandbox):
+def test_a_long_expression_gets_a_verdict(checker):
     exercise = COURSE.exercises["constant-offset"]
     source = exercise.solution + "\ntotal = " + " + ".join(["1"] * 900) + "\n"
-    verdict = check_source(exercise, source, sandbox, Limits(timeout_s=10.0))
+    verdict = checker.check(exercise, source, limits=Limits(timeout_s=10.0))
     assert verdict.diagnosis in ("passed", "rerun-failed"), verdict
 
 
 def test_an_exception_in_the_checker_is_that_files_row_only(attnpos, tmp_path, monkeypatch):
-    from attnpos.lessons.checker import rerun
+    from attnpos.lessons.checker import judging
 
     exercise = COURSE.exercises["constant-offset"]
-    (tmp_path / "a_breaks_the_checker.py").write_text(exercise.solution + "\n# checker-bug\n")
+    (tmp_path / "a_breaks_the_checker.py").write_text(exercise.solution + "\nprint('checker-bug')\n")
     (tmp_path / "b_correct.py").write_text(exercise.solution)
-    real_substitute = rerun.substitute
+    real_judge_runs = judging.judge_runs
 
-    def substitute(source, replacements):
-        if "# checker-bug" in source:
+    def judge_runs(exercise, run, reruns):
+        if "checker-bug" in run.stdout:
             raise RecursionError("maximum recursion depth exceeded")
-        return real_substitute(source, replacements)
+        return real_judge_runs(exercise, run, reruns)
 
-    monkeypatch.setattr(rerun, "substitute", substitute)
+    monkeypatch.setattr(judging, "judge_runs", judge_runs)
     ran = attnpos("grade", "constant-offset", str(tmp_path), "--json")
     if ran.returncode == 2 and "strict mode needs" in ran.stderr:
         skip_strict(ran.stderr.strip())

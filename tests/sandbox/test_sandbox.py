@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from attnpos.lessons.sandbox import CancelToken, Limits, Sandbox, run_script
+from attnpos.lessons.sandbox import CancelToken, Limits, Reading, Sandbox
 
 QUICK = Limits(timeout_s=2.0, memory_mb=1024)
 
@@ -51,12 +51,36 @@ def test_correct_script_returns_arrays_bools_and_scalars(sandbox):
     assert result.missing == () and result.bad_types == {}
 
 
-def test_run_script_on_a_file_sets_main_file_and_argv(tmp_path):
+def test_run_on_a_file_sets_main_file_and_argv(sandbox, tmp_path):
     script = tmp_path / "exercise.py"
     script.write_text("import sys\nis_main = __name__ == '__main__'\nsame_file = __file__ == sys.argv[0]\n")
-    result = run_script(script, ["is_main", "same_file"], QUICK)
+    result = sandbox.run(script, ["is_main", "same_file"], QUICK)
     assert result.status == "ok"
     assert result.values["is_main"].item() and result.values["same_file"].item()
+
+
+# The checker's reading module, named as a run's request names it (the sandbox itself imports nothing of attnpos).
+READING = "attnpos.lessons.checker.rerun"
+DOUBLED = "import numpy as np\nprint('ran')\nx = np.ones(2)\ny = x * 2\n"
+
+
+def test_a_reading_answers_its_questions_and_rewrites_the_script_before_it_runs(sandbox):
+    reading = Reading(READING, questions=(["typed_in", "x"], ["typed_in", "y"]), rewrite={"x": "scaled(x)"})
+    result = sandbox.run_source(DOUBLED, ["y"], QUICK, reading=reading)
+    assert result.status == "ok", (result.detail, result.stdout)
+    assert result.answers == (True, False)  # asked of the script as written: x typed in, y computed
+    assert result.values["y"].tolist() == [2.0 ** 21, 2.0 ** 21]  # the rewritten script ran: x scaled by 2^20
+
+
+def test_a_script_the_reading_cannot_rewrite_does_not_run(sandbox):
+    result = sandbox.run_source(DOUBLED, ["y"], QUICK, reading=Reading(READING, rewrite={"z": "scaled(z)"}))
+    assert result.status == "not-rewritten" and result.missing == ("y",), result
+    assert "`z` must be set at the top level" in result.detail and "ran" not in result.stdout
+
+
+def test_a_reading_that_fails_says_so_and_runs_nothing(sandbox):
+    result = sandbox.run_source(DOUBLED, ["y"], QUICK, reading=Reading(READING, questions=(["no_such_question"],)))
+    assert result.status == "reading-failed" and "KeyError" in result.detail and "ran" not in result.stdout, result
 
 
 def test_missing_name(sandbox):

@@ -25,8 +25,8 @@ from attnpos.tui.app.leaks import release_removed_widgets
 from attnpos.tui.app.screens.outline_screen import OutlineScreen
 from attnpos.tui.app.screens.too_small_screen import MIN_HEIGHT, MIN_WIDTH, TooSmallScreen
 
-if TYPE_CHECKING:  # the sandbox and the loader bring NumPy: imported where first used
-    from attnpos.lessons.checker import Limits, Sandbox
+if TYPE_CHECKING:  # the checker and the loader bring NumPy: imported where first used
+    from attnpos.lessons.checker import Checker, Limits
     from attnpos.lessons.course.model import Course
 
 PRELOAD_DELAY = 0.6  # seconds after start-up before the lessons and NumPy are loaded in the background
@@ -64,7 +64,7 @@ class AttnposApp(App):
             self._filters.append(NoColor())
         # Without colour a highlighted row is only bold: the stylesheet reverses it instead.
         self.set_class(self.no_color or self.console.color_system is None, "-no-colour")
-        self.session = Session(data_dir, limits)  # the course, progress, sandbox and limits, without Textual
+        self.session = Session(data_dir, limits)  # the course, progress, checker and limits, without Textual
         self.title = self.session.text.title or self.title
         self.confinement_told = False  # the exercise screen says once per session what confinement is missing
         self._start = start
@@ -137,12 +137,8 @@ class AttnposApp(App):
         return self.session.text
 
     @property
-    def limits(self) -> Limits:
-        return self.session.limits
-
-    @property
-    def sandbox(self) -> Sandbox:
-        return self.session.sandbox
+    def checker(self) -> Checker:
+        return self.session.checker
 
     @property
     def course(self) -> Course:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from attnpos.tui.render.usage import UsageError
 
 if TYPE_CHECKING:
+    from attnpos.lessons.checker import Checker
     from attnpos.lessons.course.model import Course
 
 OpenApp = Callable[[Path | None, tuple[int, int] | str | None, str | None], int]
@@ -147,17 +148,22 @@ def _exercise_course(exercise_id: str):
     return _load_course() if exercise is None else Course(read_course_text(), (), {exercise.id: exercise})
 
 
-def _check(args: argparse.Namespace) -> int:
-    limits = _limits(args)
-    from attnpos.tui.cli.early_sandbox import EarlySandbox
+def _early_checker(args: argparse.Namespace) -> Checker:
+    """A checker whose fork server starts now, while NumPy and the judges are imported here (docs/PERFORMANCE.md);
+    the caller closes it without waiting for the server to exit: its runs are over, and it exits by itself."""
+    from attnpos.lessons.checker import open_checker
 
-    early = EarlySandbox(_strict(args))  # its fork server starts while NumPy and the checker are imported here
+    return open_checker(strict=_strict(args), limits=_limits(args))
+
+
+def _check(args: argparse.Namespace) -> int:
+    checker = _early_checker(args)
     try:
         from attnpos.tui.cli.exercise_commands import run_check
 
-        return run_check(_exercise_course(args.exercise), args.exercise, args.file, args.json, limits, args.data_dir, early=early)
+        return run_check(_exercise_course(args.exercise), args.exercise, args.file, args.json, checker, args.data_dir)
     finally:
-        early.release()
+        checker.close(wait=False)
 
 
 def _grade(args: argparse.Namespace) -> int:
@@ -202,15 +208,13 @@ def _watch(args: argparse.Namespace) -> int:
 
         return walk(_load_course(), Path("."), args.interval, limits, args.data_dir, _strict(args))
     file = args.file if args.file is not None else Path(f"{args.exercise}.py")
-    from attnpos.tui.cli.early_sandbox import EarlySandbox
-
-    early = EarlySandbox(_strict(args))  # as for check: the first check need not wait for the server either
+    checker = _early_checker(args)  # as for check: the first check need not wait for the server either
     try:
         from attnpos.tui.cli.exercise_commands import watch
 
-        return watch(_exercise_course(args.exercise), args.exercise, file, args.interval, limits, args.data_dir, early=early)
+        return watch(_exercise_course(args.exercise), args.exercise, file, args.interval, checker, args.data_dir)
     finally:
-        early.release()
+        checker.close(wait=False)
 
 
 def _next(args: argparse.Namespace) -> int:

@@ -4,24 +4,12 @@ from __future__ import annotations
 
 import json
 import time
-from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from attnpos.lessons.checker import (
-    CancelToken,
-    ConfinementUnavailable,
-    Limits,
-    Sandbox,
-    ScriptRefused,
-    Verdict,
-    check_file,
-    printable,
-)
-from attnpos.lessons.checker.judging import check_in_parallel
+from attnpos.lessons.checker import Checker, ConfinementUnavailable, ScriptRefused, printable
 from attnpos.lessons.course.model import Course, Exercise
 from attnpos.lessons.sandbox import read_script
-from attnpos.tui.cli.early_sandbox import CHECK_WORKERS, EarlySandbox
 from attnpos.tui.render.exercise_print import find_exercise, print_verdict, record, shown_path
 from attnpos.tui.render.usage import UsageError
 
@@ -29,14 +17,12 @@ if TYPE_CHECKING:  # Rich is imported where something is drawn: `check --json` n
     from rich.console import Console
 
 
-def open_sandbox(max_workers: int, strict: bool | None) -> Sandbox:
-    """A started sandbox; strict mode's refusal becomes a one-line usage error (exit 2)."""
-    sandbox = Sandbox(max_workers=max_workers, strict=strict)
+def ready(checker: Checker) -> dict:
+    """The checker's confinement, once its sandbox has started; strict mode's refusal is a one-line usage error (exit 2)."""
     try:
-        sandbox.start()
+        return checker.confinement
     except ConfinementUnavailable as reason:
         raise UsageError(str(reason)) from None
-    return sandbox
 
 
 def readable_file(path: Path) -> str:
@@ -72,25 +58,13 @@ def collect_files(paths: list[Path]) -> list[Path]:
     return files
 
 
-def check_interruptibly(exercise: Exercise, file: Path, sandbox: Sandbox, limits: Limits) -> Verdict:
-    """:func:`check_file` in a worker thread, so that Ctrl+C stops it at once whichever thread receives SIGINT."""
-    cancel = CancelToken()
-    return check_in_parallel([partial(check_file, exercise, file, sandbox, limits, cancel)], 1, cancel)[0]
-
-
-def run_check(
-    course: Course, exercise_id: str, file: Path, as_json: bool, limits: Limits, data_dir: Path | None = None,
-    strict: bool | None = None, early: EarlySandbox | None = None,
-) -> int:
-    """Check one file; ``early``: a sandbox already starting (the command line's), else one is started here."""
+def run_check(course: Course, exercise_id: str, file: Path, as_json: bool, checker: Checker, data_dir: Path | None = None) -> int:
+    """Check one file with ``checker`` (the command line's, already starting; the caller closes it)."""
     exercise = find_exercise(course, exercise_id)
     source = readable_file(file)  # what the app shows as the code that passed
+    ready(checker)
     try:
-        if early is not None:  # the caller releases it
-            verdict = check_interruptibly(exercise, file, early.ready(), limits)
-        else:
-            with open_sandbox(CHECK_WORKERS, strict) as sandbox:
-                verdict = check_interruptibly(exercise, file, sandbox, limits)
+        verdict = checker.check_file(exercise, file)
     except (ScriptRefused, OSError, UnicodeDecodeError):  # changed since it was read just now
         raise UsageError(f"{shown_path(file)} changed while it was being checked; check it again") from None
     if as_json:
@@ -129,34 +103,29 @@ def write_starter_file(exercise: Exercise, target: Path) -> None:
         raise UsageError(f"cannot write {shown_path(target)}: {error.strerror or error}") from None
 
 
-def watch(
-    course: Course, exercise_id: str, file: Path, interval: float, limits: Limits, data_dir: Path | None = None,
-    strict: bool | None = None, early: EarlySandbox | None = None,
-) -> int:
+def watch(course: Course, exercise_id: str, file: Path, interval: float, checker: Checker, data_dir: Path | None = None) -> int:
     """Re-check whenever the file changes, until ctrl+c (``watch_file``).
 
-    One sandbox serves the session, so every check after the first is warm: its
-    server is up and the checker imported. ``early``: one already starting.
+    One checker serves the session (the command line's, already starting; the
+    caller closes it), so every check after the first is warm: its server is up
+    and the judges imported.
     """
     from rich.console import Console
 
     exercise = find_exercise(course, exercise_id)
     readable_file(file)
     console = Console(highlight=False)
-    sandbox = early.ready() if early is not None else open_sandbox(CHECK_WORKERS, strict)
+    ready(checker)
     try:
-        watch_file(console, exercise, file, sandbox, interval, limits, data_dir)
+        watch_file(console, exercise, file, checker, interval, data_dir)
     except KeyboardInterrupt:
         return 0
-    finally:
-        if early is None:  # else the caller releases it
-            sandbox.close()
     return 0
 
 
 def watch_file(
-    console: Console, exercise: Exercise, file: Path, sandbox: Sandbox, interval: float, limits: Limits,
-    data_dir: Path | None, until_passed: bool = False,
+    console: Console, exercise: Exercise, file: Path, checker: Checker, interval: float, data_dir: Path | None,
+    until_passed: bool = False,
 ) -> None:
     """Check ``file`` now and whenever it changes; polling works where file events do not (network folders).
 
@@ -182,7 +151,7 @@ def watch_file(
             console.rule(time.strftime("%H:%M:%S"))
             try:
                 source = readable_file(file)
-                verdict = check_interruptibly(exercise, file, sandbox, limits)
+                verdict = checker.check_file(exercise, file)
             except (UsageError, ScriptRefused, OSError, UnicodeDecodeError) as problem:
                 console.print(f"[red]{escape(printable(str(problem)))}[/]")
                 console.print("[dim]watching for changes; ctrl+c stops[/]")

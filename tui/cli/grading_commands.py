@@ -14,16 +14,15 @@ import shlex
 import stat
 import sys
 from collections.abc import Callable, Iterator
+from concurrent.futures import Future
 from contextlib import contextmanager
-from functools import partial
 from pathlib import Path
 
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from attnpos.lessons.checker import RUNS_PER_CHECK, CancelToken, ConfinementUnavailable, Limits, Verdict, check_source
-from attnpos.lessons.checker.judging import check_in_parallel, checker_error
+from attnpos.lessons.checker import Checker, Limits, Verdict, open_checker
 from attnpos.lessons.course.model import Course
 from attnpos.lessons.grading import reports
 from attnpos.lessons.grading.grades import (
@@ -31,32 +30,26 @@ from attnpos.lessons.grading.grades import (
     grade_class,
     load_grading,
     read_submissions,
+    settled,
+    submit_answer,
     summarise,
+    verdict_or_checker_error,
 )
-from attnpos.lessons.sandbox.pool import SandboxPool
-from attnpos.tui.cli.exercise_commands import collect_files, readable_file
+from attnpos.tui.cli.exercise_commands import collect_files, readable_file, ready
 from attnpos.tui.render.exercise_print import find_exercise, shown_path
 from attnpos.tui.render.usage import UsageError
 
 
 @contextmanager
-def strict_pool(jobs: int) -> Iterator[SandboxPool]:
-    """A started pool in strict mode for ``jobs`` files at once; its refusal is a one-line usage error, and a missing bubblewrap is said once."""
-    pool = SandboxPool(strict=True, jobs=jobs, workers=RUNS_PER_CHECK)
-    try:
-        pool.start()
-    except ConfinementUnavailable as reason:
-        raise UsageError(str(reason)) from None
-    try:
-        if not pool.confinement["bwrap"]:
+def strict_checker(jobs: int, limits: Limits) -> Iterator[Checker]:
+    """A started checker in strict mode, ``jobs`` files at once, each in a fresh sandbox; its refusal is a one-line
+    usage error, and a missing bubblewrap is said once. Ctrl+C leaves at once (the checker closes without waiting)."""
+    with open_checker(strict=True, jobs=jobs, limits=limits, fresh_sandbox_per_check=True) as checker:
+        if not ready(checker)["bwrap"]:
             # Strict mode passed on seccomp and Landlock ABI 6; say so, since bubblewrap is what the user may expect.
             print("attnpos: strict mode without bubblewrap (not installed, or it cannot start here): each file's runs are "
                   "confined by seccomp, Landlock and the pool's fresh namespaces; apt-get install bubblewrap adds it", file=sys.stderr)
-        yield pool
-    except BaseException:
-        pool.close(wait=False)  # Ctrl+C: leave now; what is left of the cgroups the next start sweeps away
-        raise
-    pool.close()
+        yield checker
 
 
 @contextmanager
@@ -87,27 +80,29 @@ def run_grade(course: Course, exercise_id: str, paths: list[Path], fmt: str, job
     if jobs < 1:
         raise UsageError("--jobs must be at least 1")
     files = collect_files(paths)
-    cancel = CancelToken()
     checked = [0]
 
-    def judge(pool: SandboxPool, file: Path, step: Callable[[], None]) -> Verdict:
+    def submitted(checker: Checker, file: Path, step: Callable[[], None]) -> Future[Verdict]:
         try:
             source = readable_file(file)  # never through a link, at most MAX_SCRIPT_BYTES: a row saying why not
         except UsageError as problem:
-            return Verdict(exercise.id, False, "error", f"The file could not be checked: {problem}", {"error": str(problem)})
-        try:
-            with pool.sandbox() as sandbox:
-                return check_source(exercise, source, sandbox, limits, cancel, filename=f"{exercise.id}.py")
-        except Exception as error:  # the checker's own failure on this file: its row says so, the others go on
-            return checker_error(exercise, error)
-        finally:
+            check = settled(Verdict(exercise.id, False, "error", f"The file could not be checked: {problem}", {"error": str(problem)}))
+        else:
+            check = submit_answer(checker, exercise, source)
+
+        def counted(_: Future[Verdict]) -> None:
             checked[0] += 1
             step()
 
+        check.add_done_callback(counted)
+        return check
+
     try:
-        with strict_pool(jobs) as pool, progress_bar(len(files), f"grading {exercise.id}") as step:
-            level = pool.confinement
-            verdicts = check_in_parallel([partial(judge, pool, file, step) for file in files], jobs, cancel)
+        with strict_checker(jobs, limits) as checker, progress_bar(len(files), f"grading {exercise.id}") as step:
+            level = checker.confinement
+            checks = [submitted(checker, file, step) for file in files]
+            checker.wait(checks)
+            verdicts = [verdict_or_checker_error(exercise, check) for check in checks]
     except KeyboardInterrupt:
         return interrupted(lambda: f"{checked[0]} of {len(files)} files checked")
     passed = sum(v.passed for v in verdicts)
@@ -154,20 +149,18 @@ def run_grade_class(course: Course, root: Path, single: bool, fmt: str, outputs:
         raise UsageError(f"results.json holds one submission, and {root} has {len(submissions)}; "
                          "add --single to grade one student's folder or zip")
     total = sum(answer.source is not None for s in submissions for answer in s.answers.values())
-    cancel = CancelToken()
     checked = [0]
     try:
-        with strict_pool(jobs) as pool, progress_bar(total, "grading") as step:
-            level = pool.confinement
+        with strict_checker(jobs, limits) as checker, progress_bar(total, "grading") as step:
 
             def on_checked() -> None:
                 checked[0] += 1
                 step()
 
-            students = grade_class(course, submissions, grading, pool, limits, jobs, cancel, on_checked)
+            students = grade_class(course, submissions, grading, checker, on_checked)
+            level = checker.confinement  # the last forked server's: the warm parent's, and the namespaces it entered
     except KeyboardInterrupt:
         return interrupted(lambda: f"{checked[0]} of {total} answers checked")
-    level = pool.forked_confinement or level
     summaries = summarise(course, students)
     writers: dict[str, Callable[[], str]] = {
         "gradebook": lambda: reports.gradebook_csv(course, students),

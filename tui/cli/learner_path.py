@@ -15,7 +15,7 @@ from attnpos.lessons.checker import Limits
 from attnpos.lessons.course.model import Course, Exercise
 from attnpos.lessons.course.outline import read_outline
 from attnpos.lessons.course.progress import Progress, course_order, exercise_status, next_exercise
-from attnpos.tui.cli.exercise_commands import open_sandbox, watch_file, write_starter_file
+from attnpos.tui.cli.exercise_commands import ready, watch_file, write_starter_file
 from attnpos.tui.cli.progress_report import ask, print_summary_if_complete
 from attnpos.tui.render.exercise_print import find_exercise, shown_path
 from attnpos.tui.render.usage import UsageError
@@ -135,7 +135,10 @@ def walk(course: Course, folder: Path, interval: float, limits: Limits, data_dir
     console = Console(highlight=False)
     order = course_order(read_outline())
     asked: set[str] = set()  # why questions left unanswered this run: not asked again, so the walk goes on
-    with open_sandbox(2, strict) as sandbox:
+    from attnpos.lessons.checker import open_checker
+
+    with open_checker(strict=strict, limits=limits) as checker:
+        ready(checker)
         try:
             while True:
                 progress = Progress.load(data_dir, read_only=True)
@@ -151,7 +154,7 @@ def walk(course: Course, folder: Path, interval: float, limits: Limits, data_dir
                     console.rule(f"{exercise.id}: {exercise.title}")
                     console.print(Markdown(exercise.instructions.strip()))
                     console.print(f"[dim]edit {escape(shown_path(target))} and save; a hint: attnpos hint {exercise.id}[/]")
-                    watch_file(console, exercise, target, sandbox, interval, limits, data_dir, until_passed=True)
+                    watch_file(console, exercise, target, checker, interval, data_dir, until_passed=True)
                 asked.add(upcoming)
                 progress = Progress.load(data_dir, lasting=False)
                 print_question(console, exercise)

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from attnpos.lessons.checker import RUNS_PER_CHECK, ConfinementUnavailable, Limits, Sandbox, check_source
+from attnpos.lessons.checker import Checker, ConfinementUnavailable, open_checker
 from attnpos.lessons.course.loader import load_course
 from attnpos.lessons.course.model import Course
 from attnpos.tui.render.exercise_print import find_exercise, print_hint, print_verdict, record
@@ -41,12 +41,12 @@ def sandbox_unavailable() -> str | None:
 
 
 class Session:
-    """The course and one sandbox per kernel, started at the first check and closed when the kernel exits."""
+    """The course and one checker per kernel, opened at the first check and closed when the kernel exits."""
 
     def __init__(self, data_dir: Path | None = None) -> None:
         self.data_dir = data_dir
         self._course: Course | None = None
-        self._sandbox: Sandbox | None = None
+        self._checker: Checker | None = None
         self._lock = threading.Lock()
 
     @property
@@ -55,18 +55,16 @@ class Session:
             self._course = load_course()
         return self._course
 
-    def sandbox(self) -> Sandbox:
+    def checker(self) -> Checker:
         with self._lock:
-            if self._sandbox is None:
-                sandbox = Sandbox(max_workers=RUNS_PER_CHECK)
-                sandbox.start()
-                self._sandbox = sandbox
-                atexit.register(sandbox.close)
-            return self._sandbox
+            if self._checker is None:
+                self._checker = open_checker()
+                atexit.register(self._checker.close)
+            return self._checker
 
     def check(self, exercise_id: str, source: str, console: Console) -> bool:
         exercise = find_exercise(self.course, exercise_id)
-        verdict = check_source(exercise, source, self.sandbox(), Limits(), filename=f"{exercise.id}.py")
+        verdict = self.checker().check(exercise, source, filename=f"{exercise.id}.py")
         print_verdict(console, verdict, Path(f"cell ({exercise.id})"))
         record(verdict, source, self.data_dir, console)
         return verdict.passed

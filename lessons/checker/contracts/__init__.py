@@ -8,7 +8,7 @@ fundamental mistake to the least so the first that applies is the one told.
 from __future__ import annotations
 
 from attnpos.lessons.checker.contracts.alibi import ALIBI
-from attnpos.lessons.checker.contracts.common import Contract, Rerun, Runs
+from attnpos.lessons.checker.contracts.common import Contract, Question, Rerun, Runs
 from attnpos.lessons.checker.contracts.constant_offset import CONSTANT_OFFSET
 from attnpos.lessons.checker.contracts.context_extension import CONTEXT_EXTENSION
 from attnpos.lessons.checker.contracts.embedding_backward import EMBEDDING_BACKWARD
@@ -32,4 +32,4 @@ CONTRACTS: dict[str, Contract] = {
     "context-extension": CONTEXT_EXTENSION,
 }
 
-__all__ = ["CONTRACTS", "Contract", "Rerun", "Runs"]
+__all__ = ["CONTRACTS", "Contract", "Question", "Rerun", "Runs"]

@@ -18,8 +18,7 @@ import math
 import numpy as np
 
 from attnpos.core import alibi_bias, alibi_slopes, softmax
-from attnpos.lessons.checker import rerun
-from attnpos.lessons.checker.contracts.common import Contract, Rerun, Runs
+from attnpos.lessons.checker.contracts.common import Contract, Question, Rerun, Runs
 from attnpos.lessons.checker.separation import Figure, Hypotheses
 from attnpos.lessons.checker.values import SAFETY, Values, count, describe, dtype_roundoff, gap, reported_rounding
 from attnpos.lessons.checker.verdicts import Mistake, Passed, shape_text
@@ -198,7 +197,7 @@ def judge(runs: Runs) -> Passed:
             raise Mistake("mismatch", "typed", name="slopes") from None  # the fundamental mistake, not their rounding
         raise
     shortcut = _bias_kind(runs.first["bias"].astype(np.float64), alibi_slopes(H), int(runs.first["T"].reshape(-1)[0]), 1e-6) == "shortcut"
-    if runs.reruns[0] is None and rerun.typed_in(runs.source, "slopes"):
+    if runs.reruns[0] is None and runs.says(SLOPES_TYPED):
         raise Mistake("mismatch", "typed", name="slopes")  # typed for this head count, they cannot fit another
     second = runs.second(CHANGED)
     if count(second, "n_heads", 1, ALIBI_MAX_HEADS) == H:
@@ -210,11 +209,14 @@ def judge(runs: Runs) -> Passed:
     return Passed("shortcut" if shortcut else "")
 
 
+SLOPES_TYPED = Question("typed_in", ("slopes",))
+
+
 def _slopes_typed(runs: Runs) -> bool:
     """Whether slopes stayed the same when the rerun changed n_heads (or are typed in the source, when it could not run)."""
     second = runs.reruns[runs.changed.index(CHANGED)]
     if second is None:
-        return rerun.typed_in(runs.source, "slopes")
+        return runs.says(SLOPES_TYPED)
     first_slopes, second_slopes = runs.first["slopes"], second["slopes"]
     heads_changed = not np.array_equal(second["n_heads"], runs.first["n_heads"])
     return heads_changed and first_slopes.shape == second_slopes.shape and np.array_equal(first_slopes, second_slopes)
@@ -280,6 +282,7 @@ ALIBI = Contract(
     diagnoses=("heads-from-zero", "naive-slopes", "symmetric", "sign-flipped", "mask-forgotten", "after-softmax", "mismatch"),
     hypotheses=hypotheses,
     typed=("slopes", "bias", "weights"),
+    questions=(SLOPES_TYPED,),
     described={
         "heads-from-zero": "heads counted from 0", "naive-slopes": "the power-of-two formula for any head count",
         "symmetric": "the symmetric unmasked bias", "sign-flipped": "the sign flipped",

@@ -16,8 +16,25 @@ from attnpos.lessons.checker.verdicts import INDISTINCT, RUN_DIAGNOSES, Mistake,
 class Rerun:
     """One more run of the script with some inputs replaced, and what that changes in the learner's words."""
 
-    replacements: dict[str, str]  # name → "function(learner names…)" in checking.substitutes
+    replacements: dict[str, str]  # name → "function(learner names…)" in lessons/checker/substitutes.py
     changed: str  # "`pos` set to an offset that differs from slot to slot"
+
+
+@dataclass(frozen=True)
+class Question:
+    """A question a judge asks of the script's source (``typed_in("max_diff")``), answered True or False.
+
+    Answered inside the learner's own process, before the script runs, by
+    the function of ``rerun.QUESTIONS`` that ``function`` names; the app
+    never parses learner source. A contract lists its questions, and the
+    first run's request carries them.
+    """
+
+    function: str
+    arguments: tuple[str | tuple[str, ...], ...]
+
+    def as_json(self) -> list[object]:
+        return [self.function, *(list(argument) if isinstance(argument, tuple) else argument for argument in self.arguments)]
 
 
 @dataclass(frozen=True)
@@ -28,7 +45,11 @@ class Runs:
     reruns: tuple[Mapping[str, np.ndarray] | None, ...]  # in the contract's order; None when that rerun could not give the names
     failures: tuple[str, ...]  # why not, in a few words ("" when it could)
     changed: tuple[str, ...]  # each rerun's Rerun.changed
-    source: str
+    answers: Mapping[Question, bool]  # what the source says, for each of the contract's questions
+
+    def says(self, question: Question) -> bool:
+        """The answer to one of the contract's questions (a KeyError, so a checker error, for one it never asked)."""
+        return self.answers[question]
 
     def second(self, changed: str) -> Mapping[str, np.ndarray]:
         """The values of the rerun that made ``changed``; a Mistake when the script could not be rerun with it."""
@@ -69,6 +90,7 @@ class Contract:
     # the max of |…| whenever the largest entry is positive. Named when the arrays show them; no `indistinct` for them.
     seen_only: frozenset[str] = frozenset()
     described: dict[str, str] = field(default_factory=dict)  # hypothesis -> the mistake in the learner's words, for `indistinct`
+    questions: tuple[Question, ...] = ()  # what the judge asks of the source (Runs.says)
 
     @property
     def changed(self) -> str:

@@ -12,8 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from attnpos.core import permute_tokens
-from attnpos.lessons.checker import rerun
-from attnpos.lessons.checker.contracts.common import Contract, Rerun, Runs, figure_mistake, first_reading, matching
+from attnpos.lessons.checker.contracts.common import Contract, Question, Rerun, Runs, figure_mistake, first_reading, matching
 from attnpos.lessons.checker.separation import RIGHT, Hypotheses, inverse_mistakes
 from attnpos.lessons.checker.values import (
     Precision,
@@ -33,6 +32,11 @@ from attnpos.lessons.checker.verdicts import Mistake, Passed
 NAMES = ("X", "Wq", "Wk", "Wv", "perm", "pos", "max_diff")
 CHANGED = "`pos` set to an offset that differs from slot to slot and `perm` moving every token one slot on"
 
+
+# What the source says where the figures cannot: the offset shuffled with the tokens, max_diff typed in, pos never reaching attention.
+MOVED_WITH_TOKENS = Question("indexes_by", ("pos", "perm"))
+TYPED = Question("typed_in", ("max_diff",))
+REACHES_ATTENTION = Question("reaches_attention", ("pos",))
 
 def judge(runs: Runs) -> Passed:
     values = runs.first
@@ -115,11 +119,11 @@ def _rerun(runs: Runs) -> Passed:
         if cause in ("one-side", "other-side", "signed"):
             raise figure_mistake("mismatch", cause, "max_diff", right, max_diff, rerun=True)
         if cause is not None or _precision(values)[0].is_noise(max_diff, _precision(values)[1]):  # pos changed nothing the figure can see
-            if rerun.indexes_by(runs.source, "pos", "perm"):
+            if runs.says(MOVED_WITH_TOKENS):
                 raise Mistake("moved-with-tokens", name="pos")
-            if not rerun.typed_in(runs.source, "max_diff") and not rerun.reaches_attention(runs.source, "pos"):
+            if not runs.says(TYPED) and not runs.says(REACHES_ATTENTION):
                 raise Mistake("mismatch", "never-added", name="max_diff")
-        if max_diff == first_diff or rerun.typed_in(runs.source, "max_diff"):
+        if max_diff == first_diff or runs.says(TYPED):
             raise figure_mistake("mismatch", "typed", "max_diff", right, max_diff, rerun=True)
         raise figure_mistake("mismatch", "unrelated", "max_diff", right, max_diff, rerun=True)
 
@@ -161,6 +165,7 @@ CONSTANT_OFFSET = Contract(
     diagnoses=("zero-offset", "offset-varies", "wrong-comparison", "added-after-attention", "moved-with-tokens", "mismatch"),
     hypotheses=hypotheses,
     typed=("max_diff",),
+    questions=(MOVED_WITH_TOKENS, TYPED, REACHES_ATTENTION),
     seen_only=frozenset({"signed"}),
     described={
         "after": "pos added after attention", "unreordered": "the original run left unreordered",
@@ -170,7 +175,7 @@ CONSTANT_OFFSET = Contract(
         "stale-pos": "a copy of pos made before the checker changed it", "signed": "the largest signed difference, without abs",
     },
     told_by_source={
-        # Each leaves max_diff at rounding noise on every run: the syntax says which (rerun.indexes_by, typed_in, reaches_attention).
+        # Each leaves max_diff at rounding noise on every run: the syntax says which (the questions below).
         frozenset(("never-added", "moved-with-tokens")): "`(X + pos)[:, perm]` in the source",
         frozenset(("never-added", "typed-max_diff")): "max_diff assigned a value computed from nothing, and pos reaching attention",
         frozenset(("moved-with-tokens", "typed-max_diff")): "`(X + pos)[:, perm]` in the source",

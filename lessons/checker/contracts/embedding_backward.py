@@ -12,10 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from attnpos.lessons.checker.contracts.common import Contract, Rerun, Runs
+from attnpos.lessons.checker.contracts.common import Contract, Question, Rerun, Runs
 from attnpos.lessons.checker.contracts.table_reading import (
-    augments_subscript,
-    borrows,
     close,
     off_by,
     read_ids,
@@ -28,7 +26,9 @@ from attnpos.lessons.checker.values import Values, dtype_roundoff, real_array
 from attnpos.lessons.checker.verdicts import Mistake, Passed, shape_text
 
 NAMES = ("wte", "ids", "grad_out", "out", "grad_wte")
-LIBRARY_NAMES = {"embed", "embed_backward", "onehot_backward", "embedding_tables"}
+LIBRARY_NAMES = ("embed", "embed_backward", "onehot_backward", "embedding_tables")
+BORROWS = Question("borrows", (LIBRARY_NAMES,))
+BUFFERED = Question("augments_subscript", ("grad_wte",))  # `grad[ids] += g` rather than an assignment
 CHANGED = "`ids` replaced by other ids (other repeats) and `grad_out` by other gradients"
 
 
@@ -69,7 +69,7 @@ def mistaken_gradients(ids: np.ndarray, grad_out: np.ndarray, rows: int) -> dict
     return found
 
 
-def _judge_run(values: Values, source: str, first: Values | None = None) -> Passed:
+def _judge_run(values: Values, runs: Runs, first: Values | None = None) -> Passed:
     wte = read_table(values, "wte")
     V, C = wte.shape
     ids = read_ids(values, "ids", V, ndim=(1, 2))
@@ -102,7 +102,7 @@ def _judge_run(values: Values, source: str, first: Values | None = None) -> Pass
     repeated = int(np.argmax(counts))
     row, count = repeated, int(counts[repeated])
     if cause == "last-write":
-        raise Mistake("buffered-add" if augments_subscript(source, "grad_wte") else "overwritten", name="grad_wte", row=row, count=count)
+        raise Mistake("buffered-add" if runs.says(BUFFERED) else "overwritten", name="grad_wte", row=row, count=count)
     if cause == "per-sequence":
         raise Mistake("buffered-add", "per-sequence", name="grad_wte", row=row, count=count)
     if cause in ("first", "last"):
@@ -127,13 +127,13 @@ def _unfollowed(values: Values, first: Values | None, name: str) -> None:
 
 
 def judge(runs: Runs) -> Passed:
-    if borrows(runs.source, LIBRARY_NAMES):
+    if runs.says(BORROWS):
         raise Mistake("mismatch", "borrowed", name="grad_wte")
-    _judge_run(runs.first, runs.source)
+    _judge_run(runs.first, runs)
     rerun = runs.second(CHANGED)
     if np.array_equal(rerun["ids"], runs.first["ids"]):
         raise Mistake("rerun-failed", changed=CHANGED, failure="the script sets `ids` again after the checker changed it")
-    return _judge_run(rerun, runs.source, runs.first)
+    return _judge_run(rerun, runs, runs.first)
 
 
 def hypotheses(values: Values) -> Hypotheses:
@@ -162,6 +162,7 @@ EMBEDDING_BACKWARD = Contract(
     diagnoses=("by-position", "transposed", "buffered-add", "overwritten", "first-sequence-only", "batch-not-summed", "mismatch"),
     hypotheses=hypotheses,
     typed=("out", "grad_wte"),
+    questions=(BORROWS, BUFFERED),
     described={
         "last-write": "a buffered or overwriting scatter (one gradient per id)",
         "per-sequence": "a scatter buffered within each sentence",

@@ -14,9 +14,9 @@ from __future__ import annotations
 import numpy as np
 
 from attnpos.core import permute_tokens
-from attnpos.lessons.checker import rerun
 from attnpos.lessons.checker.contracts.common import (
     Contract,
+    Question,
     Rerun,
     Runs,
     close,
@@ -30,6 +30,7 @@ from attnpos.lessons.checker.verdicts import Mistake, Passed
 
 NAMES = ("X", "Wq", "Wk", "Wv", "perm", "out", "out_perm", "naive_diff")
 CHANGED = "other tokens in place of `X`, of the same shape and size, and `perm` moving every token one slot on"
+TYPED = Question("typed_in", ("naive_diff",))  # a noise-sized figure typed in, not a reordered comparison
 
 
 def _judge_run(values: Values, first_figure: float | None) -> Passed:
@@ -80,7 +81,7 @@ def judge(runs: Runs) -> Passed:
     try:
         _judge_run(runs.first, None)
     except Mistake as mistake:
-        if mistake.cause == "reordered" and rerun.typed_in(runs.source, "naive_diff"):
+        if mistake.cause == "reordered" and runs.says(TYPED):
             # A noise-sized number typed in, not a reordered comparison: say so, with the figure the arrays give.
             raise Mistake("mismatch", "typed-noise", name="naive_diff", got=mistake.fields["got"], expected=mistake.fields["expected"]) from None
         raise
@@ -109,6 +110,7 @@ FORGET_REORDER = Contract(
     diagnoses=("wrong-comparison", "mismatch"),
     hypotheses=hypotheses,
     typed=("naive_diff", "out", "out_perm"),
+    questions=(TYPED,),
     described={
         "reordered": "out reordered by perm before comparing", "inverse": "out reordered by the inverse of perm",
         "reordered-out": "out already reordered", "inverse-shuffle": "X shuffled by the inverse of perm",

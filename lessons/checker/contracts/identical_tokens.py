@@ -17,8 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from attnpos.core.experiments import TWIN_SLOTS
-from attnpos.lessons.checker import rerun
-from attnpos.lessons.checker.contracts.common import Contract, Rerun, Runs, close
+from attnpos.lessons.checker.contracts.common import Contract, Question, Rerun, Runs, close
 from attnpos.lessons.checker.separation import Figure, Hypotheses
 from attnpos.lessons.checker.values import (
     Head,
@@ -38,6 +37,7 @@ from attnpos.lessons.checker.verdicts import INDISTINCT, Mistake, Passed, shape_
 
 NAMES = ("X", "Wq", "Wk", "Wv", "pos", "out", "identical")
 CHANGED = f"slot {TWIN_SLOTS[1]} given the same offset as slot {TWIN_SLOTS[0]}, so that rows {TWIN_SLOTS[0]} and {TWIN_SLOTS[1]} are equal"
+TYPED = Question("typed_in", ("identical",))  # a typed verdict, not one read from pos
 ZEROED = (
     f"`Wq` set to zeros, so that every token weighs all tokens alike and every output row is the same, rows {TWIN_SLOTS[0]} "
     f"and {TWIN_SLOTS[1]} included, while their offsets still differ"
@@ -112,7 +112,7 @@ def judge(runs: Runs) -> Passed:
         _check_out(head, pos, out, precision, rerun=True, changed=changed)
         if rerun_identical not in _twin_rows_equal(out, precision):
             from_pos = alike(pos[..., A, :], pos[..., B, :], precision.roundoff)
-            if not rerun.typed_in(runs.source, "identical") and rerun_identical == from_pos:
+            if not runs.says(TYPED) and rerun_identical == from_pos:
                 raise Mistake("mismatch", "from-pos", name="identical", got=str(rerun_identical), changed=changed)
             raise Mistake("mismatch", "typed-verdict", name="identical", got=str(rerun_identical), changed=changed)
     return Passed()
@@ -145,9 +145,10 @@ IDENTICAL_TOKENS = Contract(
     diagnoses=("tokens-differ", "zero-offset", "same-offset", "added-after-attention", "mismatch", "wrong-verdict"),
     hypotheses=hypotheses,
     typed=("identical", "out"),
+    questions=(TYPED,),
     described=DESCRIBED,
     told_by_source={
-        # Both say False on every run (the offsets of slots 0 and 4 differ on both): the syntax says which (rerun.typed_in).
+        # Both say False on every run (the offsets of slots 0 and 4 differ on both): the syntax says which (TYPED).
         frozenset(("from-pos", "typed-identical")): "identical assigned a value computed from nothing",
     },
 )

@@ -10,19 +10,18 @@ empty when it refused, as it must.
 
 from __future__ import annotations
 
-import ast
-
 import numpy as np
 
-from attnpos.lessons.checker.contracts.common import Contract, Rerun, Runs
-from attnpos.lessons.checker.contracts.table_reading import borrows, close, off_by, read_ids, read_shaped, read_table, tolerance
-from attnpos.lessons.checker.rerun import parse
+from attnpos.lessons.checker.contracts.common import Contract, Question, Rerun, Runs
+from attnpos.lessons.checker.contracts.table_reading import close, off_by, read_ids, read_shaped, read_table, tolerance
 from attnpos.lessons.checker.separation import Hypotheses
 from attnpos.lessons.checker.values import Values, dtype_roundoff, real_array
 from attnpos.lessons.checker.verdicts import Mistake, Passed, shape_text
 
 NAMES = ("wte", "wpe", "ids", "grad_out", "x", "grad_wpe", "long_ids", "too_long")
-LIBRARY_NAMES = {"learned_positions", "position_backward", "embed_backward", "embedding_tables"}
+LIBRARY_NAMES = ("learned_positions", "position_backward", "embed_backward", "embedding_tables")
+BORROWS = Question("borrows", (LIBRARY_NAMES,))
+TRIES_LONG = Question("calls_with", ("long_ids",))  # add_positions(long_ids, …) was at least called
 CHANGED = "`ids` replaced by other ids and `grad_out` by other gradients"
 
 
@@ -50,22 +49,10 @@ def _forward(values: Values, first: Values | None) -> tuple[np.ndarray, np.ndarr
     raise Mistake("mismatch", "unrelated" if first is not None else "", name="x", got=off_by(x, tokens + wpe[:T]))
 
 
-def _calls_with(source: str, argument: str) -> bool:
-    """Whether the script calls anything with ``argument`` among its arguments (``add_positions(long_ids, …)``)."""
-    try:
-        tree = parse(source)
-    except (SyntaxError, ValueError, RecursionError):
-        return False
-    return any(
-        isinstance(node, ast.Call) and any(isinstance(a, ast.Name) and a.id == argument for a in node.args)
-        for node in ast.walk(tree)
-    )
-
-
-def _refused(values: Values, source: str, wte: np.ndarray, wpe: np.ndarray, roundoff: float) -> None:
+def _refused(values: Values, runs: Runs, wte: np.ndarray, wpe: np.ndarray, roundoff: float) -> None:
     too_long = real_array(values, "too_long") if values["too_long"].size else values["too_long"]
     if too_long.size == 0:
-        if not _calls_with(source, "long_ids"):
+        if not runs.says(TRIES_LONG):
             raise Mistake("mismatch", "too-long-untried", name="too_long")
         return
     max_len = wpe.shape[0]
@@ -127,21 +114,21 @@ def _backward(values: Values, wpe: np.ndarray, ids: np.ndarray, roundoff: float,
     raise Mistake("mismatch", "unrelated" if first is not None else "", name="grad_wpe", got=off_by(grad, right))
 
 
-def _judge_run(values: Values, source: str, first: Values | None = None) -> Passed:
+def _judge_run(values: Values, runs: Runs, first: Values | None = None) -> Passed:
     wpe, ids, _, roundoff = _forward(values, first)
-    _refused(values, source, read_table(values, "wte"), wpe, roundoff)
+    _refused(values, runs, read_table(values, "wte"), wpe, roundoff)
     _backward(values, wpe, ids, roundoff, first)
     return Passed()
 
 
 def judge(runs: Runs) -> Passed:
-    if borrows(runs.source, LIBRARY_NAMES):
+    if runs.says(BORROWS):
         raise Mistake("mismatch", "borrowed", name="grad_wpe")
-    _judge_run(runs.first, runs.source)
+    _judge_run(runs.first, runs)
     rerun = runs.second(CHANGED)
     if np.array_equal(rerun["ids"], runs.first["ids"]):
         raise Mistake("rerun-failed", changed=CHANGED, failure="the script sets `ids` again after the checker changed it")
-    return _judge_run(rerun, runs.source, runs.first)
+    return _judge_run(rerun, runs, runs.first)
 
 
 def hypotheses(values: Values) -> Hypotheses:
@@ -190,6 +177,7 @@ LEARNED_POSITIONS = Contract(
     diagnoses=("by-token-id", "wraps-around", "every-row", "batch-not-summed", "off-by-one", "mismatch"),
     hypotheses=hypotheses,
     typed=("x", "grad_wpe"),
+    questions=(BORROWS, TRIES_LONG),
     # x does not depend on grad_out, nor grad_wpe on ids: a value typed in and one from a stale copy are the same
     # figures, and the same mistake to tell (it did not follow the rerun: mismatch/typed).
     told_by_source={

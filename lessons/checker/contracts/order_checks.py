@@ -12,9 +12,9 @@ import math
 import numpy as np
 
 from attnpos.core import permute_tokens, pooled_readout
-from attnpos.lessons.checker import rerun
 from attnpos.lessons.checker.contracts.common import (
     Contract,
+    Question,
     Rerun,
     Runs,
     close,
@@ -44,6 +44,9 @@ from attnpos.lessons.checker.verdicts import Mistake, Passed
 NAMES = ("X_a", "Wq", "Wk", "Wv", "perm", "out_a", "out_b", "relist_gap", "pooled_gap", "pos", "pooled_gap_pos")
 FIGURES = ("relist_gap", "pooled_gap", "pooled_gap_pos")
 CHANGED = f"`Wv` multiplied by 2^{int(np.log2(VALUE_SCALE))}"
+# Where check 3 is noise, the source says why: the offset shuffled with the tokens, or added after attention.
+MOVED_WITH_TOKENS = Question("indexes_by", ("pos", "perm"))
+ADDED_AFTER = Question("added_to_outputs", ("pos", ("out_a", "out_b")))
 CHECKS = {"relist_gap": "check 1", "pooled_gap": "check 2", "pooled_gap_pos": "check 3"}
 DESCRIBED = {
     "inverse-shuffle": "order B shuffled by the inverse of perm", "unreordered": "out_a left unrelisted",
@@ -54,7 +57,7 @@ DESCRIBED = {
 }
 
 
-def _judge_run(values: Values, source: str, first: Values | None = None) -> Passed:
+def _judge_run(values: Values, runs: Runs, first: Values | None = None) -> Passed:
     """One run on its own terms; ``first`` (the first run's values) marks a rerun."""
     head = read_head(values, "X_a", ndim=(2, 3))
     X, attend = head.X, head.attend
@@ -120,9 +123,9 @@ def _judge_run(values: Values, source: str, first: Values | None = None) -> Pass
             raise figure_mistake("wrong-comparison", "axis", "pooled_gap_pos", right, pooled_gap_pos, rerun_run)
         if with_pos.is_noise(pooled_gap_pos, tolerance):
             # Added after attention, shuffled along with the tokens, or never added: every one sums to check 2.
-            if rerun.indexes_by(source, "pos", "perm"):
+            if runs.says(MOVED_WITH_TOKENS):
                 raise Mistake("moved-with-tokens", name="pos")
-            if rerun.added_to_outputs(source, "pos", ("out_a", "out_b")):
+            if runs.says(ADDED_AFTER):
                 raise Mistake("added-after-attention", name="pooled_gap_pos")
             raise Mistake("mismatch", "undone", name="pooled_gap_pos", check=CHECKS["pooled_gap_pos"])
         if first is not None and pooled_gap_pos == scalar(first, "pooled_gap_pos"):
@@ -183,9 +186,9 @@ def _alike_cycles(pos: np.ndarray, perm: np.ndarray, roundoff: float) -> str:
 
 
 def judge(runs: Runs) -> Passed:
-    _judge_run(runs.first, runs.source)
+    _judge_run(runs.first, runs)
     values = runs.second(CHANGED)
-    _judge_run(values, runs.source, runs.first)
+    _judge_run(values, runs, runs.first)
     noise = head_precision(read_head(values, "X_a", ndim=(2, 3)), 0.0, dtype_roundoff(values, NAMES)).gap
     for name in ("relist_gap", "pooled_gap"):
         first, second = scalar(runs.first, name), scalar(values, name)
@@ -235,5 +238,6 @@ ORDER_CHECKS = Contract(
     diagnoses=("wrong-comparison", "mismatch", "zero-offset", "same-offset", "added-after-attention", "moved-with-tokens"),
     hypotheses=hypotheses,
     typed=FIGURES,
+    questions=(MOVED_WITH_TOKENS, ADDED_AFTER),
     described=DESCRIBED,
 )

@@ -13,15 +13,16 @@ from __future__ import annotations
 import numpy as np
 
 from attnpos.core.sinusoidal_encoding import BASE, shift_error, shift_matrix
-from attnpos.lessons.checker.contracts.common import Contract, Rerun, Runs, figure_mistake
-from attnpos.lessons.checker.contracts.table_reading import borrows, close, off_by, read_shaped, read_whole, rounding
+from attnpos.lessons.checker.contracts.common import Contract, Question, Rerun, Runs, figure_mistake
+from attnpos.lessons.checker.contracts.table_reading import close, off_by, read_shaped, read_whole, rounding
 from attnpos.lessons.checker.separation import Figure, Hypotheses
 from attnpos.lessons.checker.values import Values, dtype_roundoff, reported_rounding, scalar
 from attnpos.lessons.checker.verdicts import Mistake, Passed
 
 NAMES = ("T", "C", "k", "pe", "M", "shift_error")
 CHANGED = "`C` four channels wider and `k` two positions longer"
-LIBRARY_NAMES = {"sinusoidal", "shift_matrix", "shift_blocks", "shifted_by_blocks", "sinusoidal_encoding"}
+LIBRARY_NAMES = ("sinusoidal", "shift_matrix", "shift_blocks", "shifted_by_blocks", "sinusoidal_encoding")
+BORROWS = Question("borrows", (LIBRARY_NAMES,))
 MAX_POSITIONS, MAX_CHANNELS = 4096, 1024
 
 
@@ -62,7 +63,7 @@ def _table_tolerance(roundoff: float, T: int, C: int, cause: str = "right") -> f
     return rounding(roundoff, 1 + (T + 1) * fastest)
 
 
-def _judge_run(values: Values, source: str, first: Values | None = None) -> Passed:
+def _judge_run(values: Values, first: Values | None = None) -> Passed:
     T = read_whole(values, "T", 2, MAX_POSITIONS)
     C = read_whole(values, "C", 2, MAX_CHANNELS)
     if C % 2:
@@ -104,13 +105,13 @@ def _unfollowed(values: Values, first: Values | None, name: str) -> None:
 
 
 def judge(runs: Runs) -> Passed:
-    if borrows(runs.source, LIBRARY_NAMES):
+    if runs.says(BORROWS):
         raise Mistake("mismatch", "borrowed", name="pe")
-    _judge_run(runs.first, runs.source)
+    _judge_run(runs.first)
     rerun = runs.second(CHANGED)
     if np.array_equal(rerun["C"], runs.first["C"]):
         raise Mistake("rerun-failed", changed=CHANGED, failure="the script sets `C` again after the checker changed it")
-    return _judge_run(rerun, runs.source, runs.first)
+    return _judge_run(rerun, runs.first)
 
 
 def hypotheses(values: Values) -> Hypotheses:
@@ -135,6 +136,7 @@ SINUSOIDAL_TABLE = Contract(
     diagnoses=("exponent-i", "frequency-per-channel", "sign-flipped", "from-one", "sin-cos-swapped", "halves", "mismatch"),
     hypotheses=hypotheses,
     typed=("pe", "M"),
+    questions=(BORROWS,),
     described={
         "exponent-i": "the exponent i in place of 2i", "frequency-per-channel": "a frequency per channel",
         "frequency-per-channel/doubled": "a frequency per channel with 2j", "sign-flipped": "the exponent's sign flipped",

@@ -6,12 +6,10 @@ fixes; each problem a Mistake with its own sentence (lessons/checker/verdicts.py
 
 from __future__ import annotations
 
-import ast
 import math
 
 import numpy as np
 
-from attnpos.lessons.checker.rerun import parse, unparse
 from attnpos.lessons.checker.separation import COARSEST_ROUNDOFF
 from attnpos.lessons.checker.values import ANSWER_MAX_WIDTH, Values, describe, real_array
 from attnpos.lessons.checker.verdicts import Mistake, shape_text
@@ -86,36 +84,3 @@ def close(got: np.ndarray, expected: np.ndarray, tol: float) -> bool:
 
 def off_by(got: np.ndarray, expected: np.ndarray) -> str:
     return f"{float(np.max(np.abs(got - expected))):.3g}" if got.shape == expected.shape else "(another shape)"
-
-
-def borrows(source: str, names: set[str]) -> bool:
-    """Whether the script imports any of ``names`` from attnpos (or reaches them as ``attnpos.core.<name>``).
-
-    A function of the learner's own that happens to share a name is not borrowing.
-    """
-    try:
-        tree = parse(source)
-    except (SyntaxError, ValueError, RecursionError):
-        return False
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("attnpos"):
-            if any(alias.name in names or alias.name == "*" for alias in node.names):
-                return True
-        if isinstance(node, ast.Attribute) and node.attr in names and "attnpos" in unparse(node.value):
-            return True
-        if isinstance(node, ast.Import) and any(alias.name.startswith("attnpos.") and alias.name.split(".")[-1] in names for alias in node.names):
-            return True
-    return False
-
-
-def augments_subscript(source: str, name: str) -> bool:
-    """Whether the script adds into ``name[...]`` in place (``grad[ids] += g``), rather than assigning it."""
-    try:
-        tree = parse(source)
-    except (SyntaxError, ValueError, RecursionError):
-        return False
-    return any(
-        isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Subscript)
-        and isinstance(node.target.value, ast.Name) and node.target.value.id == name
-        for node in ast.walk(tree)
-    )

@@ -24,7 +24,6 @@ from attnpos.lessons.checker import (
     RunResult,
     ScriptRefused,
     Verdict,
-    check_source,
     fenced,
     missing_layers,
 )
@@ -173,13 +172,13 @@ class ExerciseScreen(CourseScreen):
             self._show(Text.assemble(("The code that passed is in the editor (it was checked from the command line). ", "bold"), self._welcome()))
         if self._holds_passed_code and not state.why_correct:
             self.call_after_refresh(self._show_why)
-        self._warm_sandbox()
+        self._warm_checker()
 
     @work(thread=True, group="sandbox-start")
-    def _warm_sandbox(self) -> None:
-        """Start the sandbox's fork server while the learner reads, so the first check is warm too."""
+    def _warm_checker(self) -> None:
+        """Start the checker's fork server while the learner reads, so the first check is warm too."""
         try:
-            level = self.app.sandbox.confinement
+            level = self.app.checker.confinement
         except ConfinementUnavailable as reason:  # strict mode (ATTNPOS_STRICT=1) on a machine that cannot confine
             self.app.call_from_thread(self.notify, str(reason), severity="error", timeout=15)
             return
@@ -270,7 +269,7 @@ class ExerciseScreen(CourseScreen):
     @work(thread=True, exclusive=True, group="exercise")
     def _run_worker(self, source: str, cancel: CancelToken) -> None:
         try:
-            result = self.app.sandbox.run_source(source, (), self.app.limits, cancel=cancel, filename=f"{self.exercise.id}.py")
+            result = self.app.checker.run(source, filename=f"{self.exercise.id}.py", cancel=cancel)
         except (ConfinementUnavailable, ScriptRefused) as reason:
             self.app.call_from_thread(self._show_refusal, str(reason))
             return
@@ -302,7 +301,7 @@ class ExerciseScreen(CourseScreen):
     @work(thread=True, exclusive=True, group="exercise")
     def _check_worker(self, source: str, cancel: CancelToken) -> None:
         try:
-            verdict = check_source(self.exercise, source, self.app.sandbox, self.app.limits, cancel, f"{self.exercise.id}.py")
+            verdict = self.app.checker.check(self.exercise, source, filename=f"{self.exercise.id}.py", cancel=cancel)
         except (ConfinementUnavailable, ScriptRefused) as reason:
             self.app.call_from_thread(self._show_refusal, str(reason))
             return

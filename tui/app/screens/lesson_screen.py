@@ -181,7 +181,7 @@ class LessonScreen(CourseScreen):
         from attnpos.lessons.checker import ConfinementUnavailable
 
         try:
-            result = self.app.sandbox.run_source(source, (), self.app.limits, filename="cell.py")
+            result = self.app.checker.run(source, filename="cell.py")
         except ConfinementUnavailable as reason:
             return CellResult("", str(reason))
         if result.error is not None:
