@@ -510,7 +510,13 @@ main = threading.main_thread().ident
 
 def main_thread_is_waiting():
     frame = sys._current_frames().get(main)  # blocked in Condition.wait's acquire, not merely inside wait()
-    return frame is not None and "waiter.acquire(" in linecache.getline(frame.f_code.co_filename, frame.f_lineno)
+    if frame is None or "waiter.acquire(" not in linecache.getline(frame.f_code.co_filename, frame.f_lineno):
+        return False
+    while frame is not None:  # ... under the checker's wait (Thread.start waits on a Condition too, for this very thread)
+        if frame.f_code.co_name == "wait" and frame.f_code.co_filename.endswith("engine.py"):
+            return True
+        frame = frame.f_back
+    return False
 
 def interrupt_in_this_thread():
     while not main_thread_is_waiting():  # a signal caught while the main thread still runs Python proves nothing
