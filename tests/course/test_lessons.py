@@ -317,14 +317,14 @@ def test_a_good_tiny_course_loads(tmp_path):
 )
 def test_malformed_lessons_name_file_and_line(tmp_path, body, line, words):
     problems = load_problems(tmp_path, HEADER + PLACED + body)
-    assert any(p.startswith(f"{tmp_path / 'content' / '01-test.md'}:{line}:") and words in p for p in problems), problems
+    assert any(p.startswith(f"{tmp_path / 'content' / '01-test' / 'lesson.md'}:{line}:") and words in p for p in problems), problems
 
 
 def test_a_heat_map_needs_short_column_labels(tmp_path, monkeypatch):
     from attnpos.lessons.course import figures
 
     long_labels = figures.Figure("test.long", "a matrix with long column names", lambda: np.zeros((2, 2)), columns=lambda: ["abc", "d"])
-    monkeypatch.setitem(figures.FIGURES, "test.long", long_labels)
+    monkeypatch.setitem(figures.registry().figures, "test.long", long_labels)
     content, exercises = make_course(tmp_path, HEADER + '## S\n\n```{heatmap}\nfigure = "test.long"\n```\n' + PLACED)
     with pytest.raises(CourseError) as raised:
         load_course(content, exercises)
@@ -356,10 +356,10 @@ def test_glossary_covers_the_course(course):
 
 def test_glossary_problems_name_file_and_line(tmp_path):
     content, exercises = make_course(tmp_path, HEADER + PLACED)
-    (tmp_path / "glossary.toml").write_text('[[term]]\nterm = "x"\nmeaning = "y"\nlesson = 1\n\n[[term]]\nterm = "z"\nmeaning = "w"\nlesson = 9\n')
+    (content / "glossary.toml").write_text('[[term]]\nterm = "x"\nmeaning = "y"\nlesson = 1\n\n[[term]]\nterm = "z"\nmeaning = "w"\nlesson = 9\n')
     with pytest.raises(CourseError) as raised:
         load_course(content, exercises)
-    assert [str(p) for p in raised.value.problems] == [f"{tmp_path / 'glossary.toml'}:6: 'z' names lesson 9, which the course does not have"]
+    assert [str(p) for p in raised.value.problems] == [f"{content / 'glossary.toml'}:6: 'z' names lesson 9, which the course does not have"]
 
 
 def test_exercise_without_solution(tmp_path):
