@@ -19,7 +19,7 @@ else:  # pragma: no cover - exercised on Python 3.10 only
 
 from attnpos.core.playground import SIGNALS, sentence_length_problem
 from attnpos.core.words import tokenize
-from attnpos.lessons.course.figures import COLUMN_LABEL, figure, format_figure, registry
+from attnpos.lessons.course.figures import COLUMN_LABEL, figure, format_figure, refresh, registry
 from attnpos.lessons.course.glossary import GLOSSARY_NAME, Term, parse_glossary
 from attnpos.lessons.course.mathtext import MathError, to_unicode
 from attnpos.lessons.course.model import (
@@ -263,6 +263,8 @@ def parse_lesson(path: Path, number: int, slug: str, problems: list[Problem]) ->
     meta = _toml(front.toml, report, 2) or {}
     if not _require(meta, {"title": str, "summary": str}, report, 1, "the front matter"):
         return None
+    if not isinstance(meta.get("topics", ""), str):
+        report(1, "the front matter: 'topics' must be a str (what the lesson covers, for the README's table)")
 
     sections: list[Section] = []
     title, section_line = FIRST_SECTION, front.body_start + 1
@@ -430,6 +432,7 @@ def load_course(lessons_folder: Path | None = None, exercises_folder: Path | Non
     small course loaded from elsewhere quotes the real course's.
     """
     lessons_at, exercises_at = lessons_folder or content_dir(), exercises_folder or exercises_dir()
+    refresh()
     problems: list[Problem] = []
     text = read_course_text(lessons_at)
     problems += [Problem(lessons_at / COURSE_FILE, line, message) for line, message in text.problems]

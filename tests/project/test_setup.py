@@ -1,4 +1,4 @@
-"""The README holds both set-up commands, and CI runs the README's test command, read from the README."""
+"""The README holds both set-up commands and the course's table of lessons, and CI runs the README's test command, read from the README."""
 
 from __future__ import annotations
 
@@ -28,3 +28,12 @@ def test_the_readme_holds_the_command_that_installs_and_runs_the_tests():
 def test_ci_runs_the_readmes_test_command():
     run = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert '.ci/readme-command test' in run and 'eval "$test_command"' in run
+
+
+def test_the_readmes_table_of_lessons_is_the_courses(attnpos):
+    """`attnpos lessons --markdown` makes it; `attnpos new` writes it into the README again, so a new lesson leaves it true."""
+    from attnpos.lessons.authoring.lesson_table import readme_table
+
+    printed = attnpos("lessons", "--markdown")
+    assert printed.returncode == 0, printed.stderr
+    assert readme_table((ROOT / "README.md").read_text(encoding="utf-8")) == printed.stdout
