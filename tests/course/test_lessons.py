@@ -60,7 +60,9 @@ def test_the_course_text_counts_its_lessons():
     text = read_course_text()
     assert not text.problems
     assert text.opening(4).startswith("Four lessons ") and text.opening(1).startswith("One lesson ")
-    assert text.opening(13).startswith("13 lessons ")
+    # Past twelve too, one way throughout: words to ninety-nine, then digits.
+    assert text.opening(13).startswith("Thirteen lessons ") and text.opening(21).startswith("Twenty-one lessons ")
+    assert text.opening(40).startswith("Forty lessons ") and text.opening(100).startswith("100 lessons ")
 
 
 def test_a_broken_course_file_is_reported(tmp_path):
