@@ -75,13 +75,30 @@ class Registry:
     problems: tuple[tuple[Path, int, str], ...]  # (file, line, message), reported by the loader
 
 
+_stamps: dict[Path, tuple[tuple[str, int, int], ...]] = {}  # per course folder: its lists as last read
+
+
 def registry() -> Registry:
     """The registry of the course folder now in use (read at each call, as COURSE_ROOT is)."""
-    return _registry(content_dir().resolve())
+    root = content_dir().resolve()
+    if root not in _stamps:
+        _stamps[root] = _stamp(root)
+    return _registry(root, _stamps[root])
+
+
+def refresh() -> None:
+    """Read the lesson folders' lists again if one changed since (the loader calls it, so an edit shows at the next load)."""
+    root = content_dir().resolve()
+    _stamps[root] = _stamp(root)
+
+
+def _stamp(root: Path) -> tuple[tuple[str, int, int], ...]:
+    files = sorted(root.glob(f"*/{FIGURES_FILE}"))
+    return tuple((str(path), path.stat().st_mtime_ns, path.stat().st_size) for path in files)
 
 
 @cache
-def _registry(root: Path) -> Registry:
+def _registry(root: Path, stamp: tuple[tuple[str, int, int], ...]) -> Registry:  # stamp: part of the cache key only
     figures: dict[str, Figure] = {}
     experiments: dict[str, Experiment] = {}
     homes: dict[tuple[str, str], Path] = {}  # (kind, name) -> the figures.py that registers it
