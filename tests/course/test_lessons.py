@@ -383,3 +383,32 @@ def test_every_kind_of_block_has_one_dispatch(course):
     assert kinds == {"Prose", "Math", "Code", "Grid", "Heatmap", "Quiz", "ExerciseRef", "PlaygroundLink"}
     with pytest.raises(TypeError, match="no rendering for str"):
         render_block("not a block", object())  # type: ignore[arg-type]
+
+
+FIGURES_HEAD = "from attnpos.lessons.course.figures import Experiment, Figure\n\nEXPERIMENTS = ()\n"
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "expected"),
+    [
+        (FIGURES_HEAD + "FIGURES = (\n    Figure('a.b', 'a', lambda: 1),\n    undefined_name,\n)\n", None,
+         "01-lesson-1/figures.py:6: figures.py fails: NameError: name 'undefined_name' is not defined"),
+        (FIGURES_HEAD + "FIGURES = (Figure('a.b', 'a', lambda: 1),)\n", FIGURES_HEAD + "FIGURES = (Figure('a.b', 'again', lambda: 2),)\n",
+         "02-lesson-2/figures.py:1: figure 'a.b' is also registered in 01-lesson-1/figures.py"),
+        ("EXPERIMENTS = ()\n", None, "01-lesson-1/figures.py:1: figures.py defines EXPERIMENTS and FIGURES"),
+        (FIGURES_HEAD + "FIGURES = ('a.b',)\n", None, "figures.py: EXPERIMENTS holds Experiment entries and FIGURES Figure entries, not 'a.b'"),
+    ],
+)
+def test_a_lessons_figures_list_is_checked_at_its_file_and_line(tmp_path, monkeypatch, first, second, expected):
+    from attnpos.lessons.course import scanner
+    from tiny_course import write_tiny_course
+
+    root = tmp_path / "course"
+    write_tiny_course(root)
+    (root / "01-lesson-1" / "figures.py").write_text(first, encoding="utf-8")
+    if second is not None:
+        (root / "02-lesson-2" / "figures.py").write_text(second, encoding="utf-8")
+    monkeypatch.setattr(scanner, "COURSE_ROOT", root)
+    with pytest.raises(CourseError) as raised:
+        load_course()
+    assert any(expected in str(problem) for problem in raised.value.problems), raised.value.problems
