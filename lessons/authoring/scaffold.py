@@ -27,7 +27,7 @@ from attnpos.lessons.course.figures import FIGURES_FILE
 from attnpos.lessons.course.loader import Problem
 from attnpos.lessons.course.model import Course
 from attnpos.lessons.course.outline import read_outline
-from attnpos.lessons.course.scanner import LESSON_FILE, Heading, TextLine, content_dir, exercises_dir, front_matter, lesson_files, scan
+from attnpos.lessons.course.scanner import LESSON_FILE, Fence, Heading, TextLine, content_dir, exercises_dir, front_matter, lesson_files, scan
 
 TODO = "TODO"  # a line of a lesson, or of an exercise.toml, that starts with it is a placeholder: noted, never a problem
 EXERCISE_ID = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
@@ -36,6 +36,7 @@ SLUG_LENGTH = 40  # a folder name a writer can still read in `ls`
 LESSON_TEMPLATE = """+++
 title = {title}
 summary = "{todo}: one sentence saying what this lesson shows."
+topics = "{todo}: what it covers, in a few words, for the README's table of lessons"
 +++
 
 {todo}: the opening: what this lesson shows and why it matters.
@@ -43,6 +44,26 @@ summary = "{todo}: one sentence saying what this lesson shows."
 ## {todo}: the first section's title
 
 {todo}: write this section. A number it quotes is never typed: it is a figure registered in this folder's figures.py (lessons/content/FORMAT.md).
+
+```{{quiz}}
+id = "{slug}-first-question"
+question = "{todo}: a question the section has just answered"
+choices = ["{todo}: the right answer", "{todo}: a tempting wrong one"]
+answer = 0
+explanations = ["{todo}: why it is right", "{todo}: why it is wrong"]
+```
+
+## {todo}: the second section's title
+
+{todo}: write this section; every lesson asks at least two questions, each after the section that answers it.
+
+```{{quiz}}
+id = "{slug}-second-question"
+question = "{todo}: a question the section has just answered"
+choices = ["{todo}: a tempting wrong answer", "{todo}: the right one"]
+answer = 1
+explanations = ["{todo}: why it is wrong", "{todo}: why it is right"]
+```
 """
 
 FIGURES_TEMPLATE = '''"""Lesson {number}'s experiments and figures (lessons/content/FORMAT.md, "A lesson's figures")."""
@@ -95,7 +116,7 @@ def new_lesson(title: str) -> Path:
     number = max(numbers, default=0) + 1
     folder = root / f"{number:02d}-{name}"
     folder.mkdir()  # the number is new, so the folder is too
-    (folder / LESSON_FILE).write_text(LESSON_TEMPLATE.format(title=_toml_string(title.strip()), todo=TODO), encoding="utf-8")
+    (folder / LESSON_FILE).write_text(LESSON_TEMPLATE.format(title=_toml_string(title.strip()), slug=name, todo=TODO), encoding="utf-8")
     (folder / FIGURES_FILE).write_text(FIGURES_TEMPLATE.format(number=number), encoding="utf-8")
     return folder
 
@@ -146,14 +167,18 @@ def _toml_string(text: str) -> str:
 
 
 def placeholders(course: Course) -> list[Problem]:
-    """Every line a writer has still to write: one starting with TODO in a lesson's front matter or prose (not its code),
-    or in an exercise.toml; `lessons --check` prints them as notes."""
+    """Every line a writer has still to write: one with a TODO placeholder in a lesson's front matter, prose, headings or
+    directives (not its code), or in an exercise.toml; `lessons --check` prints them as notes."""
     found = []
     for lesson in course.lessons:
         lines = lesson.path.read_text(encoding="utf-8").splitlines()
         front = front_matter(lines)
         texts = [(i + 1, line) for i, line in enumerate(lines[: front.body_start])]
-        texts += [(p.line, p.raw if isinstance(p, TextLine) else p.title) for p in scan(lines, front.body_start) if isinstance(p, (TextLine, Heading))]
+        for piece in scan(lines, front.body_start):
+            if isinstance(piece, (TextLine, Heading)):
+                texts.append((piece.line, piece.raw if isinstance(piece, TextLine) else piece.title))
+            elif isinstance(piece, Fence) and piece.directive is not None:  # a question's text, not code
+                texts += [(piece.line + 1 + i, line) for i, line in enumerate(piece.body.splitlines())]
         found += [Problem(lesson.path, line, f"placeholder: {_todo(text)}") for line, text in texts if _todo(text)]
     for exercise in course.exercises.values():
         path = exercise.folder / "exercise.toml"
@@ -166,6 +191,9 @@ def placeholders(course: Course) -> list[Problem]:
 
 
 def _todo(text: str) -> str:
-    """What a placeholder line asks for ("write this section"), or "" when the line is no placeholder."""
-    match = re.match(rf'\s*(?:\w+\s*=\s*"|#+\s*)?{TODO}\b:?\s*(.*?)"?\s*$', text)
-    return (match.group(1) or "write this") if match else ""
+    """What a placeholder asks for ("write this section"), or "" when the line holds none.
+
+    A placeholder starts a line, a heading, a comment or a quoted string: `TODO: …`, `## TODO: …`, `question = "TODO: …"`.
+    """
+    match = re.search(rf'(?:^\s*|^#+\s*|"){TODO}\b:?\s*([^"]*)', text)
+    return (match.group(1).strip() or "write this") if match else ""
