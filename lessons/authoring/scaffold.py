@@ -46,7 +46,7 @@ topics = "{todo}: what it covers, in a few words, for the README's table of less
 {todo}: write this section. A number it quotes is never typed: it is a figure registered in this folder's figures.py (lessons/content/FORMAT.md).
 
 ```{{quiz}}
-id = "{slug}-first-question"
+id = "lesson-{number}-question-1"
 question = "{todo}: a question the section has just answered"
 choices = ["{todo}: the right answer", "{todo}: a tempting wrong one"]
 answer = 0
@@ -58,7 +58,7 @@ explanations = ["{todo}: why it is right", "{todo}: why it is wrong"]
 {todo}: write this section; every lesson asks at least two questions, each after the section that answers it.
 
 ```{{quiz}}
-id = "{slug}-second-question"
+id = "lesson-{number}-question-2"
 question = "{todo}: a question the section has just answered"
 choices = ["{todo}: a tempting wrong answer", "{todo}: the right one"]
 answer = 1
@@ -116,7 +116,7 @@ def new_lesson(title: str) -> Path:
     number = max(numbers, default=0) + 1
     folder = root / f"{number:02d}-{name}"
     folder.mkdir()  # the number is new, so the folder is too
-    (folder / LESSON_FILE).write_text(LESSON_TEMPLATE.format(title=_toml_string(title.strip()), slug=name, todo=TODO), encoding="utf-8")
+    (folder / LESSON_FILE).write_text(LESSON_TEMPLATE.format(title=_toml_string(title.strip()), number=number, todo=TODO), encoding="utf-8")
     (folder / FIGURES_FILE).write_text(FIGURES_TEMPLATE.format(number=number), encoding="utf-8")
     return folder
 

@@ -25,8 +25,9 @@ from attnpos.tui.app.screens.exercise_screen import ExerciseScreen
 from attnpos.tui.app.screens.lesson_screen import LessonScreen
 from attnpos.tui.app.screens.outline_screen import OutlineScreen
 
-NEW_TITLE = "Position in a second head"
-NEW_SLUG = "position-in-a-second-head"
+# Not the issue's "Position in a second head": a checkout where a writer has just added that lesson must pass this test too.
+NEW_TITLE = "Grown by a test"
+NEW_SLUG = "grown-by-a-test"
 
 
 @pytest.fixture
@@ -40,8 +41,9 @@ def course_copy(tmp_path, monkeypatch) -> Path:
 @pytest.fixture
 def grown(course_copy, attnpos) -> tuple[int, str, str]:
     """(the new lesson's number, the new exercise's id, the neighbour it copies)"""
-    number = read_outline()[-1].number + 1
-    neighbour = read_outline()[-1].exercises[-1].id  # the default neighbour: the course's last exercise
+    outline = read_outline()
+    number = outline[-1].number + 1
+    neighbour = [e.id for lesson in outline for e in lesson.exercises][-1]  # the default neighbour: the course's last exercise
     new_id = f"{neighbour}-again"
     made = attnpos("new", "lesson", NEW_TITLE)
     assert made.returncode == 0, made.stderr
