@@ -76,7 +76,7 @@ from attnpos.lessons.course.figures import Experiment, Figure
 #     Experiment("key", "what `attnpos demos` calls it", experiments.some_experiment),
 EXPERIMENTS: tuple[Experiment, ...] = ()
 
-# A value this lesson quotes as {{{{key.field}}}}, computed from an experiment (`result` from the same module):
+# A value this lesson quotes as {{{{key.field}}}}, computed from an experiment (import `result` from the module above):
 #     Figure("key.field", "what it means", lambda: result("key").field),
 FIGURES: tuple[Figure, ...] = ()
 '''
@@ -115,7 +115,9 @@ def new_lesson(title: str) -> Path:
     numbers = [int(match.group(1)) for _, match in lesson_files(root) if match]
     number = max(numbers, default=0) + 1
     folder = root / f"{number:02d}-{name}"
-    folder.mkdir()  # the number is new, so the folder is too
+    if folder.exists():  # a folder without a lesson.md: not a lesson, so its number looked free
+        raise ScaffoldError(f"{folder} is in the way (it holds no {LESSON_FILE}); move it, then run this again")
+    folder.mkdir()
     (folder / LESSON_FILE).write_text(LESSON_TEMPLATE.format(title=_toml_string(title.strip()), number=number, todo=TODO), encoding="utf-8")
     (folder / FIGURES_FILE).write_text(FIGURES_TEMPLATE.format(number=number), encoding="utf-8")
     return folder

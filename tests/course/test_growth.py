@@ -148,6 +148,14 @@ def test_the_scaffold_refuses_bad_input_in_one_line(course_copy, attnpos, args, 
     assert sorted(p.relative_to(course_copy) for p in course_copy.rglob("*")) == before  # nothing written
 
 
+def test_a_folder_in_the_way_is_named_not_overwritten(course_copy, attnpos):
+    number = read_outline()[-1].number + 1
+    stray = course_copy / f"{number:02d}-{NEW_SLUG}"
+    stray.mkdir()
+    refused = attnpos("new", "lesson", NEW_TITLE)
+    assert refused.returncode == 2 and "is in the way" in refused.stderr and not any(stray.iterdir())
+
+
 def test_the_scaffold_writes_only_into_a_checkout(tmp_path, monkeypatch, attnpos):
     installed = tmp_path / "site-packages" / "attnpos" / "lessons" / "content"
     shutil.copytree(scanner.COURSE_ROOT, installed, ignore=shutil.ignore_patterns("__pycache__"))
