@@ -152,10 +152,10 @@ def new_exercise(exercise_id: str, lesson: int, neighbour: str | None = None) ->
 def _renamed(path: Path, exercise_id: str, lesson: int) -> str:
     """The neighbour's exercise.toml with a placeholder title, the new lesson and a why-question id of its own."""
     text = path.read_text(encoding="utf-8")
-    text = re.sub(r'(?m)^title = .*$', lambda _: f"title = {_toml_string(f'{TODO}: a title for {exercise_id}')}", text, count=1)
+    text = re.sub(r"(?m)^title = .*$", lambda _: f"title = {_toml_string(f'{TODO}: a title for {exercise_id}')}", text, count=1)
     text = re.sub(r"(?m)^lesson = .*$", f"lesson = {lesson}", text, count=1)
     why_id = f'id = "{exercise_id}-why"'  # quiz ids are unique in the course; the copy's would repeat its neighbour's
-    text, renamed = re.subn(r'(?ms)(^\[why\]\n(?:(?!^\[).)*?)^id = .*?$', lambda m: m.group(1) + why_id, text, count=1)
+    text, renamed = re.subn(r"(?ms)(^\[why\]\n(?:(?!^\[).)*?)^id = .*?$", lambda m: m.group(1) + why_id, text, count=1)
     if not renamed:
         text = re.sub(r"(?m)^\[why\]$", f"[why]\n{why_id}", text, count=1)
     data = tomllib.loads(text)
@@ -184,11 +184,7 @@ def placeholders(course: Course) -> list[Problem]:
         found += [Problem(lesson.path, line, f"placeholder: {_todo(text)}") for line, text in texts if _todo(text)]
     for exercise in course.exercises.values():
         path = exercise.folder / "exercise.toml"
-        found += [
-            Problem(path, i + 1, f"placeholder: {_todo(line)}")
-            for i, line in enumerate(path.read_text(encoding="utf-8").splitlines())
-            if _todo(line)
-        ]
+        found += [Problem(path, i + 1, f"placeholder: {_todo(line)}") for i, line in enumerate(path.read_text(encoding="utf-8").splitlines()) if _todo(line)]
     return found
 
 

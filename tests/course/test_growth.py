@@ -83,8 +83,13 @@ def test_the_command_line_shows_checks_lists_and_reports_them(grown, attnpos):
     # The placeholders are notes naming file and line, not problems.
     notes = [line for line in checked.stdout.splitlines() if ": placeholder: " in line]
     lesson_md = f"{number:02d}-{NEW_SLUG}/lesson.md:"
-    assert any(lesson_md in note and note.endswith("write this section. A number it quotes is never typed: it is a figure "
-                                                    "registered in this folder's figures.py (lessons/content/FORMAT.md).") for note in notes)
+    assert any(
+        lesson_md in note
+        and note.endswith(
+            "write this section. A number it quotes is never typed: it is a figure registered in this folder's figures.py (lessons/content/FORMAT.md)."
+        )
+        for note in notes
+    )
     assert any(f"exercises/{new_id}/exercise.toml:" in note and note.endswith(f"a title for {new_id}") for note in notes)
     assert f"{len(notes)} placeholder(s) to write" in checked.stdout
 
