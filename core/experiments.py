@@ -13,10 +13,7 @@ from typing import Callable
 
 import numpy as np
 
-from attnpos.core import cure_experiments as cure
 from attnpos.core.attention import BlockWeights, attention_output, self_attention, softmax, transformer_block
-from attnpos.core.extension import attend_back_experiment, interpolation_bound_experiment, scaling_rules_experiment
-from attnpos.core.linear_biases import alibi_lesson_experiment
 from attnpos.core.permutation import (
     equivariance_gap,
     naive_gap,
@@ -37,7 +34,6 @@ from attnpos.core.position import (
     slot_ramp,
     symmetric_alibi_bias,
 )
-from attnpos.core.rotary import rope_lesson_experiment
 from attnpos.core.words import SENTENCE_A, SENTENCE_SEED, SENTENCE_WIDTH, head_weights, sentence_matrix
 
 SEED = 42
@@ -748,34 +744,3 @@ def stack_experiment(seed: int = SEED) -> StackResult:
         return float(np.max(np.abs(moved - permute_tokens(run_stack(s.X, blocks, causal=causal), s.perm))))
 
     return StackResult(STACK_LAYERS, STACK_HEADS, gap(False), gap(True))
-
-
-EXPERIMENTS: dict[str, tuple[str, Callable[[], object]]] = {
-    "shuffle": ("Shuffle the tokens, no position: the gap is rounding noise", shuffle_experiment),
-    "twins": ("The same token at slots 0 and 4: identical output rows", twin_experiment),
-    "offset": ("Add a per-slot offset before attention: the gap opens", offset_experiment),
-    "matrix-form": ("The check with a 0/1 permutation matrix, Q = K = V = X", matrix_form_experiment),
-    "sentence": ('"the cat sat on the mat" as soft retrieval', sentence_experiment),
-    "exercises": ("The first lesson's exercises, solved", exercise_figures),
-    "init-scale": ("Why the projections are multiplied by 0.5: unscaled, rows saturate", init_scale_experiment),
-    "causal": ("A causal mask and no position: equivariance breaks, position can be read back", causal_experiment),
-    "ramp": ("What the per-slot ramp lacks: a bound, and products that depend on the offset alone; which end it favours", ramp_experiment),
-    "scaling": ("Dividing the scores by √d_k keeps their variance near 1", scaling_experiment),
-    "alibi": ("ALiBi as published: causal, a soft window; the symmetric form cannot see a reversal", alibi_experiment),
-    "rope": ("RoPE: the score depends on q, k and the offset only; half-split and interleaved pairs", rope_experiment),
-    "families": ("Each family on lesson 3's two orders: shuffle gap and the twin rows", families_experiment),
-    "proof": ("The equivariance proof line by line: scores relabelled, softmax commutes with P, PᵀP = I", equivariance_proof_experiment),
-    "invariance": ("Invariant and equivariant: neither implies the other; a map that is both gives every row one output", invariance_experiment),
-    "cross-terms": ("An added signal's score split into content and position terms: not a function of the offset", cross_term_experiment),
-    "stack": ("A whole unmasked stack (heads, W_O, residuals, LayerNorm, MLP) is equivariant; a mask breaks it", stack_experiment),
-    "embedding": ("A token table: lookup, scatter-add gradient against finite differences, the buffered trap", cure.embedding_experiment),
-    "embedding-scale": ("Why token rows are multiplied by √d_model: the norms at d_model = 512", cure.scale_experiment),
-    "sinusoidal": ("The sinusoidal encoding: shift matrix, offset-only products, what a projection keeps", cure.sinusoidal_experiment),
-    "learned": ("A learned position table trained on lengths 2–8: rows 8 on never move", cure.learned_experiment),
-    "rope-lesson": ("RoPE in full: the relative property at huge positions, layouts, frequencies", rope_lesson_experiment),
-    "alibi-lesson": ("ALiBi in full: slopes for any head count, the +m·j shortcut, the soft window", alibi_lesson_experiment),
-    "scaling-rules": ("Stretching RoPE: which pairs PI, NTK, YaRN and Llama 3.1 change", scaling_rules_experiment),
-    "interpolation-bound": ("Chen et al.'s argument, small: a RoPE fit extrapolated and interpolated", interpolation_bound_experiment),
-    "attend-back": ("Attend 3 back: a position-only head trained on t < 32, tested to 128", attend_back_experiment),
-}
-"""Every experiment by a short key: (title, function returning its dataclass)."""

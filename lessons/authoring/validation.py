@@ -2,7 +2,9 @@
 
 Every file parses (the loader), every runnable block runs, and every exercise
 passes its own checks (lessons/authoring/exercise_scripts.py: the solution and right/
-pass, the starter does not, each mistake gets its diagnosis).
+pass, the starter does not, each mistake gets its diagnosis). What a scaffold
+left to write (lines starting TODO, lessons/authoring/scaffold.py) is listed as
+notes: a draft lesson is a valid one.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from attnpos.lessons.authoring.scaffold import placeholders
 from attnpos.lessons.course.cells import run_cell
 from attnpos.lessons.course.loader import CourseError, load_course
 from attnpos.lessons.course.model import Code, Course
@@ -19,6 +22,7 @@ from attnpos.lessons.course.model import Code, Course
 class CourseCheck:
     problems: tuple[str, ...]  # each "file:line: message", or "lessons/content/exercises/<id>/<file>: message"
     course: Course | None = None  # None when it did not load
+    notes: tuple[str, ...] = ()  # "file:line: placeholder: …": what a scaffold left to write; never a problem
 
     @property
     def summary(self) -> str:
@@ -26,7 +30,8 @@ class CourseCheck:
             return f"{len(self.problems)} problem(s) in the course"
         assert self.course is not None
         blocks = sum(len(s.blocks) for lesson in self.course.lessons for s in lesson.sections)
-        return f"course ok: {len(self.course.lessons)} lessons, {blocks} blocks, {len(self.course.exercises)} exercises"
+        left = f"; {len(self.notes)} placeholder(s) to write" if self.notes else ""
+        return f"course ok: {len(self.course.lessons)} lessons, {blocks} blocks, {len(self.course.exercises)} exercises{left}"
 
 
 class UnknownExercise(ValueError):
@@ -68,4 +73,4 @@ def check_course(jobs: int = 2, only: Sequence[str] | None = None) -> CourseChec
 
     with open_checker(jobs=jobs) as checker:
         problems += [f"lessons/content/exercises/{problem}" for problem in exercise_problems(exercises, checker)]
-    return CourseCheck(tuple(problems), course)
+    return CourseCheck(tuple(problems), course, tuple(str(note) for note in placeholders(course)))

@@ -19,7 +19,7 @@ else:  # pragma: no cover - exercised on Python 3.10 only
 
 from attnpos.core.playground import SIGNALS, sentence_length_problem
 from attnpos.core.words import tokenize
-from attnpos.lessons.course.figures import COLUMN_LABEL, FIGURES, format_figure
+from attnpos.lessons.course.figures import COLUMN_LABEL, figure, format_figure, refresh, registry
 from attnpos.lessons.course.glossary import GLOSSARY_NAME, Term, parse_glossary
 from attnpos.lessons.course.mathtext import MathError, to_unicode
 from attnpos.lessons.course.model import (
@@ -97,7 +97,7 @@ def fill_figures(text: str, report: _Reporter, line: int) -> str:
 
     def replace(match: re.Match) -> str:
         name, spec = match.group(1), (match.group(2) or "").strip()
-        if name not in FIGURES:
+        if name not in registry().figures:
             report(line + text[: match.start()].count("\n"), f"unknown figure {name!r}")
             return match.group(0)
         try:
@@ -218,15 +218,15 @@ def _directive(kind: str, body: str, report: _Reporter, line: int) -> Block | No
         name = data.get(key)
         if name is None:
             continue
-        if name not in FIGURES:
+        if name not in registry().figures:
             report(line, f"{kind}: unknown figure {name!r}")
             return None
-        if not FIGURES[name].is_matrix:
+        if not figure(name).is_matrix:
             report(line, f"{kind}: figure {name!r} is not a matrix")
             return None
     if kind == "heatmap":
         for name in (data["figure"], data.get("compare")):
-            if name and any(len(label) > COLUMN_LABEL for label in FIGURES[name].column_labels()):
+            if name and any(len(label) > COLUMN_LABEL for label in figure(name).column_labels()):
                 report(line, f"heatmap: figure {name!r} has a column label longer than {COLUMN_LABEL} characters")
                 return None
         return Heatmap(
@@ -263,6 +263,8 @@ def parse_lesson(path: Path, number: int, slug: str, problems: list[Problem]) ->
     meta = _toml(front.toml, report, 2) or {}
     if not _require(meta, {"title": str, "summary": str}, report, 1, "the front matter"):
         return None
+    if not isinstance(meta.get("topics", ""), str):
+        report(1, "the front matter: 'topics' must be a str (what the lesson covers, for the README's table)")
 
     sections: list[Section] = []
     title, section_line = FIRST_SECTION, front.body_start + 1
@@ -426,11 +428,15 @@ def load_course(lessons_folder: Path | None = None, exercises_folder: Path | Non
 
     The folders are the course folder's (attnpos.lessons.course.scanner.COURSE_ROOT) unless given. In
     the lessons folder, beside the lesson folders: ``course.toml`` (required) and ``glossary.toml``, when there is one.
+    The figures quoted are those the course folder's lessons register (`figures.registry`), so a
+    small course loaded from elsewhere quotes the real course's.
     """
     lessons_at, exercises_at = lessons_folder or content_dir(), exercises_folder or exercises_dir()
+    refresh()
     problems: list[Problem] = []
     text = read_course_text(lessons_at)
     problems += [Problem(lessons_at / COURSE_FILE, line, message) for line, message in text.problems]
+    problems += [Problem(path, line, message) for path, line, message in registry().problems]
     lessons = []
     numbers: dict[int, Path] = {}
     files = list(lesson_files(lessons_at))

@@ -45,6 +45,7 @@ class OutlineLesson:
     sections: tuple[str, ...]  # section titles; the first is the introduction
     exercises: tuple[OutlineExercise, ...]
     quizzes: tuple[str, ...] = ()  # the ids of its questions, in order
+    topics: str = ""  # front matter `topics`: what it covers, in a few words (the README's table)
 
 
 EXERCISE_TITLE = re.compile(r'^title\s*=\s*"((?:[^"\\]|\\.)*)"\s*$', re.MULTILINE)
@@ -85,7 +86,10 @@ def read_lesson_outline(path: Path, number: int, exercises_folder: Path | None =
         placed = [(exercise_id, section + 1) for exercise_id, section in placed]
     folder = exercises_folder or exercises_dir()
     exercises = tuple(OutlineExercise(i, _exercise_title(i, folder), section) for i, section in placed)
-    return OutlineLesson(number, meta.get("title", path.parent.name), tuple(sections), exercises, tuple(quizzes))
+    topics = meta.get("topics", "")
+    return OutlineLesson(
+        number, meta.get("title", path.parent.name), tuple(sections), exercises, tuple(quizzes), topics if isinstance(topics, str) else ""
+    )
 
 
 def _placed_id(body: str) -> str | None:

@@ -42,7 +42,23 @@ def exercises_dir() -> Path:
     return COURSE_ROOT / "exercises"
 
 
-COUNT_WORDS = ("No", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Eleven", "Twelve")
+COUNT_WORDS = (
+    "No", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten",
+    "Eleven", "Twelve", "Thirteen", "Fourteen", "Fifteen", "Sixteen", "Seventeen", "Eighteen", "Nineteen",
+)  # fmt: skip
+TENS = ("", "", "Twenty", "Thirty", "Forty", "Fifty", "Sixty", "Seventy", "Eighty", "Ninety")
+
+
+def count_in_words(count: int) -> str:
+    """A count as a sentence starts it: "No", "Eleven", "Twenty-one"; from 100 on, digits."""
+    if count < len(COUNT_WORDS):
+        return COUNT_WORDS[count]
+    if count >= 100:
+        return str(count)
+    tens, ones = divmod(count, 10)
+    return TENS[tens] + (f"-{COUNT_WORDS[ones].lower()}" if ones else "")
+
+
 COURSE_TEXT_KEYS = ("title", "prerequisites", "introduction")
 
 
@@ -57,9 +73,8 @@ class CourseText:
 
     def opening(self, lesson_count: int) -> str:
         """The introduction with the number of lessons filled in."""
-        count = COUNT_WORDS[lesson_count] if lesson_count < len(COUNT_WORDS) else str(lesson_count)
         try:
-            return self.introduction.format(lessons=f"{count} lesson{'' if lesson_count == 1 else 's'}")
+            return self.introduction.format(lessons=f"{count_in_words(lesson_count)} lesson{'' if lesson_count == 1 else 's'}")
         except (KeyError, IndexError, ValueError):  # reported by read_course_text; shown as written meanwhile
             return self.introduction
 

@@ -290,7 +290,13 @@ async def test_grid_without_colour_uses_shades(no_colour, make_app, settle):
 
 # --- snapshots ---------------------------------------------------------------
 
-def test_snapshot_outline(snap_compare, make_app, settle):
+def test_snapshot_outline(snap_compare, make_app, settle, tmp_path, monkeypatch):
+    """Of a small course of the test's own, so that a lesson added to the real one changes no picture."""
+    from attnpos.lessons.course import scanner
+    from tiny_course import write_tiny_course
+
+    write_tiny_course(tmp_path / "course")
+    monkeypatch.setattr(scanner, "COURSE_ROOT", tmp_path / "course")
     assert snap_compare(make_app(), terminal_size=(80, 24), run_before=settle)
 
 

@@ -60,7 +60,9 @@ def test_the_course_text_counts_its_lessons():
     text = read_course_text()
     assert not text.problems
     assert text.opening(4).startswith("Four lessons ") and text.opening(1).startswith("One lesson ")
-    assert text.opening(13).startswith("13 lessons ")
+    # Past twelve too, one way throughout: words to ninety-nine, then digits.
+    assert text.opening(13).startswith("Thirteen lessons ") and text.opening(21).startswith("Twenty-one lessons ")
+    assert text.opening(40).startswith("Forty lessons ") and text.opening(100).startswith("100 lessons ")
 
 
 def test_a_broken_course_file_is_reported(tmp_path):
@@ -324,7 +326,7 @@ def test_a_heat_map_needs_short_column_labels(tmp_path, monkeypatch):
     from attnpos.lessons.course import figures
 
     long_labels = figures.Figure("test.long", "a matrix with long column names", lambda: np.zeros((2, 2)), columns=lambda: ["abc", "d"])
-    monkeypatch.setitem(figures.FIGURES, "test.long", long_labels)
+    monkeypatch.setitem(figures.registry().figures, "test.long", long_labels)
     content, exercises = make_course(tmp_path, HEADER + '## S\n\n```{heatmap}\nfigure = "test.long"\n```\n' + PLACED)
     with pytest.raises(CourseError) as raised:
         load_course(content, exercises)
@@ -381,3 +383,32 @@ def test_every_kind_of_block_has_one_dispatch(course):
     assert kinds == {"Prose", "Math", "Code", "Grid", "Heatmap", "Quiz", "ExerciseRef", "PlaygroundLink"}
     with pytest.raises(TypeError, match="no rendering for str"):
         render_block("not a block", object())  # type: ignore[arg-type]
+
+
+FIGURES_HEAD = "from attnpos.lessons.course.figures import Experiment, Figure\n\nEXPERIMENTS = ()\n"
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "expected"),
+    [
+        (FIGURES_HEAD + "FIGURES = (\n    Figure('a.b', 'a', lambda: 1),\n    undefined_name,\n)\n", None,
+         "01-lesson-1/figures.py:6: figures.py fails: NameError: name 'undefined_name' is not defined"),
+        (FIGURES_HEAD + "FIGURES = (Figure('a.b', 'a', lambda: 1),)\n", FIGURES_HEAD + "FIGURES = (Figure('a.b', 'again', lambda: 2),)\n",
+         "02-lesson-2/figures.py:1: figure 'a.b' is also registered in 01-lesson-1/figures.py"),
+        ("EXPERIMENTS = ()\n", None, "01-lesson-1/figures.py:1: figures.py defines EXPERIMENTS and FIGURES"),
+        (FIGURES_HEAD + "FIGURES = ('a.b',)\n", None, "figures.py: EXPERIMENTS holds Experiment entries and FIGURES Figure entries, not 'a.b'"),
+    ],
+)
+def test_a_lessons_figures_list_is_checked_at_its_file_and_line(tmp_path, monkeypatch, first, second, expected):
+    from attnpos.lessons.course import scanner
+    from tiny_course import write_tiny_course
+
+    root = tmp_path / "course"
+    write_tiny_course(root)
+    (root / "01-lesson-1" / "figures.py").write_text(first, encoding="utf-8")
+    if second is not None:
+        (root / "02-lesson-2" / "figures.py").write_text(second, encoding="utf-8")
+    monkeypatch.setattr(scanner, "COURSE_ROOT", root)
+    with pytest.raises(CourseError) as raised:
+        load_course()
+    assert any(expected in str(problem) for problem in raised.value.problems), raised.value.problems

@@ -58,10 +58,19 @@ def _load_course():
 
 
 def _lessons(args: argparse.Namespace) -> int:
+    if args.check and args.markdown:
+        raise UsageError("--check and --markdown are two commands: run one, then the other")
     if args.check:
         return _check_lessons(args.exercise)
     if args.exercise:
         raise UsageError("--exercise goes with --check: attnpos lessons --check --exercise ID")
+    if args.markdown:
+        if args.action is not None:
+            raise UsageError("--markdown prints the whole table: attnpos lessons --markdown")
+        from attnpos.lessons.authoring.lesson_table import markdown_table
+
+        print(markdown_table(), end="")
+        return 0
     course = _load_course()
     if args.action == "show":
         return _show_lesson(course, args.number)
@@ -106,10 +115,30 @@ def _check_lessons(only: list[str] | None) -> int:
         raise UsageError(str(unknown)) from None
     for problem in result.problems:
         print(problem, file=sys.stderr)
+    for note in result.notes:
+        print(note)
     if result.problems:
         print(f"attnpos: {result.summary}", file=sys.stderr)
         return 1
     print(result.summary)
+    return 0
+
+
+def _new(args: argparse.Namespace) -> int:
+    """Write a lesson's or an exercise's skeleton into the checkout (attnpos.lessons.authoring.scaffold)."""
+    from attnpos.lessons.authoring.lesson_table import write_readme_table
+    from attnpos.lessons.authoring.scaffold import ScaffoldError, new_exercise, new_lesson
+
+    try:
+        if args.kind == "lesson":
+            written, check = new_lesson(args.title), "attnpos lessons --check"
+        else:
+            written, check = new_exercise(args.id, args.lesson, args.neighbour), f"attnpos lessons --check --exercise {args.id}"
+    except ScaffoldError as refused:
+        raise UsageError(str(refused)) from None
+    readme = write_readme_table()
+    print(f"wrote {written}{f' and the table of lessons in {readme.name}' if readme else ''}")
+    print(f"fill in each placeholder (TODO), then run '{check}': it lists them, with file and line")
     return 0
 
 
@@ -280,7 +309,19 @@ def build_parser() -> argparse.ArgumentParser:
     lessons.add_argument("--check", action="store_true", help="validate every lesson and exercise; exit 1 on a problem")
     lessons.add_argument("--exercise", action="append", metavar="ID",
                          help="with --check: run only this exercise's scripts (repeatable; every lesson is still checked)")
+    lessons.add_argument("--markdown", action="store_true", help="print the table of lessons as Markdown (the README's)")
     lessons.set_defaults(run=_lessons)
+
+    new = commands.add_parser("new", help="for writers: a new lesson or exercise in this checkout, ready to fill in")
+    kinds = new.add_subparsers(dest="kind", metavar="KIND", required=True, parser_class=_Parser)
+    new_lesson = kinds.add_parser("lesson", help="the next lesson's folder: lesson.md with placeholders, an empty figures.py")
+    new_lesson.add_argument("title", help='e.g. "Position in a second head"')
+    new_exercise = kinds.add_parser("exercise", help="a copy of a neighbour's exercise, placed in lesson N")
+    new_exercise.add_argument("id", help="the new exercise's id, e.g. second-head")
+    new_exercise.add_argument("--lesson", type=int, required=True, metavar="N", help="the lesson it belongs to")
+    new_exercise.add_argument("--from", dest="neighbour", metavar="NEIGHBOUR",
+                              help="the exercise to copy, contract and all (default: the course's last)")
+    new.set_defaults(run=_new)
 
     check = commands.add_parser("check", help="check an answer file: exit 0 passed, 1 not yet, 2 usage error")
     check.add_argument("exercise", help="the exercise id (see 'attnpos exercises')")

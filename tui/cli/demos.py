@@ -10,7 +10,7 @@ from rich.console import Console, Group
 from rich.panel import Panel
 from rich.table import Table
 
-from attnpos.core.experiments import EXPERIMENTS
+from attnpos.lessons.course.figures import experiments
 
 
 def _plain(value):
@@ -35,13 +35,13 @@ def _shown(value) -> str:
 
 
 def run_all() -> dict[str, dict]:
-    """Run every experiment: {key: {"title": …, "figures": {field: value}}}."""
+    """Run every experiment the lesson folders register: {key: {"title": …, "figures": {field: value}}}."""
     results = {}
-    for key, (title, experiment) in EXPERIMENTS.items():
-        result = experiment()
+    for key, experiment in experiments().items():
+        result = experiment.run()
         assert dataclasses.is_dataclass(result)  # every experiment returns a dataclass of its figures
         results[key] = {
-            "title": title,
+            "title": experiment.title,
             "figures": {f.name: getattr(result, f.name) for f in dataclasses.fields(result)},
         }
     return results
