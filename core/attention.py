@@ -98,8 +98,14 @@ def self_attention(
 
 
 def attention_output(
-    X: np.ndarray, Wq: np.ndarray, Wk: np.ndarray, Wv: np.ndarray, *,
-    causal: bool = False, bias: np.ndarray | None = None, scale: float | None = None,
+    X: np.ndarray,
+    Wq: np.ndarray,
+    Wk: np.ndarray,
+    Wv: np.ndarray,
+    *,
+    causal: bool = False,
+    bias: np.ndarray | None = None,
+    scale: float | None = None,
 ) -> np.ndarray:
     """Just the outputs of :func:`self_attention`: (B, T, hv) or (T, hv)."""
     return self_attention(X, Wq, Wk, Wv, causal=causal, bias=bias, scale=scale).out
@@ -116,9 +122,7 @@ def layer_norm(X: np.ndarray, eps: float = 1e-5) -> np.ndarray:
     return (X - mean) / np.sqrt(var + eps)
 
 
-def multi_head_attention(
-    X: np.ndarray, heads: list[tuple[np.ndarray, np.ndarray, np.ndarray]], Wo: np.ndarray, *, causal: bool = False
-) -> np.ndarray:
+def multi_head_attention(X: np.ndarray, heads: list[tuple[np.ndarray, np.ndarray, np.ndarray]], Wo: np.ndarray, *, causal: bool = False) -> np.ndarray:
     """Several heads side by side, concatenated and projected back: (..., T, C) -> (..., T, C).
 
     heads: H triples (Wq, Wk, Wv), each (C, hs); Wo: (H·hs, C), applied to

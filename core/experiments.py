@@ -504,9 +504,7 @@ class RopeResult:
 def rope_experiment(d: int = 8, seed: int = SEED) -> RopeResult:
     q, k = np.random.default_rng(seed).standard_normal((2, 1, d))  # (1, d) each
     pairs = [(m, n) for m in range(0, 40, 3) for n in range(0, 40, 5)]
-    errors = [
-        abs((rope_rotate(q, [m]) @ rope_rotate(k, [n]).T).item() - (q @ rope_rotate(k, [n - m]).T).item()) for m, n in pairs
-    ]
+    errors = [abs((rope_rotate(q, [m]) @ rope_rotate(k, [n]).T).item() - (q @ rope_rotate(k, [n - m]).T).item()) for m, n in pairs]
     # Half-split pair i is channels (i, i + d/2); list them as interleaved pairs and the rotations agree.
     first, second = rope_channel_pairs(d, "half")
     to_interleaved = np.stack([first, second], axis=1).reshape(-1)  # (d,) channel order (0, d/2, 1, d/2+1, …)

@@ -68,8 +68,12 @@ def yarn_inv_freq(
 
 
 def llama3_inv_freq(
-    d: int = 128, base: float = 500_000.0, factor: float = 8.0, low_freq_factor: float = 1.0,
-    high_freq_factor: float = 4.0, original_length: int = 8192,
+    d: int = 128,
+    base: float = 500_000.0,
+    factor: float = 8.0,
+    low_freq_factor: float = 1.0,
+    high_freq_factor: float = 4.0,
+    original_length: int = 8192,
 ) -> np.ndarray:
     """(d/2,) Llama 3.1's ``apply_scaling``: short wavelengths kept, long ones ÷ factor, the band between blended."""
     inv_freq = rope_inv_freq(d, base)
@@ -287,10 +291,9 @@ def train_back_head(head: BackHead, length: int = TRAIN_LENGTH, factor: int = TE
     train = _accuracy(F @ w, visible, target)
     test_queries = np.arange(length, factor * length)
     test_t, test_s, test_visible = _grid(test_queries, factor * length)
-    test_scores = np.concatenate([
-        head.test_features(test_t[rows], test_s[rows]) @ w
-        for rows in np.array_split(np.arange(len(test_t)), len(test_queries))
-    ]).reshape(test_visible.shape)  # (R', 4L), a row at a time to keep the features small
+    test_scores = np.concatenate(
+        [head.test_features(test_t[rows], test_s[rows]) @ w for rows in np.array_split(np.arange(len(test_t)), len(test_queries))]
+    ).reshape(test_visible.shape)  # (R', 4L), a row at a time to keep the features small
     test_target = (test_s == test_t - back).reshape(test_visible.shape)
     return train, _accuracy(test_scores, test_visible, test_target)
 

@@ -31,9 +31,7 @@ class DistanceProducts:
     products: np.ndarray  # (P, K) products[i, j] = PE[positions[i]] · PE[positions[i] + offsets[j]]
 
 
-def sinusoidal_distance_products(
-    positions: Sequence[int] = (0, 5, 10, 20), offsets: int = 24, C: int = WIDTH
-) -> DistanceProducts:
+def sinusoidal_distance_products(positions: Sequence[int] = (0, 5, 10, 20), offsets: int = 24, C: int = WIDTH) -> DistanceProducts:
     """How alike two sinusoidal vectors k apart are, seen from several starting positions.
 
     Each channel pair contributes sin·sin + cos·cos = cos(k·ω), so every row is
@@ -103,9 +101,7 @@ class RopeScores:
     scores: np.ndarray  # (M, K) scores[i, j] = rope(q, starts[i]) · rope(k, starts[i] + offsets[j])
 
 
-def rope_scores(
-    starts: Sequence[int] = (0, 1, 2, 5, 10, 20, 50, 100), offsets: int = 16, d: int = WIDTH, seed: int = 0
-) -> RopeScores:
+def rope_scores(starts: Sequence[int] = (0, 1, 2, 5, 10, 20, 50, 100), offsets: int = 16, d: int = WIDTH, seed: int = 0) -> RopeScores:
     """One fixed (seeded) query and key, scored at many absolute positions.
 
     Each column holds one offset k: it is the same for every m, because

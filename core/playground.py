@@ -123,9 +123,7 @@ def sentence_length_problem(count: int, unit: str = "word") -> str | None:
     return None
 
 
-def play(
-    tokens: list[str], perm: list[int] | None = None, signal: str = "none", *, temperature: float = 1.0, seed: int = DEFAULT_SEED
-) -> Play:
+def play(tokens: list[str], perm: list[int] | None = None, signal: str = "none", *, temperature: float = 1.0, seed: int = DEFAULT_SEED) -> Play:
     """Attend over the sentence in its first order and in ``perm``, and compare."""
     T = len(tokens)
     problem = sentence_length_problem(T, "token")
@@ -136,12 +134,7 @@ def play(
     head = head_weights(WIDTH, WIDTH, seed)
     first = attend_with_signal(X, *head, signal, temperature=temperature, seed=seed)
     moved = attend_with_signal(permute_tokens(X, order), *head, signal, temperature=temperature, seed=seed)
-    twins = tuple(
-        (i, j, bool(np.max(np.abs(first.out[i] - first.out[j])) < SAME))
-        for i in range(T)
-        for j in range(i + 1, T)
-        if tokens[i] == tokens[j]
-    )
+    twins = tuple((i, j, bool(np.max(np.abs(first.out[i] - first.out[j])) < SAME)) for i in range(T) for j in range(i + 1, T) if tokens[i] == tokens[j])
     return Play(
         tokens=tuple(tokens),
         perm=tuple(int(p) for p in order),

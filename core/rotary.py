@@ -82,8 +82,13 @@ def rope_decay_bound(offsets: npt.ArrayLike, d: int, base: float = 10000.0) -> n
 
 
 def rope_attention(
-    X: np.ndarray, Wq: np.ndarray, Wk: np.ndarray, Wv: np.ndarray,
-    positions: npt.ArrayLike | None = None, pairing: str = "half", causal: bool = False,
+    X: np.ndarray,
+    Wq: np.ndarray,
+    Wk: np.ndarray,
+    Wv: np.ndarray,
+    positions: npt.ArrayLike | None = None,
+    pairing: str = "half",
+    causal: bool = False,
 ) -> np.ndarray:
     """(..., T, hv) one head with q and k rotated (never v): X (..., T, C), Wq/Wk (C, hs), Wv (C, hv)."""
     X = np.asarray(X, dtype=np.float64)
@@ -147,9 +152,7 @@ def rope_lesson_experiment(seed: int = 42) -> RopeLessonResult:
     moved = partial_rope(head, np.arange(5) + 1000, GPTJ_ROTARY) - partial_rope(head, np.arange(5), GPTJ_ROTARY)
 
     xv = rng.standard_normal((6, 8))  # (T, C) a head that rotates v as well
-    v_rotated = [
-        _v_rotated_head(xv, Wq[:, :8], Wk[:, :8], Wv[:, :8], np.arange(6) + shift) for shift in (0, 10)
-    ]
+    v_rotated = [_v_rotated_head(xv, Wq[:, :8], Wk[:, :8], Wv[:, :8], np.arange(6) + shift) for shift in (0, 10)]
     wave10k, wave500k = rope_wavelengths(SPECTRUM_WIDTH), rope_wavelengths(SPECTRUM_WIDTH, LLAMA3_THETA)
     decay = rope_decay_bound([1, 1000], SPECTRUM_WIDTH)
     return RopeLessonResult(

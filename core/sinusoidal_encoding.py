@@ -83,9 +83,7 @@ def binary_counter(T: int, bits: int) -> np.ndarray:
     return ((t >> np.arange(bits)[None, :]) & 1).astype(np.float64)
 
 
-def attention_terms(
-    x_t: np.ndarray, p_t: np.ndarray, x_s: np.ndarray, p_s: np.ndarray, Wq: np.ndarray, Wk: np.ndarray
-) -> dict[str, float]:
+def attention_terms(x_t: np.ndarray, p_t: np.ndarray, x_s: np.ndarray, p_s: np.ndarray, Wq: np.ndarray, Wk: np.ndarray) -> dict[str, float]:
     """The four parts of the score (x_t + p_t)·Wq·Wkᵀ·(x_s + p_s)ᵀ: content and position, each side.
 
     x_t, p_t, x_s, p_s: (C,); Wq, Wk: (C, hs). Unscaled; the four parts sum to the score.

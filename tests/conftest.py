@@ -117,4 +117,3 @@ def attnpos(capsys: pytest.CaptureFixture[str]) -> Callable[..., Ran]:
         return Ran(code, out.out, out.err)
 
     return run
-

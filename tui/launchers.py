@@ -76,8 +76,11 @@ def serve(host: str, port: int, sessions_dir: Path | None, data_dir: Path | None
                 _ = probe.confinement  # waiting for its start raises when strict mode cannot be met
         except ConfinementUnavailable as reason:
             raise UsageError(f"refusing to serve on {host}: {reason}") from None
-        print(f"attnpos: warning: anyone who can reach {host}:{port} can run Python code on this machine "
-              "(confined by the strict sandbox); use a firewall or an SSH tunnel", file=sys.stderr)
+        print(
+            f"attnpos: warning: anyone who can reach {host}:{port} can run Python code on this machine "
+            "(confined by the strict sandbox); use a firewall or an SSH tunnel",
+            file=sys.stderr,
+        )
     folder = sessions_dir or (data_dir or default_data_dir()) / "browser-sessions"
     try:
         folder.mkdir(parents=True, exist_ok=True)

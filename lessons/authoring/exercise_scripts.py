@@ -36,8 +36,7 @@ def exercise_problems(exercises: dict[str, Exercise], checker: Checker) -> list[
         diagnoses = contract.every_diagnosis
         problems += [f"{where}exercise.toml: no message for the diagnosis {d!r}" for d in diagnoses if d not in exercise.messages]
         problems += [
-            f"{where}exercise.toml: message for {key!r}, which this exercise never gives"
-            for key in exercise.messages if key.split("/")[0] not in diagnoses
+            f"{where}exercise.toml: message for {key!r}, which this exercise never gives" for key in exercise.messages if key.split("/")[0] not in diagnoses
         ]
         problems += [f"{where}exercise.toml: advice for {name!r}, which the answer does not define" for name in exercise.advice if name not in contract.names]
         expected = {"solution.py": "passed", "starter.py": None}

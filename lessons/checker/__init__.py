@@ -24,9 +24,18 @@ from typing import TYPE_CHECKING
 # Imported on first use (PEP 562), so that a checker can start its fork server before NumPy is imported
 # here: `attnpos check` overlaps the server's start with its own imports (docs/PERFORMANCE.md).
 _EXPORTS = {
-    "CONTRACTS": "contracts", "Checker": "engine", "RUNS_PER_CHECK": "engine", "open_checker": "engine",
-    "CancelToken": "sandbox", "ConfinementUnavailable": "sandbox", "Limits": "sandbox", "RunResult": "sandbox",
-    "ScriptRefused": "sandbox", "fenced": "sandbox", "missing_layers": "sandbox", "printable": "sandbox",
+    "CONTRACTS": "contracts",
+    "Checker": "engine",
+    "RUNS_PER_CHECK": "engine",
+    "open_checker": "engine",
+    "CancelToken": "sandbox",
+    "ConfinementUnavailable": "sandbox",
+    "Limits": "sandbox",
+    "RunResult": "sandbox",
+    "ScriptRefused": "sandbox",
+    "fenced": "sandbox",
+    "missing_layers": "sandbox",
+    "printable": "sandbox",
     "Verdict": "verdicts",
 }
 
@@ -56,6 +65,17 @@ def __getattr__(name: str) -> object:
 
 
 __all__ = [
-    "RUNS_PER_CHECK", "CONTRACTS", "CancelToken", "Checker", "ConfinementUnavailable", "Limits", "RunResult",
-    "ScriptRefused", "Verdict", "fenced", "missing_layers", "open_checker", "printable",
+    "RUNS_PER_CHECK",
+    "CONTRACTS",
+    "CancelToken",
+    "Checker",
+    "ConfinementUnavailable",
+    "Limits",
+    "RunResult",
+    "ScriptRefused",
+    "Verdict",
+    "fenced",
+    "missing_layers",
+    "open_checker",
+    "printable",
 ]

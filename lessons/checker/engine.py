@@ -67,7 +67,11 @@ RunInSandbox = Callable[[Sandbox, Sequence[str], Limits, CancelToken, Reading], 
 
 
 def open_checker(
-    *, strict: bool | None = None, jobs: int = 1, limits: Limits | None = None, fresh_sandbox_per_check: bool = False,
+    *,
+    strict: bool | None = None,
+    jobs: int = 1,
+    limits: Limits | None = None,
+    fresh_sandbox_per_check: bool = False,
 ) -> Checker:
     """A checker whose fork server (or the pool's warm parent) starts now, in the checker's executor.
 
@@ -143,7 +147,12 @@ class Checker:
     # --- checks and runs
 
     def submit(
-        self, exercise: ExerciseSpec, source: str, *, filename: str = "answer.py", limits: Limits | None = None,
+        self,
+        exercise: ExerciseSpec,
+        source: str,
+        *,
+        filename: str = "answer.py",
+        limits: Limits | None = None,
         cancel: CancelToken | None = None,
     ) -> Future[Verdict]:
         """Check ``source``, run under the name ``filename``; the verdict comes in the future.
@@ -161,7 +170,12 @@ class Checker:
         return self._submit(exercise, limits, cancel, run, run)
 
     def submit_file(
-        self, exercise: ExerciseSpec, path: Path, *, limits: Limits | None = None, cancel: CancelToken | None = None,
+        self,
+        exercise: ExerciseSpec,
+        path: Path,
+        *,
+        limits: Limits | None = None,
+        cancel: CancelToken | None = None,
     ) -> Future[Verdict]:
         """Check the answer file at ``path``, read once, now, never through a symbolic link.
 
@@ -181,20 +195,35 @@ class Checker:
         return self._submit(exercise, limits, cancel, first, rerun)
 
     def check(
-        self, exercise: ExerciseSpec, source: str, *, filename: str = "answer.py", limits: Limits | None = None,
+        self,
+        exercise: ExerciseSpec,
+        source: str,
+        *,
+        filename: str = "answer.py",
+        limits: Limits | None = None,
         cancel: CancelToken | None = None,
     ) -> Verdict:
         """:meth:`submit`, waited for as :meth:`wait` waits."""
         return self.result(self.submit(exercise, source, filename=filename, limits=limits, cancel=cancel))
 
     def check_file(
-        self, exercise: ExerciseSpec, path: Path, *, limits: Limits | None = None, cancel: CancelToken | None = None,
+        self,
+        exercise: ExerciseSpec,
+        path: Path,
+        *,
+        limits: Limits | None = None,
+        cancel: CancelToken | None = None,
     ) -> Verdict:
         """:meth:`submit_file`, waited for as :meth:`wait` waits."""
         return self.result(self.submit_file(exercise, path, limits=limits, cancel=cancel))
 
     def run(
-        self, source: str, *, filename: str, names: Sequence[str] = (), limits: Limits | None = None,
+        self,
+        source: str,
+        *,
+        filename: str,
+        names: Sequence[str] = (),
+        limits: Limits | None = None,
         cancel: CancelToken | None = None,
     ) -> RunResult:
         """Run learner code that is no answer to check (the exercise screen's Run, a lesson cell the learner edited)."""
@@ -265,8 +294,12 @@ class Checker:
     # --- inside
 
     def _submit(
-        self, exercise: ExerciseSpec, limits: Limits | None, cancel: CancelToken | None,
-        first: RunInSandbox, rerun: RunInSandbox,
+        self,
+        exercise: ExerciseSpec,
+        limits: Limits | None,
+        cancel: CancelToken | None,
+        first: RunInSandbox,
+        rerun: RunInSandbox,
     ) -> Future[Verdict]:
         from attnpos.lessons.checker.judging import plan  # NumPy and the judges: at the first check, not at opening
 

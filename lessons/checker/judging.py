@@ -156,7 +156,7 @@ TYPES_THEIR_OWN_RAISE_KEEPS = ("NotImplementedError", "ValueError", "IndexError"
 # A failed allocation at least this large is the mistake itself (a shape typed with too many zeros); a smaller one
 # failed because memory had already been used up, little by little. The exercises' arrays are a few KiB.
 ONE_HUGE_ALLOCATION_MIB = 256.0
-_UNITS_MIB = {"B": 2.0 ** -20, "KiB": 2.0 ** -10, "MiB": 1.0, "GiB": 2.0 ** 10, "TiB": 2.0 ** 20, "PiB": 2.0 ** 30, "EiB": 2.0 ** 40}
+_UNITS_MIB = {"B": 2.0**-20, "KiB": 2.0**-10, "MiB": 1.0, "GiB": 2.0**10, "TiB": 2.0**20, "PiB": 2.0**30, "EiB": 2.0**40}
 
 
 def _allocated_mib(message: str) -> float:
@@ -224,8 +224,11 @@ def judge_runs(exercise: ExerciseSpec, run: RunResult, reruns: Sequence[RunResul
             return verdict(mistake.diagnosis, mistake.cause, **mistake.fields)
     outcomes = [_rerun_values(rerun, contract.names) for rerun in reruns]
     runs = Runs(
-        dict(run.values), tuple(values for values, _ in outcomes), tuple(failure for _, failure in outcomes),
-        tuple(planned.changed for planned in contract.reruns), _answers(contract, run.answers),
+        dict(run.values),
+        tuple(values for values, _ in outcomes),
+        tuple(failure for _, failure in outcomes),
+        tuple(planned.changed for planned in contract.reruns),
+        _answers(contract, run.answers),
     )
     try:
         with np.errstate(all="ignore"):
@@ -238,7 +241,6 @@ def judge_runs(exercise: ExerciseSpec, run: RunResult, reruns: Sequence[RunResul
     return verdict("passed", outcome.cause)
 
 
-
 def _answers(contract: Contract, answers: tuple[bool, ...]) -> Mapping[Question, bool]:
     """Each of the contract's questions with the first run's answer to it, asked before the script ran."""
     return dict(zip(contract.questions, answers, strict=False))  # one missing is a checker error where the judge asks it
@@ -249,8 +251,11 @@ def _require_separation(contract: Contract, runs: Runs) -> None:
     if any(values is None for values in runs.reruns):
         return  # the judge passed without every rerun (none does today); nothing to hold its figures against
     readings = every_reading(
-        contract.hypotheses, contract.typed, [list(planned.replacements) for planned in contract.reruns],
-        runs.first, [values for values in runs.reruns if values is not None],
+        contract.hypotheses,
+        contract.typed,
+        [list(planned.replacements) for planned in contract.reruns],
+        runs.first,
+        [values for values in runs.reruns if values is not None],
     )
     pairs = [pair for pair in unseparated(readings, contract.told_by_source, only=RIGHT) if not set(pair) & contract.seen_only]
     if pairs:

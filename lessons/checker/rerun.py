@@ -148,7 +148,8 @@ def _derived(tree: ast.Module, name: str) -> set[str]:
     carriers = {name}
     assignments = [
         (node.targets if isinstance(node, ast.Assign) else [node.target], node.value)
-        for node in ast.walk(tree) if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and node.value is not None
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and node.value is not None
     ]
     while True:
         grown = set(carriers)
@@ -166,7 +167,9 @@ def typed_in(source: str, name: str) -> bool:
     if tree is None:
         return False
     values = [
-        statement.value for body in _module_bodies(tree.body) for statement in body
+        statement.value
+        for body in _module_bodies(tree.body)
+        for statement in body
         if isinstance(statement, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in statement.targets)
     ]
     if not values:
@@ -181,10 +184,7 @@ def reaches_attention(source: str, signal: str) -> bool:
     if tree is None:
         return False
     carriers = _derived(tree, signal)
-    return any(
-        isinstance(node, ast.Call) and _is_attention(node) and any(_mentions_any(arg, carriers) for arg in node.args)
-        for node in ast.walk(tree)
-    )
+    return any(isinstance(node, ast.Call) and _is_attention(node) and any(_mentions_any(arg, carriers) for arg in node.args) for node in ast.walk(tree))
 
 
 def added_to_outputs(source: str, signal: str, outputs: tuple[str, ...]) -> bool:
@@ -225,8 +225,7 @@ def augments_subscript(source: str, name: str) -> bool:
     if tree is None:
         return False
     return any(
-        isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Subscript)
-        and isinstance(node.target.value, ast.Name) and node.target.value.id == name
+        isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Subscript) and isinstance(node.target.value, ast.Name) and node.target.value.id == name
         for node in ast.walk(tree)
     )
 
@@ -236,16 +235,17 @@ def calls_with(source: str, argument: str) -> bool:
     tree = _question_tree(source)
     if tree is None:
         return False
-    return any(
-        isinstance(node, ast.Call) and any(isinstance(a, ast.Name) and a.id == argument for a in node.args)
-        for node in ast.walk(tree)
-    )
+    return any(isinstance(node, ast.Call) and any(isinstance(a, ast.Name) and a.id == argument for a in node.args) for node in ast.walk(tree))
 
 
 # The questions a judge may ask of a script's source, by the name a contract's Question gives.
 QUESTIONS: dict[str, Callable[..., bool]] = {
-    "indexes_by": indexes_by, "typed_in": typed_in, "reaches_attention": reaches_attention,
-    "added_to_outputs": added_to_outputs, "borrows": borrows, "augments_subscript": augments_subscript,
+    "indexes_by": indexes_by,
+    "typed_in": typed_in,
+    "reaches_attention": reaches_attention,
+    "added_to_outputs": added_to_outputs,
+    "borrows": borrows,
+    "augments_subscript": augments_subscript,
     "calls_with": calls_with,
 }
 
@@ -284,8 +284,11 @@ def _module_bodies(body: list[ast.stmt]) -> list[list[ast.stmt]]:
 
 def _is_main_guard(test: ast.expr) -> bool:
     return (
-        isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and test.left.id == "__name__"
-        and len(test.comparators) == 1 and isinstance(test.comparators[0], ast.Constant)
+        isinstance(test, ast.Compare)
+        and isinstance(test.left, ast.Name)
+        and test.left.id == "__name__"
+        and len(test.comparators) == 1
+        and isinstance(test.comparators[0], ast.Constant)
         and test.comparators[0].value == "__main__"
     )
 
@@ -305,7 +308,9 @@ def _insertion_point(module_body: list[ast.stmt], name: str) -> tuple[list[ast.s
 def _bodies_declaring_global(module_body: list[ast.stmt], name: str) -> list[list[ast.stmt]]:
     """Bodies of functions that set ``name`` as a module global (``def main(): global pos …``)."""
     return [
-        statement.body for body in _module_bodies(module_body) for statement in body
+        statement.body
+        for body in _module_bodies(module_body)
+        for statement in body
         if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef))
         and any(isinstance(inner, ast.Global) and name in inner.names for inner in statement.body)
     ]

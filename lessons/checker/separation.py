@@ -89,8 +89,11 @@ def with_typed(readings: Sequence[Hypotheses], typed: Sequence[str]) -> list[Hyp
 
 
 def every_reading(
-    hypotheses: Callable[[Values], Hypotheses], typed: Sequence[str], replaced: Sequence[Sequence[str]],
-    first: Values, reruns: Sequence[Values],
+    hypotheses: Callable[[Values], Hypotheses],
+    typed: Sequence[str],
+    replaced: Sequence[Sequence[str]],
+    first: Values,
+    reruns: Sequence[Values],
 ) -> list[Hypotheses]:
     """The hypotheses on the first run and on each rerun (``replaced[i]``: the names rerun i replaces), with the generic ones.
 
@@ -137,15 +140,15 @@ def told_apart(readings: Sequence[Hypotheses], one: str, other: str, margin: flo
 
 
 def unseparated(
-    readings: Sequence[Hypotheses], told_by_source: Mapping[frozenset[str], str], margin: float = 1.0, only: str | None = None,
+    readings: Sequence[Hypotheses],
+    told_by_source: Mapping[frozenset[str], str],
+    margin: float = 1.0,
+    only: str | None = None,
 ) -> list[tuple[str, str]]:
     """The pairs of hypotheses (all of them, or only those with ``only``) that neither the figures nor the source tell apart."""
     names = list(dict.fromkeys(name for reading in readings for name in reading.figures))
     pairs = [(a, b) for a, b in combinations(names, 2) if only is None or only in (a, b)]
-    return [
-        (a, b) for a, b in pairs
-        if frozenset((a, b)) not in told_by_source and not told_apart(readings, a, b, margin)
-    ]
+    return [(a, b) for a, b in pairs if frozenset((a, b)) not in told_by_source and not told_apart(readings, a, b, margin)]
 
 
 # Coarser than float32's rounding cannot hold what the course's figures need (float16's unit roundoff is 2^-11).

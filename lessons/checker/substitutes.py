@@ -16,7 +16,7 @@ from attnpos.core.experiments import TWIN_SLOTS
 # every gap between outputs, exactly (floating point is exact under scaling
 # by powers of two, barring overflow), whatever order the learner's code
 # multiplies and adds in. A typed or copied figure does not scale.
-VALUE_SCALE = 2.0 ** 20
+VALUE_SCALE = 2.0**20
 
 
 def scaled(W: object) -> np.ndarray:

@@ -52,8 +52,7 @@ def real_array(values: Values, name: str, ndim: tuple[int, ...] | None = None) -
 
 def too_large(name: str, shape: tuple[int, ...]) -> Mistake:
     """The judge's own budget: more elements, or more attention work, than it recomputes."""
-    return Mistake("bad-shape", "too-large", name=name, shape=shape_text(shape), limit=f"{MAX_ELEMENTS:,}",
-                   work=f"{MAX_ATTENTION_WORK:,}")
+    return Mistake("bad-shape", "too-large", name=name, shape=shape_text(shape), limit=f"{MAX_ELEMENTS:,}", work=f"{MAX_ATTENTION_WORK:,}")
 
 
 def _dimensions(ndim: tuple[int, ...]) -> str:
@@ -168,8 +167,12 @@ def read_perm(values: Values, T: int) -> tuple[np.ndarray, ...]:
     if not is_permutation(indices, T):
         counts = np.bincount(indices, minlength=T)
         raise Mistake(
-            "bad-shape", "perm-repeats", name="perm", times="twice" if counts.max() == 2 else "more than once",
-            repeated=_listing(np.flatnonzero(counts > 1), "and"), absent=_listing(np.flatnonzero(counts == 0), "or"),
+            "bad-shape",
+            "perm-repeats",
+            name="perm",
+            times="twice" if counts.max() == 2 else "more than once",
+            repeated=_listing(np.flatnonzero(counts > 1), "and"),
+            absent=_listing(np.flatnonzero(counts == 0), "or"),
         )
     if np.array_equal(indices, np.arange(T)):
         raise Mistake("bad-shape", "perm-identity", name="perm")
@@ -269,6 +272,7 @@ REPORTED_ROUNDING = 0.5 * 10.0 ** (1 - REPORTED_DIGITS)
 def reported_rounding(expected: np.ndarray | float) -> np.ndarray:
     """How far each entry may sit from ``expected`` once rounded to REPORTED_DIGITS significant digits (same shape)."""
     return REPORTED_ROUNDING * np.abs(np.asarray(expected, dtype=np.float64))
+
 
 # First-order error bounds counted by hand (Higham, "Accuracy and Stability of
 # Numerical Algorithms", §3.1: a dot product of length n is off by at most

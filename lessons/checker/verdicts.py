@@ -27,16 +27,14 @@ class ExerciseSpec(Protocol):
     @property
     def advice(self) -> Mapping[str, str]: ...  # an answer's name -> what it should be
 
+
 # What the learner's own script did, before anything is judged.
 RUN_DIAGNOSES = ("missing-name", "bad-type", "bad-shape", "syntax-error", "error", "crash", "timeout", "memory")
 # The learner's arrays cannot tell the right computation from a wrong one (an all-zero head, float16): never a pass.
 INDISTINCT = "indistinct"
 # An exception in the checker's own code: a bug of attnpos, never the learner's fault.
 CHECKER_ERROR = "checker-error"
-CHECKER_ERROR_MESSAGE = (
-    "The checker itself failed on your answer ({error}). This is a bug in attnpos, not in your code: "
-    "please report it with your script."
-)
+CHECKER_ERROR_MESSAGE = "The checker itself failed on your answer ({error}). This is a bug in attnpos, not in your code: please report it with your script."
 
 PROBLEMS = {
     "bad-type/not-numeric": "`{name}` is a {got}, but a number or a NumPy array is needed.",
@@ -80,14 +78,12 @@ PROBLEMS = {
     "error/own-raise": "Your own raise or assert on that line stopped the script: the condition it checks did not hold.",
     "error/key": "A dictionary was asked for a key it does not hold; check the key's spelling, or set it before that line.",
     "error/type": (
-        "A value of the wrong kind was used there (a list where an array is needed, a number called like a function…); "
-        "print its type just before that line."
+        "A value of the wrong kind was used there (a list where an array is needed, a number called like a function…); print its type just before that line."
     ),
     "error/value": "A function got a value it cannot use; the message below says which.",
     "error/recursion": "A function calls itself without end; give it a case that returns without calling itself, or use a loop.",
     "error/attribute": (
-        "That value has no attribute or method by that name; check the spelling, and that it is a NumPy array "
-        "(np.asarray) where you use an array method."
+        "That value has no attribute or method by that name; check the spelling, and that it is a NumPy array (np.asarray) where you use an array method."
     ),
     "error/zero-division": "A division by zero; check the divisor on that line.",
     "syntax-error/indent": "The line is indented differently from the lines around it: indent a block's lines alike, with spaces (not tabs).",

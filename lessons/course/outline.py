@@ -87,9 +87,7 @@ def read_lesson_outline(path: Path, number: int, exercises_folder: Path | None =
     folder = exercises_folder or exercises_dir()
     exercises = tuple(OutlineExercise(i, _exercise_title(i, folder), section) for i, section in placed)
     topics = meta.get("topics", "")
-    return OutlineLesson(
-        number, meta.get("title", path.parent.name), tuple(sections), exercises, tuple(quizzes), topics if isinstance(topics, str) else ""
-    )
+    return OutlineLesson(number, meta.get("title", path.parent.name), tuple(sections), exercises, tuple(quizzes), topics if isinstance(topics, str) else "")
 
 
 def _placed_id(body: str) -> str | None:

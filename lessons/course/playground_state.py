@@ -35,7 +35,14 @@ from attnpos.lessons.course.figures import CHANGED_ROW
 
 # The lesson that teaches each signal, for the all-signals table's links (a test checks every signal has one that exists).
 SIGNAL_LESSONS = {
-    "none": 1, "constant": 1, "ramp": 1, "causal": 10, "sinusoidal": 6, "learned": 7, "rope": 8, "alibi": 9,
+    "none": 1,
+    "constant": 1,
+    "ramp": 1,
+    "causal": 10,
+    "sinusoidal": 6,
+    "learned": 7,
+    "rope": 8,
+    "alibi": 9,
 }
 
 TEMPERATURE_STEP = 1.5  # each sharpen divides the temperature by this, each flatten multiplies it
@@ -67,8 +74,12 @@ class PlaygroundState:
     """What the playground shows and how each control changes it."""
 
     def __init__(
-        self, sentence: str = DEFAULT_SENTENCE, perm: list[int] | None = None, signal: str = "none",
-        key: Callable[[str], str] = lambda action: f"<{action}>", on_change: Callable[[], None] = lambda: None,
+        self,
+        sentence: str = DEFAULT_SENTENCE,
+        perm: list[int] | None = None,
+        signal: str = "none",
+        key: Callable[[str], str] = lambda action: f"<{action}>",
+        on_change: Callable[[], None] = lambda: None,
     ):
         """Start on ``sentence`` (words) in the order ``perm`` (as typed if None) with ``signal``.
 
@@ -93,8 +104,7 @@ class PlaygroundState:
         self.predicted: set[int] = set()  # tokens the learner expects the next change to move
         self.marked: frozenset[int] = frozenset()  # tokens whose rows the last change moved
         self.last_change = (
-            f"No position signal yet, as in the lessons: {key('shuffle')} shuffles, {key('next_signal')} changes the signal,"
-            f" {key('help')} lists every key."
+            f"No position signal yet, as in the lessons: {key('shuffle')} shuffles, {key('next_signal')} changes the signal, {key('help')} lists every key."
             if self.signal == "none"
             else f"From the lesson: {SIGNAL_NAMES[self.signal]}. {key('original_order')}: order as typed"
             f" · {key('next_signal')}: next signal · {key('help')} every key."

@@ -101,9 +101,7 @@ def _valid(state: Any) -> bool:
     if not isinstance(state, dict) or state.get("version") != SCHEMA_VERSION:
         return False
     position = state.get("position")
-    if position is not None and not (
-        isinstance(position, list) and len(position) == 2 and all(isinstance(v, int) for v in position)
-    ):
+    if position is not None and not (isinstance(position, list) and len(position) == 2 and all(isinstance(v, int) for v in position)):
         return False
     return (
         isinstance(state.get("visited"), dict)
@@ -236,10 +234,7 @@ class Progress:
         progress = cls(folder / STATE_FILE, lasting=lasting)
         if folder.exists() and not folder.is_dir():
             progress.writable = False
-            progress.note(
-                f"The data folder {folder} is a file, not a folder, so your progress cannot be kept there"
-                f"{progress._lost()}. {FIX_DATA_DIR}"
-            )
+            progress.note(f"The data folder {folder} is a file, not a folder, so your progress cannot be kept there{progress._lost()}. {FIX_DATA_DIR}")
             return progress
         try:
             raw = progress.path.read_bytes()
@@ -250,10 +245,7 @@ class Progress:
                 progress._probe_folder()
             return progress
         except OSError as error:
-            progress.note(
-                f"Could not read your progress in {folder} ({error.strerror or error}); starting fresh"
-                f"{progress._lost()}. {FIX_DATA_DIR}"
-            )
+            progress.note(f"Could not read your progress in {folder} ({error.strerror or error}); starting fresh{progress._lost()}. {FIX_DATA_DIR}")
             progress.writable = False
             return progress
         try:
@@ -278,10 +270,7 @@ class Progress:
         return "; it is kept in memory until you quit" if self.lasting else ", so this change is not recorded"
 
     def _cannot_save(self, error: OSError) -> str:
-        return (
-            f"Your progress cannot be saved in {self.path.parent} ({error.strerror or error}){self._lost()}. "
-            f"{FIX_DATA_DIR}"
-        )
+        return f"Your progress cannot be saved in {self.path.parent} ({error.strerror or error}){self._lost()}. {FIX_DATA_DIR}"
 
     def _probe_folder(self) -> None:
         """Say at start-up, not at the first save, when the data folder cannot be made."""
@@ -601,7 +590,6 @@ def read_export(data: Any) -> dict[str, ExerciseState] | None:
     for exercise_id, entry in exercises.items():
         if not isinstance(entry, dict):
             continue
-        fields = {name: value for name, value in entry.items()
-                  if name in EXPORTED_EXERCISE_FIELDS and _valid_exercise({name: value})}
+        fields = {name: value for name, value in entry.items() if name in EXPORTED_EXERCISE_FIELDS and _valid_exercise({name: value})}
         states[str(exercise_id)] = ExerciseState(**fields)
     return states

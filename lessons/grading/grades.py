@@ -213,9 +213,9 @@ def read_submissions(root: Path, course: Course, single: bool = False) -> list[S
     if not root.is_dir():
         raise SubmissionError(f"{root} is not a folder (for one student's folder or .zip, add --single)")
     entries = sorted(
-        entry for entry in root.iterdir()
-        if not _ignored(PurePosixPath(entry.name))
-        and (entry.is_dir() or (entry.is_file() and entry.suffix.lower() == ".zip"))
+        entry
+        for entry in root.iterdir()
+        if not _ignored(PurePosixPath(entry.name)) and (entry.is_dir() or (entry.is_file() and entry.suffix.lower() == ".zip"))
     )
     if not entries:
         raise SubmissionError(f"no submissions in {root}: it needs a folder or a .zip per student (or --single for one student's)")
@@ -279,7 +279,7 @@ def _manifest(entries: _Entries, names: dict[str, str], course: Course, student:
         raise SubmissionError(f"{student}'s {MANIFEST_NAME} cannot be read: {error}") from None
     files = table.get("files")
     if not isinstance(files, dict) or not all(isinstance(v, str) for v in files.values()):
-        raise SubmissionError(f"{student}'s {MANIFEST_NAME} needs a [files] table of exercise id = \"path\"")
+        raise SubmissionError(f'{student}\'s {MANIFEST_NAME} needs a [files] table of exercise id = "path"')
     unknown = [key for key in files if key not in course.exercises]
     if unknown:
         raise SubmissionError(f"{student}'s {MANIFEST_NAME} names unknown exercise {unknown[0]!r}; known: {', '.join(course.exercises)}")
@@ -344,7 +344,10 @@ class StudentGrade:
 
 
 def grade_class(
-    course: Course, submissions: list[Submission], grading: Grading, checker: Checker,
+    course: Course,
+    submissions: list[Submission],
+    grading: Grading,
+    checker: Checker,
     on_checked: Callable[[], None] = lambda: None,
 ) -> list[StudentGrade]:
     """Check every answer of every submission with ``checker`` (grading's: a fresh sandbox for each, so many at a time).
@@ -410,9 +413,18 @@ def _exercise_grade(exercise: Exercise, grading: Grading, answer: Answer | None,
     weight = grading.points(exercise.id)
     points = weight * (grading.code_share * code_earned + grading.why_share * why_correct)
     return ExerciseGrade(
-        exercise.id, answer.name if answer else None, diagnosis, passed, message, code_earned, why_choice,
-        state.why_first_answer if state else None, why_correct, state.hints_used if state else None,
-        round(points, 4), round(weight, 4),
+        exercise.id,
+        answer.name if answer else None,
+        diagnosis,
+        passed,
+        message,
+        code_earned,
+        why_choice,
+        state.why_first_answer if state else None,
+        why_correct,
+        state.hints_used if state else None,
+        round(points, 4),
+        round(weight, 4),
     )
 
 
@@ -445,19 +457,22 @@ def summarise(course: Course, students: list[StudentGrade]) -> list[ExerciseSumm
         wrong = Counter(choice for choice in firsts if choice != exercise.why.answer)
         choices = exercise.why.choices
         hints = [g.hints_used for g in grades if g.hints_used is not None]
-        summaries.append(ExerciseSummary(
-            exercise.id, exercise.title,
-            submitted=sum(g.diagnosis != NOT_SUBMITTED for g in grades),
-            passed=sum(g.passed for g in grades),
-            diagnoses=_most_common(diagnoses),
-            wrong_first_choices=tuple((c, choices[c] if 0 <= c < len(choices) else "(no such choice)", n) for c, n in _most_common(wrong)),
-            why_answered=len(firsts),
-            why_right_first=sum(choice == exercise.why.answer for choice in firsts),
-            hints_used=sum(hints),
-            students_with_hints=sum(h > 0 for h in hints),
-            mean_points=round(sum(g.points for g in grades) / len(grades), 4) if grades else 0.0,
-            max_points=grades[0].max_points if grades else 0.0,
-        ))
+        summaries.append(
+            ExerciseSummary(
+                exercise.id,
+                exercise.title,
+                submitted=sum(g.diagnosis != NOT_SUBMITTED for g in grades),
+                passed=sum(g.passed for g in grades),
+                diagnoses=_most_common(diagnoses),
+                wrong_first_choices=tuple((c, choices[c] if 0 <= c < len(choices) else "(no such choice)", n) for c, n in _most_common(wrong)),
+                why_answered=len(firsts),
+                why_right_first=sum(choice == exercise.why.answer for choice in firsts),
+                hints_used=sum(hints),
+                students_with_hints=sum(h > 0 for h in hints),
+                mean_points=round(sum(g.points for g in grades) / len(grades), 4) if grades else 0.0,
+                max_points=grades[0].max_points if grades else 0.0,
+            )
+        )
     return summaries
 
 

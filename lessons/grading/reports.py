@@ -65,10 +65,11 @@ def class_json(course: Course, grading: Grading, students: list[StudentGrade], s
         "confinement": level,
         "students": [
             {
-                "student": s.student, "points": _number(s.points), "max_points": _number(s.max_points), "export": s.export,
-                "exercises": [
-                    {**vars(g), "points": _number(g.points), "max_points": _number(g.max_points)} for g in s.exercises
-                ],
+                "student": s.student,
+                "points": _number(s.points),
+                "max_points": _number(s.max_points),
+                "export": s.export,
+                "exercises": [{**vars(g), "points": _number(g.points), "max_points": _number(g.max_points)} for g in s.exercises],
                 "unmatched": [{"file": name, "reason": reason} for name, reason in s.unmatched],
             }
             for s in students
@@ -93,8 +94,20 @@ def class_json(course: Course, grading: Grading, students: list[StudentGrade], s
 
 # --- CSV ----------------------------------------------------------------------------------------
 
-CSV_COLUMNS = ("student", "exercise", "file", "diagnosis", "passed", "code_earned", "why_choice", "why_correct",
-               "hints_used", "points", "max_points", "message")
+CSV_COLUMNS = (
+    "student",
+    "exercise",
+    "file",
+    "diagnosis",
+    "passed",
+    "code_earned",
+    "why_choice",
+    "why_correct",
+    "hints_used",
+    "points",
+    "max_points",
+    "message",
+)
 
 
 def _csv(rows: list[list[object]]) -> str:
@@ -108,15 +121,41 @@ def class_csv(students: list[StudentGrade]) -> str:
     rows: list[list[object]] = [list(CSV_COLUMNS)]
     for s in students:
         for g in s.exercises:
-            rows.append([s.student, g.exercise, g.file or "", g.diagnosis, g.passed, g.code_earned,
-                         "" if g.why_choice is None else g.why_choice, g.why_correct,
-                         "" if g.hints_used is None else g.hints_used, _number(g.points), _number(g.max_points), g.message])
+            rows.append(
+                [
+                    s.student,
+                    g.exercise,
+                    g.file or "",
+                    g.diagnosis,
+                    g.passed,
+                    g.code_earned,
+                    "" if g.why_choice is None else g.why_choice,
+                    g.why_correct,
+                    "" if g.hints_used is None else g.hints_used,
+                    _number(g.points),
+                    _number(g.max_points),
+                    g.message,
+                ]
+            )
         for name, reason in s.unmatched:
             rows.append([s.student, "", name, "unmatched", False, "", "", "", "", "", "", reason])
     passes = sum(g.passed for s in students for g in s.exercises)
-    rows.append(["total", "", "", "", passes, "", "", "", "",
-                 _number(round(sum(s.points for s in students), 4)), _number(round(sum(s.max_points for s in students), 4)),
-                 f"{len(students)} students, {passes} passes"])
+    rows.append(
+        [
+            "total",
+            "",
+            "",
+            "",
+            passes,
+            "",
+            "",
+            "",
+            "",
+            _number(round(sum(s.points for s in students), 4)),
+            _number(round(sum(s.max_points for s in students), 4)),
+            f"{len(students)} students, {passes} passes",
+        ]
+    )
     return _csv(rows)
 
 
@@ -146,15 +185,18 @@ def class_renderable(course: Course, students: list[StudentGrade], summaries: li
     parts: list = [scores, Text(legend, style="dim")]
     for x in summaries:
         parts.append(Text(""))
-        parts.append(Text.from_markup(f"[bold]{escape(x.exercise)}[/] · {escape(x.title)}: "
-                                      f"{x.passed} of {x.submitted} submitted passed"))
+        parts.append(Text.from_markup(f"[bold]{escape(x.exercise)}[/] · {escape(x.title)}: {x.passed} of {x.submitted} submitted passed"))
         if x.diagnoses:
             parts.append(_histogram(x.diagnoses))
         for choice, text, count in x.wrong_first_choices[:3]:
             parts.append(Text(f"  why, wrong first choice {choice + 1} ({_students(count)}): {text}", overflow="fold"))
         if x.why_answered:
-            parts.append(Text(f"  why: {x.why_right_first} of {x.why_answered} right at the first answer; "
-                              f"hints: {x.hints_used} taken by {_students(x.students_with_hints)}"))
+            parts.append(
+                Text(
+                    f"  why: {x.why_right_first} of {x.why_answered} right at the first answer; "
+                    f"hints: {x.hints_used} taken by {_students(x.students_with_hints)}"
+                )
+            )
     unmatched = [(s.student, name, reason) for s in students for name, reason in s.unmatched]
     if unmatched:
         parts.append(Text(""))
@@ -187,9 +229,14 @@ def class_markdown(course: Course, students: list[StudentGrade], summaries: list
     """A one-page report of what the class did and misunderstood; no student is named, so it can be shared."""
     totals = [s.points for s in students]
     mean = round(sum(totals) / len(totals), 2) if totals else 0
-    out = [f"# {course.title}: class report", "",
-           f"{len(students)} submissions; mean {_number(mean)} of {_number(students[0].max_points) if students else 0} points.", "",
-           "| exercise | submitted | passed | most common diagnoses of the rest |", "| --- | --- | --- | --- |"]
+    out = [
+        f"# {course.title}: class report",
+        "",
+        f"{len(students)} submissions; mean {_number(mean)} of {_number(students[0].max_points) if students else 0} points.",
+        "",
+        "| exercise | submitted | passed | most common diagnoses of the rest |",
+        "| --- | --- | --- | --- |",
+    ]
     for x in summaries:
         common = ", ".join(f"{d} ({n})" for d, n in x.diagnoses[:3]) or "-"
         out.append(f"| {x.exercise} | {x.submitted} | {x.passed} | {common} |")
@@ -226,11 +273,18 @@ def gradescope_results(student: StudentGrade) -> str:
         output = g.message
         if g.why_choice is not None:
             output += f"\n\nWhy question: {'right' if g.why_correct else 'not right yet'}."
-        tests.append({
-            "name": g.exercise, "number": str(number), "score": _number(g.points), "max_score": _number(g.max_points),
-            "status": "passed" if g.passed else "failed", "output": output,
-            "tags": [g.diagnosis], "visibility": "visible",
-        })
+        tests.append(
+            {
+                "name": g.exercise,
+                "number": str(number),
+                "score": _number(g.points),
+                "max_score": _number(g.max_points),
+                "status": "passed" if g.passed else "failed",
+                "output": output,
+                "tags": [g.diagnosis],
+                "visibility": "visible",
+            }
+        )
     notes = [f"{name}: {reason}" for name, reason in student.unmatched]
     results = {
         "score": _number(student.points),

@@ -86,7 +86,20 @@ from .printable import fenced, printable
 from .results import STATUSES, ErrorInfo, Limits, Reading, RunResult
 
 __all__ = [
-    "STATUSES", "Limits", "ErrorInfo", "Reading", "RunResult", "CancelToken", "Sandbox",
-    "ConfinementUnavailable", "ScriptRefused", "read_script", "refuse_if_too_large", "STRICT_ENV",
-    "strict_from_environment", "missing_layers", "printable", "fenced",
+    "STATUSES",
+    "Limits",
+    "ErrorInfo",
+    "Reading",
+    "RunResult",
+    "CancelToken",
+    "Sandbox",
+    "ConfinementUnavailable",
+    "ScriptRefused",
+    "read_script",
+    "refuse_if_too_large",
+    "STRICT_ENV",
+    "strict_from_environment",
+    "missing_layers",
+    "printable",
+    "fenced",
 ]

@@ -135,9 +135,11 @@ class Sandbox:
     """
 
     def __init__(
-        self, max_workers: int = 4,
+        self,
+        max_workers: int = 4,
         preload: Sequence[str] = ("numpy", "attnpos.core", "attnpos.lessons.checker.substitutes"),
-        strict: bool | None = None, left_off: frozenset[str] = frozenset(),
+        strict: bool | None = None,
+        left_off: frozenset[str] = frozenset(),
     ) -> None:
         if max_workers < 1:
             raise ValueError("max_workers must be at least 1")
@@ -206,7 +208,10 @@ class Sandbox:
             run.cancel()
 
     def run(
-        self, path: str | os.PathLike, names: Sequence[str], limits: Limits = Limits(),
+        self,
+        path: str | os.PathLike,
+        names: Sequence[str],
+        limits: Limits = Limits(),
         cancel: CancelToken | None = None,
     ) -> RunResult:
         """Run the script at ``path`` and read back the module-level ``names``.
@@ -225,8 +230,13 @@ class Sandbox:
         return self.run_bytes(read_script(path), path, names, limits, cancel)
 
     def run_bytes(
-        self, source: bytes, path: str | os.PathLike, names: Sequence[str], limits: Limits = Limits(),
-        cancel: CancelToken | None = None, reading: Reading | None = None,
+        self,
+        source: bytes,
+        path: str | os.PathLike,
+        names: Sequence[str],
+        limits: Limits = Limits(),
+        cancel: CancelToken | None = None,
+        reading: Reading | None = None,
     ) -> RunResult:
         """Like :meth:`run`, for bytes already read (with :func:`read_script`) from the file at ``path``.
 
@@ -235,8 +245,13 @@ class Sandbox:
         return self._run(source, str(Path(path).absolute()), names, limits, cancel, reading)
 
     def run_source(
-        self, source: str, names: Sequence[str], limits: Limits = Limits(), filename: str = "answer.py",
-        cancel: CancelToken | None = None, reading: Reading | None = None,
+        self,
+        source: str,
+        names: Sequence[str],
+        limits: Limits = Limits(),
+        filename: str = "answer.py",
+        cancel: CancelToken | None = None,
+        reading: Reading | None = None,
     ) -> RunResult:
         """Like :meth:`run_bytes`, for source text run under the name ``filename``."""
         if not filename or Path(filename).name != filename:
@@ -246,7 +261,12 @@ class Sandbox:
     # -- one run
 
     def _run(
-        self, source: bytes, filename: str, names: Sequence[str], limits: Limits, cancel: CancelToken | None,
+        self,
+        source: bytes,
+        filename: str,
+        names: Sequence[str],
+        limits: Limits,
+        cancel: CancelToken | None,
         reading: Reading | None,
     ) -> RunResult:
         if not all(isinstance(name, str) for name in names):
@@ -255,8 +275,12 @@ class Sandbox:
         wanted = tuple(dict.fromkeys(names))
         token = secrets.token_hex(16)
         request = {
-            "source": base64.b64encode(source).decode("ascii"), "filename": filename, "names": list(wanted),
-            "timeout_s": limits.timeout_s, "memory_mb": limits.memory_mb, "token": token,
+            "source": base64.b64encode(source).decode("ascii"),
+            "filename": filename,
+            "names": list(wanted),
+            "timeout_s": limits.timeout_s,
+            "memory_mb": limits.memory_mb,
+            "token": token,
             "reading": reading.as_json() if reading is not None else None,
         }
         with self._slots:
@@ -277,8 +301,7 @@ class Sandbox:
                 try:
                     # Only a learner that exited 0 on its own got past writing its results.
                     finished = end["ended"] == "exited" and end["exit_code"] == 0
-                    results = (read_results(run_fd, token, wanted, read_back_budget(limits.memory_mb))
-                               if finished and run_fd is not None else None)
+                    results = read_results(run_fd, token, wanted, read_back_budget(limits.memory_mb)) if finished and run_fd is not None else None
                 finally:
                     if run_fd is not None:
                         os.close(run_fd)
@@ -363,8 +386,12 @@ def remove_server_cgroup(cgroup: str | None) -> None:
 
 
 def _start_server(
-    preload: tuple[str, ...], strict: bool, concurrent_runs: int, left_off: frozenset[str],
-    boot: str = launch.SERVER_BOOT, extra_tasks: int = 0,
+    preload: tuple[str, ...],
+    strict: bool,
+    concurrent_runs: int,
+    left_off: frozenset[str],
+    boot: str = launch.SERVER_BOOT,
+    extra_tasks: int = 0,
 ) -> tuple[subprocess.Popen, socket.socket, dict, str | None]:
     """A fork server (or ``boot``'s process): in strict mode inside bubblewrap if it starts, and only if its confinement suffices."""
     bwrap_installed = launch.bwrap_installed()

@@ -108,5 +108,4 @@ def strict_shortfall(level: dict, bwrap_installed: bool) -> str | None:
     install = "install bubblewrap (apt-get install bubblewrap)"
     if bwrap_installed:
         install = "bubblewrap is installed but could not start (are unprivileged user namespaces disabled?)"
-    return f"strict mode needs seccomp and Landlock ABI {STRICT_LANDLOCK_ABI}+ or bubblewrap: " + \
-        "; ".join(missing_layers(level)) + f"; {install}"
+    return f"strict mode needs seccomp and Landlock ABI {STRICT_LANDLOCK_ABI}+ or bubblewrap: " + "; ".join(missing_layers(level)) + f"; {install}"

@@ -48,16 +48,16 @@ _ALL_FS_RIGHTS = (1 << 16) - 1  # ABI 5 and later
 _FILE_RIGHTS = EXECUTE | WRITE_FILE | READ_FILE | TRUNCATE | IOCTL_DEV
 
 READ_ONLY = READ_FILE | READ_DIR
-READ_WRITE = (READ_FILE | READ_DIR | WRITE_FILE | TRUNCATE | MAKE_REG | MAKE_DIR | MAKE_SYM
-              | REMOVE_FILE | REMOVE_DIR | REFER)  # no execute, no devices, sockets or FIFOs
+READ_WRITE = (
+    READ_FILE | READ_DIR | WRITE_FILE | TRUNCATE | MAKE_REG | MAKE_DIR | MAKE_SYM | REMOVE_FILE | REMOVE_DIR | REFER
+)  # no execute, no devices, sockets or FIFOs
 
 _libc = ctypes.CDLL(None, use_errno=True)
 _libc.syscall.restype = ctypes.c_long
 
 
 class _RulesetAttr(ctypes.Structure):
-    _fields_ = [("handled_access_fs", ctypes.c_uint64), ("handled_access_net", ctypes.c_uint64),
-                ("scoped", ctypes.c_uint64)]
+    _fields_ = [("handled_access_fs", ctypes.c_uint64), ("handled_access_net", ctypes.c_uint64), ("scoped", ctypes.c_uint64)]
 
 
 class _PathBeneathAttr(ctypes.Structure):
@@ -74,10 +74,19 @@ def abi_version() -> int:
 def learner_rules(run_folder: str) -> list[tuple[str, int]]:
     """Every (path, rights) the learner process is granted; whatever is not listed is denied."""
     readable = {
-        sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix,  # the interpreter, stdlib, packages
-        *_import_folders(), "/usr", "/lib", "/lib64",  # modules imported late; shared libraries
-        "/etc/ld.so.cache", "/etc/localtime",  # what the loader and time.localtime read
-        "/dev/urandom", "/dev/zero", *_own_proc_entries(),
+        sys.prefix,
+        sys.base_prefix,
+        sys.exec_prefix,
+        sys.base_exec_prefix,  # the interpreter, stdlib, packages
+        *_import_folders(),
+        "/usr",
+        "/lib",
+        "/lib64",  # modules imported late; shared libraries
+        "/etc/ld.so.cache",
+        "/etc/localtime",  # what the loader and time.localtime read
+        "/dev/urandom",
+        "/dev/zero",
+        *_own_proc_entries(),
     }
     rules = [(path, READ_ONLY) for path in sorted(readable) if os.path.exists(path)]
     # Its threads' ids, to find the processes it started (their children files are granted for the main thread).
@@ -120,8 +129,7 @@ def restrict_self(abi: int, run_folder: str) -> None:
         scoped=_SCOPE_ABSTRACT_UNIX_SOCKET | _SCOPE_SIGNAL if abi >= 6 else 0,
     )
     size = 8 if abi < 4 else 16 if abi < 6 else 24  # older kernels reject fields they do not know
-    ruleset = _check(_libc.syscall(_SYS_CREATE_RULESET, ctypes.byref(attr), ctypes.c_size_t(size),
-                                   ctypes.c_uint32(0)), "landlock_create_ruleset")
+    ruleset = _check(_libc.syscall(_SYS_CREATE_RULESET, ctypes.byref(attr), ctypes.c_size_t(size), ctypes.c_uint32(0)), "landlock_create_ruleset")
     try:
         for path, rights in learner_rules(run_folder):
             _add_path_rule(ruleset, path, rights & handled_fs)
@@ -136,8 +144,10 @@ def _add_path_rule(ruleset: int, path: str, rights: int) -> None:
         if not Path(path).is_dir():
             rights &= _FILE_RIGHTS
         rule = _PathBeneathAttr(allowed_access=rights, parent_fd=fd)
-        _check(_libc.syscall(_SYS_ADD_RULE, ctypes.c_int(ruleset), ctypes.c_int(_RULE_PATH_BENEATH),
-                             ctypes.byref(rule), ctypes.c_uint32(0)), f"landlock_add_rule({path})")
+        _check(
+            _libc.syscall(_SYS_ADD_RULE, ctypes.c_int(ruleset), ctypes.c_int(_RULE_PATH_BENEATH), ctypes.byref(rule), ctypes.c_uint32(0)),
+            f"landlock_add_rule({path})",
+        )
     finally:
         os.close(fd)
 

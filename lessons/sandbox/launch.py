@@ -24,8 +24,7 @@ import sys
 from . import run_folders, tasks
 
 SERVER_BOOT = (
-    "import sys; from attnpos.lessons.sandbox.server import serve; "
-    "serve(int(sys.argv[1]), sys.argv[2], sys.argv[3] == 'bwrap', sys.argv[4], sys.argv[5:])"
+    "import sys; from attnpos.lessons.sandbox.server import serve; serve(int(sys.argv[1]), sys.argv[2], sys.argv[3] == 'bwrap', sys.argv[4], sys.argv[5:])"
 )
 # One BLAS thread: the fork server must stay single-threaded to fork safely.
 _SINGLE_THREAD_ENV = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
@@ -39,8 +38,7 @@ _SYSTEM_READ_ONLY = ("/usr", "/lib", "/lib64", "/bin", "/etc/ld.so.cache", "/etc
 
 def clean_environment(home: str) -> dict[str, str]:
     """The allow-listed environment for the fork server, ``HOME`` set to ``home``."""
-    kept = {name: value for name, value in os.environ.items()
-            if name in _PASSED_ENV or name.startswith(_PASSED_ENV_PREFIXES)}
+    kept = {name: value for name, value in os.environ.items() if name in _PASSED_ENV or name.startswith(_PASSED_ENV_PREFIXES)}
     return {**kept, **_SINGLE_THREAD_ENV, "HOME": home}
 
 
@@ -50,8 +48,12 @@ def bwrap_installed() -> bool:
 
 
 def start_server(
-    preload: tuple[str, ...], in_bwrap: bool, concurrent_runs: int, left_off: frozenset[str] = frozenset(),
-    boot: str = SERVER_BOOT, extra_tasks: int = 0,
+    preload: tuple[str, ...],
+    in_bwrap: bool,
+    concurrent_runs: int,
+    left_off: frozenset[str] = frozenset(),
+    boot: str = SERVER_BOOT,
+    extra_tasks: int = 0,
 ) -> tuple[subprocess.Popen, socket.socket, dict, str | None]:
     """Start a fork server; return it, its control socket, its confinement level and its pids cgroup.
 
@@ -73,16 +75,19 @@ def start_server(
     cgroup = tasks.make_server_cgroup(concurrent_runs, extra_tasks)
     ours, theirs = socket.socketpair()
     with theirs:
-        python = [sys.executable, "-c", boot, str(theirs.fileno()), runs, "bwrap" if in_bwrap else "host",
-                  ",".join(sorted(left_off)) or "-", *preload]
+        python = [sys.executable, "-c", boot, str(theirs.fileno()), runs, "bwrap" if in_bwrap else "host", ",".join(sorted(left_off)) or "-", *preload]
         command = _bwrap_command() + python if in_bwrap else python
         if cgroup is not None:  # joined before bubblewrap or Python starts, so everything they fork is inside
             command = ["/bin/sh", "-c", 'echo $$ > "$0" && exec "$@"', os.path.join(cgroup, "cgroup.procs"), *command]
         server = subprocess.Popen(
             command,
-            pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, start_new_session=True,  # keep the terminal's Ctrl-C away from it
-            env=clean_environment(runs), cwd="/",
+            pass_fds=[theirs.fileno()],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,  # keep the terminal's Ctrl-C away from it
+            env=clean_environment(runs),
+            cwd="/",
         )
     stdout, stderr = server.stdout, server.stderr
     assert stdout is not None and stderr is not None  # both are pipes
@@ -95,7 +100,7 @@ def start_server(
         raise RuntimeError(f"the sandbox's fork server did not start:\n{complaint}")
     stdout.close()
     stderr.close()
-    return server, ours, json.loads(ready[len(b"ready "):]), cgroup
+    return server, ours, json.loads(ready[len(b"ready ") :]), cgroup
 
 
 def _bwrap_command() -> list[str]:
@@ -114,8 +119,7 @@ def _bwrap_command() -> list[str]:
 
 def _python_folders() -> set[str]:
     """The interpreter, its standard library and packages (a user site too), and NumPy and attnpos, wherever installed."""
-    folders = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix,
-               os.path.dirname(os.path.realpath(sys.executable)), *site.getsitepackages()}
+    folders = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix, os.path.dirname(os.path.realpath(sys.executable)), *site.getsitepackages()}
     if site.ENABLE_USER_SITE:
         folders.add(site.getusersitepackages())
     for package in ("numpy", "attnpos", "attnpos.core", "attnpos.lessons"):

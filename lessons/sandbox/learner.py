@@ -38,8 +38,12 @@ from .processes import kill_descendants
 from .protocol import CONFINEMENT_FAILED, MAX_TEXT, MAX_TRACEBACK, NUMERIC_KINDS, judged_bytes, read_back_budget
 
 _ARRAY_KIND_NAMES = {
-    "O": "object array", "U": "str array", "S": "bytes array", "M": "datetime64 array",
-    "m": "timedelta64 array", "V": "structured array",
+    "O": "object array",
+    "U": "str array",
+    "S": "bytes array",
+    "M": "datetime64 array",
+    "m": "timedelta64 array",
+    "V": "structured array",
 }
 
 
@@ -77,8 +81,9 @@ def become_learner(output_fd: int, request: dict, run_folder: str, script: str, 
             namespace, outcome, script_exit_code, error = _execute(source, script, request["filename"])
             report = {"outcome": outcome, "exit_code": script_exit_code, "error": error, "answers": answers}
         _kill_own_processes(supervisor)
-        _write_results(Path(run_folder) / f"results-{request['token']}", request["token"], request["names"],
-                       namespace, report, read_back_budget(request["memory_mb"]))
+        _write_results(
+            Path(run_folder) / f"results-{request['token']}", request["token"], request["names"], namespace, report, read_back_budget(request["memory_mb"])
+        )
         exit_code = 0
     except BaseException as failure:  # the sandbox's own code failed here: say where, for its report
         print(f"sandbox: {type(failure).__name__}: {failure}", file=sys.__stderr__)
@@ -201,7 +206,9 @@ def _describe_exception(exc: BaseException, script: str, lines: list[str]) -> di
     except Exception:  # a learner's __str__ may raise
         shown.append(f"{type(exc).__name__}: {message}\n")
     return {
-        "type": type(exc).__name__[:MAX_TEXT], "message": message[:MAX_TEXT], "line": line,
+        "type": type(exc).__name__[:MAX_TEXT],
+        "message": message[:MAX_TEXT],
+        "line": line,
         "source_line": source_line[:MAX_TEXT] if source_line else source_line,
         "traceback": "".join(shown)[-MAX_TRACEBACK:],
     }
@@ -243,7 +250,12 @@ def _write_results(results_dir: Path, token: str, names: list[str], namespace: d
         except (MemoryError, OSError, ValueError) as exc:
             bad_types[index] = f"{type(namespace[name]).__name__} (could not be saved: {type(exc).__name__})"
     report = {
-        **report, "token": token, "values": saved, "bad_types": bad_types, "missing": missing, "oversized": oversized,
+        **report,
+        "token": token,
+        "values": saved,
+        "bad_types": bad_types,
+        "missing": missing,
+        "oversized": oversized,
     }
     partial = results_dir / "status.partial"
     partial.write_text(json.dumps(report), encoding="utf-8")

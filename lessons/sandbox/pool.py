@@ -182,8 +182,13 @@ class SandboxPool:
     """
 
     def __init__(
-        self, strict: bool | None = None, preload: Sequence[str] = DEFAULT_PRELOAD, spares: int = 2,
-        jobs: int = 1, workers: int = 2, left_off: frozenset[str] = frozenset(),
+        self,
+        strict: bool | None = None,
+        preload: Sequence[str] = DEFAULT_PRELOAD,
+        spares: int = 2,
+        jobs: int = 1,
+        workers: int = 2,
+        left_off: frozenset[str] = frozenset(),
     ) -> None:
         if jobs < 1 or workers < 1:
             raise ValueError("jobs and workers must be at least 1")
@@ -344,8 +349,8 @@ class SandboxPool:
         if self._control is None:
             # Every sandbox's runs at once, plus the forked servers: one per sandbox in use, the spares, their refills.
             self._parent, self._control, self._level, self._cgroup = _start_server(
-                self.preload, self.strict, self._jobs * self.workers, self._left_off, boot=POOL_BOOT,
-                extra_tasks=self._jobs + 2 * self.spares)
+                self.preload, self.strict, self._jobs * self.workers, self._left_off, boot=POOL_BOOT, extra_tasks=self._jobs + 2 * self.spares
+            )
         return self._control
 
     def _stop_parent_locked(self, graceful: bool = False, wait: bool = True) -> None:

@@ -211,8 +211,17 @@ def read_results(run_fd: int, token: str, names: tuple[str, ...], budget: int) -
             answers=_answers(report.get("answers", [])),
             detail=printable(str(report.get("detail", ""))[:MAX_TEXT]),
         )
-    except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError, RecursionError, MemoryError,
-            SyntaxError):  # all a forged report or .npy header can raise (NumPy evaluates the header's text)
+    except (
+        OSError,
+        ValueError,
+        KeyError,
+        TypeError,
+        IndexError,
+        AttributeError,
+        RecursionError,
+        MemoryError,
+        SyntaxError,
+    ):  # all a forged report or .npy header can raise (NumPy evaluates the header's text)
         return None
     finally:
         os.close(folder)
@@ -303,7 +312,8 @@ def _error_from(raw: dict | None) -> ErrorInfo | None:
     line = raw["line"]
     source_line = raw["source_line"]
     return ErrorInfo(
-        type=printable(str(raw["type"])[:MAX_TEXT]), message=printable(str(raw["message"])[:MAX_TEXT]),
+        type=printable(str(raw["type"])[:MAX_TEXT]),
+        message=printable(str(raw["message"])[:MAX_TEXT]),
         line=int(line) if line is not None else None,
         source_line=printable(str(source_line)[:MAX_TEXT]) if source_line is not None else None,
         traceback=printable(str(raw["traceback"])[-MAX_TRACEBACK:]),
@@ -311,7 +321,12 @@ def _error_from(raw: dict | None) -> ErrorInfo | None:
 
 
 def build_result(
-    end: dict, results: _Results | None, names: tuple[str, ...], limits: Limits, output: str, duration: float,
+    end: dict,
+    results: _Results | None,
+    names: tuple[str, ...],
+    limits: Limits,
+    output: str,
+    duration: float,
     confinement: dict,
 ) -> RunResult:
     """Combine the supervisor's report, the learner's results and the output into a RunResult."""
@@ -319,16 +334,29 @@ def build_result(
     output = printable(output)
     if results is not None and signal_number is None:
         return RunResult(
-            status=results.outcome, values=results.values, bad_types=results.bad_types, missing=results.missing,
-            oversized=results.oversized, stdout=output, error=results.error, exit_code=results.exit_code,
-            detail=results.detail or _outcome_detail(results), duration_s=duration, confinement=dict(confinement),
+            status=results.outcome,
+            values=results.values,
+            bad_types=results.bad_types,
+            missing=results.missing,
+            oversized=results.oversized,
+            stdout=output,
+            error=results.error,
+            exit_code=results.exit_code,
+            detail=results.detail or _outcome_detail(results),
+            duration_s=duration,
+            confinement=dict(confinement),
             answers=results.answers,
         )
     status, detail = _failure(end, limits)
     return RunResult(
-        status=status, missing=names, stdout=output, exit_code=end.get("exit_code"),
+        status=status,
+        missing=names,
+        stdout=output,
+        exit_code=end.get("exit_code"),
         signal=signal_number if status in ("crash", "memory") else None,  # not our own timeout/cancel kill
-        detail=detail, duration_s=duration, confinement=dict(confinement),
+        detail=detail,
+        duration_s=duration,
+        confinement=dict(confinement),
     )
 
 

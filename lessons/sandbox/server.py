@@ -169,7 +169,7 @@ def _become_subreaper() -> None:
 
 
 def _wait_for_learner(pidfd: int, conn: socket.socket, deadline: float) -> str:
-    """"exited", "timeout", or "cancelled" (the app cancelled or went away)."""
+    """ "exited", "timeout", or "cancelled" (the app cancelled or went away)."""
     while True:
         remaining = deadline - time.monotonic()
         if remaining <= 0:

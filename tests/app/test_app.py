@@ -108,8 +108,15 @@ async def test_every_kind_of_block_mounts_in_the_reader(make_app, settle):
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        widget_of = {"Prose": ProseBlock, "Math": MathBlock, "Code": CodeCell, "Grid": GridFigure, "Quiz": QuizCard,
-                     "ExerciseRef": ExerciseCard, "PlaygroundLink": PlaygroundCard}
+        widget_of = {
+            "Prose": ProseBlock,
+            "Math": MathBlock,
+            "Code": CodeCell,
+            "Grid": GridFigure,
+            "Quiz": QuizCard,
+            "ExerciseRef": ExerciseCard,
+            "PlaygroundLink": PlaygroundCard,
+        }
         missing = set(widget_of)
         for lesson in app.course.lessons:
             for index, section in enumerate(lesson.sections):
@@ -290,6 +297,7 @@ async def test_grid_without_colour_uses_shades(no_colour, make_app, settle):
 
 # --- snapshots ---------------------------------------------------------------
 
+
 def test_snapshot_outline(snap_compare, make_app, settle, tmp_path, monkeypatch):
     """Of a small course of the test's own, so that a lesson added to the real one changes no picture."""
     from attnpos.lessons.course import scanner
@@ -456,8 +464,7 @@ async def test_h_shows_the_code_of_the_helpers_a_cell_calls(make_app, settle):
     from attnpos.tui.app.widgets.lesson_blocks import CodeCell
 
     lesson = load_course().lesson(2)
-    section = next(i for i, s in enumerate(lesson.sections)
-                   if any(isinstance(b, Code) and "scaling_experiment" in b.source for b in s.blocks))
+    section = next(i for i, s in enumerate(lesson.sections) if any(isinstance(b, Code) and "scaling_experiment" in b.source for b in s.blocks))
     app = make_app(start=(2, section))
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)

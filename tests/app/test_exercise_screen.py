@@ -312,7 +312,7 @@ def test_external_editor_then_check(tmp_path, terminal):
     editor = tmp_path / "editor.sh"
     solution = COURSE.exercises["forget-reorder"].solution
     (tmp_path / "solution.py").write_text(solution)
-    editor.write_text(f"#!/bin/sh\ncp {tmp_path / 'solution.py'} \"$1\"\n")
+    editor.write_text(f'#!/bin/sh\ncp {tmp_path / "solution.py"} "$1"\n')
     editor.chmod(0o755)
     term = terminal("forget-reorder", env=f"EDITOR={editor}")
     term.wait_for("Exercise")
@@ -329,7 +329,7 @@ def test_a_huge_file_from_the_external_editor_is_kept_not_loaded_and_the_app_sti
     huge = "x = 1\n" * 45_000
     (tmp_path / "huge.py").write_text(huge)
     editor = tmp_path / "editor.sh"
-    editor.write_text(f"#!/bin/sh\ncp {tmp_path / 'huge.py'} \"$1\"\n")
+    editor.write_text(f'#!/bin/sh\ncp {tmp_path / "huge.py"} "$1"\n')
     editor.chmod(0o755)
     term = terminal("identical-tokens", env=f"EDITOR={editor}")
     term.wait_for("Exercise")

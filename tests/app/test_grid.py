@@ -306,7 +306,7 @@ async def test_the_cursor_follows_the_same_tokens_in_both_grids():
 
 
 async def test_column_labels_a_little_wider_than_a_cell_sit_on_two_staggered_lines() -> None:
-    """"the₀" was once stacked letter by letter (t, h, e, ₀ on four lines) until v widened the cells."""
+    """ "the₀" was once stacked letter by letter (t, h, e, ₀ on four lines) until v widened the cells."""
     app = GridApp()
     async with app.run_test(size=(80, 24)) as pilot:
         grid = app.query_one(AttentionGrid)

@@ -331,9 +331,20 @@ async def test_all_signals_side_by_side(make_app, settle):
 def test_every_control_announces_itself_once_and_changes_nothing_else():
     """A control that changed the state without telling its screen would leave the old grid on show."""
     controls = {
-        "shuffle": (), "reverse": (), "original_order": (), "swap": (1,), "reorder": ("1 0 2 3 4 5",),
-        "step_signal": (1,), "sharpen": (), "flatten": (), "step_seed": (1,), "predict": (2,), "toggle_pair": (),
-        "edit_token": (0, "cat"), "set_sentence": ("a b c",), "toggle_characters": (),
+        "shuffle": (),
+        "reverse": (),
+        "original_order": (),
+        "swap": (1,),
+        "reorder": ("1 0 2 3 4 5",),
+        "step_signal": (1,),
+        "sharpen": (),
+        "flatten": (),
+        "step_seed": (1,),
+        "predict": (2,),
+        "toggle_pair": (),
+        "edit_token": (0, "cat"),
+        "set_sentence": ("a b c",),
+        "toggle_characters": (),
     }
     heard = []
     state = PlaygroundState(SENTENCE, on_change=lambda: heard.append(state.revision))

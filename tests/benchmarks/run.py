@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 PYTHON = sys.executable
-MINIMAL_APP = '''
+MINIMAL_APP = """
 from textual.app import App
 from textual.widgets import Footer, Header, Static
 
@@ -38,7 +38,7 @@ class Minimal(App):
         yield Footer()
 
 Minimal().run()
-'''
+"""
 
 
 @dataclass
@@ -420,6 +420,7 @@ def served_marginal(argv: list[str], port: int, counts: tuple[int, ...], marker:
         idle = pss_tree(server.pid)
         marginal = {}
         for count in counts:
+
             async def measure(count=count):
                 sessions = await _open_sessions(port, count, marker)
                 await asyncio.sleep(2)  # let every app settle after its first frame
@@ -446,8 +447,7 @@ def bench_memory(counts: tuple[int, ...] = (10, 30)) -> Result:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    ours = served_marginal([PYTHON, "-m", "attnpos", "serve", "--port", str(port), "--sessions-dir", str(data / "s")],
-                           port, counts, b"Lesson 1")
+    ours = served_marginal([PYTHON, "-m", "attnpos", "serve", "--port", str(port), "--sessions-dir", str(data / "s")], port, counts, b"Lesson 1")
     base = served_marginal([PYTHON, "-c", SERVE_MINIMAL, str(port), str(minimal)], port, counts, b"baseline ready")
     ratios = {n: ours[n] / base[n] for n in counts}
     worst = max(ratios.values())
@@ -584,8 +584,7 @@ def bench_cli_check(runs: int = 9) -> Result:
         numpy.append(time.perf_counter() - started)
     interpreter = statistics.median(_timed([PYTHON, "-c", "pass"]) for _ in range(runs))
     phases = [
-        [float(x) for x in subprocess.run([PYTHON, "-c", CHECK_PHASES, str(solution)], check=True, capture_output=True, text=True,
-                                          env=env).stdout.split()]
+        [float(x) for x in subprocess.run([PYTHON, "-c", CHECK_PHASES, str(solution)], check=True, capture_output=True, text=True, env=env).stdout.split()]
         for _ in range(5)
     ]
     imports, load, wait, check, render, warm = (statistics.median(p[i] for p in phases) * 1000 for i in range(6))

@@ -53,8 +53,12 @@ DETAILS = [
     ("constant-offset", CO + "raise RuntimeError('boom')\n", "error", {"line": CO.count("\n") + 1}),
     ("forget-reorder", FR + "if True\n    pass\n", "syntax-error", {"line": FR.count("\n") + 1}),
     ("constant-offset", CO + "max_diff = 0.5\n", "mismatch", {"name": "max_diff"}),
-    ("forget-reorder", replace(FR, "out = attention_output(X, Wq, Wk, Wv)\n", "out = attention_output(X, Wq, Wk, Wv)[:, perm]\n"),
-     "wrong-comparison", {"name": "out"}),
+    (
+        "forget-reorder",
+        replace(FR, "out = attention_output(X, Wq, Wk, Wv)\n", "out = attention_output(X, Wq, Wk, Wv)[:, perm]\n"),
+        "wrong-comparison",
+        {"name": "out"},
+    ),
     ("forget-reorder", FR + "out_perm = out_perm * 2\n", "mismatch", {"name": "out_perm"}),
     ("forget-reorder", FR + "perm = np.array([0, 0, 1, 2, 3, 4])\n", "bad-shape", {"name": "perm"}),
     ("forget-reorder", FR + "X = np.array(['a'], dtype=object)\n", "bad-type", {"name": "X"}),
@@ -70,7 +74,6 @@ DETAILS = [
 @pytest.fixture(scope="module")
 def course():
     return COURSE
-
 
 
 LIMITS = Limits(timeout_s=2.0, memory_mb=768)
@@ -194,8 +197,12 @@ def test_check_exit_codes_and_json(tmp_path, attnpos, course):
     result = attnpos("check", "constant-offset", str(right), "--json")
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout) == {
-        "exercise": "constant-offset", "file": str(right), "passed": True, "diagnosis": "passed",
-        "message": course.exercises["constant-offset"].messages["passed"], "details": {},
+        "exercise": "constant-offset",
+        "file": str(right),
+        "passed": True,
+        "diagnosis": "passed",
+        "message": course.exercises["constant-offset"].messages["passed"],
+        "details": {},
         "confinement": json.loads(result.stdout)["confinement"],
     }
     assert set(json.loads(result.stdout)["confinement"]) == {"landlock", "seccomp", "bwrap"}
@@ -253,7 +260,9 @@ def test_watch_rechecks_on_save(tmp_path):
     answer.write_text(SEED42)
     process = subprocess.Popen(
         [sys.executable, "-m", "attnpos", "watch", "constant-offset", str(answer), "--interval", "0.1"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     try:
         import time

@@ -38,7 +38,7 @@ BASE_NTK = "base_ntk = rope_theta * factor ** (hs / (hs - 2))"
 TYPED_SLOPES_7 = "[0.5, 0.25, 0.125, 0.0625, 0.03125, 0.015625, 0.0078125, 0.00390625, 0.7071068, 0.3535534, 0.1767767, 0.08838835]"
 ROTATED = "q = apply_rope(X @ Wq, positions)\nk = apply_rope(X @ Wk, positions)"
 
-ROPE_SETUP = '''
+ROPE_SETUP = """
 import numpy as np
 rope_theta = 10000.0
 rng = np.random.default_rng(0)
@@ -46,20 +46,22 @@ X = rng.standard_normal((6, 16))
 Wq, Wk, Wv = 0.5 * rng.standard_normal((3, 16, 8))
 positions = np.arange(6)
 hs = Wq.shape[1]
-'''
+"""
 
 RIGHT = {
     "rope": [
         solution("rope"),
         # the core's own rotation
-        ROPE_SETUP + '''
+        ROPE_SETUP
+        + """
 from attnpos.core import attend, rope_rotate
 q = rope_rotate(X @ Wq, positions, pairing="half")
 k = rope_rotate(X @ Wk, positions, pairing="half")
 out = attend(q, k, X @ Wv).out
-''',
+""",
         # float32 throughout, einsum and a hand-written softmax
-        ROPE_SETUP + '''
+        ROPE_SETUP
+        + """
 X, Wq, Wk, Wv = (a.astype(np.float32) for a in (X, Wq, Wk, Wv))
 inv_freq = (1.0 / rope_theta ** (np.arange(0, hs, 2) / hs)).astype(np.float32)
 angles = np.einsum("t,f->tf", positions.astype(np.float32), inv_freq)
@@ -72,9 +74,10 @@ q, k, v = rot(X @ Wq), rot(X @ Wk), X @ Wv
 s = q @ k.T / np.float32(np.sqrt(hs))
 w = np.exp(s - s.max(-1, keepdims=True))
 out = (w / w.sum(-1, keepdims=True)) @ v
-''',
+""",
         # complex numbers on the half-split pairs (i, i + hs/2), a batch axis of one
-        ROPE_SETUP + '''
+        ROPE_SETUP
+        + """
 from attnpos.core import softmax
 X = X[None]
 inv_freq = rope_theta ** (-np.arange(0, hs, 2) / hs)
@@ -84,9 +87,10 @@ def rot(x):
     return np.concatenate([z.real, z.imag], axis=-1)
 q, k = rot(X @ Wq), rot(X @ Wk)
 out = softmax(q @ np.swapaxes(k, -1, -2) / np.sqrt(hs)) @ (X @ Wv)
-''',
+""",
         # positions as a list, a loop over tokens
-        ROPE_SETUP + '''
+        ROPE_SETUP
+        + """
 import math
 from attnpos.core import softmax
 positions = list(range(6))
@@ -101,7 +105,7 @@ def rot(row, m):
 q = np.array([rot(r, m) for r, m in zip(X @ Wq, positions)])
 k = np.array([rot(r, m) for r, m in zip(X @ Wk, positions)])
 out = softmax(q @ k.T / math.sqrt(hs)) @ (X @ Wv)
-''',
+""",
     ],
     "alibi": [
         solution("alibi"),
@@ -116,7 +120,7 @@ out = softmax(q @ k.T / math.sqrt(hs)) @ (X @ Wv)
             ("weights = softmax(scores + bias)", "weights = softmax(scores.astype(np.float32) + bias)"),
         ),
         # the core's own functions
-        '''
+        """
 import numpy as np
 from attnpos.core import alibi_bias, alibi_slopes, softmax
 n_heads = 12
@@ -125,9 +129,9 @@ scores = np.random.default_rng(0).standard_normal((n_heads, T, T))
 slopes = alibi_slopes(n_heads)
 bias = alibi_bias(n_heads, T)
 weights = softmax(scores + bias)
-''',
+""",
         # loops, a triangular mask added separately, own softmax
-        '''
+        """
 import math
 import numpy as np
 n_heads = 12
@@ -147,14 +151,14 @@ for h in range(n_heads):
 z = scores + bias
 e = np.exp(z - z.max(axis=-1, keepdims=True))
 weights = e / e.sum(axis=-1, keepdims=True)
-''',
+""",
     ],
     "context-extension": [
         solution("context-extension"),
         # base_ntk computed, then rounded to seven significant digits, and the frequencies built on it
         edited("context-extension", (BASE_NTK, f"base_ntk = float(f'{{{BASE_NTK.split(' = ')[1]}:.7g}}')")),
         # float32, the exponent written with logs, positions scaled explicitly
-        '''
+        """
 import numpy as np
 hs = 128
 rope_theta = 10000.0
@@ -163,9 +167,9 @@ inv_freq = (1.0 / rope_theta ** (np.arange(0, hs, 2, dtype=np.float32) / hs)).as
 inv_freq_pi = (inv_freq * (1 / factor)).astype(np.float32)
 base_ntk = float(np.exp(np.log(rope_theta) + hs / (hs - 2) * np.log(factor)))
 inv_freq_ntk = (1.0 / base_ntk ** (np.arange(0, hs, 2) / hs)).astype(np.float32)
-''',
+""",
         # the core's helpers
-        '''
+        """
 from attnpos.core import rope_inv_freq
 from attnpos.core.extension import ntk_base, pi_inv_freq
 hs = 128
@@ -175,14 +179,21 @@ inv_freq = rope_inv_freq(hs, rope_theta)
 inv_freq_pi = pi_inv_freq(inv_freq, factor)
 base_ntk = ntk_base(rope_theta, factor, hs)
 inv_freq_ntk = rope_inv_freq(hs, base_ntk)
-''',
+""",
     ],
 }
 
 WRONG = [
     # q and k rotated by a range of their own, not by `positions`: they do not follow the moved positions
-    ("rope", edited("rope", ("positions = np.arange(6)              # the slot of each token", "positions = np.arange(6)\nfixed = np.arange(6)"),
-                    (ROTATED, "q = apply_rope(X @ Wq, fixed)\nk = apply_rope(X @ Wk, fixed)")), "mismatch"),
+    (
+        "rope",
+        edited(
+            "rope",
+            ("positions = np.arange(6)              # the slot of each token", "positions = np.arange(6)\nfixed = np.arange(6)"),
+            (ROTATED, "q = apply_rope(X @ Wq, fixed)\nk = apply_rope(X @ Wk, fixed)"),
+        ),
+        "mismatch",
+    ),
     ("alibi", edited("alibi", ("slopes = np.array(get_slopes(n_heads))", "slopes = np.array(get_slopes(12))")), "mismatch"),
     ("context-extension", edited("context-extension", ("inv_freq_pi = inv_freq / factor", "inv_freq_pi = inv_freq / 4.0")), "mismatch"),
     # fewer digits than seven is a figure copied by eye, not a computed one
@@ -191,11 +202,14 @@ WRONG = [
 ]
 
 
-@pytest.mark.parametrize("exercise_id, source", [
-    # typed to seven digits, they pass the first run and cannot follow the rerun's inputs
-    ("alibi", edited("alibi", (SLOPES, f"slopes = np.array({TYPED_SLOPES_7})"))),
-    ("context-extension", edited("context-extension", (BASE_NTK, "base_ntk = 40889.94"))),
-])
+@pytest.mark.parametrize(
+    "exercise_id, source",
+    [
+        # typed to seven digits, they pass the first run and cannot follow the rerun's inputs
+        ("alibi", edited("alibi", (SLOPES, f"slopes = np.array({TYPED_SLOPES_7})"))),
+        ("context-extension", edited("context-extension", (BASE_NTK, "base_ntk = 40889.94"))),
+    ],
+)
 def test_figures_typed_to_seven_digits_are_told_they_are_typed(course, checker, exercise_id, source):
     verdict = checker.check(course.exercises[exercise_id], source, limits=LIMITS)
     assert (verdict.diagnosis, verdict.details.get("cause")) == ("mismatch", "typed"), verdict.message
@@ -205,7 +219,6 @@ def test_figures_typed_to_seven_digits_are_told_they_are_typed(course, checker, 
 @pytest.fixture(scope="module")
 def course():
     return load_course()
-
 
 
 @pytest.mark.parametrize("exercise_id, source", [(e, s) for e, sources in RIGHT.items() for s in sources])

@@ -64,10 +64,7 @@ def test_a_figure_made_of_no_computed_value_is_typed():
 
 
 def test_a_function_that_sets_globals_is_rewritten_inside():
-    source = (
-        "import numpy as np\ndef main():\n    global X, pos, out\n    X = np.zeros((1, 3, 2))\n    pos = 0.6\n    out = X + pos\n"
-        "main()\n"
-    )
+    source = "import numpy as np\ndef main():\n    global X, pos, out\n    X = np.zeros((1, 3, 2))\n    pos = 0.6\n    out = X + pos\nmain()\n"
     namespace = run(rerun.substitute(source, REPLACE_POS))
     assert not np.allclose(namespace["out"][0, 0], namespace["out"][0, 1])
 

@@ -37,10 +37,7 @@ def contract_of(exercise_id: str):
 def readings(exercise_id: str):
     contract = contract_of(exercise_id)
     first = solution_values(exercise_id)
-    reruns = [
-        {name: np.asarray(value) for name, value in rerun.substituted_values(first, planned.replacements).items()}
-        for planned in contract.reruns
-    ]
+    reruns = [{name: np.asarray(value) for name, value in rerun.substituted_values(first, planned.replacements).items()} for planned in contract.reruns]
     replaced = [list(planned.replacements) for planned in contract.reruns]
     return contract, every_reading(contract.hypotheses, contract.typed, replaced, first, reruns)
 
@@ -62,7 +59,7 @@ def test_one_run_alone_would_not_do_what_the_rerun_does(exercise_id):
     """Every rerun is needed: without any one of them some pair is not told apart (so the test above is not vacuous)."""
     contract, every = readings(exercise_id)
     for left_out in range(1, len(every)):
-        others = every[:left_out] + every[left_out + 1:]
+        others = every[:left_out] + every[left_out + 1 :]
         assert unseparated(others, contract.told_by_source) != [], f"rerun {left_out} separates nothing the others do not"
 
 

@@ -25,10 +25,7 @@ EMBED_RIGHT = {
         "grad_wte = np.zeros((V, C))\n"
         "for b in range(ids.shape[0]):\n    for t in range(ids.shape[1]):\n        grad_wte[ids[b, t]] += grad_out[b, t]"
     ),
-    "onehot": (
-        "onehot = np.eye(V)[ids]\nout = onehot @ wte\n"
-        "grad_wte = onehot.reshape(-1, V).T @ grad_out.reshape(-1, C)"
-    ),
+    "onehot": ("onehot = np.eye(V)[ids]\nout = onehot @ wte\ngrad_wte = onehot.reshape(-1, V).T @ grad_out.reshape(-1, C)"),
     "bincount": (
         "out = np.take(wte, ids, axis=0)\n"
         "grad_wte = np.stack([np.bincount(ids.ravel(), weights=grad_out[..., c].ravel(), minlength=V) for c in range(C)], axis=1)"
@@ -121,7 +118,6 @@ def course():
     return load_course()
 
 
-
 def verdict(course, checker, exercise, source):
     return checker.check(course.exercises[exercise], source, limits=LIMITS)
 
@@ -165,10 +161,14 @@ def test_the_halves_layout_is_named_not_called_a_mismatch(course, checker):
 
 def test_a_table_that_quietly_runs_short_still_raises_and_passes(course, checker):
     # No length check: wpe[:10] gives 8 rows, and adding them to 10 tokens fails to broadcast (a ValueError).
-    source = LEARNED_SETUP + (
-        "def add_positions(ids, wte, wpe):\n    return wte[ids] + wpe[:ids.shape[1]]\n"
-        "x = add_positions(ids, wte, wpe)\ngrad_wpe = np.zeros_like(wpe)\ngrad_wpe[:ids.shape[1]] = grad_out.sum(0)\n"
-    ) + LEARNED_TAIL
+    source = (
+        LEARNED_SETUP
+        + (
+            "def add_positions(ids, wte, wpe):\n    return wte[ids] + wpe[:ids.shape[1]]\n"
+            "x = add_positions(ids, wte, wpe)\ngrad_wpe = np.zeros_like(wpe)\ngrad_wpe[:ids.shape[1]] = grad_out.sum(0)\n"
+        )
+        + LEARNED_TAIL
+    )
     assert verdict(course, checker, "learned-positions", source).passed
 
 

@@ -13,10 +13,7 @@ from attnpos.lessons.checker.contracts import embedding_backward, sinusoidal_tab
 
 def distinct(tables: dict[str, np.ndarray]) -> list[tuple[str, str]]:
     """Pairs of hypotheses whose arrays agree (same shape, within 1e-9)."""
-    return [
-        (a, b) for (a, x), (b, y) in itertools.combinations(tables.items(), 2)
-        if x.shape == y.shape and np.allclose(x, y, rtol=0, atol=1e-9)
-    ]
+    return [(a, b) for (a, x), (b, y) in itertools.combinations(tables.items(), 2) if x.shape == y.shape and np.allclose(x, y, rtol=0, atol=1e-9)]
 
 
 def embedding_inputs():
@@ -61,8 +58,11 @@ def test_learned_hypotheses_are_apart(run):
     by_id = np.zeros((8, 4))
     np.add.at(by_id, ids, grad_out)
     backward = {
-        "right": rows(grad_out.sum(0)), "by-token-id": by_id, "off-by-one": rows(grad_out.sum(0), 1),
-        "mean": rows(grad_out.mean(0)), **{f"sequence {b}": rows(grad_out[b]) for b in range(B)},
+        "right": rows(grad_out.sum(0)),
+        "by-token-id": by_id,
+        "off-by-one": rows(grad_out.sum(0), 1),
+        "mean": rows(grad_out.mean(0)),
+        **{f"sequence {b}": rows(grad_out[b]) for b in range(B)},
     }
     assert distinct(backward) == []
     long_ids = rng.integers(0, 6, size=(1, 10))
@@ -101,8 +101,12 @@ def judged(exercise, first, rerun, source=ADD_AT_SOURCE):
 
 @settings(max_examples=40, deadline=None)
 @given(
-    V=st.integers(2, 12), C=st.integers(1, 6), B=st.integers(2, 4), T=st.integers(2, 7),
-    seed=st.integers(0, 2**32 - 1), dtype=st.sampled_from([np.float64, np.float32]),
+    V=st.integers(2, 12),
+    C=st.integers(1, 6),
+    B=st.integers(2, 4),
+    T=st.integers(2, 7),
+    seed=st.integers(0, 2**32 - 1),
+    dtype=st.sampled_from([np.float64, np.float32]),
 )
 def test_embedding_judge_passes_right_answers_and_names_each_misconception(V, C, B, T, seed, dtype):
     rng = np.random.default_rng(seed)

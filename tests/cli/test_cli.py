@@ -13,11 +13,32 @@ def test_demos_json_holds_every_experiment(attnpos):
     assert result.returncode == 0, result.stderr
     figures = json.loads(result.stdout)
     assert set(figures) == {
-        "shuffle", "twins", "offset", "matrix-form", "sentence", "exercises",
-        "init-scale", "causal", "ramp", "scaling", "alibi", "rope", "families",
-        "proof", "invariance", "cross-terms", "stack",
-        "embedding", "embedding-scale", "sinusoidal", "learned",
-        "rope-lesson", "alibi-lesson", "scaling-rules", "interpolation-bound", "attend-back",
+        "shuffle",
+        "twins",
+        "offset",
+        "matrix-form",
+        "sentence",
+        "exercises",
+        "init-scale",
+        "causal",
+        "ramp",
+        "scaling",
+        "alibi",
+        "rope",
+        "families",
+        "proof",
+        "invariance",
+        "cross-terms",
+        "stack",
+        "embedding",
+        "embedding-scale",
+        "sinusoidal",
+        "learned",
+        "rope-lesson",
+        "alibi-lesson",
+        "scaling-rules",
+        "interpolation-bound",
+        "attend-back",
     }
     assert figures["shuffle"]["figures"]["gap"] < 1e-14
     assert abs(figures["offset"]["figures"]["gap"] - 3.4997577640) < 1e-9
@@ -171,7 +192,9 @@ def test_hints_come_from_the_nudge_up_and_count_what_was_shown(attnpos, course, 
     assert Progress.load(data_dir).exercise(exercise.id).hints_used == 1
     jump = attnpos("hint", exercise.id, "3")  # hint 2 was never shown: it comes first
     assert [line.split(" ·")[0] for line in jump.stdout.splitlines() if line.startswith("Hint ")] == [
-        f"Hint 2 of {len(exercise.hints)}", f"Hint 3 of {len(exercise.hints)}"]
+        f"Hint 2 of {len(exercise.hints)}",
+        f"Hint 3 of {len(exercise.hints)}",
+    ]
     assert Progress.load(data_dir).exercise(exercise.id).hints_used == 3
     again = attnpos("hint", exercise.id, "1")  # a weaker one read again counts nothing new
     assert again.stdout.startswith("Hint 1 of") and Progress.load(data_dir).exercise(exercise.id).hints_used == 3
@@ -302,7 +325,7 @@ def test_the_readme_says_what_the_app_does_after_a_pass_from_the_command_line():
 def test_lessons_show_prints_each_helper_the_code_calls_once(attnpos, monkeypatch):
     monkeypatch.setenv("COLUMNS", "120")
     text = attnpos("lessons", "show", "1").stdout
-    helpers = text[text.index("\nHelpers"):]
+    helpers = text[text.index("\nHelpers") :]
     assert "calls attention_output, shuffle_setup from attnpos.core" in " ".join(text.split())
     for name in ("self_attention", "attention_output", "slot_ramp", "shuffle_setup"):
         assert helpers.count(f"─ {name} · attnpos.core.") == 1 and f"def {name}(" in helpers
@@ -313,6 +336,8 @@ def test_cell_helpers_reads_names_imported_from_core(tmp_path):
 
     found = cell_helpers("from attnpos.core import attention_output\nfrom attnpos.core.experiments import SENTENCE_A, sentence_head\nimport numpy")
     assert [(h.name, h.module) for h in found] == [
-        ("attention_output", "attnpos.core.attention"), ("SENTENCE_A", "attnpos.core.experiments"),
-        ("sentence_head", "attnpos.core.experiments")]
+        ("attention_output", "attnpos.core.attention"),
+        ("SENTENCE_A", "attnpos.core.experiments"),
+        ("sentence_head", "attnpos.core.experiments"),
+    ]
     assert found[1].source.startswith("SENTENCE_A = (") and cell_helpers("def broken(:") == []

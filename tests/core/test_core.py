@@ -130,9 +130,7 @@ def test_bias_shifts_scores():
     X = rng.standard_normal((3, 4))
     head = random_head(rng, 4)
     bias = np.array([[0.0, -np.inf, -np.inf], [0.0, 0.0, -np.inf], [0.0, 0.0, 0.0]])
-    np.testing.assert_allclose(
-        self_attention(X, *head, bias=bias).weights, self_attention(X, *head, causal=True).weights
-    )
+    np.testing.assert_allclose(self_attention(X, *head, bias=bias).weights, self_attention(X, *head, causal=True).weights)
 
 
 def test_matches_torch_when_installed():
@@ -329,8 +327,6 @@ def test_alibi_slopes():
     # Not a power of two: the 4-head slopes, then every other slope of 8 heads.
     np.testing.assert_allclose(alibi_slopes(6), [1 / 4, 1 / 16, 1 / 64, 1 / 256, 1 / 2, 1 / 8])
     assert len(alibi_slopes(12)) == 12
-
-
 
 
 def test_alibi_bias_is_the_published_causal_form():

@@ -152,7 +152,7 @@ def test_shift_matrix_moves_every_row_and_is_a_rotation(k, pairs):
     assert np.allclose(M @ M.T, np.eye(C), rtol=0, atol=1e-14)
     # the same rotation written with complex numbers: pair i as cos + i·sin, times e^(i·k·ω)
     z = (pe[:, 1::2] + 1j * pe[:, 0::2]) * np.exp(1j * k * pair_frequencies(C))
-    assert np.allclose(z.imag[: 40], pe[k:, 0::2], rtol=0, atol=1e-13)
+    assert np.allclose(z.imag[:40], pe[k:, 0::2], rtol=0, atol=1e-13)
 
 
 @settings(max_examples=40, deadline=None)
@@ -175,7 +175,7 @@ def test_sinusoidal_figures():
     profile = result.offset_profile
     assert profile[result.first_rise] > profile[result.first_rise - 1]  # not monotone
     assert np.all(np.diff(profile[: result.first_rise]) < 0)
-    assert wavelengths(8).tolist() == pytest.approx([2 * math.pi * 10 ** j for j in range(4)])
+    assert wavelengths(8).tolist() == pytest.approx([2 * math.pi * 10**j for j in range(4)])
     terms = [v["position-position"] for v in result.terms.values()]
     assert max(terms) - min(terms) > 1  # a generic W_Q W_Kᵀ does not keep the offset-only property
 

@@ -45,7 +45,7 @@ def hf_apply_rotary(x: np.ndarray, positions: np.ndarray, base: float = 10000.0)
     inv_freq = 1.0 / base ** (np.arange(0, d, 2) / d)
     freqs = np.outer(positions, inv_freq)
     emb = np.concatenate([freqs, freqs], axis=-1)
-    half = np.concatenate([-x[..., d // 2:], x[..., : d // 2]], axis=-1)
+    half = np.concatenate([-x[..., d // 2 :], x[..., : d // 2]], axis=-1)
     return x * np.cos(emb) + half * np.sin(emb)
 
 
@@ -59,6 +59,7 @@ def meta_apply_rotary(x: np.ndarray, positions: np.ndarray, base: float = 10000.
 
 def official_get_slopes(n: int) -> list[float]:
     """ALiBi's repository, transcribed."""
+
     def get_slopes_power_of_2(n):
         start = 2 ** (-(2 ** -(math.log2(n) - 3)))
         ratio = start
@@ -90,6 +91,7 @@ def meta_apply_scaling(freqs: np.ndarray) -> np.ndarray:
 
 def yarn_reference(d: int, base: float, s: float, L: int) -> np.ndarray:
     """YaRN's scaled_rope code: find_correction_range, linear_ramp_mask, blend."""
+
     def correction_dim(rotations):
         return (d * math.log(L / (rotations * 2 * math.pi))) / (2 * math.log(base))
 
@@ -116,7 +118,10 @@ def test_rope_matches_hugging_face_and_meta(T, half, seed, start):
 
 @settings(max_examples=40, deadline=None)
 @given(
-    half=st.integers(1, 16), seed=st.integers(0, 2**16), m=st.integers(-2000, 2000), n=st.integers(-2000, 2000),
+    half=st.integers(1, 16),
+    seed=st.integers(0, 2**16),
+    m=st.integers(-2000, 2000),
+    n=st.integers(-2000, 2000),
     pairing=st.sampled_from(["half", "interleaved"]),
 )
 def test_rope_scores_see_the_offset_only(half, seed, m, n, pairing):

@@ -110,9 +110,10 @@ def test_the_outline_and_the_loader_agree_on_headings_in_code_and_a_lesson_witho
     (exercises / "ex" / "starter.py").write_text("x = 1  # TODO\n")
     (exercises / "ex" / "solution.py").write_text("x = 1\n")
     write_lesson(
-        content, "01-a",
+        content,
+        "01-a",
         '+++\ntitle = "A"\nsummary = "S"\n+++\nSome introduction.\n\n```python\n## not a heading\n```\n\n'
-        '## First\n\nText.\n\n## Second\n\n```{exercise}\nid = "ex"\n```\n'
+        '## First\n\nText.\n\n## Second\n\n```{exercise}\nid = "ex"\n```\n',
     )
     write_lesson(content, "02-b", '+++\ntitle = "B"\nsummary = "S"\n+++\n\n## Only\n\nText.\n')
     small = load_course(content, exercises)
@@ -152,11 +153,27 @@ def test_registry_quotes_the_core():
 
 
 TYPED_FIGURES = [
-    r"4\.4\s*(e|×\s*10\^?)\s*-?16", r"4\.44089", r"3\.49975", r"\b3\.50?\b", r"2\.375", r"0\.788", r"8\.589",
+    r"4\.4\s*(e|×\s*10\^?)\s*-?16",
+    r"4\.44089",
+    r"3\.49975",
+    r"\b3\.50?\b",
+    r"2\.375",
+    r"0\.788",
+    r"8\.589",
     # issue 14's figures: saturation without the 0.5 factor, the causal gap and twins, the ALiBi windows
     # and reversal gaps, the sharpening ratio, the ramp's norms and products, the one-slot readout
-    r"\b0\.9[45]\b", r"\b0\.65\b", r"\b1\.65\b", r"\b3\.67\b", r"\b3\.2[45]\d*\b", r"\b9\.21?\b",
-    r"\b1,?1(79|80)\b", r"\b141(\.4)?\b", r"10\.18", r"443\.5", r"\b28\.8\b", r"\b1\.62\b",
+    r"\b0\.9[45]\b",
+    r"\b0\.65\b",
+    r"\b1\.65\b",
+    r"\b3\.67\b",
+    r"\b3\.2[45]\d*\b",
+    r"\b9\.21?\b",
+    r"\b1,?1(79|80)\b",
+    r"\b141(\.4)?\b",
+    r"10\.18",
+    r"443\.5",
+    r"\b28\.8\b",
+    r"\b1\.62\b",
 ]
 
 
@@ -287,7 +304,7 @@ def make_course(tmp_path: Path, lesson: str, exercise_files=GOOD_EXERCISE) -> tu
 
 
 HEADER = '+++\ntitle = "A"\nsummary = "B"\n+++\n'
-PLACED = "\n```{exercise}\nid = \"ex-one\"\n```\n"
+PLACED = '\n```{exercise}\nid = "ex-one"\n```\n'
 
 
 def load_problems(tmp_path, lesson, exercise_files=GOOD_EXERCISE):
@@ -309,12 +326,12 @@ def test_a_good_tiny_course_loads(tmp_path):
         ("## S\n\nthe gap is {{no.such.figure}}\n", 11, "unknown figure"),
         ("## S\n\nbroken $\\frac{a}{b$ math\n", 11, "broken math"),
         ("## S\n\n$$\n\\nosuch{x}\n$$\n", 11, "broken math"),
-        ("## S\n\n```{grid}\nfigure = \"offset.gap\"\n```\n", 11, "not a matrix"),
-        ("## S\n\n```{quiz}\nid = \"q\"\nquestion = \"?\"\nchoices = [\"a\"]\nanswer = 3\nexplanations = [\"x\"]\n```\n", 11, "answer 3"),
+        ('## S\n\n```{grid}\nfigure = "offset.gap"\n```\n', 11, "not a matrix"),
+        ('## S\n\n```{quiz}\nid = "q"\nquestion = "?"\nchoices = ["a"]\nanswer = 3\nexplanations = ["x"]\n```\n', 11, "answer 3"),
         ("## S\n\n```python\nprint(1)\n", 11, "never closed"),
-        ("## S\n\n```{playground}\nsentence = \"a b\"\nsignal = \"nope\"\n```\n", 11, "unknown signal"),
-        ("## S\n\n```{playground}\nsentence = \"a b\"\norder = [0, 0]\nsignal = \"rope\"\n```\n", 11, "order must list"),
-        ("## S\n\n```{playground}\nsignal = \"rope\"\n```\n", 11, "needs 'sentence'"),
+        ('## S\n\n```{playground}\nsentence = "a b"\nsignal = "nope"\n```\n', 11, "unknown signal"),
+        ('## S\n\n```{playground}\nsentence = "a b"\norder = [0, 0]\nsignal = "rope"\n```\n', 11, "order must list"),
+        ('## S\n\n```{playground}\nsignal = "rope"\n```\n', 11, "needs 'sentence'"),
     ],
 )
 def test_malformed_lessons_name_file_and_line(tmp_path, body, line, words):
@@ -391,10 +408,16 @@ FIGURES_HEAD = "from attnpos.lessons.course.figures import Experiment, Figure\n\
 @pytest.mark.parametrize(
     ("first", "second", "expected"),
     [
-        (FIGURES_HEAD + "FIGURES = (\n    Figure('a.b', 'a', lambda: 1),\n    undefined_name,\n)\n", None,
-         "01-lesson-1/figures.py:6: figures.py fails: NameError: name 'undefined_name' is not defined"),
-        (FIGURES_HEAD + "FIGURES = (Figure('a.b', 'a', lambda: 1),)\n", FIGURES_HEAD + "FIGURES = (Figure('a.b', 'again', lambda: 2),)\n",
-         "02-lesson-2/figures.py:1: figure 'a.b' is also registered in 01-lesson-1/figures.py"),
+        (
+            FIGURES_HEAD + "FIGURES = (\n    Figure('a.b', 'a', lambda: 1),\n    undefined_name,\n)\n",
+            None,
+            "01-lesson-1/figures.py:6: figures.py fails: NameError: name 'undefined_name' is not defined",
+        ),
+        (
+            FIGURES_HEAD + "FIGURES = (Figure('a.b', 'a', lambda: 1),)\n",
+            FIGURES_HEAD + "FIGURES = (Figure('a.b', 'again', lambda: 2),)\n",
+            "02-lesson-2/figures.py:1: figure 'a.b' is also registered in 01-lesson-1/figures.py",
+        ),
         ("EXPERIMENTS = ()\n", None, "01-lesson-1/figures.py:1: figures.py defines EXPERIMENTS and FIGURES"),
         (FIGURES_HEAD + "FIGURES = ('a.b',)\n", None, "figures.py: EXPERIMENTS holds Experiment entries and FIGURES Figure entries, not 'a.b'"),
     ],

@@ -200,7 +200,10 @@ def test_a_question_keeps_its_first_answer_and_its_latest(tmp_path):
 
 def test_a_version_1_file_still_loads_and_is_upgraded(tmp_path):
     old = {
-        "version": 1, "position": [2, 1], "visited": {"2": [0, 1]}, "quizzes": {"q": {"choice": 0, "correct": False}},
+        "version": 1,
+        "position": [2, 1],
+        "visited": {"2": [0, 1]},
+        "quizzes": {"q": {"choice": 0, "correct": False}},
         "exercises": {"constant-offset": {"draft": "x = 1", "attempts": 2, "passed": True}},
     }
     (tmp_path / STATE_FILE).write_text(json.dumps(old))

@@ -42,7 +42,11 @@ async def settle(pilot) -> None:
 def attnpos(*args, data_dir) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "attnpos", "--data-dir", str(data_dir), *args],
-        capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL, start_new_session=True,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+        start_new_session=True,
     )
 
 
@@ -157,8 +161,7 @@ async def test_a_pass_elsewhere_never_shows_over_the_learners_other_code(data_di
 async def test_a_pass_an_older_attnpos_kept_without_its_code_is_not_shown_as_complete(data_dir):
     exercise = COURSE.exercises["order-checks"]
     (data_dir).mkdir(parents=True, exist_ok=True)
-    old = {"version": 1, "position": None, "visited": {}, "quizzes": {},
-           "exercises": {exercise.id: {"attempts": 1, "passed": True}}}
+    old = {"version": 1, "position": None, "visited": {}, "quizzes": {}, "exercises": {exercise.id: {"attempts": 1, "passed": True}}}
     (data_dir / STATE_FILE).write_text(json.dumps(old))
     app = make_app(data_dir, start=exercise.id)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -412,7 +415,7 @@ async def test_the_playground_side_by_side_follows_the_same_token(data_dir):
 def row_labels(grid: AttentionGrid) -> list[str]:
     """Each query row's marker and label, as drawn."""
     lines = [grid.render_line(y).text for y in range(grid.scrollable_content_region.height)]
-    return lines[grid._header_height:][: grid.token_count]
+    return lines[grid._header_height :][: grid.token_count]
 
 
 @pytest.mark.parametrize("colour", ["colour", "NO_COLOR"])
@@ -476,8 +479,7 @@ async def test_the_terminal_cursor_sits_on_the_focused_cell_row_and_choice(data_
         assert widget is tree and app.cursor_position.y - tree.content_region.y == tree.cursor_line
 
         section = next(
-            i for i, s in enumerate(COURSE.lessons[0].sections)
-            if any(isinstance(b, Grid) for b in s.blocks) and any(isinstance(b, Quiz) for b in s.blocks)
+            i for i, s in enumerate(COURSE.lessons[0].sections) if any(isinstance(b, Grid) for b in s.blocks) and any(isinstance(b, Quiz) for b in s.blocks)
         )
         app.open_lesson(1, section)
         await settle(pilot)

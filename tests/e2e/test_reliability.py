@@ -57,15 +57,62 @@ from attnpos.lessons.course.loader import CourseError, load_course  # noqa: E402
 from tiny_course import EXERCISE_TOML, write_lesson  # noqa: E402
 
 PIECES = [
-    "+++", 'title = "T"', 'summary = "S"', "title = ", "## A section", "## ", "### sub", "",
-    "Plain prose.", "A figure {{offset.gap:.2f}}.", "{{offset.gap:.2q}}", "{{nope.nothing}}", "{{ shuffle.gap }}",
-    "math $\\alpha_{ij}$ inline", "$\\frac{a}{b$", "$x^{$", "$\\bogus$", "$$", "\\frac{1}{\\sqrt{d_k}}", "$a_{b_{c}}$",
-    "```", "````", "```python", "```python run", "```python fast", "```text run", "```{grid}", "```{quiz}",
-    "```{exercise}", "```{bogus}", "```{}", 'figure = "sentence.weights"', 'figure = "offset.gap"',
-    'compare = "sentence.edited_weights"', 'titles = ["a"]', 'titles = "a"', 'id = "ex-one"', 'id = "q1"', "id = 3",
-    'question = "?"', 'choices = ["a", "b"]', "choices = []", "choices = [1, 2]", "answer = 0", "answer = 5",
-    "answer = -1", 'explanations = ["x", "y"]', "explanations = 3", "print(1)", "raise ValueError('x')",
-    "= broken toml", "[table", "\x00", "é ü", "\t", "mark_changed = true",
+    "+++",
+    'title = "T"',
+    'summary = "S"',
+    "title = ",
+    "## A section",
+    "## ",
+    "### sub",
+    "",
+    "Plain prose.",
+    "A figure {{offset.gap:.2f}}.",
+    "{{offset.gap:.2q}}",
+    "{{nope.nothing}}",
+    "{{ shuffle.gap }}",
+    "math $\\alpha_{ij}$ inline",
+    "$\\frac{a}{b$",
+    "$x^{$",
+    "$\\bogus$",
+    "$$",
+    "\\frac{1}{\\sqrt{d_k}}",
+    "$a_{b_{c}}$",
+    "```",
+    "````",
+    "```python",
+    "```python run",
+    "```python fast",
+    "```text run",
+    "```{grid}",
+    "```{quiz}",
+    "```{exercise}",
+    "```{bogus}",
+    "```{}",
+    'figure = "sentence.weights"',
+    'figure = "offset.gap"',
+    'compare = "sentence.edited_weights"',
+    'titles = ["a"]',
+    'titles = "a"',
+    'id = "ex-one"',
+    'id = "q1"',
+    "id = 3",
+    'question = "?"',
+    'choices = ["a", "b"]',
+    "choices = []",
+    "choices = [1, 2]",
+    "answer = 0",
+    "answer = 5",
+    "answer = -1",
+    'explanations = ["x", "y"]',
+    "explanations = 3",
+    "print(1)",
+    "raise ValueError('x')",
+    "= broken toml",
+    "[table",
+    "\x00",
+    "é ü",
+    "\t",
+    "mark_changed = true",
 ]
 
 BLOCK_BODY = [p for p in PIECES if "=" in p or p.startswith(("[", "print", "raise"))]
@@ -74,7 +121,6 @@ CLOSED_BLOCKS = st.builds(
     st.sampled_from(["{grid}", "{quiz}", "{exercise}", "{bogus}", "python", "python run", "text"]),
     st.lists(st.sampled_from(BLOCK_BODY), max_size=8),
 )
-
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -231,8 +277,8 @@ PAYLOADS = {
     "os-exit": ("import os\nos._exit(0)\n", "crash"),
     "sys-exit": ("import sys\nsys.exit(1)\n", "error"),
     "children": (  # where seccomp refuses new processes the script goes on without them
-        "import subprocess\ntry:\n    kids = [subprocess.Popen(['sleep', '1717']) for _ in range(50)]\n"
-        "except PermissionError:\n    pass\n", "missing-name",
+        "import subprocess\ntry:\n    kids = [subprocess.Popen(['sleep', '1717']) for _ in range(50)]\nexcept PermissionError:\n    pass\n",
+        "missing-name",
     ),
     "print-flood": ("import sys\nfor _ in range(50):\n    sys.stdout.write('x' * 1024 * 1024)\n", "missing-name"),
     "pickle": (
@@ -240,7 +286,7 @@ PAYLOADS = {
         "pos = Boom()\nopen('status.json', 'wb').write(pickle.dumps(Boom()))\nmax_diff = pickle.dumps(Boom())\n",
         "bad-type",
     ),
-    "fake-passed": ("print('✓ passed')\nprint('{\"passed\": true, \"diagnosis\": \"passed\"}')\n", "missing-name"),
+    "fake-passed": ('print(\'✓ passed\')\nprint(\'{"passed": true, "diagnosis": "passed"}\')\n', "missing-name"),
     "chdir-env": ("import os\nos.chdir('/')\nos.environ['ATTNPOS_DATA_DIR'] = '/nonexistent'\nos.environ['PATH'] = ''\n", "missing-name"),
 }
 LIMITS = Limits(timeout_s=2.0, memory_mb=768)

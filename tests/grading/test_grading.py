@@ -217,12 +217,15 @@ def test_classroom_setup_writes_a_test_per_exercise_of_the_course(tmp_path, attn
     assert [t["name"] for t in autograding["tests"]] == IDS
 
 
-@pytest.mark.parametrize("case, words", [
-    ("empty", "no submissions in"),
-    ("corrupt-zip", "is not a readable zip file"),
-    ("unknown-in-manifest", "names unknown exercise 'no-such-exercise'"),
-    ("missing", "no such folder"),
-])
+@pytest.mark.parametrize(
+    "case, words",
+    [
+        ("empty", "no submissions in"),
+        ("corrupt-zip", "is not a readable zip file"),
+        ("unknown-in-manifest", "names unknown exercise 'no-such-exercise'"),
+        ("missing", "no such folder"),
+    ],
+)
 def test_bad_input_is_one_line_and_exit_2(tmp_path, attnpos, case, words):
     root = tmp_path / "class"
     root.mkdir()
@@ -486,7 +489,10 @@ def test_ctrl_c_stops_grading_at_once_and_says_so(tmp_path, command):
         args, learner_depth = ["check", "constant-offset", str(tmp_path / "s0" / "constant-offset.py")], 3
     process = subprocess.Popen(
         [sys.executable, "-m", "attnpos", *args, "--timeout", "120"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=sigint_as_at_a_terminal,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=sigint_as_at_a_terminal,
     )
     try:
         deadline = time.monotonic() + 60
@@ -538,8 +544,7 @@ def test_ctrl_c_handed_to_a_worker_thread_still_stops_grading():
 
     In a process of its own, so that a main thread left blocked fails by the timeout instead of hanging the suite.
     """
-    finished = subprocess.run([sys.executable, "-c", WORKER_INTERRUPTED], capture_output=True, text=True, timeout=50,
-                              preexec_fn=sigint_as_at_a_terminal)
+    finished = subprocess.run([sys.executable, "-c", WORKER_INTERRUPTED], capture_output=True, text=True, timeout=50, preexec_fn=sigint_as_at_a_terminal)
     assert finished.stdout.strip() == "interrupted the run was cancelled", finished.stderr  # well before its 60 s
 
 
@@ -574,12 +579,12 @@ def test_a_progress_bar_at_a_terminal_and_nothing_on_a_pipe(klass):
 
 def test_the_grading_table_sets_weights_and_is_checked(klass, tmp_path, attnpos):
     table = tmp_path / "grading.toml"
-    table.write_text('[weights]\nconstant-offset = 3\n[parts]\ncode = 1\nwhy = 0\n')
+    table.write_text("[weights]\nconstant-offset = 3\n[parts]\ncode = 1\nwhy = 0\n")
     report = json.loads(attnpos("grade-class", str(klass), "--json", "--grading", str(table)).stdout)
     cy = {e["exercise"]: e for e in report["students"][2]["exercises"]}
     assert cy["constant-offset"]["max_points"] == 3 and cy["constant-offset"]["points"] == 0  # no partial table
     assert report["students"][0]["max_points"] == 3 + len(IDS) - 1
-    table.write_text('[weights]\nno-such-exercise = 2\n[parts]\ncode = 1\nwhy = 0\n')
+    table.write_text("[weights]\nno-such-exercise = 2\n[parts]\ncode = 1\nwhy = 0\n")
     refused = attnpos("grade-class", str(klass), "--grading", str(table))
     assert refused.returncode == 2 and "no-such-exercise" in refused.stderr and len(refused.stderr.splitlines()) == 1
 
@@ -601,7 +606,7 @@ def _autograder(tmp_path: Path, attnpos_program: str) -> Path:
 
 
 def test_run_autograder_grades_the_submission(tmp_path):
-    script = _autograder(tmp_path, f"#!/bin/sh\nexec {sys.executable} -m attnpos \"$@\"\n")
+    script = _autograder(tmp_path, f'#!/bin/sh\nexec {sys.executable} -m attnpos "$@"\n')
     (script.parent / "submission" / "constant-offset.py").write_text(solution("constant-offset"))
     subprocess.run(["bash", str(script)], capture_output=True, timeout=300, check=True)
     results = json.loads((script.parent / "results" / "results.json").read_text())

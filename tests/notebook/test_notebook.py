@@ -60,16 +60,19 @@ def test_hint_magic_shows_and_counts_the_hint(session, data_dir, capsys):
     assert Progress.load(data_dir).exercise("constant-offset").hints_used == 2
 
 
-@pytest.mark.parametrize(("line", "cell", "says"), [
-    ("", None, "usage: %attnpos"),
-    ("frobnicate", None, "unknown action 'frobnicate'"),
-    ("check constant-offset", None, "check is a cell magic"),
-    ("check", "x = 1", "say which exercise"),
-    ("exercise no-such", None, "unknown exercise 'no-such'"),
-    ("hint constant-offset two", None, "say which exercise and, if you like, which hint"),
-    ("hint constant-offset 99", None, "constant-offset has hints 1 to"),
-    ('check "unclosed', "x = 1", "No closing quotation"),
-])
+@pytest.mark.parametrize(
+    ("line", "cell", "says"),
+    [
+        ("", None, "usage: %attnpos"),
+        ("frobnicate", None, "unknown action 'frobnicate'"),
+        ("check constant-offset", None, "check is a cell magic"),
+        ("check", "x = 1", "say which exercise"),
+        ("exercise no-such", None, "unknown exercise 'no-such'"),
+        ("hint constant-offset two", None, "say which exercise and, if you like, which hint"),
+        ("hint constant-offset 99", None, "constant-offset has hints 1 to"),
+        ('check "unclosed', "x = 1", "No closing quotation"),
+    ],
+)
 def test_magic_misuse_is_one_line(session, line, cell, says):
     text, _ = run(session, line, cell)
     assert says in text
@@ -127,10 +130,13 @@ def test_export_keeps_inline_math_as_latex(course, tmp_path):
     assert "$" in markdown  # the app shows these as Unicode; a notebook typesets them
 
 
-@pytest.mark.parametrize(("args", "says"), [
-    (("export", "notebook", "99"), "no lesson 99"),
-    (("export", "notebook", "first"), "neither a lesson number nor 'all'"),
-])
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (("export", "notebook", "99"), "no lesson 99"),
+        (("export", "notebook", "first"), "neither a lesson number nor 'all'"),
+    ],
+)
 def test_export_bad_input_is_one_line(attnpos, args, says):
     result = attnpos(*args)
     assert result.returncode == 2
@@ -151,6 +157,7 @@ def exported(tmp_path_factory) -> Path:
     from attnpos.tui.cli import command_line
 
     folder = tmp_path_factory.mktemp("notebooks")
+
     def no_app(*args: object) -> int:
         raise AssertionError("export opened the app")
 
@@ -176,8 +183,9 @@ def lessons_covering_every_block_kind() -> set[int]:
 EVERY_RUN_NOTEBOOKS = lessons_covering_every_block_kind()
 
 
-@pytest.mark.parametrize("number", [n if n in EVERY_RUN_NOTEBOOKS else pytest.param(n, marks=pytest.mark.slow)
-                                    for n in range(1, len(outline.read_outline()) + 1)])
+@pytest.mark.parametrize(
+    "number", [n if n in EVERY_RUN_NOTEBOOKS else pytest.param(n, marks=pytest.mark.slow) for n in range(1, len(outline.read_outline()) + 1)]
+)
 def test_every_exported_notebook_runs(exported, course, tmp_path, data_dir, number):
     """Executed as Jupyter would (nbclient, a real kernel): no cell raises, grids and checks print."""
     nbclient = pytest.importorskip("nbclient")
@@ -185,8 +193,7 @@ def test_every_exported_notebook_runs(exported, course, tmp_path, data_dir, numb
     assert len(notebooks) == 1
     for path in notebooks:
         notebook = nbformat.read(str(path), as_version=4)
-        nbclient.NotebookClient(notebook, timeout=300, kernel_name="python3",
-                                resources={"metadata": {"path": str(tmp_path)}}).execute()
+        nbclient.NotebookClient(notebook, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
         outputs = [o for c in notebook.cells if c.cell_type == "code" for o in c.get("outputs", [])]
         errors = [o for o in outputs if o.output_type == "error"]
         assert not errors, f"{path.name}: {json.dumps(errors[0])[:500]}"

@@ -28,7 +28,9 @@ def test_every_module_of_the_package_is_named():
     folders = ("core", "lessons", "tui")
     # lessons/content/ is the course: a lesson folder's figures.py and an exercise's scripts are content, named by pattern
     modules = [
-        p.relative_to(ROOT).as_posix() for folder in folders for p in (ROOT / folder).rglob("*.py")
+        p.relative_to(ROOT).as_posix()
+        for folder in folders
+        for p in (ROOT / folder).rglob("*.py")
         if p.name != "__init__.py" and not {"content", "sandbox", "contracts", "entry"} & set(p.parts)
     ]
     unnamed = [m for m in modules if m not in named]
@@ -60,8 +62,5 @@ def test_the_picture_is_the_tree():
     real = set()
     for top in ("core", "lessons", "tui", "tests"):
         real.add(top)
-        real.update(
-            f"{top}/{p.name}" for p in (ROOT / top).iterdir()
-            if p.is_dir() and not p.name.startswith(("_", ".")) and p.name not in ("exercises",)
-        )
+        real.update(f"{top}/{p.name}" for p in (ROOT / top).iterdir() if p.is_dir() and not p.name.startswith(("_", ".")) and p.name not in ("exercises",))
     assert pictured_folders() == real

@@ -31,8 +31,9 @@ def test_the_core_imports_the_standard_library_and_numpy_only(tmp_path):
     """What a forbidden contract cannot say (it lists what is out, not what is in): the core's imports are an allow-list."""
     subprocess.run([str(ROOT / ".ci" / "package-tree"), str(tmp_path)], check=True)
     # In a process of its own, where `attnpos` is the copy (here it is the editable install, which grimp cannot walk).
-    ran = subprocess.run([sys.executable, "-c", CORE_IMPORTS], cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(tmp_path)},
-                         capture_output=True, text=True, check=True)
+    ran = subprocess.run(
+        [sys.executable, "-c", CORE_IMPORTS], cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(tmp_path)}, capture_output=True, text=True, check=True
+    )
     outside = set(json.loads(ran.stdout))
     assert "numpy" in outside, "the graph was not built from the core"
     assert {name for name in outside if name.split(".")[0] not in sys.stdlib_module_names} == {"numpy"}
@@ -66,7 +67,8 @@ def test_prose_names_no_key_the_bindings_do_not_give():
         tree = ast.parse(path.read_text(encoding="utf-8"))
         skipped = {id(node) for node in ast.walk(tree) if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "Binding" for node in ast.walk(node)}
         skipped |= {
-            id(node.body[0].value) for node in ast.walk(tree)
+            id(node.body[0].value)
+            for node in ast.walk(tree)
             if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and ast.get_docstring(node) is not None
         }
         for node in ast.walk(tree):

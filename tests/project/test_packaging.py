@@ -24,7 +24,8 @@ def test_the_wheel_holds_every_lesson_exercise_table_and_stylesheet(tmp_path):
     shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(".git", ".venv", "build", "*.egg-info", "__pycache__", ".hypothesis"))
     subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(tmp_path / "wheel"), str(source)],
-        check=True, capture_output=True,
+        check=True,
+        capture_output=True,
     )
     (wheel,) = (tmp_path / "wheel").glob("attnpos-*.whl")
     held = set(zipfile.ZipFile(wheel).namelist())

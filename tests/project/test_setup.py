@@ -32,7 +32,7 @@ def test_the_readme_holds_the_command_that_installs_and_runs_the_tests():
 
 def test_ci_runs_the_readmes_test_command():
     run = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
-    assert '.ci/readme-command test' in run and 'eval "$test_command"' in run
+    assert ".ci/readme-command test" in run and 'eval "$test_command"' in run
 
 
 def test_the_readmes_table_of_lessons_is_the_courses(attnpos):
@@ -50,7 +50,9 @@ def test_an_installed_copy_holds_every_package_and_the_whole_course():
     folders = {name: ROOT / path for name, path in setuptools["package-dir"].items()}
     packages = {
         ".".join(("attnpos", top, *init.parent.relative_to(ROOT / top).parts)).rstrip(".")
-        for top in ("core", "lessons", "tui") for init in (ROOT / top).rglob("__init__.py") if "entry" not in init.parts
+        for top in ("core", "lessons", "tui")
+        for init in (ROOT / top).rglob("__init__.py")
+        if "entry" not in init.parts
     } | {"attnpos"}
     assert set(setuptools["packages"]) == packages
     shipped = {path for pattern in setuptools["package-data"]["attnpos.lessons"] for path in folders["attnpos.lessons"].glob(pattern)}

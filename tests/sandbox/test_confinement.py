@@ -53,8 +53,7 @@ def skip_strict(reason: str):
 
 
 def _strict_sandbox() -> Sandbox:
-    if not Path("/usr/bin/bwrap").exists() and not any(
-            Path(folder, "bwrap").exists() for folder in os.environ.get("PATH", "").split(os.pathsep)):
+    if not Path("/usr/bin/bwrap").exists() and not any(Path(folder, "bwrap").exists() for folder in os.environ.get("PATH", "").split(os.pathsep)):
         skip_strict("bubblewrap is not installed (apt-get install bubblewrap)")
     box = Sandbox(max_workers=2, strict=True)
     try:
@@ -91,8 +90,13 @@ def run(sandbox: Sandbox, source: str, names=("refused",), limits: Limits = QUIC
 def needs(sandbox: Sandbox, *layers: str) -> dict:
     """Skip unless one of ``layers`` is active ("seccomp", "landlock", "landlock4", "landlock6", "bwrap")."""
     level = sandbox.confinement
-    active = {"seccomp": level["seccomp"], "landlock": level["landlock"] >= 1, "landlock4": level["landlock"] >= 4,
-              "landlock6": level["landlock"] >= 6, "bwrap": level["bwrap"]}
+    active = {
+        "seccomp": level["seccomp"],
+        "landlock": level["landlock"] >= 1,
+        "landlock4": level["landlock"] >= 4,
+        "landlock6": level["landlock"] >= 6,
+        "bwrap": level["bwrap"],
+    }
     if not any(active[layer] for layer in layers):
         pytest.skip(f"needs {' or '.join(layers)}; this machine has {level}")
     return level
@@ -108,7 +112,9 @@ def assert_refused(result, expected: int = 1, name: str = "refused"):
 
 def test_no_process_is_left_behind_to_rewrite_later_results(sandbox):
     needs(sandbox, "seccomp")
-    result = run(sandbox, """
+    result = run(
+        sandbox,
+        """
         import subprocess, threading
         refused = blocked(os.fork) + blocked(lambda: subprocess.Popen(["sleep", "60"]))
         refused += blocked(lambda: os.posix_spawn("/bin/sleep", ["sleep", "60"], {}))
@@ -118,7 +124,9 @@ def test_no_process_is_left_behind_to_rewrite_later_results(sandbox):
             worker.start(); worker.join()
         except RuntimeError:  # where no task cap holds (root without a pids cgroup), none at all
             threads = 0
-    """, ["refused", "threads"])
+    """,
+        ["refused", "threads"],
+    )
     assert_refused(result, 3)
     assert result.values["threads"].item() == int(os.getuid() != 0 or sandbox._cgroup is not None)
     wrong = sandbox.run_source("max_diff = 1.0\n", ["max_diff"], QUICK)
@@ -134,11 +142,14 @@ def test_the_installed_checker_and_site_packages_cannot_be_changed(sandbox, tmp_
     before = Path(checker.__file__).read_bytes()
     pth = Path(site.getsitepackages()[0]) / f"attnpos-hostile-{os.getpid()}.pth"
     try:
-        result = run(sandbox, f"""
+        result = run(
+            sandbox,
+            f"""
             refused = blocked(lambda: open({checker.__file__!r}, "a"))  # opened for appending, nothing written
             refused += blocked(lambda: os.close(os.open({str(pth)!r}, os.O_WRONLY | os.O_CREAT | os.O_EXCL)))
             refused += blocked(lambda: open({str(tmp_path / "marker")!r}, "w"))
-        """)
+        """,
+        )
         assert_refused(result, 3)
         assert not pth.exists() and not (tmp_path / "marker").exists()
     finally:
@@ -152,11 +163,15 @@ def test_the_installed_checker_and_site_packages_cannot_be_changed(sandbox, tmp_
 def test_the_supervisor_fork_server_and_app_cannot_be_signalled(sandbox):
     needs(sandbox, "seccomp", "landlock6", "bwrap")
     app = os.getpid()
-    result = run(sandbox, f"""
+    result = run(
+        sandbox,
+        f"""
         attempts = [(pid, sig) for pid in (os.getppid(), {app}) for sig in (0, signal.SIGCONT)]  # harmless if sent
         refused = sum(blocked(lambda p=pid, s=sig: os.kill(p, s)) for pid, sig in attempts)
         own = blocked(lambda: os.kill(os.getpid(), 0))  # its own process stays reachable
-    """, ["refused", "own"])
+    """,
+        ["refused", "own"],
+    )
     assert_refused(result, 4)
     assert result.values["own"].item() == 0
     assert sandbox._server.poll() is None  # the fork server lives on
@@ -202,27 +217,34 @@ def test_shared_memory_files_cannot_outlive_the_run(sandbox):
 def test_the_apps_memory_and_environment_cannot_be_read_through_proc(sandbox):
     needs(sandbox, "landlock", "bwrap")
     app = os.getpid()
-    result = run(sandbox, f"""
+    result = run(
+        sandbox,
+        f"""
         refused = blocked(lambda: open("/proc/{app}/mem", "rb").read(1))
         refused += blocked(lambda: open("/proc/{app}/environ", "rb").read())
         refused += blocked(lambda: open(f"/proc/{{os.getppid()}}/environ", "rb").read())  # the supervisor's
         refused += blocked(lambda: os.listdir("/proc"))
         own = blocked(lambda: open("/proc/self/status").read())  # its own entry stays readable
-    """, ["refused", "own"])
+    """,
+        ["refused", "own"],
+    )
     assert_refused(result, 4)
     assert result.values["own"].item() == 0
 
 
 def test_process_vm_readv_and_ptrace_are_refused(sandbox):
     needs(sandbox, "seccomp")
-    result = run(sandbox, f"""
+    result = run(
+        sandbox,
+        f"""
         import ctypes
         libc = ctypes.CDLL(None, use_errno=True)
         buffer = ctypes.create_string_buffer(8)
         iov = (ctypes.c_void_p * 2)(ctypes.cast(buffer, ctypes.c_void_p), 8)
         refused = int(libc.process_vm_readv({os.getpid()}, iov, 1, iov, 1, 0) == -1)
         refused += int(libc.ptrace(16, {os.getpid()}, 0, 0) == -1)  # PTRACE_ATTACH
-    """)
+    """,
+    )
     assert_refused(result, 2)
 
 
@@ -234,14 +256,18 @@ def test_files_outside_the_run_folder_cannot_be_read(sandbox, tmp_path):
     secret = tmp_path / "home" / "notes.txt"
     secret.parent.mkdir()
     secret.write_text("secret")
-    result = run(sandbox, f"""
+    result = run(
+        sandbox,
+        f"""
         refused = blocked(lambda: open({str(secret)!r}).read())
         refused += blocked(lambda: os.listdir({str(secret.parent)!r}))
         refused += blocked(lambda: os.listdir({str(Path.home())!r}))
         refused += blocked(lambda: open("/proc/self/root" + {str(secret)!r}).read())  # through its own /proc entry
         refused += blocked(lambda: os.listdir("/proc/self/cwd/../.."))  # the folder of every run folder
         home_is_the_run_folder = int(os.path.expanduser("~") == os.path.dirname(os.getcwd()))
-    """, ["refused", "home_is_the_run_folder"])
+    """,
+        ["refused", "home_is_the_run_folder"],
+    )
     assert_refused(result, 5)
     assert result.values["home_is_the_run_folder"].item() == 1
 
@@ -249,13 +275,18 @@ def test_files_outside_the_run_folder_cannot_be_read(sandbox, tmp_path):
 def test_the_environment_holds_no_secret(monkeypatch):
     monkeypatch.setenv("ATTNPOS_HOSTILE_SECRET", "s3cret-api-key")
     with Sandbox(max_workers=1) as box:  # a server started while the secret is set
-        result = box.run_source(PRELUDE + textwrap.dedent("""
+        result = box.run_source(
+            PRELUDE
+            + textwrap.dedent("""
             seen = int("s3cret" in repr(dict(os.environ)))
             try:
                 seen += int(b"s3cret" in open("/proc/self/environ", "rb").read())
             except OSError:
                 pass
-        """), ["seen"], QUICK)
+        """),
+            ["seen"],
+            QUICK,
+        )
     assert result.status == "ok" and result.values["seen"].item() == 0
 
 
@@ -266,7 +297,9 @@ def test_no_tcp_or_udp_reaches_a_listener_on_localhost(sandbox):
         tcp.listen(1)
         udp.bind(("127.0.0.1", 0))
         tcp_port, udp_port = tcp.getsockname()[1], udp.getsockname()[1]
-        result = run(sandbox, f"""
+        result = run(
+            sandbox,
+            f"""
             def tcp():
                 with socket.create_connection(("127.0.0.1", {tcp_port}), timeout=1) as s:
                     s.sendall(b"leak")
@@ -274,7 +307,8 @@ def test_no_tcp_or_udp_reaches_a_listener_on_localhost(sandbox):
                 with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
                     s.sendto(b"leak", ("127.0.0.1", {udp_port}))
             refused = blocked(tcp) + blocked(udp)
-        """)
+        """,
+        )
         tcp.settimeout(0.3)
         udp.settimeout(0.3)
         with pytest.raises(socket.timeout):
@@ -302,8 +336,7 @@ def _no_control_characters(text: str) -> bool:
 def test_learner_text_reaches_no_terminal_raw(sandbox):
     result = sandbox.run_source(SPOOF, ["value"], QUICK)
     assert result.status == "error"
-    texts = [result.stdout, result.error.message, result.error.traceback, result.error.source_line or "",
-             *result.bad_types.values()]
+    texts = [result.stdout, result.error.message, result.error.traceback, result.error.source_line or "", *result.bad_types.values()]
     assert all(_no_control_characters(text) for text in texts), texts
     assert "\\x1b[32m" in result.stdout and "\\x1b]52;" in result.stdout  # shown escaped, not dropped
 
@@ -314,8 +347,7 @@ def test_printable_escapes_every_control_character_but_newline_and_tab():
 
 
 def attnpos(*args, cwd=None, env=None):
-    return subprocess.run([sys.executable, "-m", "attnpos", *args], capture_output=True, cwd=cwd, timeout=120,
-                          env={**os.environ, **(env or {})})
+    return subprocess.run([sys.executable, "-m", "attnpos", *args], capture_output=True, cwd=cwd, timeout=120, env={**os.environ, **(env or {})})
 
 
 def test_spoofing_output_is_escaped_through_the_cli(tmp_path):
@@ -357,7 +389,9 @@ def test_a_run_cannot_reach_a_concurrent_run(sandbox, tmp_path):
     worker = threading.Thread(target=lambda: outcome.update(victim=sandbox.run(classmate, ["x"], QUICK)))
     worker.start()
     time.sleep(0.3)
-    attack = run(sandbox, f"""
+    attack = run(
+        sandbox,
+        f"""
         me = os.getpid()
         # SIGCONT is harmless even where it lands; every pid near ours but our own must refuse it.
         reached = sum(1 - blocked(lambda p=pid: os.kill(p, signal.SIGCONT)) for pid in range(max(me - 200, 2), me + 200)
@@ -365,7 +399,9 @@ def test_a_run_cannot_reach_a_concurrent_run(sandbox, tmp_path):
         refused = blocked(lambda: open({str(classmate)!r}).read())
         base = os.path.dirname(os.path.dirname(os.getcwd()))
         refused += blocked(lambda: os.listdir(base))  # the other runs' folders
-    """, ["refused", "reached"])
+    """,
+        ["refused", "reached"],
+    )
     worker.join(10)
     assert outcome["victim"].status == "ok" and outcome["victim"].values["x"].item() == 7
     assert_refused(attack, 2)
@@ -374,13 +410,16 @@ def test_a_run_cannot_reach_a_concurrent_run(sandbox, tmp_path):
 
 def test_grade_keeps_a_correct_file_correct_beside_a_hostile_one(tmp_path):
     exercise = COURSE.exercises["constant-offset"]
-    (tmp_path / "a_hostile.py").write_text(PRELUDE + textwrap.dedent("""
+    (tmp_path / "a_hostile.py").write_text(
+        PRELUDE
+        + textwrap.dedent("""
         import os
         for pid in range(2, 400):
             if pid != os.getpid():
                 blocked(lambda p=pid: os.kill(p, signal.SIGCONT))  # harmless even where it lands
         hog = bytearray(200 * 1024 * 1024)  # memory pressure from one file must not fail another
-    """))
+    """)
+    )
     (tmp_path / "b_correct.py").write_text(exercise.solution)
     shown = attnpos("grade", "constant-offset", str(tmp_path), "--json", "--jobs", "2")
     if shown.returncode == 2 and b"strict mode needs" in shown.stderr:
@@ -548,7 +587,9 @@ def test_the_memory_cap_cannot_be_lifted_even_by_root(sandbox):
     needs(sandbox, "seccomp")
     if not _can_raise_hard_limits():
         pytest.skip("this user cannot raise a hard limit at all (no CAP_SYS_RESOURCE), so there is nothing to block")
-    result = run(sandbox, """
+    result = run(
+        sandbox,
+        """
         import resource
         cap = resource.getrlimit(resource.RLIMIT_AS)  # reading stays allowed
         def lift():
@@ -564,19 +605,26 @@ def test_the_memory_cap_cannot_be_lifted_even_by_root(sandbox):
                 raise OSError(ctypes.get_errno(), "prlimit refused")
         refused = blocked(lift) + blocked(lift_through_prlimit)
         unchanged = int(resource.getrlimit(resource.RLIMIT_AS) == cap)
-    """, ["refused", "unchanged"])
+    """,
+        ["refused", "unchanged"],
+    )
     assert_refused(result, 2)
     assert result.values["unchanged"].item() == 1
 
 
 def test_thousands_of_nested_folders_are_removed_and_sweep_survives_them(sandbox, tmp_path, monkeypatch):
-    result = run(sandbox, """
+    result = run(
+        sandbox,
+        """
         print(os.getcwd())
         for _ in range(3000):  # deeper than Python's recursion limit and PATH_MAX
             os.mkdir("d")
             os.chdir("d")
         refused = 1
-    """, ["refused"], Limits(timeout_s=10.0))
+    """,
+        ["refused"],
+        Limits(timeout_s=10.0),
+    )
     assert result.status == "ok", result.error
     if not sandbox.confinement["bwrap"]:  # in bubblewrap the folder is in its tmpfs, out of the test's sight
         run_folder = Path(result.stdout.strip()).parent  # the working folder's parent
@@ -611,24 +659,34 @@ def test_thousands_of_nested_folders_are_removed_and_sweep_survives_them(sandbox
 
 def test_values_read_back_are_bounded_by_the_runs_memory_cap(sandbox):
     limits = Limits(timeout_s=10.0, memory_mb=256)
-    result = run(sandbox, """
+    result = run(
+        sandbox,
+        """
         import numpy as np
         small = np.ones(3)
         view = np.broadcast_to(np.zeros(1), (200 * 1024 * 1024 // 8,))  # 200 MB that cost the script nothing
         second = np.broadcast_to(np.zeros(1), (200 * 1024 * 1024 // 8,))
         refused = 1
-    """, ["small", "view", "second", "refused"], limits)
+    """,
+        ["small", "view", "second", "refused"],
+        limits,
+    )
     assert result.status == "ok" and result.values["small"].sum() == 3
     assert "too large to read back" in result.bad_types["view"] and "too large to read back" in result.bad_types["second"]
 
 
 def test_read_back_is_bounded_by_elements_whatever_the_dtype(sandbox):
-    result = run(sandbox, """
+    result = run(
+        sandbox,
+        """
         import numpy as np
         fits = np.zeros(4 * 1024 * 1024, dtype=np.float64)  # 32 MiB
         half = np.zeros(6 * 1024 * 1024, dtype=np.int8)  # 6 MiB on disk, but 48 MiB as the float64 judged
         refused = 1
-    """, ["fits", "half", "refused"], Limits(timeout_s=10.0, memory_mb=768))
+    """,
+        ["fits", "half", "refused"],
+        Limits(timeout_s=10.0, memory_mb=768),
+    )
     assert result.status == "ok" and result.values["fits"].size == 4 * 1024 * 1024
     assert "too large to read back" in result.bad_types["half"]
 
@@ -666,8 +724,7 @@ refused += blocked(lambda: call(240, b"/attnpos-hostile", os.O_CREAT | os.O_RDWR
 
 
 def _sysv_objects() -> str:
-    return "".join(Path(f"/proc/sysvipc/{kind}").read_text() for kind in ("shm", "msg", "sem")
-                   if Path(f"/proc/sysvipc/{kind}").exists())
+    return "".join(Path(f"/proc/sysvipc/{kind}").read_text() for kind in ("shm", "msg", "sem") if Path(f"/proc/sysvipc/{kind}").exists())
 
 
 def test_sysv_ipc_and_message_queues_are_refused(sandbox):
@@ -706,7 +763,9 @@ def test_sigio_cannot_signal_the_supervisor(sandbox):
 
 
 def test_the_learner_holds_no_capability_even_as_root(sandbox):
-    result = run(sandbox, """
+    result = run(
+        sandbox,
+        """
         import fcntl, struct
         sets = {line.split(":")[0]: int(line.split()[1], 16)
                 for line in open("/proc/self/status") if line.startswith(("CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb"))}
@@ -715,7 +774,9 @@ def test_the_learner_holds_no_capability_even_as_root(sandbox):
         with open("big", "wb") as big:
             big.write(b"x" * 4096)
         refused = blocked(lambda: fcntl.ioctl(os.open("big", os.O_RDONLY), FS_IOC_SETFLAGS, struct.pack("l", FS_IMMUTABLE_FL)))
-    """, ["held", "refused"])
+    """,
+        ["held", "refused"],
+    )
     assert result.status == "ok", (result.error, result.stdout)
     assert result.values["held"].item() == 0  # bounding, effective, permitted, inheritable and ambient all empty
     assert result.values["refused"].item() == 1
@@ -723,14 +784,18 @@ def test_the_learner_holds_no_capability_even_as_root(sandbox):
 
 def test_proc_self_shows_nothing_of_the_machine(sandbox):
     needs(sandbox, "landlock")
-    result = run(sandbox, """
+    result = run(
+        sandbox,
+        """
         me = os.getpid()
         leaks = ["/proc/self/net/tcp", "/proc/self/net/unix", "/proc/self/mountinfo", "/proc/self/mounts",
                  f"/proc/self/task/{me}/net/tcp", f"/proc/self/task/{me}/mountinfo", "/proc/self/environ"]
         refused = sum(blocked(lambda p=path: open(p).read()) for path in leaks)
         refused += blocked(lambda: os.listdir("/proc/self"))
         own = len(open("/proc/self/status").read()) > 0  # what Python and the clean-up read stays readable
-    """, ["refused", "own"])
+    """,
+        ["refused", "own"],
+    )
     assert_refused(result, 8)
     assert result.values["own"].item()
 
@@ -787,12 +852,17 @@ def test_clean_up_lists_each_folder_once(tmp_path, monkeypatch):
 
 
 def test_wide_folders_are_removed_when_the_run_ends(sandbox):
-    result = run(sandbox, """
+    result = run(
+        sandbox,
+        """
         print(os.getcwd())
         for index in range(3000):
             os.mkdir(f"d{index}")
         refused = 1
-    """, ["refused"], Limits(timeout_s=10.0))
+    """,
+        ["refused"],
+        Limits(timeout_s=10.0),
+    )
     assert result.status == "ok", result.error
     if not sandbox.confinement["bwrap"]:
         run_folder = Path(result.stdout.strip()).parent
@@ -908,16 +978,19 @@ def test_a_fake_verdict_in_learner_text_stays_fenced(tmp_path):
 def test_strict_mode_has_its_own_ipc_namespace(sandbox):
     if not sandbox.confinement["bwrap"]:
         pytest.skip("the IPC namespace is bubblewrap's; seccomp alone refuses the calls (test_sysv_ipc_...)")
-    result = run(sandbox, """
+    result = run(
+        sandbox,
+        """
         namespace = int(os.readlink("/proc/self/ns/ipc").strip("ipc:[]"))
-    """, ["namespace"])
+    """,
+        ["namespace"],
+    )
     assert result.status == "ok", result.error
     assert result.values["namespace"].item() != os.stat("/proc/self/ns/ipc").st_ino
 
 
 def test_printable_escapes_invisible_format_characters():
-    assert printable("a\u2028b\u2029c\u200bd\u200de\ufeff\u061c\u2066\U000e0041") == (
-        "a\\u2028b\\u2029c\\u200bd\\u200de\\ufeff\\u061c\\u2066\\U000e0041")
+    assert printable("a\u2028b\u2029c\u200bd\u200de\ufeff\u061c\u2066\U000e0041") == ("a\\u2028b\\u2029c\\u200bd\\u200de\\ufeff\\u061c\\u2066\\U000e0041")
 
 
 def test_a_file_name_cannot_fake_a_row_of_grade(tmp_path):
@@ -935,7 +1008,8 @@ def test_sigio_cannot_signal_the_supervisor_with_landlock_alone():
     """Landlock's signal scope (ABI 6) stops the signal where it is sent, whatever fcntl was allowed to set."""
     with Sandbox(max_workers=1, strict=False, left_off=frozenset({"seccomp"})) as box:
         needs(box, "landlock6")
-        result = box.run_source(textwrap.dedent("""
+        result = box.run_source(
+            textwrap.dedent("""
             import fcntl, os, signal, time
             reader, writer = os.pipe()
             fcntl.fcntl(reader, fcntl.F_SETOWN, os.getppid())  # the supervisor
@@ -943,7 +1017,10 @@ def test_sigio_cannot_signal_the_supervisor_with_landlock_alone():
             fcntl.fcntl(reader, fcntl.F_SETFL, os.O_ASYNC | os.O_NONBLOCK)
             os.write(writer, b"x")
             survived = 1
-        """), ["survived"], QUICK)
+        """),
+            ["survived"],
+            QUICK,
+        )
     assert result.status == "ok", (result.status, result.detail)  # "lost" when the supervisor is killed
     assert result.values["survived"].item() == 1
 

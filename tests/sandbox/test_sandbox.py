@@ -32,7 +32,9 @@ def run(sandbox: Sandbox, source: str, names, limits: Limits = QUICK):
 
 
 def test_correct_script_returns_arrays_bools_and_scalars(sandbox):
-    result = run(sandbox, """
+    result = run(
+        sandbox,
+        """
         import numpy as np
         from attnpos.core import softmax
         weights = softmax(np.zeros((2, 3)))
@@ -40,7 +42,9 @@ def test_correct_script_returns_arrays_bools_and_scalars(sandbox):
         count = 3
         ratio = 0.5
         np_scalar = np.float32(2.5)
-    """, ["weights", "flag", "count", "ratio", "np_scalar"])
+    """,
+        ["weights", "flag", "count", "ratio", "np_scalar"],
+    )
     assert result.status == "ok" and result.error is None and result.exit_code == 0
     assert result.values["weights"].dtype == np.float64
     np.testing.assert_allclose(result.values["weights"], np.full((2, 3), 1 / 3))
@@ -69,7 +73,7 @@ def test_a_reading_answers_its_questions_and_rewrites_the_script_before_it_runs(
     result = sandbox.run_source(DOUBLED, ["y"], QUICK, reading=reading)
     assert result.status == "ok", (result.detail, result.stdout)
     assert result.answers == (True, False)  # asked of the script as written: x typed in, y computed
-    assert result.values["y"].tolist() == [2.0 ** 21, 2.0 ** 21]  # the rewritten script ran: x scaled by 2^20
+    assert result.values["y"].tolist() == [2.0**21, 2.0**21]  # the rewritten script ran: x scaled by 2^20
 
 
 def test_a_script_the_reading_cannot_rewrite_does_not_run(sandbox):
@@ -91,28 +95,38 @@ def test_missing_name(sandbox):
 
 
 def test_non_numeric_values_are_bad_types(sandbox):
-    result = run(sandbox, """
+    result = run(
+        sandbox,
+        """
         import numpy as np
         text = "0.5"
         objects = np.array([1, None], dtype=object)
         def function(): return 1
         items = ["a", "b"]
         ragged = [[1, 2], [3]]
-    """, ["text", "objects", "function", "items", "ragged"])
+    """,
+        ["text", "objects", "function", "items", "ragged"],
+    )
     assert result.status == "ok" and result.values == {}
     assert result.bad_types == {"text": "str", "objects": "object array", "function": "function", "items": "list", "ragged": "list"}
 
 
 def test_lists_and_tuples_of_numbers_are_read_as_arrays(sandbox):
-    result = run(sandbox, """
+    result = run(
+        sandbox,
+        """
         perm = [3, 0, 5, 1, 4, 2]
         pair = (0.5, 1.5)
-    """, ["perm", "pair"])
+    """,
+        ["perm", "pair"],
+    )
     assert result.values["perm"].tolist() == [3, 0, 5, 1, 4, 2] and result.values["pair"].dtype == float
 
 
 def test_exception_gives_the_learners_line_and_message_only(sandbox):
-    result = run(sandbox, """
+    result = run(
+        sandbox,
+        """
         import numpy as np
 
         def scale(v):
@@ -120,7 +134,9 @@ def test_exception_gives_the_learners_line_and_message_only(sandbox):
 
         x = np.ones(3)
         y = scale(x)
-    """, ["x", "y"])
+    """,
+        ["x", "y"],
+    )
     assert result.status == "error"
     assert result.error.type == "NameError"
     assert "undefined_name" in result.error.message
@@ -178,12 +194,17 @@ def test_deep_recursion_is_an_error_on_the_learners_line(sandbox):
 def test_print_flood_is_drained_and_capped(sandbox):
     limits = Limits(timeout_s=10.0, output_cap=4096)
     started = time.monotonic()
-    result = run(sandbox, """
+    result = run(
+        sandbox,
+        """
         line = "x" * 999
         for _ in range(50_000):
             print(line)
         done = True
-    """, ["done"], limits)
+    """,
+        ["done"],
+        limits,
+    )
     assert time.monotonic() - started < 5.0
     assert result.status == "ok" and result.values["done"].item()
     assert len(result.stdout.encode()) < limits.output_cap + 100
@@ -192,7 +213,9 @@ def test_print_flood_is_drained_and_capped(sandbox):
 
 def test_pickles_and_forged_results_never_reach_the_parent(sandbox, tmp_path):
     marker = tmp_path / "pwned"
-    result = run(sandbox, f"""
+    result = run(
+        sandbox,
+        f"""
         import glob, json, os, pickle
         import numpy as np
 
@@ -220,7 +243,9 @@ def test_pickles_and_forged_results_never_reach_the_parent(sandbox, tmp_path):
             while True:
                 for path in glob.glob("../results-*/*.npy"):
                     np.save(path, np.full(3, 42.0))
-    """, ["x", "y", "z"])
+    """,
+        ["x", "y", "z"],
+    )
     assert not marker.exists()
     assert result.status == "ok"
     assert set(result.values) == {"z"}
@@ -229,7 +254,9 @@ def test_pickles_and_forged_results_never_reach_the_parent(sandbox, tmp_path):
 
 
 def test_child_processes_do_not_outlive_the_run(sandbox):
-    result = run(sandbox, """
+    result = run(
+        sandbox,
+        """
         import subprocess
         import numpy as np
         kept, refused = [], 0
@@ -239,7 +266,10 @@ def test_child_processes_do_not_outlive_the_run(sandbox):
             except PermissionError:  # seccomp refuses new processes
                 refused += 1
         pids = np.array([p.pid for p in kept], dtype=int)
-    """, ["pids", "refused"], Limits(timeout_s=10.0))
+    """,
+        ["pids", "refused"],
+        Limits(timeout_s=10.0),
+    )
     assert result.status == "ok"
     if sandbox.confinement["seccomp"]:
         assert result.values["refused"].item() == 50
@@ -251,23 +281,31 @@ def test_child_processes_do_not_outlive_the_run(sandbox):
 
 def test_chdir_and_environment_changes_stay_in_the_run(sandbox):
     cwd, environment = os.getcwd(), dict(os.environ)
-    result = run(sandbox, """
+    result = run(
+        sandbox,
+        """
         import os
         os.chdir("/")
         os.environ["ATTNPOS_SANDBOX_LEAK"] = "1"
         os.environ.pop("PATH", None)
         x = 1
-    """, ["x"])
+    """,
+        ["x"],
+    )
     assert result.status == "ok"
     assert os.getcwd() == cwd and dict(os.environ) == environment
 
 
 def test_printing_a_verdict_changes_nothing(sandbox):
-    result = run(sandbox, """
+    result = run(
+        sandbox,
+        """
         print("PASSED: all checks ok")
         print('{"status": "ok", "values": {"x": 42}}')
         x = 1
-    """, ["x", "y"])
+    """,
+        ["x", "y"],
+    )
     assert result.status == "ok" and result.values["x"].item() == 1 and result.missing == ("y",)
     assert "PASSED" in result.stdout
 
@@ -309,8 +347,7 @@ def test_cancel_stops_a_running_loop(sandbox):
 def test_sandbox_cancel_stops_every_run(sandbox):
     threading.Timer(0.3, sandbox.cancel).start()
     with ThreadPoolExecutor(max_workers=2) as pool:
-        results = list(pool.map(lambda _: run(sandbox, "while True:\n    pass\n", ["x"], Limits(timeout_s=10.0)),
-                                range(2)))
+        results = list(pool.map(lambda _: run(sandbox, "while True:\n    pass\n", ["x"], Limits(timeout_s=10.0)), range(2)))
     assert [result.status for result in results] == ["cancelled", "cancelled"]
 
 

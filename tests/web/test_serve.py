@@ -40,7 +40,8 @@ def server(tmp_path):
     port, sessions = free_port(), tmp_path / "sessions"
     process = subprocess.Popen(
         [sys.executable, "-m", "attnpos", "serve", "--port", str(port), "--sessions-dir", str(sessions)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
     )
     deadline = time.monotonic() + STARTUP_S
     while True:
@@ -167,10 +168,19 @@ async def test_the_websocket_needs_the_pages_session_cookie(server):
             assert refused.value.status == 403
 
 
-@pytest.mark.parametrize(("host", "loopback"), [
-    ("127.0.0.1", True), ("127.8.0.1", True), ("::1", True), ("localhost", True),
-    ("0.0.0.0", False), ("::", False), ("192.168.1.4", False), ("example.org", False),
-])
+@pytest.mark.parametrize(
+    ("host", "loopback"),
+    [
+        ("127.0.0.1", True),
+        ("127.8.0.1", True),
+        ("::1", True),
+        ("localhost", True),
+        ("0.0.0.0", False),
+        ("::", False),
+        ("192.168.1.4", False),
+        ("example.org", False),
+    ],
+)
 def test_is_loopback(host, loopback):
     assert is_loopback(host) is loopback
 
@@ -222,9 +232,18 @@ def test_in_headless_chromium_a_learner_passes_an_exercise(server, tmp_path):
     base, sessions = server
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--window-size=1200,900", f"--user-data-dir={tmp_path / 'chromium'}"):
+    for flag in (
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--window-size=1200,900",
+        f"--user-data-dir={tmp_path / 'chromium'}",
+    ):
         options.add_argument(flag)
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
     try:
@@ -246,8 +265,7 @@ def test_in_headless_chromium_a_learner_passes_an_exercise(server, tmp_path):
         for line in RIGHT_ANSWER_LINES:
             answer += [line, Keys.ENTER]
         terminal.send_keys(*answer)
-        wait_for(lambda: "pos = 0.6" in (Progress.load(progress).exercise("constant-offset").draft or ""),
-                 "the answer typed into the editor")
+        wait_for(lambda: "pos = 0.6" in (Progress.load(progress).exercise("constant-offset").draft or ""), "the answer typed into the editor")
         terminal.send_keys(Keys.F5)  # the check's key in a browser, where ctrl+t would open a tab
         wait_for(lambda: Progress.load(progress).exercise("constant-offset").passed, "the pass recorded")
     finally:

@@ -14,8 +14,18 @@ from textual.keys import key_to_character
 from textual.screen import Screen
 
 KEY_NAMES = {
-    "question_mark": "?", "escape": "esc", "left": "←", "right": "→", "up": "↑", "down": "↓", "enter": "enter",
-    "plus": "+", "equals_sign": "=", "minus": "-", "left_square_bracket": "[", "right_square_bracket": "]",
+    "question_mark": "?",
+    "escape": "esc",
+    "left": "←",
+    "right": "→",
+    "up": "↑",
+    "down": "↓",
+    "enter": "enter",
+    "plus": "+",
+    "equals_sign": "=",
+    "minus": "-",
+    "left_square_bracket": "[",
+    "right_square_bracket": "]",
 }
 
 

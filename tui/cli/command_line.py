@@ -284,8 +284,7 @@ def _add_limits(command: argparse.ArgumentParser) -> None:
 
 
 def _add_strict(command: argparse.ArgumentParser) -> None:
-    command.add_argument("--strict", action="store_true",
-                         help="refuse to run unless learner code is fully confined (also ATTNPOS_STRICT=1)")
+    command.add_argument("--strict", action="store_true", help="refuse to run unless learner code is fully confined (also ATTNPOS_STRICT=1)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -307,8 +306,9 @@ def build_parser() -> argparse.ArgumentParser:
     lessons.add_argument("action", nargs="?", choices=["show"], help="show: print lesson N with Rich")
     lessons.add_argument("number", nargs="?", help="the lesson's number")
     lessons.add_argument("--check", action="store_true", help="validate every lesson and exercise; exit 1 on a problem")
-    lessons.add_argument("--exercise", action="append", metavar="ID",
-                         help="with --check: run only this exercise's scripts (repeatable; every lesson is still checked)")
+    lessons.add_argument(
+        "--exercise", action="append", metavar="ID", help="with --check: run only this exercise's scripts (repeatable; every lesson is still checked)"
+    )
     lessons.add_argument("--markdown", action="store_true", help="print the table of lessons as Markdown (the README's)")
     lessons.set_defaults(run=_lessons)
 
@@ -319,8 +319,7 @@ def build_parser() -> argparse.ArgumentParser:
     new_exercise = kinds.add_parser("exercise", help="a copy of a neighbour's exercise, placed in lesson N")
     new_exercise.add_argument("id", help="the new exercise's id, e.g. second-head")
     new_exercise.add_argument("--lesson", type=int, required=True, metavar="N", help="the lesson it belongs to")
-    new_exercise.add_argument("--from", dest="neighbour", metavar="NEIGHBOUR",
-                              help="the exercise to copy, contract and all (default: the course's last)")
+    new_exercise.add_argument("--from", dest="neighbour", metavar="NEIGHBOUR", help="the exercise to copy, contract and all (default: the course's last)")
     new.set_defaults(run=_new)
 
     check = commands.add_parser("check", help="check an answer file: exit 0 passed, 1 not yet, 2 usage error")
@@ -332,8 +331,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_strict(check)
     check.set_defaults(run=_check)
 
-    grade = commands.add_parser(
-        "grade", help="check many answer files in parallel (a folder means every .py in it), always in strict mode")
+    grade = commands.add_parser("grade", help="check many answer files in parallel (a folder means every .py in it), always in strict mode")
     grade.add_argument("exercise")
     grade.add_argument("paths", type=Path, nargs="+", metavar="PATH")
     output = grade.add_mutually_exclusive_group()
@@ -343,10 +341,10 @@ def build_parser() -> argparse.ArgumentParser:
     _add_limits(grade)
     grade.set_defaults(run=_grade)
 
-    grade_class = commands.add_parser(
-        "grade-class", help="grade every student's every exercise (a folder or .zip per student) and report on the class")
-    grade_class.add_argument("submissions", type=Path, metavar="SUBMISSIONS",
-                             help="a folder holding a folder or .zip per student (with --single: one student's)")
+    grade_class = commands.add_parser("grade-class", help="grade every student's every exercise (a folder or .zip per student) and report on the class")
+    grade_class.add_argument(
+        "submissions", type=Path, metavar="SUBMISSIONS", help="a folder holding a folder or .zip per student (with --single: one student's)"
+    )
     grade_class.add_argument("--single", action="store_true", help="SUBMISSIONS is one student's folder or .zip")
     output = grade_class.add_mutually_exclusive_group()
     output.add_argument("--json", action="store_true", help="print the class report as JSON")
@@ -375,8 +373,7 @@ def build_parser() -> argparse.ArgumentParser:
     exercise.add_argument("--dir", type=Path, default=Path("."), help="where to write EXERCISE.py (default: here)")
     exercise.set_defaults(run=_exercise)
 
-    watch = commands.add_parser(
-        "watch", help="re-check an answer file every time it is saved; with no id, walk through the exercises in order")
+    watch = commands.add_parser("watch", help="re-check an answer file every time it is saved; with no id, walk through the exercises in order")
     watch.add_argument("exercise", nargs="?", help="the exercise id; without one, each exercise not done, in order, as ./ID.py")
     watch.add_argument("file", type=Path, nargs="?", help="your answer (default: ./ID.py)")
     watch.add_argument("--interval", type=float, default=0.5, metavar="S", help="seconds between looks at the file")
@@ -386,8 +383,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     hint = commands.add_parser("hint", help="show an exercise's hints one at a time, from a nudge to nearly the answer")
     hint.add_argument("exercise")
-    hint.add_argument("number", type=int, nargs="?", default=None,
-                      help="which hint; the weaker ones not shown yet come first (default: the next one)")
+    hint.add_argument("number", type=int, nargs="?", default=None, help="which hint; the weaker ones not shown yet come first (default: the next one)")
     hint.set_defaults(run=_hint)
 
     open_ = commands.add_parser("open", help="start the app at a lesson (its number) or an exercise (its id)")
@@ -400,8 +396,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     progress = commands.add_parser("progress", help="how far you are: lessons read, exercises passed")
     progress.add_argument("--json", action="store_true", help="print it as JSON")
-    progress.add_argument("--export", type=Path, metavar="FILE",
-                          help="write what an instructor grades beside your answers (results, hints, first answers; no code)")
+    progress.add_argument(
+        "--export", type=Path, metavar="FILE", help="write what an instructor grades beside your answers (results, hints, first answers; no code)"
+    )
     progress.set_defaults(run=_progress)
 
     reset = commands.add_parser("reset", help="forget your progress (all of it, or one exercise's)")
@@ -416,13 +413,10 @@ def build_parser() -> argparse.ArgumentParser:
     export.set_defaults(run=_export)
 
     serve = commands.add_parser("serve", help="serve the course to browsers (needs attnpos[web])")
-    serve.add_argument("--host", default="127.0.0.1",
-                       help="address to listen on (default 127.0.0.1, this machine only); any other needs --strict confinement")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1, this machine only); any other needs --strict confinement")
     serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
-    serve.add_argument("--allow-remote", action="store_true",
-                       help="allow a --host other browsers can reach; learner code then runs on this machine for anyone")
-    serve.add_argument("--sessions-dir", type=Path, default=None,
-                       help="where each browser session's progress is kept (default: DATA_DIR/browser-sessions)")
+    serve.add_argument("--allow-remote", action="store_true", help="allow a --host other browsers can reach; learner code then runs on this machine for anyone")
+    serve.add_argument("--sessions-dir", type=Path, default=None, help="where each browser session's progress is kept (default: DATA_DIR/browser-sessions)")
     serve.set_defaults(run=_serve)
 
     exercises = commands.add_parser("exercises", help="list the exercises in order, with what is done")
@@ -446,7 +440,8 @@ def _app(args: argparse.Namespace, start=None, play: str | None = None) -> int:
         # A full-screen app on a file or a pipe would write escape codes into it and wait for keys for ever.
         raise UsageError(
             "the course opens full-screen and needs a terminal, but standard input or output is not one; "
-            "for text, try 'attnpos lessons', 'attnpos lessons show 1' or 'attnpos exercises'")
+            "for text, try 'attnpos lessons', 'attnpos lessons show 1' or 'attnpos exercises'"
+        )
     return args.launchers.open_app(args.data_dir, start, play)
 
 

@@ -124,7 +124,12 @@ def watch(course: Course, exercise_id: str, file: Path, interval: float, checker
 
 
 def watch_file(
-    console: Console, exercise: Exercise, file: Path, checker: Checker, interval: float, data_dir: Path | None,
+    console: Console,
+    exercise: Exercise,
+    file: Path,
+    checker: Checker,
+    interval: float,
+    data_dir: Path | None,
     until_passed: bool = False,
 ) -> None:
     """Check ``file`` now and whenever it changes; polling works where file events do not (network folders).
@@ -163,5 +168,3 @@ def watch_file(
                 return
             console.print("[dim]watching for changes; ctrl+c stops[/]")
         time.sleep(interval)
-
-

@@ -47,8 +47,11 @@ def strict_checker(jobs: int, limits: Limits) -> Iterator[Checker]:
     with open_checker(strict=True, jobs=jobs, limits=limits, fresh_sandbox_per_check=True) as checker:
         if not ready(checker)["bwrap"]:
             # Strict mode passed on seccomp and Landlock ABI 6; say so, since bubblewrap is what the user may expect.
-            print("attnpos: strict mode without bubblewrap (not installed, or it cannot start here): each file's runs are "
-                  "confined by seccomp, Landlock and the pool's fresh namespaces; apt-get install bubblewrap adds it", file=sys.stderr)
+            print(
+                "attnpos: strict mode without bubblewrap (not installed, or it cannot start here): each file's runs are "
+                "confined by seccomp, Landlock and the pool's fresh namespaces; apt-get install bubblewrap adds it",
+                file=sys.stderr,
+            )
         yield checker
 
 
@@ -60,8 +63,7 @@ def progress_bar(total: int, what: str) -> Iterator[Callable[[], None]]:
         return
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    with Progress(TextColumn(what), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                  console=Console(stderr=True), transient=True) as progress:
+    with Progress(TextColumn(what), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), console=Console(stderr=True), transient=True) as progress:
         task = progress.add_task(what, total=total)
         yield lambda: progress.advance(task)
 
@@ -126,8 +128,7 @@ def run_grade(course: Course, exercise_id: str, paths: list[Path], fmt: str, job
             table.add_row(escape(shown_path(f)), "[green]passed[/]" if v.passed else "[red]not yet[/]", v.diagnosis)
         console = Console(highlight=False)
         console.print(table)
-        console.print(f"[dim]confinement: {escape(reports.confinement_words(verdicts[0].confinement if verdicts else level))}; "
-                      "each file in a fresh sandbox[/]")
+        console.print(f"[dim]confinement: {escape(reports.confinement_words(verdicts[0].confinement if verdicts else level))}; each file in a fresh sandbox[/]")
     return 0
 
 
@@ -136,8 +137,9 @@ def run_grade(course: Course, exercise_id: str, paths: list[Path], fmt: str, job
 FILE_OUTPUTS = ("gradebook", "markdown", "junit", "gradescope")
 
 
-def run_grade_class(course: Course, root: Path, single: bool, fmt: str, outputs: dict[str, Path | None], grading_path: Path | None,
-                    jobs: int, limits: Limits) -> int:
+def run_grade_class(
+    course: Course, root: Path, single: bool, fmt: str, outputs: dict[str, Path | None], grading_path: Path | None, jobs: int, limits: Limits
+) -> int:
     if jobs < 1:
         raise UsageError("--jobs must be at least 1")
     try:
@@ -146,8 +148,7 @@ def run_grade_class(course: Course, root: Path, single: bool, fmt: str, outputs:
     except SubmissionError as problem:
         raise UsageError(str(problem)) from None
     if outputs.get("gradescope") is not None and len(submissions) != 1:
-        raise UsageError(f"results.json holds one submission, and {root} has {len(submissions)}; "
-                         "add --single to grade one student's folder or zip")
+        raise UsageError(f"results.json holds one submission, and {root} has {len(submissions)}; add --single to grade one student's folder or zip")
     total = sum(answer.source is not None for s in submissions for answer in s.answers.values())
     checked = [0]
     try:
@@ -232,8 +233,13 @@ def gradescope_setup(folder: Path, install: str) -> int:
 
 def classroom_files(course: Course, install: str) -> dict[str, str]:
     """GitHub Classroom's workflow (a test per exercise) and the autograding.json of its older action; from the course."""
-    steps = ["    - uses: actions/checkout@v4", "    - uses: actions/setup-python@v5",
-             "      with:", "        python-version: '3.12'", f"    - run: pip install {shlex.quote(install)}"]
+    steps = [
+        "    - uses: actions/checkout@v4",
+        "    - uses: actions/setup-python@v5",
+        "      with:",
+        "        python-version: '3.12'",
+        f"    - run: pip install {shlex.quote(install)}",
+    ]
     runners = []
     tests = []
     for exercise in course.exercises.values():
@@ -250,27 +256,31 @@ def classroom_files(course: Course, install: str) -> dict[str, str]:
             "        timeout: 2",
             "        max-score: 1",
         ]
-        tests.append({"name": exercise.id, "setup": "", "run": command, "input": "", "output": "",
-                      "comparison": "included", "timeout": 2, "points": 1})
+        tests.append({"name": exercise.id, "setup": "", "run": command, "input": "", "output": "", "comparison": "included", "timeout": 2, "points": 1})
     steps += ["    - name: Autograding Reporter", "      uses: classroom-resources/autograding-grader-reporter@v1", "      env:"]
-    steps += [f"        {r.upper()}_RESULTS: \"${{{{steps.{r}.outputs.result}}}}\"" for r in runners]
+    steps += [f'        {r.upper()}_RESULTS: "${{{{steps.{r}.outputs.result}}}}"' for r in runners]
     steps += ["      with:", f"        runners: {','.join(runners)}"]
-    workflow = "\n".join([
-        "# Written by `attnpos classroom-setup`: one autograding test per exercise, each `attnpos check ID ID.py`",
-        "# (exit 0 passed). docs/GRADING.md explains it.",
-        "name: Autograding Tests",
-        "'on': [push, repository_dispatch]",
-        "permissions:",
-        "  checks: write",
-        "  actions: read",
-        "  contents: read",
-        "jobs:",
-        "  run-autograding-tests:",
-        "    runs-on: ubuntu-latest",
-        "    if: github.actor != 'github-classroom[bot]'",
-        "    steps:",
-        *["  " + line for line in steps],
-    ]) + "\n"
+    workflow = (
+        "\n".join(
+            [
+                "# Written by `attnpos classroom-setup`: one autograding test per exercise, each `attnpos check ID ID.py`",
+                "# (exit 0 passed). docs/GRADING.md explains it.",
+                "name: Autograding Tests",
+                "'on': [push, repository_dispatch]",
+                "permissions:",
+                "  checks: write",
+                "  actions: read",
+                "  contents: read",
+                "jobs:",
+                "  run-autograding-tests:",
+                "    runs-on: ubuntu-latest",
+                "    if: github.actor != 'github-classroom[bot]'",
+                "    steps:",
+                *["  " + line for line in steps],
+            ]
+        )
+        + "\n"
+    )
     autograding = json.dumps({"tests": tests}, indent=2) + "\n"
     return {".github/workflows/classroom.yml": workflow, ".github/classroom/autograding.json": autograding}
 
@@ -295,4 +305,3 @@ def _write_new(folder: Path, files: dict[str, str], executable: bool) -> None:
                 target.chmod(target.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
     except OSError as error:
         raise UsageError(f"cannot write in {shown_path(folder)}: {error.strerror or error}") from None
-

@@ -59,8 +59,7 @@ def print_next(course: Course, folder: Path, data_dir: Path | None) -> int:
     exercise = course.exercises[upcoming]
     state = progress.exercise(upcoming)
     position = course_order(read_outline()).index(upcoming) + 1
-    console.print(f"[bold]Exercise {position} of {len(course.exercises)}: {escape(exercise.title)}[/] "
-                  f"({exercise.id}, lesson {exercise.lesson})")
+    console.print(f"[bold]Exercise {position} of {len(course.exercises)}: {escape(exercise.title)}[/] ({exercise.id}, lesson {exercise.lesson})")
     if state.passed:
         console.print(f"Your code passed; one question completes it: [bold]attnpos why {exercise.id}[/]")
         return 0

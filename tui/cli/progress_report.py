@@ -112,8 +112,7 @@ def course_summary(progress: Progress) -> list[str] | None:
         f"{sum(s.solution_seen for s in states)} reference solutions looked at",
         f"  lesson questions: {right_first} of {questions} right at the first answer ({answered} answered)",
         f"  sections read in the app: {read} of {sections}",
-        "Next: the positional encodings the course previews, in their papers (Vaswani et al. 2017; "
-        "Su et al., RoFormer; Press et al., ALiBi).",
+        "Next: the positional encodings the course previews, in their papers (Vaswani et al. 2017; Su et al., RoFormer; Press et al., ALiBi).",
     ]
 
 

@@ -35,8 +35,7 @@ def _quiz_markdown(quiz: Quiz) -> str:
     letters = [chr(97 + index) for index in range(len(quiz.choices))]
     choices = "\n".join(f"- **{letter})** {choice}" for letter, choice in zip(letters, quiz.choices, strict=True))
     explained = "\n".join(
-        f"- {'✓' if index == quiz.answer else '✗'} **{letters[index]})** {explanation}"
-        for index, explanation in enumerate(quiz.explanations)
+        f"- {'✓' if index == quiz.answer else '✗'} **{letters[index]})** {explanation}" for index, explanation in enumerate(quiz.explanations)
     )
     return (
         f"**Question.** {quiz.question}\n\n{choices}\n\n"

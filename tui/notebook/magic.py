@@ -26,9 +26,7 @@ from attnpos.lessons.course.model import Course
 from attnpos.tui.render.exercise_print import find_exercise, print_hint, print_verdict, record
 from attnpos.tui.render.usage import UsageError
 
-USAGE = (
-    "usage: %attnpos exercise ID · %attnpos hint ID [N] · %%attnpos check ID (a cell magic, above your answer)"
-)
+USAGE = "usage: %attnpos exercise ID · %attnpos hint ID [N] · %%attnpos check ID (a cell magic, above your answer)"
 
 
 def sandbox_unavailable() -> str | None:

@@ -26,14 +26,12 @@ def shown_path(path: Path) -> str:
     return printable(os.fsencode(path).decode("utf-8", "backslashreplace")).replace("\n", "\\n").replace("\t", "\\t")
 
 
-
 def find_exercise(course: Course, exercise_id: str) -> Exercise:
     try:
         return course.exercises[exercise_id]
     except KeyError:
         hint = "; the exercise id comes first, then the file" if exercise_id.endswith(".py") else ""
         raise UsageError(f"unknown exercise {exercise_id!r}; known: {', '.join(course.exercises)}{hint}") from None
-
 
 
 def print_verdict(console: Console, verdict: Verdict, path: Path) -> None:
@@ -60,17 +58,15 @@ def print_verdict(console: Console, verdict: Verdict, path: Path) -> None:
             console.print(f"[dim]  … {len(lines) - 20} more lines[/]")
 
 
-
 def print_fenced(console: Console, text: str, style: str) -> None:
     """Learner text, each line behind the fence bar, wrapped here so that a wrapped piece has its bar too."""
     from rich.text import Text
 
     margin = fenced("")
     for line in fenced(text).split("\n"):
-        body = Text(line[len(margin):], style=style)
+        body = Text(line[len(margin) :], style=style)
         for piece in body.wrap(console, max(console.width - len(margin), 20), overflow="fold"):
             console.print(Text(margin, style=style) + piece, soft_wrap=True, highlight=False)
-
 
 
 def record(verdict: Verdict, source: str, data_dir: Path | None, console: Console | None, then_why: bool = True) -> None:
@@ -87,7 +83,6 @@ def record(verdict: Verdict, source: str, data_dir: Path | None, console: Consol
             console.print(f"[yellow]{escape(notice)}[/]")
         if verdict.passed and not state.why_correct and then_why:
             console.print(f"[bold]One question completes it:[/] attnpos why {verdict.exercise} (or in the app: attnpos open {verdict.exercise})")
-
 
 
 def print_hint(course: Course, exercise_id: str, number: int | None, data_dir: Path | None = None) -> int:

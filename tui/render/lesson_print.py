@@ -174,8 +174,7 @@ def helpers_renderables(lesson: Lesson) -> Iterable[RenderableType]:
         return
     yield Text("\nHelpers", style="bold underline")
     for helper in shown.values():
-        yield Panel(Syntax(helper.source, "python", theme="ansi_dark", word_wrap=True),
-                    title=f"{helper.name} · {helper.module}", title_align="left")
+        yield Panel(Syntax(helper.source, "python", theme="ansi_dark", word_wrap=True), title=f"{helper.name} · {helper.module}", title_align="left")
 
 
 def answers_renderables(lesson: Lesson) -> Iterable[RenderableType]:

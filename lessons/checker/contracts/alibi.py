@@ -162,7 +162,8 @@ def _judge_run(values: Values) -> tuple[int, np.ndarray]:
         detail = (
             "You use the +m·j shortcut, which is only right with the mask: without it the later keys get "
             "the largest bias of their row, so every query leans on the future."
-            if cause == "shortcut" else "With −m·(i − j) everywhere, a later key gets +m·(j − i): the further ahead, the higher its score."
+            if cause == "shortcut"
+            else "With −m·(i − j) everywhere, a later key gets +m·(j − i): the further ahead, the higher its score."
         )
         if cause == "plain" and _weights_right(values, scores, H, T, roundoff):
             raise Mistake("mask-forgotten", "in-weights", name="bias")
@@ -284,14 +285,20 @@ ALIBI = Contract(
     typed=("slopes", "bias", "weights"),
     questions=(SLOPES_TYPED,),
     described={
-        "heads-from-zero": "heads counted from 0", "naive-slopes": "the power-of-two formula for any head count",
-        "symmetric": "the symmetric unmasked bias", "sign-flipped": "the sign flipped",
-        "mask-forgotten/shortcut": "+m·j without the mask", "mask-forgotten/plain": "no causal mask",
+        "heads-from-zero": "heads counted from 0",
+        "naive-slopes": "the power-of-two formula for any head count",
+        "symmetric": "the symmetric unmasked bias",
+        "sign-flipped": "the sign flipped",
+        "mask-forgotten/shortcut": "+m·j without the mask",
+        "mask-forgotten/plain": "no causal mask",
         "after-softmax": "the bias added after the softmax",
         "after-softmax/renormalised": "the bias added after the softmax, then masked and renormalised",
         "after-softmax/twice": "the bias added after the softmax, then a second softmax",
         "mask-forgotten/in-weights": "the mask in the weights but not in the bias",
-        "mismatch/wrong-triangle": "the mask on the earlier keys", "typed-slopes": "slopes typed in", "typed-bias": "a bias typed in",
-        "typed-weights": "weights typed in", "stale-n_heads": "a copy of n_heads made before the checker changed it",
+        "mismatch/wrong-triangle": "the mask on the earlier keys",
+        "typed-slopes": "slopes typed in",
+        "typed-bias": "a bias typed in",
+        "typed-weights": "weights typed in",
+        "stale-n_heads": "a copy of n_heads made before the checker changed it",
     },
 )

@@ -38,6 +38,7 @@ MOVED_WITH_TOKENS = Question("indexes_by", ("pos", "perm"))
 TYPED = Question("typed_in", ("max_diff",))
 REACHES_ATTENTION = Question("reaches_attention", ("pos",))
 
+
 def judge(runs: Runs) -> Passed:
     values = runs.first
     head = read_head(values)
@@ -59,12 +60,17 @@ def judge(runs: Runs) -> Passed:
         if not precision.is_noise(max_diff, precision.gap):
             shuffled = head.attend(permute_tokens(head.X, perm) + pos)
             in_order = head.attend(head.X + pos)
-            cause = matching(max_diff, {
-                "unreordered": gap(shuffled, in_order),
-                "inverse": gap(shuffled, permute_tokens(in_order, np.argsort(perm))),
-                "one-side": gap(shuffled, permute_tokens(head.attend(head.X), perm)),
-                "other-side": gap(head.attend(permute_tokens(head.X, perm)), permute_tokens(in_order, perm)),
-            }, precision, precision.gap)
+            cause = matching(
+                max_diff,
+                {
+                    "unreordered": gap(shuffled, in_order),
+                    "inverse": gap(shuffled, permute_tokens(in_order, np.argsort(perm))),
+                    "one-side": gap(shuffled, permute_tokens(head.attend(head.X), perm)),
+                    "other-side": gap(head.attend(permute_tokens(head.X, perm)), permute_tokens(in_order, perm)),
+                },
+                precision,
+                precision.gap,
+            )
             diagnosis = "wrong-comparison" if cause in ("unreordered", "inverse") else "mismatch"
             raise figure_mistake(diagnosis, cause or "figure", "max_diff", gap(shuffled, permute_tokens(in_order, perm)), max_diff)
         return Passed()
@@ -146,16 +152,24 @@ def _hypotheses(values: Values, perm: np.ndarray) -> Hypotheses:
     pos = read_offset(values, head.X.shape)
     X, attend = head.X, head.attend
     shuffled, in_order = attend(permute_tokens(X, perm) + pos), attend(X + pos)
-    return Hypotheses.of({"max_diff": gap(shuffled, permute_tokens(in_order, perm))}, inverse_mistakes(perm, {
-        "after": {"max_diff": gap(attend(permute_tokens(X, perm)) + pos, permute_tokens(attend(X) + pos, perm))},
-        "unreordered": {"max_diff": gap(shuffled, in_order)},
-        "inverse": {"max_diff": gap(shuffled, permute_tokens(in_order, np.argsort(perm)))},
-        "one-side": {"max_diff": gap(shuffled, permute_tokens(attend(X), perm))},
-        "other-side": {"max_diff": gap(attend(permute_tokens(X, perm)), permute_tokens(in_order, perm))},
-        "signed": {"max_diff": float(np.max(shuffled - permute_tokens(in_order, perm)))},
-        "never-added": {"max_diff": gap(attend(permute_tokens(X, perm)), permute_tokens(attend(X), perm))},
-        "moved-with-tokens": {"max_diff": gap(attend(permute_tokens(X + pos, perm)), permute_tokens(in_order, perm))},
-    }, ("inverse",)), {"max_diff": _precision(values)[1]})
+    return Hypotheses.of(
+        {"max_diff": gap(shuffled, permute_tokens(in_order, perm))},
+        inverse_mistakes(
+            perm,
+            {
+                "after": {"max_diff": gap(attend(permute_tokens(X, perm)) + pos, permute_tokens(attend(X) + pos, perm))},
+                "unreordered": {"max_diff": gap(shuffled, in_order)},
+                "inverse": {"max_diff": gap(shuffled, permute_tokens(in_order, np.argsort(perm)))},
+                "one-side": {"max_diff": gap(shuffled, permute_tokens(attend(X), perm))},
+                "other-side": {"max_diff": gap(attend(permute_tokens(X, perm)), permute_tokens(in_order, perm))},
+                "signed": {"max_diff": float(np.max(shuffled - permute_tokens(in_order, perm)))},
+                "never-added": {"max_diff": gap(attend(permute_tokens(X, perm)), permute_tokens(attend(X), perm))},
+                "moved-with-tokens": {"max_diff": gap(attend(permute_tokens(X + pos, perm)), permute_tokens(in_order, perm))},
+            },
+            ("inverse",),
+        ),
+        {"max_diff": _precision(values)[1]},
+    )
 
 
 CONSTANT_OFFSET = Contract(
@@ -168,11 +182,16 @@ CONSTANT_OFFSET = Contract(
     questions=(MOVED_WITH_TOKENS, TYPED, REACHES_ATTENTION),
     seen_only=frozenset({"signed"}),
     described={
-        "after": "pos added after attention", "unreordered": "the original run left unreordered",
-        "inverse": "the original run reordered by the inverse of perm", "one-side": "pos added to the shuffled run only",
-        "other-side": "pos added to the original run only", "never-added": "pos never added",
-        "moved-with-tokens": "pos shuffled along with the tokens", "typed-max_diff": "a max_diff typed in",
-        "stale-pos": "a copy of pos made before the checker changed it", "signed": "the largest signed difference, without abs",
+        "after": "pos added after attention",
+        "unreordered": "the original run left unreordered",
+        "inverse": "the original run reordered by the inverse of perm",
+        "one-side": "pos added to the shuffled run only",
+        "other-side": "pos added to the original run only",
+        "never-added": "pos never added",
+        "moved-with-tokens": "pos shuffled along with the tokens",
+        "typed-max_diff": "a max_diff typed in",
+        "stale-pos": "a copy of pos made before the checker changed it",
+        "signed": "the largest signed difference, without abs",
     },
     told_by_source={
         # Each leaves max_diff at rounding noise on every run: the syntax says which (the questions below).

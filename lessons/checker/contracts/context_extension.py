@@ -100,8 +100,7 @@ def _judge_run(values: Values) -> None:
                     "hs": f"With s^hs the base jumps to {value:.3g}: the last pair slows by s^(hs−2), far more than the factor {s:g}.",
                     "1": f"With base·s the last pair is divided by s^((hs−2)/hs) = {s ** ((hs - 2) / hs):.4g}, a little less than the factor {s:g}.",
                     "(hs−2)/hs": (
-                        f"With s^((hs−2)/hs) the last pair is divided by s^(((hs−2)/hs)²) = {s ** (((hs - 2) / hs) ** 2):.4g}, "
-                        f"less than the factor {s:g}."
+                        f"With s^((hs−2)/hs) the last pair is divided by s^(((hs−2)/hs)²) = {s ** (((hs - 2) / hs) ** 2):.4g}, less than the factor {s:g}."
                     ),
                 }[cause]
                 raise Mistake("wrong-exponent", cause, name="base_ntk", exponent=cause, consequence=consequence)
@@ -162,11 +161,17 @@ CONTEXT_EXTENSION = Contract(
     hypotheses=hypotheses,
     typed=("inv_freq_pi", "base_ntk", "inv_freq_ntk"),
     described={
-        "wrong-way/pi": "frequencies multiplied by the factor", "pi-on-base": "the base multiplied by the factor",
-        "wrong-way/ntk": "the base divided", "wrong-exponent/hs": "the exponent hs", "wrong-exponent/1": "the exponent 1",
-        "wrong-exponent/(hs−2)/hs": "the exponent (hs−2)/hs", "uniform-ntk/pi": "every frequency divided by the factor",
-        "uniform-ntk/lowest": "every frequency divided alike", "typed-inv_freq_pi": "inv_freq_pi typed in",
-        "typed-base_ntk": "base_ntk typed in", "typed-inv_freq_ntk": "inv_freq_ntk typed in",
+        "wrong-way/pi": "frequencies multiplied by the factor",
+        "pi-on-base": "the base multiplied by the factor",
+        "wrong-way/ntk": "the base divided",
+        "wrong-exponent/hs": "the exponent hs",
+        "wrong-exponent/1": "the exponent 1",
+        "wrong-exponent/(hs−2)/hs": "the exponent (hs−2)/hs",
+        "uniform-ntk/pi": "every frequency divided by the factor",
+        "uniform-ntk/lowest": "every frequency divided alike",
+        "typed-inv_freq_pi": "inv_freq_pi typed in",
+        "typed-base_ntk": "base_ntk typed in",
+        "typed-inv_freq_ntk": "inv_freq_ntk typed in",
         "stale-factor": "a copy of factor made before the checker changed it",
     },
 )

@@ -56,11 +56,16 @@ def _judge_run(values: Values, first_figure: float | None) -> Passed:
             shuffled = permute_tokens(head.X, perm)
             raise head.unscaled_mistake("out_perm", out_perm, shuffled, precision.array) or _array_mistake("out_perm", out_perm, expected_perm, first_figure)
         right = gap(expected_perm, expected_out)
-        cause = matching(naive_diff, {
-            "right": right,
-            "reordered": gap(expected_perm, permute_tokens(expected_out, perm)),
-            "inverse": gap(expected_perm, permute_tokens(expected_out, inverse)),
-        }, precision, precision.gap)
+        cause = matching(
+            naive_diff,
+            {
+                "right": right,
+                "reordered": gap(expected_perm, permute_tokens(expected_out, perm)),
+                "inverse": gap(expected_perm, permute_tokens(expected_out, inverse)),
+            },
+            precision,
+            precision.gap,
+        )
         if cause == "right":
             return Passed()
         if cause is not None:
@@ -95,12 +100,20 @@ def hypotheses(values: Values) -> Hypotheses:
     inverse = np.argsort(perm)
     precision = head_precision(head, 0.0, dtype_roundoff(values, NAMES))
     out, out_perm = head.attend(head.X), head.attend(permute_tokens(head.X, perm))
-    return Hypotheses.of({"out": out, "out_perm": out_perm, "naive_diff": gap(out_perm, out)}, inverse_mistakes(perm, {
-        "reordered": {"naive_diff": gap(out_perm, permute_tokens(out, perm))},
-        "inverse": {"naive_diff": gap(out_perm, permute_tokens(out, inverse))},
-        "reordered-out": {"out": permute_tokens(out, perm), "naive_diff": gap(out_perm, permute_tokens(out, perm))},
-        "inverse-shuffle": {"out_perm": head.attend(permute_tokens(head.X, inverse))},
-    }, ("inverse", "inverse-shuffle")), {"out": precision.array, "out_perm": precision.array, "naive_diff": precision.gap})
+    return Hypotheses.of(
+        {"out": out, "out_perm": out_perm, "naive_diff": gap(out_perm, out)},
+        inverse_mistakes(
+            perm,
+            {
+                "reordered": {"naive_diff": gap(out_perm, permute_tokens(out, perm))},
+                "inverse": {"naive_diff": gap(out_perm, permute_tokens(out, inverse))},
+                "reordered-out": {"out": permute_tokens(out, perm), "naive_diff": gap(out_perm, permute_tokens(out, perm))},
+                "inverse-shuffle": {"out_perm": head.attend(permute_tokens(head.X, inverse))},
+            },
+            ("inverse", "inverse-shuffle"),
+        ),
+        {"out": precision.array, "out_perm": precision.array, "naive_diff": precision.gap},
+    )
 
 
 FORGET_REORDER = Contract(
@@ -112,9 +125,13 @@ FORGET_REORDER = Contract(
     typed=("naive_diff", "out", "out_perm"),
     questions=(TYPED,),
     described={
-        "reordered": "out reordered by perm before comparing", "inverse": "out reordered by the inverse of perm",
-        "reordered-out": "out already reordered", "inverse-shuffle": "X shuffled by the inverse of perm",
-        "typed-naive_diff": "a naive_diff typed in", "typed-out": "an out from other arrays", "typed-out_perm": "an out_perm from other arrays",
+        "reordered": "out reordered by perm before comparing",
+        "inverse": "out reordered by the inverse of perm",
+        "reordered-out": "out already reordered",
+        "inverse-shuffle": "X shuffled by the inverse of perm",
+        "typed-naive_diff": "a naive_diff typed in",
+        "typed-out": "an out from other arrays",
+        "typed-out_perm": "an out_perm from other arrays",
         "stale-X": "figures from a copy of X made before the checker changed it",
     },
 )

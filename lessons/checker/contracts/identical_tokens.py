@@ -44,9 +44,13 @@ ZEROED = (
 )
 A, B = TWIN_SLOTS
 DESCRIBED = {
-    "after": "pos added after attention", "never-added": "pos never added",
-    "from-pos": "identical read off the offsets instead of out", "typed-identical": "an identical typed in",
-    "typed-out": "an out from other arrays", "wrong-rows": "rows 1 and 5 compared", "stale-pos": "out computed from a copy of pos",
+    "after": "pos added after attention",
+    "never-added": "pos never added",
+    "from-pos": "identical read off the offsets instead of out",
+    "typed-identical": "an identical typed in",
+    "typed-out": "an out from other arrays",
+    "wrong-rows": "rows 1 and 5 compared",
+    "stale-pos": "out computed from a copy of pos",
     "stale-Wq": "out computed from a copy of Wq",
 }
 
@@ -131,11 +135,15 @@ def hypotheses(values: Values) -> Hypotheses:
     wrong: dict[str, dict[str, Figure]] = {} if after is None else {"after": {"out": after, "identical": rows_equal(after)}}
     if head.tokens > B + 1:  # the next pair of slots, one off
         wrong["wrong-rows"] = {"identical": gap(right[..., A + 1, :], right[..., B + 1, :]) <= precision.gap}
-    return Hypotheses.of({"out": right, "identical": rows_equal(right)}, {
-        **wrong,
-        "never-added": {"out": bare, "identical": rows_equal(bare)},
-        "from-pos": {"identical": alike(pos[..., A, :], pos[..., B, :], precision.roundoff)},
-    }, {"out": precision.array, "identical": 0.0})
+    return Hypotheses.of(
+        {"out": right, "identical": rows_equal(right)},
+        {
+            **wrong,
+            "never-added": {"out": bare, "identical": rows_equal(bare)},
+            "from-pos": {"identical": alike(pos[..., A, :], pos[..., B, :], precision.roundoff)},
+        },
+        {"out": precision.array, "identical": 0.0},
+    )
 
 
 IDENTICAL_TOKENS = Contract(

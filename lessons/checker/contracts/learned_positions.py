@@ -164,10 +164,15 @@ def hypotheses(values: Values) -> Hypotheses:
     if T < max_len:
         wrong["off-by-one"] = {"x": tokens + wpe[1 : T + 1], "grad_wpe": rows(grad_out.sum(axis=0), 1)}
     size = float(np.max(np.abs(wte))) + float(np.max(np.abs(wpe)))
-    return Hypotheses.of(right, wrong, {
-        "x": tolerance(roundoff, 2, size), "grad_wpe": tolerance(roundoff, B, float(np.max(np.abs(grad_out), initial=0.0))),
-        "too_long": tolerance(roundoff, 2, size),
-    })
+    return Hypotheses.of(
+        right,
+        wrong,
+        {
+            "x": tolerance(roundoff, 2, size),
+            "grad_wpe": tolerance(roundoff, B, float(np.max(np.abs(grad_out), initial=0.0))),
+            "too_long": tolerance(roundoff, 2, size),
+        },
+    )
 
 
 LEARNED_POSITIONS = Contract(
@@ -185,10 +190,15 @@ LEARNED_POSITIONS = Contract(
         frozenset({"typed-grad_wpe", "stale-grad_out"}): "one verdict for both: grad_wpe did not follow the rerun's grad_out",
     },
     described={
-        "by-token-id": "the table indexed by token id", "mean": "the batch averaged",
+        "by-token-id": "the table indexed by token id",
+        "mean": "the batch averaged",
         **{f"sequence-{b}": f"sequence {b} alone" for b in range(64)},
-        "every-row": "gradient in every row", "modulo": "positions wrapped round", "clipped": "positions clipped to the last row",
-        "off-by-one": "positions from 1", "typed-x": "an x typed in", "typed-grad_wpe": "a grad_wpe typed in",
+        "every-row": "gradient in every row",
+        "modulo": "positions wrapped round",
+        "clipped": "positions clipped to the last row",
+        "off-by-one": "positions from 1",
+        "typed-x": "an x typed in",
+        "typed-grad_wpe": "a grad_wpe typed in",
         "stale-ids": "figures from a copy of ids made before the checker changed it",
         "stale-grad_out": "figures from a copy of grad_out made before the checker changed it",
     },

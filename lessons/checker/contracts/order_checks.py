@@ -49,10 +49,15 @@ MOVED_WITH_TOKENS = Question("indexes_by", ("pos", "perm"))
 ADDED_AFTER = Question("added_to_outputs", ("pos", ("out_a", "out_b")))
 CHECKS = {"relist_gap": "check 1", "pooled_gap": "check 2", "pooled_gap_pos": "check 3"}
 DESCRIBED = {
-    "inverse-shuffle": "order B shuffled by the inverse of perm", "unreordered": "out_a left unrelisted",
-    "inverse": "out_a relisted by the inverse of perm", "axis": "sums over the channels", "axis-pos": "sums over the channels",
-    "position-unused": "pos kept out of check 3", "typed-relist_gap": "a relist_gap typed in",
-    "typed-pooled_gap": "a pooled_gap typed in", "typed-pooled_gap_pos": "a pooled_gap_pos typed in",
+    "inverse-shuffle": "order B shuffled by the inverse of perm",
+    "unreordered": "out_a left unrelisted",
+    "inverse": "out_a relisted by the inverse of perm",
+    "axis": "sums over the channels",
+    "axis-pos": "sums over the channels",
+    "position-unused": "pos kept out of check 3",
+    "typed-relist_gap": "a relist_gap typed in",
+    "typed-pooled_gap": "a pooled_gap typed in",
+    "typed-pooled_gap_pos": "a pooled_gap_pos typed in",
     "stale-Wv": "figures from a copy of Wv made before the checker changed it",
 }
 
@@ -85,7 +90,12 @@ def _judge_run(values: Values, runs: Runs, first: Values | None = None) -> Passe
         if not precision.is_noise(relist_gap, precision.gap):
             cause = matching(relist_gap, {"unreordered": gap(B, A), "inverse": gap(B, permute_tokens(A, inverse))}, precision, precision.gap)
             raise figure_mistake(
-                "wrong-comparison" if cause else "mismatch", cause or "figure", "relist_gap", gap(B, permute_tokens(A, perm)), relist_gap, rerun_run,
+                "wrong-comparison" if cause else "mismatch",
+                cause or "figure",
+                "relist_gap",
+                gap(B, permute_tokens(A, perm)),
+                relist_gap,
+                rerun_run,
             )
         # Noise, but it must be the noise these very outputs give: subtraction, abs and max are exact on them.
         exact = gap(out_b, permute_tokens(out_a, perm))
@@ -114,9 +124,15 @@ def _judge_run(values: Values, runs: Runs, first: Values | None = None) -> Passe
             if not slots:  # pos differs where words move, yet check 3 is noise: these arrays cannot show position at all
                 raise indistinct(values, NAMES, "position-unused", DESCRIBED["position-unused"])
             raise Mistake("same-offset", "exchanged", name="pos", slots=slots)
-        cause = matching(pooled_gap_pos, {
-            "right": right, "axis": gap(B_pos.sum(axis=-1), A_pos.sum(axis=-1)),
-        }, with_pos, tolerance)
+        cause = matching(
+            pooled_gap_pos,
+            {
+                "right": right,
+                "axis": gap(B_pos.sum(axis=-1), A_pos.sum(axis=-1)),
+            },
+            with_pos,
+            tolerance,
+        )
         if cause == "right":
             return Passed()
         if cause == "axis":
@@ -138,7 +154,11 @@ def _judge_run(values: Values, runs: Runs, first: Values | None = None) -> Passe
 def _array_mistake(name: str, got: np.ndarray, expected: np.ndarray, rerun_run: bool) -> Mistake:
     """An output that is not what the arrays give; from the rerun, with the outputs' own size beside it (they are 2^20 times larger)."""
     return Mistake(
-        "mismatch", "unrelated-array" if rerun_run else "array", name=name, got=f"{gap(got, expected):.3g}", size=f"{np.max(np.abs(expected)):.3g}",
+        "mismatch",
+        "unrelated-array" if rerun_run else "array",
+        name=name,
+        got=f"{gap(got, expected):.3g}",
+        size=f"{np.max(np.abs(expected)):.3g}",
     )
 
 
@@ -214,21 +234,35 @@ def hypotheses(values: Values) -> Hypotheses:
     A, B = attend(X), attend(permute_tokens(X, perm))
     A_pos, B_pos = attend(X + pos), attend(permute_tokens(X, perm) + pos)
     no_position = gap(pooled_readout(B), pooled_readout(A))
-    return Hypotheses.of({
-        "out_a": A, "out_b": B, "relist_gap": gap(B, permute_tokens(A, perm)), "pooled_gap": no_position,
-        "pooled_gap_pos": gap(pooled_readout(B_pos), pooled_readout(A_pos)),
-    }, inverse_mistakes(perm, {
-        "inverse-shuffle": {"out_b": attend(permute_tokens(X, inverse))},
-        "unreordered": {"relist_gap": gap(B, A)},
-        "inverse": {"relist_gap": gap(B, permute_tokens(A, inverse))},
-        "axis": {"pooled_gap": gap(B.sum(axis=-1), A.sum(axis=-1))},
-        "axis-pos": {"pooled_gap_pos": gap(B_pos.sum(axis=-1), A_pos.sum(axis=-1))},
-        # pos added after attention, shuffled with the words, or never added: check 3 is check 2 again
-        "position-unused": {"pooled_gap_pos": no_position},
-    }, ("inverse", "inverse-shuffle")), {
-        "out_a": precision.array, "out_b": precision.array, "relist_gap": 0.0, "pooled_gap": 0.0,
-        "pooled_gap_pos": with_pos.pooled_gap(head.tokens),
-    })
+    return Hypotheses.of(
+        {
+            "out_a": A,
+            "out_b": B,
+            "relist_gap": gap(B, permute_tokens(A, perm)),
+            "pooled_gap": no_position,
+            "pooled_gap_pos": gap(pooled_readout(B_pos), pooled_readout(A_pos)),
+        },
+        inverse_mistakes(
+            perm,
+            {
+                "inverse-shuffle": {"out_b": attend(permute_tokens(X, inverse))},
+                "unreordered": {"relist_gap": gap(B, A)},
+                "inverse": {"relist_gap": gap(B, permute_tokens(A, inverse))},
+                "axis": {"pooled_gap": gap(B.sum(axis=-1), A.sum(axis=-1))},
+                "axis-pos": {"pooled_gap_pos": gap(B_pos.sum(axis=-1), A_pos.sum(axis=-1))},
+                # pos added after attention, shuffled with the words, or never added: check 3 is check 2 again
+                "position-unused": {"pooled_gap_pos": no_position},
+            },
+            ("inverse", "inverse-shuffle"),
+        ),
+        {
+            "out_a": precision.array,
+            "out_b": precision.array,
+            "relist_gap": 0.0,
+            "pooled_gap": 0.0,
+            "pooled_gap_pos": with_pos.pooled_gap(head.tokens),
+        },
+    )
 
 
 ORDER_CHECKS = Contract(

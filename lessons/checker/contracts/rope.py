@@ -224,9 +224,17 @@ ROPE = Contract(
     hypotheses=hypotheses,
     typed=("q", "k"),  # a right out is the same after the shift: it cannot be told from a typed one, and is judged from q and k
     described={
-        "rotated-v": "v rotated too", "rotated-x": "X rotated before the projections", "one-angle": "one angle for every pair",
-        "opposite-sign": "k turned the other way", "other-layout": "the interleaved layout", "off-by-one": "positions one slot off",
-        "reversed": "q and k both turned the other way", "unrotated": "no rotation at all", "causal": "a causal mask",
-        "typed-q": "q typed in", "typed-k": "k typed in", "stale-positions": "a copy of positions made before the checker changed it",
+        "rotated-v": "v rotated too",
+        "rotated-x": "X rotated before the projections",
+        "one-angle": "one angle for every pair",
+        "opposite-sign": "k turned the other way",
+        "other-layout": "the interleaved layout",
+        "off-by-one": "positions one slot off",
+        "reversed": "q and k both turned the other way",
+        "unrotated": "no rotation at all",
+        "causal": "a causal mask",
+        "typed-q": "q typed in",
+        "typed-k": "k typed in",
+        "stale-positions": "a copy of positions made before the checker changed it",
     },
 )

@@ -124,9 +124,15 @@ def hypotheses(values: Values) -> Hypotheses:
     wrong: dict[str, dict] = {cause: {"pe": table} for cause, table in candidates.items() if cause != "right"}
     wrong["rotation-transposed"] = {"M": M.T}
     # the widest table tolerance, so that no rounding of a mistaken table is taken for a difference
-    return Hypotheses.of(right, wrong, {
-        "pe": _table_tolerance(roundoff, T, C, "sign-flipped"), "M": rounding(roundoff, 1 + k), "shift_error": rounding(roundoff, C * (1 + T)),
-    })
+    return Hypotheses.of(
+        right,
+        wrong,
+        {
+            "pe": _table_tolerance(roundoff, T, C, "sign-flipped"),
+            "M": rounding(roundoff, 1 + k),
+            "shift_error": rounding(roundoff, C * (1 + T)),
+        },
+    )
 
 
 SINUSOIDAL_TABLE = Contract(
@@ -138,10 +144,16 @@ SINUSOIDAL_TABLE = Contract(
     typed=("pe", "M"),
     questions=(BORROWS,),
     described={
-        "exponent-i": "the exponent i in place of 2i", "frequency-per-channel": "a frequency per channel",
-        "frequency-per-channel/doubled": "a frequency per channel with 2j", "sign-flipped": "the exponent's sign flipped",
-        "from-one": "positions from 1", "sin-cos-swapped": "sines and cosines swapped", "halves": "concatenated halves",
-        "rotation-transposed": "M turned the other way", "typed-pe": "a pe typed in", "typed-M": "an M typed in",
+        "exponent-i": "the exponent i in place of 2i",
+        "frequency-per-channel": "a frequency per channel",
+        "frequency-per-channel/doubled": "a frequency per channel with 2j",
+        "sign-flipped": "the exponent's sign flipped",
+        "from-one": "positions from 1",
+        "sin-cos-swapped": "sines and cosines swapped",
+        "halves": "concatenated halves",
+        "rotation-transposed": "M turned the other way",
+        "typed-pe": "a pe typed in",
+        "typed-M": "an M typed in",
         "stale-C": "a table from a copy of C made before the checker changed it",
         "stale-k": "an M from a copy of k made before the checker changed it",
     },

@@ -130,28 +130,41 @@ class ExerciseScreen(CourseScreen):
         if state.passed and state.passed_source is None:
             return Text.assemble(
                 ("You passed this exercise before, with code that was not kept. ", "bold"),
-                (self.key("check"), "bold"), " checks the code in the editor",
+                (self.key("check"), "bold"),
+                " checks the code in the editor",
                 "." if state.why_correct else " and then asks the last question.",
             )
         if state.passed and not self._holds_passed_code:
             return Text.assemble(
-                ("Your code passed (the last pass came from ", "bold"), ("attnpos check", "bold"),
+                ("Your code passed (the last pass came from ", "bold"),
+                ("attnpos check", "bold"),
                 (" or an earlier draft), but the editor holds other code. ", "bold"),
-                (self.key("load_passed"), "bold"), " loads the code that passed; ", (self.key("check"), "bold"), " checks what is here.",
+                (self.key("load_passed"), "bold"),
+                " loads the code that passed; ",
+                (self.key("check"), "bold"),
+                " checks what is here.",
             )
         if state.done:
             return Text.assemble(
                 ("✓ You have completed this exercise. ", "bold green"),
-                "Change the code and ", (self.key("check"), "bold"), " checks it again; ",
-                (self.key("solution"), "bold"), " shows the reference solution; ", (self.key("leave"), "bold"), " goes back.",
+                "Change the code and ",
+                (self.key("check"), "bold"),
+                " checks it again; ",
+                (self.key("solution"), "bold"),
+                " shows the reference solution; ",
+                (self.key("leave"), "bold"),
+                " goes back.",
             )
         if state.passed:
             return Text.assemble(
                 ("Your code passes; one question is left to complete the exercise. ", "bold"),
-                (self.key("check"), "bold"), " checks again and asks it.",
+                (self.key("check"), "bold"),
+                " checks again and asks it.",
             )
         return Text.assemble(
-            "Fill in the # TODO lines; ", (self.key("brief"), "bold"), " shows the whole brief. Your draft is kept when you quit.",
+            "Fill in the # TODO lines; ",
+            (self.key("brief"), "bold"),
+            " shows the whole brief. Your draft is kept when you quit.",
         )
 
     def on_mount(self) -> None:
@@ -185,8 +198,7 @@ class ExerciseScreen(CourseScreen):
         gaps = missing_layers(level)
         if gaps and not self.app.confinement_told:  # once per session: the machine will not change
             self.app.confinement_told = True
-            self.app.call_from_thread(
-                self.notify, f"Your code runs less confined here: {'; '.join(gaps)}.", severity="warning", timeout=10)
+            self.app.call_from_thread(self.notify, f"Your code runs less confined here: {'; '.join(gaps)}.", severity="warning", timeout=10)
 
     # --- the draft -------------------------------------------------------------
 
@@ -205,15 +217,21 @@ class ExerciseScreen(CourseScreen):
         if kept is None:
             # Nowhere to keep it: the editor must not replace it in the progress file either.
             self._draft_pinned = True
-            self._show(Text(f"Your saved draft is too large for the editor ({problem}) and could not be copied "
-                            "to a file, so it stays in your progress file untouched and nothing typed here is saved.",
-                            style="bold red"))
+            self._show(
+                Text(
+                    f"Your saved draft is too large for the editor ({problem}) and could not be copied "
+                    "to a file, so it stays in your progress file untouched and nothing typed here is saved.",
+                    style="bold red",
+                )
+            )
             return
         self.app.progress.update_exercise(self.exercise.id, draft=None)  # kept in the file now: not again next time
-        self._show(Text.assemble(
-            (f"Your saved draft is too large for the editor ({problem}); it is kept in {kept}. ", "bold"),
-            f"The editor starts from the starter. Check that file with: attnpos check {self.exercise.id} {kept}",
-        ))
+        self._show(
+            Text.assemble(
+                (f"Your saved draft is too large for the editor ({problem}); it is kept in {kept}. ", "bold"),
+                f"The editor starts from the starter. Check that file with: attnpos check {self.exercise.id} {kept}",
+            )
+        )
 
     @property
     def draft(self) -> str:
@@ -233,8 +251,11 @@ class ExerciseScreen(CourseScreen):
 
     @on(CodeEditor.TooLarge, "#editor")
     def _paste_refused(self, event: CodeEditor.TooLarge) -> None:
-        self.notify(f"Not pasted: the draft would be {event.reason}. A long file can be checked with "
-                    f"'attnpos check {self.exercise.id} FILE'.", severity="warning", timeout=8)
+        self.notify(
+            f"Not pasted: the draft would be {event.reason}. A long file can be checked with 'attnpos check {self.exercise.id} FILE'.",
+            severity="warning",
+            timeout=8,
+        )
 
     def save_draft(self) -> None:
         """Write the draft now (also called on leaving, quitting and hang-up)."""
@@ -323,8 +344,7 @@ class ExerciseScreen(CourseScreen):
             body.append(fenced(verdict.output.rstrip("\n")[-2000:]), style="dim")
         self._show(body)
         if not verdict.passed:
-            self.query_one("#result").border_subtitle = (
-                f"{self.key('hint')} a hint · {self.key('solution')} the solution · {self.key(RESULT_PANEL)} hides this")
+            self.query_one("#result").border_subtitle = f"{self.key('hint')} a hint · {self.key('solution')} the solution · {self.key(RESULT_PANEL)} hides this"
         if self.size.height < ROOMY_HEIGHT:
             # A short terminal cannot hold the brief, the code and a verdict with its hint: after a
             # check the verdict matters most, and f3 (or f2) brings the brief back.
@@ -370,7 +390,8 @@ class ExerciseScreen(CourseScreen):
         """A diagnosis names a hint the learner has not seen: say how to reach it, without showing it."""
         upcoming = self.state.next_hint(len(self.exercise.hints))
         pointer = Text.assemble(  # one line at 60 columns: the verdict keeps the panel's room
-            (self.key("hint"), "bold"), f": hint {upcoming} of {len(self.exercise.hints)}",
+            (self.key("hint"), "bold"),
+            f": hint {upcoming} of {len(self.exercise.hints)}",
             f" first; the message cites hint {cited}." if cited != upcoming else ", the one the message cites.",
         )
         self._show_hint_text(pointer)
@@ -495,11 +516,13 @@ class ExerciseScreen(CourseScreen):
             if problem is not None:
                 kept = self._keep_aside_file(path)
                 where = f"it is kept in {kept}" if kept is not None else "it could not be kept"
-                self._show(Text.assemble(
-                    (f"Not loaded: the edited file is {problem}; {where}. ", "bold"),
-                    "The editor keeps your previous draft.",
-                    f" Check the file with: attnpos check {self.exercise.id} {kept}" if kept is not None else "",
-                ))
+                self._show(
+                    Text.assemble(
+                        (f"Not loaded: the edited file is {problem}; {where}. ", "bold"),
+                        "The editor keeps your previous draft.",
+                        f" Check the file with: attnpos check {self.exercise.id} {kept}" if kept is not None else "",
+                    )
+                )
                 return
         self._load(edited)
         self.action_check()

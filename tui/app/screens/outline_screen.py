@@ -69,10 +69,18 @@ class OutlineScreen(CourseScreen):
             Text.assemble(
                 (app.course_text.opening(len(app.outline)) + "\n", ""),
                 (app.course_text.prerequisites + "\n", "dim"),
-                (tree_key("select_cursor"), "bold"), " opens · ", (tree_key("toggle_node"), "bold"), " shows sections · ",
-                (self.key("continue"), "bold"), f" continues at {where} · ",
-                (self.key("command_palette"), "bold"), " jumps anywhere, the glossary too · ",
-                (self.key("playground"), "bold"), " opens the playground · ", (self.key("help"), "bold"), " lists every key",
+                (tree_key("select_cursor"), "bold"),
+                " opens · ",
+                (tree_key("toggle_node"), "bold"),
+                " shows sections · ",
+                (self.key("continue"), "bold"),
+                f" continues at {where} · ",
+                (self.key("command_palette"), "bold"),
+                " jumps anywhere, the glossary too · ",
+                (self.key("playground"), "bold"),
+                " opens the playground · ",
+                (self.key("help"), "bold"),
+                " lists every key",
             )
         )
         tree = self.query_one(Tree)

@@ -95,8 +95,10 @@ class PlaygroundScreen(CourseScreen):
         moved = self.query_one("#play-moved", AttentionGrid)
         first.set_weights(computed.weights, state.labels(), marked_rows=state.marked, predicted_rows=state.predicted)
         moved.set_weights(
-            computed.shuffled_weights, state.labels(state.perm),
-            marked_rows=state.slots(state.marked), predicted_rows=state.slots(state.predicted),
+            computed.shuffled_weights,
+            state.labels(state.perm),
+            marked_rows=state.slots(state.marked),
+            predicted_rows=state.slots(state.predicted),
         )
         first.display = state.side_by_side
         outputs = self.query_one("#play-outputs", OutputStrips)
@@ -105,8 +107,15 @@ class PlaygroundScreen(CourseScreen):
         order = " ".join(map(str, state.perm)) if state.reordered else "as typed"
         self.query_one("#play-bar", Static).update(
             Text.assemble(
-                (state.signal, "bold"), " · ", f"T={len(state.tokens)}", " · order ", (order, "bold"),
-                " · temperature ", f"{state.temperature:.3g}", " · seed ", str(state.seed),
+                (state.signal, "bold"),
+                " · ",
+                f"T={len(state.tokens)}",
+                " · order ",
+                (order, "bold"),
+                " · temperature ",
+                f"{state.temperature:.3g}",
+                " · seed ",
+                str(state.seed),
             )
         )
         self.query_one("#play-figures", Static).update(figures_text(state))

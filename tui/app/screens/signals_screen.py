@@ -70,7 +70,6 @@ class SignalsScreen(CourseScreen):
         Binding("right_square_bracket", "next_head", "Head +", key_display="]"),
     ]
 
-
     ALIBI = 4
     """Index of the ALiBi picture, the one whose head can change."""
 

@@ -32,7 +32,6 @@ PREDICTED_MARKER = "? "
 """Drawn before the label of a row the learner predicts the next change will move (the same width)."""
 
 
-
 def _staggered(labels: Sequence[str], cell_width: int, parity: int) -> list[tuple[str, int | None]]:
     """One header line holding the labels of the columns of this parity, each centred over its cell.
 
@@ -318,9 +317,7 @@ class AttentionGrid(ScrollView, can_focus=True):
         self._label_width = cell_len(ROW_MARKER) + max((cell_len(label) for label in self._row_labels), default=0) + 1
         self._row_cache.clear()
         # Header, rows and the status line.
-        self.virtual_size = Size(
-            self._label_width + cell_width * self.token_count, self._header_height + self.token_count + 1
-        )
+        self.virtual_size = Size(self._label_width + cell_width * self.token_count, self._header_height + self.token_count + 1)
         self.refresh(layout=True)
 
     def _cell_span(self, col: int) -> tuple[int, int]:
@@ -383,9 +380,7 @@ class AttentionGrid(ScrollView, can_focus=True):
         width = self.scrollable_content_region.width
         base_style = self._component("")
         if y == self._status_y:
-            return Strip([Segment(self._status_text(width), self._component("status"))]).adjust_cell_length(
-                width, base_style
-            )
+            return Strip([Segment(self._status_text(width), self._component("status"))]).adjust_cell_length(width, base_style)
         if y < self._header_height:
             full_line = self._header_line(y)
         else:
@@ -493,9 +488,7 @@ class GridLegend(Widget):
     RAMP_WIDTH: ClassVar[int] = 20
     """Characters in the colour ramp."""
 
-    def __init__(
-        self, maximum: float = 1.0, *, name: str | None = None, id: str | None = None, classes: str | None = None
-    ) -> None:
+    def __init__(self, maximum: float = 1.0, *, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
         """Args:
         maximum: The weight at the top of the scale (1.0, or the matrix max when grids scale to it).
         """
@@ -520,5 +513,3 @@ class GridLegend(Widget):
         if y:
             return Strip.blank(self.size.width, self.rich_style)
         return Strip(self._segments()).apply_style(self.rich_style).adjust_cell_length(self.size.width, self.rich_style)
-
-

@@ -125,8 +125,5 @@ class GridPair(Container):
 
     def _stack_if_narrow(self, width: int) -> None:
         """Stack the grids when the pair is narrower than both side by side."""
-        side_by_side = sum(
-            grid.virtual_size.width + grid.styles.gutter.width + grid.styles.margin.width
-            for grid in (self.left, self.right)
-        )
+        side_by_side = sum(grid.virtual_size.width + grid.styles.gutter.width + grid.styles.margin.width for grid in (self.left, self.right))
         self.set_class(width < side_by_side, "-stacked")

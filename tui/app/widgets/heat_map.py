@@ -114,9 +114,7 @@ class HeatMap(ScrollView, can_focus=True):
         """Draw another matrix (same arguments as the constructor), scrolled back to the top left."""
         values = np.asarray(values, dtype=np.float64)
         if values.shape != (len(row_labels), len(column_labels)):
-            raise ValueError(
-                f"values must be ({len(row_labels)}, {len(column_labels)}) for the labels, got {values.shape}"
-            )
+            raise ValueError(f"values must be ({len(row_labels)}, {len(column_labels)}) for the labels, got {values.shape}")
         if any(cell_len(label) > self.CELL_WIDTH for label in column_labels):
             raise ValueError(f"column labels must be at most {self.CELL_WIDTH} characters")
         finite = values[np.isfinite(values)]
@@ -156,9 +154,7 @@ class HeatMap(ScrollView, can_focus=True):
         """Recompute the label width and the virtual size (header, rows, legend); repaint."""
         self._label_width = max((cell_len(label) for label in self.row_labels), default=0) + 1
         cells_width = self._label_width + self.cell_width * len(self.column_labels)
-        self.virtual_size = Size(
-            max(cells_width, Strip(self._legend_segments()).cell_length), len(self.row_labels) + 2
-        )
+        self.virtual_size = Size(max(cells_width, Strip(self._legend_segments()).cell_length), len(self.row_labels) + 2)
         self.refresh(layout=True)
 
     # ---- drawing -------------------------------------------------------------

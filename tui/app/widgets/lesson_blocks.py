@@ -46,8 +46,6 @@ def parsed_markdown(markdown: str) -> RichMarkdown:
     return RichMarkdown(markdown, code_theme="ansi_dark", inline_code_theme="ansi_dark")
 
 
-
-
 @lru_cache(maxsize=64)
 def highlighted(source: str, language: str) -> Text:
     """Code highlighted once and kept: finding the lexer and highlighting cost more than drawing a whole page."""
@@ -171,8 +169,7 @@ class CodeCell(Vertical):
         """Edit in place: the code becomes an editor holding the cell's code (the learner's version if any)."""
         from attnpos.tui.app.widgets.code_editor import CodeEditor
 
-        editor = CodeEditor.code_editor(self.source, language=self.block.language, theme="monokai",
-                                        soft_wrap=True, classes="cell-editor")
+        editor = CodeEditor.code_editor(self.source, language=self.block.language, theme="monokai", soft_wrap=True, classes="cell-editor")
         self.query_one(".source", Static).display = False
         self.mount(editor, after=self.query_one(".source"))
         editor.focus()
