@@ -385,6 +385,9 @@ def test_symmetric_alibi_cannot_see_a_reversal_and_the_published_form_can(T, C, 
     rng = np.random.default_rng(seed)
     X = rng.standard_normal((T, C))
     head = random_head(rng, C)
+    # "Can see" is about values that differ: the change is a weighted difference of value rows, so all but equal
+    # rows (C = 1 drew W_V = 2.7e-4 on tokens 0.562 and 0.560 once: gap 2.3e-7) are below any fixed bound.
+    assume(np.ptp(X @ head[2], axis=0).max() > 0.05)
     reverse = np.arange(T)[::-1]
     assert equivariance_gap(X, *head, reverse, bias=symmetric_alibi_bias(4, T)[0]) < 1e-12
     # Reversed, slot 0 can read only the old last token; before, that token read all T.
