@@ -252,12 +252,53 @@ def test_llama3_against_meta():
     assert r.yarn_ramp == (20, 46)
 
 
+def ridge_by_svd(F: np.ndarray, y: np.ndarray, lam: float) -> np.ndarray:
+    """Ridge written another way: c = V diag(σ/(σ² + λ)) Uᵀ y."""
+    U, sigma, Vt = np.linalg.svd(F, full_matrices=False)
+    return Vt.T @ ((sigma / (sigma**2 + lam)) * (U.T @ y))
+
+
+def test_pi_fit_against_ridge_by_svd():
+    d, L = 32, 512
+    inv_freq = 10000.0 ** (-np.arange(0, d, 2) / d)
+    y = np.random.default_rng(0).uniform(-0.5, 0.5, size=L + 1)
+
+    def features(m):
+        return np.hstack([np.cos(np.outer(m, inv_freq)), np.sin(np.outer(m, inv_freq))])
+
+    inside, outside = features(np.arange(L + 1.0)), features(np.arange(L, 2 * L + 1.0))
+    r = interpolation_bound_experiment()
+    c = ridge_by_svd(inside, y, r.penalty)
+    assert r.inside == pytest.approx(np.abs(inside @ c).max(), rel=1e-6)
+    assert r.extrapolated == pytest.approx(np.abs(outside @ c).max(), rel=1e-6)
+    assert r.interpolated == pytest.approx(np.abs(features(np.arange(L, 2 * L + 1.0) / 2) @ c).max(), rel=1e-6)
+    for lam, inside_max, outside_max in r.ridge:
+        c = ridge_by_svd(inside, y, lam)
+        assert (inside_max, outside_max) == pytest.approx((np.abs(inside @ c).max(), np.abs(outside @ c).max()), rel=1e-6)
+    assert r.slowest_angle == pytest.approx(L * 10000.0 ** (-(d - 2) / d), rel=1e-14)
+
+
 def test_extrapolated_fit_blows_up_and_interpolated_stays():
     r = interpolation_bound_experiment()
-    assert r.inside < 1 and r.interpolated < 1
-    assert r.extrapolated > 1e6 * r.inside
-    assert r.condition > 1e15
+    assert r.inside < 1 and r.interpolated <= r.inside
+    assert r.extrapolated > 100 * r.inside
     assert [outside for _, _, outside in r.ridge] == sorted((outside for _, _, outside in r.ridge), reverse=True)
+    assert r.ridge[0][2] < r.extrapolated
+
+
+def test_yarn_logit_factor_is_what_scaled_cos_and_sin_do_to_a_score():
+    # As the reference code does: cos_cached = cos·mscale, sin_cached = sin·mscale, for q and k alike.
+    d, s, m, n = 16, 4.0, 5, 12
+    inv_freq, mscale, _ = yarn_inv_freq(d, 10000.0, s, 32)
+    q, k = np.random.default_rng(1).normal(size=(2, d))
+
+    def rotate(x, position, scale):
+        angle = np.concatenate([position * inv_freq, position * inv_freq])
+        return x * np.cos(angle) * scale + rotate_half(x) * np.sin(angle) * scale
+
+    ratio = (rotate(q, m, mscale) @ rotate(k, n, mscale)) / (rotate(q, m, 1.0) @ rotate(k, n, 1.0))
+    assert scaling_rules_experiment().yarn_logit_factor == pytest.approx(ratio, rel=1e-12)
+    assert ratio == pytest.approx(1.296, abs=5e-4)
 
 
 def test_nope_counts():

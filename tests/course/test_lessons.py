@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import functools
+import os
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -255,6 +257,24 @@ def everything_read(course, read_lesson) -> list[str]:
 def test_retracted_statement_does_not_come_back(everything_read, claim):
     phrase = RETRACTED[claim]
     assert not any(phrase in text for text in everything_read), f"{claim}: {phrase!r} is back"
+
+
+# --- figures that do not depend on rounding ----------------------------------
+
+
+def test_lesson_10_reads_the_same_whatever_the_blas_threads():
+    """Lesson 10's fit once printed figures set by rounding; now one BLAS thread or the default gives the same text."""
+
+    def show(environment: dict[str, str]) -> str:
+        code = "import sys; from attnpos.tui.main import main; sys.exit(main(['lessons', 'show', '10']))"
+        result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=environment)
+        return result.stdout
+
+    default = {key: value for key, value in os.environ.items() if not key.endswith("_NUM_THREADS")}
+    one_thread = default | {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+    shown = show(default)
+    assert "max |fit| on [L, 2L]" in shown
+    assert shown == show(one_thread)
 
 
 # --- reading in a terminal ---------------------------------------------------
