@@ -30,10 +30,13 @@ from attnpos.core.rotary import (
     partial_rope,
     rope_decay_bound,
     rope_lesson_experiment,
+    rope_precision_experiment,
     rope_score,
+    rope_score_at_precision,
     rope_sentence_experiment,
     rope_wavelengths,
     rotate_half,
+    round_to_bfloat16,
 )
 
 # --- independent implementations, written the way the reference code writes them ---
@@ -320,3 +323,61 @@ def test_attend_back_gives_what_lesson_10_says():
     assert acc["ALiBi, slope trained"] == acc["NoPE, causal mask"] == (0.0, 0.0)
     sinusoidal = [test for name, (_, test) in acc.items() if name.startswith("sinusoidal")]
     assert all(0.0 < test < 1.0 for test in sinusoidal)  # "in between"
+
+
+# --- the relative property in float32 and bfloat16 (lesson 8) ---
+
+
+def bfloat16_by_frexp(x: np.ndarray) -> np.ndarray:
+    """bfloat16 written another way: keep 8 significant bits of the mantissa, round half to even."""
+    mantissa, exponent = np.frexp(np.asarray(x, dtype=np.float64))
+    return np.ldexp(np.round(mantissa * 2.0**8), exponent - 8)
+
+
+@given(st.floats(min_value=-1e30, max_value=1e30, allow_nan=False, allow_infinity=False).filter(lambda x: x == 0 or abs(x) > 1e-37))
+@settings(max_examples=300, deadline=None)
+def test_bfloat16_rounding_against_frexp(x):
+    # normal numbers only: frexp knows no subnormal range, and positions and frequencies are never that small
+    x32 = float(np.float32(x))  # both start from the float32 value, as a bfloat16 cast does
+    assert round_to_bfloat16(x32) == bfloat16_by_frexp(x32)
+
+
+def test_bfloat16_rounding_ties_to_even():
+    # 1 + 2^-8 lies halfway between 1 and 1 + 2^-7: to even is 1; 1 + 3·2^-8 halfway up to 1 + 2^-6.
+    assert round_to_bfloat16(np.array([1 + 2**-8, 1 + 3 * 2**-8])).tolist() == [1.0, 1 + 2**-6]
+
+
+def score_with_angles_another_way(q, k, m, n, precision):
+    """Interleaved layout, complex numbers as Meta's code; angles rounded by float32 scalars or by frexp."""
+    d = q.shape[0]
+    freq = 10000.0 ** (-np.arange(0, d, 2) / d)
+
+    def angle(position):
+        if precision == "float32":
+            return (np.float32(position) * freq.astype(np.float32)).astype(np.float64)
+        return bfloat16_by_frexp(bfloat16_by_frexp(position) * bfloat16_by_frexp(freq))
+
+    permutation = half_to_interleaved(d)  # the same channels in RoFormer's order
+    qc = q[permutation][0::2] + 1j * q[permutation][1::2]
+    kc = k[permutation][0::2] + 1j * k[permutation][1::2]
+    return float(np.real(np.sum((qc * np.exp(1j * angle(m))) * np.conj(kc * np.exp(1j * angle(n))))))
+
+
+@pytest.mark.parametrize("precision", ["float32", "bfloat16"])
+def test_precision_scores_against_another_computation(precision):
+    r = rope_precision_experiment()
+    q, k = np.random.default_rng(42).standard_normal((2, 8))
+    expected = [score_with_angles_another_way(q, k, m, m + r.offset, precision) for m in r.starts]
+    np.testing.assert_allclose(r.scores[precision], expected, rtol=1e-12)
+
+
+def test_precision_experiment_says_what_lesson_8_says():
+    r = rope_precision_experiment()
+    q, k = np.random.default_rng(42).standard_normal((2, 8))
+    assert r.largest_moves["float64"] < 1e-10
+    assert 1e-4 < abs(r.scores["float32"][3] - r.exact) < abs(r.scores["float32"][4] - r.exact) < 1e-1
+    # near 5,000 bfloat16 numbers are 32 apart: 5,000 and 5,007 merge, the offset is 0, the score is ⟨q, k⟩
+    assert r.bfloat16_step == 32.0 and round_to_bfloat16(5000.0) == round_to_bfloat16(5007.0)
+    assert r.scores["bfloat16"][2] == pytest.approx(q @ k, rel=1e-12)
+    with pytest.raises(ValueError, match="precision must be one of"):
+        rope_score_at_precision(q, k, 0, 1, "float16")
