@@ -67,6 +67,20 @@ def yarn_inv_freq(
     return inv_freq, 0.1 * math.log(factor) + 1.0, (low, high)
 
 
+def yarn_paper_inv_freq(d: int, base: float, factor: float, original_length: int, alpha: float = 1.0, beta: float = 32.0) -> np.ndarray:
+    """(d/2,) YaRN's "NTK-by-parts" as the paper's equation 18 writes it: the ramp is linear in turns, not pair index.
+
+    r = L/λ is how many turns a pair makes within the trained length L;
+    γ(r) = (r − α)/(β − α), clipped to [0, 1]; the new frequency is
+    (1 − γ)·θ/s + γ·θ. Llama 3.1's ``apply_scaling`` is this rule with
+    α = 1, β = 4 (and no temperature).
+    """
+    inv_freq = rope_inv_freq(d, base)
+    turns = original_length * inv_freq / (2 * math.pi)  # (d/2,) r = L/λ
+    gamma = np.clip((turns - alpha) / (beta - alpha), 0.0, 1.0)  # (d/2,) 1 = keep, 0 = interpolate
+    return (1 - gamma) * inv_freq / factor + gamma * inv_freq
+
+
 def llama3_inv_freq(
     d: int = 128,
     base: float = 500_000.0,
@@ -102,7 +116,8 @@ class ScalingRulesResult:
     llama3_blended: int
     pi_ratio: np.ndarray = field(repr=False)  # (64,) every pair ÷ s
     ntk_ratio: np.ndarray = field(repr=False)  # (64,) from 1 down to 1/s
-    yarn_ratio: np.ndarray = field(repr=False)  # (64,)
+    yarn_ratio: np.ndarray = field(repr=False)  # (64,) the reference code's ramp, over the pair index
+    yarn_paper_ratio: np.ndarray = field(repr=False)  # (64,) the paper's equation 18, linear in turns
     llama3_ratio: np.ndarray = field(repr=False)  # (64,) at base 500,000, factor 8
 
 
@@ -127,6 +142,7 @@ def scaling_rules_experiment(d: int = 128, factor: float = 4.0, base: float = 10
         pi_ratio=pi_inv_freq(original, factor) / original,
         ntk_ratio=ntk / original,
         yarn_ratio=yarn / original,
+        yarn_paper_ratio=yarn_paper_inv_freq(d, base, factor, original_length) / original,
         llama3_ratio=llama_ratio,
     )
 

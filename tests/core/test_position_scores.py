@@ -22,6 +22,7 @@ from attnpos.core.extension import (
     pi_inv_freq,
     scaling_rules_experiment,
     yarn_inv_freq,
+    yarn_paper_inv_freq,
 )
 from attnpos.core.linear_biases import alibi_lesson_experiment, mass_beyond, shortcut_bias
 from attnpos.core.rotary import (
@@ -246,6 +247,21 @@ def test_yarn_against_its_reference_code(d, base, s, L):
     inv_freq, factor, _ = yarn_inv_freq(d, base, s, L)
     np.testing.assert_allclose(inv_freq, yarn_reference(d, base, s, L), rtol=1e-14)
     assert factor == pytest.approx(0.1 * math.log(s) + 1)
+
+
+def test_yarn_paper_ramp_is_llama3s_rule_and_its_own_equation():
+    # Llama 3.1's apply_scaling is equation 18 with α = 1, β = 4: two codes, one rule.
+    np.testing.assert_allclose(yarn_paper_inv_freq(128, 500_000.0, 8.0, 8192, alpha=1.0, beta=4.0), llama3_inv_freq(), rtol=1e-14)
+    d, base, s, L = 128, 10000.0, 4.0, 4096
+    theta = [base ** (-2 * i / d) for i in range(d // 2)]
+    expected = []
+    for t in theta:  # equation 18, pair by pair, in wavelengths
+        r = L / (2 * math.pi / t)
+        gamma = 0.0 if r < 1 else 1.0 if r > 32 else (r - 1) / 31
+        expected.append((1 - gamma) * t / s + gamma * t)
+    np.testing.assert_allclose(yarn_paper_inv_freq(d, base, s, L), expected, rtol=1e-13)
+    r = scaling_rules_experiment()
+    assert r.yarn_paper_ratio[30] == pytest.approx(0.436, abs=5e-4) and r.yarn_ratio[30] == pytest.approx(0.712, abs=5e-4)
 
 
 def test_llama3_against_meta():

@@ -31,6 +31,8 @@ FIGURES = (
     Figure("rules.ntk_first_ratio", "pair 0's frequency after NTK ÷ before", lambda: rules().ntk_first_ratio),
     Figure("rules.ntk_last_ratio", "the last pair's", lambda: rules().ntk_last_ratio),
     Figure("rules.yarn_ramp", "YaRN's ramp pairs at base 10,000, L = 4,096, d = 128", lambda: f"{rules().yarn_ramp[0]} to {rules().yarn_ramp[1]}"),
+    Figure("rules.yarn_code_30", "pair 30's frequency ratio under YaRN's reference code (ramp over the pair index)", lambda: rules().yarn_ratio[30]),
+    Figure("rules.yarn_paper_30", "pair 30's frequency ratio under YaRN's equation 18 (ramp in turns)", lambda: rules().yarn_paper_ratio[30]),
     Figure("rules.yarn_factor", "YaRN's attention factor at s = 4", lambda: rules().yarn_attention_factor),
     Figure("rules.yarn_logit_factor", "what YaRN's factor does to every logit at s = 4: its square, 1/t", lambda: rules().yarn_logit_factor),
     Figure("rules.llama3_kept", "pairs Llama 3.1 keeps", lambda: rules().llama3_kept),
