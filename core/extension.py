@@ -56,7 +56,9 @@ def yarn_inv_freq(
 
     Pairs that turn more than beta_fast times within the trained length are
     kept; pairs that turn less than beta_slow times are interpolated (÷s);
-    between them a linear ramp over the pair index blends the two.
+    between them a linear ramp over the pair index blends the two: the
+    reference code's form, which Hugging Face copies (the paper's equation 18
+    ramps in turns instead: `yarn_paper_inv_freq`).
     """
     low = max(math.floor(yarn_correction_pair(beta_fast, d, base, original_length)), 0)
     high = min(math.ceil(yarn_correction_pair(beta_slow, d, base, original_length)), d - 1)  # as the reference code clamps it
