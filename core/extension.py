@@ -56,7 +56,9 @@ def yarn_inv_freq(
 
     Pairs that turn more than beta_fast times within the trained length are
     kept; pairs that turn less than beta_slow times are interpolated (÷s);
-    between them a linear ramp over the pair index blends the two.
+    between them a linear ramp over the pair index blends the two: the
+    reference code's form, which Hugging Face copies (the paper's equation 18
+    ramps in turns instead: `yarn_paper_inv_freq`).
     """
     low = max(math.floor(yarn_correction_pair(beta_fast, d, base, original_length)), 0)
     high = min(math.ceil(yarn_correction_pair(beta_slow, d, base, original_length)), d - 1)  # as the reference code clamps it
@@ -65,6 +67,20 @@ def yarn_inv_freq(
     original = rope_inv_freq(d, base)
     inv_freq = original * (1 - ramp) + (original / factor) * ramp
     return inv_freq, 0.1 * math.log(factor) + 1.0, (low, high)
+
+
+def yarn_paper_inv_freq(d: int, base: float, factor: float, original_length: int, alpha: float = 1.0, beta: float = 32.0) -> np.ndarray:
+    """(d/2,) YaRN's "NTK-by-parts" as the paper's equation 18 writes it: the ramp is linear in turns, not pair index.
+
+    r = L/λ is how many turns a pair makes within the trained length L;
+    γ(r) = (r − α)/(β − α), clipped to [0, 1]; the new frequency is
+    (1 − γ)·θ/s + γ·θ. Llama 3.1's ``apply_scaling`` is this rule with
+    α = 1, β = 4 (and no temperature).
+    """
+    inv_freq = rope_inv_freq(d, base)
+    turns = original_length * inv_freq / (2 * math.pi)  # (d/2,) r = L/λ
+    gamma = np.clip((turns - alpha) / (beta - alpha), 0.0, 1.0)  # (d/2,) 1 = keep, 0 = interpolate
+    return (1 - gamma) * inv_freq / factor + gamma * inv_freq
 
 
 def llama3_inv_freq(
@@ -95,13 +111,15 @@ class ScalingRulesResult:
     ntk_first_ratio: float  # pair 0's frequency after ÷ before: 1
     ntk_last_ratio: float  # the last pair's: exactly 1/s
     yarn_ramp: tuple[int, int]  # YaRN's ramp pairs at base 10,000, trained length 4,096
-    yarn_attention_factor: float
+    yarn_attention_factor: float  # √(1/t) = 0.1·ln s + 1, applied to cos and sin
+    yarn_logit_factor: float  # 1/t: q and k both carry the factor, so every logit carries its square
     llama3_kept: int  # pairs Llama 3.1 keeps (wavelength < 2,048)
     llama3_divided: int  # pairs divided by 8 (wavelength > 8,192)
     llama3_blended: int
     pi_ratio: np.ndarray = field(repr=False)  # (64,) every pair ÷ s
     ntk_ratio: np.ndarray = field(repr=False)  # (64,) from 1 down to 1/s
-    yarn_ratio: np.ndarray = field(repr=False)  # (64,)
+    yarn_ratio: np.ndarray = field(repr=False)  # (64,) the reference code's ramp, over the pair index
+    yarn_paper_ratio: np.ndarray = field(repr=False)  # (64,) the paper's equation 18, linear in turns
     llama3_ratio: np.ndarray = field(repr=False)  # (64,) at base 500,000, factor 8
 
 
@@ -119,12 +137,14 @@ def scaling_rules_experiment(d: int = 128, factor: float = 4.0, base: float = 10
         ntk_last_ratio=float(ntk[-1] / original[-1]),
         yarn_ramp=ramp,
         yarn_attention_factor=attention_factor,
+        yarn_logit_factor=attention_factor**2,
         llama3_kept=int(np.sum(llama_ratio == 1.0)),
         llama3_divided=int(np.sum(np.isclose(llama_ratio, 1 / 8, rtol=0, atol=1e-15))),
         llama3_blended=int(np.sum((llama_ratio != 1.0) & ~np.isclose(llama_ratio, 1 / 8, rtol=0, atol=1e-15))),
         pi_ratio=pi_inv_freq(original, factor) / original,
         ntk_ratio=ntk / original,
         yarn_ratio=yarn / original,
+        yarn_paper_ratio=yarn_paper_inv_freq(d, base, factor, original_length) / original,
         llama3_ratio=llama_ratio,
     )
 
@@ -143,41 +163,62 @@ def rope_score_features(positions: np.ndarray, inv_freq: np.ndarray) -> np.ndarr
 
 @dataclass(frozen=True)
 class InterpolationBoundResult:
-    """Fit a RoPE score function on [0, L]; look at it on [L, 2L], extrapolated and interpolated."""
+    """Fit a RoPE score function on [0, L] with a small ridge; look at it on [L, 2L], extrapolated and interpolated.
+
+    The plain least-squares fit is numerically singular (its size past L is set
+    by rounding, so it changes with the BLAS); a ridge penalty makes every
+    figure here independent of rounding, as Chen et al.'s own script does.
+    """
 
     d: int
     length: int
+    penalty: float  # λ of the main fit
     inside: float  # max|fit| on [0, L]
-    extrapolated: float  # max|fit| on [L, 2L]: huge
-    interpolated: float  # max|fit| at positions s/2 for s in [L, 2L]: stays within the inside range
-    condition: float  # condition number of the [0, L] feature matrix
-    ridge: tuple[tuple[float, float, float], ...]  # (λ, max|fit| on [0, L], max|fit| on [L, 2L]) with ridge regularisation
-    curve: np.ndarray = field(repr=False)  # (2L+1,) the fitted function, extrapolated past L
+    extrapolated: float  # max|fit| on [L, 2L]: far larger
+    interpolated: float  # max|fit| at positions m/2 for m in [L, 2L]: within the inside range
+    slowest_angle: float  # radians the slowest pair turns over [0, L]: its cos and sin are nearly straight lines there
+    ridge: tuple[tuple[float, float, float], ...]  # (λ, max|fit| on [0, L], max|fit| on [L, 2L]) for other penalties
+    curve: np.ndarray = field(repr=False)  # (2L+1,) the main fit, extrapolated past L
+
+
+def ridge_fit(features: np.ndarray, target: np.ndarray, penalty: float) -> np.ndarray:
+    """(d,) coefficients c minimising |F c − y|² + λ|c|², from F (N, d) and y (N,).
+
+    Solved as the least-squares problem [F; √λ I] c ≈ [y; 0] by QR: its
+    condition number is at most ‖F‖/√λ, so the answer does not depend on rounding.
+    """
+    d = features.shape[1]
+    stacked = np.concatenate([features, math.sqrt(penalty) * np.eye(d)])  # (N+d, d)
+    padded = np.concatenate([target, np.zeros(d)])  # (N+d,)
+    Q, R = np.linalg.qr(stacked)  # (N+d, d), (d, d)
+    return np.linalg.solve(R, Q.T @ padded)
+
+
+PI_FIT_PENALTY = 1e-6
 
 
 def interpolation_bound_experiment(d: int = 32, length: int = 512, seed: int = 0) -> InterpolationBoundResult:
-    """Chen et al. 2023, figure 2, small (they used d = 128, L = 2048): a least-squares fit is tame inside [0, L] and wild past it."""
-    inv_freq = rope_inv_freq(d)
+    """Chen et al. 2023, figure 2, small (they used d = 128, L = 2048): a fit tame inside [0, L] is wild past it."""
+    inv_freq = rope_inv_freq(d)  # (d/2,)
     inside_positions = np.arange(length + 1, dtype=np.float64)  # (L+1,)
     outside_positions = np.arange(length, 2 * length + 1, dtype=np.float64)  # (L+1,)
     target = np.random.default_rng(seed).uniform(-0.5, 0.5, size=length + 1)  # (L+1,) a score pattern to fit
     F = rope_score_features(inside_positions, inv_freq)  # (L+1, d)
-    Q, R = np.linalg.qr(F)  # (L+1, d), (d, d): F's conditioning is R's, at a 128×128 cost
-    coef = np.linalg.solve(R, Q.T @ target)  # (d,) plain least squares, no regularisation
     outside = rope_score_features(outside_positions, inv_freq)  # (L+1, d)
-    gram, moment = R.T @ R, F.T @ target  # FᵀF = RᵀR
+    coef = ridge_fit(F, target, PI_FIT_PENALTY)  # (d,)
     ridge = []
-    for lam in (1e-6, 1e-3, 1e-1):
-        c = np.linalg.solve(gram + lam * np.eye(d), moment)  # (d,)
+    for lam in (1e-3, 1e-1):
+        c = ridge_fit(F, target, lam)  # (d,)
         ridge.append((lam, float(np.max(np.abs(F @ c))), float(np.max(np.abs(outside @ c)))))
     all_positions = np.arange(2 * length + 1, dtype=np.float64)
     return InterpolationBoundResult(
         d=d,
         length=length,
+        penalty=PI_FIT_PENALTY,
         inside=float(np.max(np.abs(F @ coef))),
         extrapolated=float(np.max(np.abs(outside @ coef))),
         interpolated=float(np.max(np.abs(rope_score_features(outside_positions / 2, inv_freq) @ coef))),
-        condition=float(np.linalg.cond(R)),
+        slowest_angle=float(inv_freq[-1] * length),
         ridge=tuple(ridge),
         curve=rope_score_features(all_positions, inv_freq) @ coef,
     )

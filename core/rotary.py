@@ -214,3 +214,83 @@ def rope_sentence_experiment() -> RopeSentenceResult:
 def rope_spectrum(d: int = 16, positions: int = 48, base: float = 10000.0) -> np.ndarray:
     """(d/2, P) cos(p·θ_i): row i is pair i's turning over positions 0 … P−1, fast at the top, slow below."""
     return np.cos(np.arange(positions, dtype=np.float64)[None, :] * rope_inv_freq(d, base)[:, None])
+
+
+# --- the relative property in the precision models compute in ---------------------------
+
+PRECISIONS = ("float64", "float32", "bfloat16")
+
+
+def round_to_bfloat16(x: npt.ArrayLike) -> np.ndarray:
+    """(...) → (...) float64 values of finite x (normal in float32) rounded to bfloat16 (8 significant bits), to nearest, ties to even.
+
+    bfloat16 is float32 with the low 16 bits of the mantissa dropped, so the
+    rounding is done on float32's bits; NumPy has no bfloat16 of its own.
+    """
+    bits = np.asarray(x, dtype=np.float32).view(np.uint32).astype(np.uint64)  # (...) widened: the sum below must not wrap
+    tie_to_even = (bits >> 16) & 1
+    rounded = ((bits + 0x7FFF + tie_to_even) & 0xFFFF0000).astype(np.uint32)
+    return rounded.view(np.float32).astype(np.float64)
+
+
+def _round_to(x: np.ndarray, precision: str) -> np.ndarray:
+    if precision == "float64":
+        return np.asarray(x, dtype=np.float64)
+    if precision == "float32":
+        return np.asarray(x, dtype=np.float32).astype(np.float64)
+    if precision == "bfloat16":
+        return round_to_bfloat16(x)
+    raise ValueError(f"precision must be one of {', '.join(PRECISIONS)}, got {precision!r}")
+
+
+def rope_angles(positions: npt.ArrayLike, inv_freq: npt.ArrayLike, precision: str = "float64") -> np.ndarray:
+    """(T, d/2) the angles position·θ_i as a model computing in ``precision`` gets them, returned as float64.
+
+    positions (T,) and inv_freq (d/2,) are first stored in that precision,
+    then their product is rounded to it: one rounding per multiplication, as
+    IEEE arithmetic (and PyTorch's bfloat16) does it.
+    """
+    p = _round_to(np.asarray(positions, dtype=np.float64), precision)  # (T,)
+    f = _round_to(np.asarray(inv_freq, dtype=np.float64), precision)  # (d/2,)
+    return _round_to(p[:, None] * f[None, :], precision)  # float32·float32 and bf16·bf16 are exact in float64
+
+
+def rope_score_at_precision(q: np.ndarray, k: np.ndarray, m: float, n: float, precision: str, base: float = 10000.0) -> float:
+    """⟨R_m q, R_n k⟩, half-split as Hugging Face, with the angles computed in ``precision``; q, k (d,).
+
+    Only the angles are rounded; the rotation and the dot product are float64,
+    so what moves the score is the angle precision alone.
+    """
+    q, k = np.asarray(q, dtype=np.float64), np.asarray(k, dtype=np.float64)
+    angle = rope_angles([m, n], rope_inv_freq(q.shape[-1], base), precision)  # (2, d/2)
+    cos, sin = np.cos(np.concatenate([angle, angle], axis=1)), np.sin(np.concatenate([angle, angle], axis=1))  # (2, d)
+    qm = q * cos[0] + rotate_half(q) * sin[0]
+    kn = k * cos[1] + rotate_half(k) * sin[1]
+    return float(qm @ kn)
+
+
+@dataclass(frozen=True)
+class RopePrecisionResult:
+    """One query and key, offset fixed, the query moved far along: the score in float64, float32 and bfloat16 angles."""
+
+    offset: int
+    starts: tuple[int, ...]  # query positions
+    exact: float  # ⟨q, R_offset k⟩: the score at position 0 in float64
+    scores: dict[str, np.ndarray] = field(repr=False)  # precision → (len(starts),) scores
+    largest_moves: dict[str, float] = field(repr=False)  # precision → max |score − exact| over the starts
+    bfloat16_step: float  # the gap between neighbouring bfloat16 numbers at starts[2]: positions closer than that merge
+
+
+def rope_precision_experiment(seed: int = 42, offset: int = 7, starts: tuple[int, ...] = (0, 100, 5_000, 123_456, 1_000_000)) -> RopePrecisionResult:
+    """Lesson 8's relative property (d = 8, base 10,000) in the precisions models compute in."""
+    q, k = np.random.default_rng(seed).standard_normal((2, 8))
+    exact = rope_score(q, k, 0, offset)
+    scores = {p: np.array([rope_score_at_precision(q, k, m, m + offset, p) for m in starts]) for p in PRECISIONS}
+    return RopePrecisionResult(
+        offset=offset,
+        starts=starts,
+        exact=exact,
+        scores=scores,
+        largest_moves={p: float(np.max(np.abs(s - exact))) for p, s in scores.items()},
+        bfloat16_step=float(2.0 ** (np.floor(np.log2(starts[2])) - 7)),  # 8 significant bits: 2^(e−7) apart in [2^e, 2^(e+1))
+    )

@@ -35,6 +35,7 @@ def test_demos_json_holds_every_experiment(attnpos):
         "sinusoidal",
         "learned",
         "rope-lesson",
+        "rope-precision",
         "alibi-lesson",
         "scaling-rules",
         "interpolation-bound",

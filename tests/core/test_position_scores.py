@@ -22,6 +22,7 @@ from attnpos.core.extension import (
     pi_inv_freq,
     scaling_rules_experiment,
     yarn_inv_freq,
+    yarn_paper_inv_freq,
 )
 from attnpos.core.linear_biases import alibi_lesson_experiment, mass_beyond, shortcut_bias
 from attnpos.core.rotary import (
@@ -30,10 +31,13 @@ from attnpos.core.rotary import (
     partial_rope,
     rope_decay_bound,
     rope_lesson_experiment,
+    rope_precision_experiment,
     rope_score,
+    rope_score_at_precision,
     rope_sentence_experiment,
     rope_wavelengths,
     rotate_half,
+    round_to_bfloat16,
 )
 
 # --- independent implementations, written the way the reference code writes them ---
@@ -245,6 +249,21 @@ def test_yarn_against_its_reference_code(d, base, s, L):
     assert factor == pytest.approx(0.1 * math.log(s) + 1)
 
 
+def test_yarn_paper_ramp_is_llama3s_rule_and_its_own_equation():
+    # Llama 3.1's apply_scaling is equation 18 with α = 1, β = 4: two codes, one rule.
+    np.testing.assert_allclose(yarn_paper_inv_freq(128, 500_000.0, 8.0, 8192, alpha=1.0, beta=4.0), llama3_inv_freq(), rtol=1e-14)
+    d, base, s, L = 128, 10000.0, 4.0, 4096
+    theta = [base ** (-2 * i / d) for i in range(d // 2)]
+    expected = []
+    for t in theta:  # equation 18, pair by pair, in wavelengths
+        r = L / (2 * math.pi / t)
+        gamma = 0.0 if r < 1 else 1.0 if r > 32 else (r - 1) / 31
+        expected.append((1 - gamma) * t / s + gamma * t)
+    np.testing.assert_allclose(yarn_paper_inv_freq(d, base, s, L), expected, rtol=1e-13)
+    r = scaling_rules_experiment()
+    assert r.yarn_paper_ratio[30] == pytest.approx(0.436, abs=5e-4) and r.yarn_ratio[30] == pytest.approx(0.712, abs=5e-4)
+
+
 def test_llama3_against_meta():
     np.testing.assert_allclose(llama3_inv_freq(), meta_apply_scaling(rope_inv_freq(128, 500_000.0)), rtol=1e-14)
     r = scaling_rules_experiment()
@@ -252,12 +271,53 @@ def test_llama3_against_meta():
     assert r.yarn_ramp == (20, 46)
 
 
+def ridge_by_svd(F: np.ndarray, y: np.ndarray, lam: float) -> np.ndarray:
+    """Ridge written another way: c = V diag(σ/(σ² + λ)) Uᵀ y."""
+    U, sigma, Vt = np.linalg.svd(F, full_matrices=False)
+    return Vt.T @ ((sigma / (sigma**2 + lam)) * (U.T @ y))
+
+
+def test_pi_fit_against_ridge_by_svd():
+    d, L = 32, 512
+    inv_freq = 10000.0 ** (-np.arange(0, d, 2) / d)
+    y = np.random.default_rng(0).uniform(-0.5, 0.5, size=L + 1)
+
+    def features(m):
+        return np.hstack([np.cos(np.outer(m, inv_freq)), np.sin(np.outer(m, inv_freq))])
+
+    inside, outside = features(np.arange(L + 1.0)), features(np.arange(L, 2 * L + 1.0))
+    r = interpolation_bound_experiment()
+    c = ridge_by_svd(inside, y, r.penalty)
+    assert r.inside == pytest.approx(np.abs(inside @ c).max(), rel=1e-6)
+    assert r.extrapolated == pytest.approx(np.abs(outside @ c).max(), rel=1e-6)
+    assert r.interpolated == pytest.approx(np.abs(features(np.arange(L, 2 * L + 1.0) / 2) @ c).max(), rel=1e-6)
+    for lam, inside_max, outside_max in r.ridge:
+        c = ridge_by_svd(inside, y, lam)
+        assert (inside_max, outside_max) == pytest.approx((np.abs(inside @ c).max(), np.abs(outside @ c).max()), rel=1e-6)
+    assert r.slowest_angle == pytest.approx(L * 10000.0 ** (-(d - 2) / d), rel=1e-14)
+
+
 def test_extrapolated_fit_blows_up_and_interpolated_stays():
     r = interpolation_bound_experiment()
-    assert r.inside < 1 and r.interpolated < 1
-    assert r.extrapolated > 1e6 * r.inside
-    assert r.condition > 1e15
+    assert r.inside < 1 and r.interpolated <= r.inside
+    assert r.extrapolated > 100 * r.inside
     assert [outside for _, _, outside in r.ridge] == sorted((outside for _, _, outside in r.ridge), reverse=True)
+    assert r.ridge[0][2] < r.extrapolated
+
+
+def test_yarn_logit_factor_is_what_scaled_cos_and_sin_do_to_a_score():
+    # As the reference code does: cos_cached = cos·mscale, sin_cached = sin·mscale, for q and k alike.
+    d, s, m, n = 16, 4.0, 5, 12
+    inv_freq, mscale, _ = yarn_inv_freq(d, 10000.0, s, 32)
+    q, k = np.random.default_rng(1).normal(size=(2, d))
+
+    def rotate(x, position, scale):
+        angle = np.concatenate([position * inv_freq, position * inv_freq])
+        return x * np.cos(angle) * scale + rotate_half(x) * np.sin(angle) * scale
+
+    ratio = (rotate(q, m, mscale) @ rotate(k, n, mscale)) / (rotate(q, m, 1.0) @ rotate(k, n, 1.0))
+    assert scaling_rules_experiment().yarn_logit_factor == pytest.approx(ratio, rel=1e-12)
+    assert ratio == pytest.approx(1.296, abs=5e-4)
 
 
 def test_nope_counts():
@@ -279,3 +339,61 @@ def test_attend_back_gives_what_lesson_10_says():
     assert acc["ALiBi, slope trained"] == acc["NoPE, causal mask"] == (0.0, 0.0)
     sinusoidal = [test for name, (_, test) in acc.items() if name.startswith("sinusoidal")]
     assert all(0.0 < test < 1.0 for test in sinusoidal)  # "in between"
+
+
+# --- the relative property in float32 and bfloat16 (lesson 8) ---
+
+
+def bfloat16_by_frexp(x: np.ndarray) -> np.ndarray:
+    """bfloat16 written another way: keep 8 significant bits of the mantissa, round half to even."""
+    mantissa, exponent = np.frexp(np.asarray(x, dtype=np.float64))
+    return np.ldexp(np.round(mantissa * 2.0**8), exponent - 8)
+
+
+@given(st.floats(min_value=-1e30, max_value=1e30, allow_nan=False, allow_infinity=False).filter(lambda x: x == 0 or abs(x) > 1e-37))
+@settings(max_examples=300, deadline=None)
+def test_bfloat16_rounding_against_frexp(x):
+    # normal numbers only: frexp knows no subnormal range, and positions and frequencies are never that small
+    x32 = float(np.float32(x))  # both start from the float32 value, as a bfloat16 cast does
+    assert round_to_bfloat16(x32) == bfloat16_by_frexp(x32)
+
+
+def test_bfloat16_rounding_ties_to_even():
+    # 1 + 2^-8 lies halfway between 1 and 1 + 2^-7: to even is 1; 1 + 3·2^-8 halfway up to 1 + 2^-6.
+    assert round_to_bfloat16(np.array([1 + 2**-8, 1 + 3 * 2**-8])).tolist() == [1.0, 1 + 2**-6]
+
+
+def score_with_angles_another_way(q, k, m, n, precision):
+    """Interleaved layout, complex numbers as Meta's code; angles rounded by float32 scalars or by frexp."""
+    d = q.shape[0]
+    freq = 10000.0 ** (-np.arange(0, d, 2) / d)
+
+    def angle(position):
+        if precision == "float32":
+            return (np.float32(position) * freq.astype(np.float32)).astype(np.float64)
+        return bfloat16_by_frexp(bfloat16_by_frexp(position) * bfloat16_by_frexp(freq))
+
+    permutation = half_to_interleaved(d)  # the same channels in RoFormer's order
+    qc = q[permutation][0::2] + 1j * q[permutation][1::2]
+    kc = k[permutation][0::2] + 1j * k[permutation][1::2]
+    return float(np.real(np.sum((qc * np.exp(1j * angle(m))) * np.conj(kc * np.exp(1j * angle(n))))))
+
+
+@pytest.mark.parametrize("precision", ["float32", "bfloat16"])
+def test_precision_scores_against_another_computation(precision):
+    r = rope_precision_experiment()
+    q, k = np.random.default_rng(42).standard_normal((2, 8))
+    expected = [score_with_angles_another_way(q, k, m, m + r.offset, precision) for m in r.starts]
+    np.testing.assert_allclose(r.scores[precision], expected, rtol=1e-12)
+
+
+def test_precision_experiment_says_what_lesson_8_says():
+    r = rope_precision_experiment()
+    q, k = np.random.default_rng(42).standard_normal((2, 8))
+    assert r.largest_moves["float64"] < 1e-10
+    assert 1e-4 < abs(r.scores["float32"][3] - r.exact) < abs(r.scores["float32"][4] - r.exact) < 1e-1
+    # near 5,000 bfloat16 numbers are 32 apart: 5,000 and 5,007 merge, the offset is 0, the score is ⟨q, k⟩
+    assert r.bfloat16_step == 32.0 and round_to_bfloat16(5000.0) == round_to_bfloat16(5007.0)
+    assert r.scores["bfloat16"][2] == pytest.approx(q @ k, rel=1e-12)
+    with pytest.raises(ValueError, match="precision must be one of"):
+        rope_score_at_precision(q, k, 0, 1, "float16")

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from functools import cache
 
-from attnpos.core.rotary import GPTJ_HEAD, GPTJ_ROTARY, SHIFTED_START, rope_lesson_experiment, rope_sentence_experiment
+from attnpos.core.rotary import GPTJ_HEAD, GPTJ_ROTARY, SHIFTED_START, rope_lesson_experiment, rope_precision_experiment, rope_sentence_experiment
 from attnpos.lessons.course.figures import Experiment, Figure, result, sentence_labels
 
 
 def rotary():
     return result("rope-lesson")
+
+
+def precision():
+    return result("rope-precision")
 
 
 rotary_sentence = cache(rope_sentence_experiment)  # the sentence grids, not an experiment of `attnpos demos`
@@ -20,13 +24,24 @@ def _listed(numbers: tuple[int, ...]) -> str:
     return ", ".join(f"{n:,}" for n in numbers[:-1]) + f" and {numbers[-1]:,}"
 
 
-EXPERIMENTS = (Experiment("rope-lesson", "RoPE in full: the relative property at huge positions, layouts, frequencies", rope_lesson_experiment),)
+EXPERIMENTS = (
+    Experiment("rope-lesson", "RoPE in full: the relative property at huge positions, layouts, frequencies", rope_lesson_experiment),
+    Experiment("rope-precision", "The relative property with the angles in float32 and bfloat16", rope_precision_experiment),
+)
 
 FIGURES = (
     Figure("rotary.offset", "the offset of the huge-position demo", lambda: rotary().offset),
     Figure("rotary.starts", "the query positions of that demo", lambda: _listed(rotary().starts)),
     Figure("rotary.score", "the score at every one of them", lambda: rotary().scores[0]),
     Figure("rotary.spread", "the largest difference between those scores", lambda: rotary().score_spread),
+    Figure(
+        "precision.float32_123456", "float32 angles: the score's move at position 123,456", lambda: abs(precision().scores["float32"][3] - precision().exact)
+    ),
+    Figure(
+        "precision.float32_million", "float32 angles: the score's move at position 1,000,000", lambda: abs(precision().scores["float32"][4] - precision().exact)
+    ),
+    Figure("precision.bf16_5000", "bfloat16 angles: the offset-7 score at position 5,000", lambda: precision().scores["bfloat16"][2]),
+    Figure("precision.bf16_step", "the gap between neighbouring bfloat16 numbers near 5,000", lambda: precision().bfloat16_step),
     Figure("rotary.reversal_gap", "seed-42 tokens reversed, RoPE on q and k", lambda: rotary().reversal_gap),
     Figure("rotary.reversal_gap_without", "the same reversal without position", lambda: rotary().reversal_gap_without),
     Figure("rotary.interleaved_score", "one q, k at positions 3 and 11, interleaved", lambda: rotary().interleaved_score),
