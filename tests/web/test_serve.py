@@ -15,6 +15,7 @@ import pytest
 
 aiohttp = pytest.importorskip("aiohttp", reason="the web extra: pip install -e '.[web]'")
 pytest.importorskip("textual_serve", reason="the web extra: pip install -e '.[web]'")
+from yarl import URL  # noqa: E402  # aiohttp's
 
 from attnpos.lessons.course.progress import Progress  # noqa: E402
 from attnpos.tui.web.serve import SESSION_COOKIE, is_loopback  # noqa: E402
@@ -36,12 +37,14 @@ def free_port() -> int:
 
 @pytest.fixture
 def server(tmp_path):
-    """`attnpos serve` on a free port, its sessions in a temporary folder; the base URL and that folder."""
-    port, sessions = free_port(), tmp_path / "sessions"
+    """`attnpos serve` on a free port, its sessions in a temporary folder, its home another; the base URL and the sessions folder."""
+    port, sessions, home = free_port(), tmp_path / "sessions", tmp_path / "home"
+    (home / "Downloads").mkdir(parents=True)  # where a terminal app's screenshot would go: served, nothing may land here
     process = subprocess.Popen(
         [sys.executable, "-m", "attnpos", "serve", "--port", str(port), "--sessions-dir", str(sessions)],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
+        env={**os.environ, "HOME": str(home), "XDG_DOWNLOAD_DIR": str(home / "Downloads")},
     )
     deadline = time.monotonic() + STARTUP_S
     while True:
@@ -67,45 +70,84 @@ class BrowserSession:
     def __init__(self, http, websocket) -> None:
         self.http, self.websocket = http, websocket
         self.screen = bytearray()
-        self.token = next(cookie.value for cookie in http.cookie_jar if cookie.key == SESSION_COOKIE)
+        self.messages: list = []  # the server's text messages (a delivered file's key)
+        (self.token,) = [cookie.value for cookie in http.cookie_jar if cookie.key == SESSION_COOKIE]
 
     def text(self) -> str:
         return ANSI.sub(b"", bytes(self.screen)).decode("utf-8", "replace")
 
     async def until(self, text: str, timeout: float = STARTUP_S) -> str:
         """Read the app's output until ``text`` has been drawn; return what was read, and forget it."""
+        await self._read_until(lambda: text in self.text(), f"{text!r} drawn", timeout)
+        drawn = self.text()
+        self.screen.clear()
+        return drawn
+
+    async def until_message(self, kind: str, timeout: float = STARTUP_S) -> list:
+        """Read until the server sends a text message ``[kind, ...]``; return it."""
+        await self._read_until(lambda: any(message[0] == kind for message in self.messages), f"a {kind!r} message", timeout)
+        return next(message for message in self.messages if message[0] == kind)
+
+    async def _read_until(self, condition, what: str, timeout: float) -> None:
         deadline = time.monotonic() + timeout
-        while text not in self.text():
+        while not condition():
             left = deadline - time.monotonic()
             if left <= 0:
-                raise AssertionError(f"{text!r} never drawn; last output: {self.text()[-1500:]}")
+                raise AssertionError(f"never {what}; last output: {self.text()[-1500:]}")
             try:
                 message = await asyncio.wait_for(self.websocket.receive(), left)
             except asyncio.TimeoutError:
                 continue
             if message.type == aiohttp.WSMsgType.BINARY:
                 self.screen.extend(message.data)
+            elif message.type == aiohttp.WSMsgType.TEXT:
+                self.messages.append(message.json())
             elif message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.ERROR):
-                raise AssertionError(f"the app closed before drawing {text!r}: {self.text()[-1500:]}")
-        drawn = self.text()
-        self.screen.clear()
-        return drawn
+                raise AssertionError(f"the app closed before {what}: {self.text()[-1500:]}")
 
     async def type(self, keys: str) -> None:
         await self.websocket.send_json(["stdin", keys])
 
 
-async def open_tab(base: str, token: str | None = None):
-    """A new tab; with ``token``, the same browser coming back with its session cookie."""
-    cookies = {SESSION_COOKIE: token} if token else None
-    http = aiohttp.ClientSession(cookies=cookies, cookie_jar=aiohttp.CookieJar(unsafe=True))  # cookies for 127.0.0.1
+async def open_tab(base: str, token: str | None = None, reload: bool = True):
+    """A new tab; with ``token``, the same browser coming back with its session cookie (``reload`` False: without loading the page)."""
+    http = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))  # cookies for 127.0.0.1
+    if token:  # as the browser holds it: for this host, so the page's answer replaces it
+        http.cookie_jar.update_cookies({SESSION_COOKIE: token}, URL(base))
     try:
-        (await http.get(base + "/")).release()
-        websocket = await http.ws_connect(base.replace("http", "ws") + "/ws?width=100&height=30")
+        if reload:
+            (await http.get(base + "/")).release()
+        websocket = await http.ws_connect(base.replace("http", "ws") + "/ws?width=100&height=30", origin=base)
     except BaseException:
         await http.close()
         raise
     return BrowserSession(http, websocket)
+
+
+def folders(sessions) -> set:
+    return {child for child in sessions.iterdir() if child.is_dir()}
+
+
+async def open_first_tab(base: str, sessions):
+    """A new browser's tab, once its app has drawn, and the data folder the server chose for it."""
+    before = folders(sessions)
+    tab = await open_tab(base)
+    await tab.until("Lesson 1")
+    (folder,) = folders(sessions) - before
+    return tab, folder
+
+
+def app_processes(folder) -> list[int]:
+    """The apps running on ``folder`` (their command line names it as the data folder)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        try:
+            arguments = open(f"/proc/{entry}/cmdline", "rb").read().split(b"\0")
+        except (OSError, ValueError):
+            continue
+        if b"--data-dir" in arguments and os.fsencode(folder) in arguments and b"-m" in arguments:
+            found.append(int(entry))
+    return found
 
 
 async def close_tab(tab: BrowserSession) -> None:
@@ -123,8 +165,7 @@ def wait_for(condition, what: str, timeout: float = STARTUP_S) -> None:
 
 async def test_a_browser_session_passes_an_exercise_and_closing_the_tab_keeps_it(server):
     base, sessions = server
-    tab = await open_tab(base)
-    await tab.until("Lesson 1")
+    tab, folder = await open_first_tab(base, sessions)
     await tab.type("\x10")  # ctrl+p: jump anywhere
     await tab.until("Jump")
     await tab.type("constant-offset")
@@ -135,37 +176,117 @@ async def test_a_browser_session_passes_an_exercise_and_closing_the_tab_keeps_it
     await tab.type("\x14")  # ctrl+t: check
     await tab.until("passed")
     await close_tab(tab)
-    folder = sessions / tab.token
     wait_for(lambda: Progress.load(folder).exercise("constant-offset").passed, "the pass is in the session's progress")
 
 
 async def test_two_browser_sessions_keep_separate_progress(server):
     base, sessions = server
-    first, second = await open_tab(base), await open_tab(base)
-    await first.until("Lesson 1")
-    await second.until("Lesson 1")
+    first, first_folder = await open_first_tab(base, sessions)
+    second, second_folder = await open_first_tab(base, sessions)
+    assert first_folder != second_folder
     await first.type("\r")  # open lesson 1: the outline then shows it begun
     await first.until("Prev")  # the lesson page's footer
     await close_tab(first)
-    first_folder, second_folder = sessions / first.token, sessions / second.token
-    assert first_folder != second_folder
     wait_for(lambda: (first_folder / "progress.json").exists(), "the first session saved its progress")
     again = await open_tab(base, first.token)  # the same browser comes back: its progress is there
-    assert again.token == first.token
+    assert again.token != first.token  # each page load replaces the token, for the same folder
     drawn = await again.until("Lesson 4")
     assert "in progress" in drawn, drawn
+    assert app_processes(first_folder)
     await close_tab(again)
     await close_tab(second)
-    assert not (second_folder / "progress.json").exists()
+    # A session that saved nothing leaves no folder; one that saved keeps it.
+    wait_for(lambda: not second_folder.exists(), "the unused session's folder removed")
+    assert (first_folder / "progress.json").exists()
 
 
-async def test_the_websocket_needs_the_pages_session_cookie(server):
-    base, _ = server
-    for cookies in ({}, {SESSION_COOKIE: "../../etc"}, {SESSION_COOKIE: "short"}):
+PLANTED = "A" * 43  # the shape of a real token, never issued: a page on the same host name can set it
+
+
+async def test_the_websocket_needs_a_session_the_server_issued(server):
+    base, sessions = server
+    for cookies in ({}, {SESSION_COOKIE: "../../etc"}, {SESSION_COOKIE: "short"}, {SESSION_COOKIE: PLANTED}):
         async with aiohttp.ClientSession(cookies=cookies, cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
             with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
-                await http.ws_connect(base.replace("http", "ws") + "/ws")
+                await http.ws_connect(base.replace("http", "ws") + "/ws", origin=base)
             assert refused.value.status == 403
+    assert not folders(sessions)  # nothing made for any of them
+
+
+async def test_a_planted_cookie_gets_a_fresh_session_never_the_planted_one(server):
+    """Session fixation: the victim's page load with a token the server never issued gets a new token and folder."""
+    base, sessions = server
+    victim = await open_tab(base, PLANTED)
+    assert victim.token != PLANTED
+    await victim.until("Lesson 1")
+    assert not (sessions / PLANTED).exists()
+    await close_tab(victim)
+    # And a real token, obtained from the server by the attacker and planted: the victim's page load replaces it.
+    async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as attacker:
+        (await attacker.get(base + "/")).release()
+        obtained = next(cookie.value for cookie in attacker.cookie_jar if cookie.key == SESSION_COOKIE)
+    victim = await open_tab(base, obtained)
+    assert victim.token != obtained
+    await victim.until("Lesson 1")
+    async with aiohttp.ClientSession(cookies={SESSION_COOKIE: obtained}, cookie_jar=aiohttp.CookieJar(unsafe=True)) as attacker:
+        with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+            await attacker.ws_connect(base.replace("http", "ws") + "/ws", origin=base)
+        assert refused.value.status == 403
+    await close_tab(victim)
+
+
+async def test_a_websocket_from_another_origin_or_host_name_is_refused(server):
+    """Cross-origin websockets (another site, or a page on another port of this host) and DNS rebinding."""
+    base, sessions = server
+    port = base.rsplit(":", 1)[1]
+    async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
+        (await http.get(base + "/")).release()  # a real session: only the origin is wrong
+        for origin in ("http://evil.example", "http://127.0.0.1:1", f"https://evil.example:{port}", "null"):
+            with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+                await http.ws_connect(base.replace("http", "ws") + "/ws", origin=origin)
+            assert refused.value.status == 403, origin
+        with pytest.raises(aiohttp.WSServerHandshakeError) as refused:  # no Origin at all
+            await http.ws_connect(base.replace("http", "ws") + "/ws")
+        assert refused.value.status == 403
+        # evil.example resolving to 127.0.0.1: its page and websocket name evil.example as the host.
+        rebound = {"Host": f"evil.example:{port}"}
+        page = await http.get(base + "/", headers=rebound)
+        assert page.status == 403 and SESSION_COOKIE not in page.cookies
+        with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+            await http.ws_connect(base.replace("http", "ws") + "/ws", origin=f"http://evil.example:{port}", headers=rebound)
+        assert refused.value.status == 403
+    assert not folders(sessions)
+
+
+async def test_a_second_tab_of_a_session_replaces_the_first_never_two_apps_on_one_folder(server):
+    base, sessions = server
+    first, folder = await open_first_tab(base, sessions)
+    (running,) = app_processes(folder)
+    again = await open_tab(base, first.token, reload=False)  # the same cookie, as a second websocket
+    message = await asyncio.wait_for(first.websocket.receive(), STARTUP_S)
+    while message.type == aiohttp.WSMsgType.BINARY:  # what the first app drew before it quit
+        message = await asyncio.wait_for(first.websocket.receive(), STARTUP_S)
+    assert message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED), message
+    await again.until("Lesson 1")
+    assert running not in app_processes(folder) and len(app_processes(folder)) == 1
+    await close_tab(again)
+    await close_tab(first)
+
+
+async def test_a_screenshot_goes_to_the_browser_never_to_the_hosts_disk(server, tmp_path):
+    base, sessions = server
+    tab, folder = await open_first_tab(base, sessions)
+    await tab.type("\x10")  # ctrl+p: the command palette
+    await tab.until("Jump")
+    await tab.type("screenshot")
+    await tab.until("screenshot")
+    await tab.type("\r")
+    _, key = await tab.until_message("deliver_file_start")
+    download = await tab.http.get(f"{base}/download/{key}")
+    assert download.status == 200 and (await download.text()).lstrip().startswith("<svg")
+    await close_tab(tab)
+    written = [path for path in tmp_path.rglob("*.svg")]
+    assert not written, written
 
 
 @pytest.mark.parametrize(
@@ -250,7 +371,9 @@ def test_in_headless_chromium_a_learner_passes_an_exercise(server, tmp_path):
         driver.get(base + "/?open=constant-offset")  # a link an instructor can hand out
         wait = WebDriverWait(driver, STARTUP_S)
         terminal = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, ".xterm-helper-textarea"))
-        progress = sessions / wait.until(lambda d: d.get_cookie(SESSION_COOKIE))["value"]
+        wait.until(lambda d: d.get_cookie(SESSION_COOKIE))
+        wait_for(lambda: folders(sessions), "the session's folder made")
+        (progress,) = folders(sessions)
 
         # Keys typed before the app has started would be lost, or taken as commands (q quits). The exercise
         # screen names itself in the session's progress; a newline typed into its editor makes a draft.
