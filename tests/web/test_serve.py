@@ -394,3 +394,170 @@ def test_in_headless_chromium_a_learner_passes_an_exercise(server, tmp_path):
     finally:
         driver.save_screenshot(str(tmp_path / "browser.png"))  # what the page showed last, pass or failure
         driver.quit()
+
+
+# --- the server in this process, with limits of a test's own -----------------------------------------------------
+
+
+LIMITED_SERVER = """
+import sys
+from pathlib import Path
+from attnpos.tui.web.serve import CourseServer, SessionLimits
+from attnpos.tui.web.sessions import SessionBook
+port, sessions, total, per_client, idle_s = int(sys.argv[1]), Path(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5])
+CourseServer("127.0.0.1", port, SessionBook(sessions), strict=False, limits=SessionLimits(total, per_client, idle_s)).serve()
+"""
+
+
+@pytest.fixture
+def course_server(tmp_path):
+    """A function starting a CourseServer with limits of the test's own (total, per client, idle seconds); its URL and sessions folder."""
+    started = []
+
+    def start(total: int = 64, per_client: int = 4, idle_s: float = 1800):
+        port, sessions = free_port(), tmp_path / "sessions"
+        sessions.mkdir()
+        arguments = [str(port), str(sessions), str(total), str(per_client), str(idle_s)]
+        process = subprocess.Popen([sys.executable, "-c", LIMITED_SERVER, *arguments], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        started.append(process)
+        wait_for(lambda: _listening(port) or process.poll() is not None, "the server listening")
+        assert process.poll() is None, process.stderr.read().decode()[-2000:]
+        return f"http://127.0.0.1:{port}", sessions
+
+    yield start
+    for process in started:
+        process.terminate()
+        try:
+            process.wait(30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+def _listening(port: int) -> bool:
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()
+    except OSError:
+        return False
+    return True
+
+
+async def _page(base: str):
+    """A new browser's page load: its status and text."""
+    async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as fresh:
+        response = await fresh.get(base + "/")
+        return response.status, await response.text()
+
+
+@pytest.mark.parametrize(
+    ("total", "per_client", "said"),
+    [(1, 4, "sessions are open on this server"), (4, 1, "sessions are open from your address")],
+)
+async def test_sessions_are_capped_in_all_and_per_client_with_a_page_saying_so(course_server, total, per_client, said):
+    base, sessions = course_server(total=total, per_client=per_client)
+    waiting = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))  # a browser whose page loaded before the cap was met
+    (await waiting.get(base + "/")).release()
+    tab = await open_tab(base)
+    try:
+        await tab.until("Lesson 1")
+        status, page = await _page(base)
+        assert status == 503 and said in page, page
+        with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+            await waiting.ws_connect(base.replace("http", "ws") + "/ws", origin=base)
+        assert refused.value.status == 503
+        assert len(folders(sessions)) == 1
+        again = await tab.http.get(base + "/")  # the running session's own browser is still served
+        assert again.status == 200
+    finally:
+        await waiting.close()
+        await close_tab(tab)
+
+
+async def test_an_idle_session_is_closed_and_its_unused_folder_removed(course_server):
+    base, sessions = course_server(idle_s=3)
+    tab = await open_tab(base)
+    try:
+        await tab.until("Lesson 1")
+        (folder,) = folders(sessions)
+        message = await asyncio.wait_for(tab.websocket.receive(), STARTUP_S)
+        while message.type in (aiohttp.WSMsgType.BINARY, aiohttp.WSMsgType.TEXT):
+            message = await asyncio.wait_for(tab.websocket.receive(), STARTUP_S)
+        assert message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED), message
+        wait_for(lambda: not folder.exists() and not app_processes(folder), "the app ended and its unused folder went")
+    finally:
+        await close_tab(tab)
+
+
+class _Recorder:
+    """An app service that records what the server passes on."""
+
+    def __init__(self) -> None:
+        self.sizes: list[tuple[int, int]] = []
+        self.keys: list[bytes] = []
+
+    async def set_terminal_size(self, width: int, height: int) -> None:
+        self.sizes.append((width, height))
+
+    async def send_bytes(self, data: bytes) -> None:
+        self.keys.append(data)
+
+
+class _Browser:
+    """A websocket's server side fed a list of text messages, then closed."""
+
+    def __init__(self, messages: list[str]) -> None:
+        self.messages = messages
+        self.closed = False
+
+    async def receive(self, timeout=None):
+        if not self.messages:
+            self.closed = True
+            return aiohttp.WSMessage(aiohttp.WSMsgType.CLOSE, None, None)
+        return aiohttp.WSMessage(aiohttp.WSMsgType.TEXT, self.messages.pop(0), None)
+
+
+async def test_every_resize_is_clamped_and_bad_messages_are_ignored(tmp_path):
+    from attnpos.tui.web.serve import MAX_SIZE, MIN_SIZE, CourseServer
+    from attnpos.tui.web.sessions import SessionBook
+
+    attack = '["resize",{"width":8000,"height":8000}]'
+    assert len(attack) == 39  # the red team's was 43 bytes, with spaces
+    messages = [attack, '["resize",{"width":0,"height":-5}]', '["resize",{"width":"x","height":null}]', "not json", "[]", '["stdin",5]', '["stdin","q"]']
+    book = SessionBook(tmp_path)
+    try:
+        app = _Recorder()
+        await CourseServer("127.0.0.1", 1, book, strict=False)._process_messages(_Browser(messages), app)  # type: ignore[arg-type]
+    finally:
+        book.close()
+    assert app.sizes == [(MAX_SIZE, MAX_SIZE), (MIN_SIZE, MIN_SIZE), (80, 24)]
+    assert app.keys == [b"q"]
+
+
+def test_session_tokens_are_the_servers_own_and_outlive_a_restart_only_with_saved_progress(tmp_path):
+    from attnpos.tui.web.sessions import TOKENS_FILE, SessionBook, SessionsInUse
+
+    book = SessionBook(tmp_path)
+    with pytest.raises(SessionsInUse):
+        SessionBook(tmp_path)  # a second server on the same folders
+    assert book.folder_of(PLANTED) is None
+    used, used_folder = book.issue(PLANTED)
+    unused, unused_folder = book.issue("")
+    assert used != PLANTED and used_folder != unused_folder
+    replaced, same = book.issue(used)
+    assert same == used_folder and book.folder_of(used) is None and book.folder_of(replaced) == used_folder
+    for folder in (used_folder, unused_folder):
+        book.path(folder).mkdir()
+    (book.path(used_folder) / "progress.json").write_text("{}")
+    book.ended(used_folder)
+    book.ended(unused_folder)
+    assert not book.path(unused_folder).exists()
+    assert replaced not in (tmp_path / TOKENS_FILE).read_text()  # only digests are written
+    assert (tmp_path / TOKENS_FILE).stat().st_mode & 0o077 == 0
+    book.close()
+    (tmp_path / ("b" * 32)).mkdir()  # a folder a stopped server left, never used
+    (tmp_path / "my-notes").mkdir()  # not a session's: never touched
+    again = SessionBook(tmp_path)
+    try:
+        assert again.folder_of(replaced) == used_folder and again.folder_of(unused) is None
+        assert not (tmp_path / ("b" * 32)).exists() and (tmp_path / "my-notes").exists()
+    finally:
+        again.close()
