@@ -561,3 +561,20 @@ def test_session_tokens_are_the_servers_own_and_outlive_a_restart_only_with_save
         assert not (tmp_path / ("b" * 32)).exists() and (tmp_path / "my-notes").exists()
     finally:
         again.close()
+
+
+def test_tokens_of_pages_never_used_are_bounded(tmp_path, monkeypatch):
+    """A client loading the page again and again without cookies makes tokens, only in memory, the oldest forgotten first."""
+    from attnpos.tui.web import sessions
+    from attnpos.tui.web.sessions import SessionBook
+
+    monkeypatch.setattr(sessions, "MAX_UNSAVED", 20)
+    book = SessionBook(tmp_path)
+    try:
+        first, _ = book.issue("")
+        issued = [book.issue("")[0] for _ in range(100)]
+        assert book.folder_of(first) is None and book.folder_of(issued[-1]) is not None
+        assert sum(book.folder_of(token) is not None for token in issued) <= 20
+        assert not folders(tmp_path) and not (tmp_path / sessions.TOKENS_FILE).exists()
+    finally:
+        book.close()

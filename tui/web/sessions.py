@@ -103,8 +103,11 @@ class SessionBook:
             shutil.rmtree(self.root / folder, ignore_errors=True)
 
     def _forget_oldest_unsaved(self, keep: frozenset[str]) -> None:
+        """Past ``MAX_UNSAVED`` tokens, forget the oldest unsaved ones down to nine tenths (so the scan is rare)."""
+        if len(self._tokens) <= MAX_UNSAVED:
+            return
         unsaved = [(entry.issued, digest) for digest, entry in self._tokens.items() if entry.folder not in keep and not self.saved(entry.folder)]
-        excess = len(unsaved) - MAX_UNSAVED
+        excess = len(unsaved) - MAX_UNSAVED * 9 // 10
         for _, digest in sorted(unsaved)[: max(excess, 0)]:
             del self._tokens[digest]
 
