@@ -11,8 +11,8 @@ its terminal to xterm.js in the page. What this adds:
   nothing);
 * one app per folder: a second tab of the same session closes the first's
   app, which saves, before its own starts;
-* caps on the apps running, per client address and in all, a page saying so
-  when full, and an app closed after ``idle_s`` without a key or a resize;
+* caps on the apps running, per client address (loopback aside: SSH
+  tunnels all arrive from it) and in all, a page saying so when full, and an app closed after ``idle_s`` without a key or a resize;
 * every terminal size clamped, the URL's and each ``resize`` message's;
 * a refusal to listen beyond this machine unless learner code is fully
   confined, since every learner's code runs here.
@@ -50,7 +50,7 @@ class SessionLimits:
     """How many apps run at once and how long one may sit idle."""
 
     total: int = 64  # about 40 MiB each
-    per_client: int = 4  # one client address: a browser or two, or a few learners behind one address
+    per_client: int = 4  # one client address other than loopback: a browser or two, or a few learners behind one address
     idle_s: float = 30 * 60  # no key and no resize for this long: the app quits (saving, as a closed tab does)
 
 
@@ -231,7 +231,8 @@ class CourseServer(Server):
             return None
         if len(self.live) >= self.limits.total:
             return f"{len(self.live)} sessions are open on this server, its most. Try again in a few minutes."
-        if sum(session.client == client for session in self.live.values()) >= self.limits.per_client:
+        # Loopback clients are this machine or anyone's SSH tunnel: told apart by nothing, counted in the total only.
+        if not is_loopback(client) and sum(session.client == client for session in self.live.values()) >= self.limits.per_client:
             return f"{self.limits.per_client} sessions are open from your address, its most. Close a tab of the course, then reload this page."
         return None
 
