@@ -453,7 +453,7 @@ def this_machines_address() -> str | None:
     """An address of this machine other than loopback (a client from it is one the per-client cap counts), or None."""
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
         try:
-            probe.connect(("192.0.2.255", 9))  # no packet is sent: this only picks the outgoing interface
+            probe.connect(("198.51.100.1", 9))  # TEST-NET-2; no packet is sent: this only picks the outgoing interface
         except OSError:
             return None
         address = probe.getsockname()[0]
@@ -492,8 +492,16 @@ async def test_sessions_are_capped_in_all_and_per_client_with_a_page_saying_so(c
 async def test_an_idle_session_is_closed_and_its_unused_folder_removed(course_server):
     base, sessions = course_server(idle_s=3)
     tab = await open_tab(base)
+
+    async def keep_busy():  # a start slower than the idle time (a loaded machine) must not end the session first
+        while True:
+            await tab.websocket.send_json(["resize", {"width": 100, "height": 30}])
+            await asyncio.sleep(0.5)
+
+    busy = asyncio.create_task(keep_busy())
     try:
         await tab.until("Lesson 1")
+        busy.cancel()
         (folder,) = folders(sessions)
         message = await asyncio.wait_for(tab.websocket.receive(), STARTUP_S)
         while message.type in (aiohttp.WSMsgType.BINARY, aiohttp.WSMsgType.TEXT):
@@ -501,6 +509,7 @@ async def test_an_idle_session_is_closed_and_its_unused_folder_removed(course_se
         assert message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED), message
         wait_for(lambda: not folder.exists() and not app_processes(folder), "the app ended and its unused folder went")
     finally:
+        busy.cancel()
         await close_tab(tab)
 
 
