@@ -63,6 +63,7 @@ def serve(host: str, port: int, sessions_dir: Path | None, data_dir: Path | None
     from attnpos.lessons.checker import ConfinementUnavailable, open_checker
     from attnpos.lessons.course.progress import default_data_dir
     from attnpos.tui.web.serve import CourseServer, is_loopback
+    from attnpos.tui.web.sessions import SessionBook, SessionsInUse
 
     if not 1 <= port <= 65535:
         raise UsageError("--port must be between 1 and 65535")
@@ -86,5 +87,14 @@ def serve(host: str, port: int, sessions_dir: Path | None, data_dir: Path | None
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise UsageError(f"cannot make {shown_path(folder)}: {error.strerror or error}") from None
-    CourseServer(host, port, folder, strict=public).serve()
+    try:
+        sessions = SessionBook(folder)
+    except SessionsInUse as reason:
+        raise UsageError(str(reason)) from None
+    except OSError as error:
+        raise UsageError(f"cannot use {shown_path(folder)}: {error.strerror or error}") from None
+    try:
+        CourseServer(host, port, sessions, strict=public).serve()
+    finally:
+        sessions.close()
     return 0

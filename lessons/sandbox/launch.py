@@ -1,7 +1,7 @@
 """Starting the fork server: a clean environment, and inside bubblewrap when asked.
 
-The server inherits no secret: its environment is an allow-list (the
-command path, the locale, the BLAS settings), with ``HOME`` pointing at its
+The server inherits no secret: its environment is an allow-list of exact
+names (the command path, the locale, a few BLAS settings), with ``HOME`` pointing at its
 run folders, so ``os.environ`` and ``/proc/self/environ`` of a learner
 process show nothing of the user's. In bubblewrap it gets its own user,
 PID, network, IPC, UTS and cgroup namespaces, sees read-only only the
@@ -27,9 +27,13 @@ SERVER_BOOT = (
     "import sys; from attnpos.lessons.sandbox.server import serve; serve(int(sys.argv[1]), sys.argv[2], sys.argv[3] == 'bwrap', sys.argv[4], sys.argv[5:])"
 )
 # One BLAS thread: the fork server must stay single-threaded to fork safely.
-_SINGLE_THREAD_ENV = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
-_PASSED_ENV = ("PATH", "LANG", "LANGUAGE", "TZ")
-_PASSED_ENV_PREFIXES = ("LC_", "OPENBLAS_", "OMP_", "MKL_", "BLIS_")
+_SINGLE_THREAD_ENV = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "BLIS_NUM_THREADS": "1"}
+# Exact names only: a prefix would pass whatever shares it (SSH forwards LC_* by default, so LC_DEPLOY_TOKEN would
+# reach the learner, and MKL_LICENSE_KEY with MKL_).
+_LOCALE_CATEGORIES = ("ALL", "CTYPE", "NUMERIC", "TIME", "COLLATE", "MONETARY", "MESSAGES", "PAPER", "NAME", "ADDRESS", "TELEPHONE")
+_LOCALE_ENV = ("LANG", "LANGUAGE", *(f"LC_{category}" for category in (*_LOCALE_CATEGORIES, "MEASUREMENT", "IDENTIFICATION")))
+_BLAS_ENV = ("OPENBLAS_CORETYPE", "OPENBLAS_VERBOSE", "MKL_CBWR", "MKL_ENABLE_INSTRUCTIONS", "MKL_DEBUG_CPU_TYPE", "BLIS_ARCH_TYPE")
+_PASSED_ENV = frozenset(("PATH", "TZ", *_LOCALE_ENV, *_BLAS_ENV))
 # Inside bubblewrap: where run folders live, and the tmpfs holding them (all runs of one server together).
 _BWRAP_RUNS = "/tmp/attnpos-runs"
 _BWRAP_TMPFS_BYTES = 512 * 1024 * 1024
@@ -38,7 +42,7 @@ _SYSTEM_READ_ONLY = ("/usr", "/lib", "/lib64", "/bin", "/etc/ld.so.cache", "/etc
 
 def clean_environment(home: str) -> dict[str, str]:
     """The allow-listed environment for the fork server, ``HOME`` set to ``home``."""
-    kept = {name: value for name, value in os.environ.items() if name in _PASSED_ENV or name.startswith(_PASSED_ENV_PREFIXES)}
+    kept = {name: value for name, value in os.environ.items() if name in _PASSED_ENV}
     return {**kept, **_SINGLE_THREAD_ENV, "HOME": home}
 
 

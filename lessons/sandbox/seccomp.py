@@ -15,7 +15,8 @@ sees a plain ``PermissionError``:
   ``fcntl(F_SETOWN/F_SETOWN_EX/F_SETSIG/F_SETLEASE)`` or ``FIOSETOWN`` (the kernel
   would send SIGIO, or any signal, to the owner it names);
   limits may be read, never set (root could lift its own memory cap), no
-  scheduler priority, no ``fanotify``/``inotify`` watches, no ``truncate`` by path;
+  scheduler priority, no ``fanotify``/``inotify`` instances or watches, no ``epoll``
+  instances (both per-user kernel quotas), no ``truncate`` by path;
 * no mounts or namespaces (``mount``, ``unshare``, ``setns``, ``chroot``, the
   new mount API), no ``chmod``/``chown``/xattrs/times on any file (Landlock
   does not cover those), no ``TIOCSTI`` keystroke injection into a terminal, no
@@ -151,6 +152,12 @@ _DENIED = {
     "fanotify_init": 300,
     "fanotify_mark": 301,
     "inotify_add_watch": 254,
+    # Per-user kernel quotas an answer never needs: inotify instances (128 per user by default: taking them all
+    # breaks the user's editors and watchers) and epoll watches (kernel memory outside the memory cap).
+    "inotify_init": 253,
+    "inotify_init1": 294,
+    "epoll_create": 213,
+    "epoll_create1": 291,
     # SysV IPC and POSIX message queues: objects outside the process, the memory cap and the run (shared memory
     # outlives them until reboot), reachable by other programs of the same user; Landlock does not see them.
     "shmget": 29,

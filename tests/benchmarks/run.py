@@ -392,7 +392,7 @@ async def _open_sessions(port: int, count: int, marker: bytes, timeout: float = 
     async def one():
         http = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
         (await http.get(f"http://127.0.0.1:{port}/")).release()
-        websocket = await http.ws_connect(f"ws://127.0.0.1:{port}/ws?width=80&height=24")
+        websocket = await http.ws_connect(f"ws://127.0.0.1:{port}/ws?width=80&height=24", origin=f"http://127.0.0.1:{port}")
         seen = b""
         while marker not in seen:
             message = await asyncio.wait_for(websocket.receive(), timeout)

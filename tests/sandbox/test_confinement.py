@@ -274,7 +274,11 @@ def test_files_outside_the_run_folder_cannot_be_read(sandbox, tmp_path):
 
 def test_the_environment_holds_no_secret(monkeypatch):
     monkeypatch.setenv("ATTNPOS_HOSTILE_SECRET", "s3cret-api-key")
-    with Sandbox(max_workers=1) as box:  # a server started while the secret is set
+    # Names that share a prefix with what the sandbox passes: SSH forwards LC_* by default.
+    monkeypatch.setenv("LC_DEPLOY_TOKEN", "s3cret-deploy-token")
+    monkeypatch.setenv("MKL_LICENSE_KEY", "s3cret-licence")
+    monkeypatch.setenv("LC_ALL", "C.UTF-8")  # an exact name the sandbox passes, so the test sees passing work
+    with Sandbox(max_workers=1) as box:  # a server started while the secrets are set
         result = box.run_source(
             PRELUDE
             + textwrap.dedent("""
@@ -283,11 +287,16 @@ def test_the_environment_holds_no_secret(monkeypatch):
                 seen += int(b"s3cret" in open("/proc/self/environ", "rb").read())
             except OSError:
                 pass
+            passed = int(os.environ.get("LC_ALL") == "C.UTF-8")
+            raise ValueError(repr(sorted(os.environ)))  # as the red team's answer did: the names in its message
         """),
-            ["seen"],
+            ["seen", "passed"],
             QUICK,
         )
-    assert result.status == "ok" and result.values["seen"].item() == 0
+    assert result.status == "error", (result.status, result.detail)
+    assert "s3cret" not in result.error.message and "LC_DEPLOY_TOKEN" not in result.error.message
+    assert "MKL_LICENSE_KEY" not in result.error.message and "LC_ALL" in result.error.message
+    assert result.values["seen"].item() == 0 and result.values["passed"].item() == 1
 
 
 def test_no_tcp_or_udp_reaches_a_listener_on_localhost(sandbox):
@@ -725,6 +734,28 @@ refused += blocked(lambda: call(240, b"/attnpos-hostile", os.O_CREAT | os.O_RDWR
 
 def _sysv_objects() -> str:
     return "".join(Path(f"/proc/sysvipc/{kind}").read_text() for kind in ("shm", "msg", "sem") if Path(f"/proc/sysvipc/{kind}").exists())
+
+
+QUOTA_ATTACK = """
+import select
+held = []
+def take(make):
+    while len(held) < 4096:
+        held.append(make())
+refused = blocked(lambda: take(lambda: call(294, 0)))  # inotify_init1: the user's 128 instances
+refused += blocked(lambda: take(lambda: call(253)))  # inotify_init
+refused += blocked(lambda: take(select.epoll))  # epoll_create1: each watch is kernel memory outside the cap
+refused += blocked(lambda: take(lambda: call(213, 1)))  # epoll_create
+taken = len(held)
+"""
+
+
+def test_per_user_kernel_quotas_cannot_be_taken(sandbox):
+    """inotify instances (128 per user: the user's editors fail meanwhile) and epoll watches (kernel memory)."""
+    needs(sandbox, "seccomp")
+    result = run(sandbox, IPC_ATTACK.split("IPC_PRIVATE")[0] + QUOTA_ATTACK, ("refused", "taken"))
+    assert_refused(result, 4)
+    assert result.values["taken"].item() == 0
 
 
 def test_sysv_ipc_and_message_queues_are_refused(sandbox):

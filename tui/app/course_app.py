@@ -270,7 +270,12 @@ class AttnposApp(App):
         return Path.cwd()
 
     def deliver_screenshot(self, filename: str | None = None, path: str | None = None, time_format: str | None = None) -> str | None:
-        """Save an SVG of the screen and say where, or why it could not be saved (a terminal app saves locally)."""
+        """Save an SVG of the screen and say where, or why it could not be saved (a terminal app saves locally).
+
+        Served to a browser (`attnpos serve`), Textual's own delivery sends it to the browser: never onto the host's disk.
+        """
+        if self.is_web:
+            return super().deliver_screenshot(filename, None, time_format)
         folder = Path(path) if path else self.screenshot_folder()
         try:
             saved = self.save_screenshot(filename, str(folder), time_format)
