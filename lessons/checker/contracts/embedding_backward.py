@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from attnpos.lessons.checker.contracts.common import Contract, Question, Rerun, Runs
+from attnpos.lessons.checker.contracts.common import NUMPY_ONLY, Contract, Question, Rerun, Runs
 from attnpos.lessons.checker.contracts.table_reading import (
     close,
     off_by,
@@ -26,8 +26,7 @@ from attnpos.lessons.checker.values import Values, dtype_roundoff, real_array
 from attnpos.lessons.checker.verdicts import Mistake, Passed, shape_text
 
 NAMES = ("wte", "ids", "grad_out", "out", "grad_wte")
-LIBRARY_NAMES = ("embed", "embed_backward", "onehot_backward", "embedding_tables")
-BORROWS = Question("borrows", (LIBRARY_NAMES,))
+BORROWS = NUMPY_ONLY
 BUFFERED = Question("augments_subscript", ("grad_wte",))  # `grad[ids] += g` rather than an assignment
 CHANGED = "`ids` replaced by other ids (other repeats) and `grad_out` by other gradients"
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from attnpos.core import attend, rope_inv_freq, rope_rotate
-from attnpos.lessons.checker.contracts.common import Contract, Rerun, Runs, close
+from attnpos.lessons.checker.contracts.common import NUMPY_AND_SOFTMAX, Contract, Rerun, Runs, close
 from attnpos.lessons.checker.separation import Figure, Hypotheses
 from attnpos.lessons.checker.substitutes import POSITION_SHIFT as SHIFT
 from attnpos.lessons.checker.values import SAFETY, Values, dtype_roundoff, gap, read_head, read_output, real_array
@@ -170,6 +170,8 @@ def _judge_run(a: Answer) -> None:
 
 
 def judge(runs: Runs) -> Passed:
+    if runs.says(NUMPY_AND_SOFTMAX):
+        raise Mistake("mismatch", "borrowed", name="q")
     first = _read(runs.first)
     _judge_run(first)
     second = _read(runs.second(CHANGED))
@@ -222,6 +224,7 @@ ROPE = Contract(
     judge=judge,
     diagnoses=("rotated-v", "rotated-x", "one-angle", "opposite-sign", "other-layout", "off-by-one", "mismatch"),
     hypotheses=hypotheses,
+    questions=(NUMPY_AND_SOFTMAX,),
     typed=("q", "k"),  # a right out is the same after the shift: it cannot be told from a typed one, and is judged from q and k
     described={
         "rotated-v": "v rotated too",

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from attnpos.core.sinusoidal_encoding import BASE, shift_error, shift_matrix
-from attnpos.lessons.checker.contracts.common import Contract, Question, Rerun, Runs, figure_mistake
+from attnpos.lessons.checker.contracts.common import NUMPY_ONLY, Contract, Rerun, Runs, figure_mistake
 from attnpos.lessons.checker.contracts.table_reading import close, off_by, read_shaped, read_whole, rounding
 from attnpos.lessons.checker.separation import Figure, Hypotheses
 from attnpos.lessons.checker.values import Values, dtype_roundoff, reported_rounding, scalar
@@ -21,8 +21,7 @@ from attnpos.lessons.checker.verdicts import Mistake, Passed
 
 NAMES = ("T", "C", "k", "pe", "M", "shift_error")
 CHANGED = "`C` four channels wider and `k` two positions longer"
-LIBRARY_NAMES = ("sinusoidal", "shift_matrix", "shift_blocks", "shifted_by_blocks", "sinusoidal_encoding")
-BORROWS = Question("borrows", (LIBRARY_NAMES,))
+BORROWS = NUMPY_ONLY
 MAX_POSITIONS, MAX_CHANNELS = 4096, 1024
 
 
