@@ -123,6 +123,8 @@ def _bias_after_softmax(weights: np.ndarray, scores: np.ndarray, bias: np.ndarra
     candidates = (
         ("", softmax(scores) + bias),
         ("", softmax(scores + np.where(causal, 0.0, -np.inf)) + bias),
+        ("", softmax(scores) + np.where(causal, bias, 0.0)),  # the bias's −inf left out (nan_to_num, or a finite bias)
+        ("", masked),  # added after the softmax, then the later keys zeroed
         ("renormalised", masked / masked.sum(axis=-1, keepdims=True)),
         ("twice", softmax(softmax(scores) + bias)),
     )
@@ -133,6 +135,15 @@ def _bias_after_softmax(weights: np.ndarray, scores: np.ndarray, bias: np.ndarra
         if same_infinities and np.all(np.abs(np.where(finite, late - weights, 0.0)) <= allowed):
             return how
     return None
+
+
+def _leading_instead_of_every_other(H: int) -> np.ndarray | None:
+    """The slopes of a head count that is not a power of two with the extra heads' slopes taken from the front of the
+    doubled sequence (``get_slopes(2 * closest)[: H - closest]``) instead of every other one (``[0::2]``); None for a power of two."""
+    closest = 2 ** math.floor(math.log2(H))
+    if closest == H:
+        return None
+    return np.concatenate([alibi_slopes(closest), alibi_slopes(2 * closest)[: H - closest]])
 
 
 def _judge_run(values: Values) -> tuple[int, np.ndarray]:
@@ -150,6 +161,10 @@ def _judge_run(values: Values) -> tuple[int, np.ndarray]:
             raise Mistake("heads-from-zero", name="slopes")
         if np.all(np.isfinite(slopes)) and np.max(np.abs(slopes - naive_slopes(H))) <= slope_tolerance:
             raise Mistake("naive-slopes", name="slopes", heads=H)
+        if np.all(np.isfinite(slopes)) and (leading := _leading_instead_of_every_other(H)) is not None:
+            if np.max(np.abs(slopes - leading)) <= slope_tolerance * np.max(right) + float(np.max(reported_rounding(right))):
+                closest = 2 ** math.floor(math.log2(H))
+                raise Mistake("mismatch", "every-other", name="slopes", heads=H, closest=closest, last=H - 1, extra=H - closest, doubled=2 * closest)
         raise Mistake("mismatch", "array", name="slopes", got=f"{gap(np.nan_to_num(slopes), right):.3g}")
 
     bias = _array(values, "bias", (H, T, T), H)
@@ -204,7 +219,7 @@ def judge(runs: Runs) -> Passed:
         raise Mistake("mismatch", "typed", name="slopes")  # typed for this head count, they cannot fit another
     second = runs.second(CHANGED)
     if count(second, "n_heads", 1, ALIBI_MAX_HEADS) == H:
-        raise Mistake("rerun-failed", changed=CHANGED, failure="the script sets n_heads again after using it")
+        raise Mistake("rerun-failed", "set-again", changed=CHANGED, failure="the script sets `n_heads` again after the checker changed it", reset="n_heads")
     for name in ("slopes", "bias", "weights"):
         if second[name].shape == runs.first[name].shape and np.array_equal(second[name], runs.first[name]):
             raise Mistake("mismatch", "typed", name=name)

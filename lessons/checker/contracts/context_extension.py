@@ -78,9 +78,10 @@ def _judge_run(values: Values) -> None:
     right_pi = pi_inv_freq(right, s)
     if not _agrees(pi, right_pi, tolerance):
         if _agrees(pi, right * s, tolerance):
-            raise Mistake("wrong-way", name="inv_freq_pi", how="multiplies every frequency by the factor, so the turns get faster")
+            raise Mistake("wrong-way", "pi", name="inv_freq_pi", how="multiplies every frequency by the factor, so the turns get faster", factor=f"{s:g}")
         if _agrees(pi, 1.0 / (theta * s) ** exponents, tolerance):
-            raise Mistake("pi-on-base", name="inv_freq_pi")
+            # pair i is divided by s^(2i/hs): 1 for pair 0, s^((hs−2)/hs) for the slowest, never s itself
+            raise Mistake("pi-on-base", name="inv_freq_pi", factor=f"{s:g}", slowest=f"{s ** ((hs - 2) / hs):.3g}", pair=hs // 2 - 1)
         raise _mismatch("inv_freq_pi", right_pi, pi)
 
     base = scalar(values, "base_ntk")
@@ -122,7 +123,7 @@ def judge(runs: Runs) -> Passed:
     _judge_run(runs.first)
     second = runs.second(CHANGED)
     if scalar(second, "factor") == scalar(runs.first, "factor"):
-        raise Mistake("rerun-failed", changed=CHANGED, failure="the script sets factor again after using it")
+        raise Mistake("rerun-failed", "set-again", changed=CHANGED, failure="the script sets `factor` again after the checker changed it", reset="factor")
     for name in ("inv_freq_pi", "base_ntk", "inv_freq_ntk"):
         if np.array_equal(second[name], runs.first[name]):
             raise Mistake("mismatch", "typed", name=name)

@@ -98,7 +98,7 @@ def _backward(values: Values, wpe: np.ndarray, ids: np.ndarray, roundoff: float,
     if ids.max() < max_len:
         np.add.at(by_id, ids.reshape(-1), grad_out.reshape(-1, C))
         if close(grad, by_id, tol):
-            raise Mistake("by-token-id", name="grad_wpe")
+            raise Mistake("by-token-id", "gradient", name="grad_wpe")  # x was judged right: the lookup is by position
     if T < max_len:
         shifted = np.zeros((max_len, C))
         shifted[1 : T + 1] = grad_out.sum(axis=0)
@@ -133,7 +133,9 @@ def _full_length(values: Values) -> None:
     max_len = wpe.shape[0]
     long_ids = read_ids(values, "long_ids", wte.shape[0])
     if long_ids.shape[-1] != max_len:
-        raise Mistake("rerun-failed", changed=FULL_LENGTH, failure="the script sets `long_ids` again after the checker changed it")
+        raise Mistake(
+            "rerun-failed", "set-again", changed=FULL_LENGTH, failure="the script sets `long_ids` again after the checker changed it", reset="long_ids"
+        )
     too_long = values["too_long"]
     if too_long.size == 0:
         raise Mistake("length-check", "refuses-max-len", name="too_long", max_len=max_len, changed=FULL_LENGTH)
@@ -150,7 +152,7 @@ def judge(runs: Runs) -> Passed:
     _judge_run(runs.first, runs)
     rerun = runs.second(CHANGED)
     if np.array_equal(rerun["ids"], runs.first["ids"]):
-        raise Mistake("rerun-failed", changed=CHANGED, failure="the script sets `ids` again after the checker changed it")
+        raise Mistake("rerun-failed", "set-again", changed=CHANGED, failure="the script sets `ids` again after the checker changed it", reset="ids")
     passed = _judge_run(rerun, runs, runs.first)
     _full_length(runs.second(FULL_LENGTH))
     return passed

@@ -80,7 +80,9 @@ def _judge_run(values: Values, first: Values | None = None) -> Passed:
         for cause, wrong in candidates.items():
             if cause != "right" and close(pe, wrong, _table_tolerance(roundoff, T, C, cause)):
                 diagnosis, _, detail = cause.partition("/")
-                raise Mistake(diagnosis, detail, name="pe")
+                # the slowest pair's speed, 10000^((C − 2)/C) radians a step once the sign is lost: a figure of the learner's C
+                slowest = BASE ** ((C - 2) / C)
+                raise Mistake(diagnosis, detail, name="pe", C=C, slowest=f"{slowest:,.4g}", pair=C // 2 - 1)
         raise Mistake("mismatch", name="pe", got=off_by(pe, candidates["right"]))
     M = read_shaped(values, "M", (C, C))
     expected_M = shift_matrix(k, C)
@@ -109,7 +111,7 @@ def judge(runs: Runs) -> Passed:
     _judge_run(runs.first)
     rerun = runs.second(CHANGED)
     if np.array_equal(rerun["C"], runs.first["C"]):
-        raise Mistake("rerun-failed", changed=CHANGED, failure="the script sets `C` again after the checker changed it")
+        raise Mistake("rerun-failed", "set-again", changed=CHANGED, failure="the script sets `C` again after the checker changed it", reset="C")
     return _judge_run(rerun, runs.first)
 
 

@@ -1,4 +1,4 @@
-"""A learned position table (nanoGPT's wpe): forward and backward for a batch."""
+"""No length check: wpe[:T] of 8 rows fails to broadcast against 10 tokens, NumPy's error and not one saying the sequence is too long."""
 import numpy as np
 
 rng = np.random.default_rng(7)

@@ -1,4 +1,4 @@
-"""A learned position table (nanoGPT's wpe): forward and backward for a batch."""
+"""A length check written >=: a sequence of exactly max_len tokens is refused too."""
 import numpy as np
 
 rng = np.random.default_rng(7)

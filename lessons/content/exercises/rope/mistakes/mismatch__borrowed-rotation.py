@@ -1,4 +1,4 @@
-"""RoPE in one head, half-split (Hugging Face's rotate_half)."""
+"""The course's own rope_rotate where the brief asks for the rotation written."""
 import numpy as np
 
 from attnpos.core import softmax
