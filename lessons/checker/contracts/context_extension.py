@@ -27,7 +27,7 @@ MAX_WIDTH = 4096
 def _above_one(values: Values, name: str) -> float:
     number = scalar(values, name)
     if not number > 1:
-        raise Mistake("bad-type", "base", name=name, got=describe(values[name]))
+        raise Mistake("bad-value", "base", name=name, got=describe(values[name]))
     return number
 
 
@@ -160,7 +160,7 @@ CONTEXT_EXTENSION = Contract(
     names=NAMES,
     reruns=(Rerun({"factor": "other_factor(factor)"}, CHANGED),),
     judge=judge,
-    diagnoses=("wrong-way", "wrong-exponent", "uniform-ntk", "pi-on-base", "mismatch"),
+    diagnoses=("bad-value", "wrong-way", "wrong-exponent", "uniform-ntk", "pi-on-base", "mismatch"),
     hypotheses=hypotheses,
     typed=("inv_freq_pi", "base_ntk", "inv_freq_ntk"),
     questions=(NUMPY_ONLY,),

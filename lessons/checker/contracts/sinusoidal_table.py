@@ -66,7 +66,7 @@ def _judge_run(values: Values, first: Values | None = None) -> Passed:
     T = read_whole(values, "T", 2, MAX_POSITIONS)
     C = read_whole(values, "C", 2, MAX_CHANNELS)
     if C % 2:
-        raise Mistake("bad-shape", "odd-width", name="C", value=C)
+        raise Mistake("bad-value", "odd-width", name="C", value=C)
     k = read_whole(values, "k", 1, T - 1)
     if first is not None:
         for name in ("pe", "M"):  # the rerun changed C and k: an honest table and M change shape and values
@@ -140,7 +140,7 @@ SINUSOIDAL_TABLE = Contract(
     names=NAMES,
     reruns=(Rerun({"C": "wider(C)", "k": "farther(k, T)"}, CHANGED),),
     judge=judge,
-    diagnoses=("exponent-i", "frequency-per-channel", "sign-flipped", "from-one", "sin-cos-swapped", "halves", "mismatch"),
+    diagnoses=("bad-value", "exponent-i", "frequency-per-channel", "sign-flipped", "from-one", "sin-cos-swapped", "halves", "mismatch"),
     hypotheses=hypotheses,
     typed=("pe", "M"),
     questions=(BORROWS,),
