@@ -216,7 +216,9 @@ def borrows(source: str, allowed: Collection[str]) -> bool:
     modules: set[str] = set()  # names bound to an attnpos module by `import attnpos…`
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "attnpos":
-            if any(alias.name not in allowed for alias in node.names):
+            packages = {alias.asname or alias.name for alias in node.names if alias.name in ATTNPOS_PACKAGES}  # from attnpos import core
+            modules |= packages
+            if any(alias.name not in allowed and (alias.asname or alias.name) not in packages for alias in node.names):
                 return True
         if isinstance(node, ast.Import):
             modules |= {alias.asname or alias.name.split(".")[0] for alias in node.names if alias.name.split(".")[0] == "attnpos"}
