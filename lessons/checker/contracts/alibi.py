@@ -278,6 +278,9 @@ def hypotheses(values: Values) -> Hypotheses:
     if not math.log2(H).is_integer():  # for a power of two the formula is the official rule
         naive = naive_slopes(H)
         wrong["naive-slopes"] = head(naive, causal(-naive[:, None, None] * distance))
+    if (leading := _leading_instead_of_every_other(H)) is not None:
+        wrong["mismatch/every-other"] = head(leading, causal(-leading[:, None, None] * distance))
+    wrong["after-softmax/mask-dropped"] = {"weights": softmax(scores) + np.where(visible, -m * distance, 0.0)}
     roundoff = dtype_roundoff(values, NAMES)
     tolerance = {  # the judge's, without the allowance for rounded slopes
         "slopes": SAFETY * 8 * roundoff * float(np.max(right_slopes)),
@@ -304,6 +307,8 @@ ALIBI = Contract(
     described={
         "heads-from-zero": "heads counted from 0",
         "naive-slopes": "the power-of-two formula for any head count",
+        "mismatch/every-other": "the extra heads' slopes from the front of the doubled sequence",
+        "after-softmax/mask-dropped": "the bias added after the softmax with its mask left out",
         "symmetric": "the symmetric unmasked bias",
         "sign-flipped": "the sign flipped",
         "mask-forgotten/shortcut": "+m·j without the mask",
