@@ -200,23 +200,36 @@ def added_to_outputs(source: str, signal: str, outputs: tuple[str, ...]) -> bool
     return False
 
 
-def borrows(source: str, names: Collection[str]) -> bool:
-    """Whether the script imports any of ``names`` from attnpos (or reaches them as ``attnpos.core.<name>``).
+def borrows(source: str, allowed: Collection[str]) -> bool:
+    """Whether the script takes anything from attnpos beyond ``allowed`` (the ``softmax`` a starter imports).
 
-    A function of the learner's own that happens to share a name is not borrowing.
+    Every form counts: ``from attnpos.core import rope_rotate``, ``from
+    attnpos.core.rotary import *``, and any attribute reached through an
+    imported attnpos module (``import attnpos.core as c; c.alibi_slopes``).
+    A function of the learner's own that happens to share a name is not
+    borrowing; ``getattr``, ``__import__`` and ``importlib`` are not followed
+    (docs/CHECKING.md lists that limit).
     """
     tree = _question_tree(source)
     if tree is None:
         return False
+    modules: set[str] = set()  # names bound to an attnpos module by `import attnpos…`
     for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("attnpos"):
-            if any(alias.name in names or alias.name == "*" for alias in node.names):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "attnpos":
+            packages = {alias.asname or alias.name for alias in node.names if alias.name in ATTNPOS_PACKAGES}  # from attnpos import core
+            modules |= packages
+            if any(alias.name not in allowed and (alias.asname or alias.name) not in packages for alias in node.names):
                 return True
-        if isinstance(node, ast.Attribute) and node.attr in names and "attnpos" in ast.unparse(node.value):
-            return True
-        if isinstance(node, ast.Import) and any(alias.name.startswith("attnpos.") and alias.name.split(".")[-1] in names for alias in node.names):
+        if isinstance(node, ast.Import):
+            modules |= {alias.asname or alias.name.split(".")[0] for alias in node.names if alias.name.split(".")[0] == "attnpos"}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and _root(node) in modules and node.attr not in {*allowed, *ATTNPOS_PACKAGES}:
             return True
     return False
+
+
+# The packages on the way to a function of the course (`attnpos.core` of attnpos.core.softmax): a step, not a thing taken.
+ATTNPOS_PACKAGES = frozenset({"core", "lessons"})
 
 
 def augments_subscript(source: str, name: str) -> bool:
@@ -238,6 +251,12 @@ def calls_with(source: str, argument: str) -> bool:
     return any(isinstance(node, ast.Call) and any(isinstance(a, ast.Name) and a.id == argument for a in node.args) for node in ast.walk(tree))
 
 
+def raises(source: str) -> bool:
+    """Whether the script has a ``raise`` statement of its own anywhere (a length check's refusal, rather than NumPy's)."""
+    tree = _question_tree(source)
+    return tree is not None and any(isinstance(node, ast.Raise) for node in ast.walk(tree))
+
+
 # The questions a judge may ask of a script's source, by the name a contract's Question gives.
 QUESTIONS: dict[str, Callable[..., bool]] = {
     "indexes_by": indexes_by,
@@ -247,6 +266,7 @@ QUESTIONS: dict[str, Callable[..., bool]] = {
     "borrows": borrows,
     "augments_subscript": augments_subscript,
     "calls_with": calls_with,
+    "raises": raises,
 }
 
 

@@ -109,6 +109,17 @@ def other_ids(ids: object, wte: object) -> np.ndarray:
     return drawn.astype(dtype)
 
 
+def table_length_ids(long_ids: object, wpe: object) -> np.ndarray:
+    """learned-positions: the learner's long sequence cut to exactly as many tokens as the position table has rows.
+
+    A length check must let these through (T == max_len is legal); one
+    written with ``>=`` refuses them.
+    """
+    ids, rows = np.asarray(long_ids), np.asarray(wpe).shape[0]
+    dtype = ids.dtype if ids.dtype.kind in "iu" else np.int64
+    return np.resize(ids.reshape(-1), (*ids.shape[:-1], rows)).astype(dtype)
+
+
 def wider(C: object) -> int:
     """sinusoidal-table: four more channels (two more pairs)."""
     return int(C) + 4  # type: ignore[call-overload]

@@ -61,11 +61,17 @@ def _dimensions(ndim: tuple[int, ...]) -> str:
 
 
 def count(values: Values, name: str, low: int, high: int, even: bool = False) -> int:
-    """The named value as a whole number in [low, high] (even if asked); anything else, NaN included, is bad-type/count."""
+    """The named value as a whole number in [low, high] (even if asked).
+
+    Not a whole number (NaN included) is bad-type/count; a whole number
+    outside the range, or odd where pairs are needed, is bad-value/count.
+    """
     value = values[name]
     number = value.reshape(-1)[0] if value.size == 1 and value.dtype.kind in "iuf" else None
-    if number is None or not np.isfinite(number) or number != int(number) or (even and number % 2) or not low <= number <= high:
+    if number is None or not np.isfinite(number) or number != int(number):
         raise Mistake("bad-type", "count", name=name, got=describe(value), low=low, high=high)
+    if (even and number % 2) or not low <= number <= high:
+        raise Mistake("bad-value", "count", name=name, got=describe(value), low=low, high=high, even=" and even" if even else "")
     return int(number)
 
 

@@ -66,7 +66,6 @@ PROBLEMS = {
     "bad-type/not-whole": "`{name}` is {got}, but a whole number is needed.",
     "bad-shape/ids-range": "`{name}` holds {value}, but the table's rows are numbered 0 … {last}.",
     "bad-shape/whole-range": "`{name}` is {value}, but it must be between {low} and {high}.",
-    "bad-shape/odd-width": "`{name}` is {value}, but the channels come in (sine, cosine) pairs, so the width must be even.",
     "bad-shape/array-shape": "`{name}` has shape {shape}, but from your other arrays it should have shape {wanted}.",
     "bad-shape/transposed-table": "`{name}` has shape {shape}, the table's shape turned round: it needs one row per {rows}, shape {wanted}.",
     # Advice for each family of Python error, the same in every exercise (an exercise may say more in its own [messages]).
@@ -99,7 +98,10 @@ PROBLEMS = {
     "bad-shape/heads": "`{name}` has shape {shape}, but there are {heads} heads: {wanted} is needed.",
     "bad-shape/pairs": "`{name}` has shape {shape}, but a head of width {hs} has {pairs} channel pairs: ({pairs},) is needed.",
     "bad-type/count": "`{name}` is {got}, but a whole number from {low} to {high} is needed.",
-    "bad-type/base": "`{name}` is {got}, but a number greater than 1 is needed.",
+    "bad-value/base": "`{name}` is {got}, but a number greater than 1 is needed.",
+    "bad-value/count": "`{name}` is {got}, but a whole number from {low} to {high}{even} is needed.",
+    "bad-value/whole-range": "`{name}` is {value}, but it must be between {low} and {high}.",
+    "bad-value/odd-width": "`{name}` is {value}, but the channels come in (sine, cosine) pairs, so the width must be even.",
     "bad-shape/twin-slots": "`X` has shape {shape}, but the two copies sit at slots {a} and {b}, so at least {tokens} tokens are needed.",
 }
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from attnpos.lessons.checker import rerun
 from attnpos.lessons.checker.substitutes import VALUE_SCALE, scaled, twins_alike, varying_offset
@@ -86,3 +87,23 @@ def test_substitutes_keep_the_learners_kind_of_value():
     pos = np.arange(24.0).reshape(6, 4)
     alike = twins_alike(pos, X)
     assert np.array_equal(alike[4], alike[0]) and pos[4, 0] == 16.0  # the learner's own array is untouched
+
+
+@pytest.mark.parametrize(
+    "source, allowed, borrowed",
+    [
+        ("from attnpos.core import softmax", ("softmax",), False),
+        ("from attnpos.core import softmax", (), True),
+        ("from attnpos.core import rope_rotate", ("softmax",), True),
+        ("from attnpos.core.position import *", ("softmax",), True),
+        ("import attnpos.core as c\nc.softmax(x)", ("softmax",), False),
+        ("import attnpos.core as c\nc.alibi_slopes(12)", ("softmax",), True),
+        ("import attnpos\nattnpos.core.position.rope_rotate(x)", ("softmax",), True),
+        ("from attnpos import core\ncore.softmax(x)", ("softmax",), False),
+        ("from attnpos import core\ncore.ntk_base(1e4, 4.0, 128)", ("softmax",), True),
+        ("def rope_rotate(x):\n    return x\nrope_rotate(1)", ("softmax",), False),  # the learner's own function of the same name
+        ("import numpy as np\nnp.exp(1)", (), False),
+    ],
+)
+def test_borrowing_is_anything_of_attnpos_beyond_what_the_brief_allows(source, allowed, borrowed):
+    assert rerun.borrows(source, allowed) is borrowed

@@ -159,8 +159,9 @@ def test_the_halves_layout_is_named_not_called_a_mismatch(course, checker):
     assert verdict(course, checker, "sinusoidal-table", source).diagnosis == "halves"
 
 
-def test_a_table_that_quietly_runs_short_still_raises_and_passes(course, checker):
-    # No length check: wpe[:10] gives 8 rows, and adding them to 10 tokens fails to broadcast (a ValueError).
+def test_a_table_that_quietly_runs_short_is_no_length_check(course, checker):
+    # No length check: wpe[:10] gives 8 rows, and adding them to 10 tokens fails to broadcast (a ValueError of NumPy's,
+    # not one saying the sequence is too long, which the brief asks for: issue 35).
     source = (
         LEARNED_SETUP
         + (
@@ -169,7 +170,9 @@ def test_a_table_that_quietly_runs_short_still_raises_and_passes(course, checker
         )
         + LEARNED_TAIL
     )
-    assert verdict(course, checker, "learned-positions", source).passed
+    result = verdict(course, checker, "learned-positions", source)
+    assert (result.diagnosis, result.details.get("cause")) == ("length-check", "missing"), result.message
+    assert "refused by NumPy, not by you" in result.message and "table of 8 rows" in result.message, result.message
 
 
 def test_ids_set_again_after_use_is_a_failed_rerun_not_a_typed_figure(course, checker):

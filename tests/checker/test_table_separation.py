@@ -88,12 +88,17 @@ def embedding_values(ids, wte, seed, backward, dtype):
     return {"wte": wte.astype(dtype), "ids": ids, "grad_out": grad_out, "out": wte.astype(dtype)[ids], "grad_wte": grad_wte}
 
 
-def judged(exercise, first, rerun, source=ADD_AT_SOURCE):
-    """The judge's verdict; what ``source`` says is read here, as the learner's process reads it before its run."""
+def judged(exercise, first, rerun, source=ADD_AT_SOURCE, more=()):
+    """The judge's verdict; what ``source`` says is read here, as the learner's process reads it before its run.
+
+    ``more``: the values of the contract's further reruns, in its order.
+    """
     contract = CONTRACTS[exercise]
     answers = {question: answer(source, question.as_json()) for question in contract.questions}
+    reruns = (rerun, *more)
+    changed = tuple(planned.changed for planned in contract.reruns)[: len(reruns)]
     try:
-        contract.judge(Runs(first, (rerun,), ("",), (contract.changed,), answers))
+        contract.judge(Runs(first, reruns, ("",) * len(reruns), changed, answers))
     except Mistake as mistake:
         return mistake.diagnosis, mistake.cause
     return "passed", ""
@@ -153,14 +158,19 @@ def test_learned_judge_passes_right_answers_and_names_the_batch_mistakes(B, T, s
     V, C, max_len = 6, 4, 8
     wte, wpe = rng.standard_normal((V, C)), 0.02 * rng.standard_normal((max_len, C))
     long_ids = rng.integers(0, V, size=(1, max_len + 2))
-    source = "try:\n    too_long = add_positions(long_ids, wte, wpe)\nexcept ValueError:\n    too_long = np.zeros(0)"
+    source = (
+        "def add_positions(ids, wte, wpe):\n    if ids.shape[-1] > wpe.shape[0]:\n        raise ValueError('too long')\n"
+        "try:\n    too_long = add_positions(long_ids, wte, wpe)\nexcept ValueError:\n    too_long = np.zeros(0)"
+    )
+    full_length = substitutes.table_length_ids(long_ids, wpe)
 
-    def values(ids, backward):
+    def values(ids, backward, long=long_ids):
         grad_out = rng.standard_normal((*ids.shape, C))
         grad = np.zeros((max_len, C))
         grad[: ids.shape[1]] = backward(grad_out)
         x = wte[ids] + wpe[: ids.shape[1]]
-        return {"wte": wte, "wpe": wpe, "ids": ids, "grad_out": grad_out, "x": x, "grad_wpe": grad, "long_ids": long_ids, "too_long": np.zeros(0)}
+        too_long = np.zeros(0) if long.shape[-1] > max_len else wte[long] + wpe
+        return {"wte": wte, "wpe": wpe, "ids": ids, "grad_out": grad_out, "x": x, "grad_wpe": grad, "long_ids": long, "too_long": too_long}
 
     ids = rng.integers(0, V, size=(B, T))
     rerun_ids = substitutes.other_ids(ids, wte)
@@ -169,4 +179,5 @@ def test_learned_judge_passes_right_answers_and_names_the_batch_mistakes(B, T, s
         (lambda g: g.mean(axis=0), ("batch-not-summed", "mean")),
         (lambda g: g[-1], ("batch-not-summed", "one-sequence")),
     ]:
-        assert judged("learned-positions", values(ids, backward), values(rerun_ids, backward), source) == expected
+        full = values(ids, backward, full_length)
+        assert judged("learned-positions", values(ids, backward), values(rerun_ids, backward), source, (full,)) == expected

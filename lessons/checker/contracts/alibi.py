@@ -18,7 +18,7 @@ import math
 import numpy as np
 
 from attnpos.core import alibi_bias, alibi_slopes, softmax
-from attnpos.lessons.checker.contracts.common import Contract, Question, Rerun, Runs
+from attnpos.lessons.checker.contracts.common import NUMPY_AND_SOFTMAX, Contract, Question, Rerun, Runs
 from attnpos.lessons.checker.separation import Figure, Hypotheses
 from attnpos.lessons.checker.values import SAFETY, Values, count, describe, dtype_roundoff, gap, reported_rounding
 from attnpos.lessons.checker.verdicts import Mistake, Passed, shape_text
@@ -123,6 +123,8 @@ def _bias_after_softmax(weights: np.ndarray, scores: np.ndarray, bias: np.ndarra
     candidates = (
         ("", softmax(scores) + bias),
         ("", softmax(scores + np.where(causal, 0.0, -np.inf)) + bias),
+        ("", softmax(scores) + np.where(causal, bias, 0.0)),  # the bias's −inf left out (nan_to_num, or a finite bias)
+        ("", masked),  # added after the softmax, then the later keys zeroed
         ("renormalised", masked / masked.sum(axis=-1, keepdims=True)),
         ("twice", softmax(softmax(scores) + bias)),
     )
@@ -133,6 +135,15 @@ def _bias_after_softmax(weights: np.ndarray, scores: np.ndarray, bias: np.ndarra
         if same_infinities and np.all(np.abs(np.where(finite, late - weights, 0.0)) <= allowed):
             return how
     return None
+
+
+def _leading_instead_of_every_other(H: int) -> np.ndarray | None:
+    """The slopes of a head count that is not a power of two with the extra heads' slopes taken from the front of the
+    doubled sequence (``get_slopes(2 * closest)[: H - closest]``) instead of every other one (``[0::2]``); None for a power of two."""
+    closest = 2 ** math.floor(math.log2(H))
+    if closest == H:
+        return None
+    return np.concatenate([alibi_slopes(closest), alibi_slopes(2 * closest)[: H - closest]])
 
 
 def _judge_run(values: Values) -> tuple[int, np.ndarray]:
@@ -150,6 +161,10 @@ def _judge_run(values: Values) -> tuple[int, np.ndarray]:
             raise Mistake("heads-from-zero", name="slopes")
         if np.all(np.isfinite(slopes)) and np.max(np.abs(slopes - naive_slopes(H))) <= slope_tolerance:
             raise Mistake("naive-slopes", name="slopes", heads=H)
+        if np.all(np.isfinite(slopes)) and (leading := _leading_instead_of_every_other(H)) is not None:
+            if np.max(np.abs(slopes - leading)) <= slope_tolerance * np.max(right) + float(np.max(reported_rounding(right))):
+                closest = 2 ** math.floor(math.log2(H))
+                raise Mistake("mismatch", "every-other", name="slopes", heads=H, closest=closest, last=H - 1, extra=H - closest, doubled=2 * closest)
         raise Mistake("mismatch", "array", name="slopes", got=f"{gap(np.nan_to_num(slopes), right):.3g}")
 
     bias = _array(values, "bias", (H, T, T), H)
@@ -191,6 +206,8 @@ def _judge_run(values: Values) -> tuple[int, np.ndarray]:
 
 
 def judge(runs: Runs) -> Passed:
+    if runs.says(NUMPY_AND_SOFTMAX):
+        raise Mistake("mismatch", "borrowed", name="slopes")
     try:
         H, slopes = _judge_run(runs.first)
     except Mistake as mistake:
@@ -202,7 +219,7 @@ def judge(runs: Runs) -> Passed:
         raise Mistake("mismatch", "typed", name="slopes")  # typed for this head count, they cannot fit another
     second = runs.second(CHANGED)
     if count(second, "n_heads", 1, ALIBI_MAX_HEADS) == H:
-        raise Mistake("rerun-failed", changed=CHANGED, failure="the script sets n_heads again after using it")
+        raise Mistake("rerun-failed", "set-again", changed=CHANGED, failure="the script sets `n_heads` again after the checker changed it", reset="n_heads")
     for name in ("slopes", "bias", "weights"):
         if second[name].shape == runs.first[name].shape and np.array_equal(second[name], runs.first[name]):
             raise Mistake("mismatch", "typed", name=name)
@@ -261,6 +278,9 @@ def hypotheses(values: Values) -> Hypotheses:
     if not math.log2(H).is_integer():  # for a power of two the formula is the official rule
         naive = naive_slopes(H)
         wrong["naive-slopes"] = head(naive, causal(-naive[:, None, None] * distance))
+    if (leading := _leading_instead_of_every_other(H)) is not None:
+        wrong["mismatch/every-other"] = head(leading, causal(-leading[:, None, None] * distance))
+    wrong["after-softmax/mask-dropped"] = {"weights": softmax(scores) + np.where(visible, -m * distance, 0.0)}
     roundoff = dtype_roundoff(values, NAMES)
     tolerance = {  # the judge's, without the allowance for rounded slopes
         "slopes": SAFETY * 8 * roundoff * float(np.max(right_slopes)),
@@ -280,13 +300,15 @@ ALIBI = Contract(
     names=NAMES,
     reruns=(Rerun({"n_heads": "other_head_count(n_heads)"}, CHANGED),),
     judge=judge,
-    diagnoses=("heads-from-zero", "naive-slopes", "symmetric", "sign-flipped", "mask-forgotten", "after-softmax", "mismatch"),
+    diagnoses=("bad-value", "heads-from-zero", "naive-slopes", "symmetric", "sign-flipped", "mask-forgotten", "after-softmax", "mismatch"),
     hypotheses=hypotheses,
     typed=("slopes", "bias", "weights"),
-    questions=(SLOPES_TYPED,),
+    questions=(SLOPES_TYPED, NUMPY_AND_SOFTMAX),
     described={
         "heads-from-zero": "heads counted from 0",
         "naive-slopes": "the power-of-two formula for any head count",
+        "mismatch/every-other": "the extra heads' slopes from the front of the doubled sequence",
+        "after-softmax/mask-dropped": "the bias added after the softmax with its mask left out",
         "symmetric": "the symmetric unmasked bias",
         "sign-flipped": "the sign flipped",
         "mask-forgotten/shortcut": "+m·j without the mask",

@@ -37,6 +37,11 @@ class Question:
         return [self.function, *(list(argument) if isinstance(argument, tuple) else argument for argument in self.arguments)]
 
 
+# What an answer may take from attnpos: the exercises that teach a computation ask for it written, not borrowed.
+NUMPY_ONLY = Question("borrows", ((),))  # anything of attnpos borrowed
+NUMPY_AND_SOFTMAX = Question("borrows", (("softmax",),))  # anything but the softmax the starter imports
+
+
 @dataclass(frozen=True)
 class Runs:
     """An answer as the checker saw it: the script run as written, and once per :class:`Rerun` with other inputs."""

@@ -14,7 +14,7 @@ import numpy as np
 
 from attnpos.core import rope_inv_freq
 from attnpos.core.extension import ntk_base, pi_inv_freq
-from attnpos.lessons.checker.contracts.common import Contract, Rerun, Runs
+from attnpos.lessons.checker.contracts.common import NUMPY_ONLY, Contract, Rerun, Runs
 from attnpos.lessons.checker.separation import Figure, Hypotheses
 from attnpos.lessons.checker.values import SAFETY, Values, count, describe, dtype_roundoff, real_array, reported_rounding, scalar
 from attnpos.lessons.checker.verdicts import Mistake, Passed, figure_pair, shape_text
@@ -27,7 +27,7 @@ MAX_WIDTH = 4096
 def _above_one(values: Values, name: str) -> float:
     number = scalar(values, name)
     if not number > 1:
-        raise Mistake("bad-type", "base", name=name, got=describe(values[name]))
+        raise Mistake("bad-value", "base", name=name, got=describe(values[name]))
     return number
 
 
@@ -78,9 +78,10 @@ def _judge_run(values: Values) -> None:
     right_pi = pi_inv_freq(right, s)
     if not _agrees(pi, right_pi, tolerance):
         if _agrees(pi, right * s, tolerance):
-            raise Mistake("wrong-way", name="inv_freq_pi", how="multiplies every frequency by the factor, so the turns get faster")
+            raise Mistake("wrong-way", "pi", name="inv_freq_pi", how="multiplies every frequency by the factor, so the turns get faster", factor=f"{s:g}")
         if _agrees(pi, 1.0 / (theta * s) ** exponents, tolerance):
-            raise Mistake("pi-on-base", name="inv_freq_pi")
+            # pair i is divided by s^(2i/hs): 1 for pair 0, s^((hs−2)/hs) for the slowest, never s itself
+            raise Mistake("pi-on-base", name="inv_freq_pi", factor=f"{s:g}", slowest=f"{s ** ((hs - 2) / hs):.3g}", pair=hs // 2 - 1)
         raise _mismatch("inv_freq_pi", right_pi, pi)
 
     base = scalar(values, "base_ntk")
@@ -117,10 +118,12 @@ def _judge_run(values: Values) -> None:
 
 
 def judge(runs: Runs) -> Passed:
+    if runs.says(NUMPY_ONLY):
+        raise Mistake("mismatch", "borrowed", name="inv_freq_pi")
     _judge_run(runs.first)
     second = runs.second(CHANGED)
     if scalar(second, "factor") == scalar(runs.first, "factor"):
-        raise Mistake("rerun-failed", changed=CHANGED, failure="the script sets factor again after using it")
+        raise Mistake("rerun-failed", "set-again", changed=CHANGED, failure="the script sets `factor` again after the checker changed it", reset="factor")
     for name in ("inv_freq_pi", "base_ntk", "inv_freq_ntk"):
         if np.array_equal(second[name], runs.first[name]):
             raise Mistake("mismatch", "typed", name=name)
@@ -157,9 +160,10 @@ CONTEXT_EXTENSION = Contract(
     names=NAMES,
     reruns=(Rerun({"factor": "other_factor(factor)"}, CHANGED),),
     judge=judge,
-    diagnoses=("wrong-way", "wrong-exponent", "uniform-ntk", "pi-on-base", "mismatch"),
+    diagnoses=("bad-value", "wrong-way", "wrong-exponent", "uniform-ntk", "pi-on-base", "mismatch"),
     hypotheses=hypotheses,
     typed=("inv_freq_pi", "base_ntk", "inv_freq_ntk"),
+    questions=(NUMPY_ONLY,),
     described={
         "wrong-way/pi": "frequencies multiplied by the factor",
         "pi-on-base": "the base multiplied by the factor",

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from attnpos.lessons.checker.contracts.common import Contract, Question, Rerun, Runs
+from attnpos.lessons.checker.contracts.common import NUMPY_ONLY, Contract, Question, Rerun, Runs
 from attnpos.lessons.checker.contracts.table_reading import (
     close,
     off_by,
@@ -26,8 +26,7 @@ from attnpos.lessons.checker.values import Values, dtype_roundoff, real_array
 from attnpos.lessons.checker.verdicts import Mistake, Passed, shape_text
 
 NAMES = ("wte", "ids", "grad_out", "out", "grad_wte")
-LIBRARY_NAMES = ("embed", "embed_backward", "onehot_backward", "embedding_tables")
-BORROWS = Question("borrows", (LIBRARY_NAMES,))
+BORROWS = NUMPY_ONLY
 BUFFERED = Question("augments_subscript", ("grad_wte",))  # `grad[ids] += g` rather than an assignment
 CHANGED = "`ids` replaced by other ids (other repeats) and `grad_out` by other gradients"
 
@@ -92,6 +91,11 @@ def _judge_run(values: Values, runs: Runs, first: Values | None = None) -> Passe
     grad = real_array(values, "grad_wte")
     if grad.shape == (C, V) and V != C:
         raise Mistake("transposed", name="grad_wte", shape=shape_text(grad.shape))
+    # which ids the figures below count: the learner's own, or the rerun's (said, since the learner never saw them)
+    in_ids = "your ids" if first is None else "the ids of the checker's rerun ({changed})"
+    top = int(ids.max())
+    if grad.shape == (top + 1, C) and top + 1 < V:  # np.bincount without minlength: rows only up to the largest id used
+        raise Mistake("bad-shape", "bincount-short", name="grad_wte", shape=shape_text(grad.shape), top=top, rows=V, in_ids=in_ids)
     grad = read_shaped(values, "grad_wte", (V, C))
     right = scatter(ids, grad_out, V)
     counts = np.bincount(ids.reshape(-1), minlength=V)
@@ -102,9 +106,9 @@ def _judge_run(values: Values, runs: Runs, first: Values | None = None) -> Passe
     repeated = int(np.argmax(counts))
     row, count = repeated, int(counts[repeated])
     if cause == "last-write":
-        raise Mistake("buffered-add" if runs.says(BUFFERED) else "overwritten", name="grad_wte", row=row, count=count)
+        raise Mistake("buffered-add" if runs.says(BUFFERED) else "overwritten", name="grad_wte", row=row, count=count, in_ids=in_ids)
     if cause == "per-sequence":
-        raise Mistake("buffered-add", "per-sequence", name="grad_wte", row=row, count=count)
+        raise Mistake("buffered-add", "per-sequence", name="grad_wte", row=row, count=count, in_ids=in_ids)
     if cause in ("first", "last"):
         raise Mistake("first-sequence-only", cause, name="grad_wte", sentence=0 if cause == "first" else ids.shape[0] - 1)
     if cause == "position":
@@ -132,7 +136,7 @@ def judge(runs: Runs) -> Passed:
     _judge_run(runs.first, runs)
     rerun = runs.second(CHANGED)
     if np.array_equal(rerun["ids"], runs.first["ids"]):
-        raise Mistake("rerun-failed", changed=CHANGED, failure="the script sets `ids` again after the checker changed it")
+        raise Mistake("rerun-failed", "set-again", changed=CHANGED, failure="the script sets `ids` again after the checker changed it", reset="ids")
     return _judge_run(rerun, runs, runs.first)
 
 

@@ -1,28 +1,32 @@
 """learned-positions: x = wte[ids] + wpe[:T], the table's gradient for a batch, and an error past max_len.
 
-The rerun gives ``ids`` and ``grad_out`` other values: the right x and
+The first rerun gives ``ids`` and ``grad_out`` other values: the right x and
 gradient change with them, each misconception (the table indexed by
 token id, positions from 1, every row scattered, the batch averaged or cut
 to one sequence) gives arrays of its own, and numbers typed in do not change.
 ``too_long`` is what ``add_positions`` returned for max_len + 2 tokens:
-empty when it refused, as it must.
+empty when it refused, as it must, with a ``raise`` of the script's own (a
+``wpe[:T]`` that fails to broadcast is NumPy refusing, not a length check).
+The second rerun gives it exactly max_len tokens, which it must answer: a
+check written ``T >= max_len`` refuses them.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from attnpos.lessons.checker.contracts.common import Contract, Question, Rerun, Runs
+from attnpos.lessons.checker.contracts.common import NUMPY_ONLY, Contract, Question, Rerun, Runs
 from attnpos.lessons.checker.contracts.table_reading import close, off_by, read_ids, read_shaped, read_table, tolerance
 from attnpos.lessons.checker.separation import Hypotheses
 from attnpos.lessons.checker.values import Values, dtype_roundoff, real_array
 from attnpos.lessons.checker.verdicts import Mistake, Passed, shape_text
 
 NAMES = ("wte", "wpe", "ids", "grad_out", "x", "grad_wpe", "long_ids", "too_long")
-LIBRARY_NAMES = ("learned_positions", "position_backward", "embed_backward", "embedding_tables")
-BORROWS = Question("borrows", (LIBRARY_NAMES,))
+BORROWS = NUMPY_ONLY
 TRIES_LONG = Question("calls_with", ("long_ids",))  # add_positions(long_ids, …) was at least called
+RAISES = Question("raises", ())  # a refusal of the script's own, not NumPy's broadcast or index error
 CHANGED = "`ids` replaced by other ids and `grad_out` by other gradients"
+FULL_LENGTH = "`long_ids` cut to exactly max_len tokens, as many as wpe has rows"
 
 
 def _forward(values: Values, first: Values | None) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
@@ -54,6 +58,8 @@ def _refused(values: Values, runs: Runs, wte: np.ndarray, wpe: np.ndarray, round
     if too_long.size == 0:
         if not runs.says(TRIES_LONG):
             raise Mistake("mismatch", "too-long-untried", name="too_long")
+        if not runs.says(RAISES):
+            raise Mistake("length-check", "missing", name="too_long", max_len=wpe.shape[0])
         return
     max_len = wpe.shape[0]
     long_ids = read_ids(values, "long_ids", wte.shape[0])
@@ -92,7 +98,7 @@ def _backward(values: Values, wpe: np.ndarray, ids: np.ndarray, roundoff: float,
     if ids.max() < max_len:
         np.add.at(by_id, ids.reshape(-1), grad_out.reshape(-1, C))
         if close(grad, by_id, tol):
-            raise Mistake("by-token-id", name="grad_wpe")
+            raise Mistake("by-token-id", "gradient", name="grad_wpe")  # x was judged right: the lookup is by position
     if T < max_len:
         shifted = np.zeros((max_len, C))
         shifted[1 : T + 1] = grad_out.sum(axis=0)
@@ -121,14 +127,35 @@ def _judge_run(values: Values, runs: Runs, first: Values | None = None) -> Passe
     return Passed()
 
 
+def _full_length(values: Values) -> None:
+    """The second rerun: max_len tokens, exactly as many as the table has rows, must be answered, not refused."""
+    wte, wpe = read_table(values, "wte"), read_table(values, "wpe")
+    max_len = wpe.shape[0]
+    long_ids = read_ids(values, "long_ids", wte.shape[0])
+    if long_ids.shape[-1] != max_len:
+        raise Mistake(
+            "rerun-failed", "set-again", changed=FULL_LENGTH, failure="the script sets `long_ids` again after the checker changed it", reset="long_ids"
+        )
+    too_long = values["too_long"]
+    if too_long.size == 0:
+        raise Mistake("length-check", "refuses-max-len", name="too_long", max_len=max_len, changed=FULL_LENGTH)
+    got = real_array(values, "too_long")
+    right = wte[long_ids] + wpe
+    roundoff = dtype_roundoff(values, NAMES)
+    if not close(got, right, tolerance(roundoff, 2, float(np.max(np.abs(wte))) + float(np.max(np.abs(wpe))))):
+        raise Mistake("mismatch", "full-length", name="too_long", max_len=max_len, got=off_by(got, right), changed=FULL_LENGTH)
+
+
 def judge(runs: Runs) -> Passed:
     if runs.says(BORROWS):
         raise Mistake("mismatch", "borrowed", name="grad_wpe")
     _judge_run(runs.first, runs)
     rerun = runs.second(CHANGED)
     if np.array_equal(rerun["ids"], runs.first["ids"]):
-        raise Mistake("rerun-failed", changed=CHANGED, failure="the script sets `ids` again after the checker changed it")
-    return _judge_run(rerun, runs, runs.first)
+        raise Mistake("rerun-failed", "set-again", changed=CHANGED, failure="the script sets `ids` again after the checker changed it", reset="ids")
+    passed = _judge_run(rerun, runs, runs.first)
+    _full_length(runs.second(FULL_LENGTH))
+    return passed
 
 
 def hypotheses(values: Values) -> Hypotheses:
@@ -149,7 +176,8 @@ def hypotheses(values: Values) -> Hypotheses:
     tokens, slots = wte[ids], np.arange(long_ids.shape[-1])
     # A refusal has no figures; it stands here as zeros, which no lookup of these tables gives.
     refused = np.zeros((*long_ids.shape, C))
-    right = {"x": tokens + wpe[:T], "grad_wpe": rows(grad_out.sum(axis=0)), "too_long": refused}
+    answered = wte[long_ids] + wpe[np.minimum(slots, max_len - 1)]  # the right answer where long_ids fits the table
+    right = {"x": tokens + wpe[:T], "grad_wpe": rows(grad_out.sum(axis=0)), "too_long": refused if long_ids.shape[-1] > max_len else answered}
     by_id = np.zeros((max_len, C))
     if ids.max() < max_len:
         np.add.at(by_id, ids.reshape(-1), grad_out.reshape(-1, C))
@@ -160,6 +188,7 @@ def hypotheses(values: Values) -> Hypotheses:
         "every-row": {"grad_wpe": np.broadcast_to(grad_out.sum(axis=(0, 1)), (max_len, C))},
         "modulo": {"too_long": wte[long_ids] + wpe[slots % max_len]},
         "clipped": {"too_long": wte[long_ids] + wpe[np.minimum(slots, max_len - 1)]},
+        "refuses-max-len": {"too_long": refused},
     }
     if T < max_len:
         wrong["off-by-one"] = {"x": tokens + wpe[1 : T + 1], "grad_wpe": rows(grad_out.sum(axis=0), 1)}
@@ -177,12 +206,15 @@ def hypotheses(values: Values) -> Hypotheses:
 
 LEARNED_POSITIONS = Contract(
     names=NAMES,
-    reruns=(Rerun({"ids": "other_ids(ids, wte)", "grad_out": "redrawn(grad_out)"}, CHANGED),),
+    reruns=(
+        Rerun({"ids": "other_ids(ids, wte)", "grad_out": "redrawn(grad_out)"}, CHANGED),
+        Rerun({"long_ids": "table_length_ids(long_ids, wpe)"}, FULL_LENGTH),
+    ),
     judge=judge,
-    diagnoses=("by-token-id", "wraps-around", "every-row", "batch-not-summed", "off-by-one", "mismatch"),
+    diagnoses=("by-token-id", "wraps-around", "length-check", "every-row", "batch-not-summed", "off-by-one", "mismatch"),
     hypotheses=hypotheses,
     typed=("x", "grad_wpe"),
-    questions=(BORROWS, TRIES_LONG),
+    questions=(BORROWS, TRIES_LONG, RAISES),
     # x does not depend on grad_out, nor grad_wpe on ids: a value typed in and one from a stale copy are the same
     # figures, and the same mistake to tell (it did not follow the rerun: mismatch/typed).
     told_by_source={
@@ -196,10 +228,12 @@ LEARNED_POSITIONS = Contract(
         "every-row": "gradient in every row",
         "modulo": "positions wrapped round",
         "clipped": "positions clipped to the last row",
+        "refuses-max-len": "a length check that refuses max_len tokens too",
         "off-by-one": "positions from 1",
         "typed-x": "an x typed in",
         "typed-grad_wpe": "a grad_wpe typed in",
         "stale-ids": "figures from a copy of ids made before the checker changed it",
         "stale-grad_out": "figures from a copy of grad_out made before the checker changed it",
+        "stale-long_ids": "too_long from a copy of long_ids made before the checker changed it",
     },
 )

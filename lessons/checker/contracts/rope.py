@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from attnpos.core import attend, rope_inv_freq, rope_rotate
-from attnpos.lessons.checker.contracts.common import Contract, Rerun, Runs, close
+from attnpos.lessons.checker.contracts.common import NUMPY_AND_SOFTMAX, Contract, Rerun, Runs, close
 from attnpos.lessons.checker.separation import Figure, Hypotheses
 from attnpos.lessons.checker.substitutes import POSITION_SHIFT as SHIFT
 from attnpos.lessons.checker.values import SAFETY, Values, dtype_roundoff, gap, read_head, read_output, real_array
@@ -169,12 +169,23 @@ def _judge_run(a: Answer) -> None:
     raise Mistake("mismatch", "array", name="out", got=f"{gap(a.out, right):.3g}")
 
 
+def _positions_used(got: np.ndarray, projected: np.ndarray, tolerance: float) -> str:
+    """What a q or k that ignored the rerun's positions was turned by instead, in the learner's words."""
+    if close(got, projected, tolerance):
+        return "no turn at all, as if every position were 0"
+    if close(got, rotated(projected, np.arange(projected.shape[-2])), tolerance):
+        return "the slots 0 … T − 1 (a range of your own, or those numbers typed in)"
+    return "positions fixed in your code (typed in, or copied before the checker changed `positions`)"
+
+
 def judge(runs: Runs) -> Passed:
+    if runs.says(NUMPY_AND_SOFTMAX):
+        raise Mistake("mismatch", "borrowed", name="q")
     first = _read(runs.first)
     _judge_run(first)
     second = _read(runs.second(CHANGED))
     if np.array_equal(second.positions, first.positions):
-        raise Mistake("rerun-failed", changed=CHANGED, failure="the script sets positions again after using it")
+        raise Mistake("rerun-failed", "set-again", changed=CHANGED, failure="the script sets `positions` again after the checker changed it", reset="positions")
     for name, got, before, W, tolerance in (
         ("q", second.q, first.q, second.Wq, second.q_tolerance),
         ("k", second.k, first.k, second.Wk, second.k_tolerance),
@@ -182,7 +193,7 @@ def judge(runs: Runs) -> Passed:
         if close(got, rotated(second.X @ W, second.positions), tolerance):
             continue
         if np.array_equal(got, before) and close(got, rotated(second.X @ W, first.positions), tolerance):
-            raise Mistake("mismatch", "positions-ignored", name=name)
+            raise Mistake("mismatch", "positions-ignored", name=name, used=_positions_used(got, second.X @ W, tolerance))
         if np.array_equal(got, before):
             raise Mistake("mismatch", "typed", name=name)
     _judge_run(second)
@@ -222,6 +233,7 @@ ROPE = Contract(
     judge=judge,
     diagnoses=("rotated-v", "rotated-x", "one-angle", "opposite-sign", "other-layout", "off-by-one", "mismatch"),
     hypotheses=hypotheses,
+    questions=(NUMPY_AND_SOFTMAX,),
     typed=("q", "k"),  # a right out is the same after the shift: it cannot be told from a typed one, and is judged from q and k
     described={
         "rotated-v": "v rotated too",

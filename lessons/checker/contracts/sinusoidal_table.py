@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from attnpos.core.sinusoidal_encoding import BASE, shift_error, shift_matrix
-from attnpos.lessons.checker.contracts.common import Contract, Question, Rerun, Runs, figure_mistake
+from attnpos.lessons.checker.contracts.common import NUMPY_ONLY, Contract, Rerun, Runs, figure_mistake
 from attnpos.lessons.checker.contracts.table_reading import close, off_by, read_shaped, read_whole, rounding
 from attnpos.lessons.checker.separation import Figure, Hypotheses
 from attnpos.lessons.checker.values import Values, dtype_roundoff, reported_rounding, scalar
@@ -21,8 +21,7 @@ from attnpos.lessons.checker.verdicts import Mistake, Passed
 
 NAMES = ("T", "C", "k", "pe", "M", "shift_error")
 CHANGED = "`C` four channels wider and `k` two positions longer"
-LIBRARY_NAMES = ("sinusoidal", "shift_matrix", "shift_blocks", "shifted_by_blocks", "sinusoidal_encoding")
-BORROWS = Question("borrows", (LIBRARY_NAMES,))
+BORROWS = NUMPY_ONLY
 MAX_POSITIONS, MAX_CHANNELS = 4096, 1024
 
 
@@ -67,7 +66,7 @@ def _judge_run(values: Values, first: Values | None = None) -> Passed:
     T = read_whole(values, "T", 2, MAX_POSITIONS)
     C = read_whole(values, "C", 2, MAX_CHANNELS)
     if C % 2:
-        raise Mistake("bad-shape", "odd-width", name="C", value=C)
+        raise Mistake("bad-value", "odd-width", name="C", value=C)
     k = read_whole(values, "k", 1, T - 1)
     if first is not None:
         for name in ("pe", "M"):  # the rerun changed C and k: an honest table and M change shape and values
@@ -81,7 +80,9 @@ def _judge_run(values: Values, first: Values | None = None) -> Passed:
         for cause, wrong in candidates.items():
             if cause != "right" and close(pe, wrong, _table_tolerance(roundoff, T, C, cause)):
                 diagnosis, _, detail = cause.partition("/")
-                raise Mistake(diagnosis, detail, name="pe")
+                # the slowest pair's speed, 10000^((C − 2)/C) radians a step once the sign is lost: a figure of the learner's C
+                slowest = BASE ** ((C - 2) / C)
+                raise Mistake(diagnosis, detail, name="pe", C=C, slowest=f"{slowest:,.4g}", pair=C // 2 - 1)
         raise Mistake("mismatch", name="pe", got=off_by(pe, candidates["right"]))
     M = read_shaped(values, "M", (C, C))
     expected_M = shift_matrix(k, C)
@@ -110,7 +111,7 @@ def judge(runs: Runs) -> Passed:
     _judge_run(runs.first)
     rerun = runs.second(CHANGED)
     if np.array_equal(rerun["C"], runs.first["C"]):
-        raise Mistake("rerun-failed", changed=CHANGED, failure="the script sets `C` again after the checker changed it")
+        raise Mistake("rerun-failed", "set-again", changed=CHANGED, failure="the script sets `C` again after the checker changed it", reset="C")
     return _judge_run(rerun, runs.first)
 
 
@@ -139,7 +140,7 @@ SINUSOIDAL_TABLE = Contract(
     names=NAMES,
     reruns=(Rerun({"C": "wider(C)", "k": "farther(k, T)"}, CHANGED),),
     judge=judge,
-    diagnoses=("exponent-i", "frequency-per-channel", "sign-flipped", "from-one", "sin-cos-swapped", "halves", "mismatch"),
+    diagnoses=("bad-value", "exponent-i", "frequency-per-channel", "sign-flipped", "from-one", "sin-cos-swapped", "halves", "mismatch"),
     hypotheses=hypotheses,
     typed=("pe", "M"),
     questions=(BORROWS,),

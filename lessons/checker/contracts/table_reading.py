@@ -48,7 +48,7 @@ def read_whole(values: Values, name: str, low: int, high: int) -> int:
         raise Mistake("bad-type", "not-whole", name=name, got=describe(value))
     number = int(value.reshape(()))
     if not low <= number <= high:
-        raise Mistake("bad-shape", "whole-range", name=name, value=number, low=low, high=high)
+        raise Mistake("bad-value", "whole-range", name=name, value=number, low=low, high=high)
     return number
 
 
