@@ -207,7 +207,7 @@ def _grade_class(args: argparse.Namespace) -> int:
 
     fmt = "json" if args.json else "csv" if args.csv else "table"
     outputs = {name: getattr(args, name) for name in FILE_OUTPUTS}
-    return run_grade_class(_load_course(), args.submissions, args.single, fmt, outputs, args.grading, args.jobs, _limits(args))
+    return run_grade_class(_load_course(), args.submissions, args.single, fmt, outputs, args.grading, args.jobs, _limits(args), args.feedback)
 
 
 def _gradescope_setup(args: argparse.Namespace) -> int:
@@ -353,6 +353,7 @@ def build_parser() -> argparse.ArgumentParser:
     grade_class.add_argument("--markdown", type=Path, metavar="FILE", help="write a one-page class report (no names)")
     grade_class.add_argument("--junit", type=Path, metavar="FILE", help="write JUnit XML, a test per student and exercise")
     grade_class.add_argument("--gradescope", type=Path, metavar="FILE", help="write Gradescope's results.json (one submission)")
+    grade_class.add_argument("--feedback", type=Path, metavar="DIR", help="write each student's feedback, Markdown and HTML, into DIR")
     grade_class.add_argument("--grading", type=Path, metavar="FILE", help="the grading table (default: the course's grading.toml)")
     grade_class.add_argument("--jobs", type=int, default=2, metavar="N", help="answers checked at once (default 2)")
     _add_limits(grade_class)

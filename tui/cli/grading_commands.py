@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import shlex
 import stat
 import sys
@@ -27,6 +28,7 @@ from attnpos.lessons.course.model import Course
 from attnpos.lessons.grading import reports
 from attnpos.lessons.grading.grades import (
     SubmissionError,
+    course_order,
     grade_class,
     load_grading,
     read_submissions,
@@ -138,7 +140,15 @@ FILE_OUTPUTS = ("gradebook", "markdown", "junit", "gradescope")
 
 
 def run_grade_class(
-    course: Course, root: Path, single: bool, fmt: str, outputs: dict[str, Path | None], grading_path: Path | None, jobs: int, limits: Limits
+    course: Course,
+    root: Path,
+    single: bool,
+    fmt: str,
+    outputs: dict[str, Path | None],
+    grading_path: Path | None,
+    jobs: int,
+    limits: Limits,
+    feedback: Path | None = None,
 ) -> int:
     if jobs < 1:
         raise UsageError("--jobs must be at least 1")
@@ -172,22 +182,40 @@ def run_grade_class(
     for name, target in outputs.items():
         if target is not None:
             _write(target, writers[name]())
+    if feedback is not None:
+        for file_name, text in reports.feedback_files(course, grading, students).items():
+            _write(feedback / file_name, text)
     if fmt == "json":
-        sys.stdout.write(reports.class_json(course, grading, students, summaries, level))
+        _print(reports.class_json(course, grading, students, summaries, level))
     elif fmt == "csv":
-        sys.stdout.write(reports.class_csv(students))
+        _print(reports.class_csv(students))
     else:
         Console(highlight=False).print(reports.class_renderable(course, students, summaries, level))
     return 0
 
 
+def _print(text: str) -> None:
+    """A report on stdout in its own encoding; what that cannot hold is escaped, never a UnicodeEncodeError after the checks."""
+    encoding = sys.stdout.encoding or "utf-8"
+    sys.stdout.write(text.encode(encoding, "backslashreplace").decode(encoding))
+
+
 def _write(target: Path, text: str) -> None:
+    """Write ``target`` whole or not at all: a temporary file beside it, then a rename, so the last good report survives any failure."""
+    temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     try:
+        data = text.encode("utf-8")
         if target.parent != Path(""):
             target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
-    except OSError as error:
-        raise UsageError(f"cannot write {shown_path(target)}: {error.strerror or error}") from None
+        with open(temporary, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, target)
+    except (OSError, UnicodeEncodeError) as error:
+        temporary.unlink(missing_ok=True)
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+        raise UsageError(f"cannot write {shown_path(target)}: {reason}; the file there before is left as it was") from None
 
 
 # --- platform set-up files ------------------------------------------------------------------------
@@ -242,7 +270,7 @@ def classroom_files(course: Course, install: str) -> dict[str, str]:
     ]
     runners = []
     tests = []
-    for exercise in course.exercises.values():
+    for exercise in (course.exercises[exercise_id] for exercise_id in course_order(course)):
         step_id = exercise.id.replace("-", "_")
         runners.append(step_id)
         command = f"attnpos check {exercise.id} {exercise.id}.py"
