@@ -307,6 +307,25 @@ def gradescope_results(student: StudentGrade) -> str:
     return json.dumps(results, indent=1, ensure_ascii=False) + "\n"
 
 
+# --- GitHub Classroom ---------------------------------------------------------------------------
+
+
+def classroom_results(student: StudentGrade) -> str:
+    """What GitHub Classroom's grading reporter reads from a runner (base64 of this, as the step's ``result`` output):
+    its total is the sum of the tests' scores out of ``max_score``, so points, partial credit and the why part are the same as here."""
+    tests = [
+        {"name": g.exercise, "status": "pass" if g.passed else "fail", "score": _number(g.points), "message": g.message if not g.passed else ""}
+        for g in student.exercises
+    ]
+    results = {
+        "version": 1,
+        "status": "pass" if all(g.passed for g in student.exercises) else "fail",
+        "max_score": _number(student.max_points),
+        "tests": tests,
+    }
+    return json.dumps(results, indent=1, ensure_ascii=False) + "\n"
+
+
 # --- each student's feedback -------------------------------------------------------------------
 
 

@@ -22,6 +22,7 @@ from junitparser import Failure, JUnitXml
 
 from attnpos.lessons.course.loader import load_course
 from attnpos.lessons.course.progress import Progress
+from attnpos.lessons.grading import grades as grading_module
 from attnpos.lessons.grading.grades import course_order
 
 SCHEMAS = Path(__file__).parent / "schemas"
@@ -188,34 +189,39 @@ def test_the_schemas_reject_what_the_specifications_forbid():
         xmlschema.XMLSchema(SCHEMAS / "junit.xsd").validate(io.StringIO('<testsuites><testsuite name="a"/></testsuites>'))
 
 
-def test_gradescope_setup_writes_two_executable_scripts(tmp_path, attnpos):
-    result = attnpos("gradescope-setup", str(tmp_path), "--install", "attnpos==1.0")
+def test_gradescope_setup_writes_two_executable_scripts_and_the_table(tmp_path, attnpos):
+    table = tmp_path / "mine.toml"
+    table.write_text("[weights]\nrope = 4\n[parts]\ncode = 1\nwhy = 0\n")
+    folder = tmp_path / "gs"
+    result = attnpos("gradescope-setup", str(folder), "--install", "attnpos==1.0", "--grading", str(table))
     assert result.returncode == 0, result.stderr
     for name in ("setup.sh", "run_autograder"):
-        script = tmp_path / name
+        script = folder / name
         assert os.access(script, os.X_OK)
         assert subprocess.run(["bash", "-n", str(script)], capture_output=True).returncode == 0
-    assert "pip install --quiet attnpos==1.0" in (tmp_path / "setup.sh").read_text()
-    run = (tmp_path / "run_autograder").read_text()
-    assert "grade-class /autograder/submission --single" in run and "/autograder/results/results.json" in run
-    assert attnpos("gradescope-setup", str(tmp_path)).returncode == 2  # never overwrites
+    assert "pip install --quiet attnpos==1.0" in (folder / "setup.sh").read_text()
+    run = (folder / "run_autograder").read_text()
+    assert "grade-class /autograder/submission --single --grading /autograder/source/grading.toml" in run and "/autograder/results/results.json" in run
+    assert (folder / "grading.toml").read_text() == table.read_text()
+    assert attnpos("gradescope-setup", str(folder)).returncode == 2  # never overwrites
+    table.write_text("[weights]\nno-such = 1\n")
+    refused = attnpos("gradescope-setup", str(tmp_path / "other"), "--install", "x", "--grading", str(table))
+    assert refused.returncode == 2 and "no-such" in refused.stderr and not (tmp_path / "other").exists()
 
 
-def test_classroom_setup_writes_a_test_per_exercise_of_the_course(tmp_path, attnpos):
-    result = attnpos("classroom-setup", str(tmp_path))
+def test_classroom_setup_writes_one_runner_that_grades_with_the_table(tmp_path, attnpos):
+    result = attnpos("classroom-setup", str(tmp_path), "--install", "attnpos==1.0")
     assert result.returncode == 0, result.stderr
     workflow = yaml.safe_load((tmp_path / ".github/workflows/classroom.yml").read_text())
     steps = workflow["jobs"]["run-autograding-tests"]["steps"]
-    graders = [s for s in steps if s.get("uses") == "classroom-resources/autograding-command-grader@v1"]
-    assert [s["with"]["test-name"] for s in graders] == IDS
-    assert all(s["with"]["command"] == f"attnpos check {s['with']['test-name']} {s['with']['test-name']}.py" for s in graders)
+    grader = next(s for s in steps if s.get("id") == "attnpos")
+    assert "attnpos grade-class . --single --grading .github/classroom/grading.toml --classroom attnpos-results.json" in grader["run"]
+    assert subprocess.run(["bash", "-n"], input=grader["run"], text=True, capture_output=True).returncode == 0
+    assert any("pip install attnpos==1.0" in s.get("run", "") for s in steps)
     reporter = steps[-1]
-    assert reporter["uses"] == "classroom-resources/autograding-grader-reporter@v1"
-    assert reporter["with"]["runners"].split(",") == [s["id"] for s in graders]
-    assert set(reporter["env"]) == {f"{s['id'].upper()}_RESULTS" for s in graders}
-    autograding = json.loads((tmp_path / ".github/classroom/autograding.json").read_text())
-    jsonschema.validate(autograding, json.loads((SCHEMAS / "classroom-autograding.schema.json").read_text()))
-    assert [t["name"] for t in autograding["tests"]] == IDS
+    assert reporter["uses"] == "classroom-resources/autograding-grading-reporter@v1"
+    assert reporter["with"]["runners"] == "attnpos" and set(reporter["env"]) == {"ATTNPOS_RESULTS"}
+    assert (tmp_path / ".github/classroom/grading.toml").read_text() == (Path(grading_module.__file__).with_name("grading.toml")).read_text()
 
 
 @pytest.mark.parametrize(
@@ -596,6 +602,8 @@ def _autograder(tmp_path: Path, attnpos_program: str) -> Path:
     script = root / "run_autograder"
     script.write_text(GRADESCOPE_RUN.format().replace("/autograder", str(root)))
     (root / "submission").mkdir()
+    (root / "source").mkdir()
+    (root / "source" / "grading.toml").write_bytes(grading_module.GRADING_TABLE.read_bytes())
     return script
 
 
