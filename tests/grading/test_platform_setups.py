@@ -26,7 +26,6 @@ import yaml
 
 from attnpos.lessons.course.loader import load_course
 
-
 SCHEMAS = Path(__file__).parent / "schemas"
 COURSE = load_course()
 TABLE = """[weights]
