@@ -7,6 +7,7 @@ import csv
 import io
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -284,6 +285,31 @@ def test_a_symlinked_answer_is_not_followed(tmp_path, attnpos):
     report = json.loads(attnpos("grade-class", str(tmp_path / "class"), "--json").stdout)
     row = report["students"][0]["exercises"][IDS.index("constant-offset")]
     assert row["diagnosis"] == "unreadable" and not row["passed"]
+    assert "a symbolic link, never followed" in row["message"]
+
+
+def test_grade_and_grade_class_name_an_unreadable_file_alike(tmp_path, attnpos):
+    big = tmp_path / "constant-offset.py"
+    big.write_text("x = 1\n" * 60_000)  # over the sandbox's 256 KB
+    row = json.loads(attnpos("grade", "constant-offset", str(big), "--json").stdout)["results"][0]
+    assert row["diagnosis"] == "unreadable" and not row["passed"]
+
+
+def test_feedback_tells_a_student_their_verdicts_hints_and_why_answers_only(klass, tmp_path, attnpos):
+    result = attnpos("grade-class", str(klass), "--feedback", str(tmp_path / "feedback"))
+    assert result.returncode == 0, result.stderr
+    assert sorted(p.name for p in (tmp_path / "feedback").iterdir()) == sorted(f"{s}.{x}" for s in ("ada", "bo", "cy", "dee") for x in ("md", "html"))
+    ada = (tmp_path / "feedback" / "ada.md").read_text()
+    first = COURSE.exercises[IDS[0]]
+    assert f"{len(IDS)} of {len(IDS)} points" in ada and "passed" in ada
+    assert "Hints used (2)" in ada and all(hint in ada for hint in first.hints[:2])
+    assert all(hint not in ada for hint in first.hints[2:])
+    assert first.why.question in ada and first.why.explanations[first.why.answer] in ada
+    cy = (tmp_path / "feedback" / "cy.md").read_text()
+    assert "wrong-comparison" in cy and "work/q1.py" in cy
+    assert not [name for name in ("ada", "bo", "dee") if re.search(rf"\b{name}\b", cy)]
+    page = (tmp_path / "feedback" / "cy.html").read_text()
+    assert page.startswith("<!DOCTYPE html>") and "wrong-comparison" in page
 
 
 HOSTILE = {

@@ -32,6 +32,7 @@ from attnpos.lessons.grading import reports
 from attnpos.lessons.grading.grades import (
     GRADING_TABLE,
     Grading,
+    UNREADABLE,
     SubmissionError,
     grade_class,
     load_grading,
@@ -94,7 +95,8 @@ def run_grade(course: Course, exercise_id: str, paths: list[Path], fmt: str, job
         try:
             source = readable_file(file)  # never through a link, at most MAX_SCRIPT_BYTES: a row saying why not
         except UsageError as problem:
-            check = settled(Verdict(exercise.id, False, "error", f"The file could not be checked: {problem}", {"error": str(problem)}))
+            # The same diagnosis grade-class gives a file it cannot read.
+            check = settled(Verdict(exercise.id, False, UNREADABLE, f"The file could not be read: {problem}", {"error": str(problem)}))
         else:
             check = submit_answer(checker, exercise, source)
 
