@@ -31,8 +31,8 @@ from attnpos.lessons.course.model import Course
 from attnpos.lessons.grading import reports
 from attnpos.lessons.grading.grades import (
     GRADING_TABLE,
-    Grading,
     UNREADABLE,
+    Grading,
     SubmissionError,
     grade_class,
     load_grading,
