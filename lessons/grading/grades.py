@@ -21,6 +21,7 @@ instructor's own input (the class folder, the grading table) raises
 
 from __future__ import annotations
 
+import dataclasses
 import errno
 import json
 import lzma
@@ -452,6 +453,20 @@ def _take_export(submission: Submission, entries: _Entries, real: str, name: str
         submission.unmatched.append((name, f"a second progress export; {submission.export_name} is used"))
     else:
         submission.export, submission.export_name = states, name
+
+
+def assignment(course: Course, submissions: list[Submission], chosen: list[str]) -> Course:
+    """The course cut to the ``chosen`` exercises (an assignment): answers to the others are listed in their rows, not graded.
+
+    Raises SubmissionError for an id the course does not have."""
+    unknown = [exercise_id for exercise_id in chosen if exercise_id not in course.exercises]
+    if unknown:
+        raise SubmissionError(f"--exercises names unknown exercise(s) {', '.join(unknown)}; known: {', '.join(course_order(course))}")
+    for submission in submissions:
+        for exercise_id in [e for e in submission.answers if e not in chosen]:
+            answer = submission.answers.pop(exercise_id)
+            submission.unmatched.append((answer.name, f"answers {exercise_id}, which this assignment does not grade"))
+    return dataclasses.replace(course, exercises={e: x for e, x in course.exercises.items() if e in chosen})
 
 
 # --- grading ----------------------------------------------------------------------------------

@@ -650,3 +650,15 @@ def test_run_autograder_says_what_is_missing_when_strict_mode_refuses(tmp_path):
     results = json.loads((script.parent / "results" / "results.json").read_text())
     jsonschema.validate(results, json.loads((SCHEMAS / "gradescope-results.schema.json").read_text()))
     assert results["score"] == 0 and refusal in results["output"]
+
+
+def test_an_assignment_grades_only_its_exercises_and_lists_the_other_answers(klass, attnpos):
+    chosen = ["rope", "constant-offset"]
+    report = json.loads(attnpos("grade-class", str(klass), "--json", "--exercises", ",".join(chosen)).stdout)
+    ada = report["students"][0]
+    assert [e["exercise"] for e in ada["exercises"]] == [e for e in IDS if e in chosen]  # the course's order, not the option's
+    assert ada["points"] == ada["max_points"] == 2
+    assert len(ada["unmatched"]) == len(IDS) - 2 and all(u["reason"].endswith("which this assignment does not grade") for u in ada["unmatched"])
+    assert [x["exercise"] for x in report["exercises"]] == [e for e in IDS if e in chosen]
+    refused = attnpos("grade-class", str(klass), "--exercises", "rope,no-such")
+    assert refused.returncode == 2 and "no-such" in refused.stderr and len(refused.stderr.splitlines()) == 1

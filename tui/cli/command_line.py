@@ -207,7 +207,7 @@ def _grade_class(args: argparse.Namespace) -> int:
 
     fmt = "json" if args.json else "csv" if args.csv else "table"
     outputs = {name: getattr(args, name) for name in FILE_OUTPUTS}
-    return run_grade_class(_load_course(), args.submissions, args.single, fmt, outputs, args.grading, args.jobs, _limits(args), args.feedback)
+    return run_grade_class(_load_course(), args.submissions, args.single, fmt, outputs, args.grading, args.jobs, _limits(args), args.feedback, args.exercises)
 
 
 def _gradescope_setup(args: argparse.Namespace) -> int:
@@ -354,6 +354,12 @@ def build_parser() -> argparse.ArgumentParser:
     grade_class.add_argument("--junit", type=Path, metavar="FILE", help="write JUnit XML, a test per student and exercise")
     grade_class.add_argument("--gradescope", type=Path, metavar="FILE", help="write Gradescope's results.json (one submission)")
     grade_class.add_argument("--classroom", type=Path, metavar="FILE", help="write GitHub Classroom's reporter results (one submission)")
+    grade_class.add_argument(
+        "--exercises",
+        type=lambda text: [part.strip() for part in text.split(",") if part.strip()],
+        metavar="ID,ID",
+        help="grade only these exercises (an assignment); answers to others are listed, not graded",
+    )
     grade_class.add_argument("--feedback", type=Path, metavar="DIR", help="write each student's feedback, Markdown and HTML, into DIR")
     grade_class.add_argument("--grading", type=Path, metavar="FILE", help="the grading table (default: the course's grading.toml)")
     grade_class.add_argument("--jobs", type=int, default=2, metavar="N", help="answers checked at once (default 2)")

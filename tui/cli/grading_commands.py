@@ -34,6 +34,7 @@ from attnpos.lessons.grading.grades import (
     UNREADABLE,
     Grading,
     SubmissionError,
+    assignment,
     grade_class,
     load_grading,
     read_submissions,
@@ -155,12 +156,15 @@ def run_grade_class(
     jobs: int,
     limits: Limits,
     feedback: Path | None = None,
+    exercises: list[str] | None = None,
 ) -> int:
     if jobs < 1:
         raise UsageError("--jobs must be at least 1")
     try:
         grading = load_grading(course, grading_path)
         submissions = read_submissions(root, course, single)
+        if exercises is not None:
+            course = assignment(course, submissions, exercises)
     except SubmissionError as problem:
         raise UsageError(str(problem)) from None
     for platform in ("gradescope", "classroom"):
