@@ -375,11 +375,16 @@ def _read_entries(student: str, entries: _Entries, course_ids: tuple[str, ...]) 
         else:
             submission.answers[exercise_id] = _answer(entries, names[name], name)
     candidates: dict[str, list[str]] = {}
+    cells: dict[str, Answer] = {}  # "notebook.ipynb, cell N" -> the answer in that cell
     for name, real in names.items():
         if name in claimed or name == MANIFEST_NAME:
             continue
         if name.lower().endswith(".json"):
             _take_export(submission, entries, real, name)
+        elif name.lower().endswith(".ipynb") and manifest is None:
+            for exercise_id, answer in _notebook_answers(submission, entries, real, name, course_ids):
+                cells[answer.name] = answer
+                candidates.setdefault(exercise_id, []).append(answer.name)
         elif name.lower().endswith(".py"):
             found, why = (None, "the manifest does not list it") if manifest is not None else exercise_in_name(name, course_ids)
             if found is None:
@@ -390,7 +395,7 @@ def _read_entries(student: str, entries: _Entries, course_ids: tuple[str, ...]) 
             submission.unmatched.append((name, "not a Python file"))
     for exercise_id, files in candidates.items():
         chosen, *others = sorted(files, key=lambda name: _candidate_rank(name, exercise_id))
-        submission.answers[exercise_id] = _answer(entries, names[chosen], chosen)
+        submission.answers[exercise_id] = cells[chosen] if chosen in cells else _answer(entries, names[chosen], chosen)
         for other in others:
             submission.unmatched.append((other, f"also names {exercise_id}; {chosen} is graded ({PICK_RULE})"))
     return submission
@@ -435,6 +440,35 @@ def _answer(entries: _Entries, real: str, name: str) -> Answer:
         return Answer(name, None, f"{name} could not be read: {error.strerror or error}")
     except UnicodeDecodeError as error:
         return Answer(name, None, f"{name} is not UTF-8 text (byte {error.start})")
+
+
+# A notebook cell checked with the %attnpos magic: its first line names the exercise, the rest is the answer.
+CHECK_CELL = re.compile(r"\A\s*%%attnpos\s+check\s+(\S+)[^\n]*\n?")
+
+
+def _notebook_answers(submission: Submission, entries: _Entries, real: str, name: str, course_ids: tuple[str, ...]) -> list[tuple[str, Answer]]:
+    """The answers of a notebook: each code cell that starts ``%%attnpos check ID``; what cannot be used is noted in the row."""
+    try:
+        cells = json.loads(entries.read(real, MAX_EXPORT_BYTES).decode("utf-8")).get("cells", [])
+        sources = [(n, c["source"] if isinstance(c["source"], str) else "".join(c["source"])) for n, c in enumerate(cells, 1) if c.get("cell_type") == "code"]
+    except OSError as error:
+        submission.unmatched.append((name, f"could not be read: {error.strerror or error}"))
+        return []
+    except (UnicodeDecodeError, ValueError, RecursionError, AttributeError, KeyError, TypeError):
+        submission.unmatched.append((name, "not a Jupyter notebook"))
+        return []
+    found = []
+    for number, source in sources:
+        check = CHECK_CELL.match(source)
+        if check is None:
+            continue
+        if check[1] not in course_ids:
+            submission.unmatched.append((f"{name}, cell {number}", f"checks unknown exercise {check[1]!r}"))
+        else:
+            found.append((check[1], Answer(f"{name}, cell {number}", source[check.end() :])))
+    if not found:
+        submission.unmatched.append((name, "no cell in it starts %%attnpos check ID"))
+    return found
 
 
 def _take_export(submission: Submission, entries: _Entries, real: str, name: str) -> None:

@@ -3,13 +3,14 @@ and a report written so that the last good one survives a failure. No answer is 
 
 from __future__ import annotations
 
+import json
 import zipfile
 from pathlib import Path
 
 import pytest
 
 from attnpos.lessons.course.loader import load_course
-from attnpos.lessons.grading.grades import exercise_in_name, read_submissions
+from attnpos.lessons.grading.grades import Answer, exercise_in_name, read_submissions
 
 COURSE = load_course()
 
@@ -99,3 +100,31 @@ def test_a_report_that_cannot_be_written_leaves_the_last_good_one(tmp_path, attn
     assert result.returncode == 2 and "the file there before is left as it was" in result.stderr
     assert book.read_text() == "student,total\nada,10\n"
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+
+
+def notebook(*cells: tuple[str, str]) -> str:
+    return json.dumps({"cells": [{"cell_type": kind, "source": source.splitlines(keepends=True), "metadata": {}} for kind, source in cells], "nbformat": 4})
+
+
+def test_a_notebook_cell_checked_with_the_magic_answers_its_exercise(tmp_path):
+    solution = COURSE.exercises["rope"].solution
+    write(
+        tmp_path / "ada",
+        {
+            "homework.ipynb": notebook(("markdown", "# Rope"), ("code", f"%%attnpos check rope\n{solution}"), ("code", "%%attnpos check no-such\nx = 1\n")),
+            "empty.ipynb": notebook(("code", "x = 1\n")),
+            "broken.ipynb": "{not json",
+        },
+    )
+    (ada,) = read_submissions(tmp_path, COURSE)
+    assert ada.answers["rope"] == Answer("homework.ipynb, cell 2", solution)
+    reasons = dict(ada.unmatched)
+    assert reasons["homework.ipynb, cell 3"] == "checks unknown exercise 'no-such'"
+    assert reasons["empty.ipynb"] == "no cell in it starts %%attnpos check ID" and reasons["broken.ipynb"] == "not a Jupyter notebook"
+
+
+def test_a_notebook_answer_is_graded_as_the_exercise(tmp_path, attnpos):
+    write(tmp_path / "ada", {"homework.ipynb": notebook(("code", f"%%attnpos check rope\n{COURSE.exercises['rope'].solution}"))})
+    report = json.loads(attnpos("grade-class", str(tmp_path / "ada"), "--single", "--json").stdout)
+    rope = next(e for e in report["students"][0]["exercises"] if e["exercise"] == "rope")
+    assert rope["passed"] and rope["file"] == "homework.ipynb, cell 1"
