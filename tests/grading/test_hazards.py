@@ -130,9 +130,9 @@ class Graded:
         return {s["student"]: s for s in self.report()["students"]}
 
 
-def run_attnpos(*args: str) -> subprocess.CompletedProcess:
+def run_attnpos(*args: str, cwd: str | bytes | None = None) -> subprocess.CompletedProcess:
     environment = {**os.environ, "PYTHONIOENCODING": "utf-8", "COLUMNS": "200"}
-    return subprocess.run([sys.executable, "-m", "attnpos", *args], capture_output=True, timeout=900, env=environment)
+    return subprocess.run([sys.executable, "-m", "attnpos", *args], capture_output=True, timeout=900, env=environment, cwd=cwd)
 
 
 @pytest.fixture(scope="module")
@@ -242,3 +242,20 @@ def test_error_rows_keep_pythons_message_in_every_format(graded, tmp_path):
     assert run.returncode == 0, run.stderr
     tests = {t["name"]: t for t in json.loads((tmp_path / "results.json").read_text(encoding="utf-8"))["tests"]}
     assert "ValueError" in tests["constant-offset"]["output"] and "\\ud800" in tests["constant-offset"]["output"]
+
+
+def test_grade_prints_a_surrogate_message_and_an_undecodable_name_escaped(tmp_path):
+    folder = os.path.join(os.fsencode(tmp_path), b"n\xffame")
+    os.mkdir(folder)
+    with open(os.path.join(folder, b"=fay.py"), "w", encoding="utf-8") as handle:
+        handle.write(surrogate_on_rerun())
+    for fmt in ("--csv", "--json"):
+        run = run_attnpos("grade", "constant-offset", os.fsdecode(folder), fmt)
+        assert run.returncode == 0, run.stderr
+        text = run.stdout.decode("utf-8")
+        if fmt == "--json":
+            (row,) = json.loads(text)["results"]
+            text = row["file"] + row["message"]
+        assert "n\\xffame" in text and "\\ud800" in text
+    rows = list(csv.reader(io.StringIO(run_attnpos("grade", "constant-offset", "=fay.py", "--csv", cwd=folder).stdout.decode("utf-8"))))
+    assert rows[1][0] == "'=fay.py"

@@ -39,6 +39,7 @@ from attnpos.lessons.grading.grades import (
     load_grading,
     read_submissions,
     settled,
+    shown,
     submit_answer,
     summarise,
     verdict_or_checker_error,
@@ -118,23 +119,24 @@ def run_grade(course: Course, exercise_id: str, paths: list[Path], fmt: str, job
         return interrupted(lambda: f"{checked[0]} of {len(files)} files checked")
     passed = sum(v.passed for v in verdicts)
     if fmt == "json":
-        rows = [v.as_json(shown_path(f)) for f, v in zip(files, verdicts, strict=True)]
+        rows = [{**v.as_json(shown(shown_path(f))), "message": shown(v.message)} for f, v in zip(files, verdicts, strict=True)]
         report = {"exercise": exercise.id, "results": rows, "total": len(rows), "passed": passed, "confinement": level}
-        print(json.dumps(report, indent=1))
+        _print(json.dumps(report, indent=1) + "\n")
     elif fmt == "csv":
         out = io.StringIO()
         writer = csv.writer(out)
         writer.writerow(["file", "passed", "diagnosis", "message", "confinement"])
         for f, v in zip(files, verdicts, strict=True):
-            writer.writerow([shown_path(f), v.passed, v.diagnosis, v.message, json.dumps(v.confinement or level)])
+            cells = [shown(shown_path(f)), v.passed, v.diagnosis, shown(v.message), json.dumps(v.confinement or level)]
+            writer.writerow([reports.spreadsheet_cell(cell) for cell in cells])
         writer.writerow(["total", passed, "", f"{passed} of {len(files)} passed", ""])
-        sys.stdout.write(out.getvalue())
+        _print(out.getvalue())
     else:
         table = Table(title=f"{exercise.id}: {passed} of {len(files)} passed", box=None)
         for column in ("file", "result", "diagnosis"):
             table.add_column(column, overflow="fold")
         for f, v in zip(files, verdicts, strict=True):
-            table.add_row(escape(shown_path(f)), "[green]passed[/]" if v.passed else "[red]not yet[/]", v.diagnosis)
+            table.add_row(escape(shown(shown_path(f))), "[green]passed[/]" if v.passed else "[red]not yet[/]", v.diagnosis)
         console = Console(highlight=False)
         console.print(table)
         console.print(f"[dim]confinement: {escape(reports.confinement_words(verdicts[0].confinement if verdicts else level))}; each file in a fresh sandbox[/]")
