@@ -489,6 +489,15 @@ def _take_export(submission: Submission, entries: _Entries, real: str, name: str
         submission.export, submission.export_name = states, name
 
 
+def only(submissions: list[Submission], student: str) -> list[Submission]:
+    """The one submission of ``student`` (its name as the reports show it, or as the file system has it)."""
+    found = [s for s in submissions if student in (s.student, shown(s.student))]
+    if not found:
+        names = [shown(s.student) for s in submissions]
+        raise SubmissionError(f"--only {shown(student)}: no such student; there are {', '.join(names[:5])}{', …' if len(names) > 5 else ''}")
+    return found
+
+
 def assignment(course: Course, submissions: list[Submission], chosen: list[str]) -> Course:
     """The course cut to the ``chosen`` exercises (an assignment): answers to the others are listed in their rows, not graded.
 

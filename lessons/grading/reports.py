@@ -13,7 +13,7 @@ import html
 import io
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from xml.etree import ElementTree
 
 from rich.console import Group
@@ -23,7 +23,7 @@ from rich.text import Text
 
 from attnpos.lessons.checker import printable
 from attnpos.lessons.course.model import Course
-from attnpos.lessons.grading.grades import NOT_SUBMITTED, ExerciseSummary, Grading, StudentGrade, course_order
+from attnpos.lessons.grading.grades import NOT_SUBMITTED, ExerciseGrade, ExerciseSummary, Grading, StudentGrade, course_order, natural_key
 
 BAR = "█"
 BAR_WIDTH = 20  # the longest bar of a histogram, in cells
@@ -55,15 +55,42 @@ def confinement_words(level: dict) -> str:
 # --- JSON -------------------------------------------------------------------------------------
 
 
+def _grading_json(course: Course, grading: Grading) -> dict:
+    return {
+        "weights": {exercise_id: _number(grading.points(exercise_id)) for exercise_id in course_order(course)},
+        "parts": {"code": grading.code_share, "why": grading.why_share},
+        "partial": dict(sorted(grading.partial.items())),
+    }
+
+
+def merged_students(previous: str, course: Course, grading: Grading, regraded: list[StudentGrade]) -> list[StudentGrade]:
+    """The students of an earlier ``--json`` report with ``regraded`` in place of their old rows, in natural order.
+
+    Raises ValueError (one line) when the report is not one, or was graded with another table or other exercises."""
+    try:
+        report = json.loads(previous)
+        if report["grading"] != json.loads(json.dumps(_grading_json(course, grading))):
+            raise ValueError("it was graded with another grading table or other exercises; grade the whole class again")
+        kept = [
+            StudentGrade(
+                row["student"],
+                tuple(ExerciseGrade(**{f.name: e[f.name] for f in fields(ExerciseGrade)}) for e in row["exercises"]),
+                tuple((u["file"], u["reason"]) for u in row["unmatched"]),
+                row["export"],
+            )
+            for row in report["students"]
+        ]
+    except (KeyError, TypeError, AttributeError, json.JSONDecodeError) as error:
+        raise ValueError(f"it is not a grade-class --json report ({type(error).__name__}: {error})") from None
+    names = {s.student for s in regraded}
+    return sorted([s for s in kept if s.student not in names] + regraded, key=lambda s: natural_key(s.student))
+
+
 def class_json(course: Course, grading: Grading, students: list[StudentGrade], summaries: list[ExerciseSummary], level: dict) -> str:
     totals = [s.points for s in students]
     report = {
         "course": course.title,
-        "grading": {
-            "weights": {exercise_id: _number(grading.points(exercise_id)) for exercise_id in course_order(course)},
-            "parts": {"code": grading.code_share, "why": grading.why_share},
-            "partial": dict(sorted(grading.partial.items())),
-        },
+        "grading": _grading_json(course, grading),
         "confinement": level,
         "students": [
             {

@@ -662,3 +662,29 @@ def test_an_assignment_grades_only_its_exercises_and_lists_the_other_answers(kla
     assert [x["exercise"] for x in report["exercises"]] == [e for e in IDS if e in chosen]
     refused = attnpos("grade-class", str(klass), "--exercises", "rope,no-such")
     assert refused.returncode == 2 and "no-such" in refused.stderr and len(refused.stderr.splitlines()) == 1
+
+
+def test_one_student_is_regraded_and_merged_into_the_earlier_report(klass, tmp_path, attnpos):
+    earlier = tmp_path / "report.json"
+    earlier.write_text(attnpos("grade-class", str(klass), "--json").stdout)
+    (klass / "cy" / "work" / "q1.py").write_text(solution("constant-offset"))  # cy's regrade request, answered
+    book = tmp_path / "book.csv"
+    merged = attnpos("grade-class", str(klass), "--only", "cy", "--merge", str(earlier), "--json", "--gradebook", str(book))
+    assert merged.returncode == 0, merged.stderr
+    report, before = json.loads(merged.stdout), json.loads(earlier.read_text())
+    assert [s["student"] for s in report["students"]] == ["ada", "bo", "cy", "dee"]
+    assert report["students"][0] == before["students"][0]  # ada's row kept as it was
+    cy = {e["exercise"]: e for e in report["students"][2]["exercises"]}
+    assert cy["constant-offset"]["passed"] and cy["constant-offset"]["points"] == pytest.approx(0.8)
+    assert {x["exercise"]: x for x in report["exercises"]}["constant-offset"]["diagnoses"] == {"missing-name": 1}
+    assert [row["student"] for row in csv.DictReader(io.StringIO(book.read_text()))] == ["ada", "bo", "cy", "dee"]
+    table = tmp_path / "other.toml"
+    table.write_text("[parts]\ncode = 1\nwhy = 0\n")
+    for args, words in (
+        (["--merge", str(earlier)], "--merge needs --only"),
+        (["--only", "nobody"], "no such student"),
+        (["--only", "cy", "--merge", str(earlier), "--grading", str(table)], "another grading table"),
+        (["--only", "cy", "--merge", str(book)], "not a grade-class --json report"),
+    ):
+        refused = attnpos("grade-class", str(klass), *args)
+        assert refused.returncode == 2 and words in refused.stderr and len(refused.stderr.strip().splitlines()) == 1, refused.stderr

@@ -207,7 +207,20 @@ def _grade_class(args: argparse.Namespace) -> int:
 
     fmt = "json" if args.json else "csv" if args.csv else "table"
     outputs = {name: getattr(args, name) for name in FILE_OUTPUTS}
-    return run_grade_class(_load_course(), args.submissions, args.single, fmt, outputs, args.grading, args.jobs, _limits(args), args.feedback, args.exercises)
+    return run_grade_class(
+        _load_course(),
+        args.submissions,
+        args.single,
+        fmt,
+        outputs,
+        args.grading,
+        args.jobs,
+        _limits(args),
+        args.feedback,
+        args.exercises,
+        args.only,
+        args.merge,
+    )
 
 
 def _gradescope_setup(args: argparse.Namespace) -> int:
@@ -360,6 +373,8 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="ID,ID",
         help="grade only these exercises (an assignment); answers to others are listed, not graded",
     )
+    grade_class.add_argument("--only", metavar="STUDENT", help="grade only this student (a regrade)")
+    grade_class.add_argument("--merge", type=Path, metavar="REPORT", help="with --only: the earlier --json report the regraded row replaces its old one in")
     grade_class.add_argument("--feedback", type=Path, metavar="DIR", help="write each student's feedback, Markdown and HTML, into DIR")
     grade_class.add_argument("--grading", type=Path, metavar="FILE", help="the grading table (default: the course's grading.toml)")
     grade_class.add_argument("--jobs", type=int, default=2, metavar="N", help="answers checked at once (default 2)")

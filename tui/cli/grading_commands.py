@@ -37,6 +37,7 @@ from attnpos.lessons.grading.grades import (
     assignment,
     grade_class,
     load_grading,
+    only,
     read_submissions,
     settled,
     shown,
@@ -159,14 +160,20 @@ def run_grade_class(
     limits: Limits,
     feedback: Path | None = None,
     exercises: list[str] | None = None,
+    only_student: str | None = None,
+    merge: Path | None = None,
 ) -> int:
     if jobs < 1:
         raise UsageError("--jobs must be at least 1")
+    if merge is not None and only_student is None:
+        raise UsageError("--merge needs --only STUDENT: the student regraded into the earlier report")
     try:
         grading = load_grading(course, grading_path)
         submissions = read_submissions(root, course, single)
         if exercises is not None:
             course = assignment(course, submissions, exercises)
+        if only_student is not None:
+            submissions = only(submissions, only_student)
     except SubmissionError as problem:
         raise UsageError(str(problem)) from None
     for platform in ("gradescope", "classroom"):
@@ -187,6 +194,11 @@ def run_grade_class(
             level = checker.confinement  # the last forked server's: the warm parent's, and the namespaces it entered
     except KeyboardInterrupt:
         return interrupted(lambda: f"{checked[0]} of {total} answers checked")
+    if merge is not None:
+        try:
+            students = reports.merged_students(merge.read_text(encoding="utf-8"), course, grading, students)
+        except (OSError, UnicodeDecodeError, ValueError) as problem:
+            raise UsageError(f"cannot merge into {shown_path(merge)}: {getattr(problem, 'strerror', None) or problem}") from None
     summaries = summarise(course, students)
     writers: dict[str, Callable[[], str]] = {
         "gradebook": lambda: reports.gradebook_csv(course, students),
