@@ -618,7 +618,8 @@ def _exercise_grade(exercise: Exercise, grading: Grading, answer: Answer | None,
     # Judged here from the course's answer: the export is the student's own file, its why_correct is not trusted.
     why_correct = why_choice is not None and why_choice == exercise.why.answer
     weight = grading.points(exercise.id)
-    points = weight * (grading.code_share * code_earned + grading.why_share * why_correct)
+    # The why part counts only beside code that passes in this submission: a progress export alone (or edited) earns nothing.
+    points = weight * (grading.code_share * code_earned + grading.why_share * (why_correct and passed))
     return ExerciseGrade(
         exercise.id,
         shown(answer.name) if answer and answer.name else None,

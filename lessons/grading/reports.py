@@ -378,7 +378,9 @@ def _feedback(course: Course, grading: Grading, student: StudentGrade) -> list[_
         if g.why_choice is not None and 0 <= g.why_choice < len(exercise.why.choices):
             why = (
                 exercise.why.question,
-                f"Your answer: {exercise.why.choices[g.why_choice]} ({'right' if g.why_correct else 'not right'})",
+                f"Your answer: {exercise.why.choices[g.why_choice]} ({'right' if g.why_correct else 'not right'}"
+                + ("" if g.passed or not g.why_correct else "; it counts once the code passes")
+                + ")",
                 exercise.why.explanations[g.why_choice] if g.why_choice < len(exercise.why.explanations) else "",
             )
         elif grading.why_share:

@@ -688,3 +688,15 @@ def test_one_student_is_regraded_and_merged_into_the_earlier_report(klass, tmp_p
     ):
         refused = attnpos("grade-class", str(klass), *args)
         assert refused.returncode == 2 and words in refused.stderr and len(refused.stderr.strip().splitlines()) == 1, refused.stderr
+
+
+def test_the_why_part_counts_only_beside_code_that_passes(tmp_path, attnpos):
+    right = {e: COURSE.exercises[e].why.answer for e in IDS}
+    student = tmp_path / "ben"
+    student.mkdir()
+    (student / "progress.json").write_text(export_for(tmp_path, right, {}))  # every why answer right, and no code
+    (student / "constant-offset.py").write_text(solution("constant-offset"))
+    report = json.loads(attnpos("grade-class", str(student), "--single", "--json").stdout)
+    rows = {e["exercise"]: e for e in report["students"][0]["exercises"]}
+    assert rows["constant-offset"]["points"] == 1 and rows["constant-offset"]["why_correct"]
+    assert all(rows[e]["points"] == 0 and rows[e]["why_correct"] for e in IDS if e != "constant-offset")
