@@ -1,5 +1,5 @@
 """A graded class told in every format `grade-class` writes: a Rich table, JSON, CSV, a gradebook,
-a one-page Markdown report, Gradescope's results.json and JUnit XML.
+a one-page Markdown report, Gradescope's results.json, JUnit XML, and each student's own feedback (Markdown and HTML).
 
 Every renderer is a pure function of the grades: no clock, no absolute paths,
 keys and rows in a fixed order, so the same submissions give byte-identical files.
@@ -9,9 +9,11 @@ docs/GRADING.md shows an example of each.
 from __future__ import annotations
 
 import csv
+import html
 import io
 import json
 import re
+from dataclasses import dataclass, fields
 from xml.etree import ElementTree
 
 from rich.console import Group
@@ -21,7 +23,7 @@ from rich.text import Text
 
 from attnpos.lessons.checker import printable
 from attnpos.lessons.course.model import Course
-from attnpos.lessons.grading.grades import NOT_SUBMITTED, ExerciseSummary, Grading, StudentGrade
+from attnpos.lessons.grading.grades import NOT_SUBMITTED, ExerciseGrade, ExerciseSummary, Grading, StudentGrade, course_order, natural_key
 
 BAR = "█"
 BAR_WIDTH = 20  # the longest bar of a histogram, in cells
@@ -53,15 +55,42 @@ def confinement_words(level: dict) -> str:
 # --- JSON -------------------------------------------------------------------------------------
 
 
+def _grading_json(course: Course, grading: Grading) -> dict:
+    return {
+        "weights": {exercise_id: _number(grading.points(exercise_id)) for exercise_id in course_order(course)},
+        "parts": {"code": grading.code_share, "why": grading.why_share},
+        "partial": dict(sorted(grading.partial.items())),
+    }
+
+
+def merged_students(previous: str, course: Course, grading: Grading, regraded: list[StudentGrade]) -> list[StudentGrade]:
+    """The students of an earlier ``--json`` report with ``regraded`` in place of their old rows, in natural order.
+
+    Raises ValueError (one line) when the report is not one, or was graded with another table or other exercises."""
+    try:
+        report = json.loads(previous)
+        if report["grading"] != json.loads(json.dumps(_grading_json(course, grading))):
+            raise ValueError("it was graded with another grading table or other exercises; grade the whole class again")
+        kept = [
+            StudentGrade(
+                row["student"],
+                tuple(ExerciseGrade(**{f.name: e[f.name] for f in fields(ExerciseGrade)}) for e in row["exercises"]),
+                tuple((u["file"], u["reason"]) for u in row["unmatched"]),
+                row["export"],
+            )
+            for row in report["students"]
+        ]
+    except (KeyError, TypeError, AttributeError, json.JSONDecodeError) as error:
+        raise ValueError(f"it is not a grade-class --json report ({type(error).__name__}: {error})") from None
+    names = {s.student for s in regraded}
+    return sorted([s for s in kept if s.student not in names] + regraded, key=lambda s: natural_key(s.student))
+
+
 def class_json(course: Course, grading: Grading, students: list[StudentGrade], summaries: list[ExerciseSummary], level: dict) -> str:
     totals = [s.points for s in students]
     report = {
         "course": course.title,
-        "grading": {
-            "weights": {exercise_id: _number(grading.points(exercise_id)) for exercise_id in course.exercises},
-            "parts": {"code": grading.code_share, "why": grading.why_share},
-            "partial": dict(sorted(grading.partial.items())),
-        },
+        "grading": _grading_json(course, grading),
         "confinement": level,
         "students": [
             {
@@ -110,9 +139,18 @@ CSV_COLUMNS = (
 )
 
 
+# A cell a spreadsheet would read as a formula (OWASP, "CSV Injection"): these first characters, tab and carriage return too.
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_cell(value: object) -> object:
+    """A text cell that would start a formula gets a leading ``'``, as OWASP advises, so it is shown as text; numbers pass."""
+    return "'" + value if isinstance(value, str) and value.startswith(FORMULA_START) else value
+
+
 def _csv(rows: list[list[object]]) -> str:
     out = io.StringIO()
-    csv.writer(out, lineterminator="\n").writerows(rows)
+    csv.writer(out, lineterminator="\n").writerows([[spreadsheet_cell(cell) for cell in row] for row in rows])
     return out.getvalue()
 
 
@@ -161,7 +199,7 @@ def class_csv(students: list[StudentGrade]) -> str:
 
 def gradebook_csv(course: Course, students: list[StudentGrade]) -> str:
     """One row per student: points per exercise, total, out of, percent."""
-    rows: list[list[object]] = [["student", *course.exercises, "total", "max", "percent"]]
+    rows: list[list[object]] = [["student", *course_order(course), "total", "max", "percent"]]
     for s in students:
         percent = round(100 * s.points / s.max_points, 1) if s.max_points else 0
         rows.append([s.student, *(_number(g.points) for g in s.exercises), _number(s.points), _number(s.max_points), _number(percent)])
@@ -173,7 +211,7 @@ def gradebook_csv(course: Course, students: list[StudentGrade]) -> str:
 
 def class_renderable(course: Course, students: list[StudentGrade], summaries: list[ExerciseSummary], level: dict) -> Group:
     # Exercises numbered in the header, named in the caption: ten of them still fit 80 columns.
-    legend = " · ".join(f"{n} {exercise_id}" for n, exercise_id in enumerate(course.exercises, start=1))
+    legend = " · ".join(f"{n} {exercise_id}" for n, exercise_id in enumerate(course_order(course), start=1))
     scores = Table(title=f"{len(students)} students", title_style="bold", title_justify="left", box=None)
     scores.add_column("student", overflow="fold")
     for n in range(1, len(course.exercises) + 1):
@@ -294,6 +332,108 @@ def gradescope_results(student: StudentGrade) -> str:
         "tests": tests,
     }
     return json.dumps(results, indent=1, ensure_ascii=False) + "\n"
+
+
+# --- GitHub Classroom ---------------------------------------------------------------------------
+
+
+def classroom_results(student: StudentGrade) -> str:
+    """What GitHub Classroom's grading reporter reads from a runner (base64 of this, as the step's ``result`` output):
+    its total is the sum of the tests' scores out of ``max_score``, so points, partial credit and the why part are the same as here."""
+    tests = [
+        {"name": g.exercise, "status": "pass" if g.passed else "fail", "score": _number(g.points), "message": g.message if not g.passed else ""}
+        for g in student.exercises
+    ]
+    results = {
+        "version": 1,
+        "status": "pass" if all(g.passed for g in student.exercises) else "fail",
+        "max_score": _number(student.max_points),
+        "tests": tests,
+    }
+    return json.dumps(results, indent=1, ensure_ascii=False) + "\n"
+
+
+# --- each student's feedback -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Feedback:
+    """One exercise of one student's feedback, in words: what both the Markdown and the HTML file say."""
+
+    heading: str
+    verdict: str
+    message: str
+    hints: tuple[str, ...]
+    why: tuple[str, ...]
+
+
+def _feedback(course: Course, grading: Grading, student: StudentGrade) -> list[_Feedback]:
+    parts = []
+    for g in student.exercises:
+        exercise = course.exercises[g.exercise]
+        verdict = "passed" if g.passed else f"not yet: {g.diagnosis}"
+        verdict += f" ({g.file})" if g.file else ""
+        hints = exercise.hints[: g.hints_used or 0]
+        why: tuple[str, ...] = ()
+        if g.why_choice is not None and 0 <= g.why_choice < len(exercise.why.choices):
+            why = (
+                exercise.why.question,
+                f"Your answer: {exercise.why.choices[g.why_choice]} ({'right' if g.why_correct else 'not right'}"
+                + ("" if g.passed or not g.why_correct else "; it counts once the code passes")
+                + ")",
+                exercise.why.explanations[g.why_choice] if g.why_choice < len(exercise.why.explanations) else "",
+            )
+        elif grading.why_share:
+            why = (exercise.why.question, "No answer handed in (attnpos progress --export FILE, beside the answers).")
+        heading = f"{exercise.title} ({g.exercise}): {_number(g.points)} of {_number(g.max_points)} points"
+        parts.append(_Feedback(heading, verdict, g.message, hints, tuple(line for line in why if line)))
+    return parts
+
+
+def feedback_markdown(course: Course, grading: Grading, student: StudentGrade) -> str:
+    """One student's feedback: each exercise's verdict, message, the hints taken and the why question; nothing of anyone else."""
+    out = [f"# {_md(course.title)}: feedback for {_md(student.student)}", "", f"{_number(student.points)} of {_number(student.max_points)} points."]
+    for part in _feedback(course, grading, student):
+        out += ["", f"## {_md(part.heading)}", "", f"**{_md(part.verdict)}**", "", "```text", part.message.replace("```", "`\u200b``"), "```"]
+        if part.hints:
+            out += ["", f"Hints used ({len(part.hints)}):", "", *(f"{n}. {_md(hint)}" for n, hint in enumerate(part.hints, start=1))]
+        if part.why:
+            out += ["", "Why: " + _md(part.why[0]), "", *(f"- {_md(line)}" for line in part.why[1:])]
+    if student.unmatched:
+        out += ["", "## Files not graded", "", *(f"- `{_md(name)}`: {_md(reason)}" for name, reason in student.unmatched)]
+    return "\n".join(out) + "\n"
+
+
+def feedback_html(course: Course, grading: Grading, student: StudentGrade) -> str:
+    """The same feedback as a page a browser or an LMS shows; every text escaped."""
+    e = html.escape
+    title = f"{course.title}: feedback for {student.student}"
+    out = ["<!DOCTYPE html>", '<html lang="en">', '<head><meta charset="utf-8">', f"<title>{e(title)}</title></head>", "<body>"]
+    out += [f"<h1>{e(title)}</h1>", f"<p>{_number(student.points)} of {_number(student.max_points)} points.</p>"]
+    for part in _feedback(course, grading, student):
+        out += [f"<h2>{e(part.heading)}</h2>", f"<p><strong>{e(part.verdict)}</strong></p>", f"<pre>{e(part.message)}</pre>"]
+        if part.hints:
+            out += [f"<p>Hints used ({len(part.hints)}):</p>", "<ol>", *(f"<li>{e(hint)}</li>" for hint in part.hints), "</ol>"]
+        if part.why:
+            out += [f"<p>Why: {e(part.why[0])}</p>", "<ul>", *(f"<li>{e(line)}</li>" for line in part.why[1:]), "</ul>"]
+    if student.unmatched:
+        out += ["<h2>Files not graded</h2>", "<ul>", *(f"<li><code>{e(name)}</code>: {e(reason)}</li>" for name, reason in student.unmatched), "</ul>"]
+    out += ["</body>", "</html>"]
+    return "\n".join(out) + "\n"
+
+
+def feedback_files(course: Course, grading: Grading, students: list[StudentGrade]) -> dict[str, str]:
+    """File name -> text: ``NAME.md`` and ``NAME.html`` per student, NAME made safe for any file system and unique."""
+    files: dict[str, str] = {}
+    for student in students:
+        base = re.sub(r"[^\w.-]+", "_", student.student).strip("._") or "student"
+        name, n = base, 1
+        while f"{name}.md" in files:
+            n += 1
+            name = f"{base}-{n}"
+        files[f"{name}.md"] = feedback_markdown(course, grading, student)
+        files[f"{name}.html"] = feedback_html(course, grading, student)
+    return files
 
 
 # --- JUnit XML --------------------------------------------------------------------------------

@@ -251,7 +251,7 @@ def test_grade_reports_an_unreadable_file_and_grades_the_rest(tmp_path):
     result = attnpos("grade", "constant-offset", str(tmp_path), "--json")
     assert result.returncode == 0, result.stderr
     rows = {os.path.basename(r["file"]): r for r in json.loads(result.stdout)["results"]}
-    assert rows["good.py"]["passed"] and rows["latin1.py"]["diagnosis"] == "error"
+    assert rows["good.py"]["passed"] and rows["latin1.py"]["diagnosis"] == "unreadable"  # as grade-class calls it
     assert "not UTF-8" in rows["latin1.py"]["message"]
 
 

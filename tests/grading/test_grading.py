@@ -7,6 +7,7 @@ import csv
 import io
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -22,10 +23,12 @@ from junitparser import Failure, JUnitXml
 
 from attnpos.lessons.course.loader import load_course
 from attnpos.lessons.course.progress import Progress
+from attnpos.lessons.grading import grades as grading_module
+from attnpos.lessons.grading.grades import course_order
 
 SCHEMAS = Path(__file__).parent / "schemas"
 COURSE = load_course()
-IDS = list(COURSE.exercises)
+IDS = course_order(COURSE)  # the order the lessons place them: every report's columns
 
 
 def solution(exercise_id: str) -> str:
@@ -187,54 +190,52 @@ def test_the_schemas_reject_what_the_specifications_forbid():
         xmlschema.XMLSchema(SCHEMAS / "junit.xsd").validate(io.StringIO('<testsuites><testsuite name="a"/></testsuites>'))
 
 
-def test_gradescope_setup_writes_two_executable_scripts(tmp_path, attnpos):
-    result = attnpos("gradescope-setup", str(tmp_path), "--install", "attnpos==1.0")
+def test_gradescope_setup_writes_two_executable_scripts_and_the_table(tmp_path, attnpos):
+    table = tmp_path / "mine.toml"
+    table.write_text("[weights]\nrope = 4\n[parts]\ncode = 1\nwhy = 0\n")
+    folder = tmp_path / "gs"
+    result = attnpos("gradescope-setup", str(folder), "--install", "attnpos==1.0", "--grading", str(table))
     assert result.returncode == 0, result.stderr
     for name in ("setup.sh", "run_autograder"):
-        script = tmp_path / name
+        script = folder / name
         assert os.access(script, os.X_OK)
         assert subprocess.run(["bash", "-n", str(script)], capture_output=True).returncode == 0
-    assert "pip install --quiet attnpos==1.0" in (tmp_path / "setup.sh").read_text()
-    run = (tmp_path / "run_autograder").read_text()
-    assert "grade-class /autograder/submission --single" in run and "/autograder/results/results.json" in run
-    assert attnpos("gradescope-setup", str(tmp_path)).returncode == 2  # never overwrites
+    assert "pip install --quiet attnpos==1.0" in (folder / "setup.sh").read_text()
+    run = (folder / "run_autograder").read_text()
+    assert "grade-class /autograder/submission --single --grading /autograder/source/grading.toml" in run and "/autograder/results/results.json" in run
+    assert (folder / "grading.toml").read_text() == table.read_text()
+    assert attnpos("gradescope-setup", str(folder)).returncode == 2  # never overwrites
+    table.write_text("[weights]\nno-such = 1\n")
+    refused = attnpos("gradescope-setup", str(tmp_path / "other"), "--install", "x", "--grading", str(table))
+    assert refused.returncode == 2 and "no-such" in refused.stderr and not (tmp_path / "other").exists()
 
 
-def test_classroom_setup_writes_a_test_per_exercise_of_the_course(tmp_path, attnpos):
-    result = attnpos("classroom-setup", str(tmp_path))
+def test_classroom_setup_writes_one_runner_that_grades_with_the_table(tmp_path, attnpos):
+    result = attnpos("classroom-setup", str(tmp_path), "--install", "attnpos==1.0")
     assert result.returncode == 0, result.stderr
     workflow = yaml.safe_load((tmp_path / ".github/workflows/classroom.yml").read_text())
     steps = workflow["jobs"]["run-autograding-tests"]["steps"]
-    graders = [s for s in steps if s.get("uses") == "classroom-resources/autograding-command-grader@v1"]
-    assert [s["with"]["test-name"] for s in graders] == IDS
-    assert all(s["with"]["command"] == f"attnpos check {s['with']['test-name']} {s['with']['test-name']}.py" for s in graders)
+    grader = next(s for s in steps if s.get("id") == "attnpos")
+    assert "attnpos grade-class . --single --grading .github/classroom/grading.toml --classroom attnpos-results.json" in grader["run"]
+    assert subprocess.run(["bash", "-n"], input=grader["run"], text=True, capture_output=True).returncode == 0
+    assert any("pip install attnpos==1.0" in s.get("run", "") for s in steps)
     reporter = steps[-1]
-    assert reporter["uses"] == "classroom-resources/autograding-grader-reporter@v1"
-    assert reporter["with"]["runners"].split(",") == [s["id"] for s in graders]
-    assert set(reporter["env"]) == {f"{s['id'].upper()}_RESULTS" for s in graders}
-    autograding = json.loads((tmp_path / ".github/classroom/autograding.json").read_text())
-    jsonschema.validate(autograding, json.loads((SCHEMAS / "classroom-autograding.schema.json").read_text()))
-    assert [t["name"] for t in autograding["tests"]] == IDS
+    assert reporter["uses"] == "classroom-resources/autograding-grading-reporter@v1"
+    assert reporter["with"]["runners"] == "attnpos" and set(reporter["env"]) == {"ATTNPOS_RESULTS"}
+    assert (tmp_path / ".github/classroom/grading.toml").read_text() == (Path(grading_module.__file__).with_name("grading.toml")).read_text()
 
 
 @pytest.mark.parametrize(
     "case, words",
     [
         ("empty", "no submissions in"),
-        ("corrupt-zip", "is not a readable zip file"),
-        ("unknown-in-manifest", "names unknown exercise 'no-such-exercise'"),
         ("missing", "no such folder"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(tmp_path, attnpos, case, words):
     root = tmp_path / "class"
     root.mkdir()
-    if case == "corrupt-zip":
-        (root / "eve.zip").write_bytes(b"PK\x03\x04 this is not a zip")
-    elif case == "unknown-in-manifest":
-        (root / "eve").mkdir()
-        (root / "eve" / "attnpos-manifest.toml").write_text('[files]\nno-such-exercise = "a.py"\n')
-    elif case == "missing":
+    if case == "missing":
         root = tmp_path / "nowhere"
     result = attnpos("grade-class", str(root))
     assert result.returncode == 2
@@ -249,7 +250,7 @@ def test_a_control_character_in_a_name_is_valid_junit_xml_and_escaped_on_the_ter
     assert attnpos("grade-class", str(tmp_path / "class"), "--junit", str(target)).returncode == 0
     xmlschema.XMLSchema(SCHEMAS / "junit.xsd").validate(str(target))
     suite = next(iter(JUnitXml.fromfile(str(target))))
-    assert suite.name == "bad\ufffd[2Jname" and suite.failures == len(IDS)
+    assert suite.name == "bad\\x1b[2Jname" and suite.failures == len(IDS)
     table = attnpos("grade-class", str(tmp_path / "class"))
     assert "\x1b[2J" not in table.stdout and "\\x1b[2J" in table.stdout
 
@@ -284,6 +285,31 @@ def test_a_symlinked_answer_is_not_followed(tmp_path, attnpos):
     report = json.loads(attnpos("grade-class", str(tmp_path / "class"), "--json").stdout)
     row = report["students"][0]["exercises"][IDS.index("constant-offset")]
     assert row["diagnosis"] == "unreadable" and not row["passed"]
+    assert "a symbolic link, never followed" in row["message"]
+
+
+def test_grade_and_grade_class_name_an_unreadable_file_alike(tmp_path, attnpos):
+    big = tmp_path / "constant-offset.py"
+    big.write_text("x = 1\n" * 60_000)  # over the sandbox's 256 KB
+    row = json.loads(attnpos("grade", "constant-offset", str(big), "--json").stdout)["results"][0]
+    assert row["diagnosis"] == "unreadable" and not row["passed"]
+
+
+def test_feedback_tells_a_student_their_verdicts_hints_and_why_answers_only(klass, tmp_path, attnpos):
+    result = attnpos("grade-class", str(klass), "--feedback", str(tmp_path / "feedback"))
+    assert result.returncode == 0, result.stderr
+    assert sorted(p.name for p in (tmp_path / "feedback").iterdir()) == sorted(f"{s}.{x}" for s in ("ada", "bo", "cy", "dee") for x in ("md", "html"))
+    ada = (tmp_path / "feedback" / "ada.md").read_text()
+    first = COURSE.exercises[IDS[0]]
+    assert f"{len(IDS)} of {len(IDS)} points" in ada and "passed" in ada
+    assert "Hints used (2)" in ada and all(hint in ada for hint in first.hints[:2])
+    assert all(hint not in ada for hint in first.hints[2:])
+    assert first.why.question in ada and first.why.explanations[first.why.answer] in ada
+    cy = (tmp_path / "feedback" / "cy.md").read_text()
+    assert "wrong-comparison" in cy and "work/q1.py" in cy
+    assert not [name for name in ("ada", "bo", "dee") if re.search(rf"\b{name}\b", cy)]
+    page = (tmp_path / "feedback" / "cy.html").read_text()
+    assert page.startswith("<!DOCTYPE html>") and "wrong-comparison" in page
 
 
 HOSTILE = {
@@ -602,6 +628,8 @@ def _autograder(tmp_path: Path, attnpos_program: str) -> Path:
     script = root / "run_autograder"
     script.write_text(GRADESCOPE_RUN.format().replace("/autograder", str(root)))
     (root / "submission").mkdir()
+    (root / "source").mkdir()
+    (root / "source" / "grading.toml").write_bytes(grading_module.GRADING_TABLE.read_bytes())
     return script
 
 
@@ -622,3 +650,53 @@ def test_run_autograder_says_what_is_missing_when_strict_mode_refuses(tmp_path):
     results = json.loads((script.parent / "results" / "results.json").read_text())
     jsonschema.validate(results, json.loads((SCHEMAS / "gradescope-results.schema.json").read_text()))
     assert results["score"] == 0 and refusal in results["output"]
+
+
+def test_an_assignment_grades_only_its_exercises_and_lists_the_other_answers(klass, attnpos):
+    chosen = ["rope", "constant-offset"]
+    report = json.loads(attnpos("grade-class", str(klass), "--json", "--exercises", ",".join(chosen)).stdout)
+    ada = report["students"][0]
+    assert [e["exercise"] for e in ada["exercises"]] == [e for e in IDS if e in chosen]  # the course's order, not the option's
+    assert ada["points"] == ada["max_points"] == 2
+    assert len(ada["unmatched"]) == len(IDS) - 2 and all(u["reason"].endswith("which this assignment does not grade") for u in ada["unmatched"])
+    assert [x["exercise"] for x in report["exercises"]] == [e for e in IDS if e in chosen]
+    refused = attnpos("grade-class", str(klass), "--exercises", "rope,no-such")
+    assert refused.returncode == 2 and "no-such" in refused.stderr and len(refused.stderr.splitlines()) == 1
+
+
+def test_one_student_is_regraded_and_merged_into_the_earlier_report(klass, tmp_path, attnpos):
+    earlier = tmp_path / "report.json"
+    earlier.write_text(attnpos("grade-class", str(klass), "--json").stdout)
+    (klass / "cy" / "work" / "q1.py").write_text(solution("constant-offset"))  # cy's regrade request, answered
+    book = tmp_path / "book.csv"
+    merged = attnpos("grade-class", str(klass), "--only", "cy", "--merge", str(earlier), "--json", "--gradebook", str(book))
+    assert merged.returncode == 0, merged.stderr
+    report, before = json.loads(merged.stdout), json.loads(earlier.read_text())
+    assert [s["student"] for s in report["students"]] == ["ada", "bo", "cy", "dee"]
+    assert report["students"][0] == before["students"][0]  # ada's row kept as it was
+    cy = {e["exercise"]: e for e in report["students"][2]["exercises"]}
+    assert cy["constant-offset"]["passed"] and cy["constant-offset"]["points"] == pytest.approx(0.8)
+    assert {x["exercise"]: x for x in report["exercises"]}["constant-offset"]["diagnoses"] == {"missing-name": 1}
+    assert [row["student"] for row in csv.DictReader(io.StringIO(book.read_text()))] == ["ada", "bo", "cy", "dee"]
+    table = tmp_path / "other.toml"
+    table.write_text("[parts]\ncode = 1\nwhy = 0\n")
+    for args, words in (
+        (["--merge", str(earlier)], "--merge needs --only"),
+        (["--only", "nobody"], "no such student"),
+        (["--only", "cy", "--merge", str(earlier), "--grading", str(table)], "another grading table"),
+        (["--only", "cy", "--merge", str(book)], "not a grade-class --json report"),
+    ):
+        refused = attnpos("grade-class", str(klass), *args)
+        assert refused.returncode == 2 and words in refused.stderr and len(refused.stderr.strip().splitlines()) == 1, refused.stderr
+
+
+def test_the_why_part_counts_only_beside_code_that_passes(tmp_path, attnpos):
+    right = {e: COURSE.exercises[e].why.answer for e in IDS}
+    student = tmp_path / "ben"
+    student.mkdir()
+    (student / "progress.json").write_text(export_for(tmp_path, right, {}))  # every why answer right, and no code
+    (student / "constant-offset.py").write_text(solution("constant-offset"))
+    report = json.loads(attnpos("grade-class", str(student), "--single", "--json").stdout)
+    rows = {e["exercise"]: e for e in report["students"][0]["exercises"]}
+    assert rows["constant-offset"]["points"] == 1 and rows["constant-offset"]["why_correct"]
+    assert all(rows[e]["points"] == 0 and rows[e]["why_correct"] for e in IDS if e != "constant-offset")

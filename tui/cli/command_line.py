@@ -207,19 +207,32 @@ def _grade_class(args: argparse.Namespace) -> int:
 
     fmt = "json" if args.json else "csv" if args.csv else "table"
     outputs = {name: getattr(args, name) for name in FILE_OUTPUTS}
-    return run_grade_class(_load_course(), args.submissions, args.single, fmt, outputs, args.grading, args.jobs, _limits(args))
+    return run_grade_class(
+        _load_course(),
+        args.submissions,
+        args.single,
+        fmt,
+        outputs,
+        args.grading,
+        args.jobs,
+        _limits(args),
+        args.feedback,
+        args.exercises,
+        args.only,
+        args.merge,
+    )
 
 
 def _gradescope_setup(args: argparse.Namespace) -> int:
     from attnpos.tui.cli.grading_commands import gradescope_setup
 
-    return gradescope_setup(args.folder, args.install)
+    return gradescope_setup(_load_course(), args.folder, args.install, args.grading)
 
 
 def _classroom_setup(args: argparse.Namespace) -> int:
     from attnpos.tui.cli.grading_commands import classroom_setup
 
-    return classroom_setup(_load_course(), args.folder, args.install)
+    return classroom_setup(_load_course(), args.folder, args.install, args.grading)
 
 
 def _exercise(args: argparse.Namespace) -> int:
@@ -353,6 +366,16 @@ def build_parser() -> argparse.ArgumentParser:
     grade_class.add_argument("--markdown", type=Path, metavar="FILE", help="write a one-page class report (no names)")
     grade_class.add_argument("--junit", type=Path, metavar="FILE", help="write JUnit XML, a test per student and exercise")
     grade_class.add_argument("--gradescope", type=Path, metavar="FILE", help="write Gradescope's results.json (one submission)")
+    grade_class.add_argument("--classroom", type=Path, metavar="FILE", help="write GitHub Classroom's reporter results (one submission)")
+    grade_class.add_argument(
+        "--exercises",
+        type=lambda text: [part.strip() for part in text.split(",") if part.strip()],
+        metavar="ID,ID",
+        help="grade only these exercises (an assignment); answers to others are listed, not graded",
+    )
+    grade_class.add_argument("--only", metavar="STUDENT", help="grade only this student (a regrade)")
+    grade_class.add_argument("--merge", type=Path, metavar="REPORT", help="with --only: the earlier --json report the regraded row replaces its old one in")
+    grade_class.add_argument("--feedback", type=Path, metavar="DIR", help="write each student's feedback, Markdown and HTML, into DIR")
     grade_class.add_argument("--grading", type=Path, metavar="FILE", help="the grading table (default: the course's grading.toml)")
     grade_class.add_argument("--jobs", type=int, default=2, metavar="N", help="answers checked at once (default 2)")
     _add_limits(grade_class)
@@ -360,12 +383,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     gradescope = commands.add_parser("gradescope-setup", help="write setup.sh and run_autograder for a Gradescope autograder")
     gradescope.add_argument("folder", type=Path, nargs="?", default=Path("."), help="where to write them (default: here)")
-    gradescope.add_argument("--install", default="attnpos", metavar="SPEC", help="what pip installs (default: attnpos)")
+    gradescope.add_argument("--install", metavar="SPEC", help="what pip installs (default: a wheel of this checkout, written beside the files)")
+    gradescope.add_argument("--grading", type=Path, metavar="FILE", help="the grading table to copy (default: the course's grading.toml)")
     gradescope.set_defaults(run=_gradescope_setup)
 
     classroom = commands.add_parser("classroom-setup", help="write GitHub Classroom's autograding workflow, a test per exercise")
     classroom.add_argument("folder", type=Path, nargs="?", default=Path("."), help="the template repository (default: here)")
-    classroom.add_argument("--install", default="attnpos", metavar="SPEC", help="what pip installs (default: attnpos)")
+    classroom.add_argument("--install", metavar="SPEC", help="what pip installs (default: a wheel of this checkout, written beside the files)")
+    classroom.add_argument("--grading", type=Path, metavar="FILE", help="the grading table to copy (default: the course's grading.toml)")
     classroom.set_defaults(run=_classroom_setup)
 
     exercise = commands.add_parser("exercise", help="write an exercise's starter file to work on in your own editor")
