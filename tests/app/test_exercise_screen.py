@@ -16,7 +16,7 @@ from textual.widgets import TextArea
 from attnpos.lessons.course.loader import load_course
 from attnpos.lessons.course.progress import STATE_FILE
 from attnpos.tui.app.screens.dialogs import BriefScreen, ConfirmScreen, SolutionScreen, WhyScreen
-from attnpos.tui.app.screens.exercise_screen import ExerciseScreen
+from attnpos.tui.app.screens.exercise_screen import ExerciseScreen, _read_edited
 from attnpos.tui.app.screens.lesson_screen import LessonScreen
 from attnpos.tui.app.widgets.lesson_blocks import QuizCard
 
@@ -410,3 +410,13 @@ def test_snapshot_exercise_before_check(snap_compare, make_app, settle, no_blink
 
 def test_snapshot_exercise_after_check(snap_compare, make_app, settle, no_blink):
     assert snap_compare(make_app(start="constant-offset"), terminal_size=(80, 24), run_before=partial(_after_wrong_check, settle=settle))
+
+
+def test_a_file_from_the_external_editor_is_read_as_python_reads_source(tmp_path):
+    """An editor that writes a byte-order mark: the draft is the text without it, as every route reads an answer."""
+    edited = tmp_path / "edited.py"
+    edited.write_bytes(b"\xef\xbb\xbfpos = 1\n")
+    assert _read_edited(edited) == ("pos = 1\n", None)
+    edited.write_bytes(b"x = '\xe9'\n")
+    text, problem = _read_edited(edited)
+    assert text == "" and problem is not None and problem == "not UTF-8 text (byte 5)"

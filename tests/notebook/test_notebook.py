@@ -208,3 +208,10 @@ def test_a_heat_map_cell_draws_its_figure(capsys):
     heatmap("learned.after", compare="learned.before", titles=("after", "before"))
     printed = capsys.readouterr().out
     assert "after" in printed and "before" in printed and "t15" in printed
+
+
+def test_check_magic_passes_a_solution_pasted_with_a_byte_order_mark(session, course):
+    """A cell pasted from a file saved with a mark starts with U+FEFF; Python reads past it, and so does the checker."""
+    exercise = course.exercises["constant-offset"]
+    text, _ = run(session, "check constant-offset", "\ufeff" + exercise.solution)
+    assert "passed" in text, text

@@ -24,6 +24,7 @@ from attnpos.lessons.checker import (
     RunResult,
     ScriptRefused,
     Verdict,
+    decode_answer,
     fenced,
     missing_layers,
 )
@@ -548,7 +549,7 @@ def _read_edited(path: Path) -> tuple[str, str | None]:
     if size > 4 * DRAFT_MAX_CHARS:  # at most 4 bytes a character: too many characters, whatever they are
         return "", f"{size:,} bytes; the editor holds up to {DRAFT_MAX_CHARS:,} characters"
     try:
-        text = path.read_text(encoding="utf-8")
+        text = decode_answer(path.read_bytes())  # as every route reads an answer: an editor's byte-order mark is dropped
     except UnicodeDecodeError as error:
         return "", f"not UTF-8 text (byte {error.start})"
     return text, draft_too_large(text)
