@@ -568,3 +568,18 @@ async def test_the_lesson_footer_lists_quit_first_at_60_columns(make_app, settle
         await settle(pilot)
         quit_key = next(w for w in app.screen.query(FooterKey) if w.description == "Quit")
         assert quit_key.region.x + quit_key.region.width <= 60
+
+
+async def test_the_readme_names_the_palette_commands_as_the_palette_does(make_app, settle):
+    """The README said "Save screenshot"; typed into the palette, that found nothing."""
+    import re
+    from pathlib import Path
+
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    row = next(line for line in readme.splitlines() if line.startswith("| anywhere | ctrl+p |"))
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        titles = {command.title for command in app.get_system_commands(app.screen)} | {"Glossary"}  # the course's own: its test is above
+    named = re.findall(r'"([^"]+)"', row)
+    assert named and set(named) <= titles, (named, titles)

@@ -269,7 +269,7 @@ class AttnposApp(App):
             return
         self.push_screen(HelpScreen(binding_groups(self.screen)))
 
-    # --- screenshots (ctrl+p, "Save screenshot") ------------------------------
+    # --- screenshots (ctrl+p, "Screenshot") -----------------------------------
 
     def screenshot_folder(self) -> Path:
         """The Downloads folder when there is one, else the data folder, else the working folder.
