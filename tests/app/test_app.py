@@ -583,3 +583,29 @@ async def test_the_readme_names_the_palette_commands_as_the_palette_does(make_ap
         titles = {command.title for command in app.get_system_commands(app.screen)} | {"Glossary"}  # the course's own: its test is above
     named = re.findall(r'"([^"]+)"', row)
     assert named and set(named) <= titles, (named, titles)
+
+
+async def test_a_playground_link_wraps_at_80_columns_instead_of_being_cut(make_app, settle):
+    """Lessons 8 and 9 cut their links at the right edge: "… · signal ro"."""
+    from textual.geometry import Region
+
+    from attnpos.lessons.course.model import PlaygroundLink
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        seen = 0
+        for lesson in app.course.lessons:
+            for index, section in enumerate(lesson.sections):
+                if not any(isinstance(block, PlaygroundLink) for block in section.blocks):
+                    continue
+                app.open_lesson(lesson.number, index)
+                await settle(pilot)
+                await pilot.pause()
+                for card in app.screen.query(PlaygroundCard):
+                    button = card.query_one(".open-playground")
+                    assert button.outer_size.width <= card.content_size.width, (lesson.number, index)  # not cut by the card
+                    shown = " ".join("".join(segment.text for segment in strip).strip() for strip in button.render_lines(Region(0, 0, *button.size)))
+                    assert " ".join(shown.split()).endswith(card.link.description), (lesson.number, index, shown)
+                    seen += 1
+        assert seen
