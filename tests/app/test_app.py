@@ -609,3 +609,26 @@ async def test_a_playground_link_wraps_at_80_columns_instead_of_being_cut(make_a
                     assert " ".join(shown.split()).endswith(card.link.description), (lesson.number, index, shown)
                     seen += 1
         assert seen
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 18)])
+async def test_outline_rows_fit_the_width_with_long_statuses(size, data_dir, make_app, settle):
+    """Lesson 5's row ran past 80 columns ('done · quiz 1/2 first…') and the outline scrolled sideways."""
+    from attnpos.lessons.course.progress import Progress
+
+    progress = Progress.load(data_dir)
+    for lesson in make_app().outline:
+        for quiz in lesson.quizzes:
+            progress.answer_quiz(quiz, 0, False)
+        for exercise in lesson.exercises:
+            progress.update_exercise(exercise.id, draft="x", attempts=1)
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        tree = app.screen.query_one(Tree)
+        tree.root.expand_all()
+        await settle(pilot)
+        await pilot.pause()
+        assert tree.max_scroll_x == 0, tree.virtual_size
+        labels = [str(node.label) for node in tree.root.children]
+        assert all("quiz 0/" in label and "first try" in label for label in labels if "Lesson 5" in label), labels
