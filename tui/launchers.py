@@ -21,8 +21,12 @@ def open_app(data_dir: Path | None, start: tuple[int, int] | str | None = None, 
     """Run the course in the Textual app until the learner quits."""
     from attnpos.tui.app.course_app import AttnposApp
 
-    AttnposApp(data_dir=data_dir, start=start, play=play).run()
-    return 0
+    app = AttnposApp(data_dir=data_dir, start=start, play=play)
+    app.run()
+    if app.return_code == 1:  # Textual's status for an error no screen caught; it has printed the traceback
+        where = f"the details are in {shown_path(app.crash_log)}" if app.crash_log else "the details are above"
+        print(f"attnpos: the app stopped on an error; your place and drafts are saved; {where}", file=sys.stderr)
+    return app.return_code or 0
 
 
 def _extra(extra: str, module: str) -> None:

@@ -44,6 +44,7 @@ from attnpos.lessons.sandbox import (
     Reading,
     RunResult,
     Sandbox,
+    decode_answer,
     read_script,
     refuse_if_too_large,
 )
@@ -180,11 +181,12 @@ class Checker:
         """Check the answer file at ``path``, read once, now, never through a symbolic link.
 
         Raises :class:`ScriptRefused` (a link, not a plain file, too large),
-        OSError (unreadable) or UnicodeDecodeError (not UTF-8): the file, not
-        the learner's code, is at fault. Like :meth:`submit` otherwise.
+        OSError (unreadable) or UnicodeDecodeError (not text as Python reads
+        source, :func:`decode_answer`): the file, not the learner's code, is at
+        fault. Like :meth:`submit` otherwise.
         """
         data = read_script(path)
-        source = data.decode("utf-8")
+        source = decode_answer(data)
 
         def first(sandbox: Sandbox, names: Sequence[str], limits: Limits, token: CancelToken, reading: Reading) -> RunResult:
             return sandbox.run_bytes(data, path, names, limits, token, reading)

@@ -40,6 +40,7 @@ from attnpos.lessons.course.model import (
 from attnpos.lessons.course.scanner import (
     COURSE_FILE,
     FIRST_SECTION,
+    INLINE_MATH,
     LESSONS_PACKAGE,
     Fence,
     Heading,
@@ -55,7 +56,6 @@ from attnpos.lessons.course.scanner import (
 )
 
 FIGURE_PATTERN = re.compile(r"\{\{\s*([A-Za-z0-9_.]+)\s*(?::([^}]*))?\}\}")
-INLINE_MATH = re.compile(r"(?<![\\$])\$(?!\$)([^$]+?)\$")  # may wrap onto the next line
 CODE_SPAN = re.compile(r"(`+)(.+?)\1")
 DIRECTIVES = ("grid", "heatmap", "quiz", "exercise", "playground")
 

@@ -386,10 +386,16 @@ class Progress:
             return ExerciseState()
 
     def update_exercise(self, exercise_id: str, **changes: Any) -> ExerciseState:
-        """Set some fields of an exercise's state; only these fields are merged on save."""
+        """Set some fields of an exercise's state; only these fields are merged on save.
+
+        Not the why question's: every route (the app, `attnpos why`, `watch`, the magic) records an
+        answer with :meth:`answer_why`, which keeps the first one for good.
+        """
         for key in changes:
             if key not in ExerciseState.__dataclass_fields__:
                 raise AttributeError(key)
+            if key in WHY_FIELDS:
+                raise AttributeError(f"{key}: a why answer is recorded with answer_why")
 
         def apply(state: dict) -> None:
             state["exercises"].setdefault(exercise_id, {}).update(changes)
@@ -556,6 +562,7 @@ def _fsync_dir(folder: Path) -> None:
 EXPORT_FORMAT = "attnpos-progress-export"
 EXPORT_VERSION = 1
 # What an export keeps of an exercise: what grading reads; never the draft or the code.
+WHY_FIELDS = ("why_answer", "why_first_answer", "why_correct")  # written by Progress.answer_why alone
 EXPORTED_EXERCISE_FIELDS = ("passed", "attempts", "hints_used", "why_answer", "why_first_answer", "why_correct")
 
 

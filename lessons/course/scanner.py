@@ -126,7 +126,25 @@ def front_matter(lines: Sequence[str]) -> FrontMatter:
 @dataclass(frozen=True)
 class Heading:
     line: int  # 1-based, as problems are reported
-    title: str
+    title: str  # its $…$ in Unicode: a title is shown as plain text everywhere (outline, header, palette, lessons show)
+
+
+INLINE_MATH = re.compile(r"(?<![\\$])\$(?!\$)([^$]+?)\$")
+
+
+def heading_title(raw: str) -> str:
+    """A section heading as the learner reads it: inline math in Unicode, as in the prose (broken math stays as written)."""
+    if "$" not in raw:
+        return raw
+    from attnpos.lessons.course.mathtext import MathError, to_unicode  # brings pylatexenc: only for a title with math
+
+    def render(match: re.Match) -> str:
+        try:
+            return to_unicode(match.group(1))
+        except MathError:
+            return match.group(0)
+
+    return INLINE_MATH.sub(render, raw)
 
 
 @dataclass(frozen=True)
@@ -172,7 +190,7 @@ def scan(lines: Sequence[str], start: int) -> Iterator[Piece]:
         line_no, raw = i + 1, lines[i]
         stripped = raw.strip()
         if raw.startswith("## "):
-            yield Heading(line_no, raw[3:].strip())
+            yield Heading(line_no, heading_title(raw[3:].strip()))
         elif stripped.startswith("```"):
             fence = stripped[: len(stripped) - len(stripped.lstrip("`"))]
             info = stripped[len(fence) :].strip()

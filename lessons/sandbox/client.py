@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import errno
+import io
 import os
 import secrets
 import signal
@@ -12,6 +13,7 @@ import stat
 import subprocess
 import threading
 import time
+import tokenize
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator, Protocol, Sequence
@@ -56,6 +58,33 @@ def read_script(path: str | os.PathLike) -> bytes:
         data = file.read(MAX_SCRIPT_BYTES + 1)
     refuse_if_too_large(max(info.st_size, len(data)), shown)
     return data
+
+
+def decode_answer(data: bytes) -> str:
+    """An answer file's bytes as source text, decoded as Python decodes a source file (PEP 263).
+
+    The one decoding of answer bytes, on every route (check, watch, grade, grade-class, the app's
+    external editor, the learner process reading its own script): a UTF-8 byte-order mark, which
+    Windows editors write, is dropped, and a coding cookie on the first two lines is honoured;
+    otherwise UTF-8. Raises UnicodeDecodeError when the bytes are not text in that encoding, or
+    the cookie names no known encoding or contradicts the mark (Python's SyntaxError there).
+    """
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError as problem:
+        data.decode("utf-8")  # not UTF-8 where the cookie is looked for: raises with the byte it stops at
+        raise UnicodeDecodeError("utf-8", data, 0, 1, problem.msg) from None
+    return data.decode(encoding)
+
+
+def encode_answer(source: str) -> bytes:
+    """Bytes :func:`decode_answer` turns back into ``source``: UTF-8, or the encoding its own coding cookie declares."""
+    data = source.encode("utf-8")
+    try:
+        declared, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        return data if declared in ("utf-8", "utf-8-sig") else source.encode(declared)
+    except (SyntaxError, UnicodeEncodeError):  # Python reports what it cannot decode when it compiles the bytes
+        return data
 
 
 def refuse_if_too_large(size: int, shown: str) -> None:
@@ -256,7 +285,7 @@ class Sandbox:
         """Like :meth:`run_bytes`, for source text run under the name ``filename``."""
         if not filename or Path(filename).name != filename:
             raise ValueError(f"filename must be a plain file name, not {filename!r}")
-        return self._run(source.encode("utf-8"), filename, names, limits, cancel, reading)
+        return self._run(encode_answer(source), filename, names, limits, cancel, reading)
 
     # -- one run
 

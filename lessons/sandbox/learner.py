@@ -34,6 +34,7 @@ from pathlib import Path
 import numpy as np
 
 from . import confinement, tasks
+from .client import decode_answer, encode_answer
 from .processes import kill_descendants
 from .protocol import CONFINEMENT_FAILED, MAX_TEXT, MAX_TRACEBACK, NUMERIC_KINDS, judged_bytes, read_back_budget
 
@@ -106,13 +107,16 @@ def _read_own_script(reading: dict | None, source: bytes) -> tuple[bytes, list[b
     if reading is None:
         return source, []
     try:
+        text = decode_answer(source)  # as compile() below decodes it: a byte-order mark dropped, a coding cookie honoured
+    except UnicodeDecodeError:
+        return source, [False] * len(reading["questions"])  # compile() reports it, as the learner's syntax error
+    try:
         module = importlib.import_module(reading["module"])
-        text = source.decode("utf-8")
         answers = [bool(module.answer(text, question)) for question in reading["questions"]]
         if reading["rewrite"] is None:
             return source, answers
         try:
-            return module.rewrite(text, reading["rewrite"]).encode("utf-8"), answers
+            return encode_answer(module.rewrite(text, reading["rewrite"])), answers
         except ValueError as refusal:
             raise _NotRun("not-rewritten", _safe_str(refusal)) from None
     except _NotRun:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import json
 import time
 from functools import partial
 
 import pytest
+from textual import events
 from textual._styles_cache import StylesCache
 from textual.command import CommandList
 from textual.widgets import Tree
@@ -165,6 +167,83 @@ async def test_paging_does_not_keep_old_pages_alive(make_app, settle):
             await pilot.pause(0.1)
             counts[2] = live_render_state()
         assert counts[2][0] <= counts[1][0] and counts[2][1] <= counts[1][1], counts
+
+
+def burst(length: int) -> list[str]:
+    """Keys as a learner holding n, then p, then n again presses them: runs of 7, alternating, ``length`` in all."""
+    return [("n", "p")[(index // 7) % 2] for index in range(length)]
+
+
+async def _page_in_bursts(app, pilot, settle, numbers) -> None:
+    """Each lesson from its start, paged by a burst of keys arriving together, as from a key held down.
+
+    Pilot.press waits for each key to be handled; a terminal does not, so the keys are queued at once.
+    Before the fix a question card being removed was queried (NoMatches), and pages were drawn on top of each other.
+    """
+    for number in numbers:
+        app.open_lesson(number, 0)
+        await settle(pilot)
+        for key in burst(150):
+            app.post_message(events.Key(key, key))
+
+        def every_key_handled() -> bool:
+            return app._message_queue.empty() and not app.screen._paging.locked()
+
+        # Not wait_until: Pilot.pause gives up after 30 s of pending messages, and 150 pages take longer on a loaded machine.
+        deadline = time.monotonic() + 240
+        while not every_key_handled():
+            assert time.monotonic() < deadline, "the keys were not all handled in 240 s"
+            await asyncio.sleep(0.05)
+        await settle(pilot)
+        assert app.is_running and app.return_code is None, (number, app._exception)
+        assert app.progress.position == (app.screen.lesson.number, app.screen.section)  # the place is kept
+
+
+@pytest.mark.parametrize("number", [5, 9])  # each a page with a question beside another
+async def test_a_burst_of_paging_keys_leaves_the_app_running(number, make_app, settle):
+    """n and p held in turn: a question being removed was queried after its page had gone (NoMatches, the app died)."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await _page_in_bursts(app, pilot, settle, [number])
+
+
+@pytest.mark.slow  # every lesson: the two above show the pages that crashed
+async def test_a_burst_of_paging_keys_on_every_lesson_leaves_the_app_running(make_app, settle):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await _page_in_bursts(app, pilot, settle, [lesson.number for lesson in app.outline])
+
+
+class Broken(Exception):
+    """An error no screen catches, raised on purpose."""
+
+
+def test_a_crash_exits_non_zero_says_where_its_log_is_and_keeps_the_place(data_dir, monkeypatch, capsys):
+    """The app died with status 0 and no word of where to look; the learner's place must survive it."""
+    from textual.app import App
+
+    from attnpos.tui import launchers
+    from attnpos.tui.app import course_app
+
+    def crash_on_the_second_section(self, index):
+        if index == 1:
+            raise Broken("on purpose")
+        return real_show_section(self, index)
+
+    real_show_section = LessonScreen.show_section
+    monkeypatch.setattr(LessonScreen, "show_section", crash_on_the_second_section)
+    monkeypatch.setattr(course_app.AttnposApp, "run", lambda self: App.run(self, headless=True))
+    monkeypatch.setattr(course_app.AttnposApp, "on_ready", lambda self: self.call_later(self.screen.action_next_section), raising=False)
+
+    status = launchers.open_app(data_dir, start=(2, 0))
+
+    assert status == 1
+    log = data_dir / course_app.CRASH_LOG
+    assert "Broken: on purpose" in log.read_text()
+    assert f"the details are in {log}" in capsys.readouterr().err
+    assert json.loads((data_dir / STATE_FILE).read_text())["position"] == [2, 0]
 
 
 @pytest.mark.slow  # grows with the course; each block's code runs in tests/course/test_lessons.py, each kind is drawn above
@@ -489,3 +568,67 @@ async def test_the_lesson_footer_lists_quit_first_at_60_columns(make_app, settle
         await settle(pilot)
         quit_key = next(w for w in app.screen.query(FooterKey) if w.description == "Quit")
         assert quit_key.region.x + quit_key.region.width <= 60
+
+
+async def test_the_readme_names_the_palette_commands_as_the_palette_does(make_app, settle):
+    """The README said "Save screenshot"; typed into the palette, that found nothing."""
+    import re
+    from pathlib import Path
+
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    row = next(line for line in readme.splitlines() if line.startswith("| anywhere | ctrl+p |"))
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        titles = {command.title for command in app.get_system_commands(app.screen)} | {"Glossary"}  # the course's own: its test is above
+    named = re.findall(r'"([^"]+)"', row)
+    assert named and set(named) <= titles, (named, titles)
+
+
+async def test_a_playground_link_wraps_at_80_columns_instead_of_being_cut(make_app, settle):
+    """Lessons 8 and 9 cut their links at the right edge: "… · signal ro"."""
+    from textual.geometry import Region
+
+    from attnpos.lessons.course.model import PlaygroundLink
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        seen = 0
+        for lesson in app.course.lessons:
+            for index, section in enumerate(lesson.sections):
+                if not any(isinstance(block, PlaygroundLink) for block in section.blocks):
+                    continue
+                app.open_lesson(lesson.number, index)
+                await settle(pilot)
+                await pilot.pause()
+                for card in app.screen.query(PlaygroundCard):
+                    button = card.query_one(".open-playground")
+                    assert button.outer_size.width <= card.content_size.width, (lesson.number, index)  # not cut by the card
+                    shown = " ".join("".join(segment.text for segment in strip).strip() for strip in button.render_lines(Region(0, 0, *button.size)))
+                    assert " ".join(shown.split()).endswith(card.link.description), (lesson.number, index, shown)
+                    seen += 1
+        assert seen
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 18)])
+async def test_outline_rows_fit_the_width_with_long_statuses(size, data_dir, make_app, settle):
+    """Lesson 5's row ran past 80 columns ('done · quiz 1/2 first…') and the outline scrolled sideways."""
+    from attnpos.lessons.course.progress import Progress
+
+    progress = Progress.load(data_dir)
+    for lesson in make_app().outline:
+        for quiz in lesson.quizzes:
+            progress.answer_quiz(quiz, 0, False)
+        for exercise in lesson.exercises:
+            progress.update_exercise(exercise.id, draft="x", attempts=1)
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        tree = app.screen.query_one(Tree)
+        tree.root.expand_all()
+        await settle(pilot)
+        await pilot.pause()
+        assert tree.max_scroll_x == 0, tree.virtual_size
+        labels = [str(node.label) for node in tree.root.children]
+        assert all("quiz 0/" in label and "first try" in label for label in labels if "Lesson 5" in label), labels

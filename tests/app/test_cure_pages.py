@@ -79,3 +79,21 @@ def test_lessons_show_prints_every_heat_map_with_its_values_and_caption():
             assert all(title in text for title in block.titles)
             first = figure(block.figure).value
             assert f"{first[0, 0]:+.2f}" in text
+
+
+async def test_every_value_of_a_heat_map_is_reached_a_column_a_key(make_app, settle):
+    """Lesson 7 §3 with values shown: 4 of 8 columns fit, and → moved one character, so the rest seemed out of reach."""
+    app = make_app(start=(7, 2))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("g", "v")
+        await settle(pilot)
+        heat_map = app.focused
+        assert isinstance(heat_map, HeatMap) and heat_map.show_values and heat_map.max_scroll_x > 0
+        columns = len(heat_map.column_labels)
+        await pilot.press(*["right"] * columns)
+        await settle(pilot)
+        assert heat_map.scroll_x == heat_map.max_scroll_x  # the last column is in view
+        await pilot.press("left")
+        await settle(pilot)
+        assert heat_map.scroll_x == heat_map.max_scroll_x - heat_map.cell_width

@@ -16,7 +16,7 @@ from textual.widgets import TextArea
 from attnpos.lessons.course.loader import load_course
 from attnpos.lessons.course.progress import STATE_FILE
 from attnpos.tui.app.screens.dialogs import BriefScreen, ConfirmScreen, SolutionScreen, WhyScreen
-from attnpos.tui.app.screens.exercise_screen import ExerciseScreen
+from attnpos.tui.app.screens.exercise_screen import ExerciseScreen, _read_edited
 from attnpos.tui.app.screens.lesson_screen import LessonScreen
 from attnpos.tui.app.widgets.lesson_blocks import QuizCard
 
@@ -410,3 +410,36 @@ def test_snapshot_exercise_before_check(snap_compare, make_app, settle, no_blink
 
 def test_snapshot_exercise_after_check(snap_compare, make_app, settle, no_blink):
     assert snap_compare(make_app(start="constant-offset"), terminal_size=(80, 24), run_before=partial(_after_wrong_check, settle=settle))
+
+
+def test_a_file_from_the_external_editor_is_read_as_python_reads_source(tmp_path):
+    """An editor that writes a byte-order mark: the draft is the text without it, as every route reads an answer."""
+    edited = tmp_path / "edited.py"
+    edited.write_bytes(b"\xef\xbb\xbfpos = 1\n")
+    assert _read_edited(edited) == ("pos = 1\n", None)
+    edited.write_bytes(b"x = '\xe9'\n")
+    text, problem = _read_edited(edited)
+    assert text == "" and problem is not None and problem == "not UTF-8 text (byte 5)"
+
+
+@pytest.mark.parametrize("in_browser", [False, True])
+async def test_the_footer_help_and_prose_show_the_check_key_that_works_here(in_browser, make_app, settle, monkeypatch):
+    """Under attnpos serve the footer said ^t Check, which opens a browser tab; f5 checks there."""
+    from textual.app import App
+    from textual.widgets._footer import FooterKey
+
+    from attnpos.tui.app.screens.dialogs import HelpScreen
+
+    monkeypatch.setattr(App, "is_web", property(lambda self: in_browser))
+    works, other = ("f5", "ctrl+t") if in_browser else ("ctrl+t", "f5")
+    app = make_app(start="constant-offset")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        footer = {(key.key, key.description) for key in app.screen.query(FooterKey)}
+        assert (works, "Check") in footer and (other, "Check") not in footer, footer
+        assert app.screen.key("check") == works
+        await pilot.press("f1")
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen)
+        rows = [row for _, group in app.screen.groups for row in group]
+        assert (works, "Check") in rows and not any(keys == other for keys, _ in rows), rows

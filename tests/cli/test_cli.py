@@ -128,7 +128,7 @@ def test_next_writes_the_first_starter_and_never_overwrites(attnpos, tmp_path, d
     progress.update_exercise(ORDER[0], passed=True)
     progress.save()
     assert f"attnpos why {ORDER[0]}" in attnpos("next", "--dir", str(tmp_path)).stdout
-    progress.update_exercise(ORDER[0], why_correct=True)
+    progress.answer_why(ORDER[0], 0, True)
     progress.save()
     assert ORDER[1] in attnpos("next", "--dir", str(tmp_path)).stdout.splitlines()[0]
 
@@ -136,7 +136,8 @@ def test_next_writes_the_first_starter_and_never_overwrites(attnpos, tmp_path, d
 def test_exercises_lists_them_in_order_with_what_is_done(attnpos, data_dir, monkeypatch):
     monkeypatch.setenv("COLUMNS", "200")  # one row a line
     progress = Progress.load(data_dir)
-    progress.update_exercise(ORDER[0], passed=True, why_correct=True)
+    progress.update_exercise(ORDER[0], passed=True)
+    progress.answer_why(ORDER[0], 0, True)
     progress.update_exercise(ORDER[1], passed=True)
     progress.save()
     table = [" ".join(line.split()) for line in attnpos("exercises").stdout.splitlines()]
@@ -166,6 +167,20 @@ def test_the_why_question_from_the_command_line(attnpos, course, data_dir, no_te
     right = attnpos("why", exercise.id, chr(97 + exercise.why.answer))
     assert right.returncode == 0 and "Exercise done" in right.stdout
     assert Progress.load(data_dir).exercise(exercise.id).done
+    assert Progress.load(data_dir).exercise(exercise.id).why_first_answer == ord(wrong) - 97  # was never recorded from the shell
+    exported = data_dir / "export.json"
+    assert attnpos("progress", "--export", str(exported)).returncode == 0
+    assert f'"why_first_answer": {ord(wrong) - 97}' in exported.read_text()
+
+
+@pytest.mark.parametrize("exercise_id", ORDER)
+def test_a_right_answer_from_the_shell_says_right_once(attnpos, course, data_dir, exercise_id):
+    """`Right. Right.`: the shell added its own to explanations that start with it."""
+    exercise = course.exercises[exercise_id]
+    Progress.load(data_dir).record_check(exercise.id, True, exercise.solution)
+    right = attnpos("why", exercise.id, chr(97 + exercise.why.answer))
+    said = " ".join(right.stdout.split())
+    assert right.returncode == 0 and "✓ Right" in said and "Right. Right." not in said, said
 
 
 def test_the_course_ends_with_a_summary(attnpos, course, data_dir, no_terminal):
@@ -174,7 +189,7 @@ def test_the_course_ends_with_a_summary(attnpos, course, data_dir, no_terminal):
         progress.record_check(exercise_id, True, course.exercises[exercise_id].solution)
         progress.record_hint(exercise_id, 1)
     for exercise_id in ORDER[:-1]:
-        progress.update_exercise(exercise_id, why_answer=course.exercises[exercise_id].why.answer, why_correct=True)
+        progress.answer_why(exercise_id, course.exercises[exercise_id].why.answer, True)
     progress.save()
     assert "Course complete" not in attnpos("progress").stdout
     last = course.exercises[ORDER[-1]]
@@ -294,9 +309,12 @@ def test_watch_without_an_id_walks_the_exercises_in_order(course, tmp_path, monk
     monkeypatch.chdir(tmp_path)
     progress = Progress.load(data_dir)
     for exercise_id in ORDER[:-2]:  # all but the last two done already
-        progress.update_exercise(exercise_id, passed=True, why_correct=True)
+        progress.update_exercise(exercise_id, passed=True)
+        progress.answer_why(exercise_id, course.exercises[exercise_id].why.answer, True)
     progress.save()
-    answers = iter(["", chr(97 + course.exercises[ORDER[-1]].why.answer)])  # the first question skipped, the last right
+    last = course.exercises[ORDER[-1]].why
+    wrong = (last.answer + 1) % len(last.choices)
+    answers = iter(["", chr(97 + wrong), chr(97 + last.answer)])  # the first question skipped, the last wrong, then right
     monkeypatch.setattr(learner_path, "ask", lambda question: next(answers))
 
     def sleep(_seconds):  # the learner saves the solution into the file the walk wrote
@@ -313,6 +331,7 @@ def test_watch_without_an_id_walks_the_exercises_in_order(course, tmp_path, monk
     assert f"questions left: attnpos why {ORDER[-2]}" in said
     final = Progress.load(data_dir)
     assert final.exercise(ORDER[-1]).done and final.exercise(ORDER[-2]).passed and not final.exercise(ORDER[-2]).done
+    assert final.exercise(ORDER[-1]).why_first_answer == wrong  # watch recorded only the latest answer
 
 
 def test_the_readme_says_what_the_app_does_after_a_pass_from_the_command_line():

@@ -483,3 +483,15 @@ def test_a_lessons_figures_list_is_checked_at_its_file_and_line(tmp_path, monkey
     with pytest.raises(CourseError) as raised:
         load_course()
     assert any(expected in str(problem) for problem in raised.value.problems), raised.value.problems
+
+
+def test_no_section_title_shows_raw_latex(attnpos):
+    """Lesson 5 showed `$\\sqrt{d_{model}}$` in its header, the outline, the palette and lessons show."""
+    from attnpos.lessons.course.loader import load_course
+    from attnpos.lessons.course.outline import read_outline
+
+    titles = [title for lesson in read_outline() for title in lesson.sections]
+    titles += [section.title for lesson in load_course().lessons for section in lesson.sections]
+    assert "Why the Transformer multiplies by √d_(model)" in titles
+    assert not [title for title in titles if "$" in title or "\\" in title]
+    assert "$" not in attnpos("lessons", "show", "5").stdout

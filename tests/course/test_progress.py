@@ -134,7 +134,8 @@ def test_progress_and_reset_commands(tmp_path, attnpos, monkeypatch):
     monkeypatch.setattr(progress_report, "CONTROLLING_TERMINAL", str(tmp_path / "no-terminal"))  # even under a developer's terminal
     progress = Progress.load(tmp_path)
     progress.visit(1, 0)
-    progress.update_exercise("constant-offset", draft="x", passed=True, why_correct=True)
+    progress.update_exercise("constant-offset", draft="x", passed=True)
+    progress.answer_why("constant-offset", 0, True)
     progress.update_exercise("forget-reorder", draft="y")
     progress.update_exercise("identical-tokens", draft="z", attempts=2, passed=True)
     progress.save()
@@ -168,7 +169,7 @@ def test_two_apps_on_one_folder_lose_no_update(tmp_path):
     second.update_exercise("forget-reorder", draft="mine")
     second.answer_quiz("q", 0, False)
     assert first.save() and second.save()
-    first.update_exercise("constant-offset", why_correct=True)
+    first.answer_why("constant-offset", 0, True)
     assert first.save()
     merged = Progress.load(tmp_path)
     assert merged.visited(1) == {2} and merged.visited(3) == {1}
@@ -258,3 +259,15 @@ def test_a_draft_too_large_for_the_editor_is_named_and_kept_aside(tmp_path):
     first = keep_aside(tmp_path / "kept", "answer.py", "one")
     second = keep_aside(tmp_path / "kept", "answer.py", "two")
     assert first.read_text() == "one" and second.name == "answer-2.py" and second.read_text() == "two"
+
+
+def test_why_answers_are_recorded_by_answer_why_alone(tmp_path):
+    """One function records a why answer, whatever the route: update_exercise refuses to, so no route can lose the first answer."""
+    progress = Progress.load(tmp_path)
+    for field in ("why_answer", "why_correct", "why_first_answer"):
+        with pytest.raises(AttributeError, match="answer_why"):
+            progress.update_exercise("constant-offset", **{field: 1})
+    progress.answer_why("constant-offset", 2, False)
+    progress.answer_why("constant-offset", 0, True)
+    state = progress.exercise("constant-offset")
+    assert (state.why_first_answer, state.why_answer, state.why_correct) == (2, 0, True)

@@ -134,7 +134,7 @@ async def test_a_pass_elsewhere_never_shows_over_the_learners_other_code(data_di
     progress = Progress.load(data_dir)
     progress.update_exercise(exercise.id, draft=exercise.starter + "\n# my own start\n")
     progress.record_check(exercise.id, True, exercise.solution)
-    progress.update_exercise(exercise.id, why_answer=exercise.why.answer, why_correct=True)
+    progress.answer_why(exercise.id, exercise.why.answer, True)
     assert progress.save()
     app = make_app(data_dir, start=exercise.id)
     async with app.run_test(size=(80, 24)) as pilot:

@@ -208,3 +208,31 @@ def test_a_heat_map_cell_draws_its_figure(capsys):
     heatmap("learned.after", compare="learned.before", titles=("after", "before"))
     printed = capsys.readouterr().out
     assert "after" in printed and "before" in printed and "t15" in printed
+
+
+def test_check_magic_passes_a_solution_pasted_with_a_byte_order_mark(session, course):
+    """A cell pasted from a file saved with a mark starts with U+FEFF; Python reads past it, and so does the checker."""
+    exercise = course.exercises["constant-offset"]
+    text, _ = run(session, "check constant-offset", "\ufeff" + exercise.solution)
+    assert "passed" in text, text
+
+
+def test_why_magic_asks_records_the_first_answer_and_completes(session, course, data_dir):
+    exercise = course.exercises["constant-offset"]
+    text, _ = run(session, "why constant-offset")
+    assert "comes once your code passes" in text and "Traceback" not in text
+    run(session, "check constant-offset", exercise.solution)
+    text, _ = run(session, "why constant-offset")
+    assert exercise.why.question in " ".join(text.split()) and "%attnpos why constant-offset a" in text
+    wrong = (exercise.why.answer + 1) % len(exercise.why.choices)
+    text, _ = run(session, f"why constant-offset {chr(97 + wrong)}")
+    assert "Not quite" in text
+    text, _ = run(session, f"why constant-offset {chr(97 + exercise.why.answer)}")
+    assert "Exercise done" in text
+    state = Progress.load(data_dir).exercise("constant-offset")
+    assert state.done and state.why_first_answer == wrong
+
+
+def test_check_magic_points_to_the_why_magic(session, course):
+    text, _ = run(session, "check constant-offset", course.exercises["constant-offset"].solution)
+    assert "One question completes it: %attnpos why constant-offset" in " ".join(text.split())

@@ -6,6 +6,8 @@ import asyncio
 import os
 import signal
 import threading
+import time
+import traceback
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
@@ -31,6 +33,7 @@ if TYPE_CHECKING:  # the checker and the loader bring NumPy: imported where firs
 
 PRELOAD_DELAY = 0.6  # seconds after start-up before the lessons and NumPy are loaded in the background
 HANG_UP_GRACE = 3.0  # seconds a hung-up app may take to shut down before it is ended outright
+CRASH_LOG = "crash.log"  # in the data folder: the traceback of an error no screen caught, the latest only
 
 
 class AttnposApp(App):
@@ -69,6 +72,7 @@ class AttnposApp(App):
         self.confinement_told = False  # the exercise screen says once per session what confinement is missing
         self._start = start
         self._play = play
+        self.crash_log: Path | None = None  # where the traceback went, after an error no screen caught
 
     def on_mount(self) -> None:
         self.push_screen(OutlineScreen())
@@ -108,6 +112,16 @@ class AttnposApp(App):
             save = getattr(screen, "save_draft", None)
             if save is not None:
                 save()
+
+    def _handle_exception(self, error: Exception) -> None:
+        """An error no screen caught: the drafts are saved and the traceback kept, then Textual ends the app (status 1)."""
+        if self.crash_log is None:  # the first error is the one to read; later ones follow from it
+            try:
+                self.save_drafts()
+            except Exception:  # the crash must still end the app and say where its log is
+                pass
+            self.crash_log = write_crash_log(self.progress.path.parent, error)
+        super()._handle_exception(error)
 
     def pop_screen(self):
         awaitable = super().pop_screen()
@@ -255,7 +269,7 @@ class AttnposApp(App):
             return
         self.push_screen(HelpScreen(binding_groups(self.screen)))
 
-    # --- screenshots (ctrl+p, "Save screenshot") ------------------------------
+    # --- screenshots (ctrl+p, "Screenshot") -----------------------------------
 
     def screenshot_folder(self) -> Path:
         """The Downloads folder when there is one, else the data folder, else the working folder.
@@ -295,3 +309,15 @@ class AttnposApp(App):
             self.push_screen(TooSmallScreen())
         elif not too_small and showing:
             self.pop_screen()
+
+
+def write_crash_log(folder: Path, error: BaseException) -> Path | None:
+    """Write ``error``'s traceback to the data folder's crash log; its path, or None when it cannot be written."""
+    path = folder / CRASH_LOG
+    text = "".join(traceback.format_exception(error))
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        path.write_text(f"attnpos crashed at {time.strftime('%Y-%m-%d %H:%M:%S %z')}\n{text}", encoding="utf-8")
+    except OSError:
+        return None
+    return path

@@ -4,6 +4,10 @@
 ``check`` action, named as the help screen names keys ("ctrl+t", "esc", "?").
 Change a binding and every sentence that mentions it follows. `binding_groups`
 lists what the help dialog shows: every key that works where the learner is.
+A key a browser keeps for itself (ctrl+t opens a tab under `attnpos serve`) has a
+twin action bound to another key: `works_here` switches each off where its key
+does not arrive, so the footer and the help show the one that works, and
+`bound_key` names it in prose.
 """
 
 from __future__ import annotations
@@ -29,6 +33,19 @@ KEY_NAMES = {
 }
 
 
+# Action -> its twin in a browser, bound to a key the page passes on (f5); the browser keeps the first's (ctrl+t).
+BROWSER_TWINS = {"check": "check_in_browser"}
+
+
+def works_here(node: DOMNode, action: str) -> bool:
+    """Whether ``action``'s key reaches the app where it runs: in a browser the twin's, in a terminal the original's."""
+    if action in BROWSER_TWINS:
+        return not node.app.is_web
+    if action in BROWSER_TWINS.values():
+        return node.app.is_web
+    return True
+
+
 def key_label(key: str) -> str:
     """'escape,q' → 'esc / q': a binding's keys as the help screen and the prose show them."""
     return " / ".join(KEY_NAMES.get(k.strip(), k.strip()) for k in key.split(","))
@@ -38,9 +55,12 @@ def bound_key(node: DOMNode, action: str, *, typed: bool = True) -> str:
     """The keys that run ``action`` on ``node`` or, failing that, on the app ('esc / o').
 
     The nearest class that binds the action wins, as in Textual. ``typed=False`` skips single
-    printable keys: in an editor `q` types a q, so quitting is ctrl+q there. A missing binding
+    printable keys: in an editor `q` types a q, so quitting is ctrl+q there. In a browser an
+    action with a twin (:data:`BROWSER_TWINS`) is named by the twin's key. A missing binding
     is a bug in the caller's prose, so it raises.
     """
+    if not works_here(node, action):
+        action = BROWSER_TWINS[action]
     for owner in (node, node.app):
         for cls in type(owner).__mro__:
             keys = [

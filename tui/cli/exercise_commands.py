@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from attnpos.lessons.checker import Checker, ConfinementUnavailable, ScriptRefused, printable
 from attnpos.lessons.course.model import Course, Exercise
-from attnpos.lessons.sandbox import read_script
+from attnpos.lessons.sandbox import decode_answer, read_script
 from attnpos.tui.render.exercise_print import find_exercise, print_verdict, record, shown_path
 from attnpos.tui.render.usage import UsageError
 
@@ -32,7 +32,7 @@ def readable_file(path: Path) -> str:
     if path.is_dir():
         raise UsageError(f"not a file: {shown_path(path)}")
     try:
-        return read_script(path).decode("utf-8")
+        return decode_answer(read_script(path))
     except ScriptRefused as refusal:
         raise UsageError(printable(str(refusal))) from None
     except OSError as error:

@@ -17,7 +17,7 @@ from attnpos.lessons.course.outline import read_outline
 from attnpos.lessons.course.progress import Progress, course_order, exercise_status, next_exercise
 from attnpos.tui.cli.exercise_commands import ready, watch_file, write_starter_file
 from attnpos.tui.cli.progress_report import ask, print_summary_if_complete
-from attnpos.tui.render.exercise_print import find_exercise, shown_path
+from attnpos.tui.render.exercise_print import answer_why_question, find_exercise, print_why_question, shown_path, why_letters
 from attnpos.tui.render.usage import UsageError
 
 
@@ -86,21 +86,11 @@ def why_question(course: Course, exercise_id: str, answer: str | None, data_dir:
         raise UsageError(f"the why question of {exercise.id} comes once your code passes: attnpos check {exercise.id} FILE")
     console = Console(highlight=False)
     if answer is None:
-        print_question(console, exercise)
-        answer = ask(f"your answer ({_letters(exercise)}): ")
+        print_why_question(console, exercise)
+        answer = ask(f"your answer ({why_letters(exercise)}): ")
         if answer is None:
             raise UsageError(f"there is no terminal to ask on; give the letter: attnpos why {exercise.id} a")
     return _answer_why(console, progress, exercise, answer.strip().lower())
-
-
-def print_question(console: Console, exercise: Exercise) -> None:
-    console.print(f"[bold]{escape(exercise.why.question)}[/]")
-    for index, choice in enumerate(exercise.why.choices):
-        console.print(f"  {chr(97 + index)}) {escape(choice)}")
-
-
-def _letters(exercise: Exercise) -> str:
-    return f"a-{chr(96 + len(exercise.why.choices))}"
 
 
 def _answer_why(console: Console, progress: Progress, exercise: Exercise, letter: str, walking: bool = False) -> int:
@@ -108,22 +98,10 @@ def _answer_why(console: Console, progress: Progress, exercise: Exercise, letter
 
     ``walking``: within `attnpos watch`, which goes on by itself (no "attnpos next" pointer, no retry line).
     """
-    choices = exercise.why.choices
-    if len(letter) != 1 or not 0 <= ord(letter) - 97 < len(choices):
-        raise UsageError(f"{letter!r} is not one of the choices {_letters(exercise)}")
-    choice = ord(letter) - 97
-    correct = choice == exercise.why.answer
-    progress.update_exercise(exercise.id, why_answer=choice, why_correct=correct)  # saved as it is made
-    for notice in progress.notices:
-        console.print(f"[yellow]{escape(notice)}[/]")
-    explanation = exercise.why.explanations[choice]
-    if not correct:
-        console.print(f"[bold red]Not quite.[/] {escape(explanation)}")
+    if not answer_why_question(console, progress, exercise, letter):
         if not walking:
             console.print(f"[dim]try again: attnpos why {exercise.id}[/]")
         return 1
-    console.print(f"[bold green]Right.[/] {escape(explanation)}")
-    console.print(f"Exercise done: {escape(exercise.title)}.")
     if not walking and not print_summary_if_complete(console, progress):
         console.print("[dim]on to the next: attnpos next[/]")
     return 0
@@ -156,9 +134,9 @@ def walk(course: Course, folder: Path, interval: float, limits: Limits, data_dir
                     watch_file(console, exercise, target, checker, interval, data_dir, until_passed=True)
                 asked.add(upcoming)
                 progress = Progress.load(data_dir, lasting=False)
-                print_question(console, exercise)
+                print_why_question(console, exercise)
                 while not progress.exercise(exercise.id).why_correct:
-                    answer = ask(f"your answer ({_letters(exercise)}, or enter to skip): ")
+                    answer = ask(f"your answer ({why_letters(exercise)}, or enter to skip): ")
                     if answer is None or not answer.strip():
                         console.print(f"[dim]left open: attnpos why {exercise.id}[/]")
                         break

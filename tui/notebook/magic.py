@@ -4,6 +4,7 @@
     %attnpos exercise constant-offset     # the starter, in the next cell
     %%attnpos check constant-offset       # checks the cell's source in the sandbox
     %attnpos hint constant-offset 1
+    %attnpos why constant-offset b        # once the code passes: the question that completes it
 
 The verdict, the message and the progress are exactly the command line's
 (``attnpos check``): the same checker, the same Rich output (which Jupyter
@@ -23,10 +24,11 @@ from rich.console import Console
 from attnpos.lessons.checker import Checker, ConfinementUnavailable, open_checker
 from attnpos.lessons.course.loader import load_course
 from attnpos.lessons.course.model import Course
-from attnpos.tui.render.exercise_print import find_exercise, print_hint, print_verdict, record
+from attnpos.lessons.course.progress import Progress
+from attnpos.tui.render.exercise_print import answer_why_question, find_exercise, print_hint, print_verdict, print_why_question, record, why_letters
 from attnpos.tui.render.usage import UsageError
 
-USAGE = "usage: %attnpos exercise ID · %attnpos hint ID [N] · %%attnpos check ID (a cell magic, above your answer)"
+USAGE = "usage: %attnpos exercise ID · %attnpos hint ID [N] · %attnpos why ID [LETTER] · %%attnpos check ID (a cell magic, above your answer)"
 
 
 def sandbox_unavailable() -> str | None:
@@ -64,8 +66,21 @@ class Session:
         exercise = find_exercise(self.course, exercise_id)
         verdict = self.checker().check(exercise, source, filename=f"{exercise.id}.py")
         print_verdict(console, verdict, Path(f"cell ({exercise.id})"))
-        record(verdict, source, self.data_dir, console)
+        record(verdict, source, self.data_dir, console, why_command="%attnpos why")
         return verdict.passed
+
+    def why(self, exercise_id: str, letter: str | None, console: Console) -> None:
+        """The why question once the code passes: asked without a letter, answered (and recorded as every route records it) with one."""
+        exercise = find_exercise(self.course, exercise_id)
+        progress = Progress.load(self.data_dir, lasting=False)
+        if not progress.exercise(exercise.id).passed:
+            raise UsageError(f"the why question of {exercise.id} comes once your code passes: %%attnpos check {exercise.id}")
+        if letter is None:
+            print_why_question(console, exercise)
+            console.print(f"answer with the letter: %attnpos why {exercise.id} a ({why_letters(exercise)})", markup=False)
+            return
+        if not answer_why_question(console, progress, exercise, letter.strip().lower()):
+            console.print(f"try again: %attnpos why {exercise.id} LETTER", markup=False)
 
     def starter_cell(self, exercise_id: str) -> str:
         exercise = find_exercise(self.course, exercise_id)
@@ -110,6 +125,10 @@ def _dispatch(session: Session, words: list[str], cell: str | None, set_next_inp
         if not 1 <= len(arguments) <= 2 or (len(arguments) == 2 and not arguments[1].isdigit()):
             raise UsageError("say which exercise and, if you like, which hint: %attnpos hint constant-offset 2")
         print_hint(session.course, arguments[0], int(arguments[1]) if len(arguments) == 2 else 1, session.data_dir)
+    elif action == "why":
+        if not 1 <= len(arguments) <= 2:
+            raise UsageError("say which exercise and, to answer, the letter: %attnpos why constant-offset b")
+        session.why(arguments[0], arguments[1] if len(arguments) == 2 else None, console)
     else:
         raise UsageError(f"unknown action {action!r}; {USAGE}")
 

@@ -69,10 +69,11 @@ def print_fenced(console: Console, text: str, style: str) -> None:
             console.print(Text(margin, style=style) + piece, soft_wrap=True, highlight=False)
 
 
-def record(verdict: Verdict, source: str, data_dir: Path | None, console: Console | None, then_why: bool = True) -> None:
+def record(verdict: Verdict, source: str, data_dir: Path | None, console: Console | None, then_why: bool = True, why_command: str = "attnpos why") -> None:
     """A learner's own check counts in their progress too, as a check in the app does (with the code that passed).
 
-    ``then_why``: say how to answer the why question after a pass (`watch` without an id asks it itself).
+    ``then_why``: say how to answer the why question after a pass (`watch` without an id asks it itself),
+    with ``why_command`` (the notebook's is its magic).
     """
     from rich.markup import escape
 
@@ -82,7 +83,48 @@ def record(verdict: Verdict, source: str, data_dir: Path | None, console: Consol
         for notice in progress.notices:
             console.print(f"[yellow]{escape(notice)}[/]")
         if verdict.passed and not state.why_correct and then_why:
-            console.print(f"[bold]One question completes it:[/] attnpos why {verdict.exercise} (or in the app: attnpos open {verdict.exercise})")
+            console.print(f"[bold]One question completes it:[/] {why_command} {verdict.exercise} (or in the app: attnpos open {verdict.exercise})")
+
+
+def print_why_question(console: Console, exercise: Exercise) -> None:
+    """The question that completes an exercise, with its choices lettered as every route takes them."""
+    from rich.markup import escape
+
+    console.print(f"[bold]{escape(exercise.why.question)}[/]")
+    for index, choice in enumerate(exercise.why.choices):
+        console.print(f"  {chr(97 + index)}) {escape(choice)}")
+
+
+def why_letters(exercise: Exercise) -> str:
+    return f"a-{chr(96 + len(exercise.why.choices))}"
+
+
+def answer_why_question(console: Console, progress: Progress, exercise: Exercise, letter: str) -> bool:
+    """Record ``letter`` as the answer to the why question (the first answer is kept for good) and explain it; whether it was right.
+
+    The shell's `attnpos why` and `watch` and the notebook's `%attnpos why` all answer here, through
+    Progress.answer_why as the app does. A letter that is not a choice is a UsageError.
+    """
+    from rich.markup import escape
+
+    choices = exercise.why.choices
+    if len(letter) != 1 or not 0 <= ord(letter) - 97 < len(choices):
+        raise UsageError(f"{letter!r} is not one of the choices {why_letters(exercise)}")
+    choice = ord(letter) - 97
+    correct = choice == exercise.why.answer
+    progress.answer_why(exercise.id, choice, correct)  # saved as it is made
+    for notice in progress.notices:
+        console.print(f"[yellow]{escape(notice)}[/]")
+    explanation = exercise.why.explanations[choice]
+    if not correct:
+        console.print(f"[bold red]Not quite.[/] {escape(explanation)}")
+    elif explanation.startswith("Right"):  # the explanation says it already (the app shows it after its ✓)
+        console.print(f"[bold green]✓[/] {escape(explanation)}")
+    else:
+        console.print(f"[bold green]✓ Right.[/] {escape(explanation)}")
+    if correct:
+        console.print(f"Exercise done: {escape(exercise.title)}.")
+    return correct
 
 
 def print_hint(course: Course, exercise_id: str, number: int | None, data_dir: Path | None = None) -> int:

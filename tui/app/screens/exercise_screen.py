@@ -24,12 +24,13 @@ from attnpos.lessons.checker import (
     RunResult,
     ScriptRefused,
     Verdict,
+    decode_answer,
     fenced,
     missing_layers,
 )
 from attnpos.lessons.course.model import Exercise
 from attnpos.lessons.course.progress import DRAFT_MAX_CHARS, draft_too_large, keep_aside
-from attnpos.tui.app.keys import bound_key
+from attnpos.tui.app.keys import bound_key, works_here
 from attnpos.tui.app.leaks import Footer
 from attnpos.tui.app.screens.course_screen import CourseScreen
 from attnpos.tui.app.screens.dialogs import BriefScreen, ConfirmScreen, SolutionScreen, WhyScreen
@@ -63,8 +64,9 @@ class ExerciseScreen(CourseScreen):
         Binding("ctrl+o", "solution", "Solution", show=False),  # offered in the result panel after a check
         Binding("ctrl+l", "load_passed", "Load the code that passed"),  # only when the editor holds other code
         Binding("ctrl+n", "external_editor", "$EDITOR", show=False),
-        # A browser (attnpos serve) keeps ctrl+t for a new tab, while the page passes f5 on to the app.
-        Binding("f5", "check_in_browser", "Check", show=False),
+        # A browser (attnpos serve) keeps ctrl+t for a new tab, while the page passes f5 on to the app: there
+        # the footer and the help show f5 instead (tui/app/keys.py: works_here).
+        Binding("f5", "check_in_browser", "Check"),
         Binding("f2", "brief", "Whole brief", show=False),  # the brief's panel says so
         Binding("f3", BRIEF_PANEL, "Brief panel on/off", show=False),
         Binding("f4", RESULT_PANEL, "Result panel on/off", show=False),
@@ -115,12 +117,6 @@ class ExerciseScreen(CourseScreen):
     def _holds_passed_code(self) -> bool:
         """Whether the editor holds the code of the latest pass (unknown for a pass an older attnpos kept)."""
         return self.state.passed_source is not None and self.state.passed_source == self.draft
-
-    def key(self, action: str, *, typed: bool = True) -> str:
-        """As every screen names its keys, but in a browser the check is f5 (ctrl+t would open a tab there)."""
-        if action == "check" and self.app.is_web:
-            return super().key("check_in_browser")
-        return super().key(action, typed=typed)
 
     def action_check_in_browser(self) -> None:
         self.action_check()
@@ -449,14 +445,12 @@ class ExerciseScreen(CourseScreen):
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         """ctrl+l is offered only while the editor holds other code than the code that passed; in a browser
-        the external editor is not (no terminal to lend it), and f5 checks only there."""
+        the external editor is not (no terminal to lend it), and the check is f5, ctrl+t in a terminal (works_here)."""
         if action == "load_passed":
             return self.state.passed_source is not None and not self._holds_passed_code
         if action == "external_editor":
             return not self.app.is_web
-        if action == "check_in_browser":
-            return self.app.is_web
-        return True
+        return works_here(self, action)
 
     def action_load_passed(self) -> None:
         """Put the code that passed in the editor; the draft it replaces can be had back with ctrl+z."""
@@ -548,7 +542,7 @@ def _read_edited(path: Path) -> tuple[str, str | None]:
     if size > 4 * DRAFT_MAX_CHARS:  # at most 4 bytes a character: too many characters, whatever they are
         return "", f"{size:,} bytes; the editor holds up to {DRAFT_MAX_CHARS:,} characters"
     try:
-        text = path.read_text(encoding="utf-8")
+        text = decode_answer(path.read_bytes())  # as every route reads an answer: an editor's byte-order mark is dropped
     except UnicodeDecodeError as error:
         return "", f"not UTF-8 text (byte {error.start})"
     return text, draft_too_large(text)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import ClassVar
 
 from rich.text import Text
@@ -95,6 +96,10 @@ class LessonScreen(CourseScreen):
         self._footer_keys: tuple[bool, ...] | None = None  # which of e, g and a the footer shows
         self._save_timer: Timer | None = None  # cell edits waiting to be written
         self._cell_edits: dict[str, str | None] = {}  # cell key -> the learner's version (None: the lesson's again)
+        # One page change at a time: keys held down reach this screen through different widgets' queues, and
+        # a second change must not remove or mount while the first is still doing so.
+        self._paging = asyncio.Lock()
+        self._page_number = 0  # raised by each page drawn, so the rest of an older page is never mounted on a newer one
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -118,6 +123,12 @@ class LessonScreen(CourseScreen):
         await self.show_section(max(0, min(section, len(lesson.sections) - 1)))
 
     async def show_section(self, index: int) -> None:
+        async with self._paging:
+            if self._closing or self._pruning or not self.is_attached:
+                return  # keys still queued when the screen is leaving (a quit, a hang-up): it has no page to draw on
+            await self._draw_section(index)
+
+    async def _draw_section(self, index: int) -> None:
         self.save_draft()  # cell edits first: the page about to be drawn reads them
         self.section = index
         section = self.lesson.sections[index]
@@ -135,15 +146,22 @@ class LessonScreen(CourseScreen):
         # What fits on the first screen is laid out now; the rest right after that frame is drawn,
         # so a key press shows the new page without waiting for its far end.
         first = self._first_screenful(section.blocks) + 1
+        self._page_number += 1
         await page.mount_all(widgets[:first])
         if first < len(widgets):
-            self.call_after_refresh(page.mount_all, widgets[first:])
+            self.call_after_refresh(self._mount_rest, self._page_number, widgets[first:])
         page.scroll_home(animate=False)
         page.focus()
         footer_keys = tuple(any(isinstance(b, kind) for b in section.blocks) for kind in (ExerciseRef, Grid, Quiz))
         if footer_keys != self._footer_keys:  # the footer is rebuilt only when its keys change
             self._footer_keys = footer_keys
             self.refresh_bindings()
+
+    async def _mount_rest(self, page_number: int, widgets: list[Widget]) -> None:
+        """The rest of page ``page_number``, unless another page has been drawn since."""
+        async with self._paging:
+            if page_number == self._page_number and self.is_attached and not self._closing:
+                await self.query_one("#page", VerticalScroll).mount_all(widgets)
 
     def _first_screenful(self, blocks) -> int:
         """How many blocks roughly fill the visible page (a generous estimate of their heights)."""

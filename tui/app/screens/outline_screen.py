@@ -5,6 +5,7 @@ from __future__ import annotations
 from functools import partial
 from typing import ClassVar
 
+from rich.cells import cell_len, set_cell_size
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -21,8 +22,19 @@ from attnpos.tui.app.screens.course_screen import CourseScreen
 MARKS = {"not started": "○", "in progress": "◐", "done": "●"}
 
 
-def _label(text: str, status: str, detail: str = "") -> Text:
-    return Text.assemble(f"{MARKS[status]} ", text, (f"  {status}{detail}", "dim"))
+def _label(text: str, status: str, detail: str = "", room: int | None = None) -> Text:
+    """A row with its mark and status; a title too long for ``room`` cells ends in … so the status still shows."""
+    mark, tail = f"{MARKS[status]} ", f"  {status}{detail}"
+    if room is not None and cell_len(mark + text + tail) > room:
+        text = set_cell_size(text, max(room - cell_len(mark + tail) - 1, 8)).rstrip() + "…"
+    label = Text.assemble(mark, text, (tail, "dim"))
+    return label if room is None else _fit(label, room)  # at 60 columns the status's end goes too
+
+
+def _fit(label: Text, room: int) -> Text:
+    """``label`` ending in … when wider than ``room`` cells."""
+    label.truncate(room, overflow="ellipsis")
+    return label
 
 
 def _questions(lesson, progress) -> str:
@@ -52,6 +64,9 @@ class OutlineScreen(CourseScreen):
 
     def on_mount(self) -> None:
         self.query_one(Tree).focus()
+
+    def on_resize(self) -> None:
+        self.refresh_outline()  # the rows fit the new width
 
     def on_screen_resume(self) -> None:
         """Drawn on every return to the outline (the first push included), so progress marks are current."""
@@ -86,9 +101,14 @@ class OutlineScreen(CourseScreen):
         tree = self.query_one(Tree)
         cursor = tree.cursor_line
         tree.clear()
+        # Rows fit the tree's width: a longer one made the whole outline scroll sideways at 80 columns.
+        # The vertical scrollbar's columns are kept free: unfolding a lesson brings it.
+        scrollbar = 0 if tree.show_vertical_scrollbar else tree.styles.scrollbar_size_vertical
+        room = tree.scrollable_content_region.width - scrollbar if tree.size.width else self.app.size.width - 4
+        lesson_room, leaf_room = room - 2, room - tree.guide_depth  # a lesson's fold mark; a leaf's guide
         for lesson in app.outline:
             node = tree.root.add(
-                _label(f"Lesson {lesson.number} · {lesson.title}", lesson_status(lesson, progress), _questions(lesson, progress)),
+                _label(f"Lesson {lesson.number} · {lesson.title}", lesson_status(lesson, progress), _questions(lesson, progress), lesson_room),
                 data=("lesson", lesson.number, None),
                 # Folded, so every lesson fits the first screen; → or space unfolds one.
                 expand=False,
@@ -97,13 +117,13 @@ class OutlineScreen(CourseScreen):
             for index, title in enumerate(lesson.sections):
                 # Sections carry only the mark: a word on every line would drown the titles.
                 section = node.add_leaf(
-                    Text(f"{MARKS['done' if index in visited else 'not started']} {title}"),
+                    _fit(Text(f"{MARKS['done' if index in visited else 'not started']} {title}"), leaf_room),
                     data=("section", lesson.number, index),
                 )
                 for exercise in (e for e in lesson.exercises if e.section == index):
                     section.allow_expand = False
                     node.add_leaf(
-                        _label(f"  Exercise · {exercise.title}", exercise_status(exercise.id, progress)),
+                        _label(f"  Exercise · {exercise.title}", exercise_status(exercise.id, progress), room=leaf_room),
                         data=("exercise", lesson.number, exercise.id),
                     )
         self.call_after_refresh(setattr, tree, "cursor_line", max(cursor, 0))

@@ -17,6 +17,7 @@ import numpy as np
 from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
+from textual.actions import SkipAction
 from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.geometry import Size
@@ -142,6 +143,17 @@ class HeatMap(ScrollView, can_focus=True):
         """Show or hide each cell's number (cells widen, so the map may scroll sideways)."""
         self.show_values = not self.show_values
         self._relayout()
+
+    def action_scroll_right(self) -> None:
+        """A column on (← and → move a whole cell: with values shown a column is 7 characters wide)."""
+        if not self.allow_horizontal_scroll:
+            raise SkipAction()
+        self.scroll_relative(x=self.cell_width, animate=False)
+
+    def action_scroll_left(self) -> None:
+        if not self.allow_horizontal_scroll:
+            raise SkipAction()
+        self.scroll_relative(x=-self.cell_width, animate=False)
 
     # ---- layout --------------------------------------------------------------
 

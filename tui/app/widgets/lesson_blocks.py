@@ -228,6 +228,8 @@ class CodeCell(Vertical):
 
     def _show_progress(self, printed: str) -> None:
         """What the cell has printed so far, while it still runs."""
+        if not self.is_attached:  # the learner paged on while it ran
+            return
         output = Text(printed)
         output.append("running…", style="italic")
         shown = self.query_one(".output", Static)
@@ -235,6 +237,8 @@ class CodeCell(Vertical):
         shown.scroll_visible(animate=False)
 
     def _show(self, result: CellResult) -> None:
+        if not self.is_attached:  # the learner paged on while it ran
+            return
         output = Text(result.output.rstrip("\n") or "(no output)")
         if result.error:
             output = Text(result.output.rstrip("\n") + ("\n" if result.output.strip() else ""))
@@ -324,10 +328,13 @@ class QuizCard(Vertical):
         self.quiz = quiz
         self.chosen = previous
         self.autofocus = autofocus
+        # Held, not queried: a call made after a refresh can arrive once the page is being removed,
+        # when the card has lost its children (keys held down page faster than pages are drawn).
+        self.choices = OptionList(*self._options())
 
     def compose(self) -> ComposeResult:
         yield Static(Text("? ", style="bold") + Text(self.quiz.question), classes="question")
-        yield OptionList(*self._options())
+        yield self.choices
         how = "↑↓ and enter answer" if self.autofocus else "tab reaches the choices, then ↑↓ and enter answer"
         yield Static(Text(how, style="dim") if self.chosen is None else "", classes="feedback")
 
@@ -345,10 +352,6 @@ class QuizCard(Vertical):
         if self.autofocus:  # here, not in the parent's on_mount: only now do the choices exist
             self.choices.focus()
 
-    @property
-    def choices(self) -> OptionList:
-        return self.query_one(OptionList)
-
     @on(OptionList.OptionHighlighted)
     def _highlighted(self) -> None:
         self._mark_cursor()
@@ -356,6 +359,8 @@ class QuizCard(Vertical):
 
     def _mark_cursor(self) -> None:
         options = self.choices
+        if not options.is_attached:
+            return
         for index in range(options.option_count):
             options.replace_option_prompt_at_index(index, self._prompt(index, options.highlighted))
 
@@ -370,8 +375,8 @@ class QuizCard(Vertical):
         be counted from outside); tests/e2e/test_learner_walkthrough.py fails if Textual renames it.
         """
         options = self.choices
-        if not options.has_focus or options.highlighted is None:
-            return
+        if not options.is_attached or not options.has_focus or options.highlighted is None:
+            return  # the page went (or the focus moved) before this refresh
         line = options._index_to_line.get(options.highlighted)
         if line is not None:
             region = options.content_region
