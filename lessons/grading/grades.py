@@ -43,7 +43,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
-from attnpos.lessons.checker import Checker, ScriptRefused, Verdict, printable
+from attnpos.lessons.checker import Checker, ScriptRefused, Verdict, decode_answer, printable
 from attnpos.lessons.checker.judging import checker_error
 from attnpos.lessons.course.model import Course, Exercise
 from attnpos.lessons.course.progress import ExerciseState, read_export
@@ -435,7 +435,7 @@ def _manifest(entries: _Entries, names: dict[str, str], course_ids: tuple[str, .
 
 def _answer(entries: _Entries, real: str, name: str) -> Answer:
     try:
-        return Answer(name, entries.read(real, MAX_ANSWER_BYTES).decode("utf-8"))
+        return Answer(name, decode_answer(entries.read(real, MAX_ANSWER_BYTES)))  # as Python reads source: a BOM, a coding cookie
     except OSError as error:
         return Answer(name, None, f"{name} could not be read: {error.strerror or error}")
     except UnicodeDecodeError as error:

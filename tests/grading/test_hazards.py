@@ -197,7 +197,6 @@ def test_each_students_problem_is_told_in_their_own_row(graded):
     assert "no-such-exercise" in unmatched(rows["max"])["attnpos-manifest.toml"] and by_exercise(rows["max"])["rope"]["passed"]
 
 
-@pytest.mark.xfail(strict=True, reason="BOM decoding: issue 33's fix")
 def test_a_bom_answer_in_the_hazard_class_passes(graded):
     assert by_exercise(graded.rows()["ada"])["constant-offset"]["passed"]
 
