@@ -24,6 +24,7 @@ import numpy as np
 
 from attnpos.core.attention import Attention, causal_mask, softmax
 from attnpos.core.extension import TRAIN_LENGTH, BackHead, train_back_head
+from attnpos.core.position import alibi_slopes, symmetric_alibi_bias
 
 # --- T5: a learned scalar per head and per bucket -------------------------------------------
 
@@ -249,3 +250,63 @@ def relative_attend_back_experiment() -> RelativeBackResult:
     """Train every head of :func:`relative_heads` as lesson 10 trains its heads."""
     fits = [train_back_head(head) for head in relative_heads()]
     return RelativeBackResult(tuple(h.name for h in relative_heads()), tuple(f[0] for f in fits), tuple(f[1] for f in fits))
+
+
+# --- lesson 11's figures ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RelativeLessonResult:
+    """Lesson 11's figures, each computed by the functions above."""
+
+    behind: np.ndarray  # (11,) distances 0 … 10 behind the query
+    buckets_behind: np.ndarray  # (11,) their bidirectional (32, 128) buckets
+    buckets_ahead: np.ndarray  # (11,) the same distances ahead of the query
+    causal_ahead: np.ndarray  # (11,) causal buckets of keys ahead: all 0
+    last_bidirectional: tuple[int, int]  # (first distance in the last bucket, (32, 128) bidirectional; how many of 1 … 4096 share it)
+    last_causal: tuple[int, int]  # the same, causal
+    distinct_within: int  # distinct buckets among distances 0 … 127 behind, causal (32, 128)
+    small_buckets: np.ndarray  # (T, T) bidirectional buckets, 16 buckets, max_distance 32, T = 16
+    small_causal: np.ndarray  # (T, T) the same, causal
+    shaw_index: np.ndarray  # (T, T) the clipped row each pair reads, clip 3, T = 10
+    txl_position_spread: float  # max spread of term (d) along a diagonal: rounding
+    txl_content_spread: float  # the same for term (a): the content term is no function of i − j
+    kerple_log: np.ndarray  # (4,) −log(1 + Δ) at Δ = 1, 10, 100, 1000
+    alibi_half: np.ndarray  # (4,) ALiBi's −Δ/2 at the same distances
+    kerple_alibi_gap: float  # max|KERPLE power (r2 = 1, r1 = slopes) − ALiBi's symmetric bias|
+    fire_short: float  # FIRE's input for 3 back at query 31
+    fire_long: float  # ... at query 127
+
+
+def relative_lesson_experiment(seed: int = 42) -> RelativeLessonResult:
+    rng = np.random.default_rng(seed)
+    distances = np.arange(11)
+    X = rng.standard_normal((8, 8))
+    Wq, Wk, Wr = (rng.standard_normal((8, 4)) for _ in range(3))
+    terms = transformer_xl_terms(X, Wq, Wk, Wr, rng.standard_normal(4), rng.standard_normal(4))
+
+    def diagonal_spread(term: np.ndarray) -> float:
+        return float(max(np.ptp(np.diagonal(term, -back)) for back in range(1, 7)))
+
+    slots16 = np.arange(16)
+    offsets16 = slots16[None, :] - slots16[:, None]
+    fire = fire_input(128)
+    return RelativeLessonResult(
+        behind=distances,
+        buckets_behind=relative_position_bucket(-distances),
+        buckets_ahead=relative_position_bucket(distances),
+        causal_ahead=relative_position_bucket(distances, bidirectional=False),
+        last_bidirectional=offsets_sharing_last_bucket(True),
+        last_causal=offsets_sharing_last_bucket(False),
+        distinct_within=len(np.unique(relative_position_bucket(-np.arange(128), bidirectional=False))),
+        small_buckets=relative_position_bucket(offsets16, True, 16, 32).astype(np.float64),
+        small_causal=relative_position_bucket(offsets16, False, 16, 32).astype(np.float64),
+        shaw_index=shaw_clipped_index(10, 3).astype(np.float64),
+        txl_position_spread=diagonal_spread(terms[3]),
+        txl_content_spread=diagonal_spread(terms[0]),
+        kerple_log=-np.log1p(np.array([1.0, 10.0, 100.0, 1000.0])),
+        alibi_half=-np.array([1.0, 10.0, 100.0, 1000.0]) / 2,
+        kerple_alibi_gap=float(np.max(np.abs(kerple_bias(12, alibi_slopes(8), np.ones(8), "power") - symmetric_alibi_bias(8, 12)))),
+        fire_short=float(fire[31, 28]),
+        fire_long=float(fire[127, 124]),
+    )
