@@ -18,6 +18,7 @@ from attnpos.lessons.checker.contracts.learned_positions import LEARNED_POSITION
 from attnpos.lessons.checker.contracts.order_checks import ORDER_CHECKS
 from attnpos.lessons.checker.contracts.rope import ROPE
 from attnpos.lessons.checker.contracts.sinusoidal_table import SINUSOIDAL_TABLE
+from attnpos.lessons.checker.contracts.t5_buckets import T5_BUCKETS
 
 CONTRACTS: dict[str, Contract] = {
     "forget-reorder": FORGET_REORDER,
@@ -30,6 +31,7 @@ CONTRACTS: dict[str, Contract] = {
     "rope": ROPE,
     "alibi": ALIBI,
     "context-extension": CONTEXT_EXTENSION,
+    "t5-buckets": T5_BUCKETS,
 }
 
 __all__ = ["CONTRACTS", "Contract", "Question", "Rerun", "Runs"]
