@@ -177,3 +177,17 @@ def test_relative_heads_past_the_training_length():
     assert scores["KERPLE, log kernel"] == (0.0, 0.0)  # one monotone kernel cannot point 3 back, as ALiBi cannot
     assert scores["FIRE, threshold 32"][0] == 1.0 and scores["FIRE, threshold 32"][1] < 0.5
     assert scores["FIRE, no threshold"][0] < 1.0
+
+
+def test_the_playground_t5_signal_is_the_bias_of_one_head_added_to_the_scores():
+    from attnpos.core.attention import attend
+    from attnpos.core.playground import DEFAULT_SEED, WIDTH, play, t5_table
+    from attnpos.core.words import head_weights, sentence_matrix
+
+    words = "the cat sat on the mat".split()
+    shown = play(words, [5, 0, 3, 2, 1, 4], "t5")
+    Wq, Wk, Wv = head_weights(WIDTH, WIDTH, DEFAULT_SEED)
+    X = sentence_matrix(words, WIDTH, DEFAULT_SEED)
+    expected = attend(X @ Wq, X @ Wk, X @ Wv, bias=t5_relative_bias(6, t5_table(DEFAULT_SEED))[0])
+    np.testing.assert_allclose(shown.weights, expected.weights, atol=1e-12)
+    assert not shown.equivariant  # a relative bias follows the slots: a shuffle changes what each token reads
