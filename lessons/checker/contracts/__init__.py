@@ -16,6 +16,7 @@ from attnpos.lessons.checker.contracts.forget_reorder import FORGET_REORDER
 from attnpos.lessons.checker.contracts.identical_tokens import IDENTICAL_TOKENS
 from attnpos.lessons.checker.contracts.learned_positions import LEARNED_POSITIONS
 from attnpos.lessons.checker.contracts.order_checks import ORDER_CHECKS
+from attnpos.lessons.checker.contracts.permutation_matrix import PERMUTATION_MATRIX
 from attnpos.lessons.checker.contracts.rope import ROPE
 from attnpos.lessons.checker.contracts.sinusoidal_table import SINUSOIDAL_TABLE
 from attnpos.lessons.checker.contracts.t5_buckets import T5_BUCKETS
@@ -32,6 +33,7 @@ CONTRACTS: dict[str, Contract] = {
     "alibi": ALIBI,
     "context-extension": CONTEXT_EXTENSION,
     "t5-buckets": T5_BUCKETS,
+    "permutation-matrix": PERMUTATION_MATRIX,
 }
 
 __all__ = ["CONTRACTS", "Contract", "Question", "Rerun", "Runs"]
