@@ -29,6 +29,7 @@ from attnpos.core.position import (
     slot_ramp,
     symmetric_alibi_bias,
 )
+from attnpos.core.relative import relative_position_bucket, t5_relative_bias
 from attnpos.core.words import head_weights, label_tokens, sentence_matrix, tokenize, word_vector
 
 __all__ = [
@@ -58,6 +59,8 @@ __all__ = [
     "sinusoidal",
     "slot_ramp",
     "symmetric_alibi_bias",
+    "relative_position_bucket",
+    "t5_relative_bias",
     "head_weights",
     "label_tokens",
     "sentence_matrix",

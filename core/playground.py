@@ -5,7 +5,8 @@ check the figures on screen against the same function. Signals that are
 added to the input (constant, ramp, sinusoidal, learned) stay in their slots
 when the tokens move; RoPE rotates queries and keys by slot; ALiBi, as
 published, lowers the score of each earlier key by its distance and masks
-later keys; the causal mask alone only hides later keys. The defaults (width,
+later keys; T5's bias adds a learned scalar per bucket of the offset, both
+directions; the causal mask alone only hides later keys. The defaults (width,
 seed, "the cat sat on the mat") are lesson 3's, so its first grid is the
 playground's opening one.
 """
@@ -28,9 +29,10 @@ from attnpos.core.position import (
     sinusoidal,
     slot_ramp,
 )
+from attnpos.core.relative import t5_relative_bias
 from attnpos.core.words import SENTENCE_A, SENTENCE_SEED, SENTENCE_WIDTH, head_weights, sentence_matrix
 
-SIGNALS = ("none", "constant", "ramp", "causal", "sinusoidal", "learned", "rope", "alibi")
+SIGNALS = ("none", "constant", "ramp", "causal", "sinusoidal", "learned", "rope", "alibi", "t5")
 SIGNAL_NAMES = {
     "none": "no position",
     "constant": f"a constant offset ({TOY_OFFSET:g} everywhere)",
@@ -40,6 +42,7 @@ SIGNAL_NAMES = {
     "learned": "a learned table (seeded random)",
     "rope": "RoPE: queries and keys rotated by slot",
     "alibi": "ALiBi as published: −m·(i − j) on earlier keys, causal mask (head 0, m = 1/2)",
+    "t5": "T5's bias: a scalar per bucket of j − i, both directions (seeded random table, 32 buckets)",
 }
 WIDTH = SENTENCE_WIDTH  # C: lesson 3's width, so the default state is lesson 3's sentence
 DEFAULT_SEED = SENTENCE_SEED
@@ -47,6 +50,7 @@ DEFAULT_SENTENCE = " ".join(SENTENCE_A)
 PLAYGROUND_MAX_TOKENS = 64
 LEARNED_SCALE = 1.0  # a trained table would be learned; seeded random rows of this size show the effect
 ALIBI_HEADS = 8
+T5_BUCKETS = 32  # T5's own count; a playground sentence (≤ 64 tokens) stays inside max_distance 128
 SAME = 1e-9  # differences below this are rounding noise
 
 
@@ -80,8 +84,15 @@ def attend_with_signal(
     if signal == "rope":
         Q, K = rope_rotate(Q), rope_rotate(K)
     bias = alibi_bias(ALIBI_HEADS, T)[0] if signal == "alibi" else None  # (T, T) head 0, the steepest, mask included
+    if signal == "t5":
+        bias = t5_relative_bias(T, t5_table(seed))[0]  # (T, T) one head of a bidirectional (encoder) bias
     scale = 1.0 / (np.sqrt(Q.shape[-1]) * temperature) if temperature > 0 else 0.0
     return attend(Q, K, V, bias=bias, scale=scale, causal=signal == "causal")
+
+
+def t5_table(seed: int) -> np.ndarray:
+    """(1, T5_BUCKETS) one head's scalars, seeded random as the learned table is: a trained model would have learned them."""
+    return LEARNED_SCALE * np.random.default_rng(seed).standard_normal((1, T5_BUCKETS))
 
 
 @dataclass(frozen=True)

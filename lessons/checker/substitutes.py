@@ -150,3 +150,13 @@ def other_head_count(n_heads: object) -> int:
 def other_factor(factor: object) -> float:
     """Another context factor for the context-extension rerun: 8, or 2 if the learner already has 8."""
     return 2.0 if float(np.asarray(factor).reshape(-1)[0]) == 8.0 else 8.0
+
+
+def other_bucket_count(num_buckets: object) -> int:
+    """t5-buckets: 16 buckets, or 32 if the learner already has 16 or fewer."""
+    return 32 if int(np.asarray(num_buckets).reshape(-1)[0]) <= 16 else 16
+
+
+def other_max_distance(max_distance: object) -> int:
+    """t5-buckets: max_distance 64, or 128 if the learner already has 64 or less."""
+    return 128 if int(np.asarray(max_distance).reshape(-1)[0]) <= 64 else 64

@@ -43,6 +43,7 @@ SIGNAL_LESSONS = {
     "learned": 7,
     "rope": 8,
     "alibi": 9,
+    "t5": 11,
 }
 
 TEMPERATURE_STEP = 1.5  # each sharpen divides the temperature by this, each flatten multiplies it

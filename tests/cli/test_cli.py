@@ -40,7 +40,10 @@ def test_demos_json_holds_every_experiment(attnpos):
         "scaling-rules",
         "interpolation-bound",
         "attend-back",
+        "relative-lesson",
+        "relative-back",
     }
+    assert figures["relative-lesson"]["figures"]["last_bidirectional"] == [91, 4006]
     assert figures["shuffle"]["figures"]["gap"] < 1e-14
     assert abs(figures["offset"]["figures"]["gap"] - 3.4997577640) < 1e-9
     assert figures["twins"]["figures"]["max_diff"] == 0.0

@@ -5,7 +5,7 @@ returns :class:`Passed` or raises :class:`Mistake`, checking from the most
 fundamental mistake to the least so the first that applies is the one told.
 
 Each contract's module is imported at its first use (:data:`CONTRACTS`): a
-check from the command line imports its own exercise's judge, not all ten
+check from the command line imports its own exercise's judge, not all of them
 (and not the core's modules only the others need).
 """
 
@@ -28,6 +28,8 @@ WHERE = {
     "rope": ("rope", "ROPE"),
     "alibi": ("alibi", "ALIBI"),
     "context-extension": ("context_extension", "CONTEXT_EXTENSION"),
+    "t5-buckets": ("t5_buckets", "T5_BUCKETS"),
+    "permutation-matrix": ("permutation_matrix", "PERMUTATION_MATRIX"),
 }
 
 

@@ -1,0 +1,213 @@
+"""t5-buckets: T5's bucket of every offset (key slot − query slot), bidirectional and causal, and the bias it indexes.
+
+The buckets are compared with ``relative_position_bucket`` on the learner's
+own offsets, number of buckets and max_distance, and, when they differ, with
+each misconception: the offset's sign flipped (query − key), the causal
+buckets halved as if they had two directions, the causal half forgotten
+(the bidirectional rule reused, or keys ahead folded in like keys behind),
+``log`` of 0 dodged with ``log(n + 1)``, rounding instead of the floor, and
+the cap on the last bucket left out or set at num_buckets − 1 in the
+encoder. The biases are ``table[h, bucket(j − i)]``; a decoder bias with
+the causal mask already in it passes too. The rerun asks for another
+number of buckets and max_distance, which typed buckets cannot follow.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from attnpos.core import relative_position_bucket
+from attnpos.lessons.checker.contracts.common import Contract, Rerun, Runs
+from attnpos.lessons.checker.separation import Figure, Hypotheses
+from attnpos.lessons.checker.values import SAFETY, Values, count, describe, dtype_roundoff, gap
+from attnpos.lessons.checker.verdicts import Mistake, Passed, shape_text
+
+NAMES = ("num_buckets", "max_distance", "n_heads", "T", "offsets", "table", "encoder_buckets", "decoder_buckets", "encoder_bias", "decoder_bias")
+CHANGED = "another number of buckets and max_distance"
+MAX_BUCKETS, MAX_DISTANCE, MAX_HEADS, MAX_T, MAX_OFFSETS = 256, 4096, 64, 256, 100_000
+BUCKET_TOLERANCE = 0.1  # buckets are whole numbers: a gap of 1 is another bucket, and the separation test asks 8 times this to stay below 1
+
+
+def buckets(
+    offsets: np.ndarray, bidirectional: bool, num_buckets: int, max_distance: int, *, rounding: str = "floor", log_shift: int = 0, cap: str = "last"
+) -> np.ndarray:
+    """(same shape) a bucket rule with one misconception chosen by keyword, float64 (uncapped buckets may pass the table).
+
+    rounding: "floor" (right), "round"; log_shift: 1 for log((n + 1)/n_e);
+    cap: "last" (right, N − 1), "none", "table" (num_buckets − 1 whatever the direction).
+    """
+    per_direction = num_buckets // 2 if bidirectional else num_buckets
+    first = np.where(offsets > 0, per_direction, 0) if bidirectional else np.zeros(offsets.shape)
+    distance = np.abs(offsets) if bidirectional else np.maximum(-offsets, 0)
+    max_exact = per_direction // 2
+    far = np.maximum(distance + log_shift, max_exact).astype(np.float64)
+    growth = np.log(far / max_exact) / math.log(max_distance / max_exact) * (per_direction - max_exact)
+    large = max_exact + (np.floor(growth) if rounding == "floor" else np.round(growth))
+    if cap == "last":
+        large = np.minimum(large, per_direction - 1)
+    elif cap == "table":
+        large = np.minimum(large, num_buckets - 1)
+    return (first + np.where(distance < max_exact, distance, large)).astype(np.float64)
+
+
+def _count_of(values: Values) -> tuple[int, int, int, int]:
+    num_buckets = count(values, "num_buckets", 4, MAX_BUCKETS, even=True)
+    max_distance = count(values, "max_distance", num_buckets, MAX_DISTANCE)
+    return num_buckets, max_distance, count(values, "n_heads", 1, MAX_HEADS), count(values, "T", 2, MAX_T)
+
+
+def _offsets(values: Values) -> np.ndarray:
+    offsets = values["offsets"]
+    if offsets.dtype.kind not in "iu" or offsets.ndim != 1 or not 1 <= offsets.size <= MAX_OFFSETS:
+        raise Mistake("bad-type", "offsets", name="offsets", got=describe(offsets))
+    return offsets.astype(np.int64)
+
+
+def _array(values: Values, name: str, shape: tuple[int, ...]) -> np.ndarray:
+    value = values[name]
+    if value.dtype.kind not in "iuf":
+        raise Mistake("bad-type", "not-numeric", name=name, got=describe(value))
+    if value.shape != shape:
+        raise Mistake("bad-shape", "array-shape", name=name, shape=shape_text(value.shape), wanted=shape_text(shape))
+    return value.astype(np.float64)
+
+
+def _bucket_mistakes(offsets: np.ndarray, bidirectional: bool, N: int, D: int) -> dict[str, np.ndarray]:
+    """Each misconception's buckets, in the order the judge names them (the most fundamental first)."""
+    wrong = {"sign-flipped": buckets(-offsets, bidirectional, N, D)}
+    if not bidirectional:
+        wrong["causal-half/same-as-encoder"] = buckets(offsets, True, N, D)
+        wrong["causal-half/ahead-as-behind"] = buckets(-np.abs(offsets), False, N, D)
+        wrong["halving"] = buckets(offsets, False, N // 2, D)
+    wrong["log-of-zero"] = buckets(offsets, bidirectional, N, D, log_shift=1)
+    wrong["truncation"] = buckets(offsets, bidirectional, N, D, rounding="round")
+    wrong["max-distance/none"] = buckets(offsets, bidirectional, N, D, cap="none")
+    if bidirectional:
+        wrong["max-distance/table"] = buckets(offsets, bidirectional, N, D, cap="table")
+    return wrong
+
+
+def _bucket_kind(values: Values, name: str, offsets: np.ndarray, bidirectional: bool, N: int, D: int) -> str:
+    """ "right", the misconception these buckets are (the first in the judge's order), or a Mistake for any other."""
+    got = _array(values, name, offsets.shape)
+    candidates = {"right": buckets(offsets, bidirectional, N, D), **_bucket_mistakes(offsets, bidirectional, N, D)}
+    for hypothesis, expected in candidates.items():
+        if np.all(np.isfinite(got)) and np.max(np.abs(got - expected)) < BUCKET_TOLERANCE:
+            return hypothesis
+    right = candidates["right"]
+    first = int(np.flatnonzero(~(np.abs(np.nan_to_num(got) - right) < BUCKET_TOLERANCE))[0])
+    raise Mistake("mismatch", "buckets", name=name, offset=int(offsets[first]), got=f"{got[first]:g}", expected=f"{right[first]:g}")
+
+
+def _judge_buckets(values: Values, offsets: np.ndarray, N: int, D: int) -> None:
+    encoder = _bucket_kind(values, "encoder_buckets", offsets, True, N, D)
+    if encoder.startswith("max-distance"):
+        # Below num_buckets − 1 no cap and a cap at the table's width agree in the encoder; the decoder's cap says which it was.
+        decoder_capped = _bucket_kind(values, "decoder_buckets", offsets, False, N, D) != "max-distance/none"
+        encoder = "max-distance/table" if decoder_capped else "max-distance/none"
+    for name, kind in (("encoder_buckets", encoder), ("decoder_buckets", None)):
+        kind = kind or _bucket_kind(values, name, offsets, False, N, D)
+        if kind != "right":
+            diagnosis, _, cause = kind.partition("/")
+            raise Mistake(diagnosis, cause, name=name)
+
+
+def _judge_bias(values: Values, name: str, table: np.ndarray, bidirectional: bool, N: int, D: int, T: int) -> None:
+    H = table.shape[0]
+    got = _array(values, name, (H, T, T))
+    slots = np.arange(T)
+    ahead = slots[None, :] - slots[:, None]  # (T, T) j − i
+    right = table[:, relative_position_bucket(ahead, bidirectional, N, D)]
+    tolerance = SAFETY * 4 * dtype_roundoff(values, NAMES) * (1 + float(np.max(np.abs(table))))
+    masked = np.isneginf(got) & (ahead > 0)[None]  # a decoder bias may carry the causal mask
+    if not bidirectional and np.all(np.isfinite(got) | masked) and np.all(np.abs(np.where(masked, 0.0, got - right)) <= tolerance):
+        return
+    if np.all(np.isfinite(got)) and np.max(np.abs(got - right)) <= tolerance:
+        return
+    if np.all(np.isfinite(got)) and np.max(np.abs(got - table[:, relative_position_bucket(-ahead, bidirectional, N, D)])) <= tolerance:
+        raise Mistake("sign-flipped", "bias", name=name)
+    raise Mistake("mismatch", "bias", name=name, got=f"{gap(np.nan_to_num(got), right):.3g}")
+
+
+def _judge_run(values: Values) -> None:
+    N, D, H, T = _count_of(values)
+    offsets = _offsets(values)
+    table = _array(values, "table", (H, N))
+    if not np.all(np.isfinite(table)):
+        raise Mistake("bad-type", "not-finite", name="table")
+    _judge_buckets(values, offsets, N, D)
+    _judge_bias(values, "encoder_bias", table, True, N, D, T)
+    _judge_bias(values, "decoder_bias", table, False, N, D, T)
+
+
+def judge(runs: Runs) -> Passed:
+    _judge_run(runs.first)
+    second = runs.second(CHANGED)
+    if count(second, "num_buckets", 4, MAX_BUCKETS, even=True) == count(runs.first, "num_buckets", 4, MAX_BUCKETS, even=True):
+        raise Mistake("rerun-failed", changed=CHANGED, failure="the script sets num_buckets again after using it")
+    for name in ("encoder_buckets", "decoder_buckets"):
+        if np.array_equal(second[name], runs.first[name]):
+            raise Mistake("mismatch", "typed", name=name)
+    _judge_run(second)
+    return Passed()
+
+
+def hypotheses(values: Values) -> Hypotheses:
+    """The buckets and biases on one run's inputs, right and under each mistake the judge names."""
+    N = count(values, "num_buckets", 4, MAX_BUCKETS, even=True)
+    D = count(values, "max_distance", N, MAX_DISTANCE)
+    T = count(values, "T", 2, MAX_T)
+    offsets = values["offsets"].astype(np.int64)
+    table = values["table"].astype(np.float64)
+    if table.shape[1] != N:  # the separation test changes num_buckets alone, where a real rerun redraws the table
+        table = np.resize(table, (table.shape[0], N))
+    slots = np.arange(T)
+    ahead = slots[None, :] - slots[:, None]  # (T, T) j − i
+
+    def bias(bidirectional: bool, **mistake: object) -> np.ndarray:
+        index = buckets(ahead, bidirectional, N, D, **mistake).astype(np.int64)  # type: ignore[arg-type]
+        return table[:, np.clip(index, 0, N - 1)]
+
+    right: dict[str, Figure] = {
+        "encoder_buckets": buckets(offsets, True, N, D),
+        "decoder_buckets": buckets(offsets, False, N, D),
+        "encoder_bias": bias(True),
+        "decoder_bias": bias(False),
+    }
+    wrong: dict[str, dict[str, Figure]] = {}
+    for bidirectional, name in ((True, "encoder_buckets"), (False, "decoder_buckets")):
+        for hypothesis, figure in _bucket_mistakes(offsets, bidirectional, N, D).items():
+            wrong.setdefault(hypothesis, {})[name] = figure
+    wrong["sign-flipped"].update(
+        encoder_bias=table[:, relative_position_bucket(-ahead, True, N, D)], decoder_bias=table[:, relative_position_bucket(-ahead, False, N, D)]
+    )
+    tolerance = SAFETY * 4 * dtype_roundoff(values, NAMES) * (1 + float(np.max(np.abs(table))))
+    return Hypotheses.of(
+        right, wrong, {"encoder_buckets": BUCKET_TOLERANCE, "decoder_buckets": BUCKET_TOLERANCE, "encoder_bias": tolerance, "decoder_bias": tolerance}
+    )
+
+
+T5_BUCKETS = Contract(
+    names=NAMES,
+    reruns=(Rerun({"num_buckets": "other_bucket_count(num_buckets)", "max_distance": "other_max_distance(max_distance)"}, CHANGED),),
+    judge=judge,
+    diagnoses=("sign-flipped", "causal-half", "halving", "log-of-zero", "truncation", "max-distance", "mismatch"),
+    hypotheses=hypotheses,
+    typed=("encoder_buckets", "decoder_buckets"),
+    described={
+        "sign-flipped": "the offset taken as query − key",
+        "causal-half/same-as-encoder": "the bidirectional rule used for the decoder",
+        "causal-half/ahead-as-behind": "keys ahead folded in like keys behind",
+        "halving": "the causal buckets halved",
+        "log-of-zero": "log(n + 1) in place of log(n)",
+        "truncation": "rounding in place of the floor",
+        "max-distance/none": "no cap on the last bucket",
+        "max-distance/table": "the cap at num_buckets − 1",
+        "typed-encoder_buckets": "encoder buckets typed in",
+        "typed-decoder_buckets": "decoder buckets typed in",
+        "stale-num_buckets": "a copy of num_buckets made before the checker changed it",
+        "stale-max_distance": "a copy of max_distance made before the checker changed it",
+    },
+)
