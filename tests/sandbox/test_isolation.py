@@ -13,11 +13,14 @@ import threading
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 from test_confinement import QUICK, _descendants, _strict_sandbox, skip_strict
 
 from attnpos.lessons.course import scanner
+from attnpos.lessons.course.session import Session as LearnerSession
 from attnpos.lessons.sandbox import Limits, Sandbox
 from attnpos.lessons.sandbox.pool import SandboxPool
+from attnpos.tui.notebook import magic
 
 EXERCISES = scanner.exercises_dir()
 SOLUTION = EXERCISES / "rope" / "solution.py"
@@ -217,3 +220,23 @@ def _runs_code(pid: int) -> bool:
         return False
     state, flags = fields[0], int(fields[6])  # fields 3 and 9 of proc(5)
     return state not in (b"Z", b"X") and not flags & _PF_EXITING
+
+
+@pytest.mark.parametrize("route", ["app", "served beyond loopback", "notebook magic"])
+def test_the_app_serve_and_the_notebook_magic_show_no_solution(route, tmp_path, monkeypatch):
+    """The app's checks (also each browser session of serve: on loopback at the default level, beyond it strict) and the magic's."""
+    if route == "notebook magic":
+        session = magic.Session(tmp_path)
+        console = Console(record=True, width=200, color_system=None)
+        magic.run_magic(session, "check rope", READ_THE_COURSE, [].append, console)
+        shown = console.export_text()
+        session.checker().close()
+    else:
+        if route == "served beyond loopback":
+            monkeypatch.setenv("ATTNPOS_STRICT", "1")
+            _strict_sandbox().close()
+        learner = LearnerSession(tmp_path)
+        verdict = learner.checker.check(learner.course.exercises["rope"], READ_THE_COURSE, filename="rope.py")
+        learner.close()
+        shown = f"{verdict.message} {verdict.details}"
+    assert "read 0 bytes" in shown and LEAKED not in shown, shown
