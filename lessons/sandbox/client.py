@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import errno
+import functools
 import io
 import os
 import secrets
@@ -16,7 +17,7 @@ import time
 import tokenize
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator, Protocol, Sequence
+from typing import Callable, Iterator, Protocol, Sequence
 
 from . import launch, run_folders, tasks
 from .confinement import ConfinementUnavailable, strict_shortfall
@@ -268,12 +269,17 @@ class Sandbox:
         limits: Limits = Limits(),
         cancel: CancelToken | None = None,
         reading: Reading | None = None,
+        clean_up: list[Callable[[], None]] | None = None,
     ) -> RunResult:
         """Like :meth:`run`, for bytes already read (with :func:`read_script`) from the file at ``path``.
 
         ``reading``: what the learner process does with the script before it runs (:class:`Reading`).
+        ``clean_up``: given, the run returns as soon as its results are read,
+        and appends to it the wait for its supervisor to remove the run folder
+        and exit, which the caller must call (a checker judges meanwhile);
+        otherwise the run returns only once that is done.
         """
-        return self._run(source, str(Path(path).absolute()), names, limits, cancel, reading)
+        return self._run(source, str(Path(path).absolute()), names, limits, cancel, reading, clean_up)
 
     def run_source(
         self,
@@ -283,11 +289,12 @@ class Sandbox:
         filename: str = "answer.py",
         cancel: CancelToken | None = None,
         reading: Reading | None = None,
+        clean_up: list[Callable[[], None]] | None = None,
     ) -> RunResult:
         """Like :meth:`run_bytes`, for source text run under the name ``filename``."""
         if not filename or Path(filename).name != filename:
             raise ValueError(f"filename must be a plain file name, not {filename!r}")
-        return self._run(encode_answer(source), filename, names, limits, cancel, reading)
+        return self._run(encode_answer(source), filename, names, limits, cancel, reading, clean_up)
 
     # -- one run
 
@@ -299,6 +306,7 @@ class Sandbox:
         limits: Limits,
         cancel: CancelToken | None,
         reading: Reading | None,
+        clean_up: list[Callable[[], None]] | None,
     ) -> RunResult:
         if not all(isinstance(name, str) for name in names):
             raise TypeError(f"names must be strings: {names!r}")
@@ -339,7 +347,9 @@ class Sandbox:
                 _release(conn)  # the results are read: the supervisor removes the run folder meanwhile, and exits
                 duration = time.monotonic() - started
                 result = build_result(end, results, wanted, limits, drain.text(_DRAIN_WAIT_S), duration, level)
-                if reported:  # a supervisor stopped or killed never reported: the backstop has ended its run
+                if reported and clean_up is not None:
+                    clean_up.append(functools.partial(_await_clean_up, conn.dup()))
+                elif reported:  # a supervisor stopped or killed never reported: the backstop has ended its run
                     _await_clean_up(conn)
             return result
 
@@ -507,18 +517,19 @@ def _release(conn: socket.socket) -> None:
 
 
 def _await_clean_up(conn: socket.socket) -> None:
-    """Wait until the supervisor has removed the run folder and exited: its socket's end of file.
+    """Wait until the supervisor has removed the run folder and exited: its socket's end of file; then close ``conn``.
 
     Nothing else holds its end (the learner closed its copy, the fork server
     its own), so the run leaves neither a process nor a file behind the
     result. Bounded by the supervisor's own budget for the removal.
     """
-    conn.settimeout(run_folders.REMOVE_BUDGET_S + _CLEAN_UP_GRACE_S)
-    try:
-        while conn.recv(4096):
-            pass
-    except OSError:
-        pass  # past the budget: what is left, a later server's sweep removes
+    with conn:
+        conn.settimeout(run_folders.REMOVE_BUDGET_S + _CLEAN_UP_GRACE_S)
+        try:
+            while conn.recv(4096):
+                pass
+        except OSError:
+            pass  # past the budget: what is left, a later server's sweep removes
 
 
 def _kill_learner(pidfd: int) -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from rich.console import Console
-from test_confinement import QUICK, _descendants, _strict_sandbox, skip_strict
+from test_confinement import COURSE, QUICK, _descendants, _strict_sandbox, skip_strict
 
 from attnpos.lessons.course import scanner
 from attnpos.lessons.course.session import Session as LearnerSession
@@ -240,3 +240,13 @@ def test_the_app_serve_and_the_notebook_magic_show_no_solution(route, tmp_path, 
         learner.close()
         shown = f"{verdict.message} {verdict.details}"
     assert "read 0 bytes" in shown and LEAKED not in shown, shown
+
+
+def test_a_checks_verdict_comes_once_its_runs_folders_are_gone(checker):
+    """Through the checker, which judges while the runs' supervisors remove their folders: the verdict waits for them."""
+    exercise = COURSE.exercises["constant-offset"]
+    filling = "import os\nfor index in range(300):\n    open(f'f{index}', 'w').close()\nraise RuntimeError(os.getcwd())\n"
+    verdict = checker.check(exercise, filling)
+    folder = Path(verdict.details["error"].removeprefix("RuntimeError: "))
+    assert folder.name == "work", verdict.details
+    assert not folder.parent.exists()
