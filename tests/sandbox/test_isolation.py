@@ -20,6 +20,7 @@ from attnpos.lessons.course import scanner
 from attnpos.lessons.course.session import Session as LearnerSession
 from attnpos.lessons.sandbox import Limits, Sandbox
 from attnpos.lessons.sandbox.pool import SandboxPool
+from attnpos.lessons.sandbox.withheld import split_around
 from attnpos.tui.notebook import magic
 
 EXERCISES = scanner.exercises_dir()
@@ -250,3 +251,16 @@ def test_a_checks_verdict_comes_once_its_runs_folders_are_gone(checker):
     folder = Path(verdict.details["error"].removeprefix("RuntimeError: "))
     assert folder.name == "work", verdict.details
     assert not folder.parent.exists()
+
+
+def test_an_installed_package_is_granted_around_the_course_folder(tmp_path):
+    """A wheel's layout: the course's folder inside site-packages, which Landlock would otherwise grant whole."""
+    site = tmp_path / "site-packages"
+    for folder in ("numpy", "attnpos/core", "attnpos/lessons/checker", "attnpos/lessons/content/exercises/rope"):
+        (site / folder).mkdir(parents=True)
+    (site / "attnpos/__init__.py").write_text("")
+    (site / "attnpos/lessons/content/exercises/rope/solution.py").write_text("")
+    withheld = [str(site / "attnpos/lessons/content")]
+    covering = split_around({str(site), str(tmp_path / "missing")}, withheld)
+    assert covering == sorted(str(site / path) for path in ("numpy", "attnpos/__init__.py", "attnpos/core", "attnpos/lessons/checker"))
+    assert split_around({withheld[0] + "/exercises"}, withheld) == []  # a root inside the course's folder: dropped
