@@ -194,7 +194,7 @@ def test_no_process_or_file_of_a_run_outlives_its_result(sandbox):
         textwrap.dedent("""
         import os
         print(os.getcwd())
-        for index in range(600):
+        for index in range(240):
             open(f"f{index}", "w").close()
             if index % 3 == 0:
                 os.makedirs(f"d{index}/inner")
