@@ -158,5 +158,15 @@ def other_bucket_count(num_buckets: object) -> int:
 
 
 def other_max_distance(max_distance: object) -> int:
-    """t5-buckets: max_distance 64, or 128 if the learner already has 64 or less."""
-    return 128 if int(np.asarray(max_distance).reshape(-1)[0]) <= 64 else 64
+    """t5-buckets: max_distance 90, or 110 if the learner already has 90.
+
+    Neither is a multiple of any bucket count's exact range (4, 8, 16), so
+    ``log(max_distance // exact)`` parts from ``log(max_distance / exact)``.
+    """
+    return 110 if int(np.asarray(max_distance).reshape(-1)[0]) == 90 else 90
+
+
+def other_token_count(T: object) -> int:
+    """t5-buckets: three more tokens for the biases (three fewer past 200), so a size typed in does not follow."""
+    tokens = int(np.asarray(T).reshape(-1)[0])
+    return tokens - 3 if tokens > 200 else tokens + 3
