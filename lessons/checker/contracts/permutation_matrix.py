@@ -37,7 +37,7 @@ P_TYPED = Question("typed_in", ("P",))  # P's last assignment uses nothing the s
 JUDGED = ("P", "S", "lhs", "rhs", "out", "out_perm", "pooled", "pooled_perm")
 MISTAKES = ("inverse-perm", "rows-only", "softmax-axis", "unpermuted", "not-pooled")
 # A side set from the other side (or its formula) rather than its own: equal wherever the identity holds, apart on NO_SHUFFLE.
-COPIES = {"rhs": "copied-rhs", "out_perm": "copied-out_perm", "pooled_perm": "copied-pooled_perm"}
+COPIES = ("copied-lhs", "copied-rhs", "copied-out", "copied-out_perm", "copied-pooled", "copied-pooled_perm")
 
 
 def _array(values: Values, name: str, shape: tuple[int, ...] | None = None) -> np.ndarray:
@@ -104,8 +104,11 @@ def _figures(X: np.ndarray, Wq: np.ndarray, Wk: np.ndarray, Wv: np.ndarray, perm
         "softmax-axis": {"lhs": softmax(P @ S @ P.T, axis=0), "rhs": P @ softmax(S, axis=0) @ P.T},
         "unpermuted": {"rhs": softmax(S)},
         "not-pooled": {"pooled": out[0], "pooled_perm": out_perm[0]},
+        "copied-lhs": {"lhs": right["rhs"]},
         "copied-rhs": {"rhs": right["lhs"]},
+        "copied-out": {"out": P.T @ out_perm},
         "copied-out_perm": {"out_perm": P @ out},
+        "copied-pooled": {"pooled": right["pooled_perm"]},
         "copied-pooled_perm": {"pooled_perm": right["pooled"]},
     }
 
@@ -160,9 +163,9 @@ def _judge_run(values: Values, shuffle: bool = True, earlier: np.ndarray | None 
         got = _array(values, name, expected.shape if name not in ("P", "S", "lhs", "rhs") else (T, T))
         if np.max(np.abs(got - expected)) <= tolerance[name]:
             continue
-        for mistake in (*MISTAKES, *COPIES.values()):
+        for mistake in (*MISTAKES, *COPIES):
             if name in figures[mistake] and np.max(np.abs(got - np.asarray(figures[mistake][name]))) <= tolerance[name]:
-                raise Mistake("mismatch", mistake, name=name) if mistake in COPIES.values() else Mistake(mistake, name=name)
+                raise Mistake("mismatch", mistake, name=name) if mistake in COPIES else Mistake(mistake, name=name)
         if name == "S" and values["S"].shape == (T, T):
             _typed_width(got, X, Wq, Wk, tolerance["S"])
         raise Mistake("mismatch", "array", name=name, got=f"{gap(got, expected):.3g}")
@@ -233,8 +236,11 @@ PERMUTATION_MATRIX = Contract(
         "softmax-axis": "the softmax over the queries",
         "unpermuted": "an unshuffled right-hand side",
         "not-pooled": "one token's output as the readout",
+        "copied-lhs": "lhs copied from rhs",
         "copied-rhs": "rhs copied from lhs",
+        "copied-out": "out set to Pᵀ @ out_perm",
         "copied-out_perm": "out_perm set to P @ out",
+        "copied-pooled": "pooled copied from pooled_perm",
         "copied-pooled_perm": "pooled_perm copied from pooled",
         "typed-lhs": "lhs typed in",
         "typed-rhs": "rhs typed in",
