@@ -72,6 +72,17 @@ def test_a_true_false_matrix_and_x_set_again_after_use_pass(checker):
         assert verdict.passed, verdict.message
 
 
+def test_an_assert_of_the_identity_stops_the_no_shuffle_rerun_only_before_the_last_name(checker):
+    """The limit docs/CHECKING.md states: the rerun breaks the identity on purpose, so an assert of it before every name is set stops it."""
+    exercise = COURSE.exercises["permutation-matrix"]
+    check = "assert np.allclose(lhs, rhs)\n"
+    early = _replaced(PM_SOLUTION, "rhs = P @ softmax(S) @ P.T\n", "rhs = P @ softmax(S) @ P.T\n" + check)
+    verdict = checker.check(exercise, early, limits=LIMITS)
+    assert verdict.diagnosis == "rerun-failed" and verdict.details.get("cause") == "assert", verdict.message
+    assert "no shuffle" in verdict.message and "print your checks" in verdict.message
+    assert checker.check(exercise, PM_SOLUTION + check, limits=LIMITS).passed
+
+
 def test_the_reruns_change_what_a_typed_answer_would_keep():
     """t5: no exact range divides the rerun's max_distance, and T changes; permutation-matrix: more tokens, a wider head, and a perm that is no shuffle."""
     for learner in (128, 90, 64):
