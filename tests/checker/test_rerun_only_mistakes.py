@@ -30,6 +30,7 @@ CASES = [
     ("t5-buckets", "mistakes/mismatch__bias-size-typed.py", "shape-rerun", ["does not follow T", "T = 15", "np.arange(T)"]),
     ("t5-buckets", "mistakes/mismatch__borrows-relative-position-bucket.py", "borrowed", ["from attnpos"]),
     ("t5-buckets", "mistakes/rerun-failed__buckets-per-direction-typed.py", "", ["num_buckets // 2"]),
+    ("t5-buckets", "mistakes/rerun-failed__num-buckets-set-again.py", "set-again", ["sets `num_buckets` again"]),
     ("permutation-matrix", "mistakes/mismatch__rhs-and-pooled-copied.py", "copied-rhs", ["`lhs` again", "no shuffle"]),
     ("permutation-matrix", "mistakes/mismatch__out-perm-from-out.py", "copied-out_perm", ["`P @ out`", "afresh on `P @ X`"]),
     ("permutation-matrix", "mistakes/mismatch__pooled-perm-copied.py", "copied-pooled_perm", ["`pooled` again"]),

@@ -10,10 +10,9 @@ P @ out``, ``pooled_perm = pooled``). The first rerun gives two more, other
 tokens, a head two channels wider and the shuffle moved by one slot, which
 typed arrays and sizes cannot follow; the second repeats the first half of
 ``perm`` in its later slots, so that it is no shuffle: there the two sides
-of each identity part,
-and a copy of one side is not the other. Where the script later sets X to
-the shuffled tokens (``X = P @ X``), each run is judged on the tokens its
-scores were computed from.
+of each identity part, and a copy of one side is not the other. Where the
+script later sets X to the shuffled tokens (``X = P @ X``), each run is
+judged on the tokens its scores were computed from.
 """
 
 from __future__ import annotations

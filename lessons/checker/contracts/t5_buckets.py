@@ -173,7 +173,7 @@ def judge(runs: Runs) -> Passed:
     _judge_run(runs.first)
     second = runs.second(CHANGED)
     if count(second, "num_buckets", 4, MAX_BUCKETS, even=True) == count(runs.first, "num_buckets", 4, MAX_BUCKETS, even=True):
-        raise Mistake("rerun-failed", changed=CHANGED, failure="the script sets num_buckets again after using it")
+        raise Mistake("rerun-failed", "set-again", changed=CHANGED, failure="the script sets num_buckets again after using it", reset="num_buckets")
     for name in ("encoder_buckets", "decoder_buckets"):
         if np.array_equal(second[name], runs.first[name]):
             raise Mistake("mismatch", "typed", name=name)
