@@ -45,6 +45,7 @@ CASES = [
     ("permutation-matrix", "mistakes/mismatch__sums-five-tokens.py", "array-rerun", ["right for your own arrays but not for the rerun's"]),
     ("permutation-matrix", "mistakes/mismatch__p-written-out.py", "typed-P", ["typed in", "np.eye(T)[perm]"]),
     ("permutation-matrix", "mistakes/rerun-failed__sizes-typed.py", "", ["T = X.shape[0]", "hs = Wq.shape[1]"]),
+    ("permutation-matrix", "mistakes/rerun-failed__inverse-by-linalg.py", "no-shuffle", ["Singular matrix", "`P.T`"]),
 ]
 
 

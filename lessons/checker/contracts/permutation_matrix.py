@@ -185,7 +185,12 @@ RERUN_CAUSES = {("mismatch", "array"): "array-rerun", ("bad-shape", "array-shape
 
 def _judge_rerun(runs: Runs, changed: str, first_tokens: np.ndarray) -> None:
     """One rerun judged as the first run is (a perm set again after the change fails the resized rerun by its length)."""
-    values = runs.second(changed)
+    try:
+        values = runs.second(changed)
+    except Mistake as failed:
+        if changed != NO_SHUFFLE or failed.cause:
+            raise
+        raise Mistake("rerun-failed", "no-shuffle", **failed.fields) from None  # what only a perm that is no shuffle breaks
     try:
         _judge_run(values, shuffle=changed == RESIZED, earlier=first_tokens if changed == NO_SHUFFLE else None)
     except Mistake as mistake:  # a typed array fails the resized rerun by its shape (shape-rerun)
