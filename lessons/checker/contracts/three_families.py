@@ -10,7 +10,9 @@ noise called a difference is the exact comparison of floats. The rerun
 moves the shuffle by one slot and sets the query projection to zeros: every
 score is then the bias or the mask alone, so the added vector stops telling
 the orders apart while the bias and the mask still do, and typed gaps or a
-typed verdict cannot follow.
+typed verdict cannot follow. A second rerun puts the first token in every
+slot: all values alike, so the bias and the mask, which only reweight
+them, stop telling too, and a verdict typed for them does not follow.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ SIGNALS = ("none", "added", "bias", "mask")  # the order of `tells`
 GAPS = tuple(f"gap_{signal}" for signal in SIGNALS)
 HEADS = {"none": "head with no signal", "added": "head with pos added", "bias": "head with the bias", "mask": "head with the mask"}
 CHANGED = "the shuffle moved by one slot and a query projection of zeros"
+ONE_WORD = "the same word in every slot"
 # A mask entry at or below this hides its key as −inf does: exp(−10⁴) is 0 in float32 and float64 alike.
 HIDDEN_AT = -1e4
 
@@ -158,13 +161,14 @@ def _tells(values: Values) -> np.ndarray:
     return tells.astype(bool)
 
 
-def _judge_run(values: Values) -> None:
+def _judge_run(values: Values, changed: str = "") -> None:
+    """One run judged on its own arrays; ``changed``: what the rerun changed, for a message about the rerun's figures."""
     head, _, pos, bias, mask = _inputs(values)
     readings = read_perm(values, head.tokens)
-    first_reading(readings, lambda perm: _judge_with(values, head, perm, pos, bias, mask))
+    first_reading(readings, lambda perm: _judge_with(values, head, perm, pos, bias, mask, changed))
 
 
-def _judge_with(values: Values, head: Head, perm: np.ndarray, pos: np.ndarray, bias: np.ndarray, mask: np.ndarray) -> Passed:
+def _judge_with(values: Values, head: Head, perm: np.ndarray, pos: np.ndarray, bias: np.ndarray, mask: np.ndarray, changed: str) -> Passed:
     figures = _figures(head, perm, pos, bias, mask)
     tolerance = _gap_tolerance(values, head, pos, bias)
     right = figures["right"]
@@ -177,7 +181,7 @@ def _judge_with(values: Values, head: Head, perm: np.ndarray, pos: np.ndarray, b
                 diagnosis, _, cause = hypothesis.partition("/")
                 raise Mistake(diagnosis, cause, name=name)
         shown_expected, shown_got = figure_pair(right[name], got)
-        raise Mistake("mismatch", "gap", name=name, got=shown_got, expected=shown_expected)
+        raise Mistake("mismatch", "gap-rerun" if changed else "gap", name=name, got=shown_got, expected=shown_expected, changed=changed)
     tells = _tells(values)
     for k, signal in enumerate(SIGNALS):
         name = f"gap_{signal}"
@@ -186,20 +190,22 @@ def _judge_with(values: Values, head: Head, perm: np.ndarray, pos: np.ndarray, b
         got = scalar(values, name)
         if tells[k] and got != 0:
             raise Mistake("exact-equality", name=name, head=HEADS[signal], got=f"{got:.3g}")
-        raise Mistake("mismatch", "tells", head=HEADS[signal], got=str(bool(tells[k])), gap=f"{got:.3g}")
+        raise Mistake("mismatch", "tells-rerun" if changed else "tells", head=HEADS[signal], got=str(bool(tells[k])), gap=f"{got:.3g}", changed=changed)
     return Passed()
 
 
 def judge(runs: Runs) -> Passed:
     _judge_run(runs.first)
-    second = runs.second(CHANGED)
-    read_perm(second, _inputs(second)[0].tokens)  # the rerun's arrays read as the first run's were, before any figure of theirs
-    before, after = (hypotheses(values).figures["right"] for values in (runs.first, second))
-    for name in ("gap_added", "gap_bias", "gap_mask", "tells"):
-        moved = not np.array_equal(np.asarray(before[name]), np.asarray(after[name]))  # what the rerun leaves alone has nothing to follow
-        if moved and second[name].shape == runs.first[name].shape and np.array_equal(second[name], runs.first[name]):
-            raise Mistake("mismatch", "typed", name=name)
-    _judge_run(second)
+    before = hypotheses(runs.first).figures["right"]
+    for changed in (CHANGED, ONE_WORD):
+        second = runs.second(changed)
+        read_perm(second, _inputs(second)[0].tokens)  # the rerun's arrays read as the first run's were, before any figure of theirs
+        after = hypotheses(second).figures["right"]
+        for name in ("gap_added", "gap_bias", "gap_mask", "tells"):
+            moved = not np.array_equal(np.asarray(before[name]), np.asarray(after[name]))  # what the rerun leaves alone has nothing to follow
+            if moved and second[name].shape == runs.first[name].shape and np.array_equal(second[name], runs.first[name]):
+                raise Mistake("mismatch", "typed", name=name, changed=changed)
+        _judge_run(second, changed)
     return Passed()
 
 
@@ -221,6 +227,8 @@ def hypotheses(values: Values) -> Hypotheses:
     right: dict[str, Figure] = {**right_gaps, "tells": verdict(right_gaps), "hidden": (mask <= HIDDEN_AT).astype(np.float64)}
     wrong: dict[str, dict[str, Figure]] = {name: {**changes, "tells": verdict({**right_gaps, **changes})} for name, changes in gaps.items()}
     wrong["exact-equality"] = {"tells": verdict(right_gaps, exact=True)}
+    # the two that still tell with a query projection of zeros, typed as telling: only one word in every slot parts them
+    wrong["typed-tells/bias-mask"] = {"tells": np.minimum(verdict(right_gaps) + [0, 0, 1, 1], 1)}
     past = np.where(j < i, -np.inf, 0.0)  # (T, T) the triangle the other way round
     wrong["not-causal/past-hidden"] = {
         "hidden": (j < i).astype(np.float64),
@@ -231,7 +239,7 @@ def hypotheses(values: Values) -> Hypotheses:
 
 THREE_FAMILIES = Contract(
     names=NAMES,
-    reruns=(Rerun({"perm": "shifted(perm)", "Wq": "zeroed(Wq)"}, CHANGED),),
+    reruns=(Rerun({"perm": "shifted(perm)", "Wq": "zeroed(Wq)"}, CHANGED), Rerun({"X": "one_word(X)"}, ONE_WORD)),
     judge=judge,
     diagnoses=("not-causal", "same-offset", "wrong-comparison", "moved-with-tokens", "after-softmax", "exact-equality", "mismatch"),
     hypotheses=hypotheses,
@@ -248,7 +256,9 @@ THREE_FAMILIES = Contract(
         "typed-gap_bias": "gap_bias typed in",
         "typed-gap_mask": "gap_mask typed in",
         "typed-tells": "tells typed in",
+        "typed-tells/bias-mask": "the bias's and the mask's verdicts typed in",
         "stale-perm": "a copy of perm made before the checker changed it",
         "stale-Wq": "a copy of Wq made before the checker changed it",
+        "stale-X": "a copy of X made before the checker changed it",
     },
 )
