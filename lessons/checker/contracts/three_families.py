@@ -23,7 +23,7 @@ import numpy as np
 
 from attnpos.core import softmax
 from attnpos.lessons.checker.contracts.common import Contract, Rerun, Runs, first_reading
-from attnpos.lessons.checker.separation import Figure, Hypotheses
+from attnpos.lessons.checker.separation import COARSEST_ROUNDOFF, Figure, Hypotheses, indistinct
 from attnpos.lessons.checker.values import (
     Head,
     Values,
@@ -169,6 +169,8 @@ def _judge_run(values: Values, changed: str = "") -> None:
 
 
 def _judge_with(values: Values, head: Head, perm: np.ndarray, pos: np.ndarray, bias: np.ndarray, mask: np.ndarray, changed: str) -> Passed:
+    if dtype_roundoff(values, NAMES) > COARSEST_ROUNDOFF:  # its tolerance covers real gaps: no verdict could be judged
+        raise indistinct(values, NAMES, "exact-equality", "gaps compared with exact equality")
     figures = _figures(head, perm, pos, bias, mask)
     tolerance = _gap_tolerance(values, head, pos, bias)
     right = figures["right"]
@@ -204,7 +206,7 @@ def judge(runs: Runs) -> Passed:
         for name in ("gap_added", "gap_bias", "gap_mask", "tells"):
             moved = not np.array_equal(np.asarray(before[name]), np.asarray(after[name]))  # what the rerun leaves alone has nothing to follow
             if moved and second[name].shape == runs.first[name].shape and np.array_equal(second[name], runs.first[name]):
-                raise Mistake("mismatch", "typed", name=name, changed=changed)
+                raise Mistake("mismatch", "typed-verdict" if name == "tells" else "typed", name=name, changed=changed)
         _judge_run(second, changed)
     return Passed()
 
