@@ -314,15 +314,48 @@ def _is_main_guard(test: ast.expr) -> bool:
 
 
 def _insertion_point(module_body: list[ast.stmt], name: str) -> tuple[list[ast.stmt], int] | None:
+    readers = _functions_reading(module_body, name)
     for body in [*_module_bodies(module_body), *_bodies_declaring_global(module_body, name)]:
         binders = [i for i, statement in enumerate(body) if _binds(statement, name)]
         if not binders:
             continue
         for index in range(binders[0] + 1, len(body)):
-            if _reads(body[index], name) and not _binds(body[index], name):
+            if _reads(body[index], name, readers) and not _binds(body[index], name):
                 return body, index
         return body, binders[-1] + 1
     return None
+
+
+def _functions_reading(module_body: list[ast.stmt], name: str) -> frozenset[str]:
+    """Module-level functions that read ``name`` when called, directly or through another of them.
+
+    A call of one is a use of the name: the new value must be in place before
+    it, not only before the name's next appearance at the top level.
+    """
+    functions = {
+        statement.name: statement
+        for body in _module_bodies(module_body)
+        for statement in body
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef))
+    }
+    readers: set[str] = set()
+    while True:
+        found = {
+            function
+            for function, definition in functions.items()
+            if function not in readers and any(_loads(node, name) or _calls(node, readers) for node in ast.walk(definition))
+        }
+        if not found:
+            return frozenset(readers)
+        readers |= found
+
+
+def _loads(node: ast.AST, name: str) -> bool:
+    return isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load)
+
+
+def _calls(node: ast.AST, functions: set[str] | frozenset[str]) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in functions
 
 
 def _bodies_declaring_global(module_body: list[ast.stmt], name: str) -> list[list[ast.stmt]]:
@@ -353,12 +386,13 @@ def _binds(statement: ast.stmt, name: str) -> bool:
     return False
 
 
-def _reads(statement: ast.stmt, name: str) -> bool:
+def _reads(statement: ast.stmt, name: str, readers: frozenset[str] = frozenset()) -> bool:
+    """The statement uses ``name``: reads it, or calls one of the module's functions that does (``readers``)."""
     if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)):
         return False  # a definition reads its names only when called
     if isinstance(statement, ast.If) and _is_main_guard(statement.test):
-        return any(_reads(inner, name) for inner in statement.body)
-    return any(isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load) for node in ast.walk(statement))
+        return any(_reads(inner, name, readers) for inner in statement.body)
+    return any(_loads(node, name) or _calls(node, readers) for node in ast.walk(statement))
 
 
 def _root(node: ast.expr) -> str | None:

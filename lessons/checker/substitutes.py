@@ -76,6 +76,12 @@ def redrawn(X: object) -> np.ndarray:
     return tokens.astype(X.dtype if X.dtype.kind == "f" else np.float64)
 
 
+def one_word(X: object) -> np.ndarray:
+    """The learner's tokens with every slot holding the first one, same shape and dtype: a sentence no shuffle changes."""
+    X = np.asarray(X)
+    return np.broadcast_to(X[..., :1, :], X.shape).astype(X.dtype if X.dtype.kind == "f" else np.float64)
+
+
 def zeroed(W: object) -> np.ndarray:
     """A projection of zeros, in the learner's dtype (``Wq`` of zeros: every score is 0, every output row the same)."""
     W = np.asarray(W)

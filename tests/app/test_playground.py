@@ -322,7 +322,7 @@ async def test_all_signals_side_by_side(make_app, settle):
             expected = play(SENTENCE.split(), perm, signal)
             assert signal in shown and f"{expected.gap:.3g}" in shown
         note = str(pilot.app.screen.query_one(".note").render())
-        assert "causal is a mask" in note and "alibi is the published form" in note  # its row explained
+        assert "causal is a mask" in note and "alibi is the published form" in note and "t5 is one head's bias" in note  # its row explained
         await pilot.press("escape")
         await settle(pilot)
         assert isinstance(pilot.app.screen, PlaygroundScreen)

@@ -41,6 +41,18 @@ def test_the_main_guard_is_the_top_level_too_and_functions_read_the_new_value():
     assert not np.allclose(namespace["out"][0, 0], namespace["out"][0, 1])
 
 
+def test_a_call_of_a_function_that_reads_the_name_is_a_use_of_it():
+    """A head written as a function reads Wq when called: the new value goes before the first call, not before a later print."""
+    source = (
+        "import numpy as np\nX = np.ones((1, 3, 2))\npos = 0.6\n"
+        "def inner(Z):\n    return Z + pos\ndef outer(Z):\n    return inner(Z)\n"
+        "out = outer(X)\nprint(pos)\n"
+    )
+    lines = rerun.substitute(source, REPLACE_POS).splitlines()
+    assert "varying_offset(" in lines[lines.index("out = outer(X)") - 1]  # the new value just before the call
+    assert not np.allclose(run("\n".join(lines))["out"][0, 0], run("\n".join(lines))["out"][0, 1])
+
+
 def test_no_rerun_when_the_name_lives_only_in_a_function_or_the_script_does_not_parse():
     assert rerun.substitute("def f():\n    pos = 1\n", REPLACE_POS) is None
     assert rerun.substitute("pos = (\n", REPLACE_POS) is None

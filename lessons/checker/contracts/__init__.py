@@ -30,6 +30,7 @@ WHERE = {
     "context-extension": ("context_extension", "CONTEXT_EXTENSION"),
     "t5-buckets": ("t5_buckets", "T5_BUCKETS"),
     "permutation-matrix": ("permutation_matrix", "PERMUTATION_MATRIX"),
+    "three-families": ("three_families", "THREE_FAMILIES"),
 }
 
 

@@ -154,6 +154,8 @@ def _judge_run(values: Values) -> None:
     if not np.all(np.isfinite(table)):
         raise Mistake("bad-type", "not-finite", name="table")
     _judge_buckets(values, offsets, N, D)
+    if np.all(table == table[:, :1]):  # every bucket's scalar alike: a bias read at any bucket, or at none, looks the same
+        raise Mistake("indistinct", "flat-table", confused="a bias read at the wrong buckets")
     _judge_bias(values, "encoder_bias", table, True, N, D, T)
     _judge_bias(values, "decoder_bias", table, False, N, D, T)
 
@@ -168,14 +170,16 @@ RERUN_CAUSES = {
 
 
 def judge(runs: Runs) -> Passed:
-    if runs.says(NUMPY_ONLY):
+    if runs.says(NUMPY_ONLY):  # the course's relative_position_bucket is the answer itself
         raise Mistake("mismatch", "borrowed", name="encoder_buckets")
     _judge_run(runs.first)
     second = runs.second(CHANGED)
     if count(second, "num_buckets", 4, MAX_BUCKETS, even=True) == count(runs.first, "num_buckets", 4, MAX_BUCKETS, even=True):
         raise Mistake("rerun-failed", "set-again", changed=CHANGED, failure="the script sets num_buckets again after using it", reset="num_buckets")
+    before, after = (hypotheses(values).figures["right"] for values in (runs.first, second))
     for name in ("encoder_buckets", "decoder_buckets"):
-        if np.array_equal(second[name], runs.first[name]):
+        moved = not np.array_equal(np.asarray(before[name]), np.asarray(after[name]))  # offsets all below the exact buckets do not move
+        if moved and np.array_equal(second[name], runs.first[name]):
             raise Mistake("mismatch", "typed", name=name)
     try:
         _judge_run(second)

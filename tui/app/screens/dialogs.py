@@ -253,7 +253,8 @@ class SignalsTableScreen(ModalScreen[None]):
                 "gap ≈ 0: attention only relisted its outputs (no order seen). The constant offset is the "
                 "same at every slot, so it sees no more than none; every per-slot signal does. causal is a "
                 "mask and no position vector: it is tied to the slots, so it sees order too. alibi is the "
-                "published form, −m·(i − j) on earlier keys with that mask (head 0, m = 1/2).",
+                "published form, −m·(i − j) on earlier keys with that mask (head 0, m = 1/2). t5 is one "
+                "head's bias by bucket of j − i, both directions, from a seeded table of 32 scalars.",
                 classes="note",
             )
 

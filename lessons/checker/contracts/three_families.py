@@ -1,0 +1,266 @@
+"""three-families: one head, a signal of each family (a vector added, a bias in the scores, a causal mask alone), and which tell a sentence from its shuffle.
+
+Each signal's shuffle gap is max |head(shuffled) − head(sentence) relisted|,
+recomputed from the learner's own X, head, perm, pos, bias and mask, and,
+when it differs, compared with each misconception: the outputs compared
+without undoing the shuffle, or relisted by its inverse; pos shuffled
+together with the tokens; the bias or the mask applied to the weights after
+the softmax. ``tells`` must say which gaps are more than rounding; a gap of
+noise called a difference is the exact comparison of floats. The rerun
+moves the shuffle by one slot and sets the query projection to zeros: every
+score is then the bias or the mask alone, so the added vector stops telling
+the orders apart while the bias and the mask still do, and typed gaps or a
+typed verdict cannot follow. A second rerun puts the first token in every
+slot: all values alike, so the bias and the mask, which only reweight
+them, stop telling too, and a verdict typed for them does not follow.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+
+from attnpos.core import softmax
+from attnpos.lessons.checker.contracts.common import Contract, Rerun, Runs, first_reading
+from attnpos.lessons.checker.separation import COARSEST_ROUNDOFF, Figure, Hypotheses, indistinct
+from attnpos.lessons.checker.values import (
+    Head,
+    Values,
+    describe,
+    dtype_roundoff,
+    head_precision,
+    read_head,
+    read_perm,
+    real_array,
+    reported_rounding,
+    scalar,
+)
+from attnpos.lessons.checker.verdicts import Mistake, Passed, figure_pair, shape_text
+
+NAMES = ("X", "Wq", "Wk", "Wv", "perm", "slope", "pos", "bias", "mask", "gap_none", "gap_added", "gap_bias", "gap_mask", "tells")
+SIGNALS = ("none", "added", "bias", "mask")  # the order of `tells`
+GAPS = tuple(f"gap_{signal}" for signal in SIGNALS)
+HEADS = {"none": "head with no signal", "added": "head with pos added", "bias": "head with the bias", "mask": "head with the mask"}
+CHANGED = "the shuffle moved by one slot and a query projection of zeros"
+ONE_WORD = "the same word in every slot"
+# A mask entry at or below this hides its key as −inf does: exp(−10⁴) is 0 in float32 and float64 alike.
+HIDDEN_AT = -1e4
+
+
+def _mask(values: Values, T: int) -> np.ndarray:
+    """The learner's additive mask as float64: finite or −inf, shape (T, T)."""
+    mask = values["mask"]
+    if mask.dtype.kind == "b":
+        raise Mistake("bad-type", "bools", name="mask")
+    if mask.dtype.kind not in "iuf":
+        raise Mistake("bad-type", "not-numeric", name="mask", got=describe(mask))
+    if mask.shape != (T, T):
+        raise Mistake("bad-shape", "array-shape", name="mask", shape=shape_text(mask.shape), wanted=shape_text((T, T)))
+    mask = mask.astype(np.float64)
+    if np.any(np.isnan(mask) | (mask == np.inf)):
+        raise Mistake("bad-type", "not-finite", name="mask")
+    return mask
+
+
+def _judge_mask(mask: np.ndarray) -> None:
+    """0 where a query may read a key (j ≤ i), hidden where the key lies ahead (j > i)."""
+    T = mask.shape[0]
+    i, j = np.indices((T, T))
+    hidden = mask <= HIDDEN_AT
+    if not hidden.any():
+        raise Mistake("not-causal", "nothing-hidden", name="mask")
+    if np.array_equal(hidden, j < i):
+        raise Mistake("not-causal", "past-hidden", name="mask")
+    if np.array_equal(hidden, j >= i):
+        raise Mistake("not-causal", "diagonal", name="mask")
+    if not np.array_equal(hidden, j > i) or np.any(mask[~hidden] != 0):
+        raise Mistake("mismatch", "mask", name="mask")
+
+
+def _inputs(values: Values) -> tuple[Head, float, np.ndarray, np.ndarray, np.ndarray]:
+    """The head, slope, pos, bias and mask, each read and checked for shape; the signals judged as arrays."""
+    head = read_head(values, "X", ndim=(2,))
+    T, C = head.X.shape
+    slope = scalar(values, "slope")
+    pos = real_array(values, "pos")
+    if pos.shape != (T, C):
+        raise Mistake("bad-shape", "array-shape", name="pos", shape=shape_text(pos.shape), wanted=shape_text((T, C)))
+    if np.all(pos == pos[0]):
+        raise Mistake("same-offset", "constant", name="pos")
+    bias = real_array(values, "bias")
+    if bias.shape != (T, T):
+        raise Mistake("bad-shape", "array-shape", name="bias", shape=shape_text(bias.shape), wanted=shape_text((T, T)))
+    slots = np.arange(T)
+    right_bias = -slope * np.abs(slots[None, :] - slots[:, None])  # (T, T) −slope·|j − i|
+    if np.max(np.abs(bias - right_bias)) > 64 * dtype_roundoff(values, NAMES) * (1 + abs(slope) * T):
+        raise Mistake("mismatch", "bias", name="bias")
+    mask = _mask(values, T)
+    _judge_mask(mask)
+    return head, slope, pos, bias, mask
+
+
+def _attend(head: Head, X: np.ndarray, add: np.ndarray | None = None, after: str = "") -> np.ndarray:
+    """(T, hv) the head's outputs on X with ``add`` in its scores, or, with ``after``, put on its weights after the softmax."""
+    scores = (X @ head.Wq) @ (X @ head.Wk).T / np.sqrt(head.Wq.shape[1])  # (T, T)
+    if add is not None and not after:
+        scores = scores + add
+    weights = softmax(scores)
+    if after == "bias":
+        weights = weights + add
+    elif after == "mask":
+        weights = np.where(np.asarray(add) <= HIDDEN_AT, 0.0, weights)  # hidden, never renormalised
+    return weights @ (X @ head.Wv)
+
+
+def _figures(head: Head, perm: np.ndarray, pos: np.ndarray, bias: np.ndarray, mask: np.ndarray) -> dict[str, dict[str, float]]:
+    """Each signal's gap, right and under each misconception, on these inputs (only the names a mistake changes)."""
+    X, inverse = head.X, np.argsort(perm)
+
+    def pair(signal: str, after: str = "", moved: bool = False) -> tuple[np.ndarray, np.ndarray]:
+        """The head's outputs on the sentence and on its shuffle, with one signal."""
+        if signal == "added":
+            shuffled = (X + pos)[perm] if moved else X[perm] + pos
+            return _attend(head, X + pos), _attend(head, shuffled)
+        add = {"none": None, "bias": bias, "mask": mask}[signal]
+        return _attend(head, X, add, after), _attend(head, X[perm], add, after)
+
+    def gap(outputs: tuple[np.ndarray, np.ndarray], relist: np.ndarray | None) -> float:
+        out, out_perm = outputs
+        return float(np.max(np.abs(out_perm - (out if relist is None else out[relist]))))
+
+    pairs = {signal: pair(signal) for signal in SIGNALS}
+    return {
+        "right": {f"gap_{s}": gap(pairs[s], perm) for s in SIGNALS},
+        "wrong-comparison/unreordered": {f"gap_{s}": gap(pairs[s], None) for s in SIGNALS},
+        "wrong-comparison/inverse": {f"gap_{s}": gap(pairs[s], inverse) for s in SIGNALS},
+        "moved-with-tokens": {"gap_added": gap(pair("added", moved=True), perm)},
+        "after-softmax/bias": {"gap_bias": gap(pair("bias", after="bias"), perm)},
+        "after-softmax/mask": {"gap_mask": gap(pair("mask", after="mask"), perm)},
+    }
+
+
+def _agrees(got: float, expected: float, tolerance: float) -> bool:
+    """Within the computation's tolerance, plus the rounding of a figure reported to seven digits."""
+    return abs(got - expected) <= tolerance + float(reported_rounding(expected))
+
+
+def _gap_tolerance(values: Values, head: Head, pos: np.ndarray, bias: np.ndarray) -> float:
+    """Two outputs' largest difference, against the checker's: the head's bound with pos added, and the bias's own rounding in the scores."""
+    roundoff = dtype_roundoff(values, NAMES)
+    precision = head_precision(head, pos, roundoff)
+    return precision.gap * (1 + float(np.max(np.abs(bias))))
+
+
+def _tells(values: Values) -> np.ndarray:
+    tells = values["tells"]
+    if tells.dtype.kind not in "biu" or (tells.dtype.kind != "b" and not np.all(np.isin(tells, (0, 1)))):
+        raise Mistake("bad-type", "not-bool", name="tells", got=describe(tells))
+    if tells.shape != (len(SIGNALS),):
+        raise Mistake("bad-shape", "array-shape", name="tells", shape=shape_text(tells.shape), wanted=shape_text((len(SIGNALS),)))
+    return tells.astype(bool)
+
+
+def _judge_run(values: Values, changed: str = "") -> None:
+    """One run judged on its own arrays; ``changed``: what the rerun changed, for a message about the rerun's figures."""
+    head, _, pos, bias, mask = _inputs(values)
+    readings = read_perm(values, head.tokens)
+    first_reading(readings, lambda perm: _judge_with(values, head, perm, pos, bias, mask, changed))
+
+
+def _judge_with(values: Values, head: Head, perm: np.ndarray, pos: np.ndarray, bias: np.ndarray, mask: np.ndarray, changed: str) -> Passed:
+    if dtype_roundoff(values, NAMES) > COARSEST_ROUNDOFF:  # its tolerance covers real gaps: no verdict could be judged
+        raise indistinct(values, NAMES, "exact-equality", "gaps compared with exact equality")
+    figures = _figures(head, perm, pos, bias, mask)
+    tolerance = _gap_tolerance(values, head, pos, bias)
+    right = figures["right"]
+    for name in GAPS:
+        got = scalar(values, name)
+        if _agrees(got, right[name], tolerance):
+            continue
+        for hypothesis, wrong in figures.items():
+            if name in wrong and hypothesis != "right" and _agrees(got, wrong[name], tolerance):
+                diagnosis, _, cause = hypothesis.partition("/")
+                raise Mistake(diagnosis, cause, name=name)
+        shown_expected, shown_got = figure_pair(right[name], got)
+        raise Mistake("mismatch", "gap-rerun" if changed else "gap", name=name, got=shown_got, expected=shown_expected, changed=changed)
+    tells = _tells(values)
+    for k, signal in enumerate(SIGNALS):
+        name = f"gap_{signal}"
+        if tells[k] == (right[name] > tolerance):
+            continue
+        got = scalar(values, name)
+        if tells[k] and got != 0:
+            raise Mistake("exact-equality", name=name, head=HEADS[signal], got=f"{got:.3g}")
+        raise Mistake("mismatch", "tells-rerun" if changed else "tells", head=HEADS[signal], got=str(bool(tells[k])), gap=f"{got:.3g}", changed=changed)
+    return Passed()
+
+
+def judge(runs: Runs) -> Passed:
+    _judge_run(runs.first)
+    before = hypotheses(runs.first).figures["right"]
+    for changed in (CHANGED, ONE_WORD):
+        second = runs.second(changed)
+        read_perm(second, _inputs(second)[0].tokens)  # the rerun's arrays read as the first run's were, before any figure of theirs
+        after = hypotheses(second).figures["right"]
+        for name in ("gap_added", "gap_bias", "gap_mask", "tells"):
+            moved = not np.array_equal(np.asarray(before[name]), np.asarray(after[name]))  # what the rerun leaves alone has nothing to follow
+            if moved and second[name].shape == runs.first[name].shape and np.array_equal(second[name], runs.first[name]):
+                raise Mistake("mismatch", "typed-verdict" if name == "tells" else "typed", name=name, changed=changed)
+        _judge_run(second, changed)
+    return Passed()
+
+
+def hypotheses(values: Values) -> Hypotheses:
+    """Every gap and the verdict on one run's inputs, right and under each mistake the judge names; the mask as the keys it hides."""
+    head = Head(*(values[name].astype(np.float64) for name in ("X", "Wq", "Wk", "Wv")))
+    T = head.tokens
+    perm = read_perm(values, T)[0]
+    pos, bias, mask = (values[name].astype(np.float64) for name in ("pos", "bias", "mask"))
+    gaps = _figures(head, perm, pos, bias, mask)
+    tolerance = _gap_tolerance(values, head, pos, bias)
+    i, j = np.indices((T, T))
+
+    def verdict(figures: Mapping[str, float], exact: bool = False) -> np.ndarray:
+        """(4,) the verdict as 0/1: each gap above rounding, or (``exact``) not exactly 0."""
+        return np.array([figures[name] != 0 if exact else figures[name] > tolerance for name in GAPS], dtype=np.float64)
+
+    right_gaps = gaps.pop("right")
+    right: dict[str, Figure] = {**right_gaps, "tells": verdict(right_gaps), "hidden": (mask <= HIDDEN_AT).astype(np.float64)}
+    wrong: dict[str, dict[str, Figure]] = {name: {**changes, "tells": verdict({**right_gaps, **changes})} for name, changes in gaps.items()}
+    wrong["exact-equality"] = {"tells": verdict(right_gaps, exact=True)}
+    # the two that still tell with a query projection of zeros, typed as telling: only one word in every slot parts them
+    wrong["typed-tells/bias-mask"] = {"tells": np.minimum(verdict(right_gaps) + [0, 0, 1, 1], 1)}
+    past = np.where(j < i, -np.inf, 0.0)  # (T, T) the triangle the other way round
+    wrong["not-causal/past-hidden"] = {
+        "hidden": (j < i).astype(np.float64),
+        "gap_mask": float(np.max(np.abs(_attend(head, head.X[perm], past) - _attend(head, head.X, past)[perm]))),
+    }
+    return Hypotheses.of(right, wrong, {**dict.fromkeys(GAPS, tolerance), "tells": 0.1, "hidden": 0.1})
+
+
+THREE_FAMILIES = Contract(
+    names=NAMES,
+    reruns=(Rerun({"perm": "shifted(perm)", "Wq": "zeroed(Wq)"}, CHANGED), Rerun({"X": "one_word(X)"}, ONE_WORD)),
+    judge=judge,
+    diagnoses=("not-causal", "same-offset", "wrong-comparison", "moved-with-tokens", "after-softmax", "exact-equality", "mismatch"),
+    hypotheses=hypotheses,
+    typed=("gap_added", "gap_bias", "gap_mask", "tells"),
+    described={
+        "wrong-comparison/unreordered": "outputs compared without undoing the shuffle",
+        "wrong-comparison/inverse": "outputs relisted by the inverse shuffle",
+        "moved-with-tokens": "pos shuffled together with the tokens",
+        "after-softmax/bias": "the bias added to the weights after the softmax",
+        "after-softmax/mask": "the mask applied to the weights after the softmax",
+        "exact-equality": "gaps compared with exact equality",
+        "not-causal/past-hidden": "a mask that hides the earlier keys",
+        "typed-gap_added": "gap_added typed in",
+        "typed-gap_bias": "gap_bias typed in",
+        "typed-gap_mask": "gap_mask typed in",
+        "typed-tells": "tells typed in",
+        "typed-tells/bias-mask": "the bias's and the mask's verdicts typed in",
+        "stale-perm": "a copy of perm made before the checker changed it",
+        "stale-Wq": "a copy of Wq made before the checker changed it",
+        "stale-X": "a copy of X made before the checker changed it",
+    },
+)

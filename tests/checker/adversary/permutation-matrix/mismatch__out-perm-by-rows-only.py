@@ -1,0 +1,19 @@
+"""White-box: the shuffled head's outputs from the rows-only weights, P softmax(S) (X Wv): the keys never move, so it is not the head on P X."""
+import numpy as np
+
+from attnpos.core import softmax
+
+rng = np.random.default_rng(2)
+X = rng.standard_normal((5, 4))
+Wq, Wk, Wv = (rng.standard_normal((4, 4)) for _ in range(3))
+perm = np.array([2, 0, 4, 1, 3])
+T, hs = X.shape[0], Wq.shape[1]
+
+P = np.eye(T)[perm]
+S = (X @ Wq) @ (X @ Wk).T / np.sqrt(hs)
+lhs = softmax(P @ S @ P.T)
+rhs = P @ softmax(S) @ P.T
+out = softmax(S) @ (X @ Wv)
+out_perm = P @ softmax(S) @ (P @ X @ Wv)
+pooled = out.sum(axis=0)
+pooled_perm = out_perm.sum(axis=0)
