@@ -344,13 +344,40 @@ OFFSET_MUTATIONS = {
 }
 
 
+def _mistakes_left_unseparated(source: str, exercise: str) -> list[str]:
+    """The anticipated mistakes that the script's own arrays, on its run and its rerun (both run here), cannot tell from the right answer."""
+    from attnpos.lessons.checker.contracts import CONTRACTS
+    from attnpos.lessons.checker.rerun import rewrite
+    from attnpos.lessons.checker.separation import RIGHT, every_reading, unseparated
+
+    contract = CONTRACTS[exercise]
+    runs = []
+    for script in (source, *(rewrite(source, planned.replacements) for planned in contract.reruns)):
+        namespace: dict = {}
+        exec(script, namespace)
+        runs.append({name: np.asarray(namespace[name]) for name in contract.names})
+    readings = every_reading(contract.hypotheses, contract.typed, [list(planned.replacements) for planned in contract.reruns], runs[0], runs[1:])
+    pairs = unseparated(readings, contract.told_by_source, only=RIGHT)
+    return [name for pair in pairs for name in pair if name != RIGHT and name not in contract.seen_only]
+
+
 @settings(max_examples=12, deadline=None)
 @given(setup=setups(), value=st.floats(-3, 3).filter(lambda v: abs(v) > 0.01), mutation=st.sampled_from(list(OFFSET_MUTATIONS)))
+# Found by Hypothesis: under the rerun's varying offset, the gap with a stale copy of perm ([0, 3, 1, 2]) came within
+# float32's tolerance of the right gap (4.1105 and 4.1109), and the right answer got `indistinct`. A stale perm is the
+# right gap of the learner's own shuffle, no mistake; the right answer passes.
+@example(setup=(setup_lines(3, 4, 8, 3, "float32", 134685713, [0, 3, 1, 2]), 4, 8), value=1.0, mutation="right")
+# A real mistake the float32 arrays cannot tell: pos added after attention gives 2.467 on the rerun, the right gap 2.478,
+# within the float32 bound of 0.026 (about 1 float32 setup in 250): `indistinct`, never `passed`.
+@example(setup=(setup_lines(1, 7, 9, 4, "float32", 982623627, [5, 0, 4, 2, 3, 6, 1]), 7, 9), value=1.9674262954868746, mutation="right")
 def test_constant_offset_property(course, checker, setup, value, mutation):
     lines, T, C = setup
     shuffled, reference, diagnosis = OFFSET_MUTATIONS[mutation]
     source = lines + f"pos = {value!r}\nmax_diff = np.abs(attention_output({shuffled}, Wq, Wk, Wv) - {reference}).max()\n"
     verdict = checker.check(course.exercises["constant-offset"], source, limits=LIMITS)
+    if mutation == "right" and _mistakes_left_unseparated(source, "constant-offset"):
+        assert "float32" in lines  # float64's bound is far tighter than any two hypotheses' distance
+        diagnosis = "indistinct"
     assert verdict.diagnosis == diagnosis, (verdict.message, verdict.details)
 
 

@@ -91,8 +91,9 @@ class Contract:
     hypotheses: Callable[[Values], Hypotheses]
     typed: tuple[str, ...]  # the reported names a typed-in value could stand for
     told_by_source: dict[frozenset[str], str] = field(default_factory=dict)  # pair -> how the judge tells them apart instead
-    # Hypotheses the substitutions separate on the starter's arrays but not on every learner's: a signed max equals
-    # the max of |…| whenever the largest entry is positive. Named when the arrays show them; no `indistinct` for them.
+    # Hypotheses the substitutions separate on the starter's arrays but not on every learner's, and that a pass is not
+    # held to: a signed max equals the max of |…| whenever the largest entry is positive (named when the arrays show
+    # it); a stale copy of constant-offset's perm is the right gap of the learner's own shuffle. No `indistinct` for them.
     seen_only: frozenset[str] = frozenset()
     described: dict[str, str] = field(default_factory=dict)  # hypothesis -> the mistake in the learner's words, for `indistinct`
     questions: tuple[Question, ...] = ()  # what the judge asks of the source (Runs.says)
