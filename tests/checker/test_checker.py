@@ -543,6 +543,12 @@ MEANINGS = [
     ("context-extension", "pi-on-base__base-times-factor.py", "", ["slowest pair (63) by 3.91", "never by the full 4"], ["barely moves"]),
     ("context-extension", "wrong-way__interpolation-speeds-up.py", "pi", ["divided by the factor (4 here)", "The base stays as it is"], ["and the base up"]),
     ("context-extension", "mismatch__borrowed-pi-and-ntk.py", "borrowed", ["from attnpos"], []),
+    # issue 35, third round: the course's functions reached by a name built at run time, or through the allowed softmax
+    ("embedding-backward", "mismatch__importlib-fetches-backward.py", "imports-by-name", ["importlib", "NumPy only"], ["off by"]),
+    ("sinusoidal-table", "mismatch__importlib-fetches-table.py", "imports-by-name", ["importlib", "NumPy only"], ["off by"]),
+    ("context-extension", "mismatch__importlib-fetches-ntk.py", "imports-by-name", ["importlib", "NumPy only"], ["off by"]),
+    ("alibi", "mismatch__slopes-through-softmax-module.py", "borrowed", ["from attnpos"], []),
+    ("rope", "mismatch__rotation-through-softmax-globals.py", "borrowed", ["from attnpos", "softmax the starter imports"], []),
 ]
 
 

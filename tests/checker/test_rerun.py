@@ -103,7 +103,33 @@ def test_substitutes_keep_the_learners_kind_of_value():
         ("from attnpos import core\ncore.ntk_base(1e4, 4.0, 128)", ("softmax",), True),
         ("def rope_rotate(x):\n    return x\nrope_rotate(1)", ("softmax",), False),  # the learner's own function of the same name
         ("import numpy as np\nnp.exp(1)", (), False),
+        # the course's module reached through the allowed function
+        ("from attnpos.core import softmax\nsoftmax.__globals__['rope_rotate']", ("softmax",), True),
+        ("from attnpos.core import softmax as sm\nm = sm.__module__", ("softmax",), True),
+        ("from attnpos.core import softmax\nf = getattr(softmax, '__glob' + 'als__')", ("softmax",), True),
+        ("from attnpos.core import softmax\nw = softmax(s)\nw = softmax(s, axis=-1)", ("softmax",), False),
+        ("import numpy as np\nf = getattr(np, 'float32')", ("softmax",), False),
     ],
 )
 def test_borrowing_is_anything_of_attnpos_beyond_what_the_brief_allows(source, allowed, borrowed):
     assert rerun.borrows(source, allowed) is borrowed
+
+
+@pytest.mark.parametrize(
+    "source, by_name",
+    [
+        ("import importlib\nm = importlib.import_module('attnpos.core')", True),
+        ("from importlib import import_module", True),
+        ("import importlib.util", True),
+        ("f = __import__('attn' + 'pos.core', fromlist=['x'])", True),
+        ("import sys\ncore = sys.modules['attnpos.core']", True),
+        ("from sys import modules", True),
+        ("exec('from attnpos.core import sinusoidal')", True),
+        ("pe = eval('np.zeros(3)')", True),
+        ("import builtins\nbuiltins.__import__('attnpos')", True),
+        ("import sys\nprint(sys.version)", False),
+        ("import numpy as np\nx = np.exp(1)  # __import__ in a comment\ny = 'exec'", False),
+    ],
+)
+def test_a_module_loaded_by_a_name_built_at_run_time_is_seen(source, by_name):
+    assert rerun.imports_by_name(source) is by_name

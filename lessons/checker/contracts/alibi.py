@@ -18,7 +18,7 @@ import math
 import numpy as np
 
 from attnpos.core import alibi_bias, alibi_slopes, softmax
-from attnpos.lessons.checker.contracts.common import NUMPY_AND_SOFTMAX, Contract, Question, Rerun, Runs
+from attnpos.lessons.checker.contracts.common import IMPORTS_BY_NAME, NUMPY_AND_SOFTMAX, Contract, Question, Rerun, Runs, refuse_borrowing
 from attnpos.lessons.checker.separation import Figure, Hypotheses
 from attnpos.lessons.checker.values import SAFETY, Values, count, describe, dtype_roundoff, gap, reported_rounding
 from attnpos.lessons.checker.verdicts import Mistake, Passed, shape_text
@@ -206,8 +206,7 @@ def _judge_run(values: Values) -> tuple[int, np.ndarray]:
 
 
 def judge(runs: Runs) -> Passed:
-    if runs.says(NUMPY_AND_SOFTMAX):
-        raise Mistake("mismatch", "borrowed", name="slopes")
+    refuse_borrowing(runs, NUMPY_AND_SOFTMAX, "slopes")
     try:
         H, slopes = _judge_run(runs.first)
     except Mistake as mistake:
@@ -303,7 +302,7 @@ ALIBI = Contract(
     diagnoses=("bad-value", "heads-from-zero", "naive-slopes", "symmetric", "sign-flipped", "mask-forgotten", "after-softmax", "mismatch"),
     hypotheses=hypotheses,
     typed=("slopes", "bias", "weights"),
-    questions=(SLOPES_TYPED, NUMPY_AND_SOFTMAX),
+    questions=(SLOPES_TYPED, NUMPY_AND_SOFTMAX, IMPORTS_BY_NAME),
     described={
         "heads-from-zero": "heads counted from 0",
         "naive-slopes": "the power-of-two formula for any head count",

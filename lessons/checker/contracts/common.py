@@ -40,6 +40,7 @@ class Question:
 # What an answer may take from attnpos: the exercises that teach a computation ask for it written, not borrowed.
 NUMPY_ONLY = Question("borrows", ((),))  # anything of attnpos borrowed
 NUMPY_AND_SOFTMAX = Question("borrows", (("softmax",),))  # anything but the softmax the starter imports
+IMPORTS_BY_NAME = Question("imports_by_name", ())  # importlib, __import__, sys.modules, exec: a name no question can follow
 
 
 @dataclass(frozen=True)
@@ -70,6 +71,14 @@ class Runs:
     def every(self) -> list[Mapping[str, np.ndarray]]:
         """The first run and every rerun that gave its names."""
         return [self.first, *(values for values in self.reruns if values is not None)]
+
+
+def refuse_borrowing(runs: Runs, allowed: Question, name: str) -> None:
+    """The brief's rule on imports: NumPy (and the starter's softmax, ``allowed`` says) only, each by a plain import."""
+    if runs.says(allowed):
+        raise Mistake("mismatch", "borrowed", name=name)
+    if runs.says(IMPORTS_BY_NAME):
+        raise Mistake("mismatch", "imports-by-name", name=name)
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ import numpy as np
 
 from attnpos.core import rope_inv_freq
 from attnpos.core.extension import ntk_base, pi_inv_freq
-from attnpos.lessons.checker.contracts.common import NUMPY_ONLY, Contract, Rerun, Runs
+from attnpos.lessons.checker.contracts.common import IMPORTS_BY_NAME, NUMPY_ONLY, Contract, Rerun, Runs, refuse_borrowing
 from attnpos.lessons.checker.separation import Figure, Hypotheses
 from attnpos.lessons.checker.values import SAFETY, Values, count, describe, dtype_roundoff, real_array, reported_rounding, scalar
 from attnpos.lessons.checker.verdicts import Mistake, Passed, figure_pair, shape_text
@@ -118,8 +118,7 @@ def _judge_run(values: Values) -> None:
 
 
 def judge(runs: Runs) -> Passed:
-    if runs.says(NUMPY_ONLY):
-        raise Mistake("mismatch", "borrowed", name="inv_freq_pi")
+    refuse_borrowing(runs, NUMPY_ONLY, "inv_freq_pi")
     _judge_run(runs.first)
     second = runs.second(CHANGED)
     if scalar(second, "factor") == scalar(runs.first, "factor"):
@@ -163,7 +162,7 @@ CONTEXT_EXTENSION = Contract(
     diagnoses=("bad-value", "wrong-way", "wrong-exponent", "uniform-ntk", "pi-on-base", "mismatch"),
     hypotheses=hypotheses,
     typed=("inv_freq_pi", "base_ntk", "inv_freq_ntk"),
-    questions=(NUMPY_ONLY,),
+    questions=(NUMPY_ONLY, IMPORTS_BY_NAME),
     described={
         "wrong-way/pi": "frequencies multiplied by the factor",
         "pi-on-base": "the base multiplied by the factor",

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from attnpos.lessons.checker.contracts.common import NUMPY_ONLY, Contract, Question, Rerun, Runs
+from attnpos.lessons.checker.contracts.common import IMPORTS_BY_NAME, NUMPY_ONLY, Contract, Question, Rerun, Runs, refuse_borrowing
 from attnpos.lessons.checker.contracts.table_reading import (
     close,
     off_by,
@@ -131,8 +131,7 @@ def _unfollowed(values: Values, first: Values | None, name: str) -> None:
 
 
 def judge(runs: Runs) -> Passed:
-    if runs.says(BORROWS):
-        raise Mistake("mismatch", "borrowed", name="grad_wte")
+    refuse_borrowing(runs, BORROWS, "grad_wte")
     _judge_run(runs.first, runs)
     rerun = runs.second(CHANGED)
     if np.array_equal(rerun["ids"], runs.first["ids"]):
@@ -166,7 +165,7 @@ EMBEDDING_BACKWARD = Contract(
     diagnoses=("by-position", "transposed", "buffered-add", "overwritten", "first-sequence-only", "batch-not-summed", "mismatch"),
     hypotheses=hypotheses,
     typed=("out", "grad_wte"),
-    questions=(BORROWS, BUFFERED),
+    questions=(BORROWS, BUFFERED, IMPORTS_BY_NAME),
     described={
         "last-write": "a buffered or overwriting scatter (one gradient per id)",
         "per-sequence": "a scatter buffered within each sentence",

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from attnpos.lessons.checker.contracts.common import NUMPY_ONLY, Contract, Question, Rerun, Runs
+from attnpos.lessons.checker.contracts.common import IMPORTS_BY_NAME, NUMPY_ONLY, Contract, Question, Rerun, Runs, refuse_borrowing
 from attnpos.lessons.checker.contracts.table_reading import close, off_by, read_ids, read_shaped, read_table, tolerance
 from attnpos.lessons.checker.separation import Hypotheses
 from attnpos.lessons.checker.values import Values, dtype_roundoff, real_array
@@ -147,8 +147,7 @@ def _full_length(values: Values) -> None:
 
 
 def judge(runs: Runs) -> Passed:
-    if runs.says(BORROWS):
-        raise Mistake("mismatch", "borrowed", name="grad_wpe")
+    refuse_borrowing(runs, BORROWS, "grad_wpe")
     _judge_run(runs.first, runs)
     rerun = runs.second(CHANGED)
     if np.array_equal(rerun["ids"], runs.first["ids"]):
@@ -214,7 +213,7 @@ LEARNED_POSITIONS = Contract(
     diagnoses=("by-token-id", "wraps-around", "length-check", "every-row", "batch-not-summed", "off-by-one", "mismatch"),
     hypotheses=hypotheses,
     typed=("x", "grad_wpe"),
-    questions=(BORROWS, TRIES_LONG, RAISES),
+    questions=(BORROWS, TRIES_LONG, RAISES, IMPORTS_BY_NAME),
     # x does not depend on grad_out, nor grad_wpe on ids: a value typed in and one from a stale copy are the same
     # figures, and the same mistake to tell (it did not follow the rerun: mismatch/typed).
     told_by_source={

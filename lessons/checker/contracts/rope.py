@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from attnpos.core import attend, rope_inv_freq, rope_rotate
-from attnpos.lessons.checker.contracts.common import NUMPY_AND_SOFTMAX, Contract, Rerun, Runs, close
+from attnpos.lessons.checker.contracts.common import IMPORTS_BY_NAME, NUMPY_AND_SOFTMAX, Contract, Rerun, Runs, close, refuse_borrowing
 from attnpos.lessons.checker.separation import Figure, Hypotheses
 from attnpos.lessons.checker.substitutes import POSITION_SHIFT as SHIFT
 from attnpos.lessons.checker.values import SAFETY, Values, dtype_roundoff, gap, read_head, read_output, real_array
@@ -179,8 +179,7 @@ def _positions_used(got: np.ndarray, projected: np.ndarray, tolerance: float) ->
 
 
 def judge(runs: Runs) -> Passed:
-    if runs.says(NUMPY_AND_SOFTMAX):
-        raise Mistake("mismatch", "borrowed", name="q")
+    refuse_borrowing(runs, NUMPY_AND_SOFTMAX, "q")
     first = _read(runs.first)
     _judge_run(first)
     second = _read(runs.second(CHANGED))
@@ -233,7 +232,7 @@ ROPE = Contract(
     judge=judge,
     diagnoses=("rotated-v", "rotated-x", "one-angle", "opposite-sign", "other-layout", "off-by-one", "mismatch"),
     hypotheses=hypotheses,
-    questions=(NUMPY_AND_SOFTMAX,),
+    questions=(NUMPY_AND_SOFTMAX, IMPORTS_BY_NAME),
     typed=("q", "k"),  # a right out is the same after the shift: it cannot be told from a typed one, and is judged from q and k
     described={
         "rotated-v": "v rotated too",

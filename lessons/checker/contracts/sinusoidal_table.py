@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from attnpos.core.sinusoidal_encoding import BASE, shift_error, shift_matrix
-from attnpos.lessons.checker.contracts.common import NUMPY_ONLY, Contract, Rerun, Runs, figure_mistake
+from attnpos.lessons.checker.contracts.common import IMPORTS_BY_NAME, NUMPY_ONLY, Contract, Rerun, Runs, figure_mistake, refuse_borrowing
 from attnpos.lessons.checker.contracts.table_reading import close, off_by, read_shaped, read_whole, rounding
 from attnpos.lessons.checker.separation import Figure, Hypotheses
 from attnpos.lessons.checker.values import Values, dtype_roundoff, reported_rounding, scalar
@@ -106,8 +106,7 @@ def _unfollowed(values: Values, first: Values | None, name: str) -> None:
 
 
 def judge(runs: Runs) -> Passed:
-    if runs.says(BORROWS):
-        raise Mistake("mismatch", "borrowed", name="pe")
+    refuse_borrowing(runs, BORROWS, "pe")
     _judge_run(runs.first)
     rerun = runs.second(CHANGED)
     if np.array_equal(rerun["C"], runs.first["C"]):
@@ -143,7 +142,7 @@ SINUSOIDAL_TABLE = Contract(
     diagnoses=("bad-value", "exponent-i", "frequency-per-channel", "sign-flipped", "from-one", "sin-cos-swapped", "halves", "mismatch"),
     hypotheses=hypotheses,
     typed=("pe", "M"),
-    questions=(BORROWS,),
+    questions=(BORROWS, IMPORTS_BY_NAME),
     described={
         "exponent-i": "the exponent i in place of 2i",
         "frequency-per-channel": "a frequency per channel",
