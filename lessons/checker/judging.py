@@ -42,7 +42,7 @@ def plan(exercise: ExerciseSpec) -> Plan:
     contract = CONTRACTS[exercise.contract]
     first = Reading(READING_MODULE, questions=tuple(question.as_json() for question in contract.questions))
     reruns = (Reading(READING_MODULE, rewrite=planned.replacements) for planned in contract.reruns)
-    return Plan(contract.names, (first, *reruns))
+    return Plan((*contract.names, *contract.probes), (first, *reruns))
 
 
 def judge(exercise: ExerciseSpec, first: Callable[[], RunResult], reruns: Sequence[Callable[[], RunResult]]) -> Verdict:

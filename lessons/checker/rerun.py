@@ -383,11 +383,11 @@ def _bodies_declaring_global(module_body: list[ast.stmt], name: str) -> list[lis
 
 
 def _binds(statement: ast.stmt, name: str) -> bool:
-    """The statement gives ``name`` its value: assigns it, fills it in place, or calls a method of it."""
+    """The statement gives ``name`` its value: assigns it, fills it in place, calls a method of it, or defines it."""
     if isinstance(statement, ast.If) and _is_main_guard(statement.test):
         return False  # its body is searched as a body of its own
     if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-        return False  # a name bound inside a function is the function's own
+        return statement.name == name  # `def add_positions`; a name bound inside a function is the function's own
     for node in ast.walk(statement):
         if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, (ast.Store, ast.Del)):
             return True

@@ -106,6 +106,8 @@ def every_reading(
     for names, values in zip(replaced, reruns, strict=True):
         reading = hypotheses(values)
         for name in names:
+            if name not in values or name not in first:
+                continue  # a function the rerun wraps (learned-positions' add_positions): no figure, and no stale copy of one
             if not np.array_equal(np.asarray(values[name]), np.asarray(first[name])):  # else the same computation as the right one
                 reading.figures[STALE + name] = hypotheses({**values, name: first[name]}).figures[RIGHT]
         readings.append(reading)

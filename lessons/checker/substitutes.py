@@ -8,6 +8,9 @@ where the learner's code may rely on it).
 
 from __future__ import annotations
 
+import dis
+import functools
+
 import numpy as np
 
 from attnpos.core.experiments import TWIN_SLOTS
@@ -118,6 +121,49 @@ def table_length_ids(long_ids: object, wpe: object) -> np.ndarray:
     ids, rows = np.asarray(long_ids), np.asarray(wpe).shape[0]
     dtype = ids.dtype if ids.dtype.kind in "iu" else np.int64
     return np.resize(ids.reshape(-1), (*ids.shape[:-1], rows)).astype(dtype)
+
+
+# learned-positions: where refusal_noted leaves what refused a sequence, in the script's own globals (a contract's probe).
+REFUSAL = "__attnpos_refusal__"
+# The opcode of a `raise` statement: the frame that raised was at one, rather than at NumPy's addition or indexing.
+_RAISE = dis.opmap["RAISE_VARARGS"]
+
+
+def refusal_noted(function: object) -> object:
+    """learned-positions: ``add_positions`` as written, noting what each refusal was before it goes on to the script.
+
+    The note is an array of bytes: 1 if a ``raise`` of the script's own
+    (in the function's file) raised it, else 0 (NumPy's broadcast or index
+    error), then ``Type: message`` in UTF-8, at most 200 bytes. Nothing else
+    changes: the function returns, or raises, exactly what it did.
+    """
+    if not callable(function):
+        return function  # the script's own failure to define it is the first run's to report
+    home = getattr(getattr(function, "__code__", None), "co_filename", None)
+    namespace = getattr(function, "__globals__", None)
+
+    @functools.wraps(function)
+    def noted(*args: object, **kwargs: object) -> object:
+        try:
+            return function(*args, **kwargs)
+        except Exception as error:
+            if namespace is not None:
+                namespace[REFUSAL] = _refusal_note(error, home)
+            raise
+
+    return noted
+
+
+def _refusal_note(error: BaseException, home: str | None) -> np.ndarray:
+    trace = error.__traceback__
+    while trace is not None and trace.tb_next is not None:
+        trace = trace.tb_next  # the deepest frame: where the error was raised
+    own = trace is not None and trace.tb_frame.f_code.co_filename == home and trace.tb_frame.f_code.co_code[trace.tb_lasti] == _RAISE
+    try:
+        said = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+    except Exception:  # a learner's __str__ may raise
+        said = type(error).__name__
+    return np.frombuffer(bytes([int(own)]) + said.encode("utf-8", "replace")[:200], dtype=np.uint8).copy()
 
 
 def wider(C: object) -> int:

@@ -549,6 +549,8 @@ MEANINGS = [
     ("context-extension", "mismatch__importlib-fetches-ntk.py", "imports-by-name", ["importlib", "NumPy only"], ["off by"]),
     ("alibi", "mismatch__slopes-through-softmax-module.py", "borrowed", ["from attnpos"], []),
     ("rope", "mismatch__rotation-through-softmax-globals.py", "borrowed", ["from attnpos", "softmax the starter imports"], []),
+    ("learned-positions", "length-check__check-tests-the-batch-axis.py", "not-own", ["a raise of its own", "IndexError: index 8"], ["no length check"]),
+    ("learned-positions", "length-check__error-says-nothing.py", "unsaid", ["says nothing of their length (ValueError)", "only 8 rows"], []),
 ]
 
 

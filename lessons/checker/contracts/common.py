@@ -106,6 +106,9 @@ class Contract:
     seen_only: frozenset[str] = frozenset()
     described: dict[str, str] = field(default_factory=dict)  # hypothesis -> the mistake in the learner's words, for `indistinct`
     questions: tuple[Question, ...] = ()  # what the judge asks of the source (Runs.says)
+    # Names a rerun's substitutes set in the script (substitutes.REFUSAL), read back from every run like the names but
+    # never asked of the learner: what a run saw that no array of the answer holds.
+    probes: tuple[str, ...] = ()
 
     @property
     def changed(self) -> str:

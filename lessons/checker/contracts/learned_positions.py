@@ -7,19 +7,26 @@ to one sequence) gives arrays of its own, and numbers typed in do not change.
 ``too_long`` is what ``add_positions`` returned for max_len + 2 tokens:
 empty when it refused, as it must, with a ``raise`` of the script's own (a
 ``wpe[:T]`` that fails to broadcast is NumPy refusing, not a length check).
+The first rerun also wraps ``add_positions`` to note which raise refused and
+what it said: one of the script's own, whose message speaks of the length
+(a ``raise`` that never runs, or one that says only "bad input", does not).
 The second rerun gives it exactly max_len tokens, which it must answer: a
 check written ``T >= max_len`` refuses them.
 """
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from attnpos.lessons.checker.contracts.common import IMPORTS_BY_NAME, NUMPY_ONLY, Contract, Question, Rerun, Runs, refuse_borrowing
 from attnpos.lessons.checker.contracts.table_reading import close, off_by, read_ids, read_shaped, read_table, tolerance
 from attnpos.lessons.checker.separation import Hypotheses
+from attnpos.lessons.checker.substitutes import REFUSAL
 from attnpos.lessons.checker.values import Values, dtype_roundoff, real_array
 from attnpos.lessons.checker.verdicts import Mistake, Passed, shape_text
+from attnpos.lessons.sandbox import printable
 
 NAMES = ("wte", "wpe", "ids", "grad_out", "x", "grad_wpe", "long_ids", "too_long")
 BORROWS = NUMPY_ONLY
@@ -146,6 +153,27 @@ def _full_length(values: Values) -> None:
         raise Mistake("mismatch", "full-length", name="too_long", max_len=max_len, got=off_by(got, right), changed=FULL_LENGTH)
 
 
+# What a refusal's message (or its error's type) says when it speaks of the sequence's length, generously: "10 tokens,
+# but the position table has only 8 rows", "T=10 > max_len=8", "SequenceTooLong". Asked only of a `raise` of the
+# script's own, so NumPy's "could not be broadcast" and "out of bounds" never come here.
+SPEAKS_OF_LENGTH = re.compile(
+    r"long|length|\blen\b|max|exceed|larg|great|big|more than|beyond|past|limit|too many|row|token|position|size|context|block|table|fit|only|range|bound|>",
+    re.IGNORECASE,
+)
+
+
+def _refusal(values: Values) -> None:
+    """The rerun's note of what refused long_ids (substitutes.refusal_noted): a `raise` of the script's own, saying why."""
+    note = values.get(REFUSAL)
+    if note is None or note.size == 0 or values["too_long"].size:
+        return  # add_positions refused nothing (what too_long holds was judged), or the note was never made
+    said = printable(bytes(np.asarray(note[1:], dtype=np.uint8)).decode("utf-8", "replace")).strip()
+    if not note[0]:
+        raise Mistake("length-check", "not-own", name="too_long", said=said)
+    if not SPEAKS_OF_LENGTH.search(said):
+        raise Mistake("length-check", "unsaid", name="too_long", said=said, max_len=values["wpe"].shape[0])
+
+
 def judge(runs: Runs) -> Passed:
     refuse_borrowing(runs, BORROWS, "grad_wpe")
     _judge_run(runs.first, runs)
@@ -153,6 +181,7 @@ def judge(runs: Runs) -> Passed:
     if np.array_equal(rerun["ids"], runs.first["ids"]):
         raise Mistake("rerun-failed", "set-again", changed=CHANGED, failure="the script sets `ids` again after the checker changed it", reset="ids")
     passed = _judge_run(rerun, runs, runs.first)
+    _refusal(rerun)
     _full_length(runs.second(FULL_LENGTH))
     return passed
 
@@ -206,7 +235,8 @@ def hypotheses(values: Values) -> Hypotheses:
 LEARNED_POSITIONS = Contract(
     names=NAMES,
     reruns=(
-        Rerun({"ids": "other_ids(ids, wte)", "grad_out": "redrawn(grad_out)"}, CHANGED),
+        # add_positions wrapped too, to note what refused the long sequence: its own raise, or NumPy's error
+        Rerun({"ids": "other_ids(ids, wte)", "grad_out": "redrawn(grad_out)", "add_positions": "refusal_noted(add_positions)"}, CHANGED),
         Rerun({"long_ids": "table_length_ids(long_ids, wpe)"}, FULL_LENGTH),
     ),
     judge=judge,
@@ -214,6 +244,7 @@ LEARNED_POSITIONS = Contract(
     hypotheses=hypotheses,
     typed=("x", "grad_wpe"),
     questions=(BORROWS, TRIES_LONG, RAISES, IMPORTS_BY_NAME),
+    probes=(REFUSAL,),
     # x does not depend on grad_out, nor grad_wpe on ids: a value typed in and one from a stale copy are the same
     # figures, and the same mistake to tell (it did not follow the rerun: mismatch/typed).
     told_by_source={
