@@ -188,7 +188,8 @@ def judge_runs(exercise: ExerciseSpec, run: RunResult, reruns: Sequence[RunResul
         line = details.pop("line", None)
         changed = str(details.get("changed") or contract.changed)
         details = {key: value.replace("{changed}", changed) if isinstance(value, str) else value for key, value in details.items()}
-        message = render(exercise, diagnosis, cause, **{"changed": changed, "line": line, **details})
+        # {whose}: where a mistake's figures come from, the learner's own arrays unless the rerun's judge said otherwise
+        message = render(exercise, diagnosis, cause, **{"changed": changed, "line": line, "whose": "your own arrays", **details})
         clean = {k: v for k, v in details.items() if v not in (None, "")}
         if cause:
             clean["cause"] = cause

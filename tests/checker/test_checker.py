@@ -549,8 +549,18 @@ MEANINGS = [
     ("context-extension", "mismatch__importlib-fetches-ntk.py", "imports-by-name", ["importlib", "NumPy only"], ["off by"]),
     ("alibi", "mismatch__slopes-through-softmax-module.py", "borrowed", ["from attnpos"], []),
     ("rope", "mismatch__rotation-through-softmax-globals.py", "borrowed", ["from attnpos", "softmax the starter imports"], []),
-    ("learned-positions", "length-check__check-tests-the-batch-axis.py", "not-own", ["a raise of its own", "IndexError: index 8"], ["no length check"]),
+    ("learned-positions", "length-check__check-tests-the-batch-axis.py", "not-own", ["a raise of its own", "error did (ValueError: operands"], ["no length"]),
     ("learned-positions", "length-check__error-says-nothing.py", "unsaid", ["says nothing of their length (ValueError)", "only 8 rows"], []),
+    # a figure says whose arrays it comes from, and the entry where the learner's array is furthest off
+    ("alibi", "mismatch__softmax-over-heads.py", "weights", ["of your own arrays: weights[2, 6, 6] is 1 where they give 0.02868"], ["largest difference"]),
+    ("context-extension", "mismatch__exponents-over-all-channels.py", "array", ["your own arrays give: they give 0.000115 (pair 63), yours is 0.0107"], []),
+    ("embedding-backward", "mismatch__lookup-plus-one.py", "", ["your own arrays give: out[0, 0, 1] is -1.163 where they give 1.6"], ["off by up to"]),
+    ("forget-reorder", "mismatch__wrong-out-perm.py", "array", ["your own arrays give: out_perm[0, 4, 4] is -5.66"], ["off by up to"]),
+    ("learned-positions", "mismatch__tokens-only.py", "", ["your own arrays give: x[1, 0, 2] is -0.02925 where they give -0.07959"], []),
+    ("order-checks", "mismatch__out-b-is-out-a.py", "array", ["your own arrays give: out_b[1, 2] is -1.082"], []),
+    ("sinusoidal-table", "mismatch__degrees.py", "", ["your own arrays give: pe[3, 1] is 0.9986 where they give -0.99"], []),
+    ("sinusoidal-table", "mismatch__shift-typed-in-rotation.py", "unrelated", ["right for your own T, C and k", "M[0, 0] is -0.99"], ["your own arrays"]),
+    ("sinusoidal-table", "mismatch__width-typed-in-exponent.py", "unrelated", ["checker reran your script", "pe[11, 3] is 0.4536"], ["your own arrays give"]),
 ]
 
 

@@ -18,9 +18,19 @@ import math
 import numpy as np
 
 from attnpos.core import alibi_bias, alibi_slopes, softmax
-from attnpos.lessons.checker.contracts.common import IMPORTS_BY_NAME, NUMPY_AND_SOFTMAX, Contract, Question, Rerun, Runs, refuse_borrowing
+from attnpos.lessons.checker.contracts.common import (
+    IMPORTS_BY_NAME,
+    NUMPY_AND_SOFTMAX,
+    Contract,
+    Question,
+    Rerun,
+    Runs,
+    judged_on_rerun,
+    refuse_borrowing,
+    worst_entry,
+)
 from attnpos.lessons.checker.separation import Figure, Hypotheses
-from attnpos.lessons.checker.values import SAFETY, Values, count, describe, dtype_roundoff, gap, reported_rounding
+from attnpos.lessons.checker.values import SAFETY, Values, count, describe, dtype_roundoff, reported_rounding
 from attnpos.lessons.checker.verdicts import Mistake, Passed, shape_text
 
 NAMES = ("n_heads", "T", "scores", "slopes", "bias", "weights")
@@ -165,7 +175,7 @@ def _judge_run(values: Values) -> tuple[int, np.ndarray]:
             if np.max(np.abs(slopes - leading)) <= slope_tolerance * np.max(right) + float(np.max(reported_rounding(right))):
                 closest = 2 ** math.floor(math.log2(H))
                 raise Mistake("mismatch", "every-other", name="slopes", heads=H, closest=closest, last=H - 1, extra=H - closest, doubled=2 * closest)
-        raise Mistake("mismatch", "array", name="slopes", got=f"{gap(np.nan_to_num(slopes), right):.3g}")
+        raise Mistake("mismatch", "array", name="slopes", **worst_entry("slopes", slopes, right))
 
     bias = _array(values, "bias", (H, T, T), H)
     bias_tolerance = SAFETY * 4 * roundoff * (1 + float(np.max(right)) * T) * T
@@ -190,7 +200,7 @@ def _judge_run(values: Values) -> tuple[int, np.ndarray]:
             side = "wrong-triangle" if np.all(hidden[:, j < i]) and not np.any(hidden[:, j > i]) else "hides-earlier"
             raise Mistake("mismatch", side, name="bias")
         finite = np.where(np.isfinite(bias), bias, 0.0)
-        raise Mistake("mismatch", "array", name="bias", got=f"{gap(finite, np.where(np.isfinite(alibi_bias(H, T)), alibi_bias(H, T), 0.0)):.3g}")
+        raise Mistake("mismatch", "array", name="bias", **worst_entry("bias", finite, np.where(np.isfinite(alibi_bias(H, T)), alibi_bias(H, T), 0.0)))
 
     weights = _weights(values, H, T)
     expected = softmax(scores + alibi_bias(H, T))
@@ -202,7 +212,7 @@ def _judge_run(values: Values) -> tuple[int, np.ndarray]:
         raise Mistake("after-softmax", how, name="weights")
     if not np.all(np.isfinite(weights)):
         raise Mistake("bad-type", "not-finite", name="weights")
-    raise Mistake("mismatch", "weights", name="weights", got=f"{gap(weights, expected):.3g}")
+    raise Mistake("mismatch", "weights", name="weights", **worst_entry("weights", weights, expected))
 
 
 def judge(runs: Runs) -> Passed:
@@ -222,7 +232,7 @@ def judge(runs: Runs) -> Passed:
     for name in ("slopes", "bias", "weights"):
         if second[name].shape == runs.first[name].shape and np.array_equal(second[name], runs.first[name]):
             raise Mistake("mismatch", "typed", name=name)
-    _judge_run(second)
+    judged_on_rerun(lambda: _judge_run(second), CHANGED)
     return Passed("shortcut" if shortcut else "")
 
 

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 import numpy as np
 
 from attnpos.lessons.checker.separation import Hypotheses
 from attnpos.lessons.checker.values import Precision, Values
-from attnpos.lessons.checker.verdicts import INDISTINCT, RUN_DIAGNOSES, Mistake, Passed, figure_pair
+from attnpos.lessons.checker.verdicts import INDISTINCT, RUN_DIAGNOSES, Mistake, Passed, figure_pair, shape_text
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -131,6 +134,32 @@ def matching(figure: float, hypotheses: dict[str, float], precision: Precision, 
         if precision.agrees(figure, value, tolerance):
             return cause
     return None
+
+
+def worst_entry(name: str, got: np.ndarray, expected: np.ndarray) -> dict[str, str]:
+    """Where ``got`` is furthest from what the arrays give, in words: ``got`` the difference, ``worst`` the entry.
+
+    "x[0, 2, 1] is 0.5123 where they give 0.4621": the learner's own value
+    beside the right one, so a message says what their array holds. Infinite
+    or NaN entries count as furthest.
+    """
+    got, expected = np.asarray(got, dtype=np.float64), np.asarray(expected, dtype=np.float64)
+    if got.shape != expected.shape:
+        return {"got": "(another shape)", "worst": f"`{name}` has shape {shape_text(got.shape)} where they give {shape_text(expected.shape)}"}
+    difference = np.nan_to_num(np.abs(got - expected), nan=np.inf)
+    index = np.unravel_index(int(np.argmax(difference)), difference.shape)
+    at = "[" + ", ".join(str(int(i)) for i in index) + "]" if index else ""
+    largest = float(difference[index]) if np.isfinite(difference[index]) else float(np.max(difference, initial=0.0))
+    return {"got": f"{largest:.3g}", "worst": f"{name}{at} is {got[index]:.4g} where they give {expected[index]:.4g}"}
+
+
+def judged_on_rerun(judge: Callable[[], T], changed: str) -> T:
+    """``judge()`` on a rerun's values; a mistake it finds says whose arrays its figures come from (``{whose}``)."""
+    try:
+        return judge()
+    except Mistake as mistake:
+        fields = {"whose": f"the arrays of the checker's rerun ({changed})", **mistake.fields}
+        raise Mistake(mistake.diagnosis, mistake.cause, **fields) from None
 
 
 def figure_mistake(diagnosis: str, cause: str, name: str, expected: float, got: float, rerun: bool = False) -> Mistake:

@@ -14,7 +14,7 @@ import numpy as np
 
 from attnpos.core import rope_inv_freq
 from attnpos.core.extension import ntk_base, pi_inv_freq
-from attnpos.lessons.checker.contracts.common import IMPORTS_BY_NAME, NUMPY_ONLY, Contract, Rerun, Runs, refuse_borrowing
+from attnpos.lessons.checker.contracts.common import IMPORTS_BY_NAME, NUMPY_ONLY, Contract, Rerun, Runs, judged_on_rerun, refuse_borrowing
 from attnpos.lessons.checker.separation import Figure, Hypotheses
 from attnpos.lessons.checker.values import SAFETY, Values, count, describe, dtype_roundoff, real_array, reported_rounding, scalar
 from attnpos.lessons.checker.verdicts import Mistake, Passed, figure_pair, shape_text
@@ -126,7 +126,7 @@ def judge(runs: Runs) -> Passed:
     for name in ("inv_freq_pi", "base_ntk", "inv_freq_ntk"):
         if np.array_equal(second[name], runs.first[name]):
             raise Mistake("mismatch", "typed", name=name)
-    _judge_run(second)
+    judged_on_rerun(lambda: _judge_run(second), CHANGED)
     return Passed()
 
 

@@ -12,10 +12,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from attnpos.lessons.checker.contracts.common import IMPORTS_BY_NAME, NUMPY_ONLY, Contract, Question, Rerun, Runs, refuse_borrowing
+from attnpos.lessons.checker.contracts.common import IMPORTS_BY_NAME, NUMPY_ONLY, Contract, Question, Rerun, Runs, refuse_borrowing, worst_entry
 from attnpos.lessons.checker.contracts.table_reading import (
     close,
-    off_by,
     read_ids,
     read_shaped,
     read_table,
@@ -86,7 +85,7 @@ def _judge_run(values: Values, runs: Runs, first: Values | None = None) -> Passe
     out = read_shaped(values, "out", expected_out.shape)
     if not close(out, expected_out, tolerance(roundoff, 1, float(np.max(np.abs(wte))))):
         _unfollowed(values, first, "out")
-        raise Mistake("mismatch", name="out", got=off_by(out, expected_out))
+        raise Mistake("mismatch", name="out", **worst_entry("out", out, expected_out))
 
     grad = real_array(values, "grad_wte")
     if grad.shape == (C, V) and V != C:
@@ -118,7 +117,7 @@ def _judge_run(values: Values, runs: Runs, first: Values | None = None) -> Passe
     if cause == "batch-mean":
         raise Mistake("batch-not-summed", "mean", name="grad_wte")
     _unfollowed(values, first, "grad_wte")
-    raise Mistake("mismatch", name="grad_wte", got=off_by(grad, right))
+    raise Mistake("mismatch", name="grad_wte", **worst_entry("grad_wte", grad, right))
 
 
 def _unfollowed(values: Values, first: Values | None, name: str) -> None:

@@ -20,8 +20,8 @@ import re
 
 import numpy as np
 
-from attnpos.lessons.checker.contracts.common import IMPORTS_BY_NAME, NUMPY_ONLY, Contract, Question, Rerun, Runs, refuse_borrowing
-from attnpos.lessons.checker.contracts.table_reading import close, off_by, read_ids, read_shaped, read_table, tolerance
+from attnpos.lessons.checker.contracts.common import IMPORTS_BY_NAME, NUMPY_ONLY, Contract, Question, Rerun, Runs, refuse_borrowing, worst_entry
+from attnpos.lessons.checker.contracts.table_reading import close, read_ids, read_shaped, read_table, tolerance
 from attnpos.lessons.checker.separation import Hypotheses
 from attnpos.lessons.checker.substitutes import REFUSAL
 from attnpos.lessons.checker.values import Values, dtype_roundoff, real_array
@@ -57,7 +57,7 @@ def _forward(values: Values, first: Values | None) -> tuple[np.ndarray, np.ndarr
         raise Mistake("by-token-id", name="x")
     if T < max_len and close(x, tokens + wpe[1 : T + 1], tol):
         raise Mistake("off-by-one", name="x")
-    raise Mistake("mismatch", "unrelated" if first is not None else "", name="x", got=off_by(x, tokens + wpe[:T]))
+    raise Mistake("mismatch", "unrelated" if first is not None else "", name="x", **worst_entry("x", x, tokens + wpe[:T]))
 
 
 def _refused(values: Values, runs: Runs, wte: np.ndarray, wpe: np.ndarray, roundoff: float) -> None:
@@ -124,7 +124,7 @@ def _backward(values: Values, wpe: np.ndarray, ids: np.ndarray, roundoff: float,
         rows = np.flatnonzero(np.any(np.abs(grad[T:]) > tol, axis=1)) + T
         shown = f"{rows[0]} … {rows[-1]}" if len(rows) > 1 else str(rows[0])
         raise Mistake("every-row", name="grad_wpe", rows=shown, tokens=T, last=T - 1)
-    raise Mistake("mismatch", "unrelated" if first is not None else "", name="grad_wpe", got=off_by(grad, right))
+    raise Mistake("mismatch", "unrelated" if first is not None else "", name="grad_wpe", **worst_entry("grad_wpe", grad, right))
 
 
 def _judge_run(values: Values, runs: Runs, first: Values | None = None) -> Passed:
@@ -150,7 +150,7 @@ def _full_length(values: Values) -> None:
     right = wte[long_ids] + wpe
     roundoff = dtype_roundoff(values, NAMES)
     if not close(got, right, tolerance(roundoff, 2, float(np.max(np.abs(wte))) + float(np.max(np.abs(wpe))))):
-        raise Mistake("mismatch", "full-length", name="too_long", max_len=max_len, got=off_by(got, right), changed=FULL_LENGTH)
+        raise Mistake("mismatch", "full-length", name="too_long", max_len=max_len, **worst_entry("too_long", got, right), changed=FULL_LENGTH)
 
 
 # What a refusal's message (or its error's type) says when it speaks of the sequence's length, generously: "10 tokens,

@@ -13,8 +13,18 @@ from __future__ import annotations
 import numpy as np
 
 from attnpos.core.sinusoidal_encoding import BASE, shift_error, shift_matrix
-from attnpos.lessons.checker.contracts.common import IMPORTS_BY_NAME, NUMPY_ONLY, Contract, Rerun, Runs, figure_mistake, refuse_borrowing
-from attnpos.lessons.checker.contracts.table_reading import close, off_by, read_shaped, read_whole, rounding
+from attnpos.lessons.checker.contracts.common import (
+    IMPORTS_BY_NAME,
+    NUMPY_ONLY,
+    Contract,
+    Rerun,
+    Runs,
+    figure_mistake,
+    judged_on_rerun,
+    refuse_borrowing,
+    worst_entry,
+)
+from attnpos.lessons.checker.contracts.table_reading import close, read_shaped, read_whole, rounding
 from attnpos.lessons.checker.separation import Figure, Hypotheses
 from attnpos.lessons.checker.values import Values, dtype_roundoff, reported_rounding, scalar
 from attnpos.lessons.checker.verdicts import Mistake, Passed
@@ -83,7 +93,7 @@ def _judge_run(values: Values, first: Values | None = None) -> Passed:
                 # the slowest pair's speed, 10000^((C − 2)/C) radians a step once the sign is lost: a figure of the learner's C
                 slowest = BASE ** ((C - 2) / C)
                 raise Mistake(diagnosis, detail, name="pe", C=C, slowest=f"{slowest:,.4g}", pair=C // 2 - 1)
-        raise Mistake("mismatch", name="pe", got=off_by(pe, candidates["right"]))
+        raise Mistake("mismatch", name="pe", **worst_entry("pe", pe, candidates["right"]))
     M = read_shaped(values, "M", (C, C))
     expected_M = shift_matrix(k, C)
     m_tol = rounding(roundoff, 1 + k)
@@ -91,7 +101,7 @@ def _judge_run(values: Values, first: Values | None = None) -> Passed:
         _unfollowed(values, first, "M")
         if close(M, expected_M.T, m_tol):
             raise Mistake("mismatch", "rotation-transposed", name="M")
-        raise Mistake("mismatch", name="M", got=off_by(M, expected_M))
+        raise Mistake("mismatch", name="M", **worst_entry("M", M, expected_M))
     figure = scalar(values, "shift_error")
     honest = shift_error(pe, M, k)
     noise = rounding(roundoff, C * (1 + T))
@@ -111,7 +121,12 @@ def judge(runs: Runs) -> Passed:
     rerun = runs.second(CHANGED)
     if np.array_equal(rerun["C"], runs.first["C"]):
         raise Mistake("rerun-failed", "set-again", changed=CHANGED, failure="the script sets `C` again after the checker changed it", reset="C")
-    return _judge_run(rerun, runs.first)
+    try:
+        return judged_on_rerun(lambda: _judge_run(rerun, runs.first), CHANGED)
+    except Mistake as mistake:
+        if (mistake.diagnosis, mistake.cause) == ("mismatch", ""):  # right on the learner's own sizes, wrong on the rerun's: a size typed in
+            raise Mistake("mismatch", "unrelated", **{**mistake.fields, "changed": CHANGED}) from None
+        raise
 
 
 def hypotheses(values: Values) -> Hypotheses:

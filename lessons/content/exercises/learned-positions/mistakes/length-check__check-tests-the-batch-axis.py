@@ -1,4 +1,4 @@
-"""The length check compares the batch axis, ids.shape[0], with the table: it never fires for 10 tokens, and NumPy refuses them instead."""
+"""Length check tests ids.shape[0] (batch) instead of T; the overflow is refused only by a NumPy broadcast error (a brief-only writer's script, issue 35)."""
 import numpy as np
 
 rng = np.random.default_rng(7)
@@ -10,22 +10,13 @@ grad_out = rng.standard_normal((*ids.shape, wpe.shape[1]))  # dLoss/d(x), (B, T,
 
 
 def add_positions(ids, wte, wpe):
-    """x = tok_emb + pos_emb, shape (B, T, C); a clear error when T > max_len."""
-    T = ids.shape[-1]
-    if ids.shape[0] > wpe.shape[0]:     # the length of the batch
-        raise ValueError(f"{ids.shape[0]} tokens, but the position table has only {wpe.shape[0]} rows")
-    tok_emb = wte[ids]                 # (B, T, C)
-    pos_emb = wpe[np.arange(T)]        # (T, C): positions 0 ... T-1, the same for every sequence
-    return tok_emb + pos_emb           # broadcast over the batch
-
+    if ids.shape[0] > wpe.shape[0]:
+        raise ValueError("sequence longer than the position table")
+    return wte[ids] + wpe[:ids.shape[1]]
 
 x = add_positions(ids, wte, wpe)
-
-# Every sequence used rows 0 ... T-1 once each, so row t collects grad_out[b, t]
-# summed over the batch; rows T ... max_len-1 took no part and get zero.
-T = ids.shape[-1]
 grad_wpe = np.zeros_like(wpe)
-grad_wpe[:T] = grad_out.sum(axis=0)
+grad_wpe[:ids.shape[1]] = grad_out.sum(axis=0)
 
 # Leave this as it is: what add_positions does with 10 tokens, 2 past the table.
 long_ids = rng.integers(0, V, size=(1, max_len + 2))

@@ -1,4 +1,4 @@
-"""Refuses 10 tokens with an empty ValueError: the brief asks for an error saying the sequence is too long."""
+"""Raises ValueError with an empty message (a brief-only writer's script, issue 35)."""
 import numpy as np
 
 rng = np.random.default_rng(7)
@@ -10,22 +10,14 @@ grad_out = rng.standard_normal((*ids.shape, wpe.shape[1]))  # dLoss/d(x), (B, T,
 
 
 def add_positions(ids, wte, wpe):
-    """x = tok_emb + pos_emb, shape (B, T, C); a clear error when T > max_len."""
     T = ids.shape[-1]
     if T > wpe.shape[0]:
         raise ValueError()
-    tok_emb = wte[ids]                 # (B, T, C)
-    pos_emb = wpe[np.arange(T)]        # (T, C): positions 0 ... T-1, the same for every sequence
-    return tok_emb + pos_emb           # broadcast over the batch
-
+    return wte[ids] + wpe[:T]
 
 x = add_positions(ids, wte, wpe)
-
-# Every sequence used rows 0 ... T-1 once each, so row t collects grad_out[b, t]
-# summed over the batch; rows T ... max_len-1 took no part and get zero.
-T = ids.shape[-1]
 grad_wpe = np.zeros_like(wpe)
-grad_wpe[:T] = grad_out.sum(axis=0)
+grad_wpe[:ids.shape[1]] = grad_out.sum(axis=0)
 
 # Leave this as it is: what add_positions does with 10 tokens, 2 past the table.
 long_ids = rng.integers(0, V, size=(1, max_len + 2))
