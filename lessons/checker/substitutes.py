@@ -103,10 +103,17 @@ def shifted(perm: object) -> np.ndarray:
 
 
 def other_ids(ids: object, wte: object) -> np.ndarray:
-    """embedding-backward and learned-positions: other ids of the same shape and dtype, from the lower half of the table so that many repeat."""
+    """embedding-backward and learned-positions: other ids of the same shape and dtype, from the lower half of the table so that many repeat.
+
+    Every sentence opens with the same id, so a scatter buffered across the
+    sentences at one position (``grad[ids[:, t]] += g[:, t]``) loses a
+    gradient too: the starter's ids never repeat within a column.
+    """
     ids, rows = np.asarray(ids), np.asarray(wte).shape[0]
     dtype = ids.dtype if ids.dtype.kind in "iu" else np.int64
     drawn = np.random.default_rng(REDRAW_SEED).integers(0, max(2, rows // 2 + 1), size=ids.shape)
+    if drawn.ndim == 2 and drawn.shape[0] > 1:
+        drawn[:, 0] = drawn[0, 0]  # every sentence opens with the same id (a BOS token): a repeat across sentences at one position
     if np.array_equal(drawn, ids) and rows > 1:  # a small table can draw the learner's own ids: the rerun must change them
         drawn = (ids.astype(np.int64) + 1) % rows
     return drawn.astype(dtype)

@@ -522,7 +522,7 @@ MEANINGS = [
     # issue 35's writers, who saw only the briefs: what the learner did, with figures said to be theirs or the rerun's
     ("embedding-backward", "bad-shape__bincount-without-minlength.py", "bincount-short", ["shape (6, 4)", "checker's rerun", "minlength"], []),
     ("embedding-backward", "rerun-failed__ids-replaced-after-use.py", "set-again", ["sets `ids` again"], ["typing 2 and 5"]),
-    ("embedding-backward", "buffered-add__repeats-only-across-sentences.py", "per-sequence", ["appears 5 times in the ids of the checker's rerun"], []),
+    ("embedding-backward", "buffered-add__repeats-only-across-sentences.py", "per-sequence", ["appears 4 times in the ids of the checker's rerun"], []),
     ("embedding-backward", "buffered-add__fancy-index-plus-equals.py", "", ["appears 3 times in your ids"], ["rerun"]),
     (
         "learned-positions",
@@ -560,6 +560,16 @@ MEANINGS = [
     ("order-checks", "mismatch__out-b-is-out-a.py", "array", ["your own arrays give: out_b[1, 2] is -1.082"], []),
     ("sinusoidal-table", "mismatch__degrees.py", "", ["your own arrays give: pe[3, 1] is 0.9986 where they give -0.99"], []),
     ("sinusoidal-table", "mismatch__shift-typed-in-rotation.py", "unrelated", ["right for your own T, C and k", "M[0, 0] is -0.99"], ["your own arrays"]),
+    # brief-only findings F1-F3 (embedding-backward)
+    ("embedding-backward", "buffered-add__per-position-plus-equals.py", "per-position", ["one position at a time", "at position 0 in 2 sentences"], []),
+    ("embedding-backward", "bad-shape__rows-up-to-largest-id.py", "bincount-short", ["Sized from the ids", "np.zeros_like(wte)"], ["That is what np.bincount"]),
+    (
+        "embedding-backward",
+        "mismatch__ids-copied-as-literal.py",
+        "unrelated",
+        ["right for your own ids", "is 2.241 where they give -1.262"],
+        ["more than rounding"],
+    ),
     ("sinusoidal-table", "mismatch__width-typed-in-exponent.py", "unrelated", ["checker reran your script", "pe[11, 3] is 0.4536"], ["your own arrays give"]),
 ]
 

@@ -56,6 +56,10 @@ def mistaken_gradients(ids: np.ndarray, grad_out: np.ndarray, rows: int) -> dict
         for b in range(batch.shape[0]):
             per_sentence += last_write_wins(batch[b], g[b], rows)
         found["per-sequence"] = per_sentence
+        per_position = np.zeros((rows, g.shape[-1]))
+        for t in range(batch.shape[1]):  # grad[ids[:, t]] += g[:, t]: buffered across the sentences at one position
+            per_position += last_write_wins(batch[:, t], g[:, t], rows)
+        found["per-position"] = per_position
         found["first"] = scatter(batch[0], g[0], rows)
         found["last"] = scatter(batch[-1], g[-1], rows)
     if positions.max() < rows:
@@ -84,7 +88,7 @@ def _judge_run(values: Values, runs: Runs, first: Values | None = None) -> Passe
             raise Mistake("by-position", name="out")
     out = read_shaped(values, "out", expected_out.shape)
     if not close(out, expected_out, tolerance(roundoff, 1, float(np.max(np.abs(wte))))):
-        _unfollowed(values, first, "out")
+        _unfollowed(values, first, "out", expected_out)
         raise Mistake("mismatch", name="out", **worst_entry("out", out, expected_out))
 
     grad = real_array(values, "grad_wte")
@@ -108,6 +112,12 @@ def _judge_run(values: Values, runs: Runs, first: Values | None = None) -> Passe
         raise Mistake("buffered-add" if runs.says(BUFFERED) else "overwritten", name="grad_wte", row=row, count=count, in_ids=in_ids)
     if cause == "per-sequence":
         raise Mistake("buffered-add", "per-sequence", name="grad_wte", row=row, count=count, in_ids=in_ids)
+    if cause == "per-position":
+        batch = ids.reshape(-1, ids.shape[-1])
+        t = next(t for t in range(batch.shape[1]) if len(set(batch[:, t].tolist())) < batch.shape[0])  # a column with a repeat
+        column = batch[:, t]
+        shared = int(next(v for v in column if np.count_nonzero(column == v) > 1))
+        raise Mistake("buffered-add", "per-position", name="grad_wte", row=shared, count=int(np.count_nonzero(column == shared)), position=t, in_ids=in_ids)
     if cause in ("first", "last"):
         raise Mistake("first-sequence-only", cause, name="grad_wte", sentence=0 if cause == "first" else ids.shape[0] - 1)
     if cause == "position":
@@ -116,17 +126,17 @@ def _judge_run(values: Values, runs: Runs, first: Values | None = None) -> Passe
         raise Mistake("mismatch", "mean", name="grad_wte")
     if cause == "batch-mean":
         raise Mistake("batch-not-summed", "mean", name="grad_wte")
-    _unfollowed(values, first, "grad_wte")
+    _unfollowed(values, first, "grad_wte", right)
     raise Mistake("mismatch", name="grad_wte", **worst_entry("grad_wte", grad, right))
 
 
-def _unfollowed(values: Values, first: Values | None, name: str) -> None:
-    """On the rerun: a value that did not change with the ids was typed in (or computed from something else)."""
+def _unfollowed(values: Values, first: Values | None, name: str, expected: np.ndarray) -> None:
+    """On the rerun: a value that did not change with the ids was typed in; one that changed otherwise, computed from something else."""
     if first is None:
         return
     if values[name].shape == first[name].shape and np.array_equal(values[name], first[name]):
         raise Mistake("mismatch", "typed", name=name)
-    raise Mistake("mismatch", "unrelated", name=name, got="(another shape)" if values[name].shape != first[name].shape else "more than rounding")
+    raise Mistake("mismatch", "unrelated", name=name, **worst_entry(name, values[name], expected))
 
 
 def judge(runs: Runs) -> Passed:
@@ -168,6 +178,7 @@ EMBEDDING_BACKWARD = Contract(
     described={
         "last-write": "a buffered or overwriting scatter (one gradient per id)",
         "per-sequence": "a scatter buffered within each sentence",
+        "per-position": "a scatter buffered across the sentences at each position",
         "first": "the first sentence only",
         "last": "the last sentence only",
         "position": "rows looked up by position",
