@@ -560,6 +560,10 @@ MEANINGS = [
     ("order-checks", "mismatch__out-b-is-out-a.py", "array", ["your own arrays give: out_b[1, 2] is -1.082"], []),
     ("sinusoidal-table", "mismatch__degrees.py", "", ["your own arrays give: pe[3, 1] is 0.9986 where they give -0.99"], []),
     ("sinusoidal-table", "mismatch__shift-typed-in-rotation.py", "unrelated", ["right for your own T, C and k", "M[0, 0] is -0.99"], ["your own arrays"]),
+    # brief-only findings F9, F10, F19 (alibi)
+    ("alibi", "mismatch__power-of-two-strictly-below.py", "power-split", ["own 12 heads", "8-head slopes followed by every other 16-head slope"], []),
+    ("alibi", "mismatch__slopes-built-for-8-and-16-heads.py", "power-split", ["own 12 heads", "not from lists built for the starter's count"], []),
+    ("alibi", "mismatch__mask-by-multiplying-gives-nan.py", "nan-bias", ["NaN at 336 of its 588 entries", "np.where"], ["largest difference"]),
     # brief-only findings F1-F3 (embedding-backward)
     ("embedding-backward", "buffered-add__per-position-plus-equals.py", "per-position", ["one position at a time", "at position 0 in 2 sentences"], []),
     ("embedding-backward", "bad-shape__rows-up-to-largest-id.py", "bincount-short", ["Sized from the ids", "np.zeros_like(wte)"], ["That is what np.bincount"]),
