@@ -73,10 +73,15 @@ def redrawn(X: object) -> np.ndarray:
     (the inverse reorder and no reorder, on a cycle of the shuffle) pair
     different ones on these.
     """
-    X = np.asarray(X)
-    size = float(np.sqrt(np.mean(np.square(X.astype(np.float64))))) or 1.0
-    tokens = np.random.default_rng(REDRAW_SEED).standard_normal(X.shape) * size
-    return tokens.astype(X.dtype if X.dtype.kind == "f" else np.float64)
+    return _drawn(np.shape(X), X)
+
+
+def _drawn(shape: tuple[int, ...], like: object) -> np.ndarray:
+    """Standard normal numbers of ``shape``, scaled to the root mean square of ``like`` and in its dtype."""
+    like = np.asarray(like)
+    size = float(np.sqrt(np.mean(np.square(like.astype(np.float64))))) if like.size else 1.0
+    tokens = np.random.default_rng(REDRAW_SEED).standard_normal(shape) * (size or 1.0)
+    return tokens.astype(like.dtype if like.dtype.kind == "f" else np.float64)
 
 
 def zeroed(W: object) -> np.ndarray:
@@ -117,6 +122,26 @@ def other_ids(ids: object, wte: object) -> np.ndarray:
     if np.array_equal(drawn, ids) and rows > 1:  # a small table can draw the learner's own ids: the rerun must change them
         drawn = (ids.astype(np.int64) + 1) % rows
     return drawn.astype(dtype)
+
+
+def longer_ids(ids: object, wte: object, wpe: object = None) -> np.ndarray:
+    """:func:`other_ids` one token longer (one shorter where that would pass the position table ``wpe``): a T typed in no longer fits."""
+    ids = np.asarray(ids)
+    if ids.ndim == 0:
+        return other_ids(ids, wte)
+    T = ids.shape[-1]
+    longest = np.asarray(wpe).shape[0] if wpe is not None else T + 1
+    length = T + 1 if T + 1 <= longest else max(1, T - 1)
+    template = np.zeros((*ids.shape[:-1], length), dtype=ids.dtype)
+    return other_ids(template, wte)
+
+
+def redrawn_for(grad_out: object, ids: object) -> np.ndarray:
+    """:func:`redrawn` gradients, one per token of the (changed) ``ids``: shape (*ids.shape, C)."""
+    grad_out = np.asarray(grad_out)
+    if ids is None or grad_out.ndim == 0:
+        return redrawn(grad_out)
+    return _drawn((*np.shape(ids), grad_out.shape[-1]), grad_out)
 
 
 def table_length_ids(long_ids: object, wpe: object) -> np.ndarray:

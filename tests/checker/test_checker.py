@@ -522,7 +522,7 @@ MEANINGS = [
     # issue 35's writers, who saw only the briefs: what the learner did, with figures said to be theirs or the rerun's
     ("embedding-backward", "bad-shape__bincount-without-minlength.py", "bincount-short", ["shape (6, 4)", "checker's rerun", "minlength"], []),
     ("embedding-backward", "rerun-failed__ids-replaced-after-use.py", "set-again", ["sets `ids` again"], ["typing 2 and 5"]),
-    ("embedding-backward", "buffered-add__repeats-only-across-sentences.py", "per-sequence", ["appears 4 times in the ids of the checker's rerun"], []),
+    ("embedding-backward", "buffered-add__repeats-only-across-sentences.py", "per-sequence", ["appears 5 times in the ids of the checker's rerun"], []),
     ("embedding-backward", "buffered-add__fancy-index-plus-equals.py", "", ["appears 3 times in your ids"], ["rerun"]),
     (
         "learned-positions",
@@ -564,6 +564,10 @@ MEANINGS = [
     ("alibi", "mismatch__power-of-two-strictly-below.py", "power-split", ["own 12 heads", "8-head slopes followed by every other 16-head slope"], []),
     ("alibi", "mismatch__slopes-built-for-8-and-16-heads.py", "power-split", ["own 12 heads", "not from lists built for the starter's count"], []),
     ("alibi", "mismatch__mask-by-multiplying-gives-nan.py", "nan-bias", ["NaN at 336 of its 588 entries", "np.where"], ["largest difference"]),
+    # brief-only findings F7, F21, F22: sizes typed in, seen now that the rerun's ids are one token longer
+    ("learned-positions", "rerun-failed__t-typed-in-lookup.py", "", ["shapes (3,6,4) (5,4)", "rather than typing 3 and 5"], ["`>=`"]),
+    ("learned-positions", "mismatch__t-typed-in-gradient.py", "unrelated", ["checker reran your script", "grad_wpe[5, 2] is 0 where they give"], []),
+    ("embedding-backward", "mismatch__sizes-typed-in-loops.py", "unrelated-shape", ["still had shape (2, 5, 4) where those arrays need (2, 6, 4)"], []),
     # brief-only findings F1-F3 (embedding-backward)
     ("embedding-backward", "buffered-add__per-position-plus-equals.py", "per-position", ["one position at a time", "at position 0 in 2 sentences"], []),
     ("embedding-backward", "bad-shape__rows-up-to-largest-id.py", "bincount-short", ["Sized from the ids", "np.zeros_like(wte)"], ["That is what np.bincount"]),
@@ -571,7 +575,7 @@ MEANINGS = [
         "embedding-backward",
         "mismatch__ids-copied-as-literal.py",
         "unrelated",
-        ["right for your own ids", "is 2.241 where they give -1.262"],
+        ["right for your own ids", "with those arrays, grad_wte["],
         ["more than rounding"],
     ),
     ("sinusoidal-table", "mismatch__width-typed-in-exponent.py", "unrelated", ["checker reran your script", "pe[11, 3] is 0.4536"], ["your own arrays give"]),

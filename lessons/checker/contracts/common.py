@@ -162,6 +162,17 @@ def judged_on_rerun(judge: Callable[[], T], changed: str) -> T:
         raise Mistake(mistake.diagnosis, mistake.cause, **fields) from None
 
 
+def sized_for_the_first_run(judge: Callable[[], T], changed: str) -> T:
+    """``judge()`` on a rerun whose inputs changed size: an array still of the first run's shape was sized by numbers typed in."""
+    try:
+        return judge()
+    except Mistake as mistake:
+        if (mistake.diagnosis, mistake.cause) == ("bad-shape", "array-shape"):
+            fields = {key: mistake.fields[key] for key in ("name", "shape", "wanted")}
+            raise Mistake("mismatch", "unrelated-shape", **fields, changed=changed) from None
+        raise
+
+
 def figure_mistake(diagnosis: str, cause: str, name: str, expected: float, got: float, rerun: bool = False) -> Mistake:
     """A figure that is not what the arrays give, both shown with the digits that differ.
 

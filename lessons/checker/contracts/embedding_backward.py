@@ -12,7 +12,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from attnpos.lessons.checker.contracts.common import IMPORTS_BY_NAME, NUMPY_ONLY, Contract, Question, Rerun, Runs, refuse_borrowing, worst_entry
+from attnpos.lessons.checker.contracts.common import (
+    IMPORTS_BY_NAME,
+    NUMPY_ONLY,
+    Contract,
+    Question,
+    Rerun,
+    Runs,
+    refuse_borrowing,
+    sized_for_the_first_run,
+    worst_entry,
+)
 from attnpos.lessons.checker.contracts.table_reading import (
     close,
     read_ids,
@@ -27,7 +37,7 @@ from attnpos.lessons.checker.verdicts import Mistake, Passed, shape_text
 NAMES = ("wte", "ids", "grad_out", "out", "grad_wte")
 BORROWS = NUMPY_ONLY
 BUFFERED = Question("augments_subscript", ("grad_wte",))  # `grad[ids] += g` rather than an assignment
-CHANGED = "`ids` replaced by other ids (other repeats) and `grad_out` by other gradients"
+CHANGED = "`ids` replaced by other ids (other repeats, one token longer) and `grad_out` by other gradients to match"
 
 
 def scatter(ids: np.ndarray, grad_out: np.ndarray, rows: int) -> np.ndarray:
@@ -145,7 +155,7 @@ def judge(runs: Runs) -> Passed:
     rerun = runs.second(CHANGED)
     if np.array_equal(rerun["ids"], runs.first["ids"]):
         raise Mistake("rerun-failed", "set-again", changed=CHANGED, failure="the script sets `ids` again after the checker changed it", reset="ids")
-    return _judge_run(rerun, runs, runs.first)
+    return sized_for_the_first_run(lambda: _judge_run(rerun, runs, runs.first), CHANGED)
 
 
 def hypotheses(values: Values) -> Hypotheses:
@@ -169,7 +179,7 @@ def hypotheses(values: Values) -> Hypotheses:
 
 EMBEDDING_BACKWARD = Contract(
     names=NAMES,
-    reruns=(Rerun({"ids": "other_ids(ids, wte)", "grad_out": "redrawn(grad_out)"}, CHANGED),),
+    reruns=(Rerun({"ids": "longer_ids(ids, wte)", "grad_out": "redrawn_for(grad_out, ids)"}, CHANGED),),
     judge=judge,
     diagnoses=("by-position", "transposed", "buffered-add", "overwritten", "first-sequence-only", "batch-not-summed", "mismatch"),
     hypotheses=hypotheses,
@@ -186,7 +196,5 @@ EMBEDDING_BACKWARD = Contract(
         "batch-mean": "the gradient divided by the batch size",
         "typed-out": "an out typed in",
         "typed-grad_wte": "a grad_wte typed in",
-        "stale-ids": "figures from a copy of ids made before the checker changed it",
-        "stale-grad_out": "figures from a copy of grad_out made before the checker changed it",
     },
 )
