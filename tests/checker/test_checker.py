@@ -566,6 +566,7 @@ MEANINGS = [
     ("alibi", "mismatch__mask-by-multiplying-gives-nan.py", "nan-bias", ["NaN at 336 of its 588 entries", "np.where"], ["largest difference"]),
     # brief-only findings F7, F21, F22: sizes typed in, seen now that the rerun's ids are one token longer
     ("learned-positions", "rerun-failed__t-typed-in-lookup.py", "", ["shapes (3,6,4) (5,4)", "rather than typing 3 and 5"], ["`>=`"]),
+    ("learned-positions", "mismatch__table-cut-one-row-short.py", "full-length-failed", ["NumPy's own error stopped it (IndexError", "stops short"], ["`>=`"]),
     ("learned-positions", "mismatch__t-typed-in-gradient.py", "unrelated", ["checker reran your script", "grad_wpe[5, 2] is 0 where they give"], []),
     ("embedding-backward", "mismatch__sizes-typed-in-loops.py", "unrelated-shape", ["still had shape (2, 5, 4) where those arrays need (2, 6, 4)"], []),
     # brief-only findings F1-F3 (embedding-backward)
