@@ -203,6 +203,18 @@ def wider(C: object) -> int:
     return int(C) + 4  # type: ignore[call-overload]
 
 
+def longer(T: object) -> int:
+    """sinusoidal-table and alibi: two positions more (two fewer past 64, within the checker's bounds), so a length typed in no longer fits."""
+    length = int(T)  # type: ignore[call-overload]
+    return length + 2 if length <= 64 else length - 2
+
+
+def narrower(hs: object) -> int:
+    """context-extension: a head half as wide (64 for 128), or twice as wide below 8: a width typed in no longer fits."""
+    width = int(hs)  # type: ignore[call-overload]
+    return width // 2 if width >= 8 and width % 4 == 0 else width * 2
+
+
 def farther(k: object, T: object) -> int:
     """sinusoidal-table: a shift two positions longer, still inside the table."""
     shift, length = int(k), int(T)  # type: ignore[call-overload]

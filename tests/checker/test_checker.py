@@ -569,6 +569,9 @@ MEANINGS = [
     ("learned-positions", "mismatch__table-cut-one-row-short.py", "full-length-failed", ["NumPy's own error stopped it (IndexError", "stops short"], ["`>=`"]),
     ("learned-positions", "mismatch__t-typed-in-gradient.py", "unrelated", ["checker reran your script", "grad_wpe[5, 2] is 0 where they give"], []),
     ("embedding-backward", "mismatch__sizes-typed-in-loops.py", "unrelated-shape", ["still had shape (2, 5, 4) where those arrays need (2, 6, 4)"], []),
+    ("sinusoidal-table", "mismatch__length-typed-in.py", "unrelated-shape", ["still had shape (12, 12) where those sizes need (14, 12)"], []),
+    ("alibi", "rerun-failed__length-typed-in-bias.py", "", ["two more tokens", "or 7 tokens"], []),
+    ("context-extension", "mismatch__head-width-typed-in.py", "unrelated-shape", ["still had shape (64,) where that head needs (32,)"], []),
     # brief-only findings F1-F3 (embedding-backward)
     ("embedding-backward", "buffered-add__per-position-plus-equals.py", "per-position", ["one position at a time", "at position 0 in 2 sentences"], []),
     ("embedding-backward", "bad-shape__rows-up-to-largest-id.py", "bincount-short", ["Sized from the ids", "np.zeros_like(wte)"], ["That is what np.bincount"]),
@@ -579,7 +582,7 @@ MEANINGS = [
         ["right for your own ids", "with those arrays, grad_wte["],
         ["more than rounding"],
     ),
-    ("sinusoidal-table", "mismatch__width-typed-in-exponent.py", "unrelated", ["checker reran your script", "pe[11, 3] is 0.4536"], ["your own arrays give"]),
+    ("sinusoidal-table", "mismatch__width-typed-in-exponent.py", "unrelated", ["checker reran your script", "pe[12, 3] is 0.3624"], ["your own arrays give"]),
 ]
 
 

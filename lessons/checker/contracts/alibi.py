@@ -34,7 +34,7 @@ from attnpos.lessons.checker.values import SAFETY, Values, count, describe, dtyp
 from attnpos.lessons.checker.verdicts import Mistake, Passed, shape_text
 
 NAMES = ("n_heads", "T", "scores", "slopes", "bias", "weights")
-CHANGED = "another number of heads"
+CHANGED = "another number of heads and two more tokens"
 # The largest n_heads and T this exercise judges (an ALiBi answer of its own size, not the checker-wide ANSWER_MAX_*).
 ALIBI_MAX_HEADS, ALIBI_MAX_T = 64, 256
 HIDDEN = -1e4  # a masked score at or below this gives a weight of exactly 0 in float32 and float64 alike
@@ -324,7 +324,7 @@ def _renormalised(late: np.ndarray) -> np.ndarray:
 
 ALIBI = Contract(
     names=NAMES,
-    reruns=(Rerun({"n_heads": "other_head_count(n_heads)"}, CHANGED),),
+    reruns=(Rerun({"n_heads": "other_head_count(n_heads)", "T": "longer(T)"}, CHANGED),),
     judge=judge,
     diagnoses=("bad-value", "heads-from-zero", "naive-slopes", "symmetric", "sign-flipped", "mask-forgotten", "after-softmax", "mismatch"),
     hypotheses=hypotheses,

@@ -167,7 +167,7 @@ def sized_for_the_first_run(judge: Callable[[], T], changed: str) -> T:
     try:
         return judge()
     except Mistake as mistake:
-        if (mistake.diagnosis, mistake.cause) == ("bad-shape", "array-shape"):
+        if mistake.diagnosis == "bad-shape" and {"name", "shape", "wanted"} <= set(mistake.fields):
             fields = {key: mistake.fields[key] for key in ("name", "shape", "wanted")}
             raise Mistake("mismatch", "unrelated-shape", **fields, changed=changed) from None
         raise

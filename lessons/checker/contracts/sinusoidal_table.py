@@ -22,6 +22,7 @@ from attnpos.lessons.checker.contracts.common import (
     figure_mistake,
     judged_on_rerun,
     refuse_borrowing,
+    sized_for_the_first_run,
     worst_entry,
 )
 from attnpos.lessons.checker.contracts.table_reading import close, read_shaped, read_whole, rounding
@@ -30,7 +31,7 @@ from attnpos.lessons.checker.values import Values, dtype_roundoff, reported_roun
 from attnpos.lessons.checker.verdicts import Mistake, Passed
 
 NAMES = ("T", "C", "k", "pe", "M", "shift_error")
-CHANGED = "`C` four channels wider and `k` two positions longer"
+CHANGED = "`T` two positions longer, `C` four channels wider and `k` two positions longer"
 BORROWS = NUMPY_ONLY
 MAX_POSITIONS, MAX_CHANNELS = 4096, 1024
 
@@ -122,7 +123,7 @@ def judge(runs: Runs) -> Passed:
     if np.array_equal(rerun["C"], runs.first["C"]):
         raise Mistake("rerun-failed", "set-again", changed=CHANGED, failure="the script sets `C` again after the checker changed it", reset="C")
     try:
-        return judged_on_rerun(lambda: _judge_run(rerun, runs.first), CHANGED)
+        return sized_for_the_first_run(lambda: judged_on_rerun(lambda: _judge_run(rerun, runs.first), CHANGED), CHANGED)
     except Mistake as mistake:
         if (mistake.diagnosis, mistake.cause) == ("mismatch", ""):  # right on the learner's own sizes, wrong on the rerun's: a size typed in
             raise Mistake("mismatch", "unrelated", **{**mistake.fields, "changed": CHANGED}) from None
@@ -152,7 +153,7 @@ def hypotheses(values: Values) -> Hypotheses:
 
 SINUSOIDAL_TABLE = Contract(
     names=NAMES,
-    reruns=(Rerun({"C": "wider(C)", "k": "farther(k, T)"}, CHANGED),),
+    reruns=(Rerun({"T": "longer(T)", "C": "wider(C)", "k": "farther(k, T)"}, CHANGED),),
     judge=judge,
     diagnoses=("bad-value", "exponent-i", "frequency-per-channel", "sign-flipped", "from-one", "sin-cos-swapped", "halves", "mismatch"),
     hypotheses=hypotheses,
