@@ -73,7 +73,7 @@ def redrawn(X: object) -> np.ndarray:
     (the inverse reorder and no reorder, on a cycle of the shuffle) pair
     different ones on these.
     """
-    return _drawn(np.shape(X), X)
+    return _drawn(np.asarray(X).shape, X)
 
 
 def _drawn(shape: tuple[int, ...], like: object) -> np.ndarray:
@@ -141,7 +141,7 @@ def redrawn_for(grad_out: object, ids: object) -> np.ndarray:
     grad_out = np.asarray(grad_out)
     if ids is None or grad_out.ndim == 0:
         return redrawn(grad_out)
-    return _drawn((*np.shape(ids), grad_out.shape[-1]), grad_out)
+    return _drawn((*np.asarray(ids).shape, grad_out.shape[-1]), grad_out)
 
 
 def table_length_ids(long_ids: object, wpe: object) -> np.ndarray:
