@@ -63,8 +63,9 @@ INTERRUPT_POLL_S = 0.1
 PRELOAD = ("numpy", "attnpos.core", SUBSTITUTES_MODULE, READING_MODULE)
 
 T = TypeVar("T")
-# One run of a check in a given sandbox: the names it reads back, its limits, its cancel token and its reading.
-RunInSandbox = Callable[[Sandbox, Sequence[str], Limits, CancelToken, Reading], RunResult]
+# One run of a check in a given sandbox: the names it reads back, its limits, its cancel token, its reading, and
+# the list its wait for the run's clean-up joins (the sandbox's ``clean_up``).
+RunInSandbox = Callable[[Sandbox, Sequence[str], Limits, CancelToken, Reading, list[Callable[[], None]]], RunResult]
 
 
 def open_checker(
@@ -108,6 +109,7 @@ class _Check:
     runs: tuple[Callable[[Sandbox], RunResult], ...]
     token: CancelToken
     verdict: Future[Verdict]
+    clean_ups: list[Callable[[], None]]  # each run's wait for its supervisor to remove its folder and exit
 
 
 class Checker:
@@ -165,8 +167,8 @@ class Checker:
         """
         refuse_if_too_large(len(source.encode("utf-8")), filename)
 
-        def run(sandbox: Sandbox, names: Sequence[str], limits: Limits, token: CancelToken, reading: Reading) -> RunResult:
-            return sandbox.run_source(source, names, limits, filename, token, reading)
+        def run(sandbox: Sandbox, names: Sequence[str], limits: Limits, token: CancelToken, reading: Reading, clean_up: list[Callable[[], None]]) -> RunResult:
+            return sandbox.run_source(source, names, limits, filename, token, reading, clean_up)
 
         return self._submit(exercise, limits, cancel, run, run)
 
@@ -188,11 +190,15 @@ class Checker:
         data = read_script(path)
         source = decode_answer(data)
 
-        def first(sandbox: Sandbox, names: Sequence[str], limits: Limits, token: CancelToken, reading: Reading) -> RunResult:
-            return sandbox.run_bytes(data, path, names, limits, token, reading)
+        def first(
+            sandbox: Sandbox, names: Sequence[str], limits: Limits, token: CancelToken, reading: Reading, clean_up: list[Callable[[], None]]
+        ) -> RunResult:
+            return sandbox.run_bytes(data, path, names, limits, token, reading, clean_up)
 
-        def rerun(sandbox: Sandbox, names: Sequence[str], limits: Limits, token: CancelToken, reading: Reading) -> RunResult:
-            return sandbox.run_source(source, names, limits, Path(path).name, token, reading)
+        def rerun(
+            sandbox: Sandbox, names: Sequence[str], limits: Limits, token: CancelToken, reading: Reading, clean_up: list[Callable[[], None]]
+        ) -> RunResult:
+            return sandbox.run_source(source, names, limits, Path(path).name, token, reading, clean_up)
 
         return self._submit(exercise, limits, cancel, first, rerun)
 
@@ -309,12 +315,14 @@ class Checker:
         token = cancel or CancelToken()
         run_limits = limits or self.limits
 
+        clean_ups: list[Callable[[], None]] = []
+
         def one_run(run: RunInSandbox, reading: Reading) -> Callable[[Sandbox], RunResult]:
-            return lambda sandbox: run(sandbox, planned.names, run_limits, token, reading)
+            return lambda sandbox: run(sandbox, planned.names, run_limits, token, reading, clean_ups)
 
         first_reading, *rerun_readings = planned.readings
         runs = (one_run(first, first_reading), *(one_run(rerun, reading) for reading in rerun_readings))
-        check = _Check(exercise, planned.names, runs, token, Future())
+        check = _Check(exercise, planned.names, runs, token, Future(), clean_ups)
         self._track(token)
         with self._lock:
             start = self._checks_going < self._jobs
@@ -342,7 +350,12 @@ class Checker:
                     return
             first, *reruns = (_outcome(future, check.names) for future in futures)
             try:
-                check.verdict.set_result(judge(check.exercise, first, reruns))
+                try:
+                    verdict = judge(check.exercise, first, reruns)
+                finally:  # the runs' folders were being removed while the judge worked: no verdict before they are gone
+                    for wait in check.clean_ups:
+                        wait()
+                check.verdict.set_result(verdict)
             except BaseException as error:  # ConfinementUnavailable, ScriptRefused: the caller's to say
                 check.verdict.set_exception(error)
             finally:

@@ -257,5 +257,79 @@ def other_bucket_count(num_buckets: object) -> int:
 
 
 def other_max_distance(max_distance: object) -> int:
-    """t5-buckets: max_distance 64, or 128 if the learner already has 64 or less."""
-    return 128 if int(np.asarray(max_distance).reshape(-1)[0]) <= 64 else 64
+    """t5-buckets: max_distance 90, or 110 if the learner already has 90.
+
+    Neither is a multiple of any bucket count's exact range (4, 8, 16), so
+    ``log(max_distance // exact)`` parts from ``log(max_distance / exact)``.
+    """
+    return 110 if int(np.asarray(max_distance).reshape(-1)[0]) == 90 else 90
+
+
+def other_token_count(T: object) -> int:
+    """t5-buckets: three more tokens for the biases (three fewer past 200), so a size typed in does not follow."""
+    tokens = int(np.asarray(T).reshape(-1)[0])
+    return tokens - 3 if tokens > 200 else tokens + 3
+
+
+# permutation-matrix's first rerun changes every size an answer could type: two more tokens, a head two channels wider.
+PERMUTATION_MAX_SIZE = 64  # the contract's largest T and head width
+
+
+def _resized(size: int) -> int:
+    """Two more (two fewer at the contract's largest sizes)."""
+    return size + 2 if size + 2 <= PERMUTATION_MAX_SIZE else size - 2
+
+
+def more_tokens(X: object) -> np.ndarray:
+    """permutation-matrix: other tokens, two more of them, of the learner's width, dtype and size (root mean square).
+
+    A function of X's shape, dtype and size alone, so an answer that later
+    rebinds X to its shuffled tokens (the same size) is judged on the very
+    tokens this gave it.
+    """
+    X = np.asarray(X)
+    size = float(np.sqrt(np.mean(np.square(X.astype(np.float64))))) or 1.0
+    tokens = np.random.default_rng(REDRAW_SEED).standard_normal((_resized(X.shape[0]), X.shape[1])) * size
+    return tokens.astype(X.dtype if X.dtype.kind == "f" else np.float64)
+
+
+def _wider(W: object, which: int) -> np.ndarray:
+    """A projection of the learner's rows, dtype and size, two columns wider, its own draw for each of q, k, v."""
+    W = np.asarray(W)
+    size = float(np.sqrt(np.mean(np.square(W.astype(np.float64))))) or 1.0
+    drawn = np.random.default_rng([REDRAW_SEED, which]).standard_normal((W.shape[0], _resized(W.shape[1]))) * size
+    return drawn.astype(W.dtype if W.dtype.kind == "f" else np.float64)
+
+
+def wider_query(Wq: object) -> np.ndarray:
+    return _wider(Wq, 1)
+
+
+def wider_key(Wk: object) -> np.ndarray:
+    return _wider(Wk, 2)
+
+
+def wider_value(Wv: object) -> np.ndarray:
+    return _wider(Wv, 3)
+
+
+def longer_shift(perm: object) -> np.ndarray:
+    """permutation-matrix: a shuffle by one slot (slot k gets token k − 1) of the rerun's token count, in the learner's dtype."""
+    perm = np.asarray(perm)
+    T = _resized(perm.shape[0])
+    return ((np.arange(T) - 1) % T).astype(perm.dtype if perm.dtype.kind in "iu" else np.int64)
+
+
+def no_shuffle(perm: object) -> np.ndarray:
+    """permutation-matrix: the learner's first ⌈T/2⌉ slots, repeated to fill T: some tokens twice, the others never.
+
+    No shuffle, so softmax(P S Pᵀ) and P softmax(S) Pᵀ differ, and so do
+    the head on P @ X and P @ out: each side must be computed by its own
+    formula to come out right, and a copy of the other side does not. Half
+    the tokens stay distinct, so the arrays still tell the judge's other
+    hypotheses apart.
+    """
+    perm = np.asarray(perm)
+    T = perm.shape[0]
+    kept = perm[np.arange(T) % ((T + 1) // 2)]
+    return kept.astype(perm.dtype if perm.dtype.kind in "iu" else np.int64)

@@ -43,7 +43,9 @@ How a run works (Linux; needs ``os.pidfd_open``, Linux 5.3+)
   descriptor, waits on the pidfd, the wall-clock deadline and the socket (a
   cancel, or the app going away, shows up there), then kills the learner's
   group and every remaining descendant, reports how the learner ended, and
-  removes the run folder once the app has read it. The app kills the learner
+  removes the run folder once the app has read it; the app waits for the
+  supervisor to exit before the run returns, so no process or file of a run
+  outlives its result (the removal is bounded). The app kills the learner
   through the pidfd itself if no report has come 1 s after the deadline.
 * The app drains the pipe in a thread, keeping the first ``output_cap``
   bytes and counting the rest, so a print flood neither stalls the run nor

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import errno
+import functools
 import io
 import os
 import secrets
@@ -16,9 +17,9 @@ import time
 import tokenize
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator, Protocol, Sequence
+from typing import Callable, Iterator, Protocol, Sequence
 
-from . import launch, tasks
+from . import launch, run_folders, tasks
 from .confinement import ConfinementUnavailable, strict_shortfall
 from .protocol import MAX_SCRIPT_BYTES, read_back_budget, recv_frame, recv_frame_with_fds, send_frame
 from .results import Limits, Reading, RunResult, build_result, read_results
@@ -28,6 +29,8 @@ from .results import Limits, Reading, RunResult, build_result, read_results
 _BACKSTOP_GRACE_S = 1.0
 # How long the app waits for the output pipe to close once the run has ended.
 _DRAIN_WAIT_S = 2.0
+# How long past the supervisor's own removal budget the app waits for it to exit.
+_CLEAN_UP_GRACE_S = 2.0
 STRICT_ENV = "ATTNPOS_STRICT"
 
 
@@ -266,12 +269,17 @@ class Sandbox:
         limits: Limits = Limits(),
         cancel: CancelToken | None = None,
         reading: Reading | None = None,
+        clean_up: list[Callable[[], None]] | None = None,
     ) -> RunResult:
         """Like :meth:`run`, for bytes already read (with :func:`read_script`) from the file at ``path``.
 
         ``reading``: what the learner process does with the script before it runs (:class:`Reading`).
+        ``clean_up``: given, the run returns as soon as its results are read,
+        and appends to it the wait for its supervisor to remove the run folder
+        and exit, which the caller must call (a checker judges meanwhile);
+        otherwise the run returns only once that is done.
         """
-        return self._run(source, str(Path(path).absolute()), names, limits, cancel, reading)
+        return self._run(source, str(Path(path).absolute()), names, limits, cancel, reading, clean_up)
 
     def run_source(
         self,
@@ -281,11 +289,12 @@ class Sandbox:
         filename: str = "answer.py",
         cancel: CancelToken | None = None,
         reading: Reading | None = None,
+        clean_up: list[Callable[[], None]] | None = None,
     ) -> RunResult:
         """Like :meth:`run_bytes`, for source text run under the name ``filename``."""
         if not filename or Path(filename).name != filename:
             raise ValueError(f"filename must be a plain file name, not {filename!r}")
-        return self._run(encode_answer(source), filename, names, limits, cancel, reading)
+        return self._run(encode_answer(source), filename, names, limits, cancel, reading, clean_up)
 
     # -- one run
 
@@ -297,6 +306,7 @@ class Sandbox:
         limits: Limits,
         cancel: CancelToken | None,
         reading: Reading | None,
+        clean_up: list[Callable[[], None]] | None,
     ) -> RunResult:
         if not all(isinstance(name, str) for name in names):
             raise TypeError(f"names must be strings: {names!r}")
@@ -326,7 +336,7 @@ class Sandbox:
             active = _ActiveRun(conn)
             with conn, self._tracked(active, cancel):
                 # Counted from now: starting a fork server first must not eat into the run's time.
-                end, run_fd = _await_end(conn, active, time.monotonic() + limits.timeout_s + _BACKSTOP_GRACE_S)
+                end, run_fd, reported = _await_end(conn, active, time.monotonic() + limits.timeout_s + _BACKSTOP_GRACE_S)
                 try:
                     # Only a learner that exited 0 on its own got past writing its results.
                     finished = end["ended"] == "exited" and end["exit_code"] == 0
@@ -334,9 +344,14 @@ class Sandbox:
                 finally:
                     if run_fd is not None:
                         os.close(run_fd)
-            # Closing our end tells the supervisor the results are read: it removes the run folder and exits.
-            duration = time.monotonic() - started
-            return build_result(end, results, wanted, limits, drain.text(_DRAIN_WAIT_S), duration, level)
+                _release(conn)  # the results are read: the supervisor removes the run folder meanwhile, and exits
+                duration = time.monotonic() - started
+                result = build_result(end, results, wanted, limits, drain.text(_DRAIN_WAIT_S), duration, level)
+                if reported and clean_up is not None:
+                    clean_up.append(functools.partial(_await_clean_up, conn.dup()))
+                elif reported:  # a supervisor stopped or killed never reported: the backstop has ended its run
+                    _await_clean_up(conn)
+            return result
 
     def _open_supervisor(self, output_fd: int, request: dict) -> tuple[socket.socket, dict]:
         """Ask the fork server for a supervisor with ``request`` waiting for it; return our socket to it and the level."""
@@ -461,8 +476,8 @@ class _ActiveRun:
             self._finished = True
 
 
-def _await_end(conn: socket.socket, active: _ActiveRun, deadline: float) -> tuple[dict, int | None]:
-    """Wait for the supervisor's report of how the learner ended; return it and the run folder's descriptor.
+def _await_end(conn: socket.socket, active: _ActiveRun, deadline: float) -> tuple[dict, int | None, bool]:
+    """Wait for the supervisor's report of how the learner ended; return it, the run folder's descriptor and whether it came.
 
     If the report has not come by ``deadline`` (the supervisor was stopped,
     killed or hangs), kill the learner ourselves through its pidfd and
@@ -479,7 +494,7 @@ def _await_end(conn: socket.socket, active: _ActiveRun, deadline: float) -> tupl
             end = recv_frame(conn)
             if end is not None:
                 active.finish()  # a cancel from now on would only make the supervisor drop the results unread
-                return end, run_fd
+                return end, run_fd, True
         else:
             for fd in fds:
                 os.close(fd)
@@ -490,7 +505,31 @@ def _await_end(conn: socket.socket, active: _ActiveRun, deadline: float) -> tupl
     finally:
         if pidfd is not None:
             _kill_learner(pidfd)
-    return {"ended": ended, "exit_code": None, "signal": None}, run_fd
+    return {"ended": ended, "exit_code": None, "signal": None}, run_fd, False
+
+
+def _release(conn: socket.socket) -> None:
+    """Tell the supervisor its run folder may go (an end of file on its socket)."""
+    try:
+        conn.shutdown(socket.SHUT_WR)
+    except OSError:
+        pass  # it has gone already
+
+
+def _await_clean_up(conn: socket.socket) -> None:
+    """Wait until the supervisor has removed the run folder and exited: its socket's end of file; then close ``conn``.
+
+    Nothing else holds its end (the learner closed its copy, the fork server
+    its own), so the run leaves neither a process nor a file behind the
+    result. Bounded by the supervisor's own budget for the removal.
+    """
+    with conn:
+        conn.settimeout(run_folders.REMOVE_BUDGET_S + _CLEAN_UP_GRACE_S)
+        try:
+            while conn.recv(4096):
+                pass
+        except OSError:
+            pass  # past the budget: what is left, a later server's sweep removes
 
 
 def _kill_learner(pidfd: int) -> None:

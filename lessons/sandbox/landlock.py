@@ -17,7 +17,7 @@ ABI   Linux    what it adds here
 ====  =======  ==========================================================
 
 The rules (:func:`learner_rules`): read-only the Python installation and the
-system libraries, a few entries of the learner's own ``/proc/PID`` (not
+system libraries (less the course's own folder, :mod:`.withheld`), a few entries of the learner's own ``/proc/PID`` (not
 ``net/`` or ``mountinfo``) and a few device and ``/etc`` files; read-write its run folder; execute nothing; no TCP; no signal
 or abstract-socket connection to any process outside the learner's domain.
 """
@@ -25,9 +25,12 @@ or abstract-socket connection to any process outside the learner's domain.
 from __future__ import annotations
 
 import ctypes
+import functools
 import os
 import sys
 from pathlib import Path
+
+from .withheld import split_around, withheld_folders
 
 # Syscall numbers are the same on every architecture (added after the table unification).
 _SYS_CREATE_RULESET, _SYS_ADD_RULE, _SYS_RESTRICT_SELF = 444, 445, 446
@@ -74,14 +77,7 @@ def abi_version() -> int:
 def learner_rules(run_folder: str) -> list[tuple[str, int]]:
     """Every (path, rights) the learner process is granted; whatever is not listed is denied."""
     readable = {
-        sys.prefix,
-        sys.base_prefix,
-        sys.exec_prefix,
-        sys.base_exec_prefix,  # the interpreter, stdlib, packages
-        *_import_folders(),
-        "/usr",
-        "/lib",
-        "/lib64",  # modules imported late; shared libraries
+        *installation(),
         "/etc/ld.so.cache",
         "/etc/localtime",  # what the loader and time.localtime read
         "/dev/urandom",
@@ -94,6 +90,25 @@ def learner_rules(run_folder: str) -> list[tuple[str, int]]:
     rules.append(("/dev/null", READ_FILE | WRITE_FILE))
     rules.append((run_folder, READ_WRITE))
     return rules
+
+
+@functools.lru_cache(maxsize=1)
+def installation() -> tuple[str, ...]:
+    """The interpreter, its standard library and packages, attnpos and the system's libraries, less the course's folder.
+
+    The same for every run: the fork server works it out once (:func:`.server.prepare`) and its learners inherit it.
+    """
+    roots = {
+        sys.prefix,
+        sys.base_prefix,
+        sys.exec_prefix,
+        sys.base_exec_prefix,  # the interpreter, stdlib, packages
+        *_import_folders(),
+        "/usr",
+        "/lib",
+        "/lib64",  # modules imported late; shared libraries
+    }
+    return tuple(split_around(roots, withheld_folders()))
 
 
 # What of its own /proc/PID the learner may read: what Python, NumPy and the sandbox's clean-up read, about

@@ -6,7 +6,7 @@ run folders, so ``os.environ`` and ``/proc/self/environ`` of a learner
 process show nothing of the user's. In bubblewrap it gets its own user,
 PID, network, IPC, UTS and cgroup namespaces, sees read-only only the
 system, the Python installation and the attnpos packages (never the home or
-data folder), a fresh ``/proc`` and ``/dev``, and a size-limited tmpfs for
+data folder, and an empty folder where the course's own is: :mod:`.withheld`), a fresh ``/proc`` and ``/dev``, and a size-limited tmpfs for
 its run folders.
 """
 
@@ -22,6 +22,7 @@ import subprocess
 import sys
 
 from . import run_folders, tasks
+from .withheld import withheld_folders
 
 SERVER_BOOT = (
     "import sys; from attnpos.lessons.sandbox.server import serve; serve(int(sys.argv[1]), sys.argv[2], sys.argv[3] == 'bwrap', sys.argv[4], sys.argv[5:])"
@@ -118,6 +119,8 @@ def _bwrap_command() -> list[str]:
         command += ["--ro-bind-try", path, path]
     for path in sorted(_python_folders()):
         command += ["--ro-bind", path, path]
+    for path in withheld_folders():  # the course's folder, inside a package bound above: an empty one over it
+        command += ["--tmpfs", path, "--remount-ro", path]
     return command + ["--chdir", "/"]
 
 

@@ -14,7 +14,9 @@ fork a new fork server. That child
   allows unprivileged ones (``unshare``), mapping only its own user and group;
 * mounts a private tmpfs over the run folders' base, so no run folder of
   another file's server is even visible, and everything its runs wrote goes
-  with the namespace when it exits;
+  with the namespace when it exits, and an empty read-only one over the
+  course's own folder (:mod:`.withheld`), so its runs cannot read a
+  solution even where Landlock is missing;
 * drops every capability the new user namespace gave it, bounding set
   included (:func:`.confinement.drop_capabilities`), so its supervisors and
   learner processes hold none;
@@ -49,6 +51,7 @@ from collections.abc import Sequence
 from . import confinement, server, tasks
 from .client import Sandbox, _start_server, remove_server_cgroup, strict_from_environment
 from .protocol import encode_frame, recv_frame_with_fds
+from .withheld import withheld_folders
 
 POOL_BOOT = (
     "import sys; from attnpos.lessons.sandbox.pool import serve_pool; "
@@ -60,8 +63,9 @@ DEFAULT_PRELOAD = ("numpy", "attnpos.core", "attnpos.lessons.checker.substitutes
 # next. No network namespace: learner processes cannot make a socket at all (seccomp), and making and tearing
 # down one per file cost more than the rest of the fork together (about 30 ms a file on two busy cores).
 NAMESPACES = {"user": 0x10000000, "mount": 0x00020000, "ipc": 0x08000000, "uts": 0x04000000}
-_MS_NOSUID, _MS_NODEV, _MS_REC, _MS_PRIVATE = 0x2, 0x4, 0x4000, 0x40000
+_MS_RDONLY, _MS_NOSUID, _MS_NODEV, _MS_REC, _MS_PRIVATE = 0x1, 0x2, 0x4, 0x4000, 0x40000
 _RUNS_TMPFS = b"size=512m,mode=0700"  # one file's runs together; the same size as bubblewrap's tmpfs
+_WITHHELD_TMPFS = b"size=4k,mode=0555"  # empty and read-only, over the course's folder
 # How long the app waits for a forked server to say it is ready (a fork and a few system calls).
 _FORK_WAIT_S = 30.0
 
@@ -85,7 +89,6 @@ def serve_pool(control_fd: int, runs: str, in_bwrap: bool, left_off: str, preloa
             return  # the app closed the control socket
         if len(fds) == 1 and os.fork() == 0:
             control.close()
-            signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # a fork server waits for its supervisors
             _become_server(fds[0], runs, level)
         for fd in fds:
             os.close(fd)
@@ -105,7 +108,7 @@ def _become_server(control_fd: int, runs: str, level: dict) -> None:
 
 
 def enter_fresh_namespaces(runs: str) -> list[str]:
-    """Unshare :data:`NAMESPACES`, mount a private tmpfs on ``runs`` and drop every capability.
+    """Unshare :data:`NAMESPACES`, mount a private tmpfs on ``runs``, hide the course's folder and drop every capability.
 
     Returns the namespaces entered: all of them, or none where the kernel
     refuses unprivileged user namespaces. Raises OSError if a step after the
@@ -122,6 +125,9 @@ def enter_fresh_namespaces(runs: str) -> list[str]:
         raise OSError(ctypes.get_errno(), "could not make the new mount namespace private")
     if libc.mount(b"tmpfs", os.fsencode(runs), b"tmpfs", _MS_NOSUID | _MS_NODEV, _RUNS_TMPFS) != 0:
         raise OSError(ctypes.get_errno(), f"could not mount a tmpfs on {runs}")
+    for folder in withheld_folders():
+        if libc.mount(b"tmpfs", os.fsencode(folder), b"tmpfs", _MS_RDONLY | _MS_NOSUID | _MS_NODEV, _WITHHELD_TMPFS) != 0:
+            raise OSError(ctypes.get_errno(), f"could not hide {folder}")
     confinement.drop_capabilities()
     return list(NAMESPACES)
 

@@ -14,6 +14,9 @@ sees a plain ``PermissionError``:
   signals (``kill``, ``tgkill``, ``rt_*sigqueueinfo``) only to its own pid, and no
   ``fcntl(F_SETOWN/F_SETOWN_EX/F_SETSIG/F_SETLEASE)`` or ``FIOSETOWN`` (the kernel
   would send SIGIO, or any signal, to the owner it names);
+  no file locks (``flock``, ``fcntl``'s ``F_*LK`` and ``F_OFD_*LK``): the files a
+  run can open are the installation's, shared by every run, so two answers
+  graded at once could signal each other through who holds a lock;
   limits may be read, never set (root could lift its own memory cap), no
   scheduler priority, no ``fanotify``/``inotify`` instances or watches, no ``epoll``
   instances (both per-user kernel quotas), no ``truncate`` by path;
@@ -158,6 +161,9 @@ _DENIED = {
     "inotify_init1": 294,
     "epoll_create": 213,
     "epoll_create1": 291,
+    # File locks: every run opens the same installation's files, so holding or probing a lock on one (a bit per
+    # file, or a number in the byte ranges locked) is a channel between two answers graded at once.
+    "flock": 73,
     # SysV IPC and POSIX message queues: objects outside the process, the memory cap and the run (shared memory
     # outlives them until reboot), reachable by other programs of the same user; Landlock does not see them.
     "shmget": 29,
@@ -180,8 +186,11 @@ _DENIED = {
     "mq_getsetattr": 245,
 }
 _CLONE, _CLONE3, _IOCTL, _PRLIMIT64, _FCNTL = 56, 435, 16, 302, 72
-# fcntl commands that make the kernel signal another process (SIGIO to an owner) or break others' opens (a lease).
+# fcntl commands that make the kernel signal another process (SIGIO to an owner) or break others' opens (a lease),
+# and the record locks, classic and open-file-description, each set or probed (the channel of flock above).
 _F_SETOWN, _F_SETSIG, _F_SETOWN_EX, _F_SETLEASE = 8, 10, 15, 1024
+_F_GETLK, _F_SETLK, _F_SETLKW, _F_OFD_GETLK, _F_OFD_SETLK, _F_OFD_SETLKW = 5, 6, 7, 36, 37, 38
+_REFUSED_FCNTLS = (_F_SETOWN, _F_SETSIG, _F_SETOWN_EX, _F_SETLEASE, _F_GETLK, _F_SETLK, _F_SETLKW, _F_OFD_GETLK, _F_OFD_SETLK, _F_OFD_SETLKW)
 # ioctls refused: keystrokes into a terminal; the same SIGIO owner as F_SETOWN; a file's flags (immutable).
 _REFUSED_IOCTLS = (0x5412, 0x541C, 0x8901, 0x8902, 0x40086602, 0x40046602, 0x401C5820)
 # Calls allowed only when their first argument names the learner itself (0 means "self" where listed).
@@ -238,7 +247,7 @@ def _program(own_pid: int, threads: bool = True) -> list[tuple[int, int, int, in
         ],
     )
     program += _on_call(_IOCTL, _refuse_values(_arg(1), _REFUSED_IOCTLS, deny))
-    program += _on_call(_FCNTL, _refuse_values(_arg(1), (_F_SETOWN, _F_SETSIG, _F_SETOWN_EX, _F_SETLEASE), deny))
+    program += _on_call(_FCNTL, _refuse_values(_arg(1), _REFUSED_FCNTLS, deny))
     program += _on_call(
         _PRLIMIT64,
         [  # reading limits only: its third argument, the new limit, must be NULL

@@ -6,7 +6,8 @@ which makes the run folder, forks the learner process, hands the app a
 pidfd of the learner and the run folder's descriptor, waits for the learner
 against the wall-clock deadline and the app's socket, kills everything it
 left behind, reports how it ended and, once the app has read the results,
-removes the run folder.
+removes the run folder and exits; the app waits for that before it returns
+the run's result.
 """
 
 from __future__ import annotations
@@ -24,9 +25,9 @@ from select import select
 
 import numpy as np
 
-from . import confinement, run_folders
+from . import confinement, landlock, run_folders
 from .learner import become_learner
-from .processes import kill_descendants, kill_group, reap_finished_children
+from .processes import kill_descendants, kill_group
 from .protocol import encode_frame, recv_frame, send_frame
 
 _PR_SET_CHILD_SUBREAPER = 36
@@ -56,13 +57,18 @@ def prepare(runs: str, in_bwrap: bool, left_off: str, preload: list[str]) -> dic
     if "numpy" in preload:
         _warm_numpy()
     os.makedirs(runs, mode=0o700, exist_ok=True)
+    landlock.installation()  # what every learner may read, worked out once and inherited
     return confinement.detect(in_bwrap, frozenset(left_off.split(",")) - {"-"})
 
 
 def serve_requests(control: socket.socket, runs: str, level: dict) -> None:
-    """Fork a supervisor per request on ``control`` until the app closes it."""
+    """Fork a supervisor per request on ``control`` until the app closes it.
+
+    Supervisors are reaped by the kernel as they exit, so none lingers as a
+    zombie once its run has returned.
+    """
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)
     while True:
-        reap_finished_children()
         message, fds, _, _ = socket.recv_fds(control, 1, 2)
         if not message:
             return  # the app closed the control socket
@@ -72,6 +78,7 @@ def serve_requests(control: socket.socket, runs: str, level: dict) -> None:
             continue
         if os.fork() == 0:
             control.close()
+            signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # a supervisor waits for its learner
             _become_supervisor(fds[0], fds[1], runs, level)
         for fd in fds:
             os.close(fd)

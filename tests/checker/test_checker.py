@@ -548,6 +548,7 @@ MEANINGS = [
     ("sinusoidal-table", "mismatch__importlib-fetches-table.py", "imports-by-name", ["importlib", "NumPy only"], ["off by"]),
     ("context-extension", "mismatch__importlib-fetches-ntk.py", "imports-by-name", ["importlib", "NumPy only"], ["off by"]),
     ("alibi", "mismatch__slopes-through-softmax-module.py", "borrowed", ["from attnpos"], []),
+    ("t5-buckets", "mismatch__importlib-fetches-buckets.py", "imports-by-name", ["importlib", "NumPy only"], ["off by"]),
     ("rope", "mismatch__rotation-through-softmax-globals.py", "borrowed", ["from attnpos", "softmax the starter imports"], []),
     ("learned-positions", "length-check__check-tests-the-batch-axis.py", "not-own", ["a raise of its own", "error did (ValueError: operands"], ["no length"]),
     ("learned-positions", "length-check__error-says-nothing.py", "unsaid", ["says nothing of their length (ValueError)", "only 8 rows"], []),

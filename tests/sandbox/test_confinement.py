@@ -636,11 +636,7 @@ def test_thousands_of_nested_folders_are_removed_and_sweep_survives_them(sandbox
     )
     assert result.status == "ok", result.error
     if not sandbox.confinement["bwrap"]:  # in bubblewrap the folder is in its tmpfs, out of the test's sight
-        run_folder = Path(result.stdout.strip()).parent  # the working folder's parent
-        deadline = time.monotonic() + 30.0  # the supervisor removes it once the app has read the results (3000 folders: slow on a loaded machine)
-        while run_folder.exists() and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert not run_folder.exists()
+        assert not Path(result.stdout.strip()).parent.exists()  # the working folder's parent, removed before the run returned
     monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))
     base = Path(run_folders.base_folder())
     stale = base / "run-deep"
@@ -896,11 +892,7 @@ def test_wide_folders_are_removed_when_the_run_ends(sandbox):
     )
     assert result.status == "ok", result.error
     if not sandbox.confinement["bwrap"]:
-        run_folder = Path(result.stdout.strip()).parent
-        deadline = time.monotonic() + 60.0  # each rmdir can take milliseconds on a busy disk; it took minutes before
-        while run_folder.exists() and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert not run_folder.exists()
+        assert not Path(result.stdout.strip()).parent.exists()  # removed before the run returned; it took minutes once
 
 
 def test_the_judge_counts_elements_not_bytes(checker):

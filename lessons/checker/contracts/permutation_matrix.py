@@ -4,9 +4,15 @@ Each array is compared with what the learner's own X, head and perm give,
 and, when it differs, with each misconception: P built as the inverse
 shuffle (P[perm[k], k] = 1), the shuffle applied to the rows only (P S, no
 Pᵀ), the softmax taken over the queries (axis 0), the right-hand side left
-unshuffled, and a "readout" that is one token's output rather than a sum
-over the tokens. The rerun redraws the tokens and the query projection and
-shifts the shuffle by one slot, which typed arrays cannot follow.
+unshuffled, a "readout" that is one token's output rather than a sum over
+the tokens, and a side copied from the other (``rhs = lhs``, ``out_perm =
+P @ out``, ``pooled_perm = pooled``). The first rerun gives two more, other
+tokens, a head two channels wider and the shuffle moved by one slot, which
+typed arrays and sizes cannot follow; the second repeats the first half of
+``perm`` in its later slots, so that it is no shuffle: there the two sides
+of each identity part, and a copy of one side is not the other. Where the
+script later sets X to the shuffled tokens (``X = P @ X``), each run is
+judged on the tokens its scores were computed from.
 """
 
 from __future__ import annotations
@@ -14,20 +20,31 @@ from __future__ import annotations
 import numpy as np
 
 from attnpos.core import softmax
-from attnpos.lessons.checker.contracts.common import Contract, Rerun, Runs
-from attnpos.lessons.checker.separation import Figure, Hypotheses
+from attnpos.lessons.checker.contracts.common import Contract, Question, Rerun, Runs
+from attnpos.lessons.checker.separation import RIGHT, Figure, Hypotheses
 from attnpos.lessons.checker.values import SAFETY, Values, describe, dtype_roundoff, gap
 from attnpos.lessons.checker.verdicts import Mistake, Passed, shape_text
 
 NAMES = ("X", "Wq", "Wk", "Wv", "perm", "P", "S", "lhs", "rhs", "out", "out_perm", "pooled", "pooled_perm")
-CHANGED = "other tokens, another query projection and the shuffle moved by one slot"
+RESIZED = "two more tokens (other ones), a head two channels wider and the shuffle moved by one slot"
+NO_SHUFFLE = (
+    "`perm` made no shuffle (its later slots repeat the tokens of its first ones, and the other tokens are left out), where the two sides of each identity part"
+)
 MAX_T, MAX_C = 64, 64
+P_TYPED = Question("typed_in", ("P",))  # P's last assignment uses nothing the script computed: a literal matrix
+# The arrays judged, in the order a mistake is looked for; the shuffle's own and the head's own first.
+JUDGED = ("P", "S", "lhs", "rhs", "out", "out_perm", "pooled", "pooled_perm")
+MISTAKES = ("inverse-perm", "rows-only", "softmax-axis", "unpermuted", "not-pooled")
+# A side set from the other side (or its formula) rather than its own: equal wherever the identity holds, apart on NO_SHUFFLE.
+COPIES = ("copied-lhs", "copied-rhs", "copied-out", "copied-out_perm", "copied-pooled", "copied-pooled_perm")
 
 
 def _array(values: Values, name: str, shape: tuple[int, ...] | None = None) -> np.ndarray:
     value = values[name]
-    if value.dtype.kind not in "iuf":
-        raise Mistake("bad-type", "not-numeric", name=name, got=describe(value))
+    if value.dtype == bool and name != "P":  # a True/False P is a permutation matrix all the same: P @ X == X[perm]
+        raise Mistake("bad-type", "bools", name=name)
+    if value.dtype.kind not in "iufb":
+        raise Mistake("bad-type", "not-numeric", name=name, got=f"{value.dtype} array")
     if shape is not None and value.shape != shape:
         raise Mistake("bad-shape", "array-shape", name=name, shape=shape_text(value.shape), wanted=shape_text(shape))
     if not np.all(np.isfinite(value)):
@@ -35,7 +52,8 @@ def _array(values: Values, name: str, shape: tuple[int, ...] | None = None) -> n
     return value.astype(np.float64)
 
 
-def _inputs(values: Values) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _inputs(values: Values, shuffle: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """X, Wq, Wk, Wv and perm as float64 and int64; perm must be a shuffle unless the checker made it none (``shuffle``)."""
     X = _array(values, "X")
     if X.ndim != 2 or not 2 <= X.shape[0] <= MAX_T or not 1 <= X.shape[1] <= MAX_C:
         raise Mistake("bad-shape", "ndim", name="X", shape=shape_text(X.shape), wanted="(T, C), 2 to 64 tokens")
@@ -45,7 +63,8 @@ def _inputs(values: Values) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndar
         raise Mistake("bad-shape", "projection-rows", name="Wq", shape=shape_text(Wq.shape), x="X", width=C)
     Wk, Wv = _array(values, "Wk", Wq.shape), _array(values, "Wv", Wq.shape)
     perm = values["perm"]
-    if perm.dtype.kind not in "iu" or perm.shape != (T,) or sorted(perm.tolist()) != list(range(T)):
+    indices = perm.dtype.kind in "iu" and perm.shape == (T,)
+    if not indices or (sorted(perm.tolist()) != list(range(T)) if shuffle else not np.all((perm >= 0) & (perm < T))):
         raise Mistake("bad-type", "perm-not-indices", name="perm", got=describe(perm), last=T - 1)
     return X, Wq, Wk, Wv, perm.astype(np.int64)
 
@@ -60,15 +79,16 @@ def _figures(X: np.ndarray, Wq: np.ndarray, Wk: np.ndarray, Wv: np.ndarray, perm
         return scores, softmax(scores) @ (tokens @ Wv)
 
     S, out = head(X)
+    out_perm = head(P @ X)[1]
     right: dict[str, Figure] = {
         "P": P,
         "S": S,
         "lhs": softmax(P @ S @ P.T),
         "rhs": P @ softmax(S) @ P.T,
         "out": out,
-        "out_perm": head(P @ X)[1],
+        "out_perm": out_perm,
         "pooled": out.sum(axis=0),
-        "pooled_perm": head(P @ X)[1].sum(axis=0),
+        "pooled_perm": out_perm.sum(axis=0),
     }
     inverse = P.T
     return {
@@ -82,7 +102,13 @@ def _figures(X: np.ndarray, Wq: np.ndarray, Wk: np.ndarray, Wv: np.ndarray, perm
         "rows-only": {"lhs": softmax(P @ S), "rhs": P @ softmax(S)},
         "softmax-axis": {"lhs": softmax(P @ S @ P.T, axis=0), "rhs": P @ softmax(S, axis=0) @ P.T},
         "unpermuted": {"rhs": softmax(S)},
-        "not-pooled": {"pooled": out[0], "pooled_perm": head(P @ X)[1][0]},
+        "not-pooled": {"pooled": out[0], "pooled_perm": out_perm[0]},
+        "copied-lhs": {"lhs": right["rhs"]},
+        "copied-rhs": {"rhs": right["lhs"]},
+        "copied-out": {"out": P.T @ out_perm},
+        "copied-out_perm": {"out_perm": P @ out},
+        "copied-pooled": {"pooled": right["pooled_perm"]},
+        "copied-pooled_perm": {"pooled_perm": right["pooled"]},
     }
 
 
@@ -105,32 +131,82 @@ def _tolerance(values: Values, X: np.ndarray, Wq: np.ndarray, Wk: np.ndarray, Wv
     }
 
 
-def _judge_run(values: Values) -> None:
-    X, Wq, Wk, Wv, perm = _inputs(values)
+def _tokens_used(values: Values, X: np.ndarray, Wq: np.ndarray, Wk: np.ndarray, perm: np.ndarray, earlier: np.ndarray | None) -> np.ndarray:
+    """The tokens the answer's S was computed from: X as read at the end, or, where the script later set X to the
+    shuffled tokens (``X = P @ X``), the tokens before that: Pᵀ X, or, where the shuffle is none, those of an earlier run."""
+    if values["S"].dtype.kind not in "iuf":
+        return X  # judged, and refused, as it is
+    tolerance = _tolerance(values, X, Wq, Wk, Wk)["S"]  # the scores' allowance does not involve Wv
+    candidates = [X]
+    if sorted(perm.tolist()) == list(range(len(perm))):
+        candidates.append(np.eye(len(perm))[perm].T @ X)
+    if earlier is not None and earlier.shape == X.shape:
+        candidates.append(earlier)
+    for tokens in candidates:
+        S = (tokens @ Wq) @ (tokens @ Wk).T / np.sqrt(Wq.shape[1])
+        if values["S"].shape == S.shape and np.max(np.abs(values["S"].astype(np.float64) - S)) <= tolerance:
+            return tokens
+    return X
+
+
+def _judge_run(values: Values, shuffle: bool = True, earlier: np.ndarray | None = None) -> np.ndarray:
+    """Each array against the right one on this run's inputs, and against each mistake's; the tokens it was judged on."""
+    X, Wq, Wk, Wv, perm = _inputs(values, shuffle)
+    X = _tokens_used(values, X, Wq, Wk, perm, earlier)
     T = X.shape[0]
     figures = _figures(X, Wq, Wk, Wv, perm)
     tolerance = _tolerance(values, X, Wq, Wk, Wv)
     right = figures["right"]
-    for name in ("P", "S", "lhs", "rhs", "out", "out_perm", "pooled", "pooled_perm"):
+    for name in JUDGED:
         expected = np.asarray(right[name])
         got = _array(values, name, expected.shape if name not in ("P", "S", "lhs", "rhs") else (T, T))
         if np.max(np.abs(got - expected)) <= tolerance[name]:
             continue
-        for mistake in ("inverse-perm", "rows-only", "softmax-axis", "unpermuted", "not-pooled"):
+        for mistake in (*MISTAKES, *COPIES):
             if name in figures[mistake] and np.max(np.abs(got - np.asarray(figures[mistake][name]))) <= tolerance[name]:
-                raise Mistake(mistake, name=name)
+                raise Mistake("mismatch", mistake, name=name) if mistake in COPIES else Mistake(mistake, name=name)
+        if name == "S" and values["S"].shape == (T, T):
+            _typed_width(got, X, Wq, Wk, tolerance["S"])
         raise Mistake("mismatch", "array", name=name, got=f"{gap(got, expected):.3g}")
+    return X
+
+
+def _typed_width(S: np.ndarray, X: np.ndarray, Wq: np.ndarray, Wk: np.ndarray, tolerance: float) -> None:
+    """S scaled by √ of some width other than the head's (X's, or the starter's 4 typed in): a Mistake naming it."""
+    unscaled = (X @ Wq) @ (X @ Wk).T
+    for width in sorted({X.shape[1], 4} - {Wq.shape[1]}):
+        if np.max(np.abs(S - unscaled / np.sqrt(width))) <= tolerance:
+            raise Mistake("mismatch", "scaled-by-other-width", name="S", width=width, hs=Wq.shape[1])
+
+
+# A mistake seen only on a rerun, the learner's own run right: told as the rerun's, since the learner never saw those arrays.
+RERUN_CAUSES = {("mismatch", "array"): "array-rerun", ("bad-shape", "array-shape"): "shape-rerun"}
+
+
+def _judge_rerun(runs: Runs, changed: str, first_tokens: np.ndarray) -> None:
+    """One rerun judged as the first run is (a perm set again after the change fails the resized rerun by its length)."""
+    try:
+        values = runs.second(changed)
+    except Mistake as failed:
+        if changed != NO_SHUFFLE or failed.cause:
+            raise
+        raise Mistake("rerun-failed", "no-shuffle", **failed.fields) from None  # what only a perm that is no shuffle breaks
+    try:
+        _judge_run(values, shuffle=changed == RESIZED, earlier=first_tokens if changed == NO_SHUFFLE else None)
+    except Mistake as mistake:  # a typed array fails the resized rerun by its shape (shape-rerun)
+        cause = RERUN_CAUSES.get((mistake.diagnosis, mistake.cause))
+        diagnosis = "mismatch" if cause else mistake.diagnosis
+        raise Mistake(diagnosis, cause or mistake.cause, **{**mistake.fields, "changed": changed}) from None
 
 
 def judge(runs: Runs) -> Passed:
-    _judge_run(runs.first)
-    second = runs.second(CHANGED)
-    before, after = (_figures(*_inputs(values))["right"] for values in (runs.first, second))
-    for name in ("lhs", "rhs", "out_perm", "pooled_perm"):
-        moved = not np.array_equal(np.asarray(before[name]), np.asarray(after[name]))  # an all-zero output has nothing to follow
-        if moved and second[name].shape == runs.first[name].shape and np.array_equal(second[name], runs.first[name]):
-            raise Mistake("mismatch", "typed", name=name)
-    _judge_run(second)
+    first_tokens = _judge_run(runs.first)
+    resized = runs.reruns[runs.changed.index(RESIZED)]
+    if runs.says(P_TYPED) and (resized is None or np.array_equal(resized["P"], runs.first["P"])):
+        failure = runs.failures[runs.changed.index(RESIZED)] or "`P` stayed as it was"
+        raise Mistake("mismatch", "typed-P", name="P", changed=RESIZED, failure=failure)  # the fundamental mistake, not what it broke
+    _judge_rerun(runs, RESIZED, first_tokens)
+    _judge_rerun(runs, NO_SHUFFLE, first_tokens)
     return Passed()
 
 
@@ -138,6 +214,10 @@ def hypotheses(values: Values) -> Hypotheses:
     """Every array on one run's inputs, right and under each mistake the judge names."""
     X, Wq, Wk, Wv = (values[name].astype(np.float64) for name in ("X", "Wq", "Wk", "Wv"))
     perm = values["perm"].astype(np.int64)
+    if perm.shape != (X.shape[0],) or Wq.shape[0] != X.shape[1] or not Wq.shape == Wk.shape == Wv.shape:
+        # a stale copy of one input beside the rerun's resized others: they do not fit, so that run fails, whatever it reports
+        misfit = np.empty((0, X.shape[0], perm.shape[0], *Wq.shape, *Wk.shape, *Wv.shape))  # a shape of its own for each misfit
+        return Hypotheses({RIGHT: {name: misfit for name in JUDGED}}, {name: 0.0 for name in JUDGED})
     figures = _figures(X, Wq, Wk, Wv, perm)
     right = figures.pop("right")
     return Hypotheses.of(right, figures, _tolerance(values, X, Wq, Wk, Wv))
@@ -145,9 +225,13 @@ def hypotheses(values: Values) -> Hypotheses:
 
 PERMUTATION_MATRIX = Contract(
     names=NAMES,
-    reruns=(Rerun({"X": "redrawn(X)", "Wq": "redrawn(Wq)", "perm": "shifted(perm)"}, CHANGED),),
+    reruns=(
+        Rerun({"X": "more_tokens(X)", "Wq": "wider_query(Wq)", "Wk": "wider_key(Wk)", "Wv": "wider_value(Wv)", "perm": "longer_shift(perm)"}, RESIZED),
+        Rerun({"perm": "no_shuffle(perm)"}, NO_SHUFFLE),
+    ),
     judge=judge,
     diagnoses=("inverse-perm", "rows-only", "softmax-axis", "unpermuted", "not-pooled", "mismatch"),
+    questions=(P_TYPED,),
     hypotheses=hypotheses,
     typed=("lhs", "rhs", "out_perm", "pooled_perm"),
     described={
@@ -156,12 +240,20 @@ PERMUTATION_MATRIX = Contract(
         "softmax-axis": "the softmax over the queries",
         "unpermuted": "an unshuffled right-hand side",
         "not-pooled": "one token's output as the readout",
+        "copied-lhs": "lhs copied from rhs",
+        "copied-rhs": "rhs copied from lhs",
+        "copied-out": "out set to Pᵀ @ out_perm",
+        "copied-out_perm": "out_perm set to P @ out",
+        "copied-pooled": "pooled copied from pooled_perm",
+        "copied-pooled_perm": "pooled_perm copied from pooled",
         "typed-lhs": "lhs typed in",
         "typed-rhs": "rhs typed in",
         "typed-out_perm": "out_perm typed in",
         "typed-pooled_perm": "pooled_perm typed in",
         "stale-X": "a copy of X made before the checker changed it",
         "stale-Wq": "a copy of Wq made before the checker changed it",
+        "stale-Wk": "a copy of Wk made before the checker changed it",
+        "stale-Wv": "a copy of Wv made before the checker changed it",
         "stale-perm": "a copy of perm made before the checker changed it",
     },
 )

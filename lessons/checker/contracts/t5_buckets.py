@@ -7,9 +7,12 @@ buckets halved as if they had two directions, the causal half forgotten
 (the bidirectional rule reused, or keys ahead folded in like keys behind),
 ``log`` of 0 dodged with ``log(n + 1)``, rounding instead of the floor, and
 the cap on the last bucket left out or set at num_buckets − 1 in the
-encoder. The biases are ``table[h, bucket(j − i)]``; a decoder bias with
-the causal mask already in it passes too. The rerun asks for another
-number of buckets and max_distance, which typed buckets cannot follow.
+encoder, and ``max_distance // n_e`` (integer division) in the log. The
+biases are ``table[h, bucket(j − i)]``; a decoder bias with the causal mask
+already in it passes too. The rerun asks for another number of buckets,
+a max_distance that no exact range divides, and another T, which typed
+buckets and sizes cannot follow. The rule is the learner's to write: the
+course's own ``relative_position_bucket`` is refused.
 """
 
 from __future__ import annotations
@@ -19,31 +22,41 @@ import math
 import numpy as np
 
 from attnpos.core import relative_position_bucket
-from attnpos.lessons.checker.contracts.common import Contract, Rerun, Runs
+from attnpos.lessons.checker.contracts.common import IMPORTS_BY_NAME, NUMPY_ONLY, Contract, Rerun, Runs, refuse_borrowing
 from attnpos.lessons.checker.separation import Figure, Hypotheses
 from attnpos.lessons.checker.values import SAFETY, Values, count, describe, dtype_roundoff, gap
 from attnpos.lessons.checker.verdicts import Mistake, Passed, shape_text
 
 NAMES = ("num_buckets", "max_distance", "n_heads", "T", "offsets", "table", "encoder_buckets", "decoder_buckets", "encoder_bias", "decoder_bias")
-CHANGED = "another number of buckets and max_distance"
+CHANGED = "another number of buckets, another max_distance and another number of tokens T"
 MAX_BUCKETS, MAX_DISTANCE, MAX_HEADS, MAX_T, MAX_OFFSETS = 256, 4096, 64, 256, 100_000
 BUCKET_TOLERANCE = 0.1  # buckets are whole numbers: a gap of 1 is another bucket, and the separation test asks 8 times this to stay below 1
 
 
 def buckets(
-    offsets: np.ndarray, bidirectional: bool, num_buckets: int, max_distance: int, *, rounding: str = "floor", log_shift: int = 0, cap: str = "last"
+    offsets: np.ndarray,
+    bidirectional: bool,
+    num_buckets: int,
+    max_distance: int,
+    *,
+    rounding: str = "floor",
+    log_shift: int = 0,
+    cap: str = "last",
+    whole_ratio: bool = False,
 ) -> np.ndarray:
     """(same shape) a bucket rule with one misconception chosen by keyword, float64 (uncapped buckets may pass the table).
 
     rounding: "floor" (right), "round"; log_shift: 1 for log((n + 1)/n_e);
-    cap: "last" (right, N − 1), "none", "table" (num_buckets − 1 whatever the direction).
+    cap: "last" (right, N − 1), "none", "table" (num_buckets − 1 whatever the direction);
+    whole_ratio: log(max_distance // n_e), the ratio cut to a whole number.
     """
     per_direction = num_buckets // 2 if bidirectional else num_buckets
     first = np.where(offsets > 0, per_direction, 0) if bidirectional else np.zeros(offsets.shape)
     distance = np.abs(offsets) if bidirectional else np.maximum(-offsets, 0)
     max_exact = per_direction // 2
     far = np.maximum(distance + log_shift, max_exact).astype(np.float64)
-    growth = np.log(far / max_exact) / math.log(max_distance / max_exact) * (per_direction - max_exact)
+    ratio = max_distance // max_exact if whole_ratio else max_distance / max_exact
+    growth = np.log(far / max_exact) / math.log(ratio) * (per_direction - max_exact)
     large = max_exact + (np.floor(growth) if rounding == "floor" else np.round(growth))
     if cap == "last":
         large = np.minimum(large, per_direction - 1)
@@ -67,8 +80,10 @@ def _offsets(values: Values) -> np.ndarray:
 
 def _array(values: Values, name: str, shape: tuple[int, ...]) -> np.ndarray:
     value = values[name]
+    if value.dtype == bool:
+        raise Mistake("bad-type", "bools", name=name)
     if value.dtype.kind not in "iuf":
-        raise Mistake("bad-type", "not-numeric", name=name, got=describe(value))
+        raise Mistake("bad-type", "not-numeric", name=name, got=f"{value.dtype} array")
     if value.shape != shape:
         raise Mistake("bad-shape", "array-shape", name=name, shape=shape_text(value.shape), wanted=shape_text(shape))
     return value.astype(np.float64)
@@ -83,6 +98,7 @@ def _bucket_mistakes(offsets: np.ndarray, bidirectional: bool, N: int, D: int) -
         wrong["halving"] = buckets(offsets, False, N // 2, D)
     wrong["log-of-zero"] = buckets(offsets, bidirectional, N, D, log_shift=1)
     wrong["truncation"] = buckets(offsets, bidirectional, N, D, rounding="round")
+    wrong["mismatch/whole-ratio"] = buckets(offsets, bidirectional, N, D, whole_ratio=True)
     wrong["max-distance/none"] = buckets(offsets, bidirectional, N, D, cap="none")
     if bidirectional:
         wrong["max-distance/table"] = buckets(offsets, bidirectional, N, D, cap="table")
@@ -142,16 +158,38 @@ def _judge_run(values: Values) -> None:
     _judge_bias(values, "decoder_bias", table, False, N, D, T)
 
 
+# A mistake seen only on the rerun, its own run right: told as the rerun's, since the learner never saw those figures.
+RERUN_CAUSES = {
+    ("mismatch", "buckets"): "buckets-rerun",
+    ("mismatch", "bias"): "bias-rerun",
+    ("mismatch", "whole-ratio"): "whole-ratio-rerun",
+    ("bad-shape", "array-shape"): "shape-rerun",
+}
+
+
 def judge(runs: Runs) -> Passed:
+    refuse_borrowing(runs, NUMPY_ONLY, "encoder_buckets")
     _judge_run(runs.first)
     second = runs.second(CHANGED)
     if count(second, "num_buckets", 4, MAX_BUCKETS, even=True) == count(runs.first, "num_buckets", 4, MAX_BUCKETS, even=True):
-        raise Mistake("rerun-failed", changed=CHANGED, failure="the script sets num_buckets again after using it")
+        raise Mistake("rerun-failed", "set-again", changed=CHANGED, failure="the script sets num_buckets again after using it", reset="num_buckets")
     for name in ("encoder_buckets", "decoder_buckets"):
         if np.array_equal(second[name], runs.first[name]):
             raise Mistake("mismatch", "typed", name=name)
-    _judge_run(second)
+    try:
+        _judge_run(second)
+    except Mistake as mistake:
+        cause = RERUN_CAUSES.get((mistake.diagnosis, mistake.cause))
+        if cause is None:
+            raise
+        raise Mistake("mismatch", cause, **mistake.fields, **_rerun_settings(second)) from None
     return Passed()
+
+
+def _rerun_settings(second: Values) -> dict[str, int]:
+    """The rerun's num_buckets, max_distance and T, which its message quotes."""
+    N, D, _, T = _count_of(second)
+    return {"buckets": N, "distance": D, "tokens": T}
 
 
 def hypotheses(values: Values) -> Hypotheses:
@@ -191,9 +229,15 @@ def hypotheses(values: Values) -> Hypotheses:
 
 T5_BUCKETS = Contract(
     names=NAMES,
-    reruns=(Rerun({"num_buckets": "other_bucket_count(num_buckets)", "max_distance": "other_max_distance(max_distance)"}, CHANGED),),
+    reruns=(
+        Rerun(
+            {"num_buckets": "other_bucket_count(num_buckets)", "max_distance": "other_max_distance(max_distance)", "T": "other_token_count(T)"},
+            CHANGED,
+        ),
+    ),
     judge=judge,
     diagnoses=("sign-flipped", "causal-half", "halving", "log-of-zero", "truncation", "max-distance", "mismatch"),
+    questions=(NUMPY_ONLY, IMPORTS_BY_NAME),
     hypotheses=hypotheses,
     typed=("encoder_buckets", "decoder_buckets"),
     described={
@@ -205,9 +249,11 @@ T5_BUCKETS = Contract(
         "truncation": "rounding in place of the floor",
         "max-distance/none": "no cap on the last bucket",
         "max-distance/table": "the cap at num_buckets − 1",
+        "mismatch/whole-ratio": "max_distance // n_e in the log",
         "typed-encoder_buckets": "encoder buckets typed in",
         "typed-decoder_buckets": "decoder buckets typed in",
         "stale-num_buckets": "a copy of num_buckets made before the checker changed it",
         "stale-max_distance": "a copy of max_distance made before the checker changed it",
+        "stale-T": "a copy of T made before the checker changed it",
     },
 )

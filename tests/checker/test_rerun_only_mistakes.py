@@ -1,0 +1,100 @@
+"""t5-buckets and permutation-matrix: mistakes only a rerun shows are named as the rerun's, and copies are told from computations.
+
+Beyond mistakes/ (where each file's diagnosis is checked): here the cause
+and the words of the message, which must name what the learner did and
+say when a figure is the rerun's, not theirs (issue 35's brief-only findings).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from attnpos.lessons.checker import Limits, substitutes
+from attnpos.lessons.course.loader import load_course
+
+COURSE = load_course()
+LIMITS = Limits(timeout_s=5.0, memory_mb=768)
+PM_SOLUTION = COURSE.exercises["permutation-matrix"].solution
+
+
+def _replaced(source: str, old: str, new: str) -> str:
+    assert old in source, old
+    return source.replace(old, new)
+
+
+# (exercise, source, cause, words the message must hold)
+CASES = [
+    ("t5-buckets", "mistakes/mismatch__whole-ratio-in-the-log.py", "whole-ratio-rerun", ["max_distance // n_e", "max_distance = 90", "Use `/`"]),
+    ("t5-buckets", "mistakes/mismatch__max-distance-typed-in-the-log.py", "buckets-rerun", ["right for your own values", "checker reran", "max_distance = 90"]),
+    ("t5-buckets", "mistakes/mismatch__bias-size-typed.py", "shape-rerun", ["does not follow T", "T = 15", "np.arange(T)"]),
+    ("t5-buckets", "mistakes/mismatch__borrows-relative-position-bucket.py", "borrowed", ["from attnpos"]),
+    ("t5-buckets", "mistakes/rerun-failed__buckets-per-direction-typed.py", "", ["num_buckets // 2"]),
+    ("t5-buckets", "mistakes/rerun-failed__num-buckets-set-again.py", "set-again", ["sets `num_buckets` again"]),
+    ("permutation-matrix", "mistakes/mismatch__rhs-and-pooled-copied.py", "copied-rhs", ["`lhs` again", "no shuffle"]),
+    ("permutation-matrix", "mistakes/mismatch__out-perm-from-out.py", "copied-out_perm", ["`P @ out`", "afresh on `P @ X`"]),
+    ("permutation-matrix", "mistakes/mismatch__pooled-perm-copied.py", "copied-pooled_perm", ["`pooled` again"]),
+    (
+        "permutation-matrix",
+        _replaced(PM_SOLUTION, "lhs = softmax(P @ S @ P.T)\nrhs = P @ softmax(S) @ P.T", "rhs = P @ softmax(S) @ P.T\nlhs = rhs.copy()"),
+        "copied-lhs",
+        ["`rhs` again"],
+    ),
+    ("permutation-matrix", _replaced(PM_SOLUTION, "pooled = out.sum(axis=0)", "pooled = out_perm.sum(axis=0)"), "copied-pooled", ["`pooled_perm` again"]),
+    ("permutation-matrix", "mistakes/mismatch__scaled-by-width-of-x.py", "scaled-by-other-width", ["divided by √4", "6 wide"]),
+    ("permutation-matrix", "mistakes/mismatch__sums-five-tokens.py", "array-rerun", ["right for your own arrays but not for the rerun's"]),
+    ("permutation-matrix", "mistakes/mismatch__p-written-out.py", "typed-P", ["typed in", "np.eye(T)[perm]"]),
+    ("permutation-matrix", "mistakes/rerun-failed__sizes-typed.py", "", ["T = X.shape[0]", "hs = Wq.shape[1]"]),
+    ("permutation-matrix", "mistakes/rerun-failed__inverse-by-linalg.py", "no-shuffle", ["Singular matrix", "`P.T`"]),
+]
+
+
+def _source(exercise_id: str, source: str) -> str:
+    exercise = COURSE.exercises[exercise_id]
+    if source.startswith("mistakes/"):
+        return exercise.mistakes[source.removeprefix("mistakes/")]
+    return source
+
+
+@pytest.mark.parametrize("exercise_id, source, cause, words", CASES, ids=[f"{c[0]}-{c[2] or 'rerun-failed'}-{i}" for i, c in enumerate(CASES)])
+def test_the_message_names_what_the_learner_did(checker, exercise_id, source, cause, words):
+    verdict = checker.check(COURSE.exercises[exercise_id], _source(exercise_id, source), limits=LIMITS)
+    assert not verdict.passed and verdict.details.get("cause", "") == cause, (verdict.diagnosis, verdict.details, verdict.message)
+    for word in words:
+        assert word in verdict.message, (word, verdict.message)
+    assert "your own arrays give" not in verdict.message  # a rerun's figure is never passed off as the learner's
+
+
+def test_a_true_false_matrix_and_x_set_again_after_use_pass(checker):
+    """Right answers the brief-only writer found failing (F17, F23), kept in right/ too: here also an X set again in a loop-free style."""
+    exercise = COURSE.exercises["permutation-matrix"]
+    rebound = _replaced(PM_SOLUTION, "_, out_perm = head(P @ X)", "X = P @ X                                  # the shuffled tokens\n_, out_perm = head(X)")
+    for source in (rebound, exercise.right["boolean-matrix.py"]):
+        verdict = checker.check(exercise, source, limits=LIMITS)
+        assert verdict.passed, verdict.message
+
+
+def test_an_assert_of_the_identity_stops_the_no_shuffle_rerun_only_before_the_last_name(checker):
+    """The limit docs/CHECKING.md states: the rerun breaks the identity on purpose, so an assert of it before every name is set stops it."""
+    exercise = COURSE.exercises["permutation-matrix"]
+    check = "assert np.allclose(lhs, rhs)\n"
+    early = _replaced(PM_SOLUTION, "rhs = P @ softmax(S) @ P.T\n", "rhs = P @ softmax(S) @ P.T\n" + check)
+    verdict = checker.check(exercise, early, limits=LIMITS)
+    assert verdict.diagnosis == "rerun-failed" and verdict.details.get("cause") == "assert", verdict.message
+    assert "no shuffle" in verdict.message and "print your checks" in verdict.message
+    assert checker.check(exercise, PM_SOLUTION + check, limits=LIMITS).passed
+
+
+def test_the_reruns_change_what_a_typed_answer_would_keep():
+    """t5: no exact range divides the rerun's max_distance, and T changes; permutation-matrix: more tokens, a wider head, and a perm that is no shuffle."""
+    for learner in (128, 90, 64):
+        distance = substitutes.other_max_distance(learner)
+        assert distance != learner and all(distance % exact for exact in (4, 8, 16))
+    assert substitutes.other_token_count(12) == 15 and substitutes.other_token_count(256) == 253
+    X = np.arange(20.0).reshape(5, 4)
+    assert substitutes.more_tokens(X).shape == (7, 4) and substitutes.more_tokens(np.zeros((64, 4))).shape == (62, 4)
+    np.testing.assert_array_equal(substitutes.more_tokens(X), substitutes.more_tokens(X[[2, 0, 4, 1, 3]]))  # X set to its shuffle: the same tokens
+    assert substitutes.wider_query(np.ones((4, 4))).shape == (4, 6)
+    assert not np.array_equal(substitutes.wider_query(np.ones((4, 4))), substitutes.wider_key(np.ones((4, 4))))
+    np.testing.assert_array_equal(substitutes.longer_shift(np.array([2, 0, 4, 1, 3])), [6, 0, 1, 2, 3, 4, 5])
+    np.testing.assert_array_equal(substitutes.no_shuffle(np.array([2, 0, 4, 1, 3])), [2, 0, 4, 2, 0])
