@@ -42,7 +42,7 @@ def plan(exercise: ExerciseSpec) -> Plan:
     contract = CONTRACTS[exercise.contract]
     first = Reading(READING_MODULE, questions=tuple(question.as_json() for question in contract.questions))
     reruns = (Reading(READING_MODULE, rewrite=planned.replacements) for planned in contract.reruns)
-    return Plan(contract.names, (first, *reruns))
+    return Plan((*contract.names, *contract.probes), (first, *reruns))
 
 
 def judge(exercise: ExerciseSpec, first: Callable[[], RunResult], reruns: Sequence[Callable[[], RunResult]]) -> Verdict:
@@ -188,7 +188,8 @@ def judge_runs(exercise: ExerciseSpec, run: RunResult, reruns: Sequence[RunResul
         line = details.pop("line", None)
         changed = str(details.get("changed") or contract.changed)
         details = {key: value.replace("{changed}", changed) if isinstance(value, str) else value for key, value in details.items()}
-        message = render(exercise, diagnosis, cause, **{"changed": changed, "line": line, **details})
+        # {whose}: where a mistake's figures come from, the learner's own arrays unless the rerun's judge said otherwise
+        message = render(exercise, diagnosis, cause, **{"changed": changed, "line": line, "whose": "your own arrays", **details})
         clean = {k: v for k, v in details.items() if v not in (None, "")}
         if cause:
             clean["cause"] = cause

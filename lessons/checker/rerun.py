@@ -204,20 +204,24 @@ def borrows(source: str, allowed: Collection[str]) -> bool:
     """Whether the script takes anything from attnpos beyond ``allowed`` (the ``softmax`` a starter imports).
 
     Every form counts: ``from attnpos.core import rope_rotate``, ``from
-    attnpos.core.rotary import *``, and any attribute reached through an
-    imported attnpos module (``import attnpos.core as c; c.alibi_slopes``).
-    A function of the learner's own that happens to share a name is not
-    borrowing; ``getattr``, ``__import__`` and ``importlib`` are not followed
-    (docs/CHECKING.md lists that limit).
+    attnpos.core.rotary import *``, any attribute reached through an
+    imported attnpos module (``import attnpos.core as c; c.alibi_slopes``),
+    and any attribute of an allowed function or a ``getattr``/``vars``/``dir``
+    of anything of attnpos (``softmax.__module__``, ``softmax.__globals__``:
+    the way to the course's module). A function of the learner's own that
+    happens to share a name is not borrowing. Names built while the script
+    runs are :func:`imports_by_name`'s.
     """
     tree = _question_tree(source)
     if tree is None:
         return False
     modules: set[str] = set()  # names bound to an attnpos module by `import attnpos…`
+    taken: set[str] = set()  # names bound to an allowed function of attnpos (`softmax`)
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "attnpos":
             packages = {alias.asname or alias.name for alias in node.names if alias.name in ATTNPOS_PACKAGES}  # from attnpos import core
             modules |= packages
+            taken |= {alias.asname or alias.name for alias in node.names if alias.name in allowed}
             if any(alias.name not in allowed and (alias.asname or alias.name) not in packages for alias in node.names):
                 return True
         if isinstance(node, ast.Import):
@@ -225,7 +229,48 @@ def borrows(source: str, allowed: Collection[str]) -> bool:
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute) and _root(node) in modules and node.attr not in {*allowed, *ATTNPOS_PACKAGES}:
             return True
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in taken:
+            return True  # softmax.__module__, softmax.__globals__: the course's module reached through the allowed function
+        if isinstance(node, ast.Call) and _called(node) in INTROSPECTING and any(_mentions_any(argument, modules | taken) for argument in node.args):
+            return True  # getattr(softmax, "__glob" + "als__"), vars(core)
     return False
+
+
+# Built-ins that reach a module's contents through an object, whatever name the script builds for them.
+INTROSPECTING = frozenset({"getattr", "vars", "dir"})
+
+
+def imports_by_name(source: str) -> bool:
+    """Whether the script loads code by a name it builds or looks up while it runs, where no question can follow it.
+
+    ``importlib`` (imported at all), ``__import__``, ``sys.modules``,
+    ``exec``, ``eval`` and ``compile``: none is needed for a NumPy answer,
+    and each can reach the course's own functions by a name the source never
+    spells (``getattr(importlib.import_module("attnpos.core"), "sinus" + "oidal")``).
+    """
+    tree = _question_tree(source)
+    if tree is None:
+        return False
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import) and any(alias.name.split(".")[0] == "importlib" for alias in node.names):
+            return True
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "importlib":
+            return True
+        if (
+            isinstance(node, ast.ImportFrom)
+            and node.module in ("sys", "builtins")
+            and any(alias.name in LOADING_BUILTINS | {"modules"} for alias in node.names)
+        ):
+            return True  # from sys import modules
+        if isinstance(node, ast.Name) and node.id in LOADING_BUILTINS:
+            return True
+        if isinstance(node, ast.Attribute) and node.attr in LOADING_BUILTINS | {"modules"} and _root(node) in {"sys", "builtins", "__builtins__"}:
+            return True  # sys.modules["attnpos.core"], builtins.__import__
+    return False
+
+
+# Built-ins that run or import code named by a string.
+LOADING_BUILTINS = frozenset({"__import__", "exec", "eval", "compile"})
 
 
 # The packages on the way to a function of the course (`attnpos.core` of attnpos.core.softmax): a step, not a thing taken.
@@ -264,6 +309,7 @@ QUESTIONS: dict[str, Callable[..., bool]] = {
     "reaches_attention": reaches_attention,
     "added_to_outputs": added_to_outputs,
     "borrows": borrows,
+    "imports_by_name": imports_by_name,
     "augments_subscript": augments_subscript,
     "calls_with": calls_with,
     "raises": raises,
@@ -370,11 +416,11 @@ def _bodies_declaring_global(module_body: list[ast.stmt], name: str) -> list[lis
 
 
 def _binds(statement: ast.stmt, name: str) -> bool:
-    """The statement gives ``name`` its value: assigns it, fills it in place, or calls a method of it."""
+    """The statement gives ``name`` its value: assigns it, fills it in place, calls a method of it, or defines it."""
     if isinstance(statement, ast.If) and _is_main_guard(statement.test):
         return False  # its body is searched as a body of its own
     if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-        return False  # a name bound inside a function is the function's own
+        return statement.name == name  # `def add_positions`; a name bound inside a function is the function's own
     for node in ast.walk(statement):
         if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, (ast.Store, ast.Del)):
             return True

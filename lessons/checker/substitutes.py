@@ -8,6 +8,9 @@ where the learner's code may rely on it).
 
 from __future__ import annotations
 
+import dis
+import functools
+
 import numpy as np
 
 from attnpos.core.experiments import TWIN_SLOTS
@@ -70,10 +73,15 @@ def redrawn(X: object) -> np.ndarray:
     (the inverse reorder and no reorder, on a cycle of the shuffle) pair
     different ones on these.
     """
-    X = np.asarray(X)
-    size = float(np.sqrt(np.mean(np.square(X.astype(np.float64))))) or 1.0
-    tokens = np.random.default_rng(REDRAW_SEED).standard_normal(X.shape) * size
-    return tokens.astype(X.dtype if X.dtype.kind == "f" else np.float64)
+    return _drawn(np.asarray(X).shape, X)
+
+
+def _drawn(shape: tuple[int, ...], like: object) -> np.ndarray:
+    """Standard normal numbers of ``shape``, scaled to the root mean square of ``like`` and in its dtype."""
+    like = np.asarray(like)
+    size = float(np.sqrt(np.mean(np.square(like.astype(np.float64))))) if like.size else 1.0
+    tokens = np.random.default_rng(REDRAW_SEED).standard_normal(shape) * (size or 1.0)
+    return tokens.astype(like.dtype if like.dtype.kind == "f" else np.float64)
 
 
 def one_word(X: object) -> np.ndarray:
@@ -106,13 +114,40 @@ def shifted(perm: object) -> np.ndarray:
 
 
 def other_ids(ids: object, wte: object) -> np.ndarray:
-    """embedding-backward and learned-positions: other ids of the same shape and dtype, from the lower half of the table so that many repeat."""
+    """embedding-backward and learned-positions: other ids of the same shape and dtype, from the lower half of the table so that many repeat.
+
+    Every sentence opens with the same id, so a scatter buffered across the
+    sentences at one position (``grad[ids[:, t]] += g[:, t]``) loses a
+    gradient too: the starter's ids never repeat within a column.
+    """
     ids, rows = np.asarray(ids), np.asarray(wte).shape[0]
     dtype = ids.dtype if ids.dtype.kind in "iu" else np.int64
     drawn = np.random.default_rng(REDRAW_SEED).integers(0, max(2, rows // 2 + 1), size=ids.shape)
+    if drawn.ndim == 2 and drawn.shape[0] > 1:
+        drawn[:, 0] = drawn[0, 0]  # every sentence opens with the same id (a BOS token): a repeat across sentences at one position
     if np.array_equal(drawn, ids) and rows > 1:  # a small table can draw the learner's own ids: the rerun must change them
         drawn = (ids.astype(np.int64) + 1) % rows
     return drawn.astype(dtype)
+
+
+def longer_ids(ids: object, wte: object, wpe: object = None) -> np.ndarray:
+    """:func:`other_ids` one token longer (one shorter where that would pass the position table ``wpe``): a T typed in no longer fits."""
+    ids = np.asarray(ids)
+    if ids.ndim == 0:
+        return other_ids(ids, wte)
+    T = ids.shape[-1]
+    longest = np.asarray(wpe).shape[0] if wpe is not None else T + 1
+    length = T + 1 if T + 1 <= longest else max(1, T - 1)
+    template = np.zeros((*ids.shape[:-1], length), dtype=ids.dtype)
+    return other_ids(template, wte)
+
+
+def redrawn_for(grad_out: object, ids: object) -> np.ndarray:
+    """:func:`redrawn` gradients, one per token of the (changed) ``ids``: shape (*ids.shape, C)."""
+    grad_out = np.asarray(grad_out)
+    if ids is None or grad_out.ndim == 0:
+        return redrawn(grad_out)
+    return _drawn((*np.asarray(ids).shape, grad_out.shape[-1]), grad_out)
 
 
 def table_length_ids(long_ids: object, wpe: object) -> np.ndarray:
@@ -126,9 +161,64 @@ def table_length_ids(long_ids: object, wpe: object) -> np.ndarray:
     return np.resize(ids.reshape(-1), (*ids.shape[:-1], rows)).astype(dtype)
 
 
+# learned-positions: where refusal_noted leaves what refused a sequence, in the script's own globals (a contract's probe).
+REFUSAL = "__attnpos_refusal__"
+# The opcode of a `raise` statement: the frame that raised was at one, rather than at NumPy's addition or indexing.
+_RAISE = dis.opmap["RAISE_VARARGS"]
+
+
+def refusal_noted(function: object) -> object:
+    """learned-positions: ``add_positions`` as written, noting what each refusal was before it goes on to the script.
+
+    The note is an array of bytes: 1 if a ``raise`` of the script's own
+    (in the function's file) raised it, else 0 (NumPy's broadcast or index
+    error), then ``Type: message`` in UTF-8, at most 200 bytes. Nothing else
+    changes: the function returns, or raises, exactly what it did.
+    """
+    if not callable(function):
+        return function  # the script's own failure to define it is the first run's to report
+    home = getattr(getattr(function, "__code__", None), "co_filename", None)
+    namespace = getattr(function, "__globals__", None)
+
+    @functools.wraps(function)
+    def noted(*args: object, **kwargs: object) -> object:
+        try:
+            return function(*args, **kwargs)
+        except Exception as error:
+            if namespace is not None:
+                namespace[REFUSAL] = _refusal_note(error, home)
+            raise
+
+    return noted
+
+
+def _refusal_note(error: BaseException, home: str | None) -> np.ndarray:
+    trace = error.__traceback__
+    while trace is not None and trace.tb_next is not None:
+        trace = trace.tb_next  # the deepest frame: where the error was raised
+    own = trace is not None and trace.tb_frame.f_code.co_filename == home and trace.tb_frame.f_code.co_code[trace.tb_lasti] == _RAISE
+    try:
+        said = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+    except Exception:  # a learner's __str__ may raise
+        said = type(error).__name__
+    return np.frombuffer(bytes([int(own)]) + said.encode("utf-8", "replace")[:200], dtype=np.uint8).copy()
+
+
 def wider(C: object) -> int:
     """sinusoidal-table: four more channels (two more pairs)."""
     return int(C) + 4  # type: ignore[call-overload]
+
+
+def longer(T: object) -> int:
+    """sinusoidal-table and alibi: two positions more (two fewer past 64, within the checker's bounds), so a length typed in no longer fits."""
+    length = int(T)  # type: ignore[call-overload]
+    return length + 2 if length <= 64 else length - 2
+
+
+def narrower(hs: object) -> int:
+    """context-extension: a head half as wide (64 for 128), or twice as wide below 8: a width typed in no longer fits."""
+    width = int(hs)  # type: ignore[call-overload]
+    return width // 2 if width >= 8 and width % 4 == 0 else width * 2
 
 
 def farther(k: object, T: object) -> int:
@@ -149,8 +239,17 @@ def shifted_positions(positions: object) -> np.ndarray:
 
 
 def other_head_count(n_heads: object) -> int:
-    """Another head count for the alibi exercise's rerun: 20 (not a power of two), or 6 for 16 heads or more (the rerun's arrays stay no larger)."""
-    return 6 if int(np.asarray(n_heads).reshape(-1)[0]) >= 16 else 20
+    """Another head count for the alibi exercise's rerun, on the other branch of the slopes' rule.
+
+    A power of two where the learner's is none (16, or 8 above 16 heads), so
+    that both branches of get_slopes run, and past the 8 … 15 heads that one
+    typed 8- and 16-head list fits; else 20, or 6 for 16 heads or more (the
+    rerun's arrays stay no larger).
+    """
+    heads = int(np.asarray(n_heads).reshape(-1)[0])
+    if heads < 1 or heads & (heads - 1):
+        return 16 if heads < 16 else 8
+    return 6 if heads >= 16 else 20
 
 
 def other_factor(factor: object) -> float:

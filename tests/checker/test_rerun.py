@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from attnpos.lessons.checker import rerun
-from attnpos.lessons.checker.substitutes import VALUE_SCALE, scaled, twins_alike, varying_offset
+from attnpos.lessons.checker.substitutes import REFUSAL, VALUE_SCALE, refusal_noted, scaled, twins_alike, varying_offset
 
 REPLACE_POS = {"pos": "varying_offset(pos, X)"}
 
@@ -115,7 +115,73 @@ def test_substitutes_keep_the_learners_kind_of_value():
         ("from attnpos import core\ncore.ntk_base(1e4, 4.0, 128)", ("softmax",), True),
         ("def rope_rotate(x):\n    return x\nrope_rotate(1)", ("softmax",), False),  # the learner's own function of the same name
         ("import numpy as np\nnp.exp(1)", (), False),
+        # the course's module reached through the allowed function
+        ("from attnpos.core import softmax\nsoftmax.__globals__['rope_rotate']", ("softmax",), True),
+        ("from attnpos.core import softmax as sm\nm = sm.__module__", ("softmax",), True),
+        ("from attnpos.core import softmax\nf = getattr(softmax, '__glob' + 'als__')", ("softmax",), True),
+        ("from attnpos.core import softmax\nw = softmax(s)\nw = softmax(s, axis=-1)", ("softmax",), False),
+        ("import numpy as np\nf = getattr(np, 'float32')", ("softmax",), False),
     ],
 )
 def test_borrowing_is_anything_of_attnpos_beyond_what_the_brief_allows(source, allowed, borrowed):
     assert rerun.borrows(source, allowed) is borrowed
+
+
+@pytest.mark.parametrize(
+    "source, by_name",
+    [
+        ("import importlib\nm = importlib.import_module('attnpos.core')", True),
+        ("from importlib import import_module", True),
+        ("import importlib.util", True),
+        ("f = __import__('attn' + 'pos.core', fromlist=['x'])", True),
+        ("import sys\ncore = sys.modules['attnpos.core']", True),
+        ("from sys import modules", True),
+        ("exec('from attnpos.core import sinusoidal')", True),
+        ("pe = eval('np.zeros(3)')", True),
+        ("import builtins\nbuiltins.__import__('attnpos')", True),
+        ("import sys\nprint(sys.version)", False),
+        ("import numpy as np\nx = np.exp(1)  # __import__ in a comment\ny = 'exec'", False),
+    ],
+)
+def test_a_module_loaded_by_a_name_built_at_run_time_is_seen(source, by_name):
+    assert rerun.imports_by_name(source) is by_name
+
+
+REFUSING = """
+import numpy as np
+def own(T):
+    if T > 8:
+        raise ValueError(f"{T} tokens, but only 8 rows")
+    return np.zeros((T, 4)) + np.zeros((8, 4))[:T]
+def numpys(T):
+    if T < 0:
+        raise ValueError("never")
+    return np.zeros((T, 4)) + np.zeros((8, 4))[:T]
+def reraised(T):
+    try:
+        return numpys(T)
+    except ValueError:
+        raise
+"""
+
+
+@pytest.mark.parametrize(
+    "function, own, said", [("own", 1, "ValueError: 10 tokens, but only 8 rows"), ("numpys", 0, "operands could not"), ("reraised", 0, "operands could not")]
+)
+def test_a_refusal_is_noted_with_the_frame_that_raised_it(function, own, said):
+    namespace: dict = {}
+    exec(compile(REFUSING, "answer.py", "exec"), namespace)
+    noted = refusal_noted(namespace[function])
+    assert noted(5).shape == (5, 4) and REFUSAL not in namespace  # an answer passes through, noting nothing
+    with pytest.raises(ValueError):
+        noted(10)
+    note = namespace[REFUSAL]
+    assert note[0] == own and said in bytes(note[1:]).decode()
+
+
+def test_a_function_is_wrapped_where_it_is_first_called():
+    source = "def add_positions(ids):\n    return ids\nx = add_positions(3)\n"
+    rewritten = rerun.substitute(source, {"add_positions": "refusal_noted(add_positions)"})
+    assert rewritten is not None
+    lines = rewritten.splitlines()
+    assert "refusal_noted(globals().get('add_positions'))" in lines[2] and lines[3] == "x = add_positions(3)"

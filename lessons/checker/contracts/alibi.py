@@ -18,13 +18,23 @@ import math
 import numpy as np
 
 from attnpos.core import alibi_bias, alibi_slopes, softmax
-from attnpos.lessons.checker.contracts.common import NUMPY_AND_SOFTMAX, Contract, Question, Rerun, Runs
+from attnpos.lessons.checker.contracts.common import (
+    IMPORTS_BY_NAME,
+    NUMPY_AND_SOFTMAX,
+    Contract,
+    Question,
+    Rerun,
+    Runs,
+    judged_on_rerun,
+    refuse_borrowing,
+    worst_entry,
+)
 from attnpos.lessons.checker.separation import Figure, Hypotheses
-from attnpos.lessons.checker.values import SAFETY, Values, count, describe, dtype_roundoff, gap, reported_rounding
+from attnpos.lessons.checker.values import SAFETY, Values, count, describe, dtype_roundoff, reported_rounding
 from attnpos.lessons.checker.verdicts import Mistake, Passed, shape_text
 
 NAMES = ("n_heads", "T", "scores", "slopes", "bias", "weights")
-CHANGED = "another number of heads"
+CHANGED = "another number of heads and two more tokens"
 # The largest n_heads and T this exercise judges (an ALiBi answer of its own size, not the checker-wide ANSWER_MAX_*).
 ALIBI_MAX_HEADS, ALIBI_MAX_T = 64, 256
 HIDDEN = -1e4  # a masked score at or below this gives a weight of exactly 0 in float32 and float64 alike
@@ -165,9 +175,11 @@ def _judge_run(values: Values) -> tuple[int, np.ndarray]:
             if np.max(np.abs(slopes - leading)) <= slope_tolerance * np.max(right) + float(np.max(reported_rounding(right))):
                 closest = 2 ** math.floor(math.log2(H))
                 raise Mistake("mismatch", "every-other", name="slopes", heads=H, closest=closest, last=H - 1, extra=H - closest, doubled=2 * closest)
-        raise Mistake("mismatch", "array", name="slopes", got=f"{gap(np.nan_to_num(slopes), right):.3g}")
+        raise Mistake("mismatch", "array", name="slopes", **worst_entry("slopes", slopes, right))
 
     bias = _array(values, "bias", (H, T, T), H)
+    if np.any(np.isnan(bias)):  # 0 * -inf: a mask made by multiplying
+        raise Mistake("mismatch", "nan-bias", name="bias", count=int(np.count_nonzero(np.isnan(bias))), total=bias.size)
     bias_tolerance = SAFETY * 4 * roundoff * (1 + float(np.max(right)) * T) * T
     kind = _bias_kind(bias, right, T, bias_tolerance)
     if kind in ("symmetric", "sign-flipped"):
@@ -190,7 +202,7 @@ def _judge_run(values: Values) -> tuple[int, np.ndarray]:
             side = "wrong-triangle" if np.all(hidden[:, j < i]) and not np.any(hidden[:, j > i]) else "hides-earlier"
             raise Mistake("mismatch", side, name="bias")
         finite = np.where(np.isfinite(bias), bias, 0.0)
-        raise Mistake("mismatch", "array", name="bias", got=f"{gap(finite, np.where(np.isfinite(alibi_bias(H, T)), alibi_bias(H, T), 0.0)):.3g}")
+        raise Mistake("mismatch", "array", name="bias", **worst_entry("bias", finite, np.where(np.isfinite(alibi_bias(H, T)), alibi_bias(H, T), 0.0)))
 
     weights = _weights(values, H, T)
     expected = softmax(scores + alibi_bias(H, T))
@@ -202,12 +214,20 @@ def _judge_run(values: Values) -> tuple[int, np.ndarray]:
         raise Mistake("after-softmax", how, name="weights")
     if not np.all(np.isfinite(weights)):
         raise Mistake("bad-type", "not-finite", name="weights")
-    raise Mistake("mismatch", "weights", name="weights", got=f"{gap(weights, expected):.3g}")
+    raise Mistake("mismatch", "weights", name="weights", **worst_entry("weights", weights, expected))
+
+
+def _split_power_of_two(slopes: np.ndarray, H: int) -> bool:
+    """Slopes for a power-of-two H given by the other branch, as if the power below H were H/2: H/2's slopes, then every other of H's."""
+    if H < 2 or H & (H - 1) or slopes.shape != (H,):
+        return False
+    geometric = [2.0 ** (-8.0 * np.arange(1, n + 1) / n) for n in (H // 2, H)]
+    split = np.concatenate([geometric[0], geometric[1][0::2][: H // 2]])
+    return bool(np.allclose(slopes.astype(np.float64), split, rtol=1e-6, atol=0.0))
 
 
 def judge(runs: Runs) -> Passed:
-    if runs.says(NUMPY_AND_SOFTMAX):
-        raise Mistake("mismatch", "borrowed", name="slopes")
+    refuse_borrowing(runs, NUMPY_AND_SOFTMAX, "slopes")
     try:
         H, slopes = _judge_run(runs.first)
     except Mistake as mistake:
@@ -223,7 +243,13 @@ def judge(runs: Runs) -> Passed:
     for name in ("slopes", "bias", "weights"):
         if second[name].shape == runs.first[name].shape and np.array_equal(second[name], runs.first[name]):
             raise Mistake("mismatch", "typed", name=name)
-    _judge_run(second)
+    try:
+        judged_on_rerun(lambda: _judge_run(second), CHANGED)
+    except Mistake as mistake:
+        rerun_heads = count(second, "n_heads", 1, ALIBI_MAX_HEADS)
+        if mistake.fields.get("name") == "slopes" and _split_power_of_two(second["slopes"], rerun_heads):  # right for the learner's count only
+            raise Mistake("mismatch", "power-split", name="slopes", heads=rerun_heads, half=rerun_heads // 2, own=H, changed=CHANGED) from None
+        raise
     return Passed("shortcut" if shortcut else "")
 
 
@@ -298,12 +324,12 @@ def _renormalised(late: np.ndarray) -> np.ndarray:
 
 ALIBI = Contract(
     names=NAMES,
-    reruns=(Rerun({"n_heads": "other_head_count(n_heads)"}, CHANGED),),
+    reruns=(Rerun({"n_heads": "other_head_count(n_heads)", "T": "longer(T)"}, CHANGED),),
     judge=judge,
     diagnoses=("bad-value", "heads-from-zero", "naive-slopes", "symmetric", "sign-flipped", "mask-forgotten", "after-softmax", "mismatch"),
     hypotheses=hypotheses,
     typed=("slopes", "bias", "weights"),
-    questions=(SLOPES_TYPED, NUMPY_AND_SOFTMAX),
+    questions=(SLOPES_TYPED, NUMPY_AND_SOFTMAX, IMPORTS_BY_NAME),
     described={
         "heads-from-zero": "heads counted from 0",
         "naive-slopes": "the power-of-two formula for any head count",

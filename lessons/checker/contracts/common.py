@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 import numpy as np
 
 from attnpos.lessons.checker.separation import Hypotheses
 from attnpos.lessons.checker.values import Precision, Values
-from attnpos.lessons.checker.verdicts import INDISTINCT, RUN_DIAGNOSES, Mistake, Passed, figure_pair
+from attnpos.lessons.checker.verdicts import INDISTINCT, RUN_DIAGNOSES, Mistake, Passed, figure_pair, shape_text
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -40,6 +43,7 @@ class Question:
 # What an answer may take from attnpos: the exercises that teach a computation ask for it written, not borrowed.
 NUMPY_ONLY = Question("borrows", ((),))  # anything of attnpos borrowed
 NUMPY_AND_SOFTMAX = Question("borrows", (("softmax",),))  # anything but the softmax the starter imports
+IMPORTS_BY_NAME = Question("imports_by_name", ())  # importlib, __import__, sys.modules, exec: a name no question can follow
 
 
 @dataclass(frozen=True)
@@ -72,6 +76,14 @@ class Runs:
         return [self.first, *(values for values in self.reruns if values is not None)]
 
 
+def refuse_borrowing(runs: Runs, allowed: Question, name: str) -> None:
+    """The brief's rule on imports: NumPy (and the starter's softmax, ``allowed`` says) only, each by a plain import."""
+    if runs.says(allowed):
+        raise Mistake("mismatch", "borrowed", name=name)
+    if runs.says(IMPORTS_BY_NAME):
+        raise Mistake("mismatch", "imports-by-name", name=name)
+
+
 @dataclass(frozen=True)
 class Contract:
     """The names an exercise's answer must define, its rerun, its judge, and every diagnosis it can give.
@@ -91,11 +103,15 @@ class Contract:
     hypotheses: Callable[[Values], Hypotheses]
     typed: tuple[str, ...]  # the reported names a typed-in value could stand for
     told_by_source: dict[frozenset[str], str] = field(default_factory=dict)  # pair -> how the judge tells them apart instead
-    # Hypotheses the substitutions separate on the starter's arrays but not on every learner's: a signed max equals
-    # the max of |…| whenever the largest entry is positive. Named when the arrays show them; no `indistinct` for them.
+    # Hypotheses the substitutions separate on the starter's arrays but not on every learner's, and that a pass is not
+    # held to: a signed max equals the max of |…| whenever the largest entry is positive (named when the arrays show
+    # it); a stale copy of constant-offset's perm is the right gap of the learner's own shuffle. No `indistinct` for them.
     seen_only: frozenset[str] = frozenset()
     described: dict[str, str] = field(default_factory=dict)  # hypothesis -> the mistake in the learner's words, for `indistinct`
     questions: tuple[Question, ...] = ()  # what the judge asks of the source (Runs.says)
+    # Names a rerun's substitutes set in the script (substitutes.REFUSAL), read back from every run like the names but
+    # never asked of the learner: what a run saw that no array of the answer holds.
+    probes: tuple[str, ...] = ()
 
     @property
     def changed(self) -> str:
@@ -118,6 +134,43 @@ def matching(figure: float, hypotheses: dict[str, float], precision: Precision, 
         if precision.agrees(figure, value, tolerance):
             return cause
     return None
+
+
+def worst_entry(name: str, got: np.ndarray, expected: np.ndarray) -> dict[str, str]:
+    """Where ``got`` is furthest from what the arrays give, in words: ``got`` the difference, ``worst`` the entry.
+
+    "x[0, 2, 1] is 0.5123 where they give 0.4621": the learner's own value
+    beside the right one, so a message says what their array holds. Infinite
+    or NaN entries count as furthest.
+    """
+    got, expected = np.asarray(got, dtype=np.float64), np.asarray(expected, dtype=np.float64)
+    if got.shape != expected.shape:
+        return {"got": "(another shape)", "worst": f"`{name}` has shape {shape_text(got.shape)} where they give {shape_text(expected.shape)}"}
+    difference = np.nan_to_num(np.abs(got - expected), nan=np.inf)
+    index = np.unravel_index(int(np.argmax(difference)), difference.shape)
+    at = "[" + ", ".join(str(int(i)) for i in index) + "]" if index else ""
+    largest = float(difference[index]) if np.isfinite(difference[index]) else float(np.max(difference, initial=0.0))
+    return {"got": f"{largest:.3g}", "worst": f"{name}{at} is {got[index]:.4g} where they give {expected[index]:.4g}"}
+
+
+def judged_on_rerun(judge: Callable[[], T], changed: str) -> T:
+    """``judge()`` on a rerun's values; a mistake it finds says whose arrays its figures come from (``{whose}``)."""
+    try:
+        return judge()
+    except Mistake as mistake:
+        fields = {"whose": f"the arrays of the checker's rerun ({changed})", **mistake.fields}
+        raise Mistake(mistake.diagnosis, mistake.cause, **fields) from None
+
+
+def sized_for_the_first_run(judge: Callable[[], T], changed: str) -> T:
+    """``judge()`` on a rerun whose inputs changed size: an array still of the first run's shape was sized by numbers typed in."""
+    try:
+        return judge()
+    except Mistake as mistake:
+        if mistake.diagnosis == "bad-shape" and {"name", "shape", "wanted"} <= set(mistake.fields):
+            fields = {key: mistake.fields[key] for key in ("name", "shape", "wanted")}
+            raise Mistake("mismatch", "unrelated-shape", **fields, changed=changed) from None
+        raise
 
 
 def figure_mistake(diagnosis: str, cause: str, name: str, expected: float, got: float, rerun: bool = False) -> Mistake:

@@ -180,7 +180,10 @@ CONSTANT_OFFSET = Contract(
     hypotheses=hypotheses,
     typed=("max_diff",),
     questions=(MOVED_WITH_TOKENS, TYPED, REACHES_ATTENTION),
-    seen_only=frozenset({"signed"}),
+    # stale-perm: the gap computed with the learner's own shuffle rather than the rerun's. Under a varying offset the
+    # two gaps meet wherever the largest entry sits in a slot both shuffles fill alike (1 float32 answer in 80, found
+    # by tests/checker/test_checker.py's property); it followed pos, and any shuffle is a right one to compare by.
+    seen_only=frozenset({"signed", "stale-perm"}),
     described={
         "after": "pos added after attention",
         "unreordered": "the original run left unreordered",

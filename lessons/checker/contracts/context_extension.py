@@ -14,13 +14,22 @@ import numpy as np
 
 from attnpos.core import rope_inv_freq
 from attnpos.core.extension import ntk_base, pi_inv_freq
-from attnpos.lessons.checker.contracts.common import NUMPY_ONLY, Contract, Rerun, Runs
+from attnpos.lessons.checker.contracts.common import (
+    IMPORTS_BY_NAME,
+    NUMPY_ONLY,
+    Contract,
+    Rerun,
+    Runs,
+    judged_on_rerun,
+    refuse_borrowing,
+    sized_for_the_first_run,
+)
 from attnpos.lessons.checker.separation import Figure, Hypotheses
 from attnpos.lessons.checker.values import SAFETY, Values, count, describe, dtype_roundoff, real_array, reported_rounding, scalar
 from attnpos.lessons.checker.verdicts import Mistake, Passed, figure_pair, shape_text
 
 NAMES = ("hs", "rope_theta", "factor", "inv_freq", "inv_freq_pi", "base_ntk", "inv_freq_ntk")
-CHANGED = "another `factor`"
+CHANGED = "another `factor` and a head half as wide (`hs`)"
 MAX_WIDTH = 4096
 
 
@@ -34,7 +43,7 @@ def _above_one(values: Values, name: str) -> float:
 def _frequencies(values: Values, name: str, hs: int) -> np.ndarray:
     array = real_array(values, name)
     if array.shape != (hs // 2,):
-        raise Mistake("bad-shape", "pairs", name=name, shape=shape_text(array.shape), hs=hs, pairs=hs // 2)
+        raise Mistake("bad-shape", "pairs", name=name, shape=shape_text(array.shape), hs=hs, pairs=hs // 2, wanted=shape_text((hs // 2,)))
     return array
 
 
@@ -118,8 +127,7 @@ def _judge_run(values: Values) -> None:
 
 
 def judge(runs: Runs) -> Passed:
-    if runs.says(NUMPY_ONLY):
-        raise Mistake("mismatch", "borrowed", name="inv_freq_pi")
+    refuse_borrowing(runs, NUMPY_ONLY, "inv_freq_pi")
     _judge_run(runs.first)
     second = runs.second(CHANGED)
     if scalar(second, "factor") == scalar(runs.first, "factor"):
@@ -127,7 +135,7 @@ def judge(runs: Runs) -> Passed:
     for name in ("inv_freq_pi", "base_ntk", "inv_freq_ntk"):
         if np.array_equal(second[name], runs.first[name]):
             raise Mistake("mismatch", "typed", name=name)
-    _judge_run(second)
+    sized_for_the_first_run(lambda: judged_on_rerun(lambda: _judge_run(second), CHANGED), CHANGED)
     return Passed()
 
 
@@ -158,12 +166,12 @@ def hypotheses(values: Values) -> Hypotheses:
 
 CONTEXT_EXTENSION = Contract(
     names=NAMES,
-    reruns=(Rerun({"factor": "other_factor(factor)"}, CHANGED),),
+    reruns=(Rerun({"factor": "other_factor(factor)", "hs": "narrower(hs)"}, CHANGED),),
     judge=judge,
     diagnoses=("bad-value", "wrong-way", "wrong-exponent", "uniform-ntk", "pi-on-base", "mismatch"),
     hypotheses=hypotheses,
     typed=("inv_freq_pi", "base_ntk", "inv_freq_ntk"),
-    questions=(NUMPY_ONLY,),
+    questions=(NUMPY_ONLY, IMPORTS_BY_NAME),
     described={
         "wrong-way/pi": "frequencies multiplied by the factor",
         "pi-on-base": "the base multiplied by the factor",

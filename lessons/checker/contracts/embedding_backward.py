@@ -12,10 +12,19 @@ from __future__ import annotations
 
 import numpy as np
 
-from attnpos.lessons.checker.contracts.common import NUMPY_ONLY, Contract, Question, Rerun, Runs
+from attnpos.lessons.checker.contracts.common import (
+    IMPORTS_BY_NAME,
+    NUMPY_ONLY,
+    Contract,
+    Question,
+    Rerun,
+    Runs,
+    refuse_borrowing,
+    sized_for_the_first_run,
+    worst_entry,
+)
 from attnpos.lessons.checker.contracts.table_reading import (
     close,
-    off_by,
     read_ids,
     read_shaped,
     read_table,
@@ -28,7 +37,7 @@ from attnpos.lessons.checker.verdicts import Mistake, Passed, shape_text
 NAMES = ("wte", "ids", "grad_out", "out", "grad_wte")
 BORROWS = NUMPY_ONLY
 BUFFERED = Question("augments_subscript", ("grad_wte",))  # `grad[ids] += g` rather than an assignment
-CHANGED = "`ids` replaced by other ids (other repeats) and `grad_out` by other gradients"
+CHANGED = "`ids` replaced by other ids (other repeats, one token longer) and `grad_out` by other gradients to match"
 
 
 def scatter(ids: np.ndarray, grad_out: np.ndarray, rows: int) -> np.ndarray:
@@ -57,6 +66,10 @@ def mistaken_gradients(ids: np.ndarray, grad_out: np.ndarray, rows: int) -> dict
         for b in range(batch.shape[0]):
             per_sentence += last_write_wins(batch[b], g[b], rows)
         found["per-sequence"] = per_sentence
+        per_position = np.zeros((rows, g.shape[-1]))
+        for t in range(batch.shape[1]):  # grad[ids[:, t]] += g[:, t]: buffered across the sentences at one position
+            per_position += last_write_wins(batch[:, t], g[:, t], rows)
+        found["per-position"] = per_position
         found["first"] = scatter(batch[0], g[0], rows)
         found["last"] = scatter(batch[-1], g[-1], rows)
     if positions.max() < rows:
@@ -85,8 +98,8 @@ def _judge_run(values: Values, runs: Runs, first: Values | None = None) -> Passe
             raise Mistake("by-position", name="out")
     out = read_shaped(values, "out", expected_out.shape)
     if not close(out, expected_out, tolerance(roundoff, 1, float(np.max(np.abs(wte))))):
-        _unfollowed(values, first, "out")
-        raise Mistake("mismatch", name="out", got=off_by(out, expected_out))
+        _unfollowed(values, first, "out", expected_out)
+        raise Mistake("mismatch", name="out", **worst_entry("out", out, expected_out))
 
     grad = real_array(values, "grad_wte")
     if grad.shape == (C, V) and V != C:
@@ -109,6 +122,12 @@ def _judge_run(values: Values, runs: Runs, first: Values | None = None) -> Passe
         raise Mistake("buffered-add" if runs.says(BUFFERED) else "overwritten", name="grad_wte", row=row, count=count, in_ids=in_ids)
     if cause == "per-sequence":
         raise Mistake("buffered-add", "per-sequence", name="grad_wte", row=row, count=count, in_ids=in_ids)
+    if cause == "per-position":
+        batch = ids.reshape(-1, ids.shape[-1])
+        t = next(t for t in range(batch.shape[1]) if len(set(batch[:, t].tolist())) < batch.shape[0])  # a column with a repeat
+        column = batch[:, t]
+        shared = int(next(v for v in column if np.count_nonzero(column == v) > 1))
+        raise Mistake("buffered-add", "per-position", name="grad_wte", row=shared, count=int(np.count_nonzero(column == shared)), position=t, in_ids=in_ids)
     if cause in ("first", "last"):
         raise Mistake("first-sequence-only", cause, name="grad_wte", sentence=0 if cause == "first" else ids.shape[0] - 1)
     if cause == "position":
@@ -117,27 +136,26 @@ def _judge_run(values: Values, runs: Runs, first: Values | None = None) -> Passe
         raise Mistake("mismatch", "mean", name="grad_wte")
     if cause == "batch-mean":
         raise Mistake("batch-not-summed", "mean", name="grad_wte")
-    _unfollowed(values, first, "grad_wte")
-    raise Mistake("mismatch", name="grad_wte", got=off_by(grad, right))
+    _unfollowed(values, first, "grad_wte", right)
+    raise Mistake("mismatch", name="grad_wte", **worst_entry("grad_wte", grad, right))
 
 
-def _unfollowed(values: Values, first: Values | None, name: str) -> None:
-    """On the rerun: a value that did not change with the ids was typed in (or computed from something else)."""
+def _unfollowed(values: Values, first: Values | None, name: str, expected: np.ndarray) -> None:
+    """On the rerun: a value that did not change with the ids was typed in; one that changed otherwise, computed from something else."""
     if first is None:
         return
     if values[name].shape == first[name].shape and np.array_equal(values[name], first[name]):
         raise Mistake("mismatch", "typed", name=name)
-    raise Mistake("mismatch", "unrelated", name=name, got="(another shape)" if values[name].shape != first[name].shape else "more than rounding")
+    raise Mistake("mismatch", "unrelated", name=name, **worst_entry(name, values[name], expected))
 
 
 def judge(runs: Runs) -> Passed:
-    if runs.says(BORROWS):
-        raise Mistake("mismatch", "borrowed", name="grad_wte")
+    refuse_borrowing(runs, BORROWS, "grad_wte")
     _judge_run(runs.first, runs)
     rerun = runs.second(CHANGED)
     if np.array_equal(rerun["ids"], runs.first["ids"]):
         raise Mistake("rerun-failed", "set-again", changed=CHANGED, failure="the script sets `ids` again after the checker changed it", reset="ids")
-    return _judge_run(rerun, runs, runs.first)
+    return sized_for_the_first_run(lambda: _judge_run(rerun, runs, runs.first), CHANGED)
 
 
 def hypotheses(values: Values) -> Hypotheses:
@@ -161,15 +179,16 @@ def hypotheses(values: Values) -> Hypotheses:
 
 EMBEDDING_BACKWARD = Contract(
     names=NAMES,
-    reruns=(Rerun({"ids": "other_ids(ids, wte)", "grad_out": "redrawn(grad_out)"}, CHANGED),),
+    reruns=(Rerun({"ids": "longer_ids(ids, wte)", "grad_out": "redrawn_for(grad_out, ids)"}, CHANGED),),
     judge=judge,
     diagnoses=("by-position", "transposed", "buffered-add", "overwritten", "first-sequence-only", "batch-not-summed", "mismatch"),
     hypotheses=hypotheses,
     typed=("out", "grad_wte"),
-    questions=(BORROWS, BUFFERED),
+    questions=(BORROWS, BUFFERED, IMPORTS_BY_NAME),
     described={
         "last-write": "a buffered or overwriting scatter (one gradient per id)",
         "per-sequence": "a scatter buffered within each sentence",
+        "per-position": "a scatter buffered across the sentences at each position",
         "first": "the first sentence only",
         "last": "the last sentence only",
         "position": "rows looked up by position",
@@ -177,7 +196,5 @@ EMBEDDING_BACKWARD = Contract(
         "batch-mean": "the gradient divided by the batch size",
         "typed-out": "an out typed in",
         "typed-grad_wte": "a grad_wte typed in",
-        "stale-ids": "figures from a copy of ids made before the checker changed it",
-        "stale-grad_out": "figures from a copy of grad_out made before the checker changed it",
     },
 )

@@ -23,6 +23,7 @@ from attnpos.lessons.checker.contracts.common import (
     figure_mistake,
     first_reading,
     matching,
+    worst_entry,
 )
 from attnpos.lessons.checker.separation import Hypotheses, inverse_mistakes
 from attnpos.lessons.checker.values import Values, dtype_roundoff, gap, head_precision, read_head, read_output, read_perm, scalar
@@ -79,7 +80,7 @@ def _judge_run(values: Values, first_figure: float | None) -> Passed:
 
 def _array_mistake(name: str, got: np.ndarray, expected: np.ndarray, first_figure: float | None) -> Mistake:
     cause = "array" if first_figure is None else "unrelated-array"
-    return Mistake("mismatch", cause, name=name, got=f"{gap(got, expected):.3g}")
+    return Mistake("mismatch", cause, name=name, **worst_entry(name, got, expected))
 
 
 def judge(runs: Runs) -> Passed:

@@ -7,25 +7,42 @@ to one sequence) gives arrays of its own, and numbers typed in do not change.
 ``too_long`` is what ``add_positions`` returned for max_len + 2 tokens:
 empty when it refused, as it must, with a ``raise`` of the script's own (a
 ``wpe[:T]`` that fails to broadcast is NumPy refusing, not a length check).
+The first rerun also wraps ``add_positions`` to note which raise refused and
+what it said: one of the script's own, whose message speaks of the length
+(a ``raise`` that never runs, or one that says only "bad input", does not).
 The second rerun gives it exactly max_len tokens, which it must answer: a
 check written ``T >= max_len`` refuses them.
 """
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
-from attnpos.lessons.checker.contracts.common import NUMPY_ONLY, Contract, Question, Rerun, Runs
-from attnpos.lessons.checker.contracts.table_reading import close, off_by, read_ids, read_shaped, read_table, tolerance
+from attnpos.lessons.checker.contracts.common import (
+    IMPORTS_BY_NAME,
+    NUMPY_ONLY,
+    Contract,
+    Question,
+    Rerun,
+    Runs,
+    refuse_borrowing,
+    sized_for_the_first_run,
+    worst_entry,
+)
+from attnpos.lessons.checker.contracts.table_reading import close, read_ids, read_shaped, read_table, tolerance
 from attnpos.lessons.checker.separation import Hypotheses
+from attnpos.lessons.checker.substitutes import REFUSAL
 from attnpos.lessons.checker.values import Values, dtype_roundoff, real_array
 from attnpos.lessons.checker.verdicts import Mistake, Passed, shape_text
+from attnpos.lessons.sandbox import printable
 
 NAMES = ("wte", "wpe", "ids", "grad_out", "x", "grad_wpe", "long_ids", "too_long")
 BORROWS = NUMPY_ONLY
 TRIES_LONG = Question("calls_with", ("long_ids",))  # add_positions(long_ids, …) was at least called
 RAISES = Question("raises", ())  # a refusal of the script's own, not NumPy's broadcast or index error
-CHANGED = "`ids` replaced by other ids and `grad_out` by other gradients"
+CHANGED = "`ids` replaced by other ids (one token longer, or shorter at the table's end) and `grad_out` by other gradients to match"
 FULL_LENGTH = "`long_ids` cut to exactly max_len tokens, as many as wpe has rows"
 
 
@@ -50,7 +67,7 @@ def _forward(values: Values, first: Values | None) -> tuple[np.ndarray, np.ndarr
         raise Mistake("by-token-id", name="x")
     if T < max_len and close(x, tokens + wpe[1 : T + 1], tol):
         raise Mistake("off-by-one", name="x")
-    raise Mistake("mismatch", "unrelated" if first is not None else "", name="x", got=off_by(x, tokens + wpe[:T]))
+    raise Mistake("mismatch", "unrelated" if first is not None else "", name="x", **worst_entry("x", x, tokens + wpe[:T]))
 
 
 def _refused(values: Values, runs: Runs, wte: np.ndarray, wpe: np.ndarray, roundoff: float) -> None:
@@ -117,7 +134,7 @@ def _backward(values: Values, wpe: np.ndarray, ids: np.ndarray, roundoff: float,
         rows = np.flatnonzero(np.any(np.abs(grad[T:]) > tol, axis=1)) + T
         shown = f"{rows[0]} … {rows[-1]}" if len(rows) > 1 else str(rows[0])
         raise Mistake("every-row", name="grad_wpe", rows=shown, tokens=T, last=T - 1)
-    raise Mistake("mismatch", "unrelated" if first is not None else "", name="grad_wpe", got=off_by(grad, right))
+    raise Mistake("mismatch", "unrelated" if first is not None else "", name="grad_wpe", **worst_entry("grad_wpe", grad, right))
 
 
 def _judge_run(values: Values, runs: Runs, first: Values | None = None) -> Passed:
@@ -137,23 +154,48 @@ def _full_length(values: Values) -> None:
             "rerun-failed", "set-again", changed=FULL_LENGTH, failure="the script sets `long_ids` again after the checker changed it", reset="long_ids"
         )
     too_long = values["too_long"]
+    note = values.get(REFUSAL)
+    if too_long.size == 0 and note is not None and note.size and not note[0]:  # NumPy refused them, not a check: a size typed in
+        said = printable(bytes(np.asarray(note[1:], dtype=np.uint8)).decode("utf-8", "replace")).strip()
+        raise Mistake("mismatch", "full-length-failed", name="too_long", max_len=max_len, said=said, changed=FULL_LENGTH)
     if too_long.size == 0:
         raise Mistake("length-check", "refuses-max-len", name="too_long", max_len=max_len, changed=FULL_LENGTH)
     got = real_array(values, "too_long")
     right = wte[long_ids] + wpe
     roundoff = dtype_roundoff(values, NAMES)
     if not close(got, right, tolerance(roundoff, 2, float(np.max(np.abs(wte))) + float(np.max(np.abs(wpe))))):
-        raise Mistake("mismatch", "full-length", name="too_long", max_len=max_len, got=off_by(got, right), changed=FULL_LENGTH)
+        raise Mistake("mismatch", "full-length", name="too_long", max_len=max_len, **worst_entry("too_long", got, right), changed=FULL_LENGTH)
+
+
+# What a refusal's message (or its error's type) says when it speaks of the sequence's length, generously: "10 tokens,
+# but the position table has only 8 rows", "T=10 > max_len=8", "SequenceTooLong". Asked only of a `raise` of the
+# script's own, so NumPy's "could not be broadcast" and "out of bounds" never come here.
+SPEAKS_OF_LENGTH = re.compile(
+    r"long|length|\blen\b|max|exceed|larg|great|big|more than|beyond|past|limit|too many|row|token|position|size|context|block|table|fit|only|range|bound|>",
+    re.IGNORECASE,
+)
+
+
+def _refusal(values: Values) -> None:
+    """The rerun's note of what refused long_ids (substitutes.refusal_noted): a `raise` of the script's own, saying why."""
+    note = values.get(REFUSAL)
+    if note is None or note.size == 0 or values["too_long"].size:
+        return  # add_positions refused nothing (what too_long holds was judged), or the note was never made
+    said = printable(bytes(np.asarray(note[1:], dtype=np.uint8)).decode("utf-8", "replace")).strip()
+    if not note[0]:
+        raise Mistake("length-check", "not-own", name="too_long", said=said)
+    if not SPEAKS_OF_LENGTH.search(said):
+        raise Mistake("length-check", "unsaid", name="too_long", said=said, max_len=values["wpe"].shape[0])
 
 
 def judge(runs: Runs) -> Passed:
-    if runs.says(BORROWS):
-        raise Mistake("mismatch", "borrowed", name="grad_wpe")
+    refuse_borrowing(runs, BORROWS, "grad_wpe")
     _judge_run(runs.first, runs)
     rerun = runs.second(CHANGED)
     if np.array_equal(rerun["ids"], runs.first["ids"]):
         raise Mistake("rerun-failed", "set-again", changed=CHANGED, failure="the script sets `ids` again after the checker changed it", reset="ids")
-    passed = _judge_run(rerun, runs, runs.first)
+    passed = sized_for_the_first_run(lambda: _judge_run(rerun, runs, runs.first), CHANGED)
+    _refusal(rerun)
     _full_length(runs.second(FULL_LENGTH))
     return passed
 
@@ -207,20 +249,19 @@ def hypotheses(values: Values) -> Hypotheses:
 LEARNED_POSITIONS = Contract(
     names=NAMES,
     reruns=(
-        Rerun({"ids": "other_ids(ids, wte)", "grad_out": "redrawn(grad_out)"}, CHANGED),
-        Rerun({"long_ids": "table_length_ids(long_ids, wpe)"}, FULL_LENGTH),
+        # add_positions wrapped too, to note what refused the long sequence: its own raise, or NumPy's error
+        Rerun(
+            {"ids": "longer_ids(ids, wte, wpe)", "grad_out": "redrawn_for(grad_out, ids)", "add_positions": "refusal_noted(add_positions)"},
+            CHANGED,
+        ),
+        Rerun({"long_ids": "table_length_ids(long_ids, wpe)", "add_positions": "refusal_noted(add_positions)"}, FULL_LENGTH),
     ),
     judge=judge,
     diagnoses=("by-token-id", "wraps-around", "length-check", "every-row", "batch-not-summed", "off-by-one", "mismatch"),
     hypotheses=hypotheses,
     typed=("x", "grad_wpe"),
-    questions=(BORROWS, TRIES_LONG, RAISES),
-    # x does not depend on grad_out, nor grad_wpe on ids: a value typed in and one from a stale copy are the same
-    # figures, and the same mistake to tell (it did not follow the rerun: mismatch/typed).
-    told_by_source={
-        frozenset({"typed-x", "stale-ids"}): "one verdict for both: x did not follow the rerun's ids",
-        frozenset({"typed-grad_wpe", "stale-grad_out"}): "one verdict for both: grad_wpe did not follow the rerun's grad_out",
-    },
+    questions=(BORROWS, TRIES_LONG, RAISES, IMPORTS_BY_NAME),
+    probes=(REFUSAL,),
     described={
         "by-token-id": "the table indexed by token id",
         "mean": "the batch averaged",
@@ -232,8 +273,6 @@ LEARNED_POSITIONS = Contract(
         "off-by-one": "positions from 1",
         "typed-x": "an x typed in",
         "typed-grad_wpe": "a grad_wpe typed in",
-        "stale-ids": "figures from a copy of ids made before the checker changed it",
-        "stale-grad_out": "figures from a copy of grad_out made before the checker changed it",
         "stale-long_ids": "too_long from a copy of long_ids made before the checker changed it",
     },
 )

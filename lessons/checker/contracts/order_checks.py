@@ -22,6 +22,7 @@ from attnpos.lessons.checker.contracts.common import (
     first_reading,
     follows_scaling,
     matching,
+    worst_entry,
 )
 from attnpos.lessons.checker.separation import Hypotheses, indistinct, inverse_mistakes
 from attnpos.lessons.checker.substitutes import VALUE_SCALE
@@ -157,7 +158,7 @@ def _array_mistake(name: str, got: np.ndarray, expected: np.ndarray, rerun_run: 
         "mismatch",
         "unrelated-array" if rerun_run else "array",
         name=name,
-        got=f"{gap(got, expected):.3g}",
+        **worst_entry(name, got, expected),
         size=f"{np.max(np.abs(expected)):.3g}",
     )
 

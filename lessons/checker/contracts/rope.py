@@ -16,7 +16,17 @@ from dataclasses import dataclass
 import numpy as np
 
 from attnpos.core import attend, rope_inv_freq, rope_rotate
-from attnpos.lessons.checker.contracts.common import NUMPY_AND_SOFTMAX, Contract, Rerun, Runs, close
+from attnpos.lessons.checker.contracts.common import (
+    IMPORTS_BY_NAME,
+    NUMPY_AND_SOFTMAX,
+    Contract,
+    Rerun,
+    Runs,
+    close,
+    judged_on_rerun,
+    refuse_borrowing,
+    worst_entry,
+)
 from attnpos.lessons.checker.separation import Figure, Hypotheses
 from attnpos.lessons.checker.substitutes import POSITION_SHIFT as SHIFT
 from attnpos.lessons.checker.values import SAFETY, Values, dtype_roundoff, gap, read_head, read_output, real_array
@@ -149,7 +159,7 @@ def _judge_rotation(a: Answer) -> tuple[np.ndarray, np.ndarray]:
             raise Mistake("off-by-one", kind.split("/")[1], name=name, which=which)
         if kind in ("one-angle", "unrotated"):
             raise Mistake(kind if kind == "one-angle" else "mismatch", "" if kind == "one-angle" else "unrotated", name=name)
-        raise Mistake("mismatch", "array", name=name, got=f"{gap(got, rotated(a.X @ W, a.positions)):.3g}")
+        raise Mistake("mismatch", "array", name=name, **worst_entry(name, got, rotated(a.X @ W, a.positions)))
     return rotated(a.X @ a.Wq, a.positions), rotated(a.X @ a.Wk, a.positions)
 
 
@@ -166,7 +176,7 @@ def _judge_run(a: Answer) -> None:
         raise Mistake("rotated-v", name="out", shift=f"{shift:.3g}")
     if close(a.out, attend(q, k, v, causal=True).out, a.out_tolerance):
         raise Mistake("mismatch", "causal", name="out")
-    raise Mistake("mismatch", "array", name="out", got=f"{gap(a.out, right):.3g}")
+    raise Mistake("mismatch", "array", name="out", **worst_entry("out", a.out, right))
 
 
 def _positions_used(got: np.ndarray, projected: np.ndarray, tolerance: float) -> str:
@@ -179,8 +189,7 @@ def _positions_used(got: np.ndarray, projected: np.ndarray, tolerance: float) ->
 
 
 def judge(runs: Runs) -> Passed:
-    if runs.says(NUMPY_AND_SOFTMAX):
-        raise Mistake("mismatch", "borrowed", name="q")
+    refuse_borrowing(runs, NUMPY_AND_SOFTMAX, "q")
     first = _read(runs.first)
     _judge_run(first)
     second = _read(runs.second(CHANGED))
@@ -196,7 +205,7 @@ def judge(runs: Runs) -> Passed:
             raise Mistake("mismatch", "positions-ignored", name=name, used=_positions_used(got, second.X @ W, tolerance))
         if np.array_equal(got, before):
             raise Mistake("mismatch", "typed", name=name)
-    _judge_run(second)
+    judged_on_rerun(lambda: _judge_run(second), CHANGED)
     return Passed()
 
 
@@ -233,7 +242,7 @@ ROPE = Contract(
     judge=judge,
     diagnoses=("rotated-v", "rotated-x", "one-angle", "opposite-sign", "other-layout", "off-by-one", "mismatch"),
     hypotheses=hypotheses,
-    questions=(NUMPY_AND_SOFTMAX,),
+    questions=(NUMPY_AND_SOFTMAX, IMPORTS_BY_NAME),
     typed=("q", "k"),  # a right out is the same after the shift: it cannot be told from a typed one, and is judged from q and k
     described={
         "rotated-v": "v rotated too",

@@ -13,14 +13,25 @@ from __future__ import annotations
 import numpy as np
 
 from attnpos.core.sinusoidal_encoding import BASE, shift_error, shift_matrix
-from attnpos.lessons.checker.contracts.common import NUMPY_ONLY, Contract, Rerun, Runs, figure_mistake
-from attnpos.lessons.checker.contracts.table_reading import close, off_by, read_shaped, read_whole, rounding
+from attnpos.lessons.checker.contracts.common import (
+    IMPORTS_BY_NAME,
+    NUMPY_ONLY,
+    Contract,
+    Rerun,
+    Runs,
+    figure_mistake,
+    judged_on_rerun,
+    refuse_borrowing,
+    sized_for_the_first_run,
+    worst_entry,
+)
+from attnpos.lessons.checker.contracts.table_reading import close, read_shaped, read_whole, rounding
 from attnpos.lessons.checker.separation import Figure, Hypotheses
 from attnpos.lessons.checker.values import Values, dtype_roundoff, reported_rounding, scalar
 from attnpos.lessons.checker.verdicts import Mistake, Passed
 
 NAMES = ("T", "C", "k", "pe", "M", "shift_error")
-CHANGED = "`C` four channels wider and `k` two positions longer"
+CHANGED = "`T` two positions longer, `C` four channels wider and `k` two positions longer"
 BORROWS = NUMPY_ONLY
 MAX_POSITIONS, MAX_CHANNELS = 4096, 1024
 
@@ -83,7 +94,7 @@ def _judge_run(values: Values, first: Values | None = None) -> Passed:
                 # the slowest pair's speed, 10000^((C − 2)/C) radians a step once the sign is lost: a figure of the learner's C
                 slowest = BASE ** ((C - 2) / C)
                 raise Mistake(diagnosis, detail, name="pe", C=C, slowest=f"{slowest:,.4g}", pair=C // 2 - 1)
-        raise Mistake("mismatch", name="pe", got=off_by(pe, candidates["right"]))
+        raise Mistake("mismatch", name="pe", **worst_entry("pe", pe, candidates["right"]))
     M = read_shaped(values, "M", (C, C))
     expected_M = shift_matrix(k, C)
     m_tol = rounding(roundoff, 1 + k)
@@ -91,7 +102,7 @@ def _judge_run(values: Values, first: Values | None = None) -> Passed:
         _unfollowed(values, first, "M")
         if close(M, expected_M.T, m_tol):
             raise Mistake("mismatch", "rotation-transposed", name="M")
-        raise Mistake("mismatch", name="M", got=off_by(M, expected_M))
+        raise Mistake("mismatch", name="M", **worst_entry("M", M, expected_M))
     figure = scalar(values, "shift_error")
     honest = shift_error(pe, M, k)
     noise = rounding(roundoff, C * (1 + T))
@@ -106,13 +117,17 @@ def _unfollowed(values: Values, first: Values | None, name: str) -> None:
 
 
 def judge(runs: Runs) -> Passed:
-    if runs.says(BORROWS):
-        raise Mistake("mismatch", "borrowed", name="pe")
+    refuse_borrowing(runs, BORROWS, "pe")
     _judge_run(runs.first)
     rerun = runs.second(CHANGED)
     if np.array_equal(rerun["C"], runs.first["C"]):
         raise Mistake("rerun-failed", "set-again", changed=CHANGED, failure="the script sets `C` again after the checker changed it", reset="C")
-    return _judge_run(rerun, runs.first)
+    try:
+        return sized_for_the_first_run(lambda: judged_on_rerun(lambda: _judge_run(rerun, runs.first), CHANGED), CHANGED)
+    except Mistake as mistake:
+        if (mistake.diagnosis, mistake.cause) == ("mismatch", ""):  # right on the learner's own sizes, wrong on the rerun's: a size typed in
+            raise Mistake("mismatch", "unrelated", **{**mistake.fields, "changed": CHANGED}) from None
+        raise
 
 
 def hypotheses(values: Values) -> Hypotheses:
@@ -138,12 +153,12 @@ def hypotheses(values: Values) -> Hypotheses:
 
 SINUSOIDAL_TABLE = Contract(
     names=NAMES,
-    reruns=(Rerun({"C": "wider(C)", "k": "farther(k, T)"}, CHANGED),),
+    reruns=(Rerun({"T": "longer(T)", "C": "wider(C)", "k": "farther(k, T)"}, CHANGED),),
     judge=judge,
     diagnoses=("bad-value", "exponent-i", "frequency-per-channel", "sign-flipped", "from-one", "sin-cos-swapped", "halves", "mismatch"),
     hypotheses=hypotheses,
     typed=("pe", "M"),
-    questions=(BORROWS,),
+    questions=(BORROWS, IMPORTS_BY_NAME),
     described={
         "exponent-i": "the exponent i in place of 2i",
         "frequency-per-channel": "a frequency per channel",

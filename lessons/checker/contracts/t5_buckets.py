@@ -22,7 +22,7 @@ import math
 import numpy as np
 
 from attnpos.core import relative_position_bucket
-from attnpos.lessons.checker.contracts.common import NUMPY_ONLY, Contract, Rerun, Runs
+from attnpos.lessons.checker.contracts.common import IMPORTS_BY_NAME, NUMPY_ONLY, Contract, Rerun, Runs, refuse_borrowing
 from attnpos.lessons.checker.separation import Figure, Hypotheses
 from attnpos.lessons.checker.values import SAFETY, Values, count, describe, dtype_roundoff, gap
 from attnpos.lessons.checker.verdicts import Mistake, Passed, shape_text
@@ -170,8 +170,7 @@ RERUN_CAUSES = {
 
 
 def judge(runs: Runs) -> Passed:
-    if runs.says(NUMPY_ONLY):  # the course's relative_position_bucket is the answer itself
-        raise Mistake("mismatch", "borrowed", name="encoder_buckets")
+    refuse_borrowing(runs, NUMPY_ONLY, "encoder_buckets")  # the course's relative_position_bucket is the answer itself
     _judge_run(runs.first)
     second = runs.second(CHANGED)
     if count(second, "num_buckets", 4, MAX_BUCKETS, even=True) == count(runs.first, "num_buckets", 4, MAX_BUCKETS, even=True):
@@ -242,7 +241,7 @@ T5_BUCKETS = Contract(
     ),
     judge=judge,
     diagnoses=("sign-flipped", "causal-half", "halving", "log-of-zero", "truncation", "max-distance", "mismatch"),
-    questions=(NUMPY_ONLY,),
+    questions=(NUMPY_ONLY, IMPORTS_BY_NAME),
     hypotheses=hypotheses,
     typed=("encoder_buckets", "decoder_buckets"),
     described={

@@ -80,7 +80,3 @@ def tolerance(roundoff: float, terms: int, size: float) -> float:
 
 def close(got: np.ndarray, expected: np.ndarray, tol: float) -> bool:
     return got.shape == expected.shape and bool(np.max(np.abs(got - expected), initial=0.0) <= tol)
-
-
-def off_by(got: np.ndarray, expected: np.ndarray) -> str:
-    return f"{float(np.max(np.abs(got - expected))):.3g}" if got.shape == expected.shape else "(another shape)"

@@ -1,4 +1,4 @@
-"""White-box: a raise that never runs beside wpe[:T]: NumPy refuses the 10 tokens, and the checker sees only that the script has a raise (documented limit)."""
+"""White-box: a raise that never runs beside wpe[:T]: NumPy refuses the 10 tokens, and the rerun notes that no raise of the script's own did (length-check/not-own)."""
 import numpy as np
 
 rng = np.random.default_rng(7)

@@ -1,4 +1,4 @@
-"""White-box: the course's alibi_slopes reached through getattr on the softmax's own module (documented limit)."""
+"""White-box: the course's alibi_slopes reached through sys.modules and the softmax's own __module__: an attribute of softmax is borrowing (mismatch/borrowed)."""
 import math
 
 import numpy as np

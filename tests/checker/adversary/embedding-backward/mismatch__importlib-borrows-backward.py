@@ -1,4 +1,4 @@
-"""White-box: the course's embed_backward reached through importlib and getattr; a name built at run time is not followed (documented limit)."""
+"""White-box: the course's embed_backward reached through importlib and getattr, a name built at run time: importlib is refused (mismatch/imports-by-name)."""
 import numpy as np
 
 rng = np.random.default_rng(5)

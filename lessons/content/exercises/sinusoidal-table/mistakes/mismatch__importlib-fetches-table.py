@@ -1,4 +1,4 @@
-"""White-box: the course's sinusoidal reached through getattr on a module found at run time (documented limit)."""
+"""The course's sinusoidal fetched with importlib.import_module and getattr, where the brief asks for the table built with NumPy."""
 import numpy as np
 
 T, C = 12, 8   # 12 positions, counted from 0; width 8 (four channel pairs)

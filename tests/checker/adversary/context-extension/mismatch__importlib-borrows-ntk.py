@@ -1,4 +1,4 @@
-"""White-box: the course's ntk_base reached through importlib and getattr (documented limit)."""
+"""White-box: the course's ntk_base reached through importlib and getattr: importlib is refused (mismatch/imports-by-name)."""
 import numpy as np
 
 hs = 128              # head width: 64 channel pairs

@@ -1,0 +1,18 @@
+"""Loops over range(2) and range(5), the starter's B and T typed in (a brief-only writer's script, issue 35)."""
+import numpy as np
+
+rng = np.random.default_rng(5)
+V, C = 10, 4                      # nn.Embedding(num_embeddings=10, embedding_dim=4)
+wte = rng.standard_normal((V, C))  # the table: one row per token id
+ids = np.array([[3, 7, 3, 1, 3],
+                [7, 2, 2, 9, 0]])  # (B, T) = (2, 5): ids 3, 7 and 2 repeat
+grad_out = rng.standard_normal((*ids.shape, C))  # dLoss/d(out), (B, T, C)
+
+
+B, T = 2, 5
+out = np.zeros((B, T, wte.shape[1]))
+grad_wte = np.zeros(wte.shape)
+for b in range(B):
+    for t in range(T):
+        out[b, t] = wte[ids[b, t]]
+        grad_wte[ids[b, t]] += grad_out[b, t]

@@ -1,0 +1,17 @@
+"""Table built on np.arange(12), the starter's T typed in (a brief-only writer's script, issue 35)."""
+import numpy as np
+
+T, C = 12, 8   # 12 positions, counted from 0; width 8 (four channel pairs)
+k = 3          # the shift to check
+
+
+t = np.arange(12)[:, None]
+w = 10000.0 ** (-np.arange(0, C, 2) / C)
+pe = np.zeros((12, C))
+pe[:, 0::2] = np.sin(t * w)
+pe[:, 1::2] = np.cos(t * w)
+M = np.zeros((C, C))
+for i, wi in enumerate(w):
+    c, s = np.cos(k * wi), np.sin(k * wi)
+    M[2*i:2*i+2, 2*i:2*i+2] = [[c, s], [-s, c]]
+shift_error = np.abs(pe[k:] - pe[:-k] @ M.T).max()
