@@ -216,6 +216,19 @@ async def test_a_burst_of_paging_keys_on_every_lesson_leaves_the_app_running(mak
         await _page_in_bursts(app, pilot, settle, [lesson.number for lesson in app.outline])
 
 
+async def test_keys_still_queued_when_the_app_shuts_down_are_dropped(make_app, settle):
+    """A burst of n and p, then q: the app shut down with keys queued, and Textual's key handling found no
+    screen left (ScreenStackError, raised by run_test as the app's error)."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        app.open_lesson(5, 0)
+        await settle(pilot)
+        for key in [*burst(40), "q"]:
+            app.post_message(events.Key(key, key))
+    assert app._exception is None, app._exception
+
+
 class Broken(Exception):
     """An error no screen catches, raised on purpose."""
 
