@@ -624,6 +624,26 @@ async def test_a_playground_link_wraps_at_80_columns_instead_of_being_cut(make_a
         assert seen
 
 
+async def test_the_open_outline_shows_a_pass_saved_by_another_process(data_dir, make_app, settle, wait_until):
+    """attnpos check in another terminal: the outline said 'not started' until a lesson was opened."""
+    from attnpos.lessons.course.progress import Progress
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        tree = app.screen.query_one(Tree)
+        tree.root.children[0].expand()  # lesson 1, unfolded by the learner: a redraw keeps it so
+        exercise = app.outline[0].exercises[0].id
+
+        def row() -> str:
+            return next(str(node.label) for node in tree.root.children[0].children if node.data[2] == exercise)
+
+        assert row().endswith("not started")
+        Progress.load(data_dir, lasting=False).record_check(exercise, True, "pos = 0.6")  # the shell's own process
+        await wait_until(pilot, lambda: row().endswith("in progress"))
+        assert tree.root.children[0].is_expanded
+
+
 @pytest.mark.parametrize("size", [(80, 24), (60, 18)])
 async def test_outline_rows_fit_the_width_with_long_statuses(size, data_dir, make_app, settle):
     """Lesson 5's row ran past 80 columns ('done · quiz 1/2 first…') and the outline scrolled sideways."""
