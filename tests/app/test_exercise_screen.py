@@ -15,6 +15,7 @@ from textual.widgets import TextArea
 
 from attnpos.lessons.course.loader import load_course
 from attnpos.lessons.course.progress import STATE_FILE
+from attnpos.lessons.course.scanner import exercises_dir
 from attnpos.tui.app.screens.dialogs import BriefScreen, ConfirmScreen, SolutionScreen, WhyScreen
 from attnpos.tui.app.screens.exercise_screen import ExerciseScreen, _read_edited
 from attnpos.tui.app.screens.lesson_screen import LessonScreen
@@ -142,6 +143,28 @@ async def test_wrong_answer_gets_its_diagnosis_and_line(make_app, settle):
         # The cursor sits on the learner's line (the editor highlights it); nothing is selected to type over.
         assert editor.document.get_line(editor.cursor_location[0]).startswith("max_diff = nope")
         assert editor.selected_text == ""
+
+
+async def test_the_editor_keeps_its_room_beside_a_long_diagnosis_and_a_hint(make_app, settle):
+    """At 80×24 a diagnosis and a hint left the code 10 rows; the result panel now pages instead (ctrl+up, ctrl+down)."""
+    app = make_app(start="rope")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        editor = app.screen.query_one("#editor", TextArea)
+        editor.load_text((exercises_dir() / "rope" / "mistakes" / "rotated-v__values-turned-too.py").read_text())
+        await pilot.press("ctrl+t")
+        await settle(pilot)
+        await pilot.press("ctrl+g")
+        await settle(pilot)
+        result = app.screen.query_one("#result")
+        assert "not yet: rotated v" in result_text(app) and "Hint 1 of" in str(app.screen.query_one("#hint-text").render())
+        assert editor.scrollable_content_region.height >= 12, editor.scrollable_content_region
+        assert result.max_scroll_y > 0 and result.border_subtitle.startswith("ctrl+up/down scroll · ")
+        at_hint = result.scroll_y
+        await pilot.press("ctrl+up")
+        assert result.scroll_y < at_hint and editor.has_focus
+        await pilot.press("ctrl+down")
+        assert result.scroll_y == at_hint
 
 
 async def test_solution_needs_a_failed_check_and_a_confirmation(data_dir, make_app, settle):
