@@ -279,6 +279,32 @@ async def test_every_section_opens_and_every_code_block_runs_in_the_app(make_app
         assert ran >= 8
 
 
+async def test_a_printed_table_keeps_its_rows_whole_and_scrolls_sideways(make_app, settle):
+    """Lesson 9's 'beyond 16: …' rows, 78 columns and more, broke after seven columns at 80×24."""
+    from attnpos.lessons.course.model import Code
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        sections = app.course.lesson(9).sections
+        app.open_lesson(9, next(i for i, s in enumerate(sections) if any(isinstance(b, Code) and "beyond" in b.source for b in s.blocks)))
+        await settle(pilot)
+        await pilot.press("r")  # every cell of the page
+        await settle(pilot)
+        cell = next(c for c in app.screen.query(CodeCell) if "beyond   16:" in str(c.query_one(".output").render()))
+        rows = str(cell.query_one(".output").render()).splitlines()
+        assert cell.query_one(".output").size.height == len(rows)  # one screen row a printed row: none wrapped
+        scroll = cell.query_one(".output-scroll")
+        assert max(map(len, rows)) > scroll.scrollable_content_region.width  # wider than the page
+        cell.focus()
+        await pilot.pause()
+        assert "← → scroll the output" in str(cell.query_one(".cell-hint").render())
+        await pilot.press("right", "right")
+        assert scroll.scroll_x > 0 and app.screen.query_one("#page").scroll_x == 0  # the output moved, not the page
+        await pilot.press("left", "left")
+        assert scroll.scroll_x == 0
+
+
 async def test_quiz_answer_is_explained_and_saved(data_dir, make_app, settle):
     app = make_app(start=(1, SHUFFLE_SECTION))
     async with app.run_test(size=(80, 24)) as pilot:
@@ -544,7 +570,7 @@ async def test_a_broken_edit_of_a_cell_shows_its_error_and_the_app_carries_on(ma
         await pilot.press("i")
         await settle(pilot)
         await pilot.press("ctrl+home", *"import os; os._exit(3)", "enter", "ctrl+r")
-        await wait_until(pilot, lambda: "✗" in str(cell.query_one(".output").render()), timeout=30)
+        await wait_until(pilot, lambda: "✗" in str(cell.query_one(".cell-error").render()), timeout=30)
         assert cell.has_class("-error")
 
 
