@@ -11,7 +11,7 @@ import time
 from functools import partial
 
 import pytest
-from textual.widgets import TextArea
+from textual.widgets import Static, TextArea
 
 from attnpos.lessons.course.loader import load_course
 from attnpos.lessons.course.progress import STATE_FILE
@@ -186,6 +186,23 @@ async def test_solution_needs_a_failed_check_and_a_confirmation(data_dir, make_a
         await settle(pilot)
         assert isinstance(app.screen, SolutionScreen)
         assert saved(data_dir)["exercises"]["identical-tokens"]["solution_seen"]
+
+
+async def test_the_reference_solution_reads_line_by_line_at_80_columns(make_app, settle):
+    """Side by side at 80 columns each code had 32 columns and every comment wrapped over three lines: stacked below 100."""
+    exercise = COURSE.exercises["rope"]
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        app.push_screen(SolutionScreen(exercise, exercise.starter))
+        await settle(pilot)
+        mine, reference = app.screen.query(".solution-side")
+        assert mine.outer_size.width == reference.outer_size.width == 80 and mine.region.y < reference.region.y
+        code = reference.query_one(Static)
+        assert code.size.height == len(exercise.solution.split("\n"))  # a row a line (the last one empty): none wrapped
+        await pilot.resize_terminal(120, 30)
+        await settle(pilot)
+        assert mine.region.y == reference.region.y and mine.region.x < reference.region.x  # wide: side by side
 
 
 async def test_run_shows_output_and_can_be_cancelled(make_app, settle, wait_until):
