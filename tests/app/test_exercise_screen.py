@@ -11,6 +11,7 @@ import time
 from functools import partial
 
 import pytest
+from textual import events
 from textual.widgets import Static, TextArea
 
 from attnpos.lessons.course.loader import load_course
@@ -145,7 +146,7 @@ async def test_wrong_answer_gets_its_diagnosis_and_line(make_app, settle):
         assert editor.selected_text == ""
 
 
-async def test_the_editor_keeps_its_room_beside_a_long_diagnosis_and_a_hint(make_app, settle):
+async def test_the_editor_keeps_its_room_beside_a_long_diagnosis_and_a_hint(make_app, settle, wait_until):
     """At 80×24 a diagnosis and a hint left the code 10 rows; the result panel now pages instead (ctrl+up, ctrl+down)."""
     app = make_app(start="rope")
     async with app.run_test(size=(80, 24)) as pilot:
@@ -160,11 +161,13 @@ async def test_the_editor_keeps_its_room_beside_a_long_diagnosis_and_a_hint(make
         assert "not yet: rotated v" in result_text(app) and "Hint 1 of" in str(app.screen.query_one("#hint-text").render())
         assert editor.scrollable_content_region.height >= 12, editor.scrollable_content_region
         assert result.max_scroll_y > 0 and result.border_subtitle.startswith("ctrl+up/down scroll · ")
-        at_hint = result.scroll_y
-        await pilot.press("ctrl+up")
-        assert result.scroll_y < at_hint and editor.has_focus
+        at_hint, page = result.scroll_y, result.scrollable_content_region.height - 1
+        for _ in range(2):  # together, as from a key held down: each a page on from the last
+            app.post_message(events.Key("ctrl+up", None))
+        await wait_until(pilot, lambda: result.scroll_y == max(at_hint - 2 * page, 0))
+        assert editor.has_focus
         await pilot.press("ctrl+down")
-        assert result.scroll_y == at_hint
+        assert result.scroll_y == min(max(at_hint - 2 * page, 0) + page, result.max_scroll_y)
 
 
 async def test_solution_needs_a_failed_check_and_a_confirmation(data_dir, make_app, settle):

@@ -433,7 +433,7 @@ class ExerciseScreen(CourseScreen):
     def action_scroll_result(self, direction: int) -> None:
         """A page of the result panel on (1) or back (-1), the editor keeping focus."""
         result = self.query_one("#result", VerticalScroll)
-        result.scroll_relative(y=direction * max(result.scrollable_content_region.height - 1, 1), animate=False)
+        result.scroll_relative(y=direction * max(result.scrollable_content_region.height - 1, 1), animate=False, immediate=True)
 
     def _show_hint_text(self, text: Text) -> None:
         hint = self.query_one("#hint-text", Static)

@@ -174,7 +174,7 @@ class CodeCell(Vertical):
 
     def action_scroll_output(self, direction: int) -> None:
         """A few columns of the output sideways (a table's rows are never wrapped)."""
-        self.query_one(".output-scroll").scroll_relative(x=direction * 8, animate=False)
+        self.query_one(".output-scroll").scroll_relative(x=direction * 8, animate=False, immediate=True)  # keys held down: each from where the last left it
 
     def action_run(self) -> None:
         self.run()
