@@ -202,6 +202,8 @@ class Progress:
     # replayed onto whatever is on disk now, so two apps on one data folder keep both sets of progress.
     _changes: list[Callable[[dict], None]] = field(default_factory=list, repr=False)
     _listener: Callable[[str], None] | None = field(default=None, repr=False)
+    # The file as this process last read or wrote it (see reload): another process's save changes it.
+    _disk_stamp: tuple[int, int, int] | None = field(default=None, repr=False)
 
     def _change(self, apply: Callable[[dict], None]) -> bool:
         """Apply a change to the state and save it; returns whether it was written (a failure is noted once)."""
@@ -236,6 +238,7 @@ class Progress:
             progress.writable = False
             progress.note(f"The data folder {folder} is a file, not a folder, so your progress cannot be kept there{progress._lost()}. {FIX_DATA_DIR}")
             return progress
+        progress._disk_stamp = progress._stamp()  # before reading: a save in between is taken in by the next reload
         try:
             raw = progress.path.read_bytes()
         except FileNotFoundError:
@@ -311,6 +314,7 @@ class Progress:
                     for apply in self._changes:
                         apply(merged)
                 self._write(json.dumps(merged, indent=1, sort_keys=True).encode("utf-8"))
+                self._disk_stamp = self._stamp()  # under the lock: no other save comes between
         except OSError as error:
             self.writable = False
             self.note(self._cannot_save(error))
@@ -318,6 +322,29 @@ class Progress:
         self.state = merged
         self._changes.clear()
         return True
+
+    def _stamp(self) -> tuple[int, int, int] | None:
+        """The file's modification time, size and inode; None when it cannot be read."""
+        try:
+            found = self.path.stat()
+        except OSError:
+            return None
+        return (found.st_mtime_ns, found.st_size, found.st_ino)
+
+    def reload(self) -> bool:
+        """Take in what another process saved since this one last read or wrote the file (`attnpos check` in
+        another terminal while the app is open); returns whether the state changed. One stat when nothing did."""
+        stamp = self._stamp()
+        if stamp is None or stamp == self._disk_stamp:
+            return False
+        self._disk_stamp = stamp
+        on_disk = self._read_disk()
+        if on_disk is None:
+            return False
+        for apply in self._changes:  # this process's changes not saved yet (a save failed): kept on top
+            apply(on_disk)
+        changed, self.state = on_disk != self.state, on_disk
+        return changed
 
     def _read_disk(self) -> dict | None:
         """The valid state on disk now, or None (missing or unusable: ours replaces it)."""

@@ -216,6 +216,19 @@ async def test_a_burst_of_paging_keys_on_every_lesson_leaves_the_app_running(mak
         await _page_in_bursts(app, pilot, settle, [lesson.number for lesson in app.outline])
 
 
+async def test_keys_still_queued_when_the_app_shuts_down_are_dropped(make_app, settle):
+    """A burst of n and p, then q: the app shut down with keys queued, and Textual's key handling found no
+    screen left (ScreenStackError, raised by run_test as the app's error)."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        app.open_lesson(5, 0)
+        await settle(pilot)
+        for key in [*burst(40), "q"]:
+            app.post_message(events.Key(key, key))
+    assert app._exception is None, app._exception
+
+
 class Broken(Exception):
     """An error no screen catches, raised on purpose."""
 
@@ -264,6 +277,33 @@ async def test_every_section_opens_and_every_code_block_runs_in_the_app(make_app
                     assert not cell.has_class("-error"), str(cell.query_one(".output").render())
                     ran += 1
         assert ran >= 8
+
+
+async def test_a_printed_table_keeps_its_rows_whole_and_scrolls_sideways(make_app, settle):
+    """Lesson 9's 'beyond 16: …' rows, 78 columns and more, broke after seven columns at 80×24."""
+    from attnpos.lessons.course.model import Code
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        sections = app.course.lesson(9).sections
+        app.open_lesson(9, next(i for i, s in enumerate(sections) if any(isinstance(b, Code) and "beyond" in b.source for b in s.blocks)))
+        await settle(pilot)
+        await pilot.press("r")  # every cell of the page
+        await settle(pilot)
+        cell = next(c for c in app.screen.query(CodeCell) if "beyond   16:" in str(c.query_one(".output").render()))
+        rows = str(cell.query_one(".output").render()).splitlines()
+        assert cell.query_one(".output").size.height == len(rows)  # one screen row a printed row: none wrapped
+        scroll = cell.query_one(".output-scroll")
+        assert max(map(len, rows)) > scroll.scrollable_content_region.width  # wider than the page
+        cell.focus()
+        await pilot.pause()
+        assert "← → scroll the output" in str(cell.query_one(".cell-hint").render())
+        await pilot.press("right", "right")
+        assert scroll.scroll_x == min(16, scroll.max_scroll_x)
+        assert app.screen.query_one("#page").scroll_x == 0  # the output moved, not the page
+        await pilot.press("left", "left")
+        assert scroll.scroll_x == 0
 
 
 async def test_quiz_answer_is_explained_and_saved(data_dir, make_app, settle):
@@ -531,7 +571,7 @@ async def test_a_broken_edit_of_a_cell_shows_its_error_and_the_app_carries_on(ma
         await pilot.press("i")
         await settle(pilot)
         await pilot.press("ctrl+home", *"import os; os._exit(3)", "enter", "ctrl+r")
-        await wait_until(pilot, lambda: "✗" in str(cell.query_one(".output").render()), timeout=30)
+        await wait_until(pilot, lambda: "✗" in str(cell.query_one(".cell-error").render()), timeout=30)
         assert cell.has_class("-error")
 
 
@@ -609,6 +649,26 @@ async def test_a_playground_link_wraps_at_80_columns_instead_of_being_cut(make_a
                     assert " ".join(shown.split()).endswith(card.link.description), (lesson.number, index, shown)
                     seen += 1
         assert seen
+
+
+async def test_the_open_outline_shows_a_pass_saved_by_another_process(data_dir, make_app, settle, wait_until):
+    """attnpos check in another terminal: the outline said 'not started' until a lesson was opened."""
+    from attnpos.lessons.course.progress import Progress
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        tree = app.screen.query_one(Tree)
+        tree.root.children[0].expand()  # lesson 1, unfolded by the learner: a redraw keeps it so
+        exercise = app.outline[0].exercises[0].id
+
+        def row() -> str:
+            return next(str(node.label) for node in tree.root.children[0].children if node.data[2] == exercise)
+
+        assert row().endswith("not started")
+        Progress.load(data_dir, lasting=False).record_check(exercise, True, "pos = 0.6")  # the shell's own process
+        await wait_until(pilot, lambda: row().endswith("in progress"))
+        assert tree.root.children[0].is_expanded
 
 
 @pytest.mark.parametrize("size", [(80, 24), (60, 18)])

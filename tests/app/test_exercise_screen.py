@@ -11,10 +11,12 @@ import time
 from functools import partial
 
 import pytest
-from textual.widgets import TextArea
+from textual import events
+from textual.widgets import Static, TextArea
 
 from attnpos.lessons.course.loader import load_course
 from attnpos.lessons.course.progress import STATE_FILE
+from attnpos.lessons.course.scanner import exercises_dir
 from attnpos.tui.app.screens.dialogs import BriefScreen, ConfirmScreen, SolutionScreen, WhyScreen
 from attnpos.tui.app.screens.exercise_screen import ExerciseScreen, _read_edited
 from attnpos.tui.app.screens.lesson_screen import LessonScreen
@@ -144,6 +146,30 @@ async def test_wrong_answer_gets_its_diagnosis_and_line(make_app, settle):
         assert editor.selected_text == ""
 
 
+async def test_the_editor_keeps_its_room_beside_a_long_diagnosis_and_a_hint(make_app, settle, wait_until):
+    """At 80×24 a diagnosis and a hint left the code 10 rows; the result panel now pages instead (ctrl+up, ctrl+down)."""
+    app = make_app(start="rope")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        editor = app.screen.query_one("#editor", TextArea)
+        editor.load_text((exercises_dir() / "rope" / "mistakes" / "rotated-v__values-turned-too.py").read_text())
+        await pilot.press("ctrl+t")
+        await settle(pilot)
+        await pilot.press("ctrl+g")
+        await settle(pilot)
+        result = app.screen.query_one("#result")
+        assert "not yet: rotated v" in result_text(app) and "Hint 1 of" in str(app.screen.query_one("#hint-text").render())
+        assert editor.scrollable_content_region.height >= 12, editor.scrollable_content_region
+        assert result.max_scroll_y > 0 and result.border_subtitle.startswith("ctrl+up/down scroll · ")
+        at_hint, page = result.scroll_y, result.scrollable_content_region.height - 1
+        for _ in range(2):  # together, as from a key held down: each a page on from the last
+            app.post_message(events.Key("ctrl+up", None))
+        await wait_until(pilot, lambda: result.scroll_y == max(at_hint - 2 * page, 0))
+        assert editor.has_focus
+        await pilot.press("ctrl+down")
+        assert result.scroll_y == min(max(at_hint - 2 * page, 0) + page, result.max_scroll_y)
+
+
 async def test_solution_needs_a_failed_check_and_a_confirmation(data_dir, make_app, settle):
     app = make_app(start="identical-tokens")
     async with app.run_test(size=(80, 24)) as pilot:
@@ -163,6 +189,23 @@ async def test_solution_needs_a_failed_check_and_a_confirmation(data_dir, make_a
         await settle(pilot)
         assert isinstance(app.screen, SolutionScreen)
         assert saved(data_dir)["exercises"]["identical-tokens"]["solution_seen"]
+
+
+async def test_the_reference_solution_reads_line_by_line_at_80_columns(make_app, settle):
+    """Side by side at 80 columns each code had 32 columns and every comment wrapped over three lines: stacked below 100."""
+    exercise = COURSE.exercises["rope"]
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        app.push_screen(SolutionScreen(exercise, exercise.starter))
+        await settle(pilot)
+        mine, reference = app.screen.query(".solution-side")
+        assert mine.outer_size.width == reference.outer_size.width == 80 and mine.region.y < reference.region.y
+        code = reference.query_one(Static)
+        assert code.size.height == len(exercise.solution.split("\n"))  # a row a line (the last one empty): none wrapped
+        await pilot.resize_terminal(120, 30)
+        await settle(pilot)
+        assert mine.region.y == reference.region.y and mine.region.x < reference.region.x  # wide: side by side
 
 
 async def test_run_shows_output_and_can_be_cancelled(make_app, settle, wait_until):

@@ -26,6 +26,27 @@ def test_round_trip(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == [STATE_FILE, STATE_FILE + ".lock"]  # no temporary file left behind
 
 
+def test_reload_takes_in_what_another_process_saved(tmp_path):
+    """An open app did not see a pass made with attnpos check in another terminal until it saved something itself."""
+    app = Progress.load(tmp_path)
+    app.visit(1, 0)
+    assert not app.reload()  # its own save is not news
+    shell = Progress.load(tmp_path)
+    shell.record_check("constant-offset", True, "pos = 0.6")
+    assert app.reload() and app.exercise("constant-offset").passed
+    assert app.position == (1, 0)
+    assert not app.reload()  # nothing new since
+
+
+def test_reload_keeps_changes_a_failed_save_left_in_memory(tmp_path):
+    app = Progress.load(tmp_path)
+    app.writable = False  # as after a failed save: its changes live in memory only
+    app.visit(3, 1)
+    Progress.load(tmp_path).record_hint("constant-offset", 1)
+    assert app.reload()
+    assert app.exercise("constant-offset").hints_used == 1 and app.position == (3, 1)
+
+
 def test_every_change_is_saved_as_it_is_made(tmp_path):
     """A change and its save are one operation: no caller can forget the save."""
     progress = Progress.load(tmp_path)

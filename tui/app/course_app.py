@@ -128,6 +128,13 @@ class AttnposApp(App):
         self.call_after_refresh(release_removed_widgets, self)  # once the screen is gone
         return awaitable
 
+    async def on_event(self, event: events.Event) -> None:
+        # Keys still queued while the app shuts down (a burst of n and p, then q) would reach Textual's key
+        # handling after the screens are gone, which raises ScreenStackError: the learner has left, so they go.
+        if isinstance(event, events.InputEvent) and not self.is_running:
+            return
+        await super().on_event(event)
+
     async def action_quit(self) -> None:
         self.save_drafts()
         self.exit()

@@ -90,8 +90,11 @@ class ChoiceScreen(ModalScreen["int | None"]):
             self.dismiss(index)
 
 
+SIDE_BY_SIDE_WIDTH = 100  # columns: narrower, the two codes are stacked so that each line reads whole
+
+
 class SolutionScreen(ModalScreen[None]):
-    """The reference solution beside the learner's own code."""
+    """The reference solution beside the learner's own code (above it, below 100 columns)."""
 
     CSS_PATH = "dialogs.tcss"  # loaded with the screen, not at start-up
 
@@ -110,6 +113,10 @@ class SolutionScreen(ModalScreen[None]):
                     side.border_title = title
                     yield Static(Syntax(source, "python", theme="ansi_dark", line_numbers=True, word_wrap=True))
         yield Footer()
+
+    def on_resize(self) -> None:
+        # At 80 columns two panes side by side left 32 columns of code each: every comment wrapped over three lines.
+        self.query_one("#solution-pair").set_class(self.size.width < SIDE_BY_SIDE_WIDTH, "-stacked")
 
     def action_close(self) -> None:
         self.dismiss(None)

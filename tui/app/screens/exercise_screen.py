@@ -39,6 +39,9 @@ from attnpos.tui.app.widgets.lesson_blocks import ProseBlock
 
 DRAFT_SAVE_DELAY = 0.5  # seconds of quiet typing before the draft is written
 ROOMY_HEIGHT = 30  # rows: below this a verdict folds the brief panel away, so the code keeps its room
+# Rows: below this the result panel may take half the screen instead of 40%; at 40% of 20 rows a typical verdict
+# and its pointer to a hint (8 lines at 60 columns) would not fit together.
+SHORT_HEIGHT = 24
 
 
 def code_spans(text: str) -> Text:
@@ -50,6 +53,7 @@ def code_spans(text: str) -> Text:
 
 
 BRIEF_PANEL, RESULT_PANEL = "toggle_panel('instructions')", "toggle_panel('result')"  # actions, bound and named in prose
+RESULT_BACK, RESULT_ON = "scroll_result(-1)", "scroll_result(1)"
 
 
 class ExerciseScreen(CourseScreen):
@@ -70,6 +74,10 @@ class ExerciseScreen(CourseScreen):
         Binding("f2", "brief", "Whole brief", show=False),  # the brief's panel says so
         Binding("f3", BRIEF_PANEL, "Brief panel on/off", show=False),
         Binding("f4", RESULT_PANEL, "Result panel on/off", show=False),
+        # The result panel keeps to 40% of the screen so the code keeps its room; these page through a long
+        # verdict and hint without leaving the editor (unbound there), and its border names them when it scrolls.
+        Binding("ctrl+up", RESULT_BACK, "Scroll the result back", show=False),
+        Binding("ctrl+down", RESULT_ON, "Scroll the result on", show=False),
         # Priority, or the editor would take escape for itself: here it cancels a run first.
         Binding("escape", "leave", "Back", priority=True),
         # `?` and `q` type into the editor here, so help and quit need keys of their own, shown in the footer.
@@ -162,6 +170,9 @@ class ExerciseScreen(CourseScreen):
             (self.key("brief"), "bold"),
             " shows the whole brief. Your draft is kept when you quit.",
         )
+
+    def on_resize(self) -> None:
+        self.query_one("#result").styles.max_height = "50%" if self.size.height < SHORT_HEIGHT else "40%"
 
     def on_mount(self) -> None:
         editor = self.query_one("#editor", TextArea)
@@ -340,7 +351,7 @@ class ExerciseScreen(CourseScreen):
             body.append(fenced(verdict.output.rstrip("\n")[-2000:]), style="dim")
         self._show(body)
         if not verdict.passed:
-            self.query_one("#result").border_subtitle = f"{self.key('hint')} a hint · {self.key('solution')} the solution · {self.key(RESULT_PANEL)} hides this"
+            self._result_subtitle(f"{self.key('hint')} a hint · {self.key('solution')} the solution · {self.key(RESULT_PANEL)} hides this")
         if self.size.height < ROOMY_HEIGHT:
             # A short terminal cannot hold the brief, the code and a verdict with its hint: after a
             # check the verdict matters most, and f3 (or f2) brings the brief back.
@@ -366,7 +377,7 @@ class ExerciseScreen(CourseScreen):
 
     def _show(self, renderable) -> None:
         self.query_one("#result", VerticalScroll).display = True  # a result is never hidden from the learner
-        self.query_one("#result").border_subtitle = f"{self.key(RESULT_PANEL)} hides this"
+        self._result_subtitle(f"{self.key(RESULT_PANEL)} hides this")
         hint = self.query_one("#hint-text", Static)
         hint.update("")  # a hint belongs to the verdict it was shown with
         hint.display = False  # and takes no line without one
@@ -403,9 +414,26 @@ class ExerciseScreen(CourseScreen):
         result.display = True
         # On the border, not a line of its own: the verdict and the hint must fit the panel together.
         hide = f"{self.key(RESULT_PANEL)} hides this"
-        result.border_subtitle = f"{self.key('brief')} earlier hints · {hide}" if number > 1 else hide
+        self._result_subtitle(f"{self.key('brief')} earlier hints · {hide}" if number > 1 else hide)
         self._show_hint_text(shown)
         result.scroll_end(animate=False)
+
+    def _result_subtitle(self, keys: str) -> None:
+        """The result panel's border: ``keys``, and how to scroll it once it holds more than it shows."""
+        result = self.query_one("#result", VerticalScroll)
+        result.border_subtitle = keys
+
+        def name_scrolling() -> None:
+            if result.max_scroll_y > 0 and result.border_subtitle == keys:
+                back, on = self.key(RESULT_BACK), self.key(RESULT_ON)
+                result.border_subtitle = f"{back}/{on.removeprefix('ctrl+')} scroll · {keys}"
+
+        self.call_after_refresh(name_scrolling)  # laid out by then
+
+    def action_scroll_result(self, direction: int) -> None:
+        """A page of the result panel on (1) or back (-1), the editor keeping focus."""
+        result = self.query_one("#result", VerticalScroll)
+        result.scroll_relative(y=direction * max(result.scrollable_content_region.height - 1, 1), animate=False, immediate=True)
 
     def _show_hint_text(self, text: Text) -> None:
         hint = self.query_one("#hint-text", Static)

@@ -20,6 +20,7 @@ from attnpos.tui.app.leaks import Footer
 from attnpos.tui.app.screens.course_screen import CourseScreen
 
 MARKS = {"not started": "○", "in progress": "◐", "done": "●"}
+PROGRESS_POLL = 1.0  # seconds between looks at the progress file while the outline shows (one stat each)
 
 
 def _label(text: str, status: str, detail: str = "", room: int | None = None) -> Text:
@@ -64,13 +65,21 @@ class OutlineScreen(CourseScreen):
 
     def on_mount(self) -> None:
         self.query_one(Tree).focus()
+        self.set_interval(PROGRESS_POLL, self._take_in_saved_progress)
 
     def on_resize(self) -> None:
         self.refresh_outline()  # the rows fit the new width
 
     def on_screen_resume(self) -> None:
-        """Drawn on every return to the outline (the first push included), so progress marks are current."""
+        """Drawn on every return to the outline (the first push included), so progress marks are current,
+        those of a pass made from the shell (attnpos check in another terminal) too."""
+        self.app.progress.reload()
         self.refresh_outline()
+
+    def _take_in_saved_progress(self) -> None:
+        """While the outline shows, progress another process saves appears without a key pressed."""
+        if self.is_current and self.app.progress.reload():
+            self.refresh_outline()
 
     def refresh_outline(self) -> None:
         app, progress = self.app, self.app.progress
@@ -100,6 +109,7 @@ class OutlineScreen(CourseScreen):
         )
         tree = self.query_one(Tree)
         cursor = tree.cursor_line
+        unfolded = {node.data[1] for node in tree.root.children if node.is_expanded and node.data}  # kept unfolded when redrawn
         tree.clear()
         # Rows fit the tree's width: a longer one made the whole outline scroll sideways at 80 columns.
         # The vertical scrollbar's columns are kept free: unfolding a lesson brings it.
@@ -111,7 +121,7 @@ class OutlineScreen(CourseScreen):
                 _label(f"Lesson {lesson.number} · {lesson.title}", lesson_status(lesson, progress), _questions(lesson, progress), lesson_room),
                 data=("lesson", lesson.number, None),
                 # Folded, so every lesson fits the first screen; → or space unfolds one.
-                expand=False,
+                expand=lesson.number in unfolded,
             )
             visited = progress.visited(lesson.number)
             for index, title in enumerate(lesson.sections):

@@ -8,6 +8,7 @@ from textual.geometry import Offset
 from textual.message import Message
 from textual.strip import Strip
 from textual.widgets import TextArea
+from textual.widgets.text_area import Edit, EditResult
 
 from attnpos.lessons.course.progress import draft_too_large
 
@@ -18,6 +19,9 @@ CONTINUATION = "↪"
 class CodeEditor(TextArea):
     """A TextArea whose wrapped rows say so: with soft wrap, Textual leaves their gutter blank,
     and at 60 columns a wrapped comment then reads as an indented line of its own.
+
+    Enter keeps the line's indent, one level more after a colon, and the cursor stays in view
+    when an edit makes the text longer.
 
     A paste that would make the text too large for the editor to stay responsive is refused
     (`TooLarge`): the editor rewraps its whole text on every key.
@@ -45,6 +49,26 @@ class CodeEditor(TextArea):
             event.prevent_default()
             event.stop()
             self.post_message(self.TooLarge(self, problem))
+
+    async def _on_key(self, event: events.Key) -> None:
+        # Textual calls TextArea's own handler after this one unless the default is prevented.
+        if event.key != "enter" or self.read_only:
+            return
+        row, column = self.cursor_location
+        before = self.document.get_line(row)[:column]
+        indent = before[: len(before) - len(before.lstrip())]
+        if before.rstrip().endswith(":"):
+            indent += "\t" if self.indent_type == "tabs" else " " * self.indent_width
+        event.prevent_default()
+        event.stop()
+        self._replace_via_keyboard("\n" + indent, *self.selection)
+
+    def edit(self, edit: Edit) -> EditResult:
+        result = super().edit(edit)
+        # TextArea scrolls to the cursor before it grows its scrollable height to the new text, so a line
+        # added at the bottom stayed hidden below the editor until the next key.
+        self.scroll_cursor_visible()
+        return result
 
     def render_line(self, y: int) -> Strip:
         strip = super().render_line(y)

@@ -148,12 +148,12 @@ class HeatMap(ScrollView, can_focus=True):
         """A column on (← and → move a whole cell: with values shown a column is 7 characters wide)."""
         if not self.allow_horizontal_scroll:
             raise SkipAction()
-        self.scroll_relative(x=self.cell_width, animate=False)
+        self.scroll_relative(x=self.cell_width, animate=False, immediate=True)
 
     def action_scroll_left(self) -> None:
         if not self.allow_horizontal_scroll:
             raise SkipAction()
-        self.scroll_relative(x=-self.cell_width, animate=False)
+        self.scroll_relative(x=-self.cell_width, animate=False, immediate=True)
 
     # ---- layout --------------------------------------------------------------
 

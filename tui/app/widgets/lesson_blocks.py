@@ -13,7 +13,7 @@ from rich.text import Text
 from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Container, Horizontal, Vertical
 from textual.geometry import Offset
 from textual.message import Message
 from textual.widgets import Button, OptionList, Static, TextArea
@@ -75,6 +75,9 @@ class CodeCell(Vertical):
     A runnable cell is one tab stop (its button is not another), and enter or r runs it. `i` edits it
     in place, as in a notebook: ctrl+r runs the edited code in the sandbox, ctrl+o goes back to the
     lesson's code (ctrl+z undoes that), esc stops editing. The edit is kept (`Edited`) and runs on r too.
+
+    What it prints is never wrapped, so a table keeps its rows whole: output wider than the page
+    scrolls sideways (← and → while the cell has focus). An error wraps, below it.
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -86,6 +89,8 @@ class CodeCell(Vertical):
         Binding("ctrl+o", "original", "The lesson's code", show=False),
         # Priority: the editor would take escape itself (to move focus on); when not editing, check_action passes it on.
         Binding("escape", "stop_editing", "Stop editing", show=False, priority=True),
+        Binding("left", "scroll_output(-1)", "Output left", show=False),
+        Binding("right", "scroll_output(1)", "Output right", show=False),
     ]
 
     class Ran(Message):
@@ -135,13 +140,17 @@ class CodeCell(Vertical):
             with Horizontal(classes="cell-bar"):
                 yield ClickButton("▶ Run (r)", classes="run", compact=True)
                 yield Static(self._hint(), classes="cell-hint")
-            yield Static("", classes="output")
+            with Container(classes="output-scroll"):
+                yield Static("", classes="output")
+            yield Static("", classes="cell-error")
 
     def _hint(self) -> str:
         if self.editing:
             keys = (bound_key(self, "run_editing"), bound_key(self, "original"), bound_key(self, "stop_editing"))
             return "{} runs · {}: the lesson's code · {} stops".format(*keys)
         helpers = " · h its helpers" if cell_helpers(self.block.source) else ""
+        if self._output_is_wide:
+            helpers += f" · {bound_key(self, 'scroll_output(-1)')} {bound_key(self, 'scroll_output(1)')} scroll the output"
         if self.is_edited:
             return "your version: runs in the sandbox · i edits" + helpers
         return "runs against attnpos.core" + (" · i edits" if self.run_edited is not None else "") + helpers
@@ -153,7 +162,19 @@ class CodeCell(Vertical):
             return not self.editing and bool(cell_helpers(self.block.source))
         if action == "edit":
             return self.block.runnable and self.run_edited is not None and not self.editing
+        if action == "scroll_output":
+            return not self.editing and self._output_is_wide
         return True
+
+    @property
+    def _output_is_wide(self) -> bool:
+        """Whether the output is wider than the cell, so that ← and → scroll it."""
+        scroll = self.query(".output-scroll")  # none while the cell is composed, or in a cell that does not run
+        return bool(scroll) and scroll.first().max_scroll_x > 0
+
+    def action_scroll_output(self, direction: int) -> None:
+        """A few columns of the output sideways (a table's rows are never wrapped)."""
+        self.query_one(".output-scroll").scroll_relative(x=direction * 8, animate=False, immediate=True)  # keys held down: each from where the last left it
 
     def action_run(self) -> None:
         self.run()
@@ -214,7 +235,9 @@ class CodeCell(Vertical):
         if self.editing:
             self._keep(self.query_one(".cell-editor", TextArea).text)
         self.query_one(".output", Static).update(Text("running…", style="italic"))
+        self.query_one(".cell-error", Static).update("")
         self.add_class("-has-output")
+        self.remove_class("-error", "-error-only")
         self._run_in_thread(self.source)
 
     @work(thread=True, exclusive=True, group="cell")
@@ -230,7 +253,7 @@ class CodeCell(Vertical):
         """What the cell has printed so far, while it still runs."""
         if not self.is_attached:  # the learner paged on while it ran
             return
-        output = Text(printed)
+        output = Text(printed, no_wrap=True)
         output.append("running…", style="italic")
         shown = self.query_one(".output", Static)
         shown.update(output)
@@ -239,13 +262,13 @@ class CodeCell(Vertical):
     def _show(self, result: CellResult) -> None:
         if not self.is_attached:  # the learner paged on while it ran
             return
-        output = Text(result.output.rstrip("\n") or "(no output)")
-        if result.error:
-            output = Text(result.output.rstrip("\n") + ("\n" if result.output.strip() else ""))
-            output.append(f"✗ {result.error}", style="bold red")
-        self.query_one(".output", Static).update(output)
+        printed = result.output.rstrip("\n")
+        self.query_one(".output", Static).update(Text(printed or "(no output)", no_wrap=True))
+        self.query_one(".cell-error", Static).update(Text(f"✗ {result.error}", style="bold red") if result.error else "")
         self.set_class(bool(result.error), "-error")
-        self.query_one(".output", Static).scroll_visible(animate=False)
+        self.set_class(bool(result.error) and not printed, "-error-only")
+        (self.query_one(".cell-error") if result.error else self.query_one(".output-scroll")).scroll_visible(animate=False)
+        self.call_after_refresh(self._refresh_hint)  # ← → are named once the output is laid out and found wide
         self.post_message(self.Ran(self, result))
 
 
