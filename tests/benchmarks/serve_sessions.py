@@ -5,9 +5,10 @@
 
 For each count, one `attnpos serve` (a fresh sessions folder) gets that many
 new browsers at once, as a class opening the course together. Each session
-loads the page, opens the websocket as textual-serve's page does, jumps to
-the constant-offset exercise, types a right answer, checks it with f5 (the
-check's key under serve) and waits for the verdict. Then, every session
+loads the page at the constant-offset exercise (``?open=constant-offset``,
+an instructor's link), opens the websocket as textual-serve's page does,
+waits for the exercise's editor, types a right answer, checks it with f5
+(the check's key under serve) and waits for the verdict. Then, every session
 open, it measures:
 
 * memory: the RSS and PSS (proportional set size: a page shared by n
@@ -44,6 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "web"))
 from browser_tab import BrowserSession, close_tab, free_port, open_tab, pass_constant_offset  # noqa: E402
 
 DOWN, UP = "\x1b[B", "\x1b[A"
+EXERCISE = "constant-offset"
 SESSION_TIMEOUT_S = 600  # each step's wait: fifty apps starting at once on two busy cores take minutes, not seconds
 HOST_MIB = 4096
 COLUMNS = (
@@ -53,7 +55,7 @@ COLUMNS = (
     "PSS, all",
     "PSS per session",
     "peak PSS",
-    "first frame, median / max",
+    "exercise drawn, median / max",
     "verdict, median / max (sessions with one)",
     "key round trip, median / p95 / max",
     "load average (1 min): before / peak / after",
@@ -110,23 +112,11 @@ class PeakSampler(threading.Thread):
             self.peak_load = max(self.peak_load, os.getloadavg()[0])
 
 
-async def quiet(tab: BrowserSession, seconds: float = 1.0) -> None:
-    """Read the app's output until it has drawn nothing for ``seconds`` (a verdict's animations done)."""
-    while True:
-        try:
-            message = await asyncio.wait_for(tab.websocket.receive(), seconds)
-        except asyncio.TimeoutError:
-            tab.screen.clear()
-            return
-        if isinstance(message.data, bytes):
-            tab.screen.extend(message.data)
-
-
 async def one_session(base: str) -> tuple[BrowserSession, float, float | None]:
-    """A new browser driven to a pass; the tab, and seconds to the first frame and to the verdict (None: it never came)."""
+    """A new browser driven to a pass; the tab, and seconds to the exercise drawn and to the verdict (None: it never came)."""
     started = time.monotonic()
-    tab = await open_tab(base)
-    await tab.until("Lesson 1", SESSION_TIMEOUT_S)
+    tab = await open_tab(base, start=EXERCISE)  # an instructor's link to the exercise
+    await tab.until("your answer", SESSION_TIMEOUT_S)  # the editor's title: the exercise screen is up
     drawn = time.monotonic() - started
     try:
         await pass_constant_offset(tab, SESSION_TIMEOUT_S)
@@ -144,7 +134,7 @@ async def keystrokes(tab: BrowserSession, count: int, think_s: float) -> list[fl
         await tab.type(DOWN if index % 2 == 0 else UP)
         await tab.next_frame(SESSION_TIMEOUT_S)
         times.append((time.monotonic() - sent) * 1000)
-        await quiet(tab, think_s)
+        await tab.quiet(think_s)
     return times
 
 
@@ -174,7 +164,7 @@ async def measure(count: int, keys: int, think_s: float, folder: Path) -> dict:
         sessions = await asyncio.gather(*(one_session(base) for _ in range(count)))
         tabs = [tab for tab, _, _ in sessions]
         passed = [tab for tab, _, verdict in sessions if verdict is not None]
-        await asyncio.gather(*(quiet(tab) for tab in tabs))
+        await asyncio.gather(*(tab.quiet(1.0) for tab in tabs))
         rss, pss, processes = memory_kib(server.pid)
         round_trips = sorted(sum(await asyncio.gather(*(keystrokes(tab, keys, think_s) for tab in passed)), []))
         sampler.stopped.set()

@@ -15,7 +15,7 @@ import pytest
 aiohttp = pytest.importorskip("aiohttp", reason="the web extra: pip install -e '.[web]'")
 pytest.importorskip("textual_serve", reason="the web extra: pip install -e '.[web]'")
 
-from browser_tab import RIGHT_ANSWER_LINES, SESSION_COOKIE, STARTUP_S, close_tab, free_port, open_tab, pass_constant_offset  # noqa: E402
+from browser_tab import PALETTE, RIGHT_ANSWER_LINES, SESSION_COOKIE, STARTUP_S, close_tab, free_port, jump_to_constant_offset, open_tab, pass_constant_offset  # noqa: E402
 
 from attnpos.lessons.course.progress import Progress  # noqa: E402
 from attnpos.tui.web.serve import is_loopback  # noqa: E402
@@ -87,6 +87,7 @@ def wait_for(condition, what: str, timeout: float = STARTUP_S) -> None:
 async def test_a_browser_session_passes_an_exercise_and_closing_the_tab_keeps_it(server):
     base, sessions = server
     tab, folder = await open_first_tab(base, sessions)
+    await jump_to_constant_offset(tab)
     await pass_constant_offset(tab)
     await close_tab(tab)
     wait_for(lambda: Progress.load(folder).exercise("constant-offset").passed, "the pass is in the session's progress")
@@ -176,10 +177,7 @@ async def test_a_second_tab_of_a_session_replaces_the_first_never_two_apps_on_on
     first, folder = await open_first_tab(base, sessions)
     (running,) = app_processes(folder)
     again = await open_tab(base, first.token, reload=False)  # the same cookie, as a second websocket
-    message = await asyncio.wait_for(first.websocket.receive(), STARTUP_S)
-    while message.type == aiohttp.WSMsgType.BINARY:  # what the first app drew before it quit
-        message = await asyncio.wait_for(first.websocket.receive(), STARTUP_S)
-    assert message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED), message
+    await first.until_closed()  # after what the first app drew before it quit
     await again.until("Lesson 1")
     assert running not in app_processes(folder) and len(app_processes(folder)) == 1
     await close_tab(again)
@@ -190,7 +188,7 @@ async def test_a_screenshot_goes_to_the_browser_never_to_the_hosts_disk(server, 
     base, sessions = server
     tab, folder = await open_first_tab(base, sessions)
     await tab.type("\x10")  # ctrl+p: the command palette
-    await tab.until("Jump")
+    await tab.until(PALETTE)
     await tab.type("screenshot")
     await tab.until("screenshot")
     await tab.type("\r")
@@ -416,10 +414,7 @@ async def test_an_idle_session_is_closed_and_its_unused_folder_removed(course_se
         await tab.until("Lesson 1")
         busy.cancel()
         (folder,) = folders(sessions)
-        message = await asyncio.wait_for(tab.websocket.receive(), STARTUP_S)
-        while message.type in (aiohttp.WSMsgType.BINARY, aiohttp.WSMsgType.TEXT):
-            message = await asyncio.wait_for(tab.websocket.receive(), STARTUP_S)
-        assert message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED), message
+        await tab.until_closed()
         wait_for(lambda: not folder.exists() and not app_processes(folder), "the app ended and its unused folder went")
     finally:
         busy.cancel()
