@@ -9,6 +9,7 @@ web server that it does not use.
 
 from __future__ import annotations
 
+import ipaddress
 import sys
 from pathlib import Path
 
@@ -62,15 +63,30 @@ def export_notebooks(course: Course, which: str, folder: Path) -> int:
     return 0
 
 
-def serve(host: str, port: int, sessions_dir: Path | None, data_dir: Path | None, allow_remote: bool = False) -> int:
+def serve(
+    host: str,
+    port: int,
+    sessions_dir: Path | None,
+    data_dir: Path | None,
+    allow_remote: bool = False,
+    proxies: tuple[str, ...] = (),
+    max_sessions: int | None = None,
+) -> int:
     _extra("web", "textual_serve")
     from attnpos.lessons.checker import ConfinementUnavailable, open_checker
     from attnpos.lessons.course.progress import default_data_dir
-    from attnpos.tui.web.serve import CourseServer, is_loopback
+    from attnpos.tui.web.serve import CourseServer, SessionLimits, is_loopback
     from attnpos.tui.web.sessions import SessionBook, SessionsInUse
 
     if not 1 <= port <= 65535:
         raise UsageError("--port must be between 1 and 65535")
+    if max_sessions is not None and max_sessions < 1:
+        raise UsageError("--max-sessions must be at least 1")
+    limits = SessionLimits() if max_sessions is None else SessionLimits(total=max_sessions)
+    try:
+        trusted = frozenset(str(ipaddress.ip_address(proxy)) for proxy in proxies)
+    except ValueError as error:
+        raise UsageError(f"--proxy needs an IP address: {error}") from None
     public = not is_loopback(host)
     if public and not allow_remote:
         raise UsageError(f"{host} can be reached from other machines; say --allow-remote if that is what you want")
@@ -98,7 +114,7 @@ def serve(host: str, port: int, sessions_dir: Path | None, data_dir: Path | None
     except OSError as error:
         raise UsageError(f"cannot use {shown_path(folder)}: {error.strerror or error}") from None
     try:
-        CourseServer(host, port, sessions, strict=public).serve()
+        CourseServer(host, port, sessions, strict=public, limits=limits, proxies=trusted).serve()
     finally:
         sessions.close()
     return 0

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import re
 import shutil
 import socket
 import subprocess
@@ -15,24 +14,11 @@ import pytest
 
 aiohttp = pytest.importorskip("aiohttp", reason="the web extra: pip install -e '.[web]'")
 pytest.importorskip("textual_serve", reason="the web extra: pip install -e '.[web]'")
-from yarl import URL  # noqa: E402  # aiohttp's
+
+from browser_tab import PALETTE, RIGHT_ANSWER_LINES, SESSION_COOKIE, STARTUP_S, close_tab, free_port, jump_to_constant_offset, open_tab, pass_constant_offset  # noqa: E402
 
 from attnpos.lessons.course.progress import Progress  # noqa: E402
-from attnpos.tui.web.serve import SESSION_COOKIE, is_loopback  # noqa: E402
-
-ANSI = re.compile(rb"\x1b\[[0-9;?$<>=]*[A-Za-z]|\x1b[()][A-Z0-9]|\x1b\][^\x07]*\x07|\x1b[=>]")
-STARTUP_S = 120  # a cold start imports NumPy and Textual in two processes; CI's two cores may be busy
-# A right answer to constant-offset, typed at the end of its starter: one line each, no indentation to type.
-RIGHT_ANSWER_LINES = (
-    "pos = 0.6",
-    "max_diff = float(abs(attention_output(X[:, perm] + pos, Wq, Wk, Wv) - attention_output(X + pos, Wq, Wk, Wv)[:, perm]).max())",
-)
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+from attnpos.tui.web.serve import is_loopback  # noqa: E402
 
 
 @pytest.fixture
@@ -64,66 +50,6 @@ def server(tmp_path):
         process.kill()
 
 
-class BrowserSession:
-    """What a browser tab does: load the page (which sets the session cookie), then talk over the websocket."""
-
-    def __init__(self, http, websocket) -> None:
-        self.http, self.websocket = http, websocket
-        self.screen = bytearray()
-        self.messages: list = []  # the server's text messages (a delivered file's key)
-        (self.token,) = [cookie.value for cookie in http.cookie_jar if cookie.key == SESSION_COOKIE]
-
-    def text(self) -> str:
-        return ANSI.sub(b"", bytes(self.screen)).decode("utf-8", "replace")
-
-    async def until(self, text: str, timeout: float = STARTUP_S) -> str:
-        """Read the app's output until ``text`` has been drawn; return what was read, and forget it."""
-        await self._read_until(lambda: text in self.text(), f"{text!r} drawn", timeout)
-        drawn = self.text()
-        self.screen.clear()
-        return drawn
-
-    async def until_message(self, kind: str, timeout: float = STARTUP_S) -> list:
-        """Read until the server sends a text message ``[kind, ...]``; return it."""
-        await self._read_until(lambda: any(message[0] == kind for message in self.messages), f"a {kind!r} message", timeout)
-        return next(message for message in self.messages if message[0] == kind)
-
-    async def _read_until(self, condition, what: str, timeout: float) -> None:
-        deadline = time.monotonic() + timeout
-        while not condition():
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise AssertionError(f"never {what}; last output: {self.text()[-1500:]}")
-            try:
-                message = await asyncio.wait_for(self.websocket.receive(), left)
-            except asyncio.TimeoutError:
-                continue
-            if message.type == aiohttp.WSMsgType.BINARY:
-                self.screen.extend(message.data)
-            elif message.type == aiohttp.WSMsgType.TEXT:
-                self.messages.append(message.json())
-            elif message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.ERROR):
-                raise AssertionError(f"the app closed before {what}: {self.text()[-1500:]}")
-
-    async def type(self, keys: str) -> None:
-        await self.websocket.send_json(["stdin", keys])
-
-
-async def open_tab(base: str, token: str | None = None, reload: bool = True):
-    """A new tab; with ``token``, the same browser coming back with its session cookie (``reload`` False: without loading the page)."""
-    http = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))  # cookies for 127.0.0.1
-    if token:  # as the browser holds it: for this host, so the page's answer replaces it
-        http.cookie_jar.update_cookies({SESSION_COOKIE: token}, URL(base))
-    try:
-        if reload:
-            (await http.get(base + "/")).release()
-        websocket = await http.ws_connect(base.replace("http", "ws") + "/ws?width=100&height=30", origin=base)
-    except BaseException:
-        await http.close()
-        raise
-    return BrowserSession(http, websocket)
-
-
 def folders(sessions) -> set:
     return {child for child in sessions.iterdir() if child.is_dir()}
 
@@ -150,11 +76,6 @@ def app_processes(folder) -> list[int]:
     return found
 
 
-async def close_tab(tab: BrowserSession) -> None:
-    await tab.websocket.close()
-    await tab.http.close()
-
-
 def wait_for(condition, what: str, timeout: float = STARTUP_S) -> None:
     deadline = time.monotonic() + timeout
     while not condition():
@@ -166,15 +87,8 @@ def wait_for(condition, what: str, timeout: float = STARTUP_S) -> None:
 async def test_a_browser_session_passes_an_exercise_and_closing_the_tab_keeps_it(server):
     base, sessions = server
     tab, folder = await open_first_tab(base, sessions)
-    await tab.type("\x10")  # ctrl+p: jump anywhere
-    await tab.until("Jump")
-    await tab.type("constant-offset")
-    await tab.until("constant")
-    await tab.type("\r")
-    await tab.until("your answer")  # the editor's title: the exercise screen is up
-    await tab.type("\r" + "\r".join(RIGHT_ANSWER_LINES) + "\r")
-    await tab.type("\x1b[15~")  # f5: the check in a browser, where ctrl+t is the browser's (a new tab)
-    await tab.until("passed")
+    await jump_to_constant_offset(tab)
+    await pass_constant_offset(tab)
     await close_tab(tab)
     wait_for(lambda: Progress.load(folder).exercise("constant-offset").passed, "the pass is in the session's progress")
 
@@ -263,10 +177,7 @@ async def test_a_second_tab_of_a_session_replaces_the_first_never_two_apps_on_on
     first, folder = await open_first_tab(base, sessions)
     (running,) = app_processes(folder)
     again = await open_tab(base, first.token, reload=False)  # the same cookie, as a second websocket
-    message = await asyncio.wait_for(first.websocket.receive(), STARTUP_S)
-    while message.type == aiohttp.WSMsgType.BINARY:  # what the first app drew before it quit
-        message = await asyncio.wait_for(first.websocket.receive(), STARTUP_S)
-    assert message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED), message
+    await first.until_closed()  # after what the first app drew before it quit
     await again.until("Lesson 1")
     assert running not in app_processes(folder) and len(app_processes(folder)) == 1
     await close_tab(again)
@@ -277,7 +188,7 @@ async def test_a_screenshot_goes_to_the_browser_never_to_the_hosts_disk(server, 
     base, sessions = server
     tab, folder = await open_first_tab(base, sessions)
     await tab.type("\x10")  # ctrl+p: the command palette
-    await tab.until("Jump")
+    await tab.until(PALETTE)
     await tab.type("screenshot")
     await tab.until("screenshot")
     await tab.type("\r")
@@ -503,10 +414,7 @@ async def test_an_idle_session_is_closed_and_its_unused_folder_removed(course_se
         await tab.until("Lesson 1")
         busy.cancel()
         (folder,) = folders(sessions)
-        message = await asyncio.wait_for(tab.websocket.receive(), STARTUP_S)
-        while message.type in (aiohttp.WSMsgType.BINARY, aiohttp.WSMsgType.TEXT):
-            message = await asyncio.wait_for(tab.websocket.receive(), STARTUP_S)
-        assert message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED), message
+        await tab.until_closed()
         wait_for(lambda: not folder.exists() and not app_processes(folder), "the app ended and its unused folder went")
     finally:
         busy.cancel()

@@ -32,7 +32,8 @@ class Launchers:
 
     open_app: OpenApp
     export_notebooks: Callable[[Course, str, Path], int]  # (course, "all" or a lesson number, folder) → exit code
-    serve: Callable[[str, int, Path | None, Path | None, bool], int]  # (host, port, sessions, data folder, allow remote)
+    # (host, port, sessions, data folder, allow remote, proxies, most sessions at once) → exit code
+    serve: Callable[[str, int, Path | None, Path | None, bool, tuple[str, ...], int | None], int]
 
 
 def _demos(args: argparse.Namespace) -> int:
@@ -288,7 +289,7 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    return args.launchers.serve(args.host, args.port, args.sessions_dir, args.data_dir, args.allow_remote)
+    return args.launchers.serve(args.host, args.port, args.sessions_dir, args.data_dir, args.allow_remote, tuple(args.proxy), args.max_sessions)
 
 
 def _add_limits(command: argparse.ArgumentParser) -> None:
@@ -442,6 +443,16 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     serve.add_argument("--allow-remote", action="store_true", help="allow a --host other browsers can reach; learner code then runs on this machine for anyone")
     serve.add_argument("--sessions-dir", type=Path, default=None, help="where each browser session's progress is kept (default: DATA_DIR/browser-sessions)")
+    serve.add_argument(
+        "--max-sessions", type=int, default=None, metavar="N", help="most browser sessions at once (default 64; each about 73 MiB: docs/PERFORMANCE.md)"
+    )
+    serve.add_argument(
+        "--proxy",
+        action="append",
+        default=[],
+        metavar="ADDRESS",
+        help="a reverse proxy's address (nginx, several hosts): its X-Real-IP and X-Forwarded-Proto name each browser's address and scheme",
+    )
     serve.set_defaults(run=_serve)
 
     exercises = commands.add_parser("exercises", help="list the exercises in order, with what is done")

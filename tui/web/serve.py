@@ -14,6 +14,10 @@ its terminal to xterm.js in the page. What this adds:
 * caps on the apps running, per client address (loopback aside: SSH
   tunnels all arrive from it) and in all, a page saying so when full, and an app closed after ``idle_s`` without a key or a resize;
 * every terminal size clamped, the URL's and each ``resize`` message's;
+* behind a reverse proxy (nginx) named by its address, the browser's address
+  and scheme as the proxy passes them (``X-Real-IP``, ``X-Forwarded-Proto``),
+  so the per-client cap counts browsers, not the proxy, and a page served over
+  HTTPS opens a ``wss`` websocket; from any other address those headers are ignored;
 * a refusal to listen beyond this machine unless learner code is fully
   confined, since every learner's code runs here.
 """
@@ -42,6 +46,7 @@ from .sessions import SessionBook
 SESSION_COOKIE = "attnpos_session"
 OPEN_COOKIE = "attnpos_open"  # where the page asked to start (?open=3 or ?open=constant-offset), for its websocket
 OPEN_TARGET = re.compile(r"[0-9]{1,3}|[a-z][a-z0-9-]{0,63}")  # a lesson number or an exercise id
+APP_EXIT_S = 30  # how long a closed session's app may take to exit before the folder's next app starts anyway
 MIN_SIZE, MAX_SIZE = 10, 500  # terminal cells each way: 8000×8000 took an app to 435 MiB, 500×500 to 68
 
 
@@ -98,11 +103,14 @@ def clamp_size(value: object, default: int) -> int:
 class CourseServer(Server):
     """textual-serve's server with a data folder per browser session, chosen by a cookie the server issued."""
 
-    def __init__(self, host: str, port: int, sessions: SessionBook, strict: bool, limits: SessionLimits = SessionLimits()) -> None:
+    def __init__(
+        self, host: str, port: int, sessions: SessionBook, strict: bool, limits: SessionLimits = SessionLimits(), proxies: frozenset[str] = frozenset()
+    ) -> None:
         super().__init__(command=f"{sys.executable} -m attnpos", host=host, port=port, title="attnpos")
         self.sessions = sessions
         self.strict = strict
         self.limits = limits
+        self.proxies = proxies  # addresses of reverse proxies whose X-Real-IP and X-Forwarded-Proto are believed
         self.loopback = is_loopback(host)
         self.live: dict[str, _LiveSession] = {}  # by folder id
 
@@ -112,7 +120,7 @@ class CourseServer(Server):
         if refusal:
             return _page(403, "Not served here", refusal)
         token = request.cookies.get(SESSION_COOKIE, "")
-        full = self._full(self.sessions.folder_of(token), _client(request))
+        full = self._full(self.sessions.folder_of(token), self._client(request))
         if full:
             return _page(503, "The course is full", full)
         token, _ = self.sessions.issue(token, keep=frozenset(self.live))
@@ -133,7 +141,7 @@ class CourseServer(Server):
         folder = self.sessions.folder_of(request.cookies.get(SESSION_COOKIE, ""))
         if folder is None:
             raise web.HTTPForbidden(text="no attnpos session: reload the page")
-        client = _client(request)
+        client = self._client(request)
         while folder in self.live:  # the same session in another tab: that tab's app quits (and saves) first
             await self.live[folder].replace()
         full = self._full(folder, client)
@@ -163,6 +171,7 @@ class CourseServer(Server):
             try:
                 if app_service is not None:
                     await app_service.stop()
+                    await _exited(app_service)
             finally:
                 del self.live[folder]
                 self.sessions.ended(folder)
@@ -202,8 +211,9 @@ class CourseServer(Server):
 
     def _page_context(self, request: web.Request) -> dict:
         """textual-serve's page, its URLs on the host the browser asked for (an SSH tunnel's port, localhost or 127.0.0.1)."""
-        origin = f"{request.scheme}://{request.host}"
-        socket_scheme = "wss" if request.scheme == "https" else "ws"
+        scheme = self._scheme(request)
+        origin = f"{scheme}://{request.host}"
+        socket_scheme = "wss" if scheme == "https" else "ws"
         return {
             "font_size": clamp_size(request.query.get("fontsize"), 16),
             "app_websocket_url": f"{socket_scheme}://{request.host}{request.app.router['websocket'].url_for()}",
@@ -225,6 +235,24 @@ class CourseServer(Server):
             return f"a websocket from {origin or 'no origin'} is refused: open the course from its own page"
         return None
 
+    def _client(self, request: web.Request) -> str:
+        """The browser's address: the connection's, or the one a trusted proxy names in X-Real-IP."""
+        remote = request.remote or "unknown"
+        if remote in self.proxies:
+            named = request.headers.get("X-Real-IP", "").strip()
+            try:
+                return str(ipaddress.ip_address(named))
+            except ValueError:
+                pass
+        return remote
+
+    def _scheme(self, request: web.Request) -> str:
+        """The scheme the browser used: the connection's, or the one a trusted proxy names in X-Forwarded-Proto."""
+        named = request.headers.get("X-Forwarded-Proto", "").strip().lower()
+        if request.remote in self.proxies and named in ("http", "https"):
+            return named
+        return request.scheme
+
     def _full(self, folder: str | None, client: str) -> str | None:
         """Why another app cannot start now (in all, or for this client), or None; an app already running for ``folder`` is replaced, not added."""
         if folder in self.live:
@@ -240,10 +268,6 @@ class CourseServer(Server):
 def _hostname(host: str) -> str:
     """The name in a Host header, without its port (``[::1]:8000`` gives ``::1``)."""
     return urlsplit(f"//{host}").hostname or ""
-
-
-def _client(request: web.Request) -> str:
-    return request.remote or "unknown"
 
 
 def _envelope(message) -> tuple[str, object] | None:
@@ -272,6 +296,20 @@ def _closer(websocket: web.WebSocketResponse):
         await websocket.close()
 
     return close
+
+
+async def _exited(app_service: AppService) -> None:
+    """Wait until the app's process has exited, at most ``APP_EXIT_S``.
+
+    ``stop()`` returns once the app's output has ended, which can be a moment before the process (saving,
+    its threads) has exited: the next app on the same folder waits for this, so two never overlap.
+    """
+    process = app_service._process  # textual-serve (pinned below 1.2) keeps it here and offers no other handle
+    if process is not None:
+        try:
+            await asyncio.wait_for(process.wait(), APP_EXIT_S)
+        except asyncio.TimeoutError:
+            pass  # a stuck app must not hold its folder's next session for ever; it has been told to quit
 
 
 def _start(request: web.Request) -> str | None:
