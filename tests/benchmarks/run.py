@@ -651,10 +651,12 @@ from attnpos.tui.cli import command_line, exercise_commands
 t_imports = time.perf_counter()
 course = command_line._exercise_course("constant-offset")
 t_load = time.perf_counter()
+from pathlib import Path
+checking = checker.submit_file(course.exercises["constant-offset"], Path(sys.argv[1]))  # the judges imported meanwhile
+t_submitted = time.perf_counter()
 checker.confinement
 t_ready = time.perf_counter()
-from pathlib import Path
-verdict = checker.check_file(course.exercises["constant-offset"], Path(sys.argv[1]))
+verdict = checker.result(checking)
 t_check = time.perf_counter()
 import io
 from rich.console import Console
@@ -666,7 +668,7 @@ for _ in range(5):
     checker.check_file(course.exercises["constant-offset"], Path(sys.argv[1]))
     warm.append(time.perf_counter() - before)
 checker.close()
-print(t_imports - t_server_started, t_load - t_imports, t_ready - t_load, t_check - t_ready, t_render - t_check, sorted(warm)[2])
+print(t_imports - t_server_started, t_load - t_imports, t_submitted - t_load, t_ready - t_submitted, t_check - t_ready, t_render - t_check, sorted(warm)[2])
 """
 
 
@@ -695,13 +697,13 @@ def bench_cli_check(course: Path | None = None, runs: int = 9) -> Result:
         ]
         for _ in range(5)
     ]
-    imports, load, wait, check, render, warm = (statistics.median(p[i] for p in phases) * 1000 for i in range(6))
+    imports, load, judges, wait, check, render, warm = (statistics.median(p[i] for p in phases) * 1000 for i in range(7))
     check_time, floor = statistics.median(checks), statistics.median(numpy)
     check_cpu, floor_cpu = statistics.median(checks_cpu), statistics.median(numpy_cpu)
     return Result(
         "8. `attnpos check` on a correct answer, a whole process",
         f"median {check_time * 1000:.0f} ms, CPU {check_cpu * 1000:.0f} ms, its fork server's apart (interpreter {interpreter * 1000:.0f} ms; "
-        f"imports {imports:.0f}, exercise {load:.0f}, waiting for the server {wait:.0f}, the runs and judging {check:.0f}, "
+        f"imports {imports:.0f}, exercise {load:.0f}, the judges {judges:.0f}, then waiting for the server {wait:.0f}, the runs and judging {check:.0f}, "
         f"rendering {render:.0f} ms; a warm check under watch {warm:.0f} ms)",
         f"{floor * 1000:.0f} ms python -c 'import numpy' (CPU {floor_cpu * 1000:.0f} ms)",
         check_time / floor,
