@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import importlib
 import json
+import threading
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -62,6 +64,9 @@ def run_check(course: Course, exercise_id: str, file: Path, as_json: bool, check
     """Check one file with ``checker`` (the command line's, already starting; the caller closes it)."""
     exercise = find_exercise(course, exercise_id)
     source = readable_file(file)  # what the app shows as the code that passed
+    if not as_json:
+        # Rich, imported while the sandbox starts and runs the answer, when this process would only wait for it.
+        threading.Thread(target=importlib.import_module, args=("rich.console",), daemon=True).start()
     try:
         # Submitted before the sandbox is up: this imports NumPy and the judges while the fork server starts,
         # and the runs wait for it (docs/PERFORMANCE.md).
