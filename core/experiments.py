@@ -15,6 +15,7 @@ import numpy as np
 
 from attnpos.core.attention import BlockWeights, attention_output, self_attention, softmax, transformer_block
 from attnpos.core.permutation import (
+    TWIN_SLOTS,
     equivariance_gap,
     naive_gap,
     permutation_matrix,
@@ -42,7 +43,6 @@ INIT_SCALE = 0.5
 PERM = (3, 0, 5, 1, 4, 2)
 RAMP_STEP = TOY_OFFSET  # the per-slot toy signal is RAMP_STEP·(t+1)
 CONSTANT = TOY_OFFSET  # the constant offset of the second exercise
-TWIN_SLOTS = (0, 4)  # where the identical-token demo puts its two copies
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,10 @@ import numpy as np
 
 from attnpos.core.attention import attention_output
 
+# The slots of the identical-token demo's two copies of one token: attention without position gives them one output.
+# Here rather than beside the demo (core/experiments.py), so that the checker's fork server has it without importing every experiment.
+TWIN_SLOTS = (0, 4)
+
 
 def permute_tokens(X: np.ndarray, perm: np.ndarray) -> np.ndarray:
     """Reorder the token axis: (B, T, C) or (T, C) in, same shape out."""

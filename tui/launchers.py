@@ -12,10 +12,12 @@ from __future__ import annotations
 import ipaddress
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from attnpos.lessons.course.model import Course
-from attnpos.tui.render.exercise_print import shown_path
 from attnpos.tui.render.usage import UsageError
+
+if TYPE_CHECKING:  # the course's model, and shown_path's module (the checker's verdicts): not on the app's way to its first frame
+    from attnpos.lessons.course.model import Course
 
 
 def open_app(data_dir: Path | None, start: tuple[int, int] | str | None = None, play: str | None = None) -> int:
@@ -25,6 +27,8 @@ def open_app(data_dir: Path | None, start: tuple[int, int] | str | None = None, 
     app = AttnposApp(data_dir=data_dir, start=start, play=play)
     app.run()
     if app.return_code == 1:  # Textual's status for an error no screen caught; it has printed the traceback
+        from attnpos.tui.render.exercise_print import shown_path
+
         where = f"the details are in {shown_path(app.crash_log)}" if app.crash_log else "the details are above"
         print(f"attnpos: the app stopped on an error; your place and drafts are saved; {where}", file=sys.stderr)
     return app.return_code or 0
@@ -41,6 +45,7 @@ def _extra(extra: str, module: str) -> None:
 def export_notebooks(course: Course, which: str, folder: Path) -> int:
     _extra("jupyter", "nbformat")
     from attnpos.tui.notebook.export import export_notebooks as write
+    from attnpos.tui.render.exercise_print import shown_path
 
     if which == "all":
         lessons = list(course.lessons)
@@ -75,6 +80,7 @@ def serve(
     _extra("web", "textual_serve")
     from attnpos.lessons.checker import ConfinementUnavailable, open_checker
     from attnpos.lessons.course.progress import default_data_dir
+    from attnpos.tui.render.exercise_print import shown_path
     from attnpos.tui.web.serve import CourseServer, SessionLimits, is_loopback
     from attnpos.tui.web.sessions import SessionBook, SessionsInUse
 

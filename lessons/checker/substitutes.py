@@ -13,7 +13,7 @@ import functools
 
 import numpy as np
 
-from attnpos.core.experiments import TWIN_SLOTS
+from attnpos.core.permutation import TWIN_SLOTS
 
 # A power of two: scaling the value matrix by it scales every output, and so
 # every gap between outputs, exactly (floating point is exact under scaling

@@ -10,18 +10,13 @@ import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
-from attnpos.core.playground import SIGNALS, sentence_length_problem
-from attnpos.core.words import tokenize
-from attnpos.lessons.course.figures import COLUMN_LABEL, figure, format_figure, refresh, registry
-from attnpos.lessons.course.glossary import GLOSSARY_NAME, Term, parse_glossary
-from attnpos.lessons.course.mathtext import MathError, to_unicode
 from attnpos.lessons.course.model import (
     Block,
     Code,
@@ -54,6 +49,11 @@ from attnpos.lessons.course.scanner import (
     read_course_text,
     scan,
 )
+
+# The figures (NumPy, every lesson's experiments), the core and LaTeX-to-Unicode are imported where a piece of text
+# needs them: `attnpos check` reads one exercise, whose messages quote no figure and whose texts may have no math.
+if TYPE_CHECKING:
+    from attnpos.lessons.course.glossary import Term
 
 FIGURE_PATTERN = re.compile(r"\{\{\s*([A-Za-z0-9_.]+)\s*(?::([^}]*))?\}\}")
 CODE_SPAN = re.compile(r"(`+)(.+?)\1")
@@ -96,6 +96,8 @@ def fill_figures(text: str, report: _Reporter, line: int) -> str:
     """Replace every {{name:spec}} with the computed figure."""
 
     def replace(match: re.Match) -> str:
+        from attnpos.lessons.course.figures import format_figure, registry
+
         name, spec = match.group(1), (match.group(2) or "").strip()
         if name not in registry().figures:
             report(line + text[: match.start()].count("\n"), f"unknown figure {name!r}")
@@ -122,6 +124,8 @@ def render_inline_math(text: str, report: _Reporter, line: int) -> str:
 
 def _math_in(text: str, report: _Reporter, line: int) -> str:
     def replace(match: re.Match) -> str:
+        from attnpos.lessons.course.mathtext import MathError, to_unicode
+
         try:
             return to_unicode(match.group(1))
         except MathError as error:
@@ -179,6 +183,9 @@ def parse_quiz(data: dict, report: _Reporter, line: int, what: str = "quiz") -> 
 
 def parse_playground(data: dict, report: _Reporter, line: int) -> PlaygroundLink | None:
     """A {playground} block: a sentence, an optional order (a permutation of its tokens) and a signal."""
+    from attnpos.core.playground import SIGNALS, sentence_length_problem
+    from attnpos.core.words import tokenize
+
     if not _require(data, {"sentence": str, "signal": str}, report, line, "playground"):
         return None
     tokens = tokenize(data["sentence"])
@@ -210,6 +217,8 @@ def _directive(kind: str, body: str, report: _Reporter, line: int) -> Block | No
         return None
     if not _require(data, {"figure": str}, report, line, kind):
         return None
+    from attnpos.lessons.course.figures import COLUMN_LABEL, figure, registry
+
     expected_titles = 2 if "compare" in data else 1
     if "titles" in data and (not isinstance(data["titles"], list) or len(data["titles"]) != expected_titles):
         report(line, f"{kind}: titles must be a list of {expected_titles} short title(s)")
@@ -249,6 +258,8 @@ def _directive(kind: str, body: str, report: _Reporter, line: int) -> Block | No
 
 def parse_lesson(path: Path, number: int, slug: str, problems: list[Problem]) -> Lesson | None:
     """Parse one lesson file; problems go to ``problems``."""
+    from attnpos.lessons.course.mathtext import MathError, to_unicode
+
     report = _Reporter(path, problems)
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
@@ -431,6 +442,9 @@ def load_course(lessons_folder: Path | None = None, exercises_folder: Path | Non
     The figures quoted are those the course folder's lessons register (`figures.registry`), so a
     small course loaded from elsewhere quotes the real course's.
     """
+    from attnpos.lessons.course.figures import refresh, registry
+    from attnpos.lessons.course.glossary import GLOSSARY_NAME, parse_glossary
+
     lessons_at, exercises_at = lessons_folder or content_dir(), exercises_folder or exercises_dir()
     refresh()
     problems: list[Problem] = []

@@ -2,7 +2,8 @@
 
 The app holds one and draws it; a test can hold one alone. The outline, the
 course text and the progress are read at once (no NumPy: the first frame must
-not wait); the full course and the checker come on first use, each under a
+not wait; each lesson's outline from the cache in the data folder when the
+lesson is unchanged since); the full course and the checker come on first use, each under a
 lock of its own, since a worker thread may ask for the course while the UI
 thread asks for the checker.
 """
@@ -13,7 +14,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from attnpos.lessons.course.outline import OutlineLesson, read_outline
+from attnpos.lessons.course.outline import OUTLINE_CACHE, OutlineLesson, read_outline
 from attnpos.lessons.course.progress import Progress
 from attnpos.lessons.course.scanner import CourseText, read_course_text
 
@@ -26,7 +27,8 @@ class Session:
     def __init__(self, data_dir: Path | None = None, limits: Limits | None = None) -> None:
         """``data_dir``: where progress lives (the platform's data folder when None); ``limits``: for learner code (the sandbox's defaults when None)."""
         self.progress = Progress.load(data_dir)
-        self.outline: list[OutlineLesson] = read_outline()
+        cache = self.progress.path.parent / OUTLINE_CACHE if self.progress.writable else None
+        self.outline: list[OutlineLesson] = read_outline(cache=cache)
         self.text: CourseText = read_course_text()  # title, prerequisites, introduction
         self._limits = limits
         self._course: Course | None = None

@@ -31,7 +31,7 @@ if TYPE_CHECKING:  # the checker and the loader bring NumPy: imported where firs
     from attnpos.lessons.checker import Checker, Limits
     from attnpos.lessons.course.model import Course
 
-PRELOAD_DELAY = 0.6  # seconds after start-up before the lessons and NumPy are loaded in the background
+PRELOAD_DELAY = 0.6  # seconds after the first frame before the lessons and NumPy are loaded in the background
 HANG_UP_GRACE = 3.0  # seconds a hung-up app may take to shut down before it is ended outright
 CRASH_LOG = "crash.log"  # in the data folder: the traceback of an error no screen caught, the latest only
 
@@ -84,8 +84,9 @@ class AttnposApp(App):
         if self._play is not None:
             self.open_playground(self._play)
         self._catch_hangups()
-        # Not at once: importing NumPy in a thread competes for the GIL with drawing the first frame.
-        self.set_timer(PRELOAD_DELAY, self._preload_course)
+        # Not at once: importing NumPy in a thread competes for the GIL with drawing the first frame. Counted from
+        # that frame, not from here: on a loaded machine the first frame can take longer than the delay itself.
+        self.call_after_refresh(self.set_timer, PRELOAD_DELAY, self._preload_course)
 
     def _catch_hangups(self) -> None:
         """A dropped SSH connection (SIGHUP) or a kill (SIGTERM) saves the draft, then exits cleanly."""

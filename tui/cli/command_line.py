@@ -154,6 +154,17 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: {message} (see '{self.prog} --help')\n")
 
 
+class _InstalledVersion(argparse.Action):
+    """--version: the installed attnpos's (pyproject reads it from attnpos.__version__), looked up only when asked:
+    importlib.metadata costs every other command tens of milliseconds (docs/PERFORMANCE.md)."""
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        from importlib.metadata import version
+
+        print(f"attnpos {version('attnpos')}")
+        parser.exit()
+
+
 def _limits(args: argparse.Namespace):
     from attnpos.lessons.checker import Limits
 
@@ -306,9 +317,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="attnpos",
         description="Why Attention Needs Position: a terminal course. With no command, opens the course.",
     )
-    from importlib.metadata import version  # the installed attnpos's (pyproject reads it from attnpos.__version__)
-
-    parser.add_argument("--version", action="version", version=f"attnpos {version('attnpos')}")
+    parser.add_argument("--version", action=_InstalledVersion, nargs=0, help="show program's version number and exit")
     parser.add_argument("--data-dir", type=Path, default=None, help="where progress and drafts are kept (default: $ATTNPOS_DATA_DIR or the user data folder)")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from attnpos.core.experiments import TWIN_SLOTS
+from attnpos.core.permutation import TWIN_SLOTS
 from attnpos.lessons.checker.contracts.common import Contract, Question, Rerun, Runs, close, worst_entry
 from attnpos.lessons.checker.separation import Figure, Hypotheses
 from attnpos.lessons.checker.values import (

@@ -63,12 +63,17 @@ class OutlineScreen(CourseScreen):
         yield tree
         yield Footer()
 
+    _drawn_room: int | None = None  # the width the rows were last fitted to
+
     def on_mount(self) -> None:
         self.query_one(Tree).focus()
         self.set_interval(PROGRESS_POLL, self._take_in_saved_progress)
 
     def on_resize(self) -> None:
-        self.refresh_outline()  # the rows fit the new width
+        # The rows fit the new width. Start-up alone resizes the screen several times, mostly to the same
+        # width, and each rebuild costs a node per lesson, section and exercise: only a new width rebuilds.
+        if self._room() != self._drawn_room:
+            self.refresh_outline()
 
     def on_screen_resume(self) -> None:
         """Drawn on every return to the outline (the first push included), so progress marks are current,
@@ -80,6 +85,13 @@ class OutlineScreen(CourseScreen):
         """While the outline shows, progress another process saves appears without a key pressed."""
         if self.is_current and self.app.progress.reload():
             self.refresh_outline()
+
+    def _room(self) -> int:
+        """The cells a row may take: the tree's width, less the vertical scrollbar's columns (unfolding a lesson
+        brings it), before the first layout the terminal's width less the tree's margins."""
+        tree = self.query_one(Tree)
+        scrollbar = 0 if tree.show_vertical_scrollbar else tree.styles.scrollbar_size_vertical
+        return tree.scrollable_content_region.width - scrollbar if tree.size.width else self.app.size.width - 4
 
     def refresh_outline(self) -> None:
         app, progress = self.app, self.app.progress
@@ -112,9 +124,7 @@ class OutlineScreen(CourseScreen):
         unfolded = {node.data[1] for node in tree.root.children if node.is_expanded and node.data}  # kept unfolded when redrawn
         tree.clear()
         # Rows fit the tree's width: a longer one made the whole outline scroll sideways at 80 columns.
-        # The vertical scrollbar's columns are kept free: unfolding a lesson brings it.
-        scrollbar = 0 if tree.show_vertical_scrollbar else tree.styles.scrollbar_size_vertical
-        room = tree.scrollable_content_region.width - scrollbar if tree.size.width else self.app.size.width - 4
+        room = self._drawn_room = self._room()
         lesson_room, leaf_room = room - 2, room - tree.guide_depth  # a lesson's fold mark; a leaf's guide
         for lesson in app.outline:
             node = tree.root.add(
