@@ -55,11 +55,11 @@ How results travel
 ------------------
 After the script's code has returned, the learner process creates a results
 folder whose name holds a random token (not passed via argv, environment or
-its folder), writes each requested numeric value with
-``np.save(allow_pickle=False)`` and then, last, ``status.json`` carrying the
-token. The app reads only that folder, through the run folder's descriptor,
-only plain files, with ``np.load(allow_pickle=False)`` and ``json.loads``,
-accepts only numeric dtypes, and shows every learner text escaped.
+its folder), writes each requested numeric value's raw bytes and then, last,
+``status.json`` carrying the token and each value's dtype and shape. The app
+reads only that folder, through the run folder's descriptor, only plain
+files, with ``json.loads`` and ``np.fromfile`` in a numeric dtype (nothing it
+reads back is parsed as Python), and shows every learner text escaped.
 
 Limits of these guarantees
 --------------------------

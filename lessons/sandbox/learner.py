@@ -13,9 +13,9 @@ learner source, and whatever the reading costs is this process's.
 
 After the script's code has returned, it creates the results folder named
 with the run's token (received over the socket, not via argv, environment
-or working folder), writes each requested numeric value with
-``np.save(allow_pickle=False)`` and then, last, ``status.json`` carrying the
-token.
+or working folder), writes each requested numeric value's raw bytes (C
+order) and then, last, ``status.json`` carrying the token and each value's
+dtype and shape.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ import numpy as np
 from . import confinement, tasks
 from .client import decode_answer, encode_answer
 from .processes import kill_descendants
-from .protocol import CONFINEMENT_FAILED, MAX_TEXT, MAX_TRACEBACK, NUMERIC_KINDS, judged_bytes, read_back_budget
+from .protocol import CONFINEMENT_FAILED, MAX_TEXT, MAX_TRACEBACK, NUMERIC_KINDS, VALUE_SUFFIX, judged_bytes, read_back_budget
 
 _ARRAY_KIND_NAMES = {
     "O": "object array",
@@ -226,14 +226,14 @@ def _safe_str(value: object) -> str:
 
 
 def _write_results(results_dir: Path, token: str, names: list[str], namespace: dict, report: dict, budget: int) -> None:
-    """Save the requested names as .npy files, then status.json (``report`` and what was saved); the folder must not exist yet.
+    """Save the requested names as raw data files, then status.json (``report``, what was saved and its layout); the folder must not exist yet.
 
     At most ``budget`` bytes of arrays, counted as float64 (:func:`judged_bytes`),
     are written: a broadcast view costs the script no memory but would be
     written out, and read back, in full.
     """
     results_dir.mkdir(mode=0o700)  # fails if someone made it before the script's code returned
-    saved, bad_types, missing, oversized = [], {}, [], {}
+    saved, layouts, bad_types, missing, oversized = [], {}, {}, [], {}
     for index, name in enumerate(names):
         if name not in namespace:
             missing.append(index)
@@ -249,14 +249,16 @@ def _write_results(results_dir: Path, token: str, names: list[str], namespace: d
             continue
         budget -= cost
         try:
-            np.save(results_dir / f"{index}.npy", array, allow_pickle=False)
+            array.tofile(results_dir / f"{index}{VALUE_SUFFIX}")  # C order, whatever the array's own
             saved.append(index)
+            layouts[index] = {"dtype": array.dtype.str, "shape": list(array.shape)}
         except (MemoryError, OSError, ValueError) as exc:
             bad_types[index] = f"{type(namespace[name]).__name__} (could not be saved: {type(exc).__name__})"
     report = {
         **report,
         "token": token,
         "values": saved,
+        "layouts": layouts,
         "bad_types": bad_types,
         "missing": missing,
         "oversized": oversized,

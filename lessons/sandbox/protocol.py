@@ -10,10 +10,18 @@ accepts from them.
 from __future__ import annotations
 
 import json
+import re
 import socket
 import struct
 
 NUMERIC_KINDS = "biufc"
+# A value comes back as its raw bytes in a file of this suffix, its dtype and shape in status.json: nothing the
+# app reads back is parsed as Python (a .npy header is, with ast, and CPython 3.11's AST building is not
+# thread-safe: two checks reading results at once failed one in thousands with "AST constructor recursion
+# depth mismatch", python/cpython#106905).
+VALUE_SUFFIX = ".data"
+# The dtypes a value may come back as: byte order, a numeric kind, an item size ("<f8", "|b1", "<c16").
+VALUE_DTYPE = re.compile(rf"[<>|=][{NUMERIC_KINDS}][0-9]{{1,2}}")
 MAX_TEXT = 2000  # longest error message or type description kept from the learner
 # Largest script a run takes. An answer is a few kilobytes; past this the rerun's syntax tree alone would cost
 # the checker hundreds of megabytes (an 18 MB file grew it to 7 GB).

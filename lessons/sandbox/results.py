@@ -2,8 +2,8 @@
 
 The app reads only the run's results folder, through the run folder's
 descriptor, only plain files (never following a symlink), with
-``np.load(allow_pickle=False)`` and ``json.loads``, and accepts only numeric
-dtypes. Nothing from the learner's process is unpickled or executed, and
+``json.loads`` and, for each value, its raw bytes in the numeric dtype and
+shape status.json gives (nothing is parsed as Python, as a .npy header is). Nothing from the learner's process is unpickled or executed, and
 nothing it prints affects the status. Every text that came from the learner
 (output, error messages, tracebacks, type descriptions) passes through
 :func:`.printable.printable` here, so no caller ever gets raw control
@@ -30,7 +30,8 @@ from .protocol import (
     MAX_STATUS_DEPTH,
     MAX_TEXT,
     MAX_TRACEBACK,
-    NUMERIC_KINDS,
+    VALUE_DTYPE,
+    VALUE_SUFFIX,
     judged_bytes,
 )
 
@@ -193,8 +194,9 @@ def read_results(run_fd: int, token: str, names: tuple[str, ...], budget: int) -
         bad_types = {names[int(i)]: printable(str(kind)[:MAX_TEXT]) for i, kind in report["bad_types"].items()}
         oversized = {names[int(i)]: _shape(shape) for i, shape in report.get("oversized", {}).items()}
         values = {}
+        layouts = report["layouts"]
         for i in _indices(report["values"], names):
-            loaded = _load_numeric(f"{i}.npy", folder, budget)
+            loaded = _load_numeric(i, layouts[str(i)], folder, budget)
             if isinstance(loaded, tuple):
                 bad_types[names[i]], oversized[names[i]] = loaded
             else:
@@ -221,7 +223,7 @@ def read_results(run_fd: int, token: str, names: tuple[str, ...], budget: int) -
         RecursionError,
         MemoryError,
         SyntaxError,
-    ):  # all a forged report or .npy header can raise (NumPy evaluates the header's text)
+    ):  # all a forged report or value can raise
         return None
     finally:
         os.close(folder)
@@ -264,32 +266,28 @@ def _shape(raw: object) -> tuple[int, ...]:
     return tuple(raw)
 
 
-def _load_numeric(name: str, folder: int, budget: int) -> np.ndarray | tuple[str, tuple[int, ...]]:
-    """The array in ``name``, or a bad-type description and its shape if it is larger than ``budget`` bytes.
+def _load_numeric(index: int, layout: object, folder: int, budget: int) -> np.ndarray | tuple[str, tuple[int, ...]]:
+    """Value ``index`` in the dtype and shape ``layout`` gives, or a bad-type description and its shape if it is larger than ``budget`` bytes.
 
-    The header is read first: its size must match the file's, and the data
-    is read only if it fits the budget.
+    The layout must name a numeric dtype and a shape whose size is the
+    file's; the data is read only if it fits the budget.
     """
     import numpy as np
 
+    if not isinstance(layout, dict) or not isinstance(layout.get("dtype"), str) or not VALUE_DTYPE.fullmatch(layout["dtype"]):
+        raise ValueError(f"value {index} has no numeric dtype")
+    dtype, shape = np.dtype(layout["dtype"]), _shape(layout["shape"])
+    name = f"{index}{VALUE_SUFFIX}"
     fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW, dir_fd=folder)
     with open(fd, "rb") as file:
-        size = os.fstat(fd).st_size
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise ValueError(f"{name} is not a plain file")
-        version = np.lib.format.read_magic(file)
-        read_header = np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
-        shape, _, dtype = read_header(file)
         elements = int(np.prod(shape, dtype=object))
-        if elements * dtype.itemsize != size - file.tell():
-            raise ValueError(f"{name}: its header does not match its size")
+        if elements * dtype.itemsize != os.fstat(fd).st_size:
+            raise ValueError(f"{name}: its layout does not match its size")
         if judged_bytes(elements, dtype.itemsize) > budget:
-            return f"{dtype} array of {elements:,} elements (too large to read back)", tuple(shape)
-        file.seek(0)
-        array = np.load(file, allow_pickle=False)
-    if not isinstance(array, np.ndarray) or array.dtype.kind not in NUMERIC_KINDS:
-        raise ValueError(f"{name} is not a numeric array")
-    return array
+            return f"{dtype} array of {elements:,} elements (too large to read back)", shape
+        return np.fromfile(file, dtype=dtype, count=elements).reshape(shape)
 
 
 def _answers(raw: object) -> tuple[bool, ...]:

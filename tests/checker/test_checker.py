@@ -370,15 +370,20 @@ def _mistakes_left_unseparated(source: str, exercise: str) -> list[str]:
 # A real mistake the float32 arrays cannot tell: pos added after attention gives 2.467 on the rerun, the right gap 2.478,
 # within the float32 bound of 0.026 (about 1 float32 setup in 250): `indistinct`, never `passed`.
 @example(setup=(setup_lines(1, 7, 9, 4, "float32", 982623627, [5, 0, 4, 2, 3, 6, 1]), 7, 9), value=1.9674262954868746, mutation="right")
+# A mistake whose float32 arrays cannot tell it from the right answer: the gap left unreordered and the right gap lie
+# within float32's bound of each other (two tokens, one wide head). `indistinct` is as true as `wrong-comparison`.
+@example(setup=(setup_lines(1, 2, 9, 9, "float32", 1183, [1, 0]), 2, 9), value=1.0, mutation="unreordered")
 def test_constant_offset_property(course, checker, setup, value, mutation):
     lines, T, C = setup
     shuffled, reference, diagnosis = OFFSET_MUTATIONS[mutation]
     source = lines + f"pos = {value!r}\nmax_diff = np.abs(attention_output({shuffled}, Wq, Wk, Wv) - {reference}).max()\n"
     verdict = checker.check(course.exercises["constant-offset"], source, limits=LIMITS)
-    if mutation == "right" and _mistakes_left_unseparated(source, "constant-offset"):
+    expected = {diagnosis}
+    if _mistakes_left_unseparated(source, "constant-offset"):
         assert "float32" in lines  # float64's bound is far tighter than any two hypotheses' distance
-        diagnosis = "indistinct"
-    assert verdict.diagnosis == diagnosis, (verdict.message, verdict.details)
+        # The right answer is never passed on arrays that cannot tell it from a mistake; a mistake may still be named.
+        expected = {"indistinct"} if mutation == "right" else {diagnosis, "indistinct"}
+    assert verdict.diagnosis in expected, (verdict.message, verdict.details)
 
 
 @settings(max_examples=12, deadline=None)

@@ -913,6 +913,28 @@ def test_a_nested_or_huge_status_file_gives_a_verdict(checker, forged):
     assert verdict.diagnosis == "crash" and "malformed" in verdict.message, verdict
 
 
+@pytest.mark.parametrize(
+    "layout",
+    [
+        '{"dtype": "|O8", "shape": [3]}',  # objects: never read back
+        '{"dtype": "(2,)<f8", "shape": [3]}',  # a subarray dtype NumPy would parse
+        '{"dtype": "<f8", "shape": [4, 8]}',  # more elements than the file holds
+        '{"dtype": "<f8", "shape": "(3,)"}',  # a shape that is not a list of sizes
+        '"<f8"',
+    ],
+)
+def test_a_forged_layout_of_a_value_gives_a_verdict(checker, layout):
+    """A value comes back as raw bytes whose dtype and shape status.json names; the learner process may lie about them."""
+    exercise = COURSE.exercises["constant-offset"]
+    attack = exercise.solution + textwrap.dedent(f"""
+        import json
+        honest = json.dumps
+        json.dumps = lambda report: honest({{**report, "layouts": {{str(i): {layout} for i in report["values"]}}}})
+    """)
+    verdict = checker.check(exercise, attack, limits=Limits(timeout_s=10.0))
+    assert verdict.diagnosis == "crash" and "malformed" in verdict.message, verdict
+
+
 def test_a_long_expression_gets_a_verdict(checker):
     exercise = COURSE.exercises["constant-offset"]
     source = exercise.solution + "\ntotal = " + " + ".join(["1"] * 900) + "\n"

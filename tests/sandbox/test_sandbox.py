@@ -241,8 +241,8 @@ def test_pickles_and_forged_results_never_reach_the_parent(sandbox, tmp_path):
         if child == 0:  # a child that waits to overwrite the real results with its own numbers
             os.setsid()
             while True:
-                for path in glob.glob("../results-*/*.npy"):
-                    np.save(path, np.full(3, 42.0))
+                for path in glob.glob("../results-*/*.data"):
+                    np.full(3, 42.0).tofile(path)
     """,
         ["x", "y", "z"],
     )
