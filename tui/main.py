@@ -7,14 +7,40 @@ The app is imported only when a command opens it, so `attnpos check`, `attnpos
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from attnpos.lessons.sandbox.launch import Spawned
 
 
 def main(argv: list[str] | None = None) -> int:
+    arguments = sys.argv[1:] if argv is None else argv
     try:
+        server = _checking_server(arguments)
         # Imported here, inside the try: a Ctrl+C while the command line is still loading is an interruption too.
         from attnpos.tui import launchers
         from attnpos.tui.cli import command_line
     except KeyboardInterrupt:
         print("attnpos: interrupted", file=sys.stderr)
         return 130
-    return command_line.main(argv, command_line.Launchers(launchers.open_app, launchers.export_notebooks, launchers.serve))
+    return command_line.main(arguments, command_line.Launchers(launchers.open_app, launchers.export_notebooks, launchers.serve), server)
+
+
+def _checking_server(arguments: list[str]) -> Spawned | None:
+    """`attnpos check`'s fork server, started before anything else is imported (docs/PERFORMANCE.md).
+
+    Its start, a Python importing NumPy, is the floor of a cold check; started
+    first, it overlaps all the command does. Told from the words alone, before
+    they are parsed: the command's checker adopts it only if it is the server
+    it would start (a strictness the words did not show, say, gets a server
+    of its own), and a command that opens none leaves it to exit with this
+    process.
+    """
+    if arguments[:1] != ["check"] or "-h" in arguments or "--help" in arguments:
+        return None
+    from attnpos.lessons.checker.server_start import start_server
+
+    try:
+        return start_server(strict=True if "--strict" in arguments else None)
+    except OSError:  # the checker's own start meets it again, and says so as the command always has
+        return None
