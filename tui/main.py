@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 def main(argv: list[str] | None = None) -> int:
     arguments = sys.argv[1:] if argv is None else argv
     try:
-        server = _checking_server(arguments)
+        server = _start_check(arguments) if arguments[:1] == ["check"] else None
         # Imported here, inside the try: a Ctrl+C while the command line is still loading is an interruption too.
         from attnpos.tui import launchers
         from attnpos.tui.cli import command_line
@@ -26,20 +26,28 @@ def main(argv: list[str] | None = None) -> int:
     return command_line.main(arguments, command_line.Launchers(launchers.open_app, launchers.export_notebooks, launchers.serve), server)
 
 
-def _checking_server(arguments: list[str]) -> Spawned | None:
-    """`attnpos check`'s fork server, started before anything else is imported (docs/PERFORMANCE.md).
+def _start_check(arguments: list[str]) -> Spawned | None:
+    """What `attnpos check` does before anything else is imported (docs/PERFORMANCE.md); its fork server, started.
 
-    Its start, a Python importing NumPy, is the floor of a cold check; started
-    first, it overlaps all the command does. Told from the words alone, before
-    they are parsed: the command's checker adopts it only if it is the server
-    it would start (a strictness the words did not show, say, gets a server
-    of its own), and a command that opens none leaves it to exit with this
-    process.
+    The server's start, a Python importing NumPy, is the floor of a cold
+    check; started first, it overlaps all the command does. Told from the
+    words alone, before they are parsed: the command's checker adopts it only
+    if it is the server it would start (a strictness the words did not show,
+    say, gets a server of its own), and a command that opens none leaves it
+    to exit with this process. And this process's own NumPy, imported later
+    to judge a few small arrays, gets one BLAS thread, as the server's has:
+    a pool of them costs more CPU to start and end than it saves, on the two
+    cores the server is starting on.
     """
-    if arguments[:1] != ["check"] or "-h" in arguments or "--help" in arguments:
+    if "-h" in arguments or "--help" in arguments:
         return None
-    from attnpos.lessons.checker.server_start import start_server
+    import os
 
+    from attnpos.lessons.checker.server_start import start_server
+    from attnpos.lessons.sandbox.launch import SINGLE_THREAD_ENV
+
+    for name, value in SINGLE_THREAD_ENV.items():
+        os.environ.setdefault(name, value)  # unless the learner chose otherwise
     try:
         return start_server(strict=True if "--strict" in arguments else None)
     except OSError:  # the checker's own start meets it again, and says so as the command always has

@@ -29,7 +29,7 @@ SERVER_BOOT = (
     "import sys; from attnpos.lessons.sandbox.server import serve; serve(int(sys.argv[1]), sys.argv[2], sys.argv[3] == 'bwrap', sys.argv[4], sys.argv[5:])"
 )
 # One BLAS thread: the fork server must stay single-threaded to fork safely.
-_SINGLE_THREAD_ENV = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "BLIS_NUM_THREADS": "1"}
+SINGLE_THREAD_ENV = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "BLIS_NUM_THREADS": "1"}
 # Exact names only: a prefix would pass whatever shares it (SSH forwards LC_* by default, so LC_DEPLOY_TOKEN would
 # reach the learner, and MKL_LICENSE_KEY with MKL_).
 _LOCALE_CATEGORIES = ("ALL", "CTYPE", "NUMERIC", "TIME", "COLLATE", "MONETARY", "MESSAGES", "PAPER", "NAME", "ADDRESS", "TELEPHONE")
@@ -45,7 +45,7 @@ _SYSTEM_READ_ONLY = ("/usr", "/lib", "/lib64", "/bin", "/etc/ld.so.cache", "/etc
 def clean_environment(home: str) -> dict[str, str]:
     """The allow-listed environment for the fork server, ``HOME`` set to ``home``."""
     kept = {name: value for name, value in os.environ.items() if name in _PASSED_ENV}
-    return {**kept, **_SINGLE_THREAD_ENV, "HOME": home}
+    return {**kept, **SINGLE_THREAD_ENV, "HOME": home}
 
 
 def strict_from_environment() -> bool:

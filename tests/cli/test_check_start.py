@@ -6,8 +6,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from attnpos.lessons.checker import open_checker
 from attnpos.lessons.checker.server_start import PRELOAD, runs_at_once, start_server
 from attnpos.lessons.sandbox import Sandbox, launch
@@ -25,7 +23,9 @@ def note(event, args):
 sys.addaudithook(note)
 from attnpos.tui.main import main
 code = main(sys.argv[1:])
+import os
 print("ORDER", " ".join(seen))
+print("BLAS", os.environ.get("OPENBLAS_NUM_THREADS"))
 sys.exit(code)
 """
 
@@ -44,6 +44,7 @@ def test_check_starts_its_fork_server_before_the_command_line_or_numpy(tmp_path)
     assert order[0] == "popen"  # no other process is started after it: the runs fork from this server
     assert order.count("popen") == 1
     assert {"attnpos.tui.cli", "numpy"} <= set(order)
+    assert "BLAS 1" in ran.stdout  # the judge's NumPy starts no pool of threads beside the starting server
 
 
 def test_a_checker_adopts_the_server_started_for_it(monkeypatch):
@@ -69,8 +70,7 @@ def test_a_server_started_for_another_strictness_is_stopped_unused(monkeypatch):
         sandbox.close()
 
 
-@pytest.mark.parametrize("words", [["check", "--help"], ["watch", "constant-offset"], ["lessons"], []])
-def test_only_check_starts_a_server_before_parsing(words):
-    from attnpos.tui.main import _checking_server
+def test_check_asking_for_help_starts_no_server():
+    from attnpos.tui.main import _start_check
 
-    assert _checking_server(words) is None
+    assert _start_check(["check", "--help"]) is None
