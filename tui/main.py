@@ -1,7 +1,8 @@
 """The `attnpos` program: the command line, handed the launchers of the interfaces its commands open.
 
 The app is imported only when a command opens it, so `attnpos check`, `attnpos
---help` and the other commands never load Textual.
+--help` and the other commands never load Textual. `attnpos check` starts its
+fork server before the command line is even imported (:func:`_start_check`).
 """
 
 from __future__ import annotations
