@@ -20,9 +20,9 @@ went on, uninterrupted, for its whole time limit), so :meth:`Checker.wait`
 wakes every :data:`INTERRUPT_POLL_S`; Ctrl+C then cancels everything the
 checker runs, at once.
 
-Nothing here imports NumPy: ``attnpos check`` opens its checker, whose fork
-server starts at once in the executor, before it imports NumPy and the
-judges, so that the two overlap (docs/PERFORMANCE.md).
+Nothing here imports NumPy: ``attnpos check`` starts its fork server first
+(:mod:`.server_start`) and opens its checker on it, before it imports NumPy
+and the judges, so that the two overlap (docs/PERFORMANCE.md).
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from attnpos.lessons.checker.rerun import READING_MODULE, SUBSTITUTES_MODULE
+from attnpos.lessons.checker.server_start import PRELOAD, RUNS_PER_CHECK, runs_at_once
 from attnpos.lessons.sandbox import (
     CancelToken,
     ConfinementUnavailable,
@@ -51,16 +51,11 @@ from attnpos.lessons.sandbox import (
 
 if TYPE_CHECKING:
     from attnpos.lessons.checker.verdicts import ExerciseSpec, Verdict
+    from attnpos.lessons.sandbox.launch import Spawned
     from attnpos.lessons.sandbox.pool import SandboxPool
 
-# The runs one check makes at once: the script as written and each rerun of its contract (identical-tokens has
-# two). tests/checker/test_separation.py holds it to the contracts.
-RUNS_PER_CHECK = 3
 # How often a waiting thread looks for Ctrl+C (see the module's docstring).
 INTERRUPT_POLL_S = 0.1
-# What the fork server imports once, so that no run has to: NumPy, the core, and by name what the learner process
-# calls of the checker (a rerun's substitutes, the reading of its own script).
-PRELOAD = ("numpy", "attnpos.core", SUBSTITUTES_MODULE, READING_MODULE)
 
 T = TypeVar("T")
 # One run of a check in a given sandbox: the names it reads back, its limits, its cancel token, its reading, and
@@ -74,8 +69,10 @@ def open_checker(
     jobs: int = 1,
     limits: Limits | None = None,
     fresh_sandbox_per_check: bool = False,
+    server: Spawned | None = None,
 ) -> Checker:
-    """A checker whose fork server (or the pool's warm parent) starts now, in the checker's executor.
+    """A checker whose fork server starts now (its process in this thread; the checker's executor waits until it is
+    ready), or the pool's warm parent (in the executor).
 
     ``strict`` as for :class:`Sandbox` (None: ``ATTNPOS_STRICT=1``); its
     refusal (:class:`ConfinementUnavailable`) is raised where the checker is
@@ -84,20 +81,20 @@ def open_checker(
     executor have :func:`runs_at_once` workers. ``limits``: what each run may use, unless a check says
     otherwise. ``fresh_sandbox_per_check``: every check in a sandbox of its
     own, forked from one warm parent (grading: nothing one file's runs leave
-    behind reaches another's).
+    behind reaches another's). ``server``: its fork server's process, started
+    already (:func:`.server_start.start_server`), which the sandbox adopts if it is
+    the one it would start (else stops it unused).
     """
     if jobs < 1:
         raise ValueError("jobs must be at least 1")
     if fresh_sandbox_per_check:
         from attnpos.lessons.sandbox.pool import SandboxPool  # its fork server's code brings NumPy
 
+        if server is not None:
+            server.abandon(wait=False)  # a pool forks its servers from a warm parent of its own
+
         return Checker(SandboxPool(strict=strict, preload=PRELOAD, jobs=jobs, workers=RUNS_PER_CHECK), jobs, limits or Limits())
-    return Checker(Sandbox(max_workers=runs_at_once(jobs), preload=PRELOAD, strict=strict), jobs, limits or Limits())
-
-
-def runs_at_once(jobs: int) -> int:
-    """The one place the worker count is decided: ``jobs`` checks at once, each with every run side by side."""
-    return jobs * RUNS_PER_CHECK
+    return Checker(Sandbox(max_workers=runs_at_once(jobs), preload=PRELOAD, strict=strict, spawned=server), jobs, limits or Limits())
 
 
 @dataclass(frozen=True)
@@ -130,6 +127,8 @@ class Checker:
         self._waiting: deque[_Check] = deque()
         self._tokens: list[CancelToken] = []  # of every check and run not yet ended (a caller may share one between checks)
         self._closed = False
+        if isinstance(runner, Sandbox):
+            runner.spawn()  # the server's process starts now, in this thread; the executor waits for it to be ready
         self._started = self._executor.submit(runner.start)
 
     def __enter__(self) -> Checker:

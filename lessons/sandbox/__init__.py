@@ -1,8 +1,8 @@
 """Run a learner's exercise script in a disposable, limited, kernel-confined process.
 
 Parts: :mod:`.client` (the app's side: Sandbox, CancelToken, the output
-drain), :mod:`.launch` (starting the fork server: its clean environment,
-bubblewrap), :mod:`.results` (Limits, RunResult, reading results as plain
+drain), :mod:`.answers` (answer files read and decoded), :mod:`.launch`
+(starting the fork server: its clean environment, bubblewrap), :mod:`.results` (Limits, RunResult, reading results as plain
 data), :mod:`.server` (the fork server and the supervisor), :mod:`.learner`
 (the learner process), :mod:`.confinement` with :mod:`.landlock` and
 :mod:`.seccomp` (what the learner may do), :mod:`.run_folders`,
@@ -74,19 +74,47 @@ started keep running while the results are written. macOS is not
 supported (no pidfd, no subreaper, no ``/proc``).
 """
 
-from .client import (
-    STRICT_ENV,
-    CancelToken,
-    Sandbox,
-    ScriptRefused,
-    decode_answer,
-    read_script,
-    refuse_if_too_large,
-    strict_from_environment,
-)
-from .confinement import ConfinementUnavailable, missing_layers
+import importlib
+from typing import TYPE_CHECKING
+
+# Bound now (it needs only re): a function named as its module, which importing the module later would hide.
 from .printable import fenced, printable
-from .results import STATUSES, ErrorInfo, Limits, Reading, RunResult
+
+# Imported on first use (PEP 562): the fork server and the learner process import only their own modules, and
+# the app's side starts a fork server before it imports what its runs need (docs/PERFORMANCE.md).
+_EXPORTS = {
+    "STATUSES": "results",
+    "Limits": "results",
+    "ErrorInfo": "results",
+    "Reading": "results",
+    "RunResult": "results",
+    "CancelToken": "client",
+    "Sandbox": "client",
+    "ConfinementUnavailable": "confinement",
+    "ScriptRefused": "answers",
+    "decode_answer": "answers",
+    "read_script": "answers",
+    "refuse_if_too_large": "answers",
+    "STRICT_ENV": "launch",
+    "strict_from_environment": "launch",
+    "missing_layers": "confinement",
+}
+
+if TYPE_CHECKING:
+    from .answers import ScriptRefused, decode_answer, read_script, refuse_if_too_large
+    from .client import CancelToken, Sandbox
+    from .confinement import ConfinementUnavailable, missing_layers
+    from .launch import STRICT_ENV, strict_from_environment
+    from .results import STATUSES, ErrorInfo, Limits, Reading, RunResult
+
+
+def __getattr__(name: str) -> object:
+    if name not in _EXPORTS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{_EXPORTS[name]}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "STATUSES",

@@ -3,25 +3,22 @@
 from __future__ import annotations
 
 import base64
-import errno
 import functools
-import io
 import os
-import secrets
 import signal
 import socket
-import stat
 import subprocess
 import threading
 import time
-import tokenize
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Iterator, Protocol, Sequence
 
 from . import launch, run_folders, tasks
+from .answers import encode_answer, read_script, refuse_if_too_large, size_text
 from .confinement import ConfinementUnavailable, strict_shortfall
-from .protocol import MAX_SCRIPT_BYTES, read_back_budget, recv_frame, recv_frame_with_fds, send_frame
+from .launch import strict_from_environment
+from .protocol import read_back_budget, recv_frame, recv_frame_with_fds, send_frame
 from .results import Limits, Reading, RunResult, build_result, read_results
 
 # Extra time the app waits for the supervisor's report before it kills the learner itself: the wall-clock
@@ -31,74 +28,6 @@ _BACKSTOP_GRACE_S = 1.0
 _DRAIN_WAIT_S = 2.0
 # How long past the supervisor's own removal budget the app waits for it to exit.
 _CLEAN_UP_GRACE_S = 2.0
-STRICT_ENV = "ATTNPOS_STRICT"
-
-
-class ScriptRefused(ValueError):
-    """An answer file the sandbox will not run: a symbolic link, not a plain file, or too large; one line."""
-
-
-def read_script(path: str | os.PathLike) -> bytes:
-    """The bytes of the answer file at ``path``, opened without following a symbolic link.
-
-    The one place answer files are opened, for ``check``, ``grade`` and
-    ``watch`` alike: a link (``mallory.py -> alice.py``, or to a secret) is
-    refused, not followed; so is anything but a plain file (a FIFO would
-    block) and a file over :data:`MAX_SCRIPT_BYTES`. Raises ScriptRefused,
-    or OSError when the file cannot be opened.
-    """
-    shown = os.fsdecode(path)
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
-    except OSError as error:
-        if error.errno == errno.ELOOP:
-            raise ScriptRefused(f"{shown} is a symbolic link; it is not followed (check the file itself)") from None
-        raise
-    with open(fd, "rb") as file:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise ScriptRefused(f"{shown} is not a plain file")
-        data = file.read(MAX_SCRIPT_BYTES + 1)
-    refuse_if_too_large(max(info.st_size, len(data)), shown)
-    return data
-
-
-def decode_answer(data: bytes) -> str:
-    """An answer file's bytes as source text, decoded as Python decodes a source file (PEP 263).
-
-    The one decoding of answer bytes, on every route (check, watch, grade, grade-class, the app's
-    external editor, the learner process reading its own script): a UTF-8 byte-order mark, which
-    Windows editors write, is dropped, and a coding cookie on the first two lines is honoured;
-    otherwise UTF-8. Raises UnicodeDecodeError when the bytes are not text in that encoding, or
-    the cookie names no known encoding or contradicts the mark (Python's SyntaxError there).
-    """
-    try:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-    except SyntaxError as problem:
-        data.decode("utf-8")  # not UTF-8 where the cookie is looked for: raises with the byte it stops at
-        raise UnicodeDecodeError("utf-8", data, 0, 1, problem.msg) from None
-    return data.decode(encoding)
-
-
-def encode_answer(source: str) -> bytes:
-    """Bytes :func:`decode_answer` turns back into ``source``: UTF-8, or the encoding its own coding cookie declares."""
-    data = source.encode("utf-8")
-    try:
-        declared, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-        return data if declared in ("utf-8", "utf-8-sig") else source.encode(declared)
-    except (SyntaxError, UnicodeEncodeError):  # Python reports what it cannot decode when it compiles the bytes
-        return data
-
-
-def refuse_if_too_large(size: int, shown: str) -> None:
-    """Raise :class:`ScriptRefused` for a script of ``size`` bytes over :data:`MAX_SCRIPT_BYTES`, before anything reads it."""
-    if size > MAX_SCRIPT_BYTES:
-        raise ScriptRefused(f"{shown} is {_size(size)}, more than the {MAX_SCRIPT_BYTES // 1024} KB an answer may be")
-
-
-def strict_from_environment() -> bool:
-    """Whether ``ATTNPOS_STRICT=1`` asks for strict mode."""
-    return os.environ.get(STRICT_ENV, "") == "1"
 
 
 class CancelToken:
@@ -164,6 +93,8 @@ class Sandbox:
     unless bubblewrap, or seccomp and Landlock ABI 6, are active.
     ``left_off`` names layers not to use ("landlock", "seccomp"), so that a
     test can show what the others stop alone; the level reported says so.
+    ``spawned``: a server started already (:func:`.launch.spawn_for`), adopted
+    if it is the one this sandbox would start, else stopped unused.
     """
 
     def __init__(
@@ -172,6 +103,7 @@ class Sandbox:
         preload: Sequence[str] = ("numpy", "attnpos.core", "attnpos.lessons.checker.substitutes"),
         strict: bool | None = None,
         left_off: frozenset[str] = frozenset(),
+        spawned: launch.Spawned | None = None,
     ) -> None:
         if max_workers < 1:
             raise ValueError("max_workers must be at least 1")
@@ -185,6 +117,12 @@ class Sandbox:
         self._server: ServerProcess | None = None
         self._control: socket.socket | None = None
         self._level: dict = {}
+        self._spawned: launch.Spawned | None = None  # a server started by spawn() that no one has waited for yet
+        if spawned is not None:
+            if spawned.matches(self._preload, self.strict, max_workers, self._left_off):
+                self._spawned = spawned
+            else:  # started for another sandbox (another strictness, say): never run in one that is not this one's
+                spawned.abandon(wait=False)
         self._active: set[_ActiveRun] = set()
 
     def __enter__(self) -> Sandbox:
@@ -195,9 +133,20 @@ class Sandbox:
         self.close()
 
     def start(self) -> None:
-        """Start the fork server if it is not running (runs do this themselves)."""
+        """Start the fork server if it is not running (runs do this themselves), and wait until it is ready."""
         with self._lock:
             self._ensure_server()
+
+    def spawn(self) -> None:
+        """Start the fork server's process now, in this thread, without waiting for it: :meth:`start`, or the
+        first run, waits until it is ready. A caller that spawns first overlaps the server's start with all it
+        does meanwhile, from the moment it spawns (a thread would start it only once it got the GIL)."""
+        with self._lock:
+            if self._control is None and self._spawned is None:
+                try:
+                    self._spawned = launch.spawn_for(self._preload, self.strict, self._max_workers, self._left_off)
+                except OSError:
+                    pass  # start() tries again, and its failure reaches whoever waits for this sandbox, as it always has
 
     @property
     def confinement(self) -> dict:
@@ -215,8 +164,10 @@ class Sandbox:
         """
         self.cancel()
         with self._lock:
-            server, control = self._server, self._control
-            self._server = self._control = None
+            server, control, spawned = self._server, self._control, self._spawned
+            self._server = self._control = self._spawned = None
+        if spawned is not None:
+            spawned.abandon(wait)
         if control is not None:
             control.close()  # the server exits when its control socket closes
         if server is not None and wait:
@@ -312,7 +263,7 @@ class Sandbox:
             raise TypeError(f"names must be strings: {names!r}")
         refuse_if_too_large(len(source), filename)
         wanted = tuple(dict.fromkeys(names))
-        token = secrets.token_hex(16)
+        token = os.urandom(16).hex()  # as secrets.token_hex makes it, without the hashing libraries secrets loads
         request = {
             "source": base64.b64encode(source).decode("ascii"),
             "filename": filename,
@@ -406,7 +357,8 @@ class Sandbox:
 
     def _launch_server(self) -> tuple[ServerProcess, socket.socket, dict, str | None]:
         """A new fork server, its control socket, its confinement level and its pids cgroup (a pool forks it instead: :mod:`.pool`)."""
-        return _start_server(self._preload, self.strict, self._max_workers, self._left_off)
+        spawned, self._spawned = self._spawned, None
+        return _start_server(self._preload, self.strict, self._max_workers, self._left_off, spawned=spawned)
 
     def _stop_server_locked(self) -> None:
         if self._control is not None:
@@ -436,15 +388,19 @@ def _start_server(
     left_off: frozenset[str],
     boot: str = launch.SERVER_BOOT,
     extra_tasks: int = 0,
+    spawned: launch.Spawned | None = None,
 ) -> tuple[subprocess.Popen, socket.socket, dict, str | None]:
-    """A fork server (or ``boot``'s process): in strict mode inside bubblewrap if it starts, and only if its confinement suffices."""
-    bwrap_installed = launch.bwrap_installed()
-    if strict and bwrap_installed:
+    """A fork server (or ``boot``'s process), ready: in strict mode inside bubblewrap if it starts, and only if its
+    confinement suffices. ``spawned``: its process, started already by :func:`.launch.spawn_for` with the same arguments."""
+    if spawned is None:
+        spawned = launch.spawn_for(preload, strict, concurrent_runs, left_off, boot, extra_tasks)
+    bwrap_installed = spawned.in_bwrap  # in strict mode bubblewrap is tried wherever it is installed
+    if spawned.in_bwrap:
         try:
-            return launch.start_server(preload, True, concurrent_runs, left_off, boot, extra_tasks)
-        except RuntimeError:
-            pass  # bubblewrap is installed but cannot start here (no user namespaces): judge the kernel alone
-    server, control, level, cgroup = launch.start_server(preload, False, concurrent_runs, left_off, boot, extra_tasks)
+            return launch.await_ready(spawned)
+        except RuntimeError:  # bubblewrap is installed but cannot start here (no user namespaces): judge the kernel alone
+            spawned = launch.spawn_server(preload, False, concurrent_runs, left_off, boot, extra_tasks)
+    server, control, level, cgroup = launch.await_ready(spawned)
     shortfall = strict_shortfall(level, bwrap_installed) if strict else None
     if shortfall:
         control.close()
@@ -564,12 +520,5 @@ class _OutputDrain:
         self._thread.join(wait_s)
         text = bytes(self._kept).decode("utf-8", errors="replace")
         if self._dropped:
-            text += f"\n[… {_size(self._dropped)} of output dropped]\n"
+            text += f"\n[… {size_text(self._dropped)} of output dropped]\n"
         return text
-
-
-def _size(count: int) -> str:
-    for unit, scale in (("GB", 1e9), ("MB", 1e6), ("KB", 1e3)):
-        if count >= scale:
-            return f"{count / scale:.1f} {unit}"
-    return f"{count} bytes"

@@ -24,11 +24,12 @@ import sys
 from . import run_folders, tasks
 from .withheld import withheld_folders
 
+STRICT_ENV = "ATTNPOS_STRICT"
 SERVER_BOOT = (
     "import sys; from attnpos.lessons.sandbox.server import serve; serve(int(sys.argv[1]), sys.argv[2], sys.argv[3] == 'bwrap', sys.argv[4], sys.argv[5:])"
 )
 # One BLAS thread: the fork server must stay single-threaded to fork safely.
-_SINGLE_THREAD_ENV = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "BLIS_NUM_THREADS": "1"}
+SINGLE_THREAD_ENV = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "BLIS_NUM_THREADS": "1"}
 # Exact names only: a prefix would pass whatever shares it (SSH forwards LC_* by default, so LC_DEPLOY_TOKEN would
 # reach the learner, and MKL_LICENSE_KEY with MKL_).
 _LOCALE_CATEGORIES = ("ALL", "CTYPE", "NUMERIC", "TIME", "COLLATE", "MONETARY", "MESSAGES", "PAPER", "NAME", "ADDRESS", "TELEPHONE")
@@ -44,12 +45,50 @@ _SYSTEM_READ_ONLY = ("/usr", "/lib", "/lib64", "/bin", "/etc/ld.so.cache", "/etc
 def clean_environment(home: str) -> dict[str, str]:
     """The allow-listed environment for the fork server, ``HOME`` set to ``home``."""
     kept = {name: value for name, value in os.environ.items() if name in _PASSED_ENV}
-    return {**kept, **_SINGLE_THREAD_ENV, "HOME": home}
+    return {**kept, **SINGLE_THREAD_ENV, "HOME": home}
+
+
+def strict_from_environment() -> bool:
+    """Whether ``ATTNPOS_STRICT=1`` asks for strict mode."""
+    return os.environ.get(STRICT_ENV, "") == "1"
 
 
 def bwrap_installed() -> bool:
     """Whether bubblewrap is installed (whether it can start is known only by trying)."""
     return shutil.which("bwrap") is not None
+
+
+class Spawned:
+    """A fork server started and not yet known to be ready: its process, our control socket, its pids cgroup."""
+
+    def __init__(self, server: subprocess.Popen, control: socket.socket, cgroup: str | None, arguments: tuple) -> None:
+        self.server = server
+        self.control = control
+        self.cgroup = cgroup
+        self.arguments = arguments  # spawn_server's, as it was called
+        self.in_bwrap: bool = arguments[1]
+
+    def matches(
+        self,
+        preload: tuple[str, ...],
+        strict: bool,
+        concurrent_runs: int,
+        left_off: frozenset[str] = frozenset(),
+        boot: str = SERVER_BOOT,
+        extra_tasks: int = 0,
+    ) -> bool:
+        """Whether this is the server :func:`spawn_for` would start with these arguments now."""
+        return self.arguments == (tuple(preload), strict and bwrap_installed(), concurrent_runs, frozenset(left_off), boot, extra_tasks)
+
+    def abandon(self, wait: bool = True) -> None:
+        """Stop it unread: it exits when its control socket closes (``wait``: for that, then its cgroup is removed)."""
+        self.control.close()
+        for pipe in (self.server.stdout, self.server.stderr):
+            if pipe is not None:
+                pipe.close()
+        if wait:
+            self.server.wait()
+            tasks.remove_cgroup(self.cgroup)
 
 
 def start_server(
@@ -60,7 +99,31 @@ def start_server(
     boot: str = SERVER_BOOT,
     extra_tasks: int = 0,
 ) -> tuple[subprocess.Popen, socket.socket, dict, str | None]:
-    """Start a fork server; return it, its control socket, its confinement level and its pids cgroup.
+    """Start a fork server and wait until it is ready (:func:`spawn_server`, then :func:`await_ready`)."""
+    return await_ready(spawn_server(preload, in_bwrap, concurrent_runs, left_off, boot, extra_tasks))
+
+
+def spawn_for(
+    preload: tuple[str, ...],
+    strict: bool,
+    concurrent_runs: int,
+    left_off: frozenset[str] = frozenset(),
+    boot: str = SERVER_BOOT,
+    extra_tasks: int = 0,
+) -> Spawned:
+    """:func:`spawn_server`, in strict mode inside bubblewrap where it is installed."""
+    return spawn_server(preload, strict and bwrap_installed(), concurrent_runs, left_off, boot, extra_tasks)
+
+
+def spawn_server(
+    preload: tuple[str, ...],
+    in_bwrap: bool,
+    concurrent_runs: int,
+    left_off: frozenset[str] = frozenset(),
+    boot: str = SERVER_BOOT,
+    extra_tasks: int = 0,
+) -> Spawned:
+    """Start a fork server's process, without waiting for it to be ready.
 
     Outside bubblewrap its run folders go under this user's base folder,
     swept of stale ones first; inside, in bubblewrap's own tmpfs. The
@@ -69,8 +132,7 @@ def start_server(
     capped for ``concurrent_runs`` runs and ``extra_tasks`` more; the caller
     removes it (:func:`.tasks.remove_cgroup`) once the server has ended.
     ``boot`` is the Python that runs it: the fork server's loop, or the pool's
-    warm parent (:mod:`.pool`), called with the same arguments. Raises
-    RuntimeError if the server does not come up.
+    warm parent (:mod:`.pool`), called with the same arguments.
     """
     if in_bwrap:
         runs = _BWRAP_RUNS
@@ -94,18 +156,26 @@ def start_server(
             env=clean_environment(runs),
             cwd="/",
         )
-    stdout, stderr = server.stdout, server.stderr
+    return Spawned(server, ours, cgroup, (tuple(preload), in_bwrap, concurrent_runs, frozenset(left_off), boot, extra_tasks))
+
+
+def await_ready(spawned: Spawned) -> tuple[subprocess.Popen, socket.socket, dict, str | None]:
+    """Wait until ``spawned`` says it is ready; return it, its control socket, its confinement level and its pids cgroup.
+
+    Raises RuntimeError if the server does not come up.
+    """
+    server, stdout, stderr = spawned.server, spawned.server.stdout, spawned.server.stderr
     assert stdout is not None and stderr is not None  # both are pipes
     ready = stdout.readline()
     if not ready.startswith(b"ready "):
         complaint = stderr.read().decode(errors="replace")
         server.wait()
-        ours.close()
-        tasks.remove_cgroup(cgroup)
+        spawned.control.close()
+        tasks.remove_cgroup(spawned.cgroup)
         raise RuntimeError(f"the sandbox's fork server did not start:\n{complaint}")
     stdout.close()
     stderr.close()
-    return server, ours, json.loads(ready[len(b"ready ") :]), cgroup
+    return server, spawned.control, json.loads(ready[len(b"ready ") :]), spawned.cgroup
 
 
 def _bwrap_command() -> list[str]:

@@ -34,7 +34,7 @@ from pathlib import Path
 import numpy as np
 
 from . import confinement, tasks
-from .client import decode_answer, encode_answer
+from .answers import decode_answer, encode_answer
 from .processes import kill_descendants
 from .protocol import CONFINEMENT_FAILED, MAX_TEXT, MAX_TRACEBACK, NUMERIC_KINDS, VALUE_SUFFIX, judged_bytes, read_back_budget
 

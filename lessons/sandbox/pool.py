@@ -49,7 +49,8 @@ import threading
 from collections.abc import Sequence
 
 from . import confinement, server, tasks
-from .client import Sandbox, _start_server, remove_server_cgroup, strict_from_environment
+from .client import Sandbox, _start_server, remove_server_cgroup
+from .launch import strict_from_environment
 from .protocol import encode_frame, recv_frame_with_fds
 from .withheld import withheld_folders
 

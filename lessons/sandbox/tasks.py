@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import os
 import resource
-import secrets
 
 # Tasks one run may add (its threads; no processes under seccomp). NumPy here is single-threaded, and an
 # answer that uses threads needs a handful.
@@ -42,7 +41,7 @@ def make_server_cgroup(concurrent_runs: int, extra_tasks: int = 0) -> str | None
     limit = _SERVER_TASKS + extra_tasks + concurrent_runs * (2 + MAX_TASKS)
     for parent in _candidate_parents():
         _remove_orphans(parent)
-        folder = os.path.join(parent, f"attnpos-{os.getpid()}-{secrets.token_hex(4)}")
+        folder = os.path.join(parent, f"attnpos-{os.getpid()}-{os.urandom(4).hex()}")
         try:
             os.mkdir(folder, 0o755)
         except OSError:

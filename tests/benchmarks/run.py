@@ -644,8 +644,10 @@ if len(sys.argv) > 2:
     from pathlib import Path
     from attnpos.lessons.course import scanner
     scanner.COURSE_ROOT = Path(sys.argv[2])
+from attnpos.tui.main import _start_check
+server = _start_check(["check"])  # as the command starts: its fork server first, its own NumPy with one BLAS thread
 from attnpos.lessons.checker import open_checker
-checker = open_checker()
+checker = open_checker(server=server)
 t_server_started = time.perf_counter()
 from attnpos.tui.cli import command_line, exercise_commands
 t_imports = time.perf_counter()

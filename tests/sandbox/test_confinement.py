@@ -458,13 +458,13 @@ def test_strict_mode_fails_closed_with_one_line_when_layers_are_missing(monkeypa
     from attnpos.lessons.sandbox import client, launch
 
     monkeypatch.setattr(launch, "bwrap_installed", lambda: False)
-    real_start = launch.start_server
+    real_await = launch.await_ready
 
-    def without_landlock(preload, in_bwrap, concurrent_runs, left_off, *options):
-        server, control, level, cgroup = real_start(preload, in_bwrap, concurrent_runs, left_off, *options)
+    def without_landlock(spawned):
+        server, control, level, cgroup = real_await(spawned)
         return server, control, {**level, "landlock": 0}, cgroup
 
-    monkeypatch.setattr(client.launch, "start_server", without_landlock)
+    monkeypatch.setattr(client.launch, "await_ready", without_landlock)
     with pytest.raises(ConfinementUnavailable) as failure:
         Sandbox(max_workers=1, strict=True).start()
     reason = str(failure.value)
@@ -1073,10 +1073,10 @@ def test_sigio_cannot_signal_the_supervisor_with_landlock_alone():
 async def test_an_answer_over_the_size_limit_is_one_line_in_the_app(tmp_path, monkeypatch):
     from textual.widgets import TextArea
 
-    from attnpos.lessons.sandbox import client
+    from attnpos.lessons.sandbox import answers
     from attnpos.tui.app.course_app import AttnposApp
 
-    monkeypatch.setattr(client, "MAX_SCRIPT_BYTES", 2048)  # the real 256 KB would take the editor itself seconds
+    monkeypatch.setattr(answers, "MAX_SCRIPT_BYTES", 2048)  # the real 256 KB would take the editor itself seconds
     app = AttnposApp(data_dir=tmp_path / "data", start="constant-offset", limits=QUICK)
     async with app.run_test(size=(100, 30)) as pilot:
         await app.workers.wait_for_complete()

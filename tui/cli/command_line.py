@@ -21,6 +21,7 @@ from attnpos.tui.render.usage import UsageError
 if TYPE_CHECKING:
     from attnpos.lessons.checker import Checker
     from attnpos.lessons.course.model import Course
+    from attnpos.lessons.sandbox.launch import Spawned
 
 OpenApp = Callable[[Path | None, tuple[int, int] | str | None, str | None], int]
 """Runs the app until it quits: (data folder, where to start, a sentence for the playground) → exit code."""
@@ -190,11 +191,12 @@ def _exercise_course(exercise_id: str):
 
 
 def _early_checker(args: argparse.Namespace) -> Checker:
-    """A checker whose fork server starts now, while NumPy and the judges are imported here (docs/PERFORMANCE.md);
-    the caller closes it without waiting for the server to exit: its runs are over, and it exits by itself."""
+    """A checker whose fork server starts now (or started first thing, for `check`: ``args.checking_server``), while
+    NumPy and the judges are imported here (docs/PERFORMANCE.md); the caller closes it without waiting for the
+    server to exit: its runs are over, and it exits by itself."""
     from attnpos.lessons.checker import open_checker
 
-    return open_checker(strict=_strict(args), limits=_limits(args))
+    return open_checker(strict=_strict(args), limits=_limits(args), server=args.checking_server)
 
 
 def _check(args: argparse.Namespace) -> int:
@@ -530,8 +532,11 @@ def _reset(args: argparse.Namespace) -> int:
     return reset_progress(args.data_dir, args.exercise, args.yes)
 
 
-def main(argv: list[str] | None, launchers: Launchers) -> int:
-    """Run one command line (``sys.argv[1:]`` when None); the commands that open another interface call ``launchers``."""
+def main(argv: list[str] | None, launchers: Launchers, checking_server: Spawned | None = None) -> int:
+    """Run one command line (``sys.argv[1:]`` when None); the commands that open another interface call ``launchers``.
+
+    ``checking_server``: the fork server the program started for ``check`` before it imported this
+    (``attnpos.tui.main``), which that command's checker adopts."""
     arguments = sys.argv[1:] if argv is None else argv
     if arguments:
         args = build_parser().parse_args(arguments)
@@ -541,6 +546,7 @@ def main(argv: list[str] | None, launchers: Launchers) -> int:
         # Plain `attnpos`, the common case: open the course without building the whole parser.
         args = argparse.Namespace(data_dir=None, run=_app)
     args.launchers = launchers
+    args.checking_server = checking_server
     try:
         return args.run(args)
     except UsageError as error:
