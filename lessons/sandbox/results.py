@@ -3,7 +3,8 @@
 The app reads only the run's results folder, through the run folder's
 descriptor, only plain files (never following a symlink), with
 ``json.loads`` and, for each value, its raw bytes in the numeric dtype and
-shape status.json gives (nothing is parsed as Python, as a .npy header is). Nothing from the learner's process is unpickled or executed, and
+shape status.json gives (nothing is parsed as Python, as a .npy header
+is). Nothing from the learner's process is unpickled or executed, and
 nothing it prints affects the status. Every text that came from the learner
 (output, error messages, tracebacks, type descriptions) passes through
 :func:`.printable.printable` here, so no caller ever gets raw control
