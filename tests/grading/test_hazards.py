@@ -248,13 +248,16 @@ def test_grade_prints_a_surrogate_message_and_an_undecodable_name_escaped(tmp_pa
     os.mkdir(folder)
     with open(os.path.join(folder, b"=fay.py"), "w", encoding="utf-8") as handle:
         handle.write(surrogate_on_rerun())
-    for fmt in ("--csv", "--json"):
-        run = run_attnpos("grade", "constant-offset", os.fsdecode(folder), fmt)
+    # The CSV run also names the file from its folder, "=fay.py": a cell a spreadsheet would read as a formula.
+    for fmt, also in (("--csv", ["=fay.py"]), ("--json", [])):
+        run = run_attnpos("grade", "constant-offset", os.fsdecode(folder), *also, fmt, cwd=folder)
         assert run.returncode == 0, run.stderr
         text = run.stdout.decode("utf-8")
-        if fmt == "--json":
+        if fmt == "--csv":
+            rows = list(csv.reader(io.StringIO(text)))
+            assert rows[2][0] == "'=fay.py"
+            text = rows[1][0] + rows[1][3]
+        else:
             (row,) = json.loads(text)["results"]
             text = row["file"] + row["message"]
         assert "n\\xffame" in text and "\\ud800" in text
-    rows = list(csv.reader(io.StringIO(run_attnpos("grade", "constant-offset", "=fay.py", "--csv", cwd=folder).stdout.decode("utf-8"))))
-    assert rows[1][0] == "'=fay.py"

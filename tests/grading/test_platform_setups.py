@@ -3,11 +3,13 @@ grade-class gives with the same table (issue 34's items 7 and 8).
 
 `gradescope-setup` builds a wheel of this checkout; its `setup.sh` is run (paths moved under a temporary folder,
 apt-get a stub: this machine installs no packages) and installs that wheel in a fresh virtual environment; its
-`run_autograder` grades a student there. `classroom-setup` builds its own wheel, the workflow's install line puts it
+`run_autograder` grades a student there. `classroom-setup` writes its own wheel, the workflow's install line puts it
 in the same environment, and the workflow's grading step runs in the student's repository. Each score is compared
-with `grade-class --single --grading TABLE` run by the attnpos under test. It builds a wheel twice and installs a
-fresh environment's dependencies (about two minutes on two loaded cores), so its ceiling is its own; it is the only
-test of what the platforms install, so it runs by default.
+with `grade-class --single --grading TABLE` run by the attnpos under test. Both set-ups run in this process, and pip
+builds the wheel once: classroom-setup's `pip wheel` gets a copy of gradescope-setup's (the same checkout, the same
+files), and everything after pip in `build_wheel` runs for both. It installs a fresh environment's dependencies (about
+two minutes on two loaded cores), so its ceiling is its own; it is the only test of what the platforms install, so it
+runs by default.
 """
 
 from __future__ import annotations
@@ -19,12 +21,14 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import jsonschema
 import pytest
 import yaml
 
 from attnpos.lessons.course.loader import load_course
+from attnpos.tui.cli import grading_commands
 
 SCHEMAS = Path(__file__).parent / "schemas"
 COURSE = load_course()
@@ -62,8 +66,30 @@ def grade_class_points(folder: Path, table: Path) -> float:
     return json.loads(report.stdout)["students"][0]["points"]
 
 
+@pytest.fixture
+def one_wheel_build(monkeypatch, tmp_path_factory):
+    """pip builds this checkout's wheel once; a later `pip wheel` by build_wheel gets a copy of that wheel."""
+    kept = tmp_path_factory.mktemp("built")
+    real_run = subprocess.run
+
+    def run_once(command, **options):
+        if command[1:4] != ["-m", "pip", "wheel"]:
+            return real_run(command, **options)
+        wheel_dir = Path(command[command.index("--wheel-dir") + 1])
+        if not list(kept.iterdir()):
+            done = real_run(command, **options)
+            for wheel in wheel_dir.glob("attnpos-*.whl"):
+                shutil.copy(wheel, kept)
+            return done
+        for wheel in kept.iterdir():
+            shutil.copy(wheel, wheel_dir)
+        return subprocess.CompletedProcess(command, 0, "", "")
+
+    monkeypatch.setattr(grading_commands, "subprocess", SimpleNamespace(run=run_once))
+
+
 @pytest.mark.timeout(900)
-def test_gradescope_and_classroom_install_this_checkout_and_give_grade_class_s_points(tmp_path):
+def test_gradescope_and_classroom_install_this_checkout_and_give_grade_class_s_points(tmp_path, attnpos, one_wheel_build):
     table = tmp_path / "table.toml"
     table.write_text(TABLE)
     expected = grade_class_points(student(tmp_path / "ada"), table)
@@ -72,7 +98,7 @@ def test_gradescope_and_classroom_install_this_checkout_and_give_grade_class_s_p
     # Gradescope: the autograder folder as the instructor zips it, unpacked where Gradescope unpacks it.
     root = tmp_path / "autograder"
     source = root / "source"
-    run([sys.executable, "-m", "attnpos", "gradescope-setup", str(source), "--grading", str(table)])
+    assert attnpos("gradescope-setup", str(source), "--grading", str(table)).returncode == 0
     wheels = list(source.glob("attnpos-*.whl"))
     assert len(wheels) == 1 and (source / "grading.toml").read_text() == TABLE
     stubs = tmp_path / "stubs"
@@ -97,7 +123,7 @@ def test_gradescope_and_classroom_install_this_checkout_and_give_grade_class_s_p
 
     # GitHub Classroom: the template repository's files, the install line and the grading step as the workflow runs them.
     repository = tmp_path / "repository"
-    run([sys.executable, "-m", "attnpos", "classroom-setup", str(repository), "--grading", str(table)])
+    assert attnpos("classroom-setup", str(repository), "--grading", str(table)).returncode == 0
     steps = yaml.safe_load((repository / ".github/workflows/classroom.yml").read_text())["jobs"]["run-autograding-tests"]["steps"]
     install = next(line for s in steps for line in s.get("run", "").splitlines() if line.startswith("pip install "))
     shutil.copytree(tmp_path / "ada", repository, dirs_exist_ok=True)
