@@ -459,6 +459,15 @@ def test_the_app_starts_without_numpy():
     assert result.stdout.strip() == "False"
 
 
+async def test_the_outline_is_the_first_screen_with_its_cursor_on_a_row(make_app):
+    """The outline is Textual's first screen, drawn in the app's first frame (pushed over it, it waited for a
+    resize), and a key pressed as it appears finds the cursor on lesson 1 (before, only after a refresh)."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)):
+        assert len(app.screen_stack) == 1 and isinstance(app.screen, OutlineScreen)
+        assert app.screen.query_one(Tree).cursor_line == 0
+
+
 async def test_a_broken_lesson_is_reported_not_a_crash(tmp_path, monkeypatch, make_app):
     """Someone edited a lesson and broke it: the app says so and keeps running."""
     from attnpos.lessons.course import loader

@@ -146,7 +146,9 @@ class OutlineScreen(CourseScreen):
                         _label(f"  Exercise · {exercise.title}", exercise_status(exercise.id, progress), room=leaf_room),
                         data=("exercise", lesson.number, exercise.id),
                     )
-        self.call_after_refresh(setattr, tree, "cursor_line", max(cursor, 0))
+        # At once, not after the next refresh: the outline is drawn in the app's first frame, and a key pressed
+        # as it appears must find the cursor on a row (the rows are laid out on demand, here).
+        tree.cursor_line = max(cursor, 0)
 
     @on(Tree.NodeHighlighted)
     def _highlighted(self, event: Tree.NodeHighlighted) -> None:
