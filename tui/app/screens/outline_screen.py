@@ -12,8 +12,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.geometry import Offset
 from textual.widgets import Header, Static, Tree
+from textual.widgets.tree import TreeNode
 
-from attnpos.lessons.course.outline import find_outline_exercise
+from attnpos.lessons.course.outline import OutlineLesson, find_outline_exercise
 from attnpos.lessons.course.progress import exercise_status, lesson_status
 from attnpos.tui.app.keys import bound_key
 from attnpos.tui.app.leaks import Footer
@@ -130,25 +131,42 @@ class OutlineScreen(CourseScreen):
             node = tree.root.add(
                 _label(f"Lesson {lesson.number} · {lesson.title}", lesson_status(lesson, progress), _questions(lesson, progress), lesson_room),
                 data=("lesson", lesson.number, None),
-                # Folded, so every lesson fits the first screen; → or space unfolds one.
+                # Folded, so every lesson fits the first screen; space unfolds one.
                 expand=lesson.number in unfolded,
             )
-            visited = progress.visited(lesson.number)
-            for index, title in enumerate(lesson.sections):
-                # Sections carry only the mark: a word on every line would drown the titles.
-                section = node.add_leaf(
-                    _fit(Text(f"{MARKS['done' if index in visited else 'not started']} {title}"), leaf_room),
-                    data=("section", lesson.number, index),
-                )
-                for exercise in (e for e in lesson.exercises if e.section == index):
-                    section.allow_expand = False
-                    node.add_leaf(
-                        _label(f"  Exercise · {exercise.title}", exercise_status(exercise.id, progress), room=leaf_room),
-                        data=("exercise", lesson.number, exercise.id),
-                    )
+            if lesson.number in unfolded:
+                self._add_sections(node, lesson, leaf_room)
         # At once, not after the next refresh: the outline is drawn in the app's first frame, and a key pressed
         # as it appears must find the cursor on a row (the rows are laid out on demand, here).
         tree.cursor_line = max(cursor, 0)
+
+    def _add_sections(self, node: TreeNode, lesson: OutlineLesson, room: int) -> None:
+        """The rows of a lesson's sections and exercises, under its row.
+
+        Made when the lesson is unfolded, not with the outline: a row costs Textual a relayout of the tree,
+        and the first frame would pay for every section of every lesson (about 300 rows at 30 lessons).
+        """
+        progress = self.app.progress
+        visited = progress.visited(lesson.number)
+        for index, title in enumerate(lesson.sections):
+            # Sections carry only the mark: a word on every line would drown the titles.
+            section = node.add_leaf(
+                _fit(Text(f"{MARKS['done' if index in visited else 'not started']} {title}"), room),
+                data=("section", lesson.number, index),
+            )
+            for exercise in (e for e in lesson.exercises if e.section == index):
+                section.allow_expand = False
+                node.add_leaf(
+                    _label(f"  Exercise · {exercise.title}", exercise_status(exercise.id, progress), room=room),
+                    data=("exercise", lesson.number, exercise.id),
+                )
+
+    @on(Tree.NodeExpanded)
+    def _unfolded(self, event: Tree.NodeExpanded) -> None:
+        node = event.node
+        if node.data is not None and node.data[0] == "lesson" and not node.children and node.tree.root is node.parent:
+            lesson = next(lesson for lesson in self.app.outline if lesson.number == node.data[1])
+            self._add_sections(node, lesson, self._room() - node.tree.guide_depth)
 
     @on(Tree.NodeHighlighted)
     def _highlighted(self, event: Tree.NodeHighlighted) -> None:
