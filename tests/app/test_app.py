@@ -42,6 +42,7 @@ async def test_outline_to_lesson_to_output_to_grid(size, make_app, settle):
         await pilot.press("enter")  # the cursor starts on lesson 1
         await settle(pilot)
         assert isinstance(app.screen, LessonScreen) and app.screen.section == 0
+        assert app.screen.query(ProseBlock).first().styles.margin.top == 1  # .prose: the blocks' stylesheet came with the page
         for _ in range(SHUFFLE_SECTION):
             await pilot.press("n")
         await settle(pilot)
@@ -461,11 +462,15 @@ def test_the_app_starts_without_numpy():
 
 async def test_the_outline_is_the_first_screen_with_its_cursor_on_a_row(make_app):
     """The outline is Textual's first screen, drawn in the app's first frame (pushed over it, it waited for a
-    resize), and a key pressed as it appears finds the cursor on lesson 1 (before, only after a refresh)."""
+    resize), and a key pressed as it appears finds the cursor on lesson 1 (before, only after a refresh).
+    The lesson blocks' styles are not parsed before it: they come with the first screen that shows blocks."""
+    from attnpos.tui.app.widgets.lesson_blocks import STYLESHEET
+
     app = make_app()
     async with app.run_test(size=(80, 24)):
         assert len(app.screen_stack) == 1 and isinstance(app.screen, OutlineScreen)
         assert app.screen.query_one(Tree).cursor_line == 0
+        assert not app.stylesheet.has_source(str(STYLESHEET), "")  # read as a lesson opens (test_outline_to_lesson_…)
 
 
 async def test_a_lessons_rows_are_made_as_it_unfolds(make_app):
