@@ -42,6 +42,7 @@ async def test_outline_to_lesson_to_output_to_grid(size, make_app, settle):
         await pilot.press("enter")  # the cursor starts on lesson 1
         await settle(pilot)
         assert isinstance(app.screen, LessonScreen) and app.screen.section == 0
+        assert app.screen.query(ProseBlock).first().styles.margin.top == 1  # .prose: the blocks' stylesheet came with the page
         for _ in range(SHUFFLE_SECTION):
             await pilot.press("n")
         await settle(pilot)
@@ -465,6 +466,33 @@ def test_the_app_starts_without_numpy():
     assert result.stdout.strip() == "False"
 
 
+async def test_the_outline_is_the_first_screen_with_its_cursor_on_a_row(make_app):
+    """The outline is Textual's first screen, drawn in the app's first frame (pushed over it, it waited for a
+    resize), and a key pressed as it appears finds the cursor on lesson 1 (before, only after a refresh).
+    The lesson blocks' styles are not parsed before it: they come with the first screen that shows blocks."""
+    from attnpos.tui.app.widgets.lesson_blocks import STYLESHEET
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)):
+        assert len(app.screen_stack) == 1 and isinstance(app.screen, OutlineScreen)
+        assert app.screen.query_one(Tree).cursor_line == 0
+        assert not app.stylesheet.has_source(str(STYLESHEET), "")  # read as a lesson opens (test_outline_to_lesson_…)
+
+
+async def test_a_lessons_rows_are_made_as_it_unfolds(make_app):
+    """The first frame makes a row per lesson only (not about 300 at 30 lessons); space shows a lesson's sections."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        tree = app.screen.query_one(Tree)
+        assert not any(lesson.children for lesson in tree.root.children)
+        await pilot.press("space", "down")  # lesson 1 unfolds; the cursor goes to its first section
+        first = tree.root.children[0]
+        assert [node.data for node in first.children if node.data[0] == "section"] == [("section", 1, i) for i in range(len(app.outline[0].sections))]
+        assert tree.cursor_node is first.children[0]
+        app.screen.refresh_outline()  # progress redrawn: the lesson stays unfolded, its rows made again
+        assert tree.root.children[0].is_expanded and len(tree.root.children[0].children) == len(first.children)
+
+
 async def test_a_broken_lesson_is_reported_not_a_crash(tmp_path, monkeypatch, make_app):
     """Someone edited a lesson and broke it: the app says so and keeps running."""
     from attnpos.lessons.course import loader
@@ -666,6 +694,7 @@ async def test_the_open_outline_shows_a_pass_saved_by_another_process(data_dir, 
         await settle(pilot)
         tree = app.screen.query_one(Tree)
         tree.root.children[0].expand()  # lesson 1, unfolded by the learner: a redraw keeps it so
+        await wait_until(pilot, lambda: tree.root.children[0].children)  # its rows are made as it unfolds
         exercise = app.outline[0].exercises[0].id
 
         def row() -> str:

@@ -16,6 +16,7 @@ from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.command import CommandPalette
 from textual.filter import NoColor
+from textual.screen import Screen
 
 from attnpos.lessons.course.outline import OutlineLesson, find_outline_exercise
 from attnpos.lessons.course.progress import Progress
@@ -74,8 +75,19 @@ class AttnposApp(App):
         self._play = play
         self.crash_log: Path | None = None  # where the traceback went, after an error no screen caught
 
+    def get_default_screen(self) -> Screen:
+        """The outline, at the bottom of the screen stack.
+
+        Made as Textual makes any app's first screen, it is drawn in the app's first frame. Pushed from
+        on_mount instead, it was laid out and rendered inside Textual's start-up batch, whose frame is
+        never written, and first drawn only after the footer had been composed three times over.
+        """
+        outline = OutlineScreen()
+        for path in outline.css_path:  # Textual reads a pushed screen's stylesheet itself, not the first screen's
+            self.stylesheet.read(path)
+        return outline
+
     def on_mount(self) -> None:
-        self.push_screen(OutlineScreen())
         self.progress.listen(lambda notice: self.notify(notice, severity="warning", timeout=10))  # a save that failed, a file moved aside
         if isinstance(self._start, str):
             self.open_exercise(self._start)
@@ -248,7 +260,7 @@ class AttnposApp(App):
         self.save_drafts()
         if self.progress.open_exercise is not None:
             self.left_exercise()
-        while len(self.screen_stack) > 2:
+        while len(self.screen_stack) > 1:  # the outline stays
             self.pop_screen()
 
     def action_continue(self) -> None:

@@ -23,7 +23,7 @@ from attnpos.lessons.course.model import Exercise
 from attnpos.lessons.course.playground_state import SIGNAL_LESSONS
 from attnpos.tui.app.keys import bound_key
 from attnpos.tui.app.leaks import Footer
-from attnpos.tui.app.widgets.lesson_blocks import ProseBlock, QuizCard
+from attnpos.tui.app.widgets.lesson_blocks import STYLESHEET, ProseBlock, QuizCard
 
 
 class ConfirmScreen(ModalScreen[bool]):
@@ -151,7 +151,7 @@ class HelpersScreen(ModalScreen[None]):
 class BriefScreen(ModalScreen[None]):
     """The exercise's whole brief, with the hints seen so far, for when the panels show only a part."""
 
-    CSS_PATH = "dialogs.tcss"  # loaded with the screen, not at start-up
+    CSS_PATH = [STYLESHEET, "dialogs.tcss"]  # loaded with the screen, not at start-up
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,f2", "close", "Back to the code")]
 
@@ -179,7 +179,7 @@ class BriefScreen(ModalScreen[None]):
 class WhyScreen(ModalScreen[None]):
     """The question that completes an exercise once its code passes; a wrong choice is explained."""
 
-    CSS_PATH = "dialogs.tcss"  # loaded with the screen, not at start-up
+    CSS_PATH = [STYLESHEET, "dialogs.tcss"]  # loaded with the screen, not at start-up
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "Back to the code")]
 

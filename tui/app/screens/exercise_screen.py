@@ -35,7 +35,7 @@ from attnpos.tui.app.leaks import Footer
 from attnpos.tui.app.screens.course_screen import CourseScreen
 from attnpos.tui.app.screens.dialogs import BriefScreen, ConfirmScreen, SolutionScreen, WhyScreen
 from attnpos.tui.app.widgets.code_editor import CodeEditor
-from attnpos.tui.app.widgets.lesson_blocks import ProseBlock
+from attnpos.tui.app.widgets.lesson_blocks import STYLESHEET, ProseBlock
 
 DRAFT_SAVE_DELAY = 0.5  # seconds of quiet typing before the draft is written
 ROOMY_HEIGHT = 30  # rows: below this a verdict folds the brief panel away, so the code keeps its room
@@ -59,7 +59,7 @@ RESULT_BACK, RESULT_ON = "scroll_result(-1)", "scroll_result(1)"
 class ExerciseScreen(CourseScreen):
     """Edit, run and check one exercise without leaving the course; the draft is saved as you type."""
 
-    CSS_PATH = "exercise_screen.tcss"  # loaded with the screen, not at start-up
+    CSS_PATH = [STYLESHEET, "exercise_screen.tcss"]  # loaded with the screen, not at start-up
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+r", "run", "Run"),

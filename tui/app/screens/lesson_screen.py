@@ -21,6 +21,7 @@ from attnpos.tui.app.leaks import Footer, release_removed_widgets
 from attnpos.tui.app.screens.course_screen import CourseScreen
 from attnpos.tui.app.screens.dialogs import ChoiceScreen, HelpersScreen
 from attnpos.tui.app.widgets.lesson_blocks import (
+    STYLESHEET,
     CodeCell,
     ExerciseCard,
     GridFigure,
@@ -70,7 +71,7 @@ class _BlockWidgets:
 class LessonScreen(CourseScreen):
     """Reads a lesson section by section; the learner's place is saved on every move."""
 
-    CSS_PATH = "lesson_screen.tcss"
+    CSS_PATH = [STYLESHEET, "lesson_screen.tcss"]
 
     # Sections change only on n and p: arrows move inside a grid or a question, and an arrow
     # that turned the page whenever neither had focus jumped learners out of a section by surprise.

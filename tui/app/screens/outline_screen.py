@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from functools import partial
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.cells import cell_len, set_cell_size
 from rich.text import Text
@@ -13,11 +13,14 @@ from textual.binding import Binding, BindingType
 from textual.geometry import Offset
 from textual.widgets import Header, Static, Tree
 
-from attnpos.lessons.course.outline import find_outline_exercise
+from attnpos.lessons.course.outline import OutlineLesson, find_outline_exercise
 from attnpos.lessons.course.progress import exercise_status, lesson_status
 from attnpos.tui.app.keys import bound_key
 from attnpos.tui.app.leaks import Footer
 from attnpos.tui.app.screens.course_screen import CourseScreen
+
+if TYPE_CHECKING:
+    from textual.widgets.tree import TreeNode
 
 MARKS = {"not started": "○", "in progress": "◐", "done": "●"}
 PROGRESS_POLL = 1.0  # seconds between looks at the progress file while the outline shows (one stat each)
@@ -57,7 +60,9 @@ class OutlineScreen(CourseScreen):
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static(id="outline-intro")
-        tree: Tree = Tree("course", id="outline")
+        # The root (never shown) labelled with Text, not a string: a string is Rich markup, whose parser loads
+        # Rich's emoji table (2 to 3 ms) before the first frame.
+        tree: Tree = Tree(Text("course"), id="outline")
         tree.show_root = False
         tree.auto_expand = False  # enter opens a lesson rather than folding it
         yield tree
@@ -130,23 +135,42 @@ class OutlineScreen(CourseScreen):
             node = tree.root.add(
                 _label(f"Lesson {lesson.number} · {lesson.title}", lesson_status(lesson, progress), _questions(lesson, progress), lesson_room),
                 data=("lesson", lesson.number, None),
-                # Folded, so every lesson fits the first screen; → or space unfolds one.
+                # Folded, so every lesson fits the first screen; space unfolds one.
                 expand=lesson.number in unfolded,
             )
-            visited = progress.visited(lesson.number)
-            for index, title in enumerate(lesson.sections):
-                # Sections carry only the mark: a word on every line would drown the titles.
-                section = node.add_leaf(
-                    _fit(Text(f"{MARKS['done' if index in visited else 'not started']} {title}"), leaf_room),
-                    data=("section", lesson.number, index),
+            if lesson.number in unfolded:
+                self._add_sections(node, lesson, leaf_room)
+        # At once, not after the next refresh: the outline is drawn in the app's first frame, and a key pressed
+        # as it appears must find the cursor on a row (the rows are laid out on demand, here).
+        tree.cursor_line = max(cursor, 0)
+
+    def _add_sections(self, node: TreeNode, lesson: OutlineLesson, room: int) -> None:
+        """The rows of a lesson's sections and exercises, under its row.
+
+        Made when the lesson is unfolded, not with the outline: a row costs Textual a relayout of the tree,
+        and the first frame would pay for every section of every lesson (about 300 rows at 30 lessons).
+        """
+        progress = self.app.progress
+        visited = progress.visited(lesson.number)
+        for index, title in enumerate(lesson.sections):
+            # Sections carry only the mark: a word on every line would drown the titles.
+            section = node.add_leaf(
+                _fit(Text(f"{MARKS['done' if index in visited else 'not started']} {title}"), room),
+                data=("section", lesson.number, index),
+            )
+            for exercise in (e for e in lesson.exercises if e.section == index):
+                section.allow_expand = False
+                node.add_leaf(
+                    _label(f"  Exercise · {exercise.title}", exercise_status(exercise.id, progress), room=room),
+                    data=("exercise", lesson.number, exercise.id),
                 )
-                for exercise in (e for e in lesson.exercises if e.section == index):
-                    section.allow_expand = False
-                    node.add_leaf(
-                        _label(f"  Exercise · {exercise.title}", exercise_status(exercise.id, progress), room=leaf_room),
-                        data=("exercise", lesson.number, exercise.id),
-                    )
-        self.call_after_refresh(setattr, tree, "cursor_line", max(cursor, 0))
+
+    @on(Tree.NodeExpanded)
+    def _unfolded(self, event: Tree.NodeExpanded) -> None:
+        node = event.node
+        if node.data is not None and node.data[0] == "lesson" and not node.children and node.tree.root is node.parent:
+            lesson = next(lesson for lesson in self.app.outline if lesson.number == node.data[1])
+            self._add_sections(node, lesson, self._room() - node.tree.guide_depth)
 
     @on(Tree.NodeHighlighted)
     def _highlighted(self, event: Tree.NodeHighlighted) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import lru_cache
+from pathlib import Path
 from typing import ClassVar
 
 import numpy as np
@@ -26,6 +27,10 @@ from attnpos.tui.app.keys import bound_key
 from attnpos.tui.app.widgets.attention_grid import AttentionGrid, GridLegend
 from attnpos.tui.app.widgets.grid_pair import GridPair, GridSpec
 from attnpos.tui.app.widgets.heat_map import HeatMap
+
+# The blocks' styles: first in the CSS_PATH of every screen that shows blocks, so Textual reads them with the first
+# such screen instead of parsing them (and parsing them again at every later stylesheet change) before the first frame.
+STYLESHEET = Path(__file__).with_name("lesson_blocks.tcss")
 
 
 class ProseBlock(Static):
