@@ -100,8 +100,9 @@ def _rerun_values(rerun: RunResult | str, names: tuple[str, ...]) -> tuple[dict[
         return None, rerun.detail
     unread = [name for name in names if name not in rerun.values]
     if unread:
-        why = f"{rerun.error.type}: {rerun.error.message}" if rerun.error else rerun.detail
-        return None, f"{why} (`{unread[0]}` was never set)"
+        if rerun.error:  # the script stopped at the error: the names it sets further down were never reached
+            return None, f"{rerun.error.type}: {rerun.error.message} (the rerun stopped there, before the line that sets `{unread[0]}`)"
+        return None, f"{rerun.detail} (`{unread[0]}` was never set)"
     oversized = [name for name in names if rerun.values[name].size > MAX_ELEMENTS]
     if oversized:
         return None, f"`{oversized[0]}` came out larger than the checker judges"

@@ -302,6 +302,25 @@ def raises(source: str) -> bool:
     return tree is not None and any(isinstance(node, ast.Raise) for node in ast.walk(tree))
 
 
+def types_number(source: str, number: str, kept: Collection[str]) -> bool:
+    """Whether the script writes the whole number ``number`` (a size, such as the starter's 6 tokens) in code of its own.
+
+    The starter's own lines are left out: a top-level statement that sets
+    one of ``kept`` (``X = rng.standard_normal((6, 16))``). Comments are
+    not code, and ``1e-6`` is no 6: only integer literals count.
+    """
+    tree = _question_tree(source)
+    if tree is None:
+        return False
+    own = [
+        statement
+        for body in _module_bodies(tree.body)
+        for statement in body
+        if not (isinstance(statement, ast.If) and _is_main_guard(statement.test)) and not any(_binds(statement, name) for name in kept)
+    ]
+    return any(isinstance(node, ast.Constant) and type(node.value) is int and node.value == int(number) for statement in own for node in ast.walk(statement))
+
+
 # The questions a judge may ask of a script's source, by the name a contract's Question gives.
 QUESTIONS: dict[str, Callable[..., bool]] = {
     "indexes_by": indexes_by,
@@ -313,6 +332,7 @@ QUESTIONS: dict[str, Callable[..., bool]] = {
     "augments_subscript": augments_subscript,
     "calls_with": calls_with,
     "raises": raises,
+    "types_number": types_number,
 }
 
 

@@ -339,3 +339,45 @@ def no_shuffle(perm: object) -> np.ndarray:
     T = perm.shape[0]
     kept = perm[np.arange(T) % ((T + 1) // 2)]
     return kept.astype(perm.dtype if perm.dtype.kind in "iu" else np.int64)
+
+
+# three-families' first rerun changes the sentence's sizes too: two more tokens, four more channels.
+def _widened(size: int) -> int:
+    """Four more channels (four fewer at the contract's largest widths), an even number staying even."""
+    return size + 4 if size + 4 <= PERMUTATION_MAX_SIZE else size - 4
+
+
+def resized_sentence(X: object) -> np.ndarray:
+    """three-families: other tokens, two more of them and four channels wider, of the learner's dtype and size (root mean square)."""
+    X = np.asarray(X)
+    size = float(np.sqrt(np.mean(np.square(X.astype(np.float64))))) or 1.0
+    shape = (_resized(X.shape[-2]), _widened(X.shape[-1]))
+    tokens = np.random.default_rng(REDRAW_SEED).standard_normal(shape) * size
+    return tokens.astype(X.dtype if X.dtype.kind == "f" else np.float64)
+
+
+def _more_rows(W: object, which: int) -> np.ndarray:
+    """A projection of the learner's columns, dtype and size for the wider sentence: four more rows, its own draw."""
+    W = np.asarray(W)
+    size = float(np.sqrt(np.mean(np.square(W.astype(np.float64))))) or 1.0
+    drawn = np.random.default_rng([REDRAW_SEED, which]).standard_normal((_widened(W.shape[0]), W.shape[1])) * size
+    return drawn.astype(W.dtype if W.dtype.kind == "f" else np.float64)
+
+
+def zeroed_wider(Wq: object) -> np.ndarray:
+    """three-families: a query projection of zeros for the wider sentence."""
+    return np.zeros_like(_more_rows(Wq, 1))
+
+
+def wider_key_rows(Wk: object) -> np.ndarray:
+    return _more_rows(Wk, 2)
+
+
+def wider_value_rows(Wv: object) -> np.ndarray:
+    return _more_rows(Wv, 3)
+
+
+def shifted_longer(perm: object) -> np.ndarray:
+    """three-families: a shuffle by one slot of two more tokens, as indices or as a permutation matrix, like the learner's."""
+    perm = np.asarray(perm)
+    return shifted(np.zeros((_resized(perm.shape[0]),) * perm.ndim, dtype=perm.dtype))

@@ -47,6 +47,28 @@ IMPORTS_BY_NAME = Question("imports_by_name", ())  # importlib, __import__, sys.
 
 
 @dataclass(frozen=True)
+class StarterSizes:
+    """The sizes a starter sets, by value (``{6: "T", 8: "C"}``), and the names its own lines set (left out of the search).
+
+    Each size is a question of its own (``types_number``): whether the
+    learner's code writes that number, so that a message about a size typed
+    in names the ones the script did type, and only those.
+    """
+
+    sizes: dict[int, str]
+    kept: tuple[str, ...]
+
+    @property
+    def questions(self) -> tuple[Question, ...]:
+        return tuple(Question("types_number", (str(number), self.kept)) for number in self.sizes)
+
+    def typed(self, runs: Runs) -> str:
+        """The sizes the script writes as numbers, in words ("6 for T and 8 for C"); "" when it writes none."""
+        found = [f"{number} for {name}" for number, name in self.sizes.items() if runs.says(Question("types_number", (str(number), self.kept)))]
+        return " and ".join(found) if len(found) < 3 else ", ".join(found[:-1]) + " and " + found[-1]
+
+
+@dataclass(frozen=True)
 class Runs:
     """An answer as the checker saw it: the script run as written, and once per :class:`Rerun` with other inputs."""
 
