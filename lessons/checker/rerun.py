@@ -101,20 +101,6 @@ def _question_tree(source: str) -> ast.Module | None:
     return _parsed(source)
 
 
-def substituted_values(values: Mapping[str, object], replacements: Mapping[str, str]) -> dict[str, object]:
-    """The values a rerun's replacements give, computed here rather than in a rewritten script (for the separation test).
-
-    Applied in order, each seeing the ones before, as in the rewritten script.
-    """
-    from attnpos.lessons.checker import substitutes
-
-    changed = dict(values)
-    for name, call in replacements.items():
-        function, arguments = _call_parts(call)
-        changed[name] = getattr(substitutes, function)(*(changed.get(argument) for argument in arguments))
-    return changed
-
-
 def _call_parts(call: str) -> tuple[str, list[str]]:
     """``"scaled(Wv)"`` -> ("scaled", ["Wv"])."""
     function, _, rest = call.partition("(")

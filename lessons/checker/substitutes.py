@@ -381,3 +381,27 @@ def shifted_longer(perm: object) -> np.ndarray:
     """three-families: a shuffle by one slot of two more tokens, as indices or as a permutation matrix, like the learner's."""
     perm = np.asarray(perm)
     return shifted(np.zeros((_resized(perm.shape[0]),) * perm.ndim, dtype=perm.dtype))
+
+
+# rope's second rerun: a head four channels wider (two more pairs), and positions with gaps between them.
+def wider_rope_query(Wq: object) -> np.ndarray:
+    return _wider_by_four(Wq, 1)
+
+
+def wider_rope_key(Wk: object) -> np.ndarray:
+    return _wider_by_four(Wk, 2)
+
+
+def _wider_by_four(W: object, which: int) -> np.ndarray:
+    """A projection of the learner's rows, dtype and size, four columns wider (four narrower past 60), its own draw."""
+    W = np.asarray(W)
+    size = float(np.sqrt(np.mean(np.square(W.astype(np.float64))))) or 1.0
+    drawn = np.random.default_rng([REDRAW_SEED, which]).standard_normal((W.shape[0], _widened(W.shape[1]))) * size
+    return drawn.astype(W.dtype if W.dtype.kind == "f" else np.float64)
+
+
+def gapped_positions(positions: object) -> np.ndarray:
+    """The learner's positions with gaps opened between them, one more slot, two more, none, in turn (0 … 5 becomes 0, 2, 5, 6, 8, 11)."""
+    positions = np.asarray(positions)
+    gaps = np.cumsum(np.arange(positions.shape[-1]) % 3)
+    return positions + gaps.astype(positions.dtype if positions.dtype.kind in "iuf" else np.int64)

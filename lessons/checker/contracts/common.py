@@ -195,6 +195,30 @@ def sized_for_the_first_run(judge: Callable[[], T], changed: str) -> T:
         raise
 
 
+def sized_for_the_starter(runs: Runs, sizes: StarterSizes, mistake: Mistake, changed: str) -> None:
+    """A rerun that changed the sizes went wrong where a size typed in would make it: raise that, naming what was typed.
+
+    ``mismatch/typed-size`` when the script writes one of the starter's
+    sizes as a number (``{typed}``: which), else ``mismatch/sized``;
+    ``{what}`` says what went wrong on the rerun. Returns (the caller
+    re-raises ``mistake``) for a mistake no size explains: an assert of the
+    learner's own, or one that names nothing.
+    """
+    fields = mistake.fields
+    if mistake.diagnosis == "rerun-failed" and not mistake.cause:
+        what = f"that run failed: {fields['failure']}"
+    elif mistake.diagnosis in ("bad-shape", "mismatch") and {"name", "shape", "wanted"} <= set(fields):
+        what = f"`{fields['name']}` still had shape {fields['shape']} where that run needs {fields['wanted']}"
+    elif mistake.diagnosis != "rerun-failed" and "worst" in fields:
+        what = f"there {fields['worst']}, off by {fields['got']}"
+    elif mistake.diagnosis != "rerun-failed" and {"name", "got", "expected"} <= set(fields):
+        what = f"there your `{fields['name']}` was {fields['got']} where that run's arrays give {fields['expected']}"
+    else:
+        return
+    typed = sizes.typed(runs)
+    raise Mistake("mismatch", "typed-size" if typed else "sized", typed=typed, what=what, changed=changed, name=fields.get("name", "")) from None
+
+
 def figure_mistake(diagnosis: str, cause: str, name: str, expected: float, got: float, rerun: bool = False) -> Mistake:
     """A figure that is not what the arrays give, both shown with the digits that differ.
 

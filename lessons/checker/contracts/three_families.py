@@ -22,7 +22,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from attnpos.core import softmax
-from attnpos.lessons.checker.contracts.common import Contract, Rerun, Runs, StarterSizes, first_reading
+from attnpos.lessons.checker.contracts.common import Contract, Rerun, Runs, StarterSizes, first_reading, sized_for_the_starter
 from attnpos.lessons.checker.separation import COARSEST_ROUNDOFF, Figure, Hypotheses, indistinct
 from attnpos.lessons.checker.values import (
     Head,
@@ -205,24 +205,9 @@ def judge(runs: Runs) -> Passed:
         _judge_reruns(runs, before)
     except Mistake as mistake:
         if mistake.fields.get("changed") == CHANGED and mistake.diagnosis in ("rerun-failed", "bad-shape", "mismatch"):
-            _sized_for_the_starter(runs, mistake)
+            sized_for_the_starter(runs, SIZES, mistake, CHANGED)
         raise
     return Passed()
-
-
-def _sized_for_the_starter(runs: Runs, mistake: Mistake) -> None:
-    """The resized rerun failed where a size of the starter's, typed in, would make it fail: say so, naming what was typed."""
-    fields = mistake.fields
-    if mistake.diagnosis == "rerun-failed" and not mistake.cause:  # an assert on the starter's values has advice of its own
-        what = f"that run failed: {fields['failure']}"
-    elif mistake.diagnosis == "bad-shape" and {"name", "shape", "wanted"} <= set(fields):
-        what = f"`{fields['name']}` still had shape {fields['shape']} where that sentence needs {fields['wanted']}"
-    elif mistake.cause == "gap-rerun":
-        what = f"your `{fields['name']}` was {fields['got']} where that run's arrays give {fields['expected']}"
-    else:
-        return
-    typed = SIZES.typed(runs)
-    raise Mistake("mismatch", "typed-size" if typed else "sized", typed=typed, what=what, changed=CHANGED) from None
 
 
 def _judge_reruns(runs: Runs, before: Mapping[str, Figure]) -> None:
