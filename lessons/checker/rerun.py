@@ -131,7 +131,12 @@ def indexes_by(source: str, signal: str, perm: str) -> bool:
 
 def _derived(tree: ast.Module, name: str) -> set[str]:
     """``name`` and every name assigned from an expression that uses it, up to an attention call (whose outputs are no longer inputs)."""
-    carriers = {name}
+    return _derived_from(tree, {name})
+
+
+def _derived_from(tree: ast.Module, names: set[str]) -> set[str]:
+    """``names`` and every name assigned from an expression that uses one of them, up to an attention call."""
+    carriers = set(names)
     assignments = [
         (node.targets if isinstance(node, ast.Assign) else [node.target], node.value)
         for node in ast.walk(tree)
@@ -307,6 +312,44 @@ def types_number(source: str, number: str, kept: Collection[str]) -> bool:
     return any(isinstance(node, ast.Constant) and type(node.value) is int and node.value == int(number) for statement in own for node in ast.walk(statement))
 
 
+def prints(source: str, name: str) -> bool:
+    """Whether the script prints ``name``, or anything computed from it, in any form.
+
+    ``print(a / b)``, an f-string, ``np.round``, a loop over its entries or
+    a table of rows built from it (``for i, r in enumerate(ratio):
+    print(...)``), or a function of the script's own that prints what it is
+    given: a step of a brief that asks for a print.
+    """
+    tree = _question_tree(source)
+    if tree is None:
+        return False
+    carriers = _derived(tree, name)
+    while True:  # loop variables and comprehension targets drawn from a carrier carry it too
+        grown = set(carriers)
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)) and _mentions_any(node.iter, carriers):
+                grown |= {inner.id for inner in ast.walk(node.target) if isinstance(inner, ast.Name)}
+        if grown == carriers:
+            break
+        carriers = _derived_from(tree, grown)
+    printers = set(PRINTING) | {
+        node.name
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        and any(isinstance(inner, ast.Call) and _called(inner) in PRINTING for inner in ast.walk(node))
+    }
+    return any(
+        isinstance(node, ast.Call)
+        and _called(node) in printers
+        and any(_mentions_any(argument, carriers) for argument in [*node.args, *(k.value for k in node.keywords)])
+        for node in ast.walk(tree)
+    )
+
+
+# What shows a value to the reader: print, and its kin.
+PRINTING = frozenset({"print", "pprint", "display", "write"})
+
+
 # The questions a judge may ask of a script's source, by the name a contract's Question gives.
 QUESTIONS: dict[str, Callable[..., bool]] = {
     "indexes_by": indexes_by,
@@ -319,6 +362,7 @@ QUESTIONS: dict[str, Callable[..., bool]] = {
     "calls_with": calls_with,
     "raises": raises,
     "types_number": types_number,
+    "prints": prints,
 }
 
 

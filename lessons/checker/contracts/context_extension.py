@@ -5,7 +5,8 @@ give, and, when it differs, with each misconception: the scale applied the
 wrong way, the NTK exponent hs (or 1, or its inverse) instead of
 hs/(hs − 2), NTK scaling applied to every frequency alike, interpolation
 applied to the base instead of the positions. The rerun changes ``factor``,
-which typed arrays cannot follow.
+which typed arrays cannot follow. Right arrays with the brief's last step
+left undone (the two ratios never printed) are ``unfinished``.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from attnpos.lessons.checker.contracts.common import (
     IMPORTS_BY_NAME,
     NUMPY_ONLY,
     Contract,
+    Question,
     Rerun,
     Runs,
     judged_on_rerun,
@@ -31,6 +33,8 @@ from attnpos.lessons.checker.verdicts import Mistake, Passed, figure_pair, shape
 NAMES = ("hs", "rope_theta", "factor", "inv_freq", "inv_freq_pi", "base_ntk", "inv_freq_ntk")
 CHANGED = "another `factor` and a head half as wide (`hs`)"
 MAX_WIDTH = 4096
+# The brief's last step: print the two ratios to the trained frequencies. Each is asked of the source.
+PRINTED = {name: Question("prints", (name,)) for name in ("inv_freq_pi", "inv_freq_ntk")}
 
 
 def _above_one(values: Values, name: str) -> float:
@@ -136,6 +140,10 @@ def judge(runs: Runs) -> Passed:
         if np.array_equal(second[name], runs.first[name]):
             raise Mistake("mismatch", "typed", name=name)
     sized_for_the_first_run(lambda: judged_on_rerun(lambda: _judge_run(second), CHANGED), CHANGED)
+    unprinted = [name for name, question in PRINTED.items() if not runs.says(question)]
+    if unprinted:
+        which = "neither ratio" if len(unprinted) == 2 else f"no ratio of `{unprinted[0]}`"
+        raise Mistake("unfinished", which=which)
     return Passed()
 
 
@@ -168,10 +176,10 @@ CONTEXT_EXTENSION = Contract(
     names=NAMES,
     reruns=(Rerun({"factor": "other_factor(factor)", "hs": "narrower(hs)"}, CHANGED),),
     judge=judge,
-    diagnoses=("bad-value", "wrong-way", "wrong-exponent", "uniform-ntk", "pi-on-base", "mismatch"),
+    diagnoses=("bad-value", "wrong-way", "wrong-exponent", "uniform-ntk", "pi-on-base", "mismatch", "unfinished"),
     hypotheses=hypotheses,
     typed=("inv_freq_pi", "base_ntk", "inv_freq_ntk"),
-    questions=(NUMPY_ONLY, IMPORTS_BY_NAME),
+    questions=(NUMPY_ONLY, IMPORTS_BY_NAME, *PRINTED.values()),
     described={
         "wrong-way/pi": "frequencies multiplied by the factor",
         "pi-on-base": "the base multiplied by the factor",
