@@ -195,11 +195,13 @@ def sized_for_the_first_run(judge: Callable[[], T], changed: str) -> T:
         raise
 
 
-def sized_for_the_starter(runs: Runs, sizes: StarterSizes, mistake: Mistake, changed: str) -> None:
+def sized_for_the_starter(runs: Runs, sizes: StarterSizes, mistake: Mistake, changed: str, failed: str = "rerun-failed") -> None:
     """A rerun that changed the sizes went wrong where a size typed in would make it: raise that, naming what was typed.
 
-    ``mismatch/typed-size`` when the script writes one of the starter's
-    sizes as a number (``{typed}``: which), else ``mismatch/sized``;
+    ``typed-size`` when the script writes one of the starter's sizes as a
+    number (``{typed}``: which), else ``sized``, as ``failed`` (the
+    exercise's diagnosis for a rerun stopped by what was typed in) when the
+    run failed and a ``mismatch`` when it gave arrays that do not fit;
     ``{what}`` says what went wrong on the rerun. Returns (the caller
     re-raises ``mistake``) for a mistake no size explains: an assert of the
     learner's own, or one that names nothing.
@@ -216,7 +218,8 @@ def sized_for_the_starter(runs: Runs, sizes: StarterSizes, mistake: Mistake, cha
     else:
         return
     typed = sizes.typed(runs)
-    raise Mistake("mismatch", "typed-size" if typed else "sized", typed=typed, what=what, changed=changed, name=fields.get("name", "")) from None
+    diagnosis = failed if mistake.diagnosis == "rerun-failed" else "mismatch"
+    raise Mistake(diagnosis, "typed-size" if typed else "sized", typed=typed, what=what, changed=changed, name=fields.get("name", "")) from None
 
 
 def figure_mistake(diagnosis: str, cause: str, name: str, expected: float, got: float, rerun: bool = False) -> Mistake:

@@ -205,7 +205,7 @@ def judge(runs: Runs) -> Passed:
         _judge_reruns(runs, before)
     except Mistake as mistake:
         if mistake.fields.get("changed") == CHANGED and mistake.diagnosis in ("rerun-failed", "bad-shape", "mismatch"):
-            sized_for_the_starter(runs, SIZES, mistake, CHANGED)
+            sized_for_the_starter(runs, SIZES, mistake, CHANGED, failed="mismatch")  # typed in, as every typed answer here
         raise
     return Passed()
 
