@@ -188,9 +188,10 @@ def judge_runs(exercise: ExerciseSpec, run: RunResult, reruns: Sequence[RunResul
     def verdict(diagnosis: str, cause: str = "", **details: object) -> Verdict:
         line = details.pop("line", None)
         changed = str(details.get("changed") or contract.changed)
-        details = {key: value.replace("{changed}", changed) if isinstance(value, str) else value for key, value in details.items()}
         # {whose}: where a mistake's figures come from, the learner's own arrays unless the rerun's judge said otherwise
-        message = render(exercise, diagnosis, cause, **{"changed": changed, "line": line, "whose": "your own arrays", **details})
+        whose = str(details.get("whose") or "your own arrays")
+        details = {key: value.replace("{changed}", changed).replace("{whose}", whose) if isinstance(value, str) else value for key, value in details.items()}
+        message = render(exercise, diagnosis, cause, **{"changed": changed, "line": line, "whose": whose, **details})
         clean = {k: v for k, v in details.items() if v not in (None, "")}
         if cause:
             clean["cause"] = cause

@@ -23,6 +23,7 @@ import numpy as np
 from attnpos.lessons.checker.contracts.common import (
     IMPORTS_BY_NAME,
     NUMPY_ONLY,
+    THAT_RUN,
     Contract,
     Question,
     Rerun,
@@ -183,7 +184,7 @@ def _full_length(values: Values) -> None:
     right = wte[long_ids] + wpe
     roundoff = dtype_roundoff(values, NAMES)
     if not close(got, right, tolerance(roundoff, 2, float(np.max(np.abs(wte))) + float(np.max(np.abs(wpe))))):
-        raise Mistake("mismatch", "full-length", name="too_long", max_len=max_len, **worst_entry("too_long", got, right), changed=FULL_LENGTH)
+        raise Mistake("mismatch", "full-length", name="too_long", max_len=max_len, **worst_entry("too_long", got, right, THAT_RUN), changed=FULL_LENGTH)
 
 
 # What a refusal's message (or its error's type) says when it speaks of the sequence's length, generously: "10 tokens,

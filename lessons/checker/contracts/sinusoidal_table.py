@@ -133,7 +133,7 @@ def judge(runs: Runs) -> Passed:
         return sized_for_the_first_run(lambda: judged_on_rerun(lambda: _judge_run(rerun, runs.first), CHANGED), CHANGED)
     except Mistake as mistake:
         if (mistake.diagnosis, mistake.cause) == ("mismatch", ""):  # right on the learner's own sizes, wrong on the rerun's: a size typed in
-            raise Mistake("mismatch", "unrelated", **{**mistake.fields, "changed": CHANGED}) from None
+            raise Mistake("mismatch", "unrelated", **{**mistake.fields, "changed": CHANGED, "whose": "that run's T, C and k"}) from None
         raise
 
 
