@@ -236,6 +236,10 @@ def _judge_wider(runs: Runs, first: Answer) -> None:
             continue
         if close(got, rotated(projected, wider.positions[0] + np.arange(T)), tolerance):
             raise Mistake("mismatch", "contiguous", name=name, changed=WIDER)
+    q, k = rotated(wider.X @ wider.Wq, wider.positions), rotated(wider.X @ wider.Wk, wider.positions)
+    right = attend(q, k, wider.X @ wider.Wv).out
+    if np.array_equal(wider.out, first.out) and not close(right, first.out, wider.out_tolerance):
+        raise Mistake("mismatch", "typed", name="out", changed=WIDER)  # the wider head's weights moved a right out; a typed one stayed
     judged_on_rerun(lambda: _judge_run(wider), WIDER)
 
 
@@ -278,7 +282,7 @@ ROPE = Contract(
     diagnoses=("rotated-v", "rotated-x", "one-angle", "opposite-sign", "other-layout", "off-by-one", "mismatch"),
     hypotheses=hypotheses,
     questions=(NUMPY_AND_SOFTMAX, IMPORTS_BY_NAME, *SIZES.questions),
-    typed=("q", "k"),  # a right out is the same after the shift: it cannot be told from a typed one, and is judged from q and k
+    typed=("q", "k", "out"),  # a right out is the same after the shift, but not with the wider head
     described={
         "rotated-v": "v rotated too",
         "rotated-x": "X rotated before the projections",
@@ -292,6 +296,7 @@ ROPE = Contract(
         "contiguous": "positions assumed contiguous (positions[0] + np.arange(T))",
         "typed-q": "q typed in",
         "typed-k": "k typed in",
+        "typed-out": "out typed in",
         "stale-positions": "a copy of positions made before the checker changed it",
     },
 )
