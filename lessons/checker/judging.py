@@ -100,8 +100,9 @@ def _rerun_values(rerun: RunResult | str, names: tuple[str, ...]) -> tuple[dict[
         return None, rerun.detail
     unread = [name for name in names if name not in rerun.values]
     if unread:
-        why = f"{rerun.error.type}: {rerun.error.message}" if rerun.error else rerun.detail
-        return None, f"{why} (`{unread[0]}` was never set)"
+        if rerun.error:  # the script stopped at the error: the names it sets further down were never reached
+            return None, f"{rerun.error.type}: {rerun.error.message} (the rerun stopped there, before the line that sets `{unread[0]}`)"
+        return None, f"{rerun.detail} (`{unread[0]}` was never set)"
     oversized = [name for name in names if rerun.values[name].size > MAX_ELEMENTS]
     if oversized:
         return None, f"`{oversized[0]}` came out larger than the checker judges"
@@ -187,9 +188,10 @@ def judge_runs(exercise: ExerciseSpec, run: RunResult, reruns: Sequence[RunResul
     def verdict(diagnosis: str, cause: str = "", **details: object) -> Verdict:
         line = details.pop("line", None)
         changed = str(details.get("changed") or contract.changed)
-        details = {key: value.replace("{changed}", changed) if isinstance(value, str) else value for key, value in details.items()}
         # {whose}: where a mistake's figures come from, the learner's own arrays unless the rerun's judge said otherwise
-        message = render(exercise, diagnosis, cause, **{"changed": changed, "line": line, "whose": "your own arrays", **details})
+        whose = str(details.get("whose") or "your own arrays")
+        details = {key: value.replace("{changed}", changed).replace("{whose}", whose) if isinstance(value, str) else value for key, value in details.items()}
+        message = render(exercise, diagnosis, cause, **{"changed": changed, "line": line, "whose": whose, **details})
         clean = {k: v for k, v in details.items() if v not in (None, "")}
         if cause:
             clean["cause"] = cause

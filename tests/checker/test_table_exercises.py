@@ -171,7 +171,7 @@ def test_a_table_that_quietly_runs_short_is_no_length_check(course, checker):
         + LEARNED_TAIL
     )
     result = verdict(course, checker, "learned-positions", source)
-    assert (result.diagnosis, result.details.get("cause")) == ("length-check", "missing"), result.message
+    assert (result.diagnosis, result.details.get("cause")) == ("length-check", "missing-broadcast"), result.message
     assert "refused by NumPy, not by you" in result.message and "table of 8 rows" in result.message, result.message
 
 

@@ -15,6 +15,7 @@ import numpy as np
 from attnpos.lessons.checker.contracts.common import (
     IMPORTS_BY_NAME,
     NUMPY_ONLY,
+    THAT_RUN,
     Contract,
     Question,
     Rerun,
@@ -146,7 +147,7 @@ def _unfollowed(values: Values, first: Values | None, name: str, expected: np.nd
         return
     if values[name].shape == first[name].shape and np.array_equal(values[name], first[name]):
         raise Mistake("mismatch", "typed", name=name)
-    raise Mistake("mismatch", "unrelated", name=name, **worst_entry(name, values[name], expected))
+    raise Mistake("mismatch", "unrelated", name=name, **worst_entry(name, values[name], expected, THAT_RUN))
 
 
 def judge(runs: Runs) -> Passed:

@@ -22,7 +22,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from attnpos.core import softmax
-from attnpos.lessons.checker.contracts.common import Contract, Rerun, Runs, first_reading
+from attnpos.lessons.checker.contracts.common import Contract, Rerun, Runs, StarterSizes, first_reading, sized_for_the_starter
 from attnpos.lessons.checker.separation import COARSEST_ROUNDOFF, Figure, Hypotheses, indistinct
 from attnpos.lessons.checker.values import (
     Head,
@@ -42,8 +42,10 @@ NAMES = ("X", "Wq", "Wk", "Wv", "perm", "slope", "pos", "bias", "mask", "gap_non
 SIGNALS = ("none", "added", "bias", "mask")  # the order of `tells`
 GAPS = tuple(f"gap_{signal}" for signal in SIGNALS)
 HEADS = {"none": "head with no signal", "added": "head with pos added", "bias": "head with the bias", "mask": "head with the mask"}
-CHANGED = "the shuffle moved by one slot and a query projection of zeros"
+CHANGED = "two more tokens, four more channels, the shuffle moved by one slot and a query projection of zeros"
 ONE_WORD = "the same word in every slot"
+# The starter's sentence: 6 tokens of width 8. Its own lines set these names; a 6 or an 8 elsewhere is a size typed in.
+SIZES = StarterSizes({6: "T", 8: "C"}, ("X", "Wq", "Wk", "Wv", "perm", "slope"))
 # A mask entry at or below this hides its key as −inf does: exp(−10⁴) is 0 in float32 and float64 alike.
 HIDDEN_AT = -1e4
 
@@ -199,8 +201,18 @@ def _judge_with(values: Values, head: Head, perm: np.ndarray, pos: np.ndarray, b
 def judge(runs: Runs) -> Passed:
     _judge_run(runs.first)
     before = hypotheses(runs.first).figures["right"]
+    try:
+        _judge_reruns(runs, before)
+    except Mistake as mistake:
+        if mistake.fields.get("changed") == CHANGED and mistake.diagnosis in ("rerun-failed", "bad-shape", "mismatch"):
+            sized_for_the_starter(runs, SIZES, mistake, CHANGED, failed="mismatch")  # typed in, as every typed answer here
+        raise
+    return Passed()
+
+
+def _judge_reruns(runs: Runs, before: Mapping[str, Figure]) -> None:
     for changed in (CHANGED, ONE_WORD):
-        second = runs.second(changed)
+        second = _rerun(runs, changed)
         read_perm(second, _inputs(second)[0].tokens)  # the rerun's arrays read as the first run's were, before any figure of theirs
         after = hypotheses(second).figures["right"]
         for name in ("gap_added", "gap_bias", "gap_mask", "tells"):
@@ -208,15 +220,23 @@ def judge(runs: Runs) -> Passed:
             if moved and second[name].shape == runs.first[name].shape and np.array_equal(second[name], runs.first[name]):
                 raise Mistake("mismatch", "typed-verdict" if name == "tells" else "typed", name=name, changed=changed)
         _judge_run(second, changed)
-    return Passed()
+
+
+def _rerun(runs: Runs, changed: str) -> Values:
+    """A rerun's values, its inputs read as the first run's were; a mistake in them says which rerun it was."""
+    try:
+        second = runs.second(changed)
+        _inputs(second)
+    except Mistake as mistake:
+        raise Mistake(mistake.diagnosis, mistake.cause, **{"changed": changed, **mistake.fields}) from None
+    return second
 
 
 def hypotheses(values: Values) -> Hypotheses:
     """Every gap and the verdict on one run's inputs, right and under each mistake the judge names; the mask as the keys it hides."""
-    head = Head(*(values[name].astype(np.float64) for name in ("X", "Wq", "Wk", "Wv")))
+    head, _, pos, bias, mask = _inputs(values)  # a Mistake where the arrays do not fit together (a stale copy of X beside a wider head)
     T = head.tokens
     perm = read_perm(values, T)[0]
-    pos, bias, mask = (values[name].astype(np.float64) for name in ("pos", "bias", "mask"))
     gaps = _figures(head, perm, pos, bias, mask)
     tolerance = _gap_tolerance(values, head, pos, bias)
     i, j = np.indices((T, T))
@@ -241,11 +261,24 @@ def hypotheses(values: Values) -> Hypotheses:
 
 THREE_FAMILIES = Contract(
     names=NAMES,
-    reruns=(Rerun({"perm": "shifted(perm)", "Wq": "zeroed(Wq)"}, CHANGED), Rerun({"X": "one_word(X)"}, ONE_WORD)),
+    reruns=(
+        Rerun(
+            {
+                "X": "resized_sentence(X)",
+                "Wq": "zeroed_wider(Wq)",
+                "Wk": "wider_key_rows(Wk)",
+                "Wv": "wider_value_rows(Wv)",
+                "perm": "shifted_longer(perm)",
+            },
+            CHANGED,
+        ),
+        Rerun({"X": "one_word(X)"}, ONE_WORD),
+    ),
     judge=judge,
     diagnoses=("not-causal", "same-offset", "wrong-comparison", "moved-with-tokens", "after-softmax", "exact-equality", "mismatch"),
     hypotheses=hypotheses,
     typed=("gap_added", "gap_bias", "gap_mask", "tells"),
+    questions=SIZES.questions,
     described={
         "wrong-comparison/unreordered": "outputs compared without undoing the shuffle",
         "wrong-comparison/inverse": "outputs relisted by the inverse shuffle",
