@@ -20,9 +20,10 @@ from pathlib import Path
 import numpy as np
 
 from attnpos.lessons.checker.contracts import CONTRACTS, Contract, Question, Runs
+from attnpos.lessons.checker.contracts.common import COMPUTED_IN_QUESTIONS
 from attnpos.lessons.checker.rerun import READING_MODULE
 from attnpos.lessons.checker.separation import RIGHT, TYPED, every_reading, indistinct, unseparated
-from attnpos.lessons.checker.values import MAX_ELEMENTS, too_large
+from attnpos.lessons.checker.values import COMPUTED_IN, MAX_ELEMENTS, too_large
 from attnpos.lessons.checker.verdicts import CHECKER_ERROR, ExerciseSpec, Mistake, Passed, Verdict, render
 from attnpos.lessons.sandbox import ConfinementUnavailable, Reading, RunResult, ScriptRefused, printable
 
@@ -40,7 +41,8 @@ class Plan:
 def plan(exercise: ExerciseSpec) -> Plan:
     """The runs that check an answer to ``exercise``: the script as written, then once per rerun of its contract."""
     contract = CONTRACTS[exercise.contract]
-    first = Reading(READING_MODULE, questions=tuple(question.as_json() for question in contract.questions))
+    asked = (*contract.questions, *(question for _, question in COMPUTED_IN_QUESTIONS))
+    first = Reading(READING_MODULE, questions=tuple(question.as_json() for question in asked))
     reruns = (Reading(READING_MODULE, rewrite=planned.replacements) for planned in contract.reruns)
     return Plan((*contract.names, *contract.probes), (first, *reruns))
 
@@ -224,9 +226,10 @@ def judge_runs(exercise: ExerciseSpec, run: RunResult, reruns: Sequence[RunResul
             mistake = too_large(name, oversized)
             return verdict(mistake.diagnosis, mistake.cause, **mistake.fields)
     outcomes = [_rerun_values(rerun, contract.names) for rerun in reruns]
+    computed_in = _computed_in(contract, run.answers)
     runs = Runs(
-        dict(run.values),
-        tuple(values for values, _ in outcomes),
+        {**run.values, **computed_in},
+        tuple(None if values is None else {**values, **computed_in} for values, _ in outcomes),
         tuple(failure for _, failure in outcomes),
         tuple(planned.changed for planned in contract.reruns),
         _answers(contract, run.answers),
@@ -245,6 +248,15 @@ def judge_runs(exercise: ExerciseSpec, run: RunResult, reruns: Sequence[RunResul
 def _answers(contract: Contract, answers: tuple[bool, ...]) -> Mapping[Question, bool]:
     """Each of the contract's questions with the first run's answer to it, asked before the script ran."""
     return dict(zip(contract.questions, answers, strict=False))  # one missing is a checker error where the judge asks it
+
+
+def _computed_in(contract: Contract, answers: tuple[bool, ...]) -> dict[str, np.ndarray]:
+    """``{COMPUTED_IN: an empty array}`` of the narrowest float type the source names (the plan asked after the contract's questions), else none."""
+    named = answers[len(contract.questions) :]
+    for (dtype, _), says in zip(COMPUTED_IN_QUESTIONS, named, strict=False):
+        if says:
+            return {COMPUTED_IN: np.empty(0, dtype)}
+    return {}
 
 
 def _require_separation(contract: Contract, runs: Runs) -> None:

@@ -673,3 +673,14 @@ def test_every_error_family_gets_advice_of_its_own_with_its_line(course, checker
     first = CO.count("\n") + 2  # the tail's first line; an error deeper in it names its own line
     line = re.search(r"line (\d+)", verdict.message.lower())
     assert line and first <= int(line[1]) <= first + 2, verdict.message
+
+
+@pytest.mark.parametrize("named, diagnosis", [("np.float32", "passed"), ("1.0", "mismatch")])
+def test_float32_named_in_the_source_allows_its_rounding_in_float64_arrays(course, checker, named, diagnosis):
+    """q off by 2e-7 (float32's rounding of the angles) is rounding where the script computes in float32, a mistake where it does not."""
+    source = COURSE.exercises["rope"].solution + f"q = q + 2e-7 * {named}(1)\n"
+    verdict = checker.check(course.exercises["rope"], source.replace("1.0(1)", "1.0"), limits=LIMITS)
+    assert verdict.diagnosis == diagnosis, verdict.message
+    if diagnosis == "mismatch":  # the entry and the right one, shown with the digits that differ (not "-1.092 where they give -1.092")
+        shown = re.search(r"is (\S+) where they give (\S+?)[,.]? ", verdict.message)
+        assert shown and shown[1] != shown[2], verdict.message

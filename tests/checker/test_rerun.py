@@ -147,6 +147,24 @@ def test_a_module_loaded_by_a_name_built_at_run_time_is_seen(source, by_name):
     assert rerun.imports_by_name(source) is by_name
 
 
+@pytest.mark.parametrize(
+    "source, bits, named",
+    [
+        ("import numpy as np\na = x.astype(np.float32)", "32", True),
+        ("a = np.zeros(3, dtype='<f4')", "32", True),
+        ("from numpy import single\na = single(1)", "32", True),
+        ("import numpy\na = x.astype(numpy.float32)", "32", True),
+        ("half = x.shape[-1] // 2\nrotate = rope(x, pairing='half')", "16", False),
+        ("import numpy as np\nz = np.exp(1j * t).astype(np.complex64)", "32", True),
+        ("import numpy as np\na = x.astype(np.half)", "16", True),
+        ("a = x.astype(np.half)", "32", False),
+        ("a = x.astype(np.float64)  # not float32\nname = 'float32 is narrower'", "32", False),
+    ],
+)
+def test_a_narrow_float_named_anywhere_in_the_source_is_seen(source, bits, named):
+    assert rerun.names_float(source, bits) is named
+
+
 REFUSING = """
 import numpy as np
 def own(T):

@@ -44,6 +44,8 @@ class Question:
 NUMPY_ONLY = Question("borrows", ((),))  # anything of attnpos borrowed
 NUMPY_AND_SOFTMAX = Question("borrows", (("softmax",),))  # anything but the softmax the starter imports
 IMPORTS_BY_NAME = Question("imports_by_name", ())  # importlib, __import__, sys.modules, exec: a name no question can follow
+# Asked of every answer, whatever its contract: the narrow float types its source names, narrowest first (values.COMPUTED_IN).
+COMPUTED_IN_QUESTIONS = ((np.float16, Question("names_float", ("16",))), (np.float32, Question("names_float", ("32",))))
 
 
 @dataclass(frozen=True)
@@ -150,7 +152,17 @@ def worst_entry(name: str, got: np.ndarray, expected: np.ndarray) -> dict[str, s
     index = np.unravel_index(int(np.argmax(difference)), difference.shape)
     at = "[" + ", ".join(str(int(i)) for i in index) + "]" if index else ""
     largest = float(difference[index]) if np.isfinite(difference[index]) else float(np.max(difference, initial=0.0))
-    return {"got": f"{largest:.3g}", "worst": f"{name}{at} is {got[index]:.4g} where they give {expected[index]:.4g}"}
+    shown_expected, shown_got = _entry_pair(float(expected[index]), float(got[index]))
+    return {"got": f"{largest:.3g}", "worst": f"{name}{at} is {shown_got} where they give {shown_expected}"}
+
+
+def _entry_pair(expected: float, got: float) -> tuple[str, str]:
+    """Two entries with 4 significant digits, or as many as it takes to show that they differ (-1.092 and -1.092 say nothing)."""
+    for digits in range(4, 18):
+        shown = f"{expected:.{digits}g}", f"{got:.{digits}g}"
+        if shown[0] != shown[1]:
+            return shown
+    return shown
 
 
 def judged_on_rerun(judge: Callable[[], T], changed: str) -> T:
