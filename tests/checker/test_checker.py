@@ -480,6 +480,11 @@ def test_learner_scripts_get_the_verdict_a_teacher_expects(course, checker, path
 
 MEANINGS = [
     # (exercise, mistake file, cause, words the message must hold, words it must not)
+    # brief-only round 3 (briefonly3/FINDINGS.md): the signal the brief names, and what a message blames
+    ("three-families", "mismatch__pos-random-table.py", "pos-not-sinusoidal", ["not the sinusoidal table", "sinusoidal(T, C)"], []),
+    ("three-families", "mismatch__pos-from-slot-one.py", "pos-from-one", ["counted from slot 1", "slot 0"], []),
+    ("three-families", "not-causal__zeros-and-a-causal-flag.py", "all-zero", ["is all zeros", "causal flag"], ["0/1 mask"]),
+    ("permutation-matrix", "mismatch__borrowed-attention-output.py", "borrowed", ["from attnpos", "softmax the starter imports"], []),
     ("forget-reorder", "wrong-comparison__inverse-reorder.py", "inverse", ["inverse of perm", "ith the checker's rerun"], ["Well done"]),
     ("forget-reorder", "mismatch__own-head-without-scale.py", "unscaled", ["√d_k", "np.sqrt(8)"], ["off by up to"]),
     ("forget-reorder", "error__module-not-found.py", "import", ["could not be imported", "line 10"], []),

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from attnpos.core import softmax
+from attnpos.core import sinusoidal, softmax
 from attnpos.lessons.checker.contracts.common import Contract, Rerun, Runs, first_reading
 from attnpos.lessons.checker.separation import COARSEST_ROUNDOFF, Figure, Hypotheses, indistinct
 from attnpos.lessons.checker.values import (
@@ -69,13 +69,24 @@ def _judge_mask(mask: np.ndarray) -> None:
     i, j = np.indices((T, T))
     hidden = mask <= HIDDEN_AT
     if not hidden.any():
-        raise Mistake("not-causal", "nothing-hidden", name="mask")
+        raise Mistake("not-causal", "all-zero" if not np.any(mask) else "nothing-hidden", name="mask")
     if np.array_equal(hidden, j < i):
         raise Mistake("not-causal", "past-hidden", name="mask")
     if np.array_equal(hidden, j >= i):
         raise Mistake("not-causal", "diagonal", name="mask")
     if not np.array_equal(hidden, j > i) or np.any(mask[~hidden] != 0):
         raise Mistake("mismatch", "mask", name="mask")
+
+
+def _judge_table(values: Values, pos: np.ndarray) -> None:
+    """pos is the sinusoidal table the brief names, from slot 0: not another vector per slot, nor positions counted from 1."""
+    T, C = pos.shape
+    # sin and cos of angles up to T radians, each rounded to a few units of the angle's size
+    tolerance = 64 * dtype_roundoff(values, NAMES) * (1 + T)
+    if np.max(np.abs(pos - sinusoidal(T, C))) <= tolerance:
+        return
+    from_one = np.max(np.abs(pos - sinusoidal(T + 1, C)[1:])) <= tolerance
+    raise Mistake("mismatch", "pos-from-one" if from_one else "pos-not-sinusoidal", name="pos")
 
 
 def _inputs(values: Values) -> tuple[Head, float, np.ndarray, np.ndarray, np.ndarray]:
@@ -88,6 +99,7 @@ def _inputs(values: Values) -> tuple[Head, float, np.ndarray, np.ndarray, np.nda
         raise Mistake("bad-shape", "array-shape", name="pos", shape=shape_text(pos.shape), wanted=shape_text((T, C)))
     if np.all(pos == pos[0]):
         raise Mistake("same-offset", "constant", name="pos")
+    _judge_table(values, pos)
     bias = real_array(values, "bias")
     if bias.shape != (T, T):
         raise Mistake("bad-shape", "array-shape", name="bias", shape=shape_text(bias.shape), wanted=shape_text((T, T)))
