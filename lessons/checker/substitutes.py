@@ -90,6 +90,12 @@ def one_word(X: object) -> np.ndarray:
     return np.broadcast_to(X[..., :1, :], X.shape).astype(X.dtype if X.dtype.kind == "f" else np.float64)
 
 
+def other_slope(slope: object) -> float:
+    """three-families: a slope 1.5 times the learner's (0.75 for 0.5; 0.5 for none), so a bias with the slope typed in no longer fits."""
+    value = float(slope)  # type: ignore[arg-type]
+    return 1.5 * value if value else 0.5
+
+
 def zeroed(W: object) -> np.ndarray:
     """A projection of zeros, in the learner's dtype (``Wq`` of zeros: every score is 0, every output row the same)."""
     W = np.asarray(W)

@@ -483,6 +483,7 @@ MEANINGS = [
     # brief-only round 3 (briefonly3/FINDINGS.md): the signal the brief names, and what a message blames
     ("three-families", "mismatch__pos-random-table.py", "pos-not-sinusoidal", ["not the sinusoidal table", "sinusoidal(T, C)"], []),
     ("three-families", "mismatch__pos-from-slot-one.py", "pos-from-one", ["counted from slot 1", "slot 0"], []),
+    ("three-families", "mismatch__slope-typed-in-bias.py", "slope-typed", ["slope typed in (0.5)", "a slope 1.5 times yours"], []),
     ("three-families", "not-causal__zeros-and-a-causal-flag.py", "all-zero", ["is all zeros", "causal flag"], ["0/1 mask"]),
     ("permutation-matrix", "mismatch__borrowed-attention-output.py", "borrowed", ["from attnpos", "softmax the starter imports"], []),
     ("forget-reorder", "wrong-comparison__inverse-reorder.py", "inverse", ["inverse of perm", "ith the checker's rerun"], ["Well done"]),
