@@ -485,6 +485,7 @@ MEANINGS = [
     ("three-families", "mismatch__pos-from-slot-one.py", "pos-from-one", ["counted from slot 1", "slot 0"], []),
     ("three-families", "mismatch__slope-typed-in-bias.py", "slope-typed", ["slope typed in (0.5)", "a slope 1.5 times yours"], []),
     ("three-families", "not-causal__zeros-and-a-causal-flag.py", "all-zero", ["is all zeros", "causal flag"], ["0/1 mask"]),
+    ("t5-buckets", "sign-flipped__upper-half-on-keys-behind.py", "upper-half", ["upper half of the buckets (16 and up)", "Δ > 0"], ["query − key:"]),
     ("permutation-matrix", "mismatch__borrowed-attention-output.py", "borrowed", ["from attnpos", "softmax the starter imports"], []),
     ("forget-reorder", "wrong-comparison__inverse-reorder.py", "inverse", ["inverse of perm", "ith the checker's rerun"], ["Well done"]),
     ("forget-reorder", "mismatch__own-head-without-scale.py", "unscaled", ["√d_k", "np.sqrt(8)"], ["off by up to"]),
