@@ -333,6 +333,12 @@ def names_float(source: str, bits: str) -> bool:
     return False
 
 
+def compares_or_equal(source: str) -> bool:
+    """Whether the script compares anything with ``>=`` or ``<=`` (a length check that refuses T == max_len, ``T >= wpe.shape[0]``)."""
+    tree = _question_tree(source)
+    return tree is not None and any(isinstance(node, ast.Compare) and any(isinstance(op, (ast.GtE, ast.LtE)) for op in node.ops) for node in ast.walk(tree))
+
+
 # NumPy's names of a narrow float type, and the strings that name it as a dtype (complex64 is two float32s).
 FLOAT_NAMES = {"16": frozenset({"float16", "half"}), "32": frozenset({"float32", "single", "complex64", "csingle"})}
 FLOAT_CODES = {"16": frozenset({"float16", "f2"}), "32": frozenset({"float32", "f4", "complex64", "c8"})}
@@ -350,6 +356,7 @@ QUESTIONS: dict[str, Callable[..., bool]] = {
     "calls_with": calls_with,
     "raises": raises,
     "names_float": names_float,
+    "compares_or_equal": compares_or_equal,
 }
 
 

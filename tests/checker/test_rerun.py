@@ -165,6 +165,14 @@ def test_a_narrow_float_named_anywhere_in_the_source_is_seen(source, bits, named
     assert rerun.names_float(source, bits) is named
 
 
+@pytest.mark.parametrize(
+    "source, or_equal",
+    [("if T >= wpe.shape[0]:\n    raise ValueError", True), ("if wpe.shape[0] <= T:\n    raise ValueError", True), ("if T > 8:\n    raise ValueError", False)],
+)
+def test_a_comparison_that_includes_equality_is_seen(source, or_equal):
+    assert rerun.compares_or_equal(source) is or_equal
+
+
 REFUSING = """
 import numpy as np
 def own(T):
