@@ -131,6 +131,8 @@ def _error_cause(kind: str, message: str) -> str:
     if kind == "ValueError":
         if _unequal_row_ranges(message):
             return "row-ranges"
+        if _axes_reordered(message):
+            return "axes-order"
         return "shapes" if any(word in message for word in ("shape", "broadcast", "dimension", "axis")) else "value"
     if kind == "RecursionError":
         return "recursion"
@@ -139,6 +141,15 @@ def _error_cause(kind: str, message: str) -> str:
     if kind == "ZeroDivisionError":
         return "zero-division"
     return ""
+
+
+def _axes_reordered(message: str) -> bool:
+    """Two shapes with the same sizes in another order ("shapes (12,7,7) (7,7,12)"): an axis put last that belongs first."""
+    found = re.search(r"broadcast together with shapes \(([\d,]+)\) \(([\d,]+)\)", message)
+    if not found:
+        return False
+    first, second = (tuple(int(n) for n in group.split(",") if n) for group in found.groups())
+    return len(first) > 1 and first != second and sorted(first) == sorted(second)
 
 
 def _unequal_row_ranges(message: str) -> bool:
@@ -212,8 +223,8 @@ def judge_runs(exercise: ExerciseSpec, run: RunResult, reruns: Sequence[RunResul
         cause = _syntax_cause(error.type, error.message) if diagnosis == "syntax-error" else _error_cause(error.type, error.message)
         if diagnosis == "error" and error.type not in TYPES_THEIR_OWN_RAISE_KEEPS and OWN_RAISE.match((error.source_line or "").strip()):
             cause = "own-raise"
-        if cause == "row-ranges" and f"error/{cause}" not in exercise.messages:
-            cause = "shapes"  # unequal rows are an exercise's own case (pe[k:] - pe[:-k-1]); elsewhere its shape advice fits
+        if cause in ("row-ranges", "axes-order") and f"error/{cause}" not in exercise.messages:
+            cause = "shapes"  # unequal rows, axes reordered: an exercise's own case (pe[k:] - pe[:-k-1]); elsewhere its shape advice fits
         return verdict(diagnosis, cause, line=error.line, error=f"{error.type}: {error.message}", source_line=error.source_line)
     for name in contract.names:
         if name in run.missing:

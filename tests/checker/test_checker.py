@@ -487,6 +487,7 @@ MEANINGS = [
     ("three-families", "not-causal__zeros-and-a-causal-flag.py", "all-zero", ["is all zeros", "causal flag"], ["0/1 mask"]),
     ("t5-buckets", "sign-flipped__upper-half-on-keys-behind.py", "upper-half", ["upper half of the buckets (16 and up)", "Δ > 0"], ["query − key:"]),
     ("learned-positions", "length-check__bound-typed-as-8.py", "refuses-longer-table", ["exactly 11 tokens", "a length typed in (the starter's 8)"], []),
+    ("alibi", "error__heads-on-the-last-axis.py", "axes-order", ["axes come in different orders", "slopes[None, None, :]` puts them last"], ["need two new"]),
     ("permutation-matrix", "mismatch__borrowed-attention-output.py", "borrowed", ["from attnpos", "softmax the starter imports"], []),
     ("forget-reorder", "wrong-comparison__inverse-reorder.py", "inverse", ["inverse of perm", "ith the checker's rerun"], ["Well done"]),
     ("forget-reorder", "mismatch__own-head-without-scale.py", "unscaled", ["√d_k", "np.sqrt(8)"], ["off by up to"]),
@@ -689,3 +690,12 @@ def test_float32_named_in_the_source_allows_its_rounding_in_float64_arrays(cours
     source = COURSE.exercises["rope"].solution + f"q = q + 2e-7 * {named}(1)\n"
     verdict = checker.check(course.exercises["rope"], source.replace("1.0(1)", "1.0"), limits=LIMITS)
     assert verdict.diagnosis == diagnosis, verdict.message
+
+
+@pytest.mark.parametrize(
+    "style, words", [("large-negative-mask", "a large negative number rather than −inf"), ("official-shortcut-with-mask", "+m·j shortcut with the mask")]
+)
+def test_alibis_two_accepted_forms_pass_saying_which(course, checker, style, words):
+    """The brief accepts −1e9 for −inf and the official +m·j shortcut under the mask; the pass says which the learner wrote."""
+    verdict = checker.check(course.exercises["alibi"], right_answer("alibi", style), limits=LIMITS)
+    assert verdict.passed and words in verdict.message, verdict.message
