@@ -488,6 +488,8 @@ MEANINGS = [
     ("t5-buckets", "sign-flipped__upper-half-on-keys-behind.py", "upper-half", ["upper half of the buckets (16 and up)", "Δ > 0"], ["query − key:"]),
     ("learned-positions", "length-check__bound-typed-as-8.py", "refuses-longer-table", ["exactly 11 tokens", "a length typed in (the starter's 8)"], []),
     ("alibi", "error__heads-on-the-last-axis.py", "axes-order", ["axes come in different orders", "slopes[None, None, :]` puts them last"], ["need two new"]),
+    ("embedding-backward", "mismatch__out-and-gradient-written-out.py", "literal", ["typed in, an array of numbers written out"], ["2 and 5"]),
+    ("embedding-backward", "mismatch__update-step-after-lookup.py", "wte-changed", ["before your script changed it", "by -0.1 times the gradient"], []),
     ("permutation-matrix", "mismatch__borrowed-attention-output.py", "borrowed", ["from attnpos", "softmax the starter imports"], []),
     ("forget-reorder", "wrong-comparison__inverse-reorder.py", "inverse", ["inverse of perm", "ith the checker's rerun"], ["Well done"]),
     ("forget-reorder", "mismatch__own-head-without-scale.py", "unscaled", ["√d_k", "np.sqrt(8)"], ["off by up to"]),
