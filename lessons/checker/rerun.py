@@ -350,6 +350,47 @@ def prints(source: str, name: str) -> bool:
 PRINTING = frozenset({"print", "pprint", "display", "write"})
 
 
+def names_float(source: str, bits: str) -> bool:
+    """Whether the script names NumPy's float type of ``bits`` bits (``np.float32``, ``np.single``, ``dtype="f4"``, ``np.half``).
+
+    A script that computes part of its answer in that type (RoPE's angles in
+    float32, as Hugging Face does) carries its rounding into arrays that may
+    still be float64: the judge then allows that type's rounding. Only
+    NumPy's names count (``np.half``, or ``half`` imported from NumPy), and
+    strings that are type codes: a variable ``half`` is the learner's own.
+    """
+    tree = _question_tree(source)
+    if tree is None:
+        return False
+    names, codes = FLOAT_NAMES[bits], FLOAT_CODES[bits]
+    numpy = {alias.asname or alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names if alias.name == "numpy"}
+    imported = {
+        alias.asname or alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module == "numpy"
+        for alias in node.names
+        if alias.name in names
+    }
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr in names and isinstance(node.value, ast.Name) and node.value.id in numpy:
+            return True
+        if isinstance(node, ast.Name) and node.id in imported:
+            return True
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.lstrip("<>=|") in codes:
+            return True
+    return False
+
+
+def compares_or_equal(source: str) -> bool:
+    """Whether the script compares anything with ``>=`` or ``<=`` (a length check that refuses T == max_len, ``T >= wpe.shape[0]``)."""
+    tree = _question_tree(source)
+    return tree is not None and any(isinstance(node, ast.Compare) and any(isinstance(op, (ast.GtE, ast.LtE)) for op in node.ops) for node in ast.walk(tree))
+
+
+# NumPy's names of a narrow float type, and the strings that name it as a dtype (complex64 is two float32s).
+FLOAT_NAMES = {"16": frozenset({"float16", "half"}), "32": frozenset({"float32", "single", "complex64", "csingle"})}
+FLOAT_CODES = {"16": frozenset({"float16", "f2"}), "32": frozenset({"float32", "f4", "complex64", "c8"})}
+
 # The questions a judge may ask of a script's source, by the name a contract's Question gives.
 QUESTIONS: dict[str, Callable[..., bool]] = {
     "indexes_by": indexes_by,
@@ -363,6 +404,8 @@ QUESTIONS: dict[str, Callable[..., bool]] = {
     "raises": raises,
     "types_number": types_number,
     "prints": prints,
+    "names_float": names_float,
+    "compares_or_equal": compares_or_equal,
 }
 
 

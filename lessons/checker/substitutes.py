@@ -84,10 +84,25 @@ def _drawn(shape: tuple[int, ...], like: object) -> np.ndarray:
     return tokens.astype(like.dtype if like.dtype.kind == "f" else np.float64)
 
 
+def more_rows(max_len: object) -> object:
+    """learned-positions: a table three rows longer (11 for 8), so a length check with the starter's 8 typed in no longer matches the table.
+
+    Not one of the answer's names: the separation test, which substitutes on
+    the names alone, gets None back for None.
+    """
+    return None if max_len is None else int(max_len) + 3  # type: ignore[call-overload]
+
+
 def one_word(X: object) -> np.ndarray:
     """The learner's tokens with every slot holding the first one, same shape and dtype: a sentence no shuffle changes."""
     X = np.asarray(X)
     return np.broadcast_to(X[..., :1, :], X.shape).astype(X.dtype if X.dtype.kind == "f" else np.float64)
+
+
+def other_slope(slope: object) -> float:
+    """three-families: a slope 1.5 times the learner's (0.75 for 0.5; 0.5 for none), so a bias with the slope typed in no longer fits."""
+    value = float(slope)  # type: ignore[arg-type]
+    return 1.5 * value if value else 0.5
 
 
 def zeroed(W: object) -> np.ndarray:

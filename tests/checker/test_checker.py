@@ -485,6 +485,17 @@ def test_learner_scripts_get_the_verdict_a_teacher_expects(course, checker, path
 
 MEANINGS = [
     # (exercise, mistake file, cause, words the message must hold, words it must not)
+    # brief-only round 3 (briefonly3/FINDINGS.md): the signal the brief names, and what a message blames
+    ("three-families", "mismatch__pos-random-table.py", "pos-not-sinusoidal", ["not the sinusoidal table", "sinusoidal(T, C)"], []),
+    ("three-families", "mismatch__pos-from-slot-one.py", "pos-from-one", ["counted from slot 1", "slot 0"], []),
+    ("three-families", "mismatch__slope-typed-in-bias.py", "slope-typed", ["slope typed in (0.5)", "a slope 1.5 times yours"], []),
+    ("three-families", "not-causal__zeros-and-a-causal-flag.py", "all-zero", ["is all zeros", "causal flag"], ["0/1 mask"]),
+    ("t5-buckets", "sign-flipped__upper-half-on-keys-behind.py", "upper-half", ["upper half of the buckets (16 and up)", "Δ > 0"], ["query − key:"]),
+    ("learned-positions", "length-check__bound-typed-as-8.py", "refuses-longer-table", ["exactly 11 tokens", "a length typed in (the starter's 8)"], []),
+    ("alibi", "error__heads-on-the-last-axis.py", "axes-order", ["axes come in different orders", "slopes[None, None, :]` puts them last"], ["need two new"]),
+    ("embedding-backward", "mismatch__out-and-gradient-written-out.py", "literal", ["typed in, an array of numbers written out"], ["2 and 5"]),
+    ("embedding-backward", "mismatch__update-step-after-lookup.py", "wte-changed", ["before your script changed it", "by -0.1 times the gradient"], []),
+    ("permutation-matrix", "mismatch__borrowed-attention-output.py", "borrowed", ["from attnpos", "softmax the starter imports"], []),
     ("forget-reorder", "wrong-comparison__inverse-reorder.py", "inverse", ["inverse of perm", "ith the checker's rerun"], ["Well done"]),
     ("forget-reorder", "mismatch__own-head-without-scale.py", "unscaled", ["√d_k", "np.sqrt(8)"], ["off by up to"]),
     ("forget-reorder", "error__module-not-found.py", "import", ["could not be imported", "line 10"], []),
@@ -543,7 +554,7 @@ MEANINGS = [
         ["refused by NumPy, not by you", "a slice such as wpe[:T]"],
         ["Well done"],
     ),
-    ("learned-positions", "length-check__refuses-max-len.py", "refuses-max-len", ["exactly 8 tokens", "T > max_len"], []),
+    ("learned-positions", "length-check__refuses-max-len.py", "refuses-max-len", ["exactly 11 tokens", "T > max_len"], []),
     ("sinusoidal-table", "sign-flipped__no-minus.py", "", ["C = 8", "1,000 radians", "1/1,000"], ["10000 radians", "nearly 10000"]),
     ("rope", "mismatch__typed-positions.py", "positions-ignored", ["stayed as it was", "typed in"], ["not by a range you build yourself"]),
     ("rope", "mismatch__sign-inside-rotate-half.py", "reversed", ["inside rotate_half", "[−x2, x1]"], []),
@@ -666,7 +677,7 @@ def test_each_message_says_what_the_learner_did(course, checker, exercise_id, fi
 def test_a_brief_whose_checker_refuses_the_course_functions_says_what_may_be_imported(course):
     """A learner told "write them with NumPy" by the borrowed verdict must have read it in the brief first; all six of lessons 5-10's do."""
     refusing = {exercise.id for exercise in course.exercises.values() if "mismatch/borrowed" in exercise.messages}
-    assert refusing >= {"embedding-backward", "sinusoidal-table", "learned-positions", "rope", "alibi", "context-extension"}
+    assert refusing >= {"embedding-backward", "sinusoidal-table", "learned-positions", "rope", "alibi", "context-extension", "permutation-matrix"}
     for exercise_id in refusing:
         instructions = " ".join(course.exercises[exercise_id].instructions.split())
         starter = course.exercises[exercise_id].starter
@@ -738,3 +749,20 @@ def test_every_error_family_gets_advice_of_its_own_with_its_line(course, checker
     first = CO.count("\n") + 2  # the tail's first line; an error deeper in it names its own line
     line = re.search(r"line (\d+)", verdict.message.lower())
     assert line and first <= int(line[1]) <= first + 2, verdict.message
+
+
+@pytest.mark.parametrize("named, diagnosis", [("np.float32", "passed"), ("1.0", "mismatch")])
+def test_float32_named_in_the_source_allows_its_rounding_in_float64_arrays(course, checker, named, diagnosis):
+    """q off by 2e-7 (float32's rounding of the angles) is rounding where the script computes in float32, a mistake where it does not."""
+    source = COURSE.exercises["rope"].solution + f"q = q + 2e-7 * {named}(1)\n"
+    verdict = checker.check(course.exercises["rope"], source.replace("1.0(1)", "1.0"), limits=LIMITS)
+    assert verdict.diagnosis == diagnosis, verdict.message
+
+
+@pytest.mark.parametrize(
+    "style, words", [("large-negative-mask", "a large negative number rather than −inf"), ("official-shortcut-with-mask", "+m·j shortcut with the mask")]
+)
+def test_alibis_two_accepted_forms_pass_saying_which(course, checker, style, words):
+    """The brief accepts −1e9 for −inf and the official +m·j shortcut under the mask; the pass says which the learner wrote."""
+    verdict = checker.check(course.exercises["alibi"], right_answer("alibi", style), limits=LIMITS)
+    assert verdict.passed and words in verdict.message, verdict.message

@@ -182,6 +182,32 @@ def test_a_name_printed_in_any_form_is_seen(learner, printed):
     assert rerun.prints(learner, "inv_freq_pi") is printed
 
 
+@pytest.mark.parametrize(
+    "source, bits, named",
+    [
+        ("import numpy as np\na = x.astype(np.float32)", "32", True),
+        ("a = np.zeros(3, dtype='<f4')", "32", True),
+        ("from numpy import single\na = single(1)", "32", True),
+        ("import numpy\na = x.astype(numpy.float32)", "32", True),
+        ("half = x.shape[-1] // 2\nrotate = rope(x, pairing='half')", "16", False),
+        ("import numpy as np\nz = np.exp(1j * t).astype(np.complex64)", "32", True),
+        ("import numpy as np\na = x.astype(np.half)", "16", True),
+        ("a = x.astype(np.half)", "32", False),
+        ("a = x.astype(np.float64)  # not float32\nname = 'float32 is narrower'", "32", False),
+    ],
+)
+def test_a_narrow_float_named_anywhere_in_the_source_is_seen(source, bits, named):
+    assert rerun.names_float(source, bits) is named
+
+
+@pytest.mark.parametrize(
+    "source, or_equal",
+    [("if T >= wpe.shape[0]:\n    raise ValueError", True), ("if wpe.shape[0] <= T:\n    raise ValueError", True), ("if T > 8:\n    raise ValueError", False)],
+)
+def test_a_comparison_that_includes_equality_is_seen(source, or_equal):
+    assert rerun.compares_or_equal(source) is or_equal
+
+
 REFUSING = """
 import numpy as np
 def own(T):

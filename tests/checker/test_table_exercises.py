@@ -149,7 +149,8 @@ def test_a_right_gradient_pasted_in_does_not_pass(course, checker):
     np.add.at(grad, namespace["ids"], namespace["grad_out"])
     pasted = f"out = wte[ids]\ngrad_wte = np.array({grad.tolist()!r})"
     result = verdict(course, checker, "embedding-backward", EMBED_SETUP + pasted)
-    assert (result.diagnosis, result.details.get("cause")) == ("mismatch", "typed")
+    assert (result.diagnosis, result.details.get("cause")) == ("mismatch", "literal")  # a pasted array is typed in, and told so
+    assert "typed in, an array of numbers written out" in result.message
 
 
 def test_the_halves_layout_is_named_not_called_a_mismatch(course, checker):

@@ -11,7 +11,9 @@ The first rerun also wraps ``add_positions`` to note which raise refused and
 what it said: one of the script's own, whose message speaks of the length
 (a ``raise`` that never runs, or one that says only "bad input", does not).
 The second rerun gives it exactly max_len tokens, which it must answer: a
-check written ``T >= max_len`` refuses them.
+check written ``T >= max_len`` refuses them. It also makes ``max_len``,
+so the table, three larger: a check against the starter's 8 typed in
+refuses those 11 tokens too.
 """
 
 from __future__ import annotations
@@ -45,8 +47,9 @@ NAMES = ("wte", "wpe", "ids", "grad_out", "x", "grad_wpe", "long_ids", "too_long
 BORROWS = NUMPY_ONLY
 TRIES_LONG = Question("calls_with", ("long_ids",))  # add_positions(long_ids, …) was at least called
 RAISES = Question("raises", ())  # a refusal of the script's own, not NumPy's broadcast or index error
+OR_EQUAL = Question("compares_or_equal", ())  # a `>=` (or `<=`) somewhere: what refused max_len tokens, rather than a length typed in
 CHANGED = "`ids` replaced by other ids (one token longer, or shorter at the table's end) and `grad_out` by other gradients to match"
-FULL_LENGTH = "`long_ids` cut to exactly max_len tokens, as many as wpe has rows"
+FULL_LENGTH = "`max_len` three larger (so the table, built from it) and `long_ids` cut to exactly as many tokens as wpe has rows"
 # The starter's sizes; its own lines set these names, so a 3, 5, 8 or 4 elsewhere is a size typed in.
 SIZES = StarterSizes({3: "B", 5: "T", 8: "max_len", 4: "C"}, ("rng", "V", "C", "max_len", "wte", "wpe", "ids", "grad_out", "long_ids", "too_long"))
 
@@ -164,7 +167,7 @@ def _judge_run(values: Values, runs: Runs, first: Values | None = None) -> Passe
     return Passed()
 
 
-def _full_length(values: Values) -> None:
+def _full_length(values: Values, first_rows: int, or_equal: bool) -> None:
     """The second rerun: max_len tokens, exactly as many as the table has rows, must be answered, not refused."""
     wte, wpe = read_table(values, "wte"), read_table(values, "wpe")
     max_len = wpe.shape[0]
@@ -179,7 +182,9 @@ def _full_length(values: Values) -> None:
         said = _said(note)
         raise Mistake("mismatch", "full-length-failed", name="too_long", max_len=max_len, said=said, changed=FULL_LENGTH)
     if too_long.size == 0:
-        raise Mistake("length-check", "refuses-max-len", name="too_long", max_len=max_len, changed=FULL_LENGTH)
+        # a table longer than the first run's: a length typed in (the starter's 8) refuses its max_len tokens as `>=` does
+        cause = "refuses-longer-table" if max_len != first_rows and not or_equal else "refuses-max-len"
+        raise Mistake("length-check", cause, name="too_long", max_len=max_len, first=first_rows, changed=FULL_LENGTH)
     got = real_array(values, "too_long")
     right = wte[long_ids] + wpe
     roundoff = dtype_roundoff(values, NAMES)
@@ -221,7 +226,7 @@ def judge(runs: Runs) -> Passed:
             sized_for_the_starter(runs, SIZES, mistake, CHANGED)
         raise
     _refusal(rerun)
-    _full_length(runs.second(FULL_LENGTH))
+    _full_length(runs.second(FULL_LENGTH), runs.first["wpe"].shape[0], runs.says(OR_EQUAL))
     return passed
 
 
@@ -279,13 +284,16 @@ LEARNED_POSITIONS = Contract(
             {"ids": "longer_ids(ids, wte, wpe)", "grad_out": "redrawn_for(grad_out, ids)", "add_positions": "refusal_noted(add_positions)"},
             CHANGED,
         ),
-        Rerun({"long_ids": "table_length_ids(long_ids, wpe)", "add_positions": "refusal_noted(add_positions)"}, FULL_LENGTH),
+        Rerun(
+            {"max_len": "more_rows(max_len)", "long_ids": "table_length_ids(long_ids, wpe)", "add_positions": "refusal_noted(add_positions)"},
+            FULL_LENGTH,
+        ),
     ),
     judge=judge,
     diagnoses=("by-token-id", "wraps-around", "length-check", "every-row", "batch-not-summed", "off-by-one", "mismatch"),
     hypotheses=hypotheses,
     typed=("x", "grad_wpe"),
-    questions=(BORROWS, TRIES_LONG, RAISES, IMPORTS_BY_NAME, *SIZES.questions),
+    questions=(BORROWS, TRIES_LONG, RAISES, IMPORTS_BY_NAME, OR_EQUAL, *SIZES.questions),
     probes=(REFUSAL,),
     described={
         "by-token-id": "the table indexed by token id",
