@@ -65,11 +65,18 @@ def test_every_pair_of_hypotheses_is_far_apart_on_the_starters_arrays(exercise_i
     assert unseparated(both, contract.told_by_source, MARGIN) == []
 
 
+# Reruns needed for more than separating, which another rerun now also separates: learned-positions' first is where a
+# sequence one token too long must be refused (its second, three rows more in the table, separates as much).
+KEPT_FOR_MORE = {("learned-positions", 1)}
+
+
 @pytest.mark.parametrize("exercise_id", sorted(COURSE.exercises))
 def test_one_run_alone_would_not_do_what_the_rerun_does(exercise_id):
     """Every rerun is needed: without any one of them some pair is not told apart (so the test above is not vacuous)."""
     contract, every = readings(exercise_id)
     for left_out in range(1, len(every)):
+        if (exercise_id, left_out) in KEPT_FOR_MORE:
+            continue
         others = every[:left_out] + every[left_out + 1 :]
         assert unseparated(others, contract.told_by_source) != [], f"rerun {left_out} separates nothing the others do not"
 

@@ -236,7 +236,6 @@ def judge(runs: Runs) -> Passed:
 def _judge_reruns(runs: Runs, before: Mapping[str, Figure]) -> None:
     for changed in (CHANGED, ONE_WORD):
         second = _rerun(runs, changed)
-        _slope_followed(runs.first, second, changed)
         read_perm(second, _inputs(second)[0].tokens)  # the rerun's arrays read as the first run's were, before any figure of theirs
         after = hypotheses(second).figures["right"]
         for name in ("gap_added", "gap_bias", "gap_mask", "tells"):
@@ -250,6 +249,7 @@ def _rerun(runs: Runs, changed: str) -> Values:
     """A rerun's values, its inputs read as the first run's were; a mistake in them says which rerun it was."""
     try:
         second = runs.second(changed)
+        _slope_followed(runs.first, second, changed)  # before _inputs, which would call a typed slope a wrong bias
         _inputs(second)
     except Mistake as mistake:
         raise Mistake(mistake.diagnosis, mistake.cause, **{"changed": changed, **mistake.fields}) from None
