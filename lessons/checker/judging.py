@@ -20,9 +20,10 @@ from pathlib import Path
 import numpy as np
 
 from attnpos.lessons.checker.contracts import CONTRACTS, Contract, Question, Runs
+from attnpos.lessons.checker.contracts.common import COMPUTED_IN_QUESTIONS
 from attnpos.lessons.checker.rerun import READING_MODULE
 from attnpos.lessons.checker.separation import RIGHT, TYPED, every_reading, indistinct, unseparated
-from attnpos.lessons.checker.values import MAX_ELEMENTS, too_large
+from attnpos.lessons.checker.values import COMPUTED_IN, MAX_ELEMENTS, too_large
 from attnpos.lessons.checker.verdicts import CHECKER_ERROR, ExerciseSpec, Mistake, Passed, Verdict, render
 from attnpos.lessons.sandbox import ConfinementUnavailable, Reading, RunResult, ScriptRefused, printable
 
@@ -40,7 +41,8 @@ class Plan:
 def plan(exercise: ExerciseSpec) -> Plan:
     """The runs that check an answer to ``exercise``: the script as written, then once per rerun of its contract."""
     contract = CONTRACTS[exercise.contract]
-    first = Reading(READING_MODULE, questions=tuple(question.as_json() for question in contract.questions))
+    asked = (*contract.questions, *(question for _, question in COMPUTED_IN_QUESTIONS))
+    first = Reading(READING_MODULE, questions=tuple(question.as_json() for question in asked))
     reruns = (Reading(READING_MODULE, rewrite=planned.replacements) for planned in contract.reruns)
     return Plan((*contract.names, *contract.probes), (first, *reruns))
 
@@ -100,8 +102,9 @@ def _rerun_values(rerun: RunResult | str, names: tuple[str, ...]) -> tuple[dict[
         return None, rerun.detail
     unread = [name for name in names if name not in rerun.values]
     if unread:
-        why = f"{rerun.error.type}: {rerun.error.message}" if rerun.error else rerun.detail
-        return None, f"{why} (`{unread[0]}` was never set)"
+        if rerun.error:  # the script stopped at the error: the names it sets further down were never reached
+            return None, f"{rerun.error.type}: {rerun.error.message} (the rerun stopped there, before the line that sets `{unread[0]}`)"
+        return None, f"{rerun.detail} (`{unread[0]}` was never set)"
     oversized = [name for name in names if rerun.values[name].size > MAX_ELEMENTS]
     if oversized:
         return None, f"`{oversized[0]}` came out larger than the checker judges"
@@ -129,6 +132,8 @@ def _error_cause(kind: str, message: str) -> str:
     if kind == "ValueError":
         if _unequal_row_ranges(message):
             return "row-ranges"
+        if _axes_reordered(message):
+            return "axes-order"
         return "shapes" if any(word in message for word in ("shape", "broadcast", "dimension", "axis")) else "value"
     if kind == "RecursionError":
         return "recursion"
@@ -137,6 +142,15 @@ def _error_cause(kind: str, message: str) -> str:
     if kind == "ZeroDivisionError":
         return "zero-division"
     return ""
+
+
+def _axes_reordered(message: str) -> bool:
+    """Two shapes with the same sizes in another order ("shapes (12,7,7) (7,7,12)"): an axis put last that belongs first."""
+    found = re.search(r"broadcast together with shapes \(([\d,]+)\) \(([\d,]+)\)", message)
+    if not found:
+        return False
+    first, second = (tuple(int(n) for n in group.split(",") if n) for group in found.groups())
+    return len(first) > 1 and first != second and sorted(first) == sorted(second)
 
 
 def _unequal_row_ranges(message: str) -> bool:
@@ -187,9 +201,10 @@ def judge_runs(exercise: ExerciseSpec, run: RunResult, reruns: Sequence[RunResul
     def verdict(diagnosis: str, cause: str = "", **details: object) -> Verdict:
         line = details.pop("line", None)
         changed = str(details.get("changed") or contract.changed)
-        details = {key: value.replace("{changed}", changed) if isinstance(value, str) else value for key, value in details.items()}
         # {whose}: where a mistake's figures come from, the learner's own arrays unless the rerun's judge said otherwise
-        message = render(exercise, diagnosis, cause, **{"changed": changed, "line": line, "whose": "your own arrays", **details})
+        whose = str(details.get("whose") or "your own arrays")
+        details = {key: value.replace("{changed}", changed).replace("{whose}", whose) if isinstance(value, str) else value for key, value in details.items()}
+        message = render(exercise, diagnosis, cause, **{"changed": changed, "line": line, "whose": whose, **details})
         clean = {k: v for k, v in details.items() if v not in (None, "")}
         if cause:
             clean["cause"] = cause
@@ -210,8 +225,8 @@ def judge_runs(exercise: ExerciseSpec, run: RunResult, reruns: Sequence[RunResul
         cause = _syntax_cause(error.type, error.message) if diagnosis == "syntax-error" else _error_cause(error.type, error.message)
         if diagnosis == "error" and error.type not in TYPES_THEIR_OWN_RAISE_KEEPS and OWN_RAISE.match((error.source_line or "").strip()):
             cause = "own-raise"
-        if cause == "row-ranges" and f"error/{cause}" not in exercise.messages:
-            cause = "shapes"  # unequal rows are an exercise's own case (pe[k:] - pe[:-k-1]); elsewhere its shape advice fits
+        if cause in ("row-ranges", "axes-order") and f"error/{cause}" not in exercise.messages:
+            cause = "shapes"  # unequal rows, axes reordered: an exercise's own case (pe[k:] - pe[:-k-1]); elsewhere its shape advice fits
         return verdict(diagnosis, cause, line=error.line, error=f"{error.type}: {error.message}", source_line=error.source_line)
     for name in contract.names:
         if name in run.missing:
@@ -224,9 +239,10 @@ def judge_runs(exercise: ExerciseSpec, run: RunResult, reruns: Sequence[RunResul
             mistake = too_large(name, oversized)
             return verdict(mistake.diagnosis, mistake.cause, **mistake.fields)
     outcomes = [_rerun_values(rerun, contract.names) for rerun in reruns]
+    computed_in = _computed_in(contract, run.answers)
     runs = Runs(
-        dict(run.values),
-        tuple(values for values, _ in outcomes),
+        {**run.values, **computed_in},
+        tuple(None if values is None else {**values, **computed_in} for values, _ in outcomes),
         tuple(failure for _, failure in outcomes),
         tuple(planned.changed for planned in contract.reruns),
         _answers(contract, run.answers),
@@ -245,6 +261,15 @@ def judge_runs(exercise: ExerciseSpec, run: RunResult, reruns: Sequence[RunResul
 def _answers(contract: Contract, answers: tuple[bool, ...]) -> Mapping[Question, bool]:
     """Each of the contract's questions with the first run's answer to it, asked before the script ran."""
     return dict(zip(contract.questions, answers, strict=False))  # one missing is a checker error where the judge asks it
+
+
+def _computed_in(contract: Contract, answers: tuple[bool, ...]) -> dict[str, np.ndarray]:
+    """``{COMPUTED_IN: an empty array}`` of the narrowest float type the source names (the plan asked after the contract's questions), else none."""
+    named = answers[len(contract.questions) :]
+    for (dtype, _), says in zip(COMPUTED_IN_QUESTIONS, named, strict=False):
+        if says:
+            return {COMPUTED_IN: np.empty(0, dtype)}
+    return {}
 
 
 def _require_separation(contract: Contract, runs: Runs) -> None:

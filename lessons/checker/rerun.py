@@ -101,20 +101,6 @@ def _question_tree(source: str) -> ast.Module | None:
     return _parsed(source)
 
 
-def substituted_values(values: Mapping[str, object], replacements: Mapping[str, str]) -> dict[str, object]:
-    """The values a rerun's replacements give, computed here rather than in a rewritten script (for the separation test).
-
-    Applied in order, each seeing the ones before, as in the rewritten script.
-    """
-    from attnpos.lessons.checker import substitutes
-
-    changed = dict(values)
-    for name, call in replacements.items():
-        function, arguments = _call_parts(call)
-        changed[name] = getattr(substitutes, function)(*(changed.get(argument) for argument in arguments))
-    return changed
-
-
 def _call_parts(call: str) -> tuple[str, list[str]]:
     """``"scaled(Wv)"`` -> ("scaled", ["Wv"])."""
     function, _, rest = call.partition("(")
@@ -145,7 +131,12 @@ def indexes_by(source: str, signal: str, perm: str) -> bool:
 
 def _derived(tree: ast.Module, name: str) -> set[str]:
     """``name`` and every name assigned from an expression that uses it, up to an attention call (whose outputs are no longer inputs)."""
-    carriers = {name}
+    return _derived_from(tree, {name})
+
+
+def _derived_from(tree: ast.Module, names: set[str]) -> set[str]:
+    """``names`` and every name assigned from an expression that uses one of them, up to an attention call."""
+    carriers = set(names)
     assignments = [
         (node.targets if isinstance(node, ast.Assign) else [node.target], node.value)
         for node in ast.walk(tree)
@@ -302,6 +293,104 @@ def raises(source: str) -> bool:
     return tree is not None and any(isinstance(node, ast.Raise) for node in ast.walk(tree))
 
 
+def types_number(source: str, number: str, kept: Collection[str]) -> bool:
+    """Whether the script writes the whole number ``number`` (a size, such as the starter's 6 tokens) in code of its own.
+
+    The starter's own lines are left out: a top-level statement that sets
+    one of ``kept`` (``X = rng.standard_normal((6, 16))``). Comments are
+    not code, and ``1e-6`` is no 6: only integer literals count.
+    """
+    tree = _question_tree(source)
+    if tree is None:
+        return False
+    own = [
+        statement
+        for body in _module_bodies(tree.body)
+        for statement in body
+        if not (isinstance(statement, ast.If) and _is_main_guard(statement.test)) and not any(_binds(statement, name) for name in kept)
+    ]
+    return any(isinstance(node, ast.Constant) and type(node.value) is int and node.value == int(number) for statement in own for node in ast.walk(statement))
+
+
+def prints(source: str, name: str) -> bool:
+    """Whether the script prints ``name``, or anything computed from it, in any form.
+
+    ``print(a / b)``, an f-string, ``np.round``, a loop over its entries or
+    a table of rows built from it (``for i, r in enumerate(ratio):
+    print(...)``), or a function of the script's own that prints what it is
+    given: a step of a brief that asks for a print.
+    """
+    tree = _question_tree(source)
+    if tree is None:
+        return False
+    carriers = _derived(tree, name)
+    while True:  # loop variables and comprehension targets drawn from a carrier carry it too
+        grown = set(carriers)
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)) and _mentions_any(node.iter, carriers):
+                grown |= {inner.id for inner in ast.walk(node.target) if isinstance(inner, ast.Name)}
+        if grown == carriers:
+            break
+        carriers = _derived_from(tree, grown)
+    printers = set(PRINTING) | {
+        node.name
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        and any(isinstance(inner, ast.Call) and _called(inner) in PRINTING for inner in ast.walk(node))
+    }
+    return any(
+        isinstance(node, ast.Call)
+        and _called(node) in printers
+        and any(_mentions_any(argument, carriers) for argument in [*node.args, *(k.value for k in node.keywords)])
+        for node in ast.walk(tree)
+    )
+
+
+# What shows a value to the reader: print, and its kin.
+PRINTING = frozenset({"print", "pprint", "display", "write"})
+
+
+def names_float(source: str, bits: str) -> bool:
+    """Whether the script names NumPy's float type of ``bits`` bits (``np.float32``, ``np.single``, ``dtype="f4"``, ``np.half``).
+
+    A script that computes part of its answer in that type (RoPE's angles in
+    float32, as Hugging Face does) carries its rounding into arrays that may
+    still be float64: the judge then allows that type's rounding. Only
+    NumPy's names count (``np.half``, or ``half`` imported from NumPy), and
+    strings that are type codes: a variable ``half`` is the learner's own.
+    """
+    tree = _question_tree(source)
+    if tree is None:
+        return False
+    names, codes = FLOAT_NAMES[bits], FLOAT_CODES[bits]
+    numpy = {alias.asname or alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names if alias.name == "numpy"}
+    imported = {
+        alias.asname or alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module == "numpy"
+        for alias in node.names
+        if alias.name in names
+    }
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr in names and isinstance(node.value, ast.Name) and node.value.id in numpy:
+            return True
+        if isinstance(node, ast.Name) and node.id in imported:
+            return True
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.lstrip("<>=|") in codes:
+            return True
+    return False
+
+
+def compares_or_equal(source: str) -> bool:
+    """Whether the script compares anything with ``>=`` or ``<=`` (a length check that refuses T == max_len, ``T >= wpe.shape[0]``)."""
+    tree = _question_tree(source)
+    return tree is not None and any(isinstance(node, ast.Compare) and any(isinstance(op, (ast.GtE, ast.LtE)) for op in node.ops) for node in ast.walk(tree))
+
+
+# NumPy's names of a narrow float type, and the strings that name it as a dtype (complex64 is two float32s).
+FLOAT_NAMES = {"16": frozenset({"float16", "half"}), "32": frozenset({"float32", "single", "complex64", "csingle"})}
+FLOAT_CODES = {"16": frozenset({"float16", "f2"}), "32": frozenset({"float32", "f4", "complex64", "c8"})}
+
 # The questions a judge may ask of a script's source, by the name a contract's Question gives.
 QUESTIONS: dict[str, Callable[..., bool]] = {
     "indexes_by": indexes_by,
@@ -313,6 +402,10 @@ QUESTIONS: dict[str, Callable[..., bool]] = {
     "augments_subscript": augments_subscript,
     "calls_with": calls_with,
     "raises": raises,
+    "types_number": types_number,
+    "prints": prints,
+    "names_float": names_float,
+    "compares_or_equal": compares_or_equal,
 }
 
 

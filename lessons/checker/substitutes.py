@@ -84,10 +84,25 @@ def _drawn(shape: tuple[int, ...], like: object) -> np.ndarray:
     return tokens.astype(like.dtype if like.dtype.kind == "f" else np.float64)
 
 
+def more_rows(max_len: object) -> object:
+    """learned-positions: a table three rows longer (11 for 8), so a length check with the starter's 8 typed in no longer matches the table.
+
+    Not one of the answer's names: the separation test, which substitutes on
+    the names alone, gets None back for None.
+    """
+    return None if max_len is None else int(max_len) + 3  # type: ignore[call-overload]
+
+
 def one_word(X: object) -> np.ndarray:
     """The learner's tokens with every slot holding the first one, same shape and dtype: a sentence no shuffle changes."""
     X = np.asarray(X)
     return np.broadcast_to(X[..., :1, :], X.shape).astype(X.dtype if X.dtype.kind == "f" else np.float64)
+
+
+def other_slope(slope: object) -> float:
+    """three-families: a slope 1.5 times the learner's (0.75 for 0.5; 0.5 for none), so a bias with the slope typed in no longer fits."""
+    value = float(slope)  # type: ignore[arg-type]
+    return 1.5 * value if value else 0.5
 
 
 def zeroed(W: object) -> np.ndarray:
@@ -339,3 +354,84 @@ def no_shuffle(perm: object) -> np.ndarray:
     T = perm.shape[0]
     kept = perm[np.arange(T) % ((T + 1) // 2)]
     return kept.astype(perm.dtype if perm.dtype.kind in "iu" else np.int64)
+
+
+# three-families' first rerun changes the sentence's sizes too: two more tokens, four more channels.
+def _widened(size: int) -> int:
+    """Four more channels (four fewer at the contract's largest widths), an even number staying even."""
+    return size + 4 if size + 4 <= PERMUTATION_MAX_SIZE else size - 4
+
+
+def resized_sentence(X: object) -> np.ndarray:
+    """three-families: other tokens, two more of them and four channels wider, of the learner's dtype and size (root mean square)."""
+    X = np.asarray(X)
+    size = float(np.sqrt(np.mean(np.square(X.astype(np.float64))))) or 1.0
+    shape = (_resized(X.shape[-2]), _widened(X.shape[-1]))
+    tokens = np.random.default_rng(REDRAW_SEED).standard_normal(shape) * size
+    return tokens.astype(X.dtype if X.dtype.kind == "f" else np.float64)
+
+
+def _more_rows(W: object, which: int) -> np.ndarray:
+    """A projection of the learner's columns, dtype and size for the wider sentence: four more rows, its own draw."""
+    W = np.asarray(W)
+    size = float(np.sqrt(np.mean(np.square(W.astype(np.float64))))) or 1.0
+    drawn = np.random.default_rng([REDRAW_SEED, which]).standard_normal((_widened(W.shape[0]), W.shape[1])) * size
+    return drawn.astype(W.dtype if W.dtype.kind == "f" else np.float64)
+
+
+def zeroed_wider(Wq: object) -> np.ndarray:
+    """three-families: a query projection of zeros for the wider sentence."""
+    return np.zeros_like(_more_rows(Wq, 1))
+
+
+def wider_key_rows(Wk: object) -> np.ndarray:
+    return _more_rows(Wk, 2)
+
+
+def wider_value_rows(Wv: object) -> np.ndarray:
+    return _more_rows(Wv, 3)
+
+
+def shifted_longer(perm: object) -> np.ndarray:
+    """three-families: a shuffle by one slot of two more tokens, as indices or as a permutation matrix, like the learner's."""
+    perm = np.asarray(perm)
+    return shifted(np.zeros((_resized(perm.shape[0]),) * perm.ndim, dtype=perm.dtype))
+
+
+# rope's second rerun: a head four channels wider (two more pairs), and positions with gaps between them.
+def wider_rope_query(Wq: object) -> np.ndarray:
+    return _wider_by_four(Wq, 1)
+
+
+def wider_rope_key(Wk: object) -> np.ndarray:
+    return _wider_by_four(Wk, 2)
+
+
+def _wider_by_four(W: object, which: int) -> np.ndarray:
+    """A projection of the learner's rows, dtype and size, four columns wider (four narrower past 60), its own draw."""
+    W = np.asarray(W)
+    size = float(np.sqrt(np.mean(np.square(W.astype(np.float64))))) or 1.0
+    drawn = np.random.default_rng([REDRAW_SEED, which]).standard_normal((W.shape[0], _widened(W.shape[1]))) * size
+    return drawn.astype(W.dtype if W.dtype.kind == "f" else np.float64)
+
+
+def gapped_positions(positions: object) -> np.ndarray:
+    """The learner's positions with gaps opened between them, one more slot, two more, none, in turn (0 … 5 becomes 0, 2, 5, 6, 8, 11)."""
+    positions = np.asarray(positions)
+    gaps = np.cumsum(np.arange(positions.shape[-1]) % 3)
+    return positions + gaps.astype(positions.dtype if positions.dtype.kind in "iuf" else np.int64)
+
+
+# sinusoidal-table's rerun bends the learner's table once it is built: row t grows by BEND · (t / T)², so that
+# pe[t + k] = M @ pe[t] no longer holds and an honest shift_error measured on it is clearly more than rounding.
+BEND = 2.0**-6
+
+
+def bent_table(pe: object) -> np.ndarray:
+    """The learner's table with row t scaled by 1 + BEND · (t / T)², in its own dtype (a float64 copy of a whole-number table)."""
+    pe = np.asarray(pe)
+    if pe.ndim < 2 or pe.shape[-2] == 0:
+        return pe  # no rows to bend: the judge reports the table's shape
+    rows = pe.shape[-2]
+    scale = 1 + BEND * (np.arange(rows, dtype=np.float64) / rows) ** 2  # (T,)
+    return (pe * scale[:, None]).astype(pe.dtype if pe.dtype.kind == "f" else np.float64)

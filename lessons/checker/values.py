@@ -91,9 +91,17 @@ def boolean(values: Values, name: str) -> bool:
     return bool(value.reshape(()))
 
 
+# Beside a run's names, the judging puts an empty array of the narrowest float type the script's source names
+# (np.float32, "f4", np.half: lessons/checker/rerun.py's names_float), when it names one. Angles computed in
+# float32 leave q a float64 array all the same, with float32's rounding in it: the learner's precision is that of
+# the narrowest type the script computes in, which its arrays' dtypes alone do not always show.
+COMPUTED_IN = "(computed in)"
+
+
 def dtype_roundoff(values: Values, names: tuple[str, ...]) -> float:
-    """Unit roundoff of the least precise floating type among the named values (float64's if none is float)."""
-    precisions = [np.finfo(values[n].dtype).eps / 2 for n in names if n in values and values[n].dtype.kind in "fc"]
+    """Unit roundoff of the least precise floating type among the named values and the type the script computes in
+    (``COMPUTED_IN``); float64's if none is float."""
+    precisions = [np.finfo(values[n].dtype).eps / 2 for n in (*names, COMPUTED_IN) if n in values and values[n].dtype.kind in "fc"]
     return max(precisions, default=np.finfo(np.float64).eps / 2)
 
 

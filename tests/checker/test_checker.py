@@ -485,6 +485,17 @@ def test_learner_scripts_get_the_verdict_a_teacher_expects(course, checker, path
 
 MEANINGS = [
     # (exercise, mistake file, cause, words the message must hold, words it must not)
+    # brief-only round 3 (briefonly3/FINDINGS.md): the signal the brief names, and what a message blames
+    ("three-families", "mismatch__pos-random-table.py", "pos-not-sinusoidal", ["not the sinusoidal table", "sinusoidal(T, C)"], []),
+    ("three-families", "mismatch__pos-from-slot-one.py", "pos-from-one", ["counted from slot 1", "slot 0"], []),
+    ("three-families", "mismatch__slope-typed-in-bias.py", "slope-typed", ["slope typed in (0.5)", "a slope 1.5 times yours"], []),
+    ("three-families", "not-causal__zeros-and-a-causal-flag.py", "all-zero", ["is all zeros", "causal flag"], ["0/1 mask"]),
+    ("t5-buckets", "sign-flipped__upper-half-on-keys-behind.py", "upper-half", ["upper half of the buckets (16 and up)", "Δ > 0"], ["query − key:"]),
+    ("learned-positions", "length-check__bound-typed-as-8.py", "refuses-longer-table", ["exactly 11 tokens", "a length typed in (the starter's 8)"], []),
+    ("alibi", "error__heads-on-the-last-axis.py", "axes-order", ["axes come in different orders", "slopes[None, None, :]` puts them last"], ["need two new"]),
+    ("embedding-backward", "mismatch__out-and-gradient-written-out.py", "literal", ["typed in, an array of numbers written out"], ["2 and 5"]),
+    ("embedding-backward", "mismatch__update-step-after-lookup.py", "wte-changed", ["before your script changed it", "by -0.1 times the gradient"], []),
+    ("permutation-matrix", "mismatch__borrowed-attention-output.py", "borrowed", ["from attnpos", "softmax the starter imports"], []),
     ("forget-reorder", "wrong-comparison__inverse-reorder.py", "inverse", ["inverse of perm", "ith the checker's rerun"], ["Well done"]),
     ("forget-reorder", "mismatch__own-head-without-scale.py", "unscaled", ["√d_k", "np.sqrt(8)"], ["off by up to"]),
     ("forget-reorder", "error__module-not-found.py", "import", ["could not be imported", "line 10"], []),
@@ -536,8 +547,14 @@ MEANINGS = [
         ["Your x looks up rows 0 … T − 1 of wpe, as it should", "grad_out.sum(axis=0)"],
         ["wpe[np.arange(T)]"],
     ),
-    ("learned-positions", "length-check__numpy-refuses-instead.py", "missing", ["refused by NumPy, not by you", "too long"], ["Well done"]),
-    ("learned-positions", "length-check__refuses-max-len.py", "refuses-max-len", ["exactly 8 tokens", "T > max_len"], []),
+    (
+        "learned-positions",
+        "length-check__numpy-refuses-instead.py",
+        "missing-broadcast",
+        ["refused by NumPy, not by you", "a slice such as wpe[:T]"],
+        ["Well done"],
+    ),
+    ("learned-positions", "length-check__refuses-max-len.py", "refuses-max-len", ["exactly 11 tokens", "T > max_len"], []),
     ("sinusoidal-table", "sign-flipped__no-minus.py", "", ["C = 8", "1,000 radians", "1/1,000"], ["10000 radians", "nearly 10000"]),
     ("rope", "mismatch__typed-positions.py", "positions-ignored", ["stayed as it was", "typed in"], ["not by a range you build yourself"]),
     ("rope", "mismatch__sign-inside-rotate-half.py", "reversed", ["inside rotate_half", "[−x2, x1]"], []),
@@ -558,22 +575,40 @@ MEANINGS = [
     ("learned-positions", "length-check__check-tests-the-batch-axis.py", "not-own", ["a raise of its own", "error did (ValueError: operands"], ["no length"]),
     ("learned-positions", "length-check__error-says-nothing.py", "unsaid", ["says nothing of their length (ValueError)", "only 8 rows"], []),
     # a figure says whose arrays it comes from, and the entry where the learner's array is furthest off
-    ("alibi", "mismatch__softmax-over-heads.py", "weights", ["of your own arrays: weights[2, 6, 6] is 1 where they give 0.02868"], ["largest difference"]),
-    ("context-extension", "mismatch__exponents-over-all-channels.py", "array", ["your own arrays give: they give 0.000115 (pair 63), yours is 0.0107"], []),
-    ("embedding-backward", "mismatch__lookup-plus-one.py", "", ["your own arrays give: out[0, 0, 1] is -1.163 where they give 1.6"], ["off by up to"]),
-    ("forget-reorder", "mismatch__wrong-out-perm.py", "array", ["your own arrays give: out_perm[0, 4, 4] is -5.66"], ["off by up to"]),
-    ("learned-positions", "mismatch__tokens-only.py", "", ["your own arrays give: x[1, 0, 2] is -0.02925 where they give -0.07959"], []),
-    ("order-checks", "mismatch__out-b-is-out-a.py", "array", ["your own arrays give: out_b[1, 2] is -1.082"], []),
-    ("sinusoidal-table", "mismatch__degrees.py", "", ["your own arrays give: pe[3, 1] is 0.9986 where they give -0.99"], []),
-    ("sinusoidal-table", "mismatch__shift-typed-in-rotation.py", "unrelated", ["right for your own T, C and k", "M[0, 0] is -0.99"], ["your own arrays"]),
+    (
+        "alibi",
+        "mismatch__softmax-over-heads.py",
+        "weights",
+        ["`weights[2, 6, 6]` is 1; from your own arrays it should be 0.02868"],
+        ["largest difference", "they give"],
+    ),
+    (
+        "context-extension",
+        "mismatch__exponents-over-all-channels.py",
+        "array",
+        ["`inv_freq` pair 63 is 0.0107; from your hs = 128 and rope_theta = 10000 it should be 0.000115"],
+        ["they give"],
+    ),
+    ("embedding-backward", "mismatch__lookup-plus-one.py", "", ["`out[0, 0, 1]` is -1.163; from your own arrays it should be 1.6"], ["off by up to"]),
+    ("forget-reorder", "mismatch__wrong-out-perm.py", "array", ["`out_perm[0, 4, 4]` is -5.66; from your own arrays it should be"], ["off by up to"]),
+    ("learned-positions", "mismatch__tokens-only.py", "", ["`x[1, 0, 2]` is -0.02925; from your own arrays it should be -0.07959"], []),
+    ("order-checks", "mismatch__out-b-is-out-a.py", "array", ["`out_b[1, 2]` is -1.082; from your own arrays it should be"], []),
+    ("sinusoidal-table", "mismatch__degrees.py", "", ["`pe[3, 1]` is 0.9986; from your own arrays it should be -0.99"], []),
+    (
+        "sinusoidal-table",
+        "mismatch__shift-typed-in-rotation.py",
+        "unrelated",
+        ["right for your own T, C and k", "`M[0, 0]` is -0.99; from that run's T, C and k"],
+        ["your own arrays"],
+    ),
     # brief-only findings F9, F10, F19 (alibi)
     ("alibi", "mismatch__power-of-two-strictly-below.py", "power-split", ["own 12 heads", "8-head slopes followed by every other 16-head slope"], []),
     ("alibi", "mismatch__slopes-built-for-8-and-16-heads.py", "power-split", ["own 12 heads", "not from lists built for the starter's count"], []),
     ("alibi", "mismatch__mask-by-multiplying-gives-nan.py", "nan-bias", ["NaN at 336 of its 588 entries", "np.where"], ["largest difference"]),
     # brief-only findings F7, F21, F22: sizes typed in, seen now that the rerun's ids are one token longer
-    ("learned-positions", "rerun-failed__t-typed-in-lookup.py", "", ["shapes (3,6,4) (5,4)", "rather than typing 3 and 5"], ["`>=`"]),
+    ("learned-positions", "rerun-failed__t-typed-in-lookup.py", "typed-size", ["shapes (3,6,4) (5,4)", "the starter's 5 for T:"], ["`>=`", "3 and 5"]),
     ("learned-positions", "mismatch__table-cut-one-row-short.py", "full-length-failed", ["NumPy's own error stopped it (IndexError", "stops short"], ["`>=`"]),
-    ("learned-positions", "mismatch__t-typed-in-gradient.py", "unrelated", ["checker reran your script", "grad_wpe[5, 2] is 0 where they give"], []),
+    ("learned-positions", "mismatch__t-typed-in-gradient.py", "typed-size", ["checker reran it", "`grad_wpe[5, 2]` is 0; from that run's arrays"], []),
     ("embedding-backward", "mismatch__sizes-typed-in-loops.py", "unrelated-shape", ["still had shape (2, 5, 4) where those arrays need (2, 6, 4)"], []),
     ("sinusoidal-table", "mismatch__length-typed-in.py", "unrelated-shape", ["still had shape (12, 12) where those sizes need (14, 12)"], []),
     ("alibi", "rerun-failed__length-typed-in-bias.py", "", ["two more tokens", "or 7 tokens"], []),
@@ -585,10 +620,46 @@ MEANINGS = [
         "embedding-backward",
         "mismatch__ids-copied-as-literal.py",
         "unrelated",
-        ["right for your own ids", "with those arrays, grad_wte["],
+        ["right for your own ids", "and then `grad_wte[", "from that run's arrays"],
         ["more than rounding"],
     ),
-    ("sinusoidal-table", "mismatch__width-typed-in-exponent.py", "unrelated", ["checker reran your script", "pe[12, 3] is 0.3624"], ["your own arrays give"]),
+    (
+        "sinusoidal-table",
+        "mismatch__width-typed-in-exponent.py",
+        "unrelated",
+        ["checker reran your script", "`pe[13, 3]` is 0.2711; from that run's T, C and k"],
+        ["your own arrays"],
+    ),
+    # brief-only round 2 (issue 35): sizes typed in, caught by reruns that change them, and named as the script typed them
+    (
+        "three-families",
+        "mismatch__sizes-typed-in.py",
+        "typed-size",
+        ["the starter's 6 for T and 8 for C", "shapes (8,12) (6,8)", "before the line that sets `gap_added`"],
+        ["was never set"],
+    ),
+    ("three-families", "mismatch__pos-sized-by-the-lesson-sentence.py", "sized", ["does not follow the sentence's size", "(8,12) (6,12)"], ["types in"]),
+    ("rope", "rerun-failed__head-width-typed-in.py", "typed-size", ["head's width (8 for hs and 4 for hs / 2)", "a head four channels wider"], []),
+    ("rope", "mismatch__half-typed-in-rotate-half.py", "typed-size", ["(4 for hs / 2)", "from that run's arrays it should be"], ["8 for hs"]),
+    ("rope", "mismatch__positions-assumed-contiguous.py", "contiguous", ["positions[0] + t", "gaps opened between the positions"], []),
+    ("rope", "mismatch__out-typed-in.py", "typed", ["a head four channels wider", "`out` stayed the same"], ["width"]),
+    ("sinusoidal-table", "mismatch__shift-error-typed-zero.py", "shift-figure-bent", ["your shift_error is 0,", "bent"], ["your own pe"]),
+    ("context-extension", "unfinished__ratios-never-printed.py", "", ["prints neither ratio", "`inv_freq_pi / inv_freq`"], ["Well done"]),
+    (
+        "learned-positions",
+        "rerun-failed__sizes-typed-in-gradient.py",
+        "typed-size",
+        ["5 for T, 8 for max_len and 4 for C", "before the line that sets `long_ids`"],
+        ["3 and 5", "was never set"],
+    ),
+    (
+        "learned-positions",
+        "length-check__numpy-index-past-the-end.py",
+        "missing-index",
+        ["(IndexError: index 8 is out of bounds", "an index past its end"],
+        ["wpe[:T]", "fail to add"],
+    ),
+    ("t5-buckets", "sign-flipped__bias-transposed.py", "bias", ["transposed to [head, key, query]", "bucket(i − j)"], []),
 ]
 
 
@@ -606,7 +677,7 @@ def test_each_message_says_what_the_learner_did(course, checker, exercise_id, fi
 def test_a_brief_whose_checker_refuses_the_course_functions_says_what_may_be_imported(course):
     """A learner told "write them with NumPy" by the borrowed verdict must have read it in the brief first; all six of lessons 5-10's do."""
     refusing = {exercise.id for exercise in course.exercises.values() if "mismatch/borrowed" in exercise.messages}
-    assert refusing >= {"embedding-backward", "sinusoidal-table", "learned-positions", "rope", "alibi", "context-extension"}
+    assert refusing >= {"embedding-backward", "sinusoidal-table", "learned-positions", "rope", "alibi", "context-extension", "permutation-matrix"}
     for exercise_id in refusing:
         instructions = " ".join(course.exercises[exercise_id].instructions.split())
         starter = course.exercises[exercise_id].starter
@@ -678,3 +749,20 @@ def test_every_error_family_gets_advice_of_its_own_with_its_line(course, checker
     first = CO.count("\n") + 2  # the tail's first line; an error deeper in it names its own line
     line = re.search(r"line (\d+)", verdict.message.lower())
     assert line and first <= int(line[1]) <= first + 2, verdict.message
+
+
+@pytest.mark.parametrize("named, diagnosis", [("np.float32", "passed"), ("1.0", "mismatch")])
+def test_float32_named_in_the_source_allows_its_rounding_in_float64_arrays(course, checker, named, diagnosis):
+    """q off by 2e-7 (float32's rounding of the angles) is rounding where the script computes in float32, a mistake where it does not."""
+    source = COURSE.exercises["rope"].solution + f"q = q + 2e-7 * {named}(1)\n"
+    verdict = checker.check(course.exercises["rope"], source.replace("1.0(1)", "1.0"), limits=LIMITS)
+    assert verdict.diagnosis == diagnosis, verdict.message
+
+
+@pytest.mark.parametrize(
+    "style, words", [("large-negative-mask", "a large negative number rather than −inf"), ("official-shortcut-with-mask", "+m·j shortcut with the mask")]
+)
+def test_alibis_two_accepted_forms_pass_saying_which(course, checker, style, words):
+    """The brief accepts −1e9 for −inf and the official +m·j shortcut under the mask; the pass says which the learner wrote."""
+    verdict = checker.check(course.exercises["alibi"], right_answer("alibi", style), limits=LIMITS)
+    assert verdict.passed and words in verdict.message, verdict.message

@@ -148,6 +148,8 @@ inv_freq = (1.0 / rope_theta ** (np.arange(0, hs, 2, dtype=np.float32) / hs)).as
 inv_freq_pi = (inv_freq * (1 / factor)).astype(np.float32)
 base_ntk = float(np.exp(np.log(rope_theta) + hs / (hs - 2) * np.log(factor)))
 inv_freq_ntk = (1.0 / base_ntk ** (np.arange(0, hs, 2) / hs)).astype(np.float32)
+for name, ratio in (("PI", inv_freq_pi / inv_freq), ("NTK", inv_freq_ntk / inv_freq)):
+    print(name, ratio[0], ratio[-1])
 """,
     ],
 }

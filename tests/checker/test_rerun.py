@@ -147,6 +147,67 @@ def test_a_module_loaded_by_a_name_built_at_run_time_is_seen(source, by_name):
     assert rerun.imports_by_name(source) is by_name
 
 
+STARTER = "X = rng.standard_normal((6, 16))\nWq = rng.standard_normal((16, 8))\n"
+
+
+@pytest.mark.parametrize(
+    "learner, number, typed",
+    [
+        ("inv_freq = 1 / theta ** (np.arange(0, 8, 2) / 8)", "8", True),
+        ("def rotate_half(x):\n    h = 4\n    return x[..., h:]", "4", True),
+        ("if __name__ == '__main__':\n    out = q @ k.T / np.sqrt(8)", "8", True),
+        ("hs = Wq.shape[1]\ninv_freq = 1 / theta ** (np.arange(0, hs, 2) / hs)", "8", False),  # the starter's own 16 and 8 are left out
+        ("tells = gaps > 1e-6  # a line at 6 would be typed", "6", False),  # a float, and a comment, are no size
+        ("label = 'the 8-row table'", "8", False),
+    ],
+)
+def test_a_size_is_typed_in_where_the_learners_own_code_writes_it(learner, number, typed):
+    assert rerun.types_number(STARTER + learner, number, ("X", "Wq")) is typed
+
+
+@pytest.mark.parametrize(
+    "learner, printed",
+    [
+        ("print(inv_freq_pi / inv_freq)", True),
+        ("print(f'{inv_freq_pi[0] / inv_freq[0]:.3f}')", True),
+        ("print(np.round(inv_freq_pi / inv_freq, 3))", True),
+        ("ratio = inv_freq_pi / inv_freq\nfor i, r in enumerate(ratio):\n    print(i, r)", True),
+        ("rows = [f'{a:.2f}' for a in inv_freq_pi / inv_freq]\nprint('\\n'.join(rows))", True),
+        ("def show(r):\n    print(r[0], r[-1])\nshow(inv_freq_pi / inv_freq)", True),
+        ("ratio = inv_freq_pi / inv_freq", False),
+        ("print(inv_freq)\nratio = inv_freq_pi / inv_freq", False),
+    ],
+)
+def test_a_name_printed_in_any_form_is_seen(learner, printed):
+    assert rerun.prints(learner, "inv_freq_pi") is printed
+
+
+@pytest.mark.parametrize(
+    "source, bits, named",
+    [
+        ("import numpy as np\na = x.astype(np.float32)", "32", True),
+        ("a = np.zeros(3, dtype='<f4')", "32", True),
+        ("from numpy import single\na = single(1)", "32", True),
+        ("import numpy\na = x.astype(numpy.float32)", "32", True),
+        ("half = x.shape[-1] // 2\nrotate = rope(x, pairing='half')", "16", False),
+        ("import numpy as np\nz = np.exp(1j * t).astype(np.complex64)", "32", True),
+        ("import numpy as np\na = x.astype(np.half)", "16", True),
+        ("a = x.astype(np.half)", "32", False),
+        ("a = x.astype(np.float64)  # not float32\nname = 'float32 is narrower'", "32", False),
+    ],
+)
+def test_a_narrow_float_named_anywhere_in_the_source_is_seen(source, bits, named):
+    assert rerun.names_float(source, bits) is named
+
+
+@pytest.mark.parametrize(
+    "source, or_equal",
+    [("if T >= wpe.shape[0]:\n    raise ValueError", True), ("if wpe.shape[0] <= T:\n    raise ValueError", True), ("if T > 8:\n    raise ValueError", False)],
+)
+def test_a_comparison_that_includes_equality_is_seen(source, or_equal):
+    assert rerun.compares_or_equal(source) is or_equal
+
+
 REFUSING = """
 import numpy as np
 def own(T):

@@ -11,6 +11,9 @@ A new exercise is covered as soon as it is in the course: it needs a contract.
 
 from __future__ import annotations
 
+import contextlib
+import io
+
 import numpy as np
 import pytest
 
@@ -23,10 +26,18 @@ COURSE = load_course()
 MARGIN = 4.0
 
 
-def solution_values(exercise_id: str) -> dict[str, np.ndarray]:
-    """The solution's names, run here (it is the course's own code): the starter's arrays and the solution's choices."""
+def solution_values(exercise_id: str, replacements: dict[str, str] | None = None) -> dict[str, np.ndarray]:
+    """The solution's names, run here (it is the course's own code): the starter's arrays and the solution's choices.
+
+    With a rerun's ``replacements``, the solution rewritten as the rerun rewrites a script, so that what it builds
+    from the replaced inputs (three-families' pos, bias and mask for a longer, wider sentence) follows them.
+    """
+    source = COURSE.exercises[exercise_id].solution
+    if replacements is not None:
+        source = rerun.rewrite(source, replacements)
     namespace: dict = {"__name__": "__main__"}
-    exec(compile(COURSE.exercises[exercise_id].solution, "solution.py", "exec"), namespace)
+    with contextlib.redirect_stdout(io.StringIO()):
+        exec(compile(source, "solution.py", "exec"), namespace)
     return {name: np.asarray(namespace[name]) for name in contract_of(exercise_id).names}
 
 
@@ -37,7 +48,7 @@ def contract_of(exercise_id: str):
 def readings(exercise_id: str):
     contract = contract_of(exercise_id)
     first = solution_values(exercise_id)
-    reruns = [{name: np.asarray(value) for name, value in rerun.substituted_values(first, planned.replacements).items()} for planned in contract.reruns]
+    reruns = [solution_values(exercise_id, planned.replacements) for planned in contract.reruns]
     replaced = [list(planned.replacements) for planned in contract.reruns]
     return contract, every_reading(contract.hypotheses, contract.typed, replaced, first, reruns)
 
@@ -54,11 +65,18 @@ def test_every_pair_of_hypotheses_is_far_apart_on_the_starters_arrays(exercise_i
     assert unseparated(both, contract.told_by_source, MARGIN) == []
 
 
+# Reruns needed for more than separating, which another rerun now also separates: learned-positions' first is where a
+# sequence one token too long must be refused (its second, three rows more in the table, separates as much).
+KEPT_FOR_MORE = {("learned-positions", 1)}
+
+
 @pytest.mark.parametrize("exercise_id", sorted(COURSE.exercises))
 def test_one_run_alone_would_not_do_what_the_rerun_does(exercise_id):
     """Every rerun is needed: without any one of them some pair is not told apart (so the test above is not vacuous)."""
     contract, every = readings(exercise_id)
     for left_out in range(1, len(every)):
+        if (exercise_id, left_out) in KEPT_FOR_MORE:
+            continue
         others = every[:left_out] + every[left_out + 1 :]
         assert unseparated(others, contract.told_by_source) != [], f"rerun {left_out} separates nothing the others do not"
 

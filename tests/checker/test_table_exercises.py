@@ -149,7 +149,8 @@ def test_a_right_gradient_pasted_in_does_not_pass(course, checker):
     np.add.at(grad, namespace["ids"], namespace["grad_out"])
     pasted = f"out = wte[ids]\ngrad_wte = np.array({grad.tolist()!r})"
     result = verdict(course, checker, "embedding-backward", EMBED_SETUP + pasted)
-    assert (result.diagnosis, result.details.get("cause")) == ("mismatch", "typed")
+    assert (result.diagnosis, result.details.get("cause")) == ("mismatch", "literal")  # a pasted array is typed in, and told so
+    assert "typed in, an array of numbers written out" in result.message
 
 
 def test_the_halves_layout_is_named_not_called_a_mismatch(course, checker):
@@ -171,7 +172,7 @@ def test_a_table_that_quietly_runs_short_is_no_length_check(course, checker):
         + LEARNED_TAIL
     )
     result = verdict(course, checker, "learned-positions", source)
-    assert (result.diagnosis, result.details.get("cause")) == ("length-check", "missing"), result.message
+    assert (result.diagnosis, result.details.get("cause")) == ("length-check", "missing-broadcast"), result.message
     assert "refused by NumPy, not by you" in result.message and "table of 8 rows" in result.message, result.message
 
 

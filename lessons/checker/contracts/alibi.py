@@ -250,7 +250,9 @@ def judge(runs: Runs) -> Passed:
         if mistake.fields.get("name") == "slopes" and _split_power_of_two(second["slopes"], rerun_heads):  # right for the learner's count only
             raise Mistake("mismatch", "power-split", name="slopes", heads=rerun_heads, half=rerun_heads // 2, own=H, changed=CHANGED) from None
         raise
-    return Passed("shortcut" if shortcut else "")
+    first_bias = runs.first["bias"].astype(np.float64)
+    large_negative = bool(np.all(np.isfinite(first_bias)))  # masked by a number such as −1e9, not −inf: the same weights
+    return Passed("shortcut" if shortcut else "large-negative" if large_negative else "")
 
 
 SLOPES_TYPED = Question("typed_in", ("slopes",))

@@ -13,6 +13,10 @@ from attnpos.lessons.checker.values import Precision, Values
 from attnpos.lessons.checker.verdicts import INDISTINCT, RUN_DIAGNOSES, Mistake, Passed, figure_pair, shape_text
 
 T = TypeVar("T")
+# Where a figure's right value comes from, filled by the verdict: the learner's own arrays, or a rerun's (judged_on_rerun).
+WHOSE = "{whose}"
+# ... in a message that has already said the figures are a rerun's.
+THAT_RUN = "that run's arrays"
 
 
 @dataclass(frozen=True)
@@ -44,6 +48,30 @@ class Question:
 NUMPY_ONLY = Question("borrows", ((),))  # anything of attnpos borrowed
 NUMPY_AND_SOFTMAX = Question("borrows", (("softmax",),))  # anything but the softmax the starter imports
 IMPORTS_BY_NAME = Question("imports_by_name", ())  # importlib, __import__, sys.modules, exec: a name no question can follow
+# Asked of every answer, whatever its contract: the narrow float types its source names, narrowest first (values.COMPUTED_IN).
+COMPUTED_IN_QUESTIONS = ((np.float16, Question("names_float", ("16",))), (np.float32, Question("names_float", ("32",))))
+
+
+@dataclass(frozen=True)
+class StarterSizes:
+    """The sizes a starter sets, by value (``{6: "T", 8: "C"}``), and the names its own lines set (left out of the search).
+
+    Each size is a question of its own (``types_number``): whether the
+    learner's code writes that number, so that a message about a size typed
+    in names the ones the script did type, and only those.
+    """
+
+    sizes: dict[int, str]
+    kept: tuple[str, ...]
+
+    @property
+    def questions(self) -> tuple[Question, ...]:
+        return tuple(Question("types_number", (str(number), self.kept)) for number in self.sizes)
+
+    def typed(self, runs: Runs) -> str:
+        """The sizes the script writes as numbers, in words ("6 for T and 8 for C"); "" when it writes none."""
+        found = [f"{number} for {name}" for number, name in self.sizes.items() if runs.says(Question("types_number", (str(number), self.kept)))]
+        return " and ".join(found) if len(found) < 3 else ", ".join(found[:-1]) + " and " + found[-1]
 
 
 @dataclass(frozen=True)
@@ -136,21 +164,33 @@ def matching(figure: float, hypotheses: dict[str, float], precision: Precision, 
     return None
 
 
-def worst_entry(name: str, got: np.ndarray, expected: np.ndarray) -> dict[str, str]:
+def figure_off(label: str, got: str, expected: str, source: str) -> str:
+    """The one sentence for a figure that is not what it should be, and where the right one comes from.
+
+    "`inv_freq` pair 63 is 0.0107; from your hs = 128 and rope_theta = 10000
+    it should be 0.000115". ``source`` may be ``{whose}``, which the verdict
+    fills (your own arrays, or the rerun's).
+    """
+    return f"{label} is {got}; from {source} it should be {expected}"
+
+
+def worst_entry(name: str, got: np.ndarray, expected: np.ndarray, source: str = WHOSE) -> dict[str, str]:
     """Where ``got`` is furthest from what the arrays give, in words: ``got`` the difference, ``worst`` the entry.
 
-    "x[0, 2, 1] is 0.5123 where they give 0.4621": the learner's own value
-    beside the right one, so a message says what their array holds. Infinite
-    or NaN entries count as furthest.
+    "`x[0, 2, 1]` is 0.5123; from your own arrays it should be 0.4621"
+    (:func:`figure_off`): the learner's own value beside the right one, so a
+    message says what their array holds. Infinite or NaN entries count as
+    furthest.
     """
     got, expected = np.asarray(got, dtype=np.float64), np.asarray(expected, dtype=np.float64)
     if got.shape != expected.shape:
-        return {"got": "(another shape)", "worst": f"`{name}` has shape {shape_text(got.shape)} where they give {shape_text(expected.shape)}"}
+        worst = figure_off(f"the shape of `{name}`", shape_text(got.shape), shape_text(expected.shape), source)
+        return {"got": "(another shape)", "worst": worst}
     difference = np.nan_to_num(np.abs(got - expected), nan=np.inf)
     index = np.unravel_index(int(np.argmax(difference)), difference.shape)
     at = "[" + ", ".join(str(int(i)) for i in index) + "]" if index else ""
     largest = float(difference[index]) if np.isfinite(difference[index]) else float(np.max(difference, initial=0.0))
-    return {"got": f"{largest:.3g}", "worst": f"{name}{at} is {got[index]:.4g} where they give {expected[index]:.4g}"}
+    return {"got": f"{largest:.3g}", "worst": figure_off(f"`{name}{at}`", f"{got[index]:.4g}", f"{expected[index]:.4g}", source)}
 
 
 def judged_on_rerun(judge: Callable[[], T], changed: str) -> T:
@@ -173,6 +213,33 @@ def sized_for_the_first_run(judge: Callable[[], T], changed: str) -> T:
         raise
 
 
+def sized_for_the_starter(runs: Runs, sizes: StarterSizes, mistake: Mistake, changed: str, failed: str = "rerun-failed") -> None:
+    """A rerun that changed the sizes went wrong where a size typed in would make it: raise that, naming what was typed.
+
+    ``typed-size`` when the script writes one of the starter's sizes as a
+    number (``{typed}``: which), else ``sized``, as ``failed`` (the
+    exercise's diagnosis for a rerun stopped by what was typed in) when the
+    run failed and a ``mismatch`` when it gave arrays that do not fit;
+    ``{what}`` says what went wrong on the rerun. Returns (the caller
+    re-raises ``mistake``) for a mistake no size explains: an assert of the
+    learner's own, or one that names nothing.
+    """
+    fields = mistake.fields
+    if mistake.diagnosis == "rerun-failed" and not mistake.cause:
+        what = f"that run failed: {fields['failure']}"
+    elif mistake.diagnosis in ("bad-shape", "mismatch") and {"name", "shape", "wanted"} <= set(fields):
+        what = f"`{fields['name']}` still had shape {fields['shape']} where that run needs {fields['wanted']}"
+    elif mistake.diagnosis != "rerun-failed" and "worst" in fields:
+        what = f"there {str(fields['worst']).replace(WHOSE, THAT_RUN)} (off by {fields['got']})"
+    elif mistake.diagnosis != "rerun-failed" and {"name", "got", "expected"} <= set(fields):
+        what = f"there your `{fields['name']}` was {fields['got']} where that run's arrays give {fields['expected']}"
+    else:
+        return
+    typed = sizes.typed(runs)
+    diagnosis = failed if mistake.diagnosis == "rerun-failed" else "mismatch"
+    raise Mistake(diagnosis, "typed-size" if typed else "sized", typed=typed, what=what, changed=changed, name=fields.get("name", "")) from None
+
+
 def figure_mistake(diagnosis: str, cause: str, name: str, expected: float, got: float, rerun: bool = False) -> Mistake:
     """A figure that is not what the arrays give, both shown with the digits that differ.
 
@@ -181,7 +248,10 @@ def figure_mistake(diagnosis: str, cause: str, name: str, expected: float, got: 
     """
     shown_expected, shown_got = figure_pair(expected, got)
     yours = f"with the checker's rerun ({{changed}}), your {name} is {shown_got}" if rerun else f"your {name} ({shown_got})"
-    return Mistake(diagnosis, cause, name=name, expected=shown_expected, got=shown_got, yours=yours, run="the rerun's" if rerun else "your")
+    # {off}: the whole sentence, as every figure that is off is told (figure_off)
+    label = f"with the checker's rerun ({{changed}}), your `{name}`" if rerun else f"your `{name}`"
+    off = figure_off(label, shown_got, shown_expected, THAT_RUN if rerun else "your arrays")
+    return Mistake(diagnosis, cause, name=name, expected=shown_expected, got=shown_got, yours=yours, off=off, run="the rerun's" if rerun else "your")
 
 
 def first_reading(readings: tuple[np.ndarray, ...], judge: Callable[[np.ndarray], Passed]) -> Passed:

@@ -5,7 +5,8 @@ give, and, when it differs, with each misconception: the scale applied the
 wrong way, the NTK exponent hs (or 1, or its inverse) instead of
 hs/(hs − 2), NTK scaling applied to every frequency alike, interpolation
 applied to the base instead of the positions. The rerun changes ``factor``,
-which typed arrays cannot follow.
+which typed arrays cannot follow. Right arrays with the brief's last step
+left undone (the two ratios never printed) are ``unfinished``.
 """
 
 from __future__ import annotations
@@ -18,8 +19,10 @@ from attnpos.lessons.checker.contracts.common import (
     IMPORTS_BY_NAME,
     NUMPY_ONLY,
     Contract,
+    Question,
     Rerun,
     Runs,
+    figure_off,
     judged_on_rerun,
     refuse_borrowing,
     sized_for_the_first_run,
@@ -31,6 +34,8 @@ from attnpos.lessons.checker.verdicts import Mistake, Passed, figure_pair, shape
 NAMES = ("hs", "rope_theta", "factor", "inv_freq", "inv_freq_pi", "base_ntk", "inv_freq_ntk")
 CHANGED = "another `factor` and a head half as wide (`hs`)"
 MAX_WIDTH = 4096
+# The brief's last step: print the two ratios to the trained frequencies. Each is asked of the source.
+PRINTED = {name: Question("prints", (name,)) for name in ("inv_freq_pi", "inv_freq_ntk")}
 
 
 def _above_one(values: Values, name: str) -> float:
@@ -58,12 +63,13 @@ def _agrees(got: np.ndarray | float, expected: np.ndarray | float, tolerance: fl
     return got.shape == expected.shape and bool(np.all(np.abs(got - expected) <= allowed))
 
 
-def _mismatch(name: str, expected: np.ndarray | float, got: np.ndarray | float) -> Mistake:
+def _mismatch(name: str, expected: np.ndarray | float, got: np.ndarray | float, source: str) -> Mistake:
+    """The entry furthest off, relatively, beside what ``source`` (the run's hs, rope_theta and factor, in words) gives."""
     expected_arr, got_arr = np.atleast_1d(expected), np.atleast_1d(got)
     worst = int(np.argmax(np.abs(got_arr - expected_arr) / np.abs(expected_arr)))
     shown_expected, shown_got = figure_pair(float(expected_arr[worst]), float(got_arr[worst]))
-    where = f" (pair {worst})" if expected_arr.size > 1 else ""
-    return Mistake("mismatch", "array", name=name, expected=shown_expected + where, got=shown_got)
+    label = f"`{name}` pair {worst}" if expected_arr.size > 1 else f"`{name}`"
+    return Mistake("mismatch", "array", name=name, worst=figure_off(label, shown_got, shown_expected, source), expected=shown_expected, got=shown_got)
 
 
 def _tolerance(values: Values, theta: float, s: float) -> float:
@@ -71,17 +77,20 @@ def _tolerance(values: Values, theta: float, s: float) -> float:
     return float(SAFETY * 16 * dtype_roundoff(values, NAMES) * np.log2(theta * s**2 + 2))
 
 
-def _judge_run(values: Values) -> None:
+def _judge_run(values: Values, whose: str = "your") -> None:
+    """One run's arrays; ``whose`` run they are, in a message ("your", "the rerun's")."""
     hs = count(values, "hs", 4, MAX_WIDTH, even=True)
     theta = _above_one(values, "rope_theta")
     s = _above_one(values, "factor")
+    sizes = f"{whose} hs = {hs} and rope_theta = {theta:g}"
+    with_factor = f"{whose} hs = {hs}, rope_theta = {theta:g} and factor = {s:g}"
     tolerance = _tolerance(values, theta, s)
     exponents = np.arange(0, hs, 2) / hs  # (hs/2,)
 
     inv_freq = _frequencies(values, "inv_freq", hs)
     right = rope_inv_freq(hs, theta)
     if not _agrees(inv_freq, right, tolerance):
-        raise _mismatch("inv_freq", right, inv_freq)
+        raise _mismatch("inv_freq", right, inv_freq, sizes)
 
     pi = _frequencies(values, "inv_freq_pi", hs)
     right_pi = pi_inv_freq(right, s)
@@ -91,7 +100,7 @@ def _judge_run(values: Values) -> None:
         if _agrees(pi, 1.0 / (theta * s) ** exponents, tolerance):
             # pair i is divided by s^(2i/hs): 1 for pair 0, s^((hs−2)/hs) for the slowest, never s itself
             raise Mistake("pi-on-base", name="inv_freq_pi", factor=f"{s:g}", slowest=f"{s ** ((hs - 2) / hs):.3g}", pair=hs // 2 - 1)
-        raise _mismatch("inv_freq_pi", right_pi, pi)
+        raise _mismatch("inv_freq_pi", right_pi, pi, with_factor)
 
     base = scalar(values, "base_ntk")
     right_base = ntk_base(theta, s, hs)
@@ -114,7 +123,7 @@ def _judge_run(values: Values) -> None:
                     ),
                 }[cause]
                 raise Mistake("wrong-exponent", cause, name="base_ntk", exponent=cause, consequence=consequence)
-        raise _mismatch("base_ntk", right_base, base)
+        raise _mismatch("base_ntk", right_base, base, with_factor)
 
     ntk = _frequencies(values, "inv_freq_ntk", hs)
     right_ntk = 1.0 / right_base**exponents
@@ -123,7 +132,7 @@ def _judge_run(values: Values) -> None:
             raise Mistake("uniform-ntk", name="inv_freq_ntk")
         if _agrees(ntk, right * s ** (hs / (hs - 2)), tolerance) or _agrees(ntk, right_base**exponents, tolerance):
             raise Mistake("wrong-way", name="inv_freq_ntk", how="makes the frequencies faster instead of slower")
-        raise _mismatch("inv_freq_ntk", right_ntk, ntk)
+        raise _mismatch("inv_freq_ntk", right_ntk, ntk, with_factor)
 
 
 def judge(runs: Runs) -> Passed:
@@ -135,7 +144,11 @@ def judge(runs: Runs) -> Passed:
     for name in ("inv_freq_pi", "base_ntk", "inv_freq_ntk"):
         if np.array_equal(second[name], runs.first[name]):
             raise Mistake("mismatch", "typed", name=name)
-    sized_for_the_first_run(lambda: judged_on_rerun(lambda: _judge_run(second), CHANGED), CHANGED)
+    sized_for_the_first_run(lambda: judged_on_rerun(lambda: _judge_run(second, "the rerun's"), CHANGED), CHANGED)
+    unprinted = [name for name, question in PRINTED.items() if not runs.says(question)]
+    if unprinted:
+        which = "neither ratio" if len(unprinted) == 2 else f"no ratio of `{unprinted[0]}`"
+        raise Mistake("unfinished", which=which)
     return Passed()
 
 
@@ -168,10 +181,10 @@ CONTEXT_EXTENSION = Contract(
     names=NAMES,
     reruns=(Rerun({"factor": "other_factor(factor)", "hs": "narrower(hs)"}, CHANGED),),
     judge=judge,
-    diagnoses=("bad-value", "wrong-way", "wrong-exponent", "uniform-ntk", "pi-on-base", "mismatch"),
+    diagnoses=("bad-value", "wrong-way", "wrong-exponent", "uniform-ntk", "pi-on-base", "mismatch", "unfinished"),
     hypotheses=hypotheses,
     typed=("inv_freq_pi", "base_ntk", "inv_freq_ntk"),
-    questions=(NUMPY_ONLY, IMPORTS_BY_NAME),
+    questions=(NUMPY_ONLY, IMPORTS_BY_NAME, *PRINTED.values()),
     described={
         "wrong-way/pi": "frequencies multiplied by the factor",
         "pi-on-base": "the base multiplied by the factor",

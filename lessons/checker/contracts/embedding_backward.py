@@ -15,6 +15,7 @@ import numpy as np
 from attnpos.lessons.checker.contracts.common import (
     IMPORTS_BY_NAME,
     NUMPY_ONLY,
+    THAT_RUN,
     Contract,
     Question,
     Rerun,
@@ -37,6 +38,7 @@ from attnpos.lessons.checker.verdicts import Mistake, Passed, shape_text
 NAMES = ("wte", "ids", "grad_out", "out", "grad_wte")
 BORROWS = NUMPY_ONLY
 BUFFERED = Question("augments_subscript", ("grad_wte",))  # `grad[ids] += g` rather than an assignment
+LITERAL = {name: Question("typed_in", (name,)) for name in ("out", "grad_wte")}  # an array of numbers written out
 CHANGED = "`ids` replaced by other ids (other repeats, one token longer) and `grad_out` by other gradients to match"
 
 
@@ -98,6 +100,7 @@ def _judge_run(values: Values, runs: Runs, first: Values | None = None) -> Passe
             raise Mistake("by-position", name="out")
     out = read_shaped(values, "out", expected_out.shape)
     if not close(out, expected_out, tolerance(roundoff, 1, float(np.max(np.abs(wte))))):
+        _changed_after(out, wte, ids, grad_out, tolerance(roundoff, int(np.bincount(ids.reshape(-1)).max()) + 1, size))
         _unfollowed(values, first, "out", expected_out)
         raise Mistake("mismatch", name="out", **worst_entry("out", out, expected_out))
 
@@ -140,13 +143,24 @@ def _judge_run(values: Values, runs: Runs, first: Values | None = None) -> Passe
     raise Mistake("mismatch", name="grad_wte", **worst_entry("grad_wte", grad, right))
 
 
+def _changed_after(out: np.ndarray, wte: np.ndarray, ids: np.ndarray, grad_out: np.ndarray, tol: float) -> None:
+    """``out`` looked up from wte before the script moved it by a multiple of the right gradient (an update step after the
+    look-up): the checker reads wte as the script leaves it, so ``out`` is wte[ids] of the table before the step."""
+    step = scatter(ids, grad_out, wte.shape[0])[ids]  # (B, T, C) the gradient's rows at each look-up
+    moved = out - wte[ids]  # (B, T, C)
+    norm = float(np.sum(step * step))
+    rate = float(np.sum(moved * step)) / norm if norm else 0.0
+    if rate and close(moved, rate * step, tol * (1 + abs(rate))):
+        raise Mistake("mismatch", "wte-changed", name="out", rate=f"{-rate:.3g}")
+
+
 def _unfollowed(values: Values, first: Values | None, name: str, expected: np.ndarray) -> None:
     """On the rerun: a value that did not change with the ids was typed in; one that changed otherwise, computed from something else."""
     if first is None:
         return
     if values[name].shape == first[name].shape and np.array_equal(values[name], first[name]):
         raise Mistake("mismatch", "typed", name=name)
-    raise Mistake("mismatch", "unrelated", name=name, **worst_entry(name, values[name], expected))
+    raise Mistake("mismatch", "unrelated", name=name, **worst_entry(name, values[name], expected, THAT_RUN))
 
 
 def judge(runs: Runs) -> Passed:
@@ -155,7 +169,13 @@ def judge(runs: Runs) -> Passed:
     rerun = runs.second(CHANGED)
     if np.array_equal(rerun["ids"], runs.first["ids"]):
         raise Mistake("rerun-failed", "set-again", changed=CHANGED, failure="the script sets `ids` again after the checker changed it", reset="ids")
-    return sized_for_the_first_run(lambda: _judge_run(rerun, runs, runs.first), CHANGED)
+    try:
+        return sized_for_the_first_run(lambda: _judge_run(rerun, runs, runs.first), CHANGED)
+    except Mistake as mistake:  # an array written out as numbers: the typing, not a size, is what did not follow
+        name = str(mistake.fields.get("name", ""))
+        if mistake.cause in ("unrelated-shape", "typed") and name in LITERAL and runs.says(LITERAL[name]):
+            raise Mistake("mismatch", "literal", name=name, changed=CHANGED) from None
+        raise
 
 
 def hypotheses(values: Values) -> Hypotheses:
@@ -184,7 +204,7 @@ EMBEDDING_BACKWARD = Contract(
     diagnoses=("by-position", "transposed", "buffered-add", "overwritten", "first-sequence-only", "batch-not-summed", "mismatch"),
     hypotheses=hypotheses,
     typed=("out", "grad_wte"),
-    questions=(BORROWS, BUFFERED, IMPORTS_BY_NAME),
+    questions=(BORROWS, BUFFERED, IMPORTS_BY_NAME, *LITERAL.values()),
     described={
         "last-write": "a buffered or overwriting scatter (one gradient per id)",
         "per-sequence": "a scatter buffered within each sentence",

@@ -15,6 +15,8 @@ import numpy as np
 
 from attnpos.core import permute_tokens
 from attnpos.lessons.checker.contracts.common import (
+    THAT_RUN,
+    WHOSE,
     Contract,
     Question,
     Rerun,
@@ -80,7 +82,7 @@ def _judge_run(values: Values, first_figure: float | None) -> Passed:
 
 def _array_mistake(name: str, got: np.ndarray, expected: np.ndarray, first_figure: float | None) -> Mistake:
     cause = "array" if first_figure is None else "unrelated-array"
-    return Mistake("mismatch", cause, name=name, **worst_entry(name, got, expected))
+    return Mistake("mismatch", cause, name=name, **worst_entry(name, got, expected, WHOSE if first_figure is None else THAT_RUN))
 
 
 def judge(runs: Runs) -> Passed:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from attnpos.core.permutation import TWIN_SLOTS
-from attnpos.lessons.checker.contracts.common import Contract, Question, Rerun, Runs, close, worst_entry
+from attnpos.lessons.checker.contracts.common import THAT_RUN, WHOSE, Contract, Question, Rerun, Runs, close, worst_entry
 from attnpos.lessons.checker.separation import Figure, Hypotheses
 from attnpos.lessons.checker.values import (
     Head,
@@ -85,7 +85,7 @@ def _check_out(head: Head, pos: np.ndarray, out: np.ndarray, precision: Precisio
     if unscaled is not None:
         raise unscaled
     where = {"changed": changed} if changed else {}
-    raise Mistake("mismatch", "unrelated-out" if rerun else "out", name="out", **worst_entry("out", out, expected), **where)
+    raise Mistake("mismatch", "unrelated-out" if rerun else "out", name="out", **worst_entry("out", out, expected, THAT_RUN if rerun else WHOSE), **where)
 
 
 def _added_after(head: Head, pos: np.ndarray) -> np.ndarray | None:

@@ -11,7 +11,9 @@ The first rerun also wraps ``add_positions`` to note which raise refused and
 what it said: one of the script's own, whose message speaks of the length
 (a ``raise`` that never runs, or one that says only "bad input", does not).
 The second rerun gives it exactly max_len tokens, which it must answer: a
-check written ``T >= max_len`` refuses them.
+check written ``T >= max_len`` refuses them. It also makes ``max_len``,
+so the table, three larger: a check against the starter's 8 typed in
+refuses those 11 tokens too.
 """
 
 from __future__ import annotations
@@ -23,12 +25,15 @@ import numpy as np
 from attnpos.lessons.checker.contracts.common import (
     IMPORTS_BY_NAME,
     NUMPY_ONLY,
+    THAT_RUN,
     Contract,
     Question,
     Rerun,
     Runs,
+    StarterSizes,
     refuse_borrowing,
     sized_for_the_first_run,
+    sized_for_the_starter,
     worst_entry,
 )
 from attnpos.lessons.checker.contracts.table_reading import close, read_ids, read_shaped, read_table, tolerance
@@ -42,8 +47,11 @@ NAMES = ("wte", "wpe", "ids", "grad_out", "x", "grad_wpe", "long_ids", "too_long
 BORROWS = NUMPY_ONLY
 TRIES_LONG = Question("calls_with", ("long_ids",))  # add_positions(long_ids, …) was at least called
 RAISES = Question("raises", ())  # a refusal of the script's own, not NumPy's broadcast or index error
+OR_EQUAL = Question("compares_or_equal", ())  # a `>=` (or `<=`) somewhere: what refused max_len tokens, rather than a length typed in
 CHANGED = "`ids` replaced by other ids (one token longer, or shorter at the table's end) and `grad_out` by other gradients to match"
-FULL_LENGTH = "`long_ids` cut to exactly max_len tokens, as many as wpe has rows"
+FULL_LENGTH = "`max_len` three larger (so the table, built from it) and `long_ids` cut to exactly as many tokens as wpe has rows"
+# The starter's sizes; its own lines set these names, so a 3, 5, 8 or 4 elsewhere is a size typed in.
+SIZES = StarterSizes({3: "B", 5: "T", 8: "max_len", 4: "C"}, ("rng", "V", "C", "max_len", "wte", "wpe", "ids", "grad_out", "long_ids", "too_long"))
 
 
 def _forward(values: Values, first: Values | None) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
@@ -70,13 +78,28 @@ def _forward(values: Values, first: Values | None) -> tuple[np.ndarray, np.ndarr
     raise Mistake("mismatch", "unrelated" if first is not None else "", name="x", **worst_entry("x", x, tokens + wpe[:T]))
 
 
+def _no_length_check(runs: Runs, max_len: int) -> Mistake:
+    """No raise of the script's own: NumPy refused the 10 tokens. Which of its errors did, from the first rerun's note, so the message tells that one."""
+    index = runs.changed.index(CHANGED)
+    rerun = runs.reruns[index] if index < len(runs.reruns) else None
+    note = rerun.get(REFUSAL) if rerun is not None else None
+    said = _said(note) if note is not None and note.size else ""
+    cause = "missing-index" if said.startswith("IndexError") else "missing-broadcast" if said else "missing"
+    return Mistake("length-check", cause, name="too_long", max_len=max_len, said=said)
+
+
+def _said(note: np.ndarray) -> str:
+    """What a refusal note (substitutes.refusal_noted) says the error was, ``Type: message``, made printable."""
+    return printable(bytes(np.asarray(note[1:], dtype=np.uint8)).decode("utf-8", "replace")).strip()
+
+
 def _refused(values: Values, runs: Runs, wte: np.ndarray, wpe: np.ndarray, roundoff: float) -> None:
     too_long = real_array(values, "too_long") if values["too_long"].size else values["too_long"]
     if too_long.size == 0:
         if not runs.says(TRIES_LONG):
             raise Mistake("mismatch", "too-long-untried", name="too_long")
         if not runs.says(RAISES):
-            raise Mistake("length-check", "missing", name="too_long", max_len=wpe.shape[0])
+            raise _no_length_check(runs, wpe.shape[0])
         return
     max_len = wpe.shape[0]
     long_ids = read_ids(values, "long_ids", wte.shape[0])
@@ -144,7 +167,7 @@ def _judge_run(values: Values, runs: Runs, first: Values | None = None) -> Passe
     return Passed()
 
 
-def _full_length(values: Values) -> None:
+def _full_length(values: Values, first_rows: int, or_equal: bool) -> None:
     """The second rerun: max_len tokens, exactly as many as the table has rows, must be answered, not refused."""
     wte, wpe = read_table(values, "wte"), read_table(values, "wpe")
     max_len = wpe.shape[0]
@@ -156,15 +179,17 @@ def _full_length(values: Values) -> None:
     too_long = values["too_long"]
     note = values.get(REFUSAL)
     if too_long.size == 0 and note is not None and note.size and not note[0]:  # NumPy refused them, not a check: a size typed in
-        said = printable(bytes(np.asarray(note[1:], dtype=np.uint8)).decode("utf-8", "replace")).strip()
+        said = _said(note)
         raise Mistake("mismatch", "full-length-failed", name="too_long", max_len=max_len, said=said, changed=FULL_LENGTH)
     if too_long.size == 0:
-        raise Mistake("length-check", "refuses-max-len", name="too_long", max_len=max_len, changed=FULL_LENGTH)
+        # a table longer than the first run's: a length typed in (the starter's 8) refuses its max_len tokens as `>=` does
+        cause = "refuses-longer-table" if max_len != first_rows and not or_equal else "refuses-max-len"
+        raise Mistake("length-check", cause, name="too_long", max_len=max_len, first=first_rows, changed=FULL_LENGTH)
     got = real_array(values, "too_long")
     right = wte[long_ids] + wpe
     roundoff = dtype_roundoff(values, NAMES)
     if not close(got, right, tolerance(roundoff, 2, float(np.max(np.abs(wte))) + float(np.max(np.abs(wpe))))):
-        raise Mistake("mismatch", "full-length", name="too_long", max_len=max_len, **worst_entry("too_long", got, right), changed=FULL_LENGTH)
+        raise Mistake("mismatch", "full-length", name="too_long", max_len=max_len, **worst_entry("too_long", got, right, THAT_RUN), changed=FULL_LENGTH)
 
 
 # What a refusal's message (or its error's type) says when it speaks of the sequence's length, generously: "10 tokens,
@@ -181,7 +206,7 @@ def _refusal(values: Values) -> None:
     note = values.get(REFUSAL)
     if note is None or note.size == 0 or values["too_long"].size:
         return  # add_positions refused nothing (what too_long holds was judged), or the note was never made
-    said = printable(bytes(np.asarray(note[1:], dtype=np.uint8)).decode("utf-8", "replace")).strip()
+    said = _said(note)
     if not note[0]:
         raise Mistake("length-check", "not-own", name="too_long", said=said)
     if not SPEAKS_OF_LENGTH.search(said):
@@ -191,12 +216,17 @@ def _refusal(values: Values) -> None:
 def judge(runs: Runs) -> Passed:
     refuse_borrowing(runs, BORROWS, "grad_wpe")
     _judge_run(runs.first, runs)
-    rerun = runs.second(CHANGED)
-    if np.array_equal(rerun["ids"], runs.first["ids"]):
-        raise Mistake("rerun-failed", "set-again", changed=CHANGED, failure="the script sets `ids` again after the checker changed it", reset="ids")
-    passed = sized_for_the_first_run(lambda: _judge_run(rerun, runs, runs.first), CHANGED)
+    try:
+        rerun = runs.second(CHANGED)
+        if np.array_equal(rerun["ids"], runs.first["ids"]):
+            raise Mistake("rerun-failed", "set-again", changed=CHANGED, failure="the script sets `ids` again after the checker changed it", reset="ids")
+        passed = sized_for_the_first_run(lambda: _judge_run(rerun, runs, runs.first), CHANGED)
+    except Mistake as mistake:
+        if mistake.diagnosis == "rerun-failed" or (mistake.diagnosis, mistake.cause) in (("mismatch", "unrelated-shape"), ("mismatch", "unrelated")):
+            sized_for_the_starter(runs, SIZES, mistake, CHANGED)
+        raise
     _refusal(rerun)
-    _full_length(runs.second(FULL_LENGTH))
+    _full_length(runs.second(FULL_LENGTH), runs.first["wpe"].shape[0], runs.says(OR_EQUAL))
     return passed
 
 
@@ -254,13 +284,16 @@ LEARNED_POSITIONS = Contract(
             {"ids": "longer_ids(ids, wte, wpe)", "grad_out": "redrawn_for(grad_out, ids)", "add_positions": "refusal_noted(add_positions)"},
             CHANGED,
         ),
-        Rerun({"long_ids": "table_length_ids(long_ids, wpe)", "add_positions": "refusal_noted(add_positions)"}, FULL_LENGTH),
+        Rerun(
+            {"max_len": "more_rows(max_len)", "long_ids": "table_length_ids(long_ids, wpe)", "add_positions": "refusal_noted(add_positions)"},
+            FULL_LENGTH,
+        ),
     ),
     judge=judge,
     diagnoses=("by-token-id", "wraps-around", "length-check", "every-row", "batch-not-summed", "off-by-one", "mismatch"),
     hypotheses=hypotheses,
     typed=("x", "grad_wpe"),
-    questions=(BORROWS, TRIES_LONG, RAISES, IMPORTS_BY_NAME),
+    questions=(BORROWS, TRIES_LONG, RAISES, IMPORTS_BY_NAME, OR_EQUAL, *SIZES.questions),
     probes=(REFUSAL,),
     described={
         "by-token-id": "the table indexed by token id",

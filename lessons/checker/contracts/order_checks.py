@@ -13,6 +13,8 @@ import numpy as np
 
 from attnpos.core import permute_tokens, pooled_readout
 from attnpos.lessons.checker.contracts.common import (
+    THAT_RUN,
+    WHOSE,
     Contract,
     Question,
     Rerun,
@@ -158,7 +160,7 @@ def _array_mistake(name: str, got: np.ndarray, expected: np.ndarray, rerun_run: 
         "mismatch",
         "unrelated-array" if rerun_run else "array",
         name=name,
-        **worst_entry(name, got, expected),
+        **worst_entry(name, got, expected, THAT_RUN if rerun_run else WHOSE),
         size=f"{np.max(np.abs(expected)):.3g}",
     )
 

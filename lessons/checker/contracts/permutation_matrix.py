@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from attnpos.core import softmax
-from attnpos.lessons.checker.contracts.common import Contract, Question, Rerun, Runs
+from attnpos.lessons.checker.contracts.common import IMPORTS_BY_NAME, NUMPY_AND_SOFTMAX, Contract, Question, Rerun, Runs, refuse_borrowing
 from attnpos.lessons.checker.separation import RIGHT, Figure, Hypotheses
 from attnpos.lessons.checker.values import SAFETY, Values, describe, dtype_roundoff, gap
 from attnpos.lessons.checker.verdicts import Mistake, Passed, shape_text
@@ -200,6 +200,7 @@ def _judge_rerun(runs: Runs, changed: str, first_tokens: np.ndarray) -> None:
 
 
 def judge(runs: Runs) -> Passed:
+    refuse_borrowing(runs, NUMPY_AND_SOFTMAX, "P")  # the matrix and the head are what the exercise asks written
     first_tokens = _judge_run(runs.first)
     resized = runs.reruns[runs.changed.index(RESIZED)]
     if runs.says(P_TYPED) and (resized is None or np.array_equal(resized["P"], runs.first["P"])):
@@ -231,7 +232,7 @@ PERMUTATION_MATRIX = Contract(
     ),
     judge=judge,
     diagnoses=("inverse-perm", "rows-only", "softmax-axis", "unpermuted", "not-pooled", "mismatch"),
-    questions=(P_TYPED,),
+    questions=(P_TYPED, NUMPY_AND_SOFTMAX, IMPORTS_BY_NAME),
     hypotheses=hypotheses,
     typed=("lhs", "rhs", "out_perm", "pooled_perm"),
     described={

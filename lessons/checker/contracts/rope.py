@@ -6,7 +6,10 @@ from the same arrays: the other layout, positions one off, one angle for
 every pair, the opposite turn, X rotated before the projections, v rotated
 too. The rerun moves every position 1,000 slots on: a right head's q and k
 change with it while its out does not; typed arrays, or positions built
-inside the script, do not follow.
+inside the script, do not follow. A second rerun widens the head by two
+pairs and opens gaps between the positions: a width typed in (8, its half
+4) and positions assumed contiguous (``positions[0] + np.arange(T)``) do
+not follow it.
 """
 
 from __future__ import annotations
@@ -22,9 +25,12 @@ from attnpos.lessons.checker.contracts.common import (
     Contract,
     Rerun,
     Runs,
+    StarterSizes,
     close,
     judged_on_rerun,
     refuse_borrowing,
+    sized_for_the_first_run,
+    sized_for_the_starter,
     worst_entry,
 )
 from attnpos.lessons.checker.separation import Figure, Hypotheses
@@ -34,6 +40,9 @@ from attnpos.lessons.checker.verdicts import Mistake, Passed, shape_text
 
 NAMES = ("X", "Wq", "Wk", "Wv", "positions", "q", "k", "out")
 CHANGED = f"every position moved {SHIFT:,} slots on"
+WIDER = "a head four channels wider (two more pairs) and gaps opened between the positions (one slot, then two, then none, in turn)"
+# The starter's head: 8 channels, split in halves of 4. Its own lines set these names; an 8 or a 4 elsewhere is a width typed in.
+SIZES = StarterSizes({8: "hs", 4: "hs / 2"}, ("rope_theta", "rng", "X", "Wq", "Wk", "Wv", "positions", "hs"))
 LAYOUT = "half"  # the brief asks for Hugging Face's rotate_half
 
 
@@ -206,7 +215,32 @@ def judge(runs: Runs) -> Passed:
         if np.array_equal(got, before):
             raise Mistake("mismatch", "typed", name=name)
     judged_on_rerun(lambda: _judge_run(second), CHANGED)
+    try:
+        sized_for_the_first_run(lambda: _judge_wider(runs, first), WIDER)
+    except Mistake as mistake:
+        if mistake.diagnosis in ("rerun-failed", "bad-shape", "mismatch", "one-angle", "off-by-one", "other-layout"):
+            sized_for_the_starter(runs, SIZES, mistake, WIDER)
+        raise
     return Passed()
+
+
+def _judge_wider(runs: Runs, first: Answer) -> None:
+    """The wider head with gaps between the positions: q and k must follow both, and out the q and k."""
+    wider = _read(runs.second(WIDER))
+    if np.array_equal(wider.positions, first.positions):
+        raise Mistake("rerun-failed", "set-again", changed=WIDER, failure="the script sets `positions` again after the checker changed it", reset="positions")
+    T = wider.positions.shape[0]
+    for name, got, W, tolerance in (("q", wider.q, wider.Wq, wider.q_tolerance), ("k", wider.k, wider.Wk, wider.k_tolerance)):
+        projected = wider.X @ W
+        if close(got, rotated(projected, wider.positions), tolerance):
+            continue
+        if close(got, rotated(projected, wider.positions[0] + np.arange(T)), tolerance):
+            raise Mistake("mismatch", "contiguous", name=name, changed=WIDER)
+    q, k = rotated(wider.X @ wider.Wq, wider.positions), rotated(wider.X @ wider.Wk, wider.positions)
+    right = attend(q, k, wider.X @ wider.Wv).out
+    if np.array_equal(wider.out, first.out) and not close(right, first.out, wider.out_tolerance):
+        raise Mistake("mismatch", "typed", name="out", changed=WIDER)  # the wider head's weights moved a right out; a typed one stayed
+    judged_on_rerun(lambda: _judge_run(wider), WIDER)
 
 
 def hypotheses(values: Values) -> Hypotheses:
@@ -230,6 +264,8 @@ def hypotheses(values: Values) -> Hypotheses:
         "unrotated": head(Pq, Pk),
         "causal": {"out": attend(q, k, v, causal=True).out},
     }
+    evenly = a.positions[0] + np.arange(a.positions.shape[0])  # positions assumed contiguous: only gaps part this from the right head
+    wrong["contiguous"] = head(rotated(Pq, evenly), rotated(Pk, evenly))
     if a.X.shape[-1] % 2 == 0:
         turned = rotated(a.X, a.positions)
         wrong["rotated-x"] = head(turned @ a.Wq, turned @ a.Wk)
@@ -238,12 +274,15 @@ def hypotheses(values: Values) -> Hypotheses:
 
 ROPE = Contract(
     names=NAMES,
-    reruns=(Rerun({"positions": "shifted_positions(positions)"}, CHANGED),),
+    reruns=(
+        Rerun({"positions": "shifted_positions(positions)"}, CHANGED),
+        Rerun({"Wq": "wider_rope_query(Wq)", "Wk": "wider_rope_key(Wk)", "positions": "gapped_positions(positions)"}, WIDER),
+    ),
     judge=judge,
     diagnoses=("rotated-v", "rotated-x", "one-angle", "opposite-sign", "other-layout", "off-by-one", "mismatch"),
     hypotheses=hypotheses,
-    questions=(NUMPY_AND_SOFTMAX, IMPORTS_BY_NAME),
-    typed=("q", "k"),  # a right out is the same after the shift: it cannot be told from a typed one, and is judged from q and k
+    questions=(NUMPY_AND_SOFTMAX, IMPORTS_BY_NAME, *SIZES.questions),
+    typed=("q", "k", "out"),  # a right out is the same after the shift, but not with the wider head
     described={
         "rotated-v": "v rotated too",
         "rotated-x": "X rotated before the projections",
@@ -254,8 +293,10 @@ ROPE = Contract(
         "reversed": "q and k both turned the other way",
         "unrotated": "no rotation at all",
         "causal": "a causal mask",
+        "contiguous": "positions assumed contiguous (positions[0] + np.arange(T))",
         "typed-q": "q typed in",
         "typed-k": "k typed in",
+        "typed-out": "out typed in",
         "stale-positions": "a copy of positions made before the checker changed it",
     },
 )

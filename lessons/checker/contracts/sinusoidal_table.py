@@ -4,8 +4,10 @@ The rerun widens the table by two pairs and lengthens the shift: the right
 table and M change with them, each misconception (exponent i, a frequency
 per channel, the sign, positions from 1, sin and cos swapped, concatenated
 halves) gives a table of its own, and numbers typed in do not change.
-What this cannot see: ``shift_error`` is rounding noise when pe and M are
-right, so a typed noise-sized figure next to a right table and M passes.
+Once built, the rerun's table is bent on purpose (row t scaled by
+1 + (t / T)² / 64): M no longer shifts it exactly, so an honest
+``shift_error`` measured on it is far from rounding, and a figure typed in
+(0.0, or rounding-sized) or measured on one row alone does not follow.
 """
 
 from __future__ import annotations
@@ -27,11 +29,12 @@ from attnpos.lessons.checker.contracts.common import (
 )
 from attnpos.lessons.checker.contracts.table_reading import close, read_shaped, read_whole, rounding
 from attnpos.lessons.checker.separation import Figure, Hypotheses
+from attnpos.lessons.checker.substitutes import bent_table
 from attnpos.lessons.checker.values import Values, dtype_roundoff, reported_rounding, scalar
 from attnpos.lessons.checker.verdicts import Mistake, Passed
 
 NAMES = ("T", "C", "k", "pe", "M", "shift_error")
-CHANGED = "`T` two positions longer, `C` four channels wider and `k` two positions longer"
+CHANGED = "`T` two positions longer, `C` four channels wider, `k` two positions longer, and your pe, once built, bent a little (row t scaled by 1 + (t/T)²/64)"
 BORROWS = NUMPY_ONLY
 MAX_POSITIONS, MAX_CHANNELS = 4096, 1024
 
@@ -85,6 +88,8 @@ def _judge_run(values: Values, first: Values | None = None) -> Passed:
     roundoff = dtype_roundoff(values, NAMES)
     pe = read_shaped(values, "pe", (T, C))
     candidates = tables(T, C)
+    if first is not None:  # the rerun bent the table the script built: each candidate as the checker bent it
+        candidates = {cause: bent_table(table) for cause, table in candidates.items()}
     tol = _table_tolerance(roundoff, T, C)
     if not close(pe, candidates["right"], tol):
         _unfollowed(values, first, "pe")
@@ -107,6 +112,8 @@ def _judge_run(values: Values, first: Values | None = None) -> Passed:
     honest = shift_error(pe, M, k)
     noise = rounding(roundoff, C * (1 + T))
     if abs(figure - honest) > noise + float(reported_rounding(honest)):
+        if first is not None:
+            raise figure_mistake("mismatch", "shift-figure-bent", "shift_error", honest, figure, rerun=True)
         raise figure_mistake("mismatch", "shift-figure", "shift_error", honest, figure)
     return Passed()
 
@@ -126,7 +133,7 @@ def judge(runs: Runs) -> Passed:
         return sized_for_the_first_run(lambda: judged_on_rerun(lambda: _judge_run(rerun, runs.first), CHANGED), CHANGED)
     except Mistake as mistake:
         if (mistake.diagnosis, mistake.cause) == ("mismatch", ""):  # right on the learner's own sizes, wrong on the rerun's: a size typed in
-            raise Mistake("mismatch", "unrelated", **{**mistake.fields, "changed": CHANGED}) from None
+            raise Mistake("mismatch", "unrelated", **{**mistake.fields, "changed": CHANGED, "whose": "that run's T, C and k"}) from None
         raise
 
 
@@ -136,7 +143,8 @@ def hypotheses(values: Values) -> Hypotheses:
     roundoff = dtype_roundoff(values, NAMES)
     candidates = tables(T, C)
     M = shift_matrix(k, C)
-    right: dict[str, Figure] = {"pe": candidates["right"], "M": M, "shift_error": shift_error(candidates["right"], M, k)}
+    # the shift error measured on the table the run holds: rounding for the script's own, clearly more for the rerun's bent one
+    right: dict[str, Figure] = {"pe": candidates["right"], "M": M, "shift_error": shift_error(read_shaped(values, "pe", (T, C)), M, k)}
     wrong: dict[str, dict] = {cause: {"pe": table} for cause, table in candidates.items() if cause != "right"}
     wrong["rotation-transposed"] = {"M": M.T}
     # the widest table tolerance, so that no rounding of a mistaken table is taken for a difference
@@ -153,11 +161,11 @@ def hypotheses(values: Values) -> Hypotheses:
 
 SINUSOIDAL_TABLE = Contract(
     names=NAMES,
-    reruns=(Rerun({"T": "longer(T)", "C": "wider(C)", "k": "farther(k, T)"}, CHANGED),),
+    reruns=(Rerun({"T": "longer(T)", "C": "wider(C)", "k": "farther(k, T)", "pe": "bent_table(pe)"}, CHANGED),),
     judge=judge,
     diagnoses=("bad-value", "exponent-i", "frequency-per-channel", "sign-flipped", "from-one", "sin-cos-swapped", "halves", "mismatch"),
     hypotheses=hypotheses,
-    typed=("pe", "M"),
+    typed=("pe", "M", "shift_error"),
     questions=(BORROWS, IMPORTS_BY_NAME),
     described={
         "exponent-i": "the exponent i in place of 2i",
@@ -170,6 +178,7 @@ SINUSOIDAL_TABLE = Contract(
         "rotation-transposed": "M turned the other way",
         "typed-pe": "a pe typed in",
         "typed-M": "an M typed in",
+        "typed-shift_error": "a shift_error typed in",
         "stale-C": "a table from a copy of C made before the checker changed it",
         "stale-k": "an M from a copy of k made before the checker changed it",
     },

@@ -119,6 +119,9 @@ def _bucket_kind(values: Values, name: str, offsets: np.ndarray, bidirectional: 
 
 def _judge_buckets(values: Values, offsets: np.ndarray, N: int, D: int) -> None:
     encoder = _bucket_kind(values, "encoder_buckets", offsets, True, N, D)
+    if encoder == "sign-flipped" and _bucket_kind(values, "decoder_buckets", offsets, False, N, D) == "right":
+        # the decoder reads the offset key − query rightly: the encoder's fault is which half it gives the keys ahead
+        raise Mistake("sign-flipped", "upper-half", name="encoder_buckets", half=N // 2)
     if encoder.startswith("max-distance"):
         # Below num_buckets − 1 no cap and a cap at the table's width agree in the encoder; the decoder's cap says which it was.
         decoder_capped = _bucket_kind(values, "decoder_buckets", offsets, False, N, D) != "max-distance/none"

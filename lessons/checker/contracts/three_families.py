@@ -21,8 +21,8 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from attnpos.core import softmax
-from attnpos.lessons.checker.contracts.common import Contract, Rerun, Runs, first_reading
+from attnpos.core import sinusoidal, softmax
+from attnpos.lessons.checker.contracts.common import Contract, Rerun, Runs, StarterSizes, first_reading, sized_for_the_starter
 from attnpos.lessons.checker.separation import COARSEST_ROUNDOFF, Figure, Hypotheses, indistinct
 from attnpos.lessons.checker.values import (
     Head,
@@ -42,8 +42,10 @@ NAMES = ("X", "Wq", "Wk", "Wv", "perm", "slope", "pos", "bias", "mask", "gap_non
 SIGNALS = ("none", "added", "bias", "mask")  # the order of `tells`
 GAPS = tuple(f"gap_{signal}" for signal in SIGNALS)
 HEADS = {"none": "head with no signal", "added": "head with pos added", "bias": "head with the bias", "mask": "head with the mask"}
-CHANGED = "the shuffle moved by one slot and a query projection of zeros"
-ONE_WORD = "the same word in every slot"
+CHANGED = "two more tokens, four more channels, the shuffle moved by one slot and a query projection of zeros"
+ONE_WORD = "the same word in every slot and a slope 1.5 times yours"
+# The starter's sentence: 6 tokens of width 8. Its own lines set these names; a 6 or an 8 elsewhere is a size typed in.
+SIZES = StarterSizes({6: "T", 8: "C"}, ("X", "Wq", "Wk", "Wv", "perm", "slope"))
 # A mask entry at or below this hides its key as −inf does: exp(−10⁴) is 0 in float32 and float64 alike.
 HIDDEN_AT = -1e4
 
@@ -69,13 +71,24 @@ def _judge_mask(mask: np.ndarray) -> None:
     i, j = np.indices((T, T))
     hidden = mask <= HIDDEN_AT
     if not hidden.any():
-        raise Mistake("not-causal", "nothing-hidden", name="mask")
+        raise Mistake("not-causal", "all-zero" if not np.any(mask) else "nothing-hidden", name="mask")
     if np.array_equal(hidden, j < i):
         raise Mistake("not-causal", "past-hidden", name="mask")
     if np.array_equal(hidden, j >= i):
         raise Mistake("not-causal", "diagonal", name="mask")
     if not np.array_equal(hidden, j > i) or np.any(mask[~hidden] != 0):
         raise Mistake("mismatch", "mask", name="mask")
+
+
+def _judge_table(values: Values, pos: np.ndarray) -> None:
+    """pos is the sinusoidal table the brief names, from slot 0: not another vector per slot, nor positions counted from 1."""
+    T, C = pos.shape
+    # sin and cos of angles up to T radians, each rounded to a few units of the angle's size
+    tolerance = 64 * dtype_roundoff(values, NAMES) * (1 + T)
+    if np.max(np.abs(pos - sinusoidal(T, C))) <= tolerance:
+        return
+    from_one = np.max(np.abs(pos - sinusoidal(T + 1, C)[1:])) <= tolerance
+    raise Mistake("mismatch", "pos-from-one" if from_one else "pos-not-sinusoidal", name="pos")
 
 
 def _inputs(values: Values) -> tuple[Head, float, np.ndarray, np.ndarray, np.ndarray]:
@@ -88,6 +101,7 @@ def _inputs(values: Values) -> tuple[Head, float, np.ndarray, np.ndarray, np.nda
         raise Mistake("bad-shape", "array-shape", name="pos", shape=shape_text(pos.shape), wanted=shape_text((T, C)))
     if np.all(pos == pos[0]):
         raise Mistake("same-offset", "constant", name="pos")
+    _judge_table(values, pos)
     bias = real_array(values, "bias")
     if bias.shape != (T, T):
         raise Mistake("bad-shape", "array-shape", name="bias", shape=shape_text(bias.shape), wanted=shape_text((T, T)))
@@ -196,11 +210,32 @@ def _judge_with(values: Values, head: Head, perm: np.ndarray, pos: np.ndarray, b
     return Passed()
 
 
+def _slope_followed(first: Values, second: Values, changed: str) -> None:
+    """The rerun's bias is -slope·|j − i| with the rerun's slope, not with the first run's typed in (``-0.5 * np.abs(d)``)."""
+    bias, slope, typed = (np.asarray(v, dtype=np.float64) for v in (second["bias"], second["slope"], first["slope"]))
+    if bias.ndim != 2 or bias.shape[0] != bias.shape[1] or slope.size != 1 or typed.size != 1 or slope.item() == typed.item():
+        return  # judged as the first run's bias is, by _inputs
+    slots = np.arange(bias.shape[0])
+    distance = np.abs(slots[None, :] - slots[:, None])  # (T, T) |j − i|
+    if np.max(np.abs(bias + typed.item() * distance)) <= 64 * dtype_roundoff(second, NAMES) * (1 + abs(typed.item()) * len(slots)):
+        raise Mistake("mismatch", "slope-typed", name="bias", slope=f"{typed.item():g}", changed=changed)
+
+
 def judge(runs: Runs) -> Passed:
     _judge_run(runs.first)
     before = hypotheses(runs.first).figures["right"]
+    try:
+        _judge_reruns(runs, before)
+    except Mistake as mistake:
+        if mistake.fields.get("changed") == CHANGED and mistake.diagnosis in ("rerun-failed", "bad-shape", "mismatch"):
+            sized_for_the_starter(runs, SIZES, mistake, CHANGED, failed="mismatch")  # typed in, as every typed answer here
+        raise
+    return Passed()
+
+
+def _judge_reruns(runs: Runs, before: Mapping[str, Figure]) -> None:
     for changed in (CHANGED, ONE_WORD):
-        second = runs.second(changed)
+        second = _rerun(runs, changed)
         read_perm(second, _inputs(second)[0].tokens)  # the rerun's arrays read as the first run's were, before any figure of theirs
         after = hypotheses(second).figures["right"]
         for name in ("gap_added", "gap_bias", "gap_mask", "tells"):
@@ -208,15 +243,24 @@ def judge(runs: Runs) -> Passed:
             if moved and second[name].shape == runs.first[name].shape and np.array_equal(second[name], runs.first[name]):
                 raise Mistake("mismatch", "typed-verdict" if name == "tells" else "typed", name=name, changed=changed)
         _judge_run(second, changed)
-    return Passed()
+
+
+def _rerun(runs: Runs, changed: str) -> Values:
+    """A rerun's values, its inputs read as the first run's were; a mistake in them says which rerun it was."""
+    try:
+        second = runs.second(changed)
+        _slope_followed(runs.first, second, changed)  # before _inputs, which would call a typed slope a wrong bias
+        _inputs(second)
+    except Mistake as mistake:
+        raise Mistake(mistake.diagnosis, mistake.cause, **{"changed": changed, **mistake.fields}) from None
+    return second
 
 
 def hypotheses(values: Values) -> Hypotheses:
     """Every gap and the verdict on one run's inputs, right and under each mistake the judge names; the mask as the keys it hides."""
-    head = Head(*(values[name].astype(np.float64) for name in ("X", "Wq", "Wk", "Wv")))
+    head, _, pos, bias, mask = _inputs(values)  # a Mistake where the arrays do not fit together (a stale copy of X beside a wider head)
     T = head.tokens
     perm = read_perm(values, T)[0]
-    pos, bias, mask = (values[name].astype(np.float64) for name in ("pos", "bias", "mask"))
     gaps = _figures(head, perm, pos, bias, mask)
     tolerance = _gap_tolerance(values, head, pos, bias)
     i, j = np.indices((T, T))
@@ -226,7 +270,13 @@ def hypotheses(values: Values) -> Hypotheses:
         return np.array([figures[name] != 0 if exact else figures[name] > tolerance for name in GAPS], dtype=np.float64)
 
     right_gaps = gaps.pop("right")
-    right: dict[str, Figure] = {**right_gaps, "tells": verdict(right_gaps), "hidden": (mask <= HIDDEN_AT).astype(np.float64)}
+    slope = float(values["slope"].reshape(-1)[0])
+    right: dict[str, Figure] = {
+        **right_gaps,
+        "tells": verdict(right_gaps),
+        "hidden": (mask <= HIDDEN_AT).astype(np.float64),
+        "bias": -slope * np.abs(j - i),  # (T, T) what the bias must be with this run's slope (a stale slope's is not)
+    }
     wrong: dict[str, dict[str, Figure]] = {name: {**changes, "tells": verdict({**right_gaps, **changes})} for name, changes in gaps.items()}
     wrong["exact-equality"] = {"tells": verdict(right_gaps, exact=True)}
     # the two that still tell with a query projection of zeros, typed as telling: only one word in every slot parts them
@@ -236,16 +286,30 @@ def hypotheses(values: Values) -> Hypotheses:
         "hidden": (j < i).astype(np.float64),
         "gap_mask": float(np.max(np.abs(_attend(head, head.X[perm], past) - _attend(head, head.X, past)[perm]))),
     }
-    return Hypotheses.of(right, wrong, {**dict.fromkeys(GAPS, tolerance), "tells": 0.1, "hidden": 0.1})
+    bias_tolerance = 64 * dtype_roundoff(values, NAMES) * (1 + abs(slope) * T)  # as _inputs judges the bias
+    return Hypotheses.of(right, wrong, {**dict.fromkeys(GAPS, tolerance), "tells": 0.1, "hidden": 0.1, "bias": bias_tolerance})
 
 
 THREE_FAMILIES = Contract(
     names=NAMES,
-    reruns=(Rerun({"perm": "shifted(perm)", "Wq": "zeroed(Wq)"}, CHANGED), Rerun({"X": "one_word(X)"}, ONE_WORD)),
+    reruns=(
+        Rerun(
+            {
+                "X": "resized_sentence(X)",
+                "Wq": "zeroed_wider(Wq)",
+                "Wk": "wider_key_rows(Wk)",
+                "Wv": "wider_value_rows(Wv)",
+                "perm": "shifted_longer(perm)",
+            },
+            CHANGED,
+        ),
+        Rerun({"X": "one_word(X)", "slope": "other_slope(slope)"}, ONE_WORD),
+    ),
     judge=judge,
     diagnoses=("not-causal", "same-offset", "wrong-comparison", "moved-with-tokens", "after-softmax", "exact-equality", "mismatch"),
     hypotheses=hypotheses,
     typed=("gap_added", "gap_bias", "gap_mask", "tells"),
+    questions=SIZES.questions,
     described={
         "wrong-comparison/unreordered": "outputs compared without undoing the shuffle",
         "wrong-comparison/inverse": "outputs relisted by the inverse shuffle",
@@ -262,5 +326,6 @@ THREE_FAMILIES = Contract(
         "stale-perm": "a copy of perm made before the checker changed it",
         "stale-Wq": "a copy of Wq made before the checker changed it",
         "stale-X": "a copy of X made before the checker changed it",
+        "stale-slope": "a copy of slope made before the checker changed it",
     },
 )

@@ -14,3 +14,4 @@ table = np.random.default_rng(0).standard_normal((n_heads, num_buckets))
 # TODO: decoder_buckets, same shape: the causal bucket of each offset
 # TODO: encoder_bias and decoder_bias, shape (n_heads, T, T):
 #       table[h, bucket(j - i)] for query slot i and key slot j
+#       (the decoder's may carry the causal mask, -inf where j > i, or not)
