@@ -7,8 +7,11 @@ fork server before the command line is even imported (:func:`_start_check`).
 
 from __future__ import annotations
 
+import atexit
+import os
 import sys
-from typing import TYPE_CHECKING
+import threading
+from typing import TYPE_CHECKING, NoReturn
 
 if TYPE_CHECKING:
     from attnpos.lessons.sandbox.launch import Spawned
@@ -27,6 +30,27 @@ def main(argv: list[str] | None = None) -> int:
     return command_line.main(arguments, command_line.Launchers(launchers.open_app, launchers.export_notebooks, launchers.serve), server)
 
 
+def console(argv: list[str] | None = None) -> NoReturn:
+    """The `attnpos` executable: :func:`main`, then the first half of Python's own exit, and no teardown.
+
+    When the command returns its work is done and written (progress saved,
+    sandbox closed); what Python does next is, first, wait for the threads
+    still running and run the atexit handlers (done here, as it does them),
+    then tear down every module and object one by one, which changes
+    nothing outside the process and took 40-90 ms of a cold `attnpos check`
+    (docs/PERFORMANCE.md). So the process ends once its output is flushed.
+    """
+    code = main(argv)
+    threading._shutdown()  # type: ignore[attr-defined]  # what Python's exit does first: its thread hooks, then joins
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a reader gone (`| head`) or a stream closed: nothing left to say
+            pass
+    os._exit(code)
+
+
 def _start_check(arguments: list[str]) -> Spawned | None:
     """What `attnpos check` does before anything else is imported (docs/PERFORMANCE.md); its fork server, started.
 
@@ -42,8 +66,6 @@ def _start_check(arguments: list[str]) -> Spawned | None:
     """
     if "-h" in arguments or "--help" in arguments:
         return None
-    import os
-
     from attnpos.lessons.checker.server_start import start_server
     from attnpos.lessons.sandbox.launch import SINGLE_THREAD_ENV
 

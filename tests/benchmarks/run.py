@@ -49,7 +49,7 @@ REPOSITORY = Path(__file__).parents[2]
 # `attnpos` on a course in another folder: the command line, with the course folder pointed there first.
 COURSE_MAIN = (
     "import sys; from pathlib import Path; from attnpos.lessons.course import scanner; scanner.COURSE_ROOT = Path(sys.argv[1]); "
-    "from attnpos.tui.main import main; sys.exit(main(sys.argv[2:]))"
+    "from attnpos.tui.main import console; console(sys.argv[2:])"
 )
 MINIMAL_APP = """
 from textual.app import App

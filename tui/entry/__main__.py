@@ -1,5 +1,5 @@
-"""`python -m attnpos` runs the same command line as the `attnpos` script."""
+"""`python -m attnpos` runs the same command line as the `attnpos` script, and ends as it does."""
 
-from attnpos.tui.main import main
+from attnpos.tui.main import console
 
-raise SystemExit(main())
+console()
