@@ -76,11 +76,11 @@ def redrawn(X: object) -> np.ndarray:
     return _drawn(np.asarray(X).shape, X)
 
 
-def _drawn(shape: tuple[int, ...], like: object) -> np.ndarray:
-    """Standard normal numbers of ``shape``, scaled to the root mean square of ``like`` and in its dtype."""
+def _drawn(shape: tuple[int, ...], like: object, which: int | None = None) -> np.ndarray:
+    """Standard normal numbers of ``shape``, scaled to the root mean square of ``like`` and in its dtype (``which``: a draw of its own)."""
     like = np.asarray(like)
     size = float(np.sqrt(np.mean(np.square(like.astype(np.float64))))) if like.size else 1.0
-    tokens = np.random.default_rng(REDRAW_SEED).standard_normal(shape) * (size or 1.0)
+    tokens = np.random.default_rng(REDRAW_SEED if which is None else [REDRAW_SEED, which]).standard_normal(shape) * (size or 1.0)
     return tokens.astype(like.dtype if like.dtype.kind == "f" else np.float64)
 
 
@@ -309,17 +309,13 @@ def more_tokens(X: object) -> np.ndarray:
     tokens this gave it.
     """
     X = np.asarray(X)
-    size = float(np.sqrt(np.mean(np.square(X.astype(np.float64))))) or 1.0
-    tokens = np.random.default_rng(REDRAW_SEED).standard_normal((_resized(X.shape[0]), X.shape[1])) * size
-    return tokens.astype(X.dtype if X.dtype.kind == "f" else np.float64)
+    return _drawn((_resized(X.shape[0]), X.shape[1]), X)
 
 
 def _wider(W: object, which: int) -> np.ndarray:
     """A projection of the learner's rows, dtype and size, two columns wider, its own draw for each of q, k, v."""
     W = np.asarray(W)
-    size = float(np.sqrt(np.mean(np.square(W.astype(np.float64))))) or 1.0
-    drawn = np.random.default_rng([REDRAW_SEED, which]).standard_normal((W.shape[0], _resized(W.shape[1]))) * size
-    return drawn.astype(W.dtype if W.dtype.kind == "f" else np.float64)
+    return _drawn((W.shape[0], _resized(W.shape[1])), W, which)
 
 
 def wider_query(Wq: object) -> np.ndarray:
@@ -365,18 +361,13 @@ def _widened(size: int) -> int:
 def resized_sentence(X: object) -> np.ndarray:
     """three-families: other tokens, two more of them and four channels wider, of the learner's dtype and size (root mean square)."""
     X = np.asarray(X)
-    size = float(np.sqrt(np.mean(np.square(X.astype(np.float64))))) or 1.0
-    shape = (_resized(X.shape[-2]), _widened(X.shape[-1]))
-    tokens = np.random.default_rng(REDRAW_SEED).standard_normal(shape) * size
-    return tokens.astype(X.dtype if X.dtype.kind == "f" else np.float64)
+    return _drawn((_resized(X.shape[-2]), _widened(X.shape[-1])), X)
 
 
 def _more_rows(W: object, which: int) -> np.ndarray:
     """A projection of the learner's columns, dtype and size for the wider sentence: four more rows, its own draw."""
     W = np.asarray(W)
-    size = float(np.sqrt(np.mean(np.square(W.astype(np.float64))))) or 1.0
-    drawn = np.random.default_rng([REDRAW_SEED, which]).standard_normal((_widened(W.shape[0]), W.shape[1])) * size
-    return drawn.astype(W.dtype if W.dtype.kind == "f" else np.float64)
+    return _drawn((_widened(W.shape[0]), W.shape[1]), W, which)
 
 
 def zeroed_wider(Wq: object) -> np.ndarray:
@@ -410,9 +401,7 @@ def wider_rope_key(Wk: object) -> np.ndarray:
 def _wider_by_four(W: object, which: int) -> np.ndarray:
     """A projection of the learner's rows, dtype and size, four columns wider (four narrower past 60), its own draw."""
     W = np.asarray(W)
-    size = float(np.sqrt(np.mean(np.square(W.astype(np.float64))))) or 1.0
-    drawn = np.random.default_rng([REDRAW_SEED, which]).standard_normal((W.shape[0], _widened(W.shape[1]))) * size
-    return drawn.astype(W.dtype if W.dtype.kind == "f" else np.float64)
+    return _drawn((W.shape[0], _widened(W.shape[1])), W, which)
 
 
 def gapped_positions(positions: object) -> np.ndarray:
