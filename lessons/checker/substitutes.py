@@ -253,6 +253,15 @@ def shifted_positions(positions: object) -> np.ndarray:
     return positions + positions.dtype.type(POSITION_SHIFT) if positions.dtype.kind in "iuf" else positions + POSITION_SHIFT
 
 
+# Llama 3's RoPE base: another base for rope and context-extension, so a rope_theta typed in (the starter's 10000) no longer fits.
+OTHER_THETA = 500000.0
+
+
+def other_theta(rope_theta: object) -> float:
+    """rope and context-extension: Llama 3's base, 500000 (10000 where the learner already has 500000)."""
+    return 10000.0 if float(np.asarray(rope_theta).reshape(-1)[0]) == OTHER_THETA else OTHER_THETA
+
+
 def other_head_count(n_heads: object) -> int:
     """Another head count for the alibi exercise's rerun, on the other branch of the slopes' rule.
 

@@ -660,6 +660,10 @@ MEANINGS = [
         ["wpe[:T]", "fail to add"],
     ),
     ("t5-buckets", "sign-flipped__bias-transposed.py", "bias", ["transposed to [head, key, query]", "bucket(i − j)"], []),
+    # brief-only round 4 (issue 35): what each rerun changes now includes rope_theta, the table's size, and what is printed
+    ("rope", "mismatch__base-typed-in.py", "typed-theta", ["does not follow `rope_theta`", "rope_theta = 10000, not the rerun's 500000"], []),
+    ("context-extension", "mismatch__base-typed-in.py", "typed-theta", ["Your `inv_freq` does not follow `rope_theta`", "the rerun's 500000"], []),
+    ("context-extension", "mismatch__ntk-base-typed-in.py", "typed-theta", ["Your `base_ntk` does not follow `rope_theta`"], []),
 ]
 
 

@@ -5,7 +5,7 @@ give, and, when it differs, with each misconception: the scale applied the
 wrong way, the NTK exponent hs (or 1, or its inverse) instead of
 hs/(hs − 2), NTK scaling applied to every frequency alike, interpolation
 applied to the base instead of the positions. The rerun changes ``factor``,
-which typed arrays cannot follow. Right arrays with the brief's last step
+``hs`` and ``rope_theta``, which typed arrays cannot follow. Right arrays with the brief's last step
 left undone (the two ratios never printed) are ``unfinished``.
 """
 
@@ -32,7 +32,7 @@ from attnpos.lessons.checker.values import SAFETY, Values, count, describe, dtyp
 from attnpos.lessons.checker.verdicts import Mistake, Passed, figure_pair, shape_text
 
 NAMES = ("hs", "rope_theta", "factor", "inv_freq", "inv_freq_pi", "base_ntk", "inv_freq_ntk")
-CHANGED = "another `factor` and a head half as wide (`hs`)"
+CHANGED = "another `factor`, a head half as wide (`hs`) and another `rope_theta`"
 MAX_WIDTH = 4096
 # The brief's last step: print the two ratios to the trained frequencies. Each is asked of the source.
 PRINTED = {name: Question("prints", (name,)) for name in ("inv_freq_pi", "inv_freq_ntk")}
@@ -144,12 +144,28 @@ def judge(runs: Runs) -> Passed:
     for name in ("inv_freq_pi", "base_ntk", "inv_freq_ntk"):
         if np.array_equal(second[name], runs.first[name]):
             raise Mistake("mismatch", "typed", name=name)
+    _typed_theta(runs.first, second)
     sized_for_the_first_run(lambda: judged_on_rerun(lambda: _judge_run(second, "the rerun's"), CHANGED), CHANGED)
     unprinted = [name for name, question in PRINTED.items() if not runs.says(question)]
     if unprinted:
         which = "neither ratio" if len(unprinted) == 2 else f"no ratio of `{unprinted[0]}`"
         raise Mistake("unfinished", which=which)
     return Passed()
+
+
+def _typed_theta(first: Values, second: Values) -> None:
+    """The rerun's inv_freq or base_ntk built on the first run's rope_theta rather than the rerun's: a base typed in."""
+    hs, theta, s = count(second, "hs", 4, MAX_WIDTH, even=True), _above_one(second, "rope_theta"), _above_one(second, "factor")
+    typed = _above_one(first, "rope_theta")
+    if typed == theta:
+        return
+    tolerance = _tolerance(second, max(theta, typed), s)
+    right: dict[str, np.ndarray | float] = {"inv_freq": rope_inv_freq(hs, theta), "base_ntk": ntk_base(theta, s, hs)}
+    kept: dict[str, np.ndarray | float] = {"inv_freq": rope_inv_freq(hs, typed), "base_ntk": ntk_base(typed, s, hs)}
+    for name in right:
+        got = np.asarray(second[name], dtype=np.float64)
+        if not _agrees(got, right[name], tolerance) and _agrees(got, kept[name], tolerance):
+            raise Mistake("mismatch", "typed-theta", name=name, typed_theta=f"{typed:g}", rerun_theta=f"{theta:g}")
 
 
 def hypotheses(values: Values) -> Hypotheses:
@@ -179,7 +195,7 @@ def hypotheses(values: Values) -> Hypotheses:
 
 CONTEXT_EXTENSION = Contract(
     names=NAMES,
-    reruns=(Rerun({"factor": "other_factor(factor)", "hs": "narrower(hs)"}, CHANGED),),
+    reruns=(Rerun({"factor": "other_factor(factor)", "hs": "narrower(hs)", "rope_theta": "other_theta(rope_theta)"}, CHANGED),),
     judge=judge,
     diagnoses=("bad-value", "wrong-way", "wrong-exponent", "uniform-ntk", "pi-on-base", "mismatch", "unfinished"),
     hypotheses=hypotheses,
@@ -198,5 +214,6 @@ CONTEXT_EXTENSION = Contract(
         "typed-base_ntk": "base_ntk typed in",
         "typed-inv_freq_ntk": "inv_freq_ntk typed in",
         "stale-factor": "a copy of factor made before the checker changed it",
+        "stale-rope_theta": "rope_theta typed in (or copied before the checker changed it)",
     },
 )
