@@ -664,6 +664,9 @@ MEANINGS = [
     ("rope", "mismatch__base-typed-in.py", "typed-theta", ["does not follow `rope_theta`", "rope_theta = 10000, not the rerun's 500000"], []),
     ("context-extension", "mismatch__base-typed-in.py", "typed-theta", ["Your `inv_freq` does not follow `rope_theta`", "the rerun's 500000"], []),
     ("context-extension", "mismatch__ntk-base-typed-in.py", "typed-theta", ["Your `base_ntk` does not follow `rope_theta`"], []),
+    ("context-extension", "unfinished__frequencies-printed.py", "not-ratios", ["shows neither ratio", "the frequencies `inv_freq_pi` themselves"], []),
+    ("context-extension", "unfinished__ratios-printed-upside-down.py", "not-ratios", ["the PI ratio upside down (trained over new)", "0.25 at every pair"], []),
+    ("context-extension", "unfinished__ntk-over-pi-printed.py", "not-ratios", ["no NTK ratio", "`inv_freq_ntk / inv_freq_pi`", "1 at pair 0 down to 0.25"], []),
 ]
 
 
@@ -770,3 +773,35 @@ def test_alibis_two_accepted_forms_pass_saying_which(course, checker, style, wor
     """The brief accepts −1e9 for −inf and the official +m·j shortcut under the mask; the pass says which the learner wrote."""
     verdict = checker.check(course.exercises["alibi"], right_answer("alibi", style), limits=LIMITS)
     assert verdict.passed and words in verdict.message, verdict.message
+
+
+def _context_extension_arrays() -> dict[str, np.ndarray]:
+    namespace: dict = {}
+    exec(COURSE.exercises["context-extension"].solution.replace("print(", "(lambda *shown: None)("), namespace)
+    return {name: np.asarray(namespace[name]) for name in ("inv_freq", "inv_freq_pi", "inv_freq_ntk")}
+
+
+@pytest.mark.parametrize(
+    "printed, cause",
+    [
+        ("PI [0.25 0.25]\nNTK [1.   0.25]\n", None),
+        ("[[2.50000000e-01 2.50000000e-01]\n [1.00000000e+00 2.50000000e-01]]\n", None),  # one array of both, in NumPy's scientific form
+        ("0 0.25 1.0\n1 0.25 0.97823566\n", None),  # pair by pair, float32's digits
+        ("PI keeps 25.0%\nNTK keeps 100.0% of pair 0\n", None),
+        ("hs/(hs-2) = 1.0159\nPI [0.25 0.25]\nNTK [1.   0.25]\n", None),  # another figure, on a line of its own
+        ("PI [0.25 0.25]\n", "not-ratios"),
+        ("PI [4. 4.]\nNTK [1. 4.]\n", "not-ratios"),
+        ("PI: all 1/4\n", "not-ratios"),
+    ],
+)
+def test_the_printed_ratios_are_read_from_what_the_script_printed(printed, cause):
+    """context-extension's last step: the numbers printed must be the two ratios, new over trained, however they are printed."""
+    from attnpos.lessons.checker.contracts.context_extension import _judge_print
+    from attnpos.lessons.checker.verdicts import Mistake
+
+    try:
+        _judge_print(_context_extension_arrays(), printed)
+    except Mistake as mistake:
+        assert (mistake.diagnosis, mistake.cause) == ("unfinished", cause), mistake.fields
+    else:
+        assert cause is None, printed

@@ -6,10 +6,13 @@ wrong way, the NTK exponent hs (or 1, or its inverse) instead of
 hs/(hs − 2), NTK scaling applied to every frequency alike, interpolation
 applied to the base instead of the positions. The rerun changes ``factor``,
 ``hs`` and ``rope_theta``, which typed arrays cannot follow. Right arrays with the brief's last step
-left undone (the two ratios never printed) are ``unfinished``.
+left undone (the two ratios never printed, or other numbers printed in
+their place: the frequencies, a ratio upside down) are ``unfinished``.
 """
 
 from __future__ import annotations
+
+import re
 
 import numpy as np
 
@@ -150,7 +153,98 @@ def judge(runs: Runs) -> Passed:
     if unprinted:
         which = "neither ratio" if len(unprinted) == 2 else f"no ratio of `{unprinted[0]}`"
         raise Mistake("unfinished", which=which)
+    _judge_print(runs.first, runs.printed)
     return Passed()
+
+
+# A number as a script prints it: 0.25, 1., .5, 2.5e-05, 25.0% (a whole number, a pair's index or a size, is no figure of a ratio).
+PRINTED_NUMBER = re.compile(r"(?<![\w.])[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?%?")
+# Printed digits aside, a ratio computed in float32 may sit this far (relatively) from the float64 one.
+PRINT_SLACK = 1e-5
+
+
+def _printed_figures(text: str) -> tuple[float, float] | None:
+    """A printed number as (value, half a unit of its last digit), or None for a whole number."""
+    percent = text.endswith("%")
+    digits = text.rstrip("%")
+    mantissa, _, exponent = digits.lower().partition("e")
+    if "." not in mantissa and not exponent:
+        return None
+    decimals = len(mantissa.partition(".")[2])
+    # NumPy prints 1.0 in an array as "1.": exact to its eight digits
+    half_unit = 0.5 * 10.0 ** -(decimals if decimals or exponent else 8) * 10.0 ** int(exponent or 0)
+    scale = 0.01 if percent else 1.0
+    return float(digits.rstrip("%")) * scale, half_unit * scale
+
+
+def _printed_lines(printed: str) -> list[tuple[str, list[tuple[float, float]]]]:
+    """Each printed line with the figures on it (a NumPy array wrapped over several lines is one), those with figures only."""
+    lines: list[str] = []
+    for line in printed.splitlines():
+        if lines and lines[-1].count("[") > lines[-1].count("]"):
+            lines[-1] += " " + line.strip()
+        else:
+            lines.append(line.strip())
+    figured = [(line, [f for f in map(_printed_figures, PRINTED_NUMBER.findall(line)) if f is not None]) for line in lines]
+    return [(line, figures) for line, figures in figured if figures]
+
+
+def _shows(figure: tuple[float, float], value: float) -> bool:
+    printed, half_unit = figure
+    return abs(printed - value) <= half_unit + PRINT_SLACK * abs(value)
+
+
+def _in_order(figures: list[tuple[float, float]], array: np.ndarray) -> bool:
+    """Whether the figures are entries of ``array``, in its order (some of them: the first and the last pair, say)."""
+    index = 0
+    for figure in figures:
+        while index < array.size and not _shows(figure, float(array[index])):
+            index += 1
+        if index == array.size:
+            return False
+        index += 1
+    return True
+
+
+def _judge_print(values: Values, printed: str) -> None:
+    """The brief's last step: the print shows both ratios, new over trained; else what it shows in their place."""
+    inv_freq, pi, ntk = (np.asarray(values[name], dtype=np.float64) for name in ("inv_freq", "inv_freq_pi", "inv_freq_ntk"))
+    pi_ratio, ntk_ratio = pi / inv_freq, ntk / inv_freq
+    lines = _printed_lines(printed)
+    # a line of ratios holds nothing but entries of the two (a table of both, pair by pair, included)
+    ratio_lines = [figures for _, figures in lines if all(any(_shows(f, float(r)) for r in (*pi_ratio, *ntk_ratio)) for f in figures)]
+    shown = [f for figures in ratio_lines for f in figures]
+    pi_shown = any(_shows(f, float(pi_ratio[0])) for f in shown)
+    # the NTK ratio shows where it parts from PI's: pair 0, or any pair before the last
+    ntk_shown = any(_shows(f, float(r)) and not _shows(f, float(pi_ratio[0])) for f in shown for r in ntk_ratio)
+    if pi_shown and ntk_shown:
+        return
+    instead = {
+        "`inv_freq / inv_freq_pi`, the PI ratio upside down (trained over new)": inv_freq / pi,
+        "`inv_freq / inv_freq_ntk`, the NTK ratio upside down (trained over new)": inv_freq / ntk,
+        "`inv_freq_ntk / inv_freq_pi`, NTK's frequencies over PI's rather than over the trained ones": ntk / pi,
+        "`inv_freq_pi / inv_freq_ntk`, PI's frequencies over NTK's rather than over the trained ones": pi / ntk,
+        "the frequencies `inv_freq_pi` themselves, not their ratio to `inv_freq`": pi,
+        "the frequencies `inv_freq_ntk` themselves, not their ratio to `inv_freq`": ntk,
+        "the trained frequencies `inv_freq`": inv_freq,
+    }
+    found: list[str] = []
+    for line, figures in lines:
+        if figures in ratio_lines:
+            continue
+        what = next((words for words, array in instead.items() if _in_order(figures, array)), None)
+        quoted = line if len(line) <= 60 else line[:57] + "…"
+        found.append(what or f"numbers that are neither ratio (`{quoted}`)")
+    missing = "neither ratio" if not (pi_shown or ntk_shown) else "no NTK ratio" if pi_shown else "no PI ratio"
+    raise Mistake(
+        "unfinished",
+        "not-ratios",
+        which=missing,
+        shown="; ".join(dict.fromkeys(found)) or "no number with a decimal point",
+        pi=f"{pi_ratio[0]:.4g}",
+        ntk_first=f"{ntk_ratio[0]:.4g}",
+        ntk_last=f"{ntk_ratio[-1]:.4g}",
+    )
 
 
 def _typed_theta(first: Values, second: Values) -> None:

@@ -1,4 +1,4 @@
-"""Every array right; the two ratios printed the other way up (trained / new): the print step is seen done, not which way up."""
+"""Every array right; the two ratios printed the other way up, trained over new (4 at every pair for PI)."""
 import numpy as np
 
 hs = 128              # head width: 64 channel pairs
