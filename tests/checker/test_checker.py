@@ -682,6 +682,7 @@ MEANINGS = [
     ),
     ("learned-positions", "mismatch__reads-the-scripts-own-tables.py", "global-tables", ["reads the script's own `wte` and `wpe`", "other tables"], []),
     ("learned-positions", "mismatch__positions-from-the-scripts-own-table.py", "global-tables", ["reads the script's own `wpe` rather than"], []),
+    ("three-families", "mismatch__line-at-a-tenth.py", "line-too-high", ["the gap of the head with pos added is 0.000188", "says False", "1e-6"], []),
     ("context-extension", "unfinished__frequencies-printed.py", "not-ratios", ["shows neither ratio", "the frequencies `inv_freq_pi` themselves"], []),
     ("context-extension", "unfinished__ratios-printed-upside-down.py", "not-ratios", ["the PI ratio upside down (trained over new)", "0.25 at every pair"], []),
     ("context-extension", "unfinished__ntk-over-pi-printed.py", "not-ratios", ["no NTK ratio", "`inv_freq_ntk / inv_freq_pi`", "1 at pair 0 down to 0.25"], []),
