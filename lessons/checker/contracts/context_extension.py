@@ -66,13 +66,19 @@ def _agrees(got: np.ndarray | float, expected: np.ndarray | float, tolerance: fl
     return got.shape == expected.shape and bool(np.all(np.abs(got - expected) <= allowed))
 
 
-def _mismatch(name: str, expected: np.ndarray | float, got: np.ndarray | float, source: str) -> Mistake:
-    """The entry furthest off, relatively, beside what ``source`` (the run's hs, rope_theta and factor, in words) gives."""
+def _mismatch(name: str, expected: np.ndarray | float, got: np.ndarray | float, source: str, hs: int) -> Mistake:
+    """The entry furthest off, relatively, beside what ``source`` (the run's hs, rope_theta and factor, in words) gives.
+
+    An array's message gives its shape for that run's ``hs`` (the rerun's head is half as wide); base_ntk is one number.
+    """
     expected_arr, got_arr = np.atleast_1d(expected), np.atleast_1d(got)
     worst = int(np.argmax(np.abs(got_arr - expected_arr) / np.abs(expected_arr)))
     shown_expected, shown_got = figure_pair(float(expected_arr[worst]), float(got_arr[worst]))
     label = f"`{name}` pair {worst}" if expected_arr.size > 1 else f"`{name}`"
-    return Mistake("mismatch", "array", name=name, worst=figure_off(label, shown_got, shown_expected, source), expected=shown_expected, got=shown_got)
+    sentence = figure_off(label, shown_got, shown_expected, source)
+    return Mistake(
+        "mismatch", "array" if expected_arr.size > 1 else "figure", name=name, worst=sentence, expected=shown_expected, got=shown_got, hs=hs, pairs=hs // 2
+    )
 
 
 def _tolerance(values: Values, theta: float, s: float) -> float:
@@ -93,7 +99,7 @@ def _judge_run(values: Values, whose: str = "your") -> None:
     inv_freq = _frequencies(values, "inv_freq", hs)
     right = rope_inv_freq(hs, theta)
     if not _agrees(inv_freq, right, tolerance):
-        raise _mismatch("inv_freq", right, inv_freq, sizes)
+        raise _mismatch("inv_freq", right, inv_freq, sizes, hs)
 
     pi = _frequencies(values, "inv_freq_pi", hs)
     right_pi = pi_inv_freq(right, s)
@@ -103,7 +109,7 @@ def _judge_run(values: Values, whose: str = "your") -> None:
         if _agrees(pi, 1.0 / (theta * s) ** exponents, tolerance):
             # pair i is divided by s^(2i/hs): 1 for pair 0, s^((hs−2)/hs) for the slowest, never s itself
             raise Mistake("pi-on-base", name="inv_freq_pi", factor=f"{s:g}", slowest=f"{s ** ((hs - 2) / hs):.3g}", pair=hs // 2 - 1)
-        raise _mismatch("inv_freq_pi", right_pi, pi, with_factor)
+        raise _mismatch("inv_freq_pi", right_pi, pi, with_factor, hs)
 
     base = scalar(values, "base_ntk")
     right_base = ntk_base(theta, s, hs)
@@ -126,7 +132,7 @@ def _judge_run(values: Values, whose: str = "your") -> None:
                     ),
                 }[cause]
                 raise Mistake("wrong-exponent", cause, name="base_ntk", exponent=cause, consequence=consequence)
-        raise _mismatch("base_ntk", right_base, base, with_factor)
+        raise _mismatch("base_ntk", right_base, base, with_factor, hs)
 
     ntk = _frequencies(values, "inv_freq_ntk", hs)
     right_ntk = 1.0 / right_base**exponents
@@ -135,7 +141,7 @@ def _judge_run(values: Values, whose: str = "your") -> None:
             raise Mistake("uniform-ntk", name="inv_freq_ntk")
         if _agrees(ntk, right * s ** (hs / (hs - 2)), tolerance) or _agrees(ntk, right_base**exponents, tolerance):
             raise Mistake("wrong-way", name="inv_freq_ntk", how="makes the frequencies faster instead of slower")
-        raise _mismatch("inv_freq_ntk", right_ntk, ntk, with_factor)
+        raise _mismatch("inv_freq_ntk", right_ntk, ntk, with_factor, hs)
 
 
 def judge(runs: Runs) -> Passed:
@@ -248,18 +254,23 @@ def _judge_print(values: Values, printed: str) -> None:
 
 
 def _typed_theta(first: Values, second: Values) -> None:
-    """The rerun's inv_freq or base_ntk built on the first run's rope_theta rather than the rerun's: a base typed in."""
+    """The rerun's arrays built on the first run's rope_theta or factor rather than the rerun's: a number typed in."""
     hs, theta, s = count(second, "hs", 4, MAX_WIDTH, even=True), _above_one(second, "rope_theta"), _above_one(second, "factor")
-    typed = _above_one(first, "rope_theta")
-    if typed == theta:
-        return
-    tolerance = _tolerance(second, max(theta, typed), s)
+    typed_theta, typed_factor = _above_one(first, "rope_theta"), _above_one(first, "factor")
+    tolerance = _tolerance(second, max(theta, typed_theta), max(s, typed_factor))
     right: dict[str, np.ndarray | float] = {"inv_freq": rope_inv_freq(hs, theta), "base_ntk": ntk_base(theta, s, hs)}
-    kept: dict[str, np.ndarray | float] = {"inv_freq": rope_inv_freq(hs, typed), "base_ntk": ntk_base(typed, s, hs)}
-    for name in right:
+    kept: dict[str, np.ndarray | float] = {"inv_freq": rope_inv_freq(hs, typed_theta), "base_ntk": ntk_base(typed_theta, s, hs)}
+    for name in right if typed_theta != theta else ():
         got = np.asarray(second[name], dtype=np.float64)
         if not _agrees(got, right[name], tolerance) and _agrees(got, kept[name], tolerance):
-            raise Mistake("mismatch", "typed-theta", name=name, typed_theta=f"{typed:g}", rerun_theta=f"{theta:g}")
+            raise Mistake("mismatch", "typed-theta", name=name, typed_theta=f"{typed_theta:g}", rerun_theta=f"{theta:g}")
+    trained = rope_inv_freq(hs, theta)
+    right = {"inv_freq_pi": pi_inv_freq(trained, s), "base_ntk": ntk_base(theta, s, hs)}
+    kept = {"inv_freq_pi": pi_inv_freq(trained, typed_factor), "base_ntk": ntk_base(theta, typed_factor, hs)}
+    for name in right if typed_factor != s else ():
+        got = np.asarray(second[name], dtype=np.float64)
+        if not _agrees(got, right[name], tolerance) and _agrees(got, kept[name], tolerance):
+            raise Mistake("mismatch", "typed-factor", name=name, typed_factor=f"{typed_factor:g}", rerun_factor=f"{s:g}")
 
 
 def hypotheses(values: Values) -> Hypotheses:
