@@ -598,8 +598,8 @@ MEANINGS = [
         "sinusoidal-table",
         "mismatch__shift-typed-in-rotation.py",
         "unrelated",
-        ["right for your own T, C and k", "`M[0, 0]` is -0.99; from that run's T, C and k"],
-        ["your own arrays"],
+        ["right for your own T, C and k", "`M[0, 0]` is -0.99; from that run's T, C and k", "the starter's 3 for k)"],
+        ["your own arrays", "8 for C", "12 for T"],
     ),
     # brief-only findings F9, F10, F19 (alibi)
     ("alibi", "mismatch__power-of-two-strictly-below.py", "power-split", ["own 12 heads", "8-head slopes followed by every other 16-head slope"], []),
@@ -616,7 +616,13 @@ MEANINGS = [
         ["2 for B and 5 for T", "still had shape (2, 5, 8) where that run needs (2, 6, 8)"],
         [],
     ),
-    ("sinusoidal-table", "mismatch__length-typed-in.py", "unrelated-shape", ["still had shape (12, 12) where those sizes need (14, 12)"], []),
+    (
+        "sinusoidal-table",
+        "mismatch__length-typed-in.py",
+        "unrelated-shape",
+        ["still had shape (12, 12) where those sizes need (14, 12)", "starter's 12 for T)"],
+        ["8 for C"],
+    ),
     ("alibi", "rerun-failed__length-typed-in-bias.py", "", ["two more tokens", "or 7 tokens"], []),
     ("context-extension", "mismatch__head-width-typed-in.py", "unrelated-shape", ["still had shape (64,) where that head needs (32,)"], []),
     # brief-only findings F1-F3 (embedding-backward)
@@ -633,8 +639,8 @@ MEANINGS = [
         "sinusoidal-table",
         "mismatch__width-typed-in-exponent.py",
         "unrelated",
-        ["checker reran your script", "`pe[13, 3]` is 0.2711; from that run's T, C and k"],
-        ["your own arrays"],
+        ["checker reran your script", "`pe[13, 3]` is 0.2711; from that run's T, C and k", "the starter's 8 for C)"],
+        ["your own arrays", "3 for k"],
     ),
     # brief-only round 2 (issue 35): sizes typed in, caught by reruns that change them, and named as the script typed them
     (
@@ -827,3 +833,19 @@ def test_the_printed_ratios_are_read_from_what_the_script_printed(printed, cause
         assert (mistake.diagnosis, mistake.cause) == ("unfinished", cause), mistake.fields
     else:
         assert cause is None, printed
+
+
+def test_an_entry_off_past_the_fourth_digit_is_shown_with_the_digits_that_differ():
+    from attnpos.lessons.checker.contracts.common import worst_entry
+
+    worst = worst_entry("x", np.array([0.51231, 1.0]), np.array([0.51234, 1.0]))["worst"]  # both 0.5123 to four digits
+    assert "`x[0]` is 0.51231;" in worst and "should be 0.51234" in worst, worst
+    assert "is 1.5;" in worst_entry("x", np.array([1.5]), np.array([2.0]))["worst"]  # no digits beyond what differs
+
+
+def test_a_borrowed_helper_is_headed_as_borrowed_not_as_a_mismatch():
+    from attnpos.lessons.checker.verdicts import Verdict
+
+    assert Verdict("rope", False, "mismatch", "", {"cause": "borrowed"}).heading == "✗ not yet: borrowed from attnpos"
+    assert Verdict("rope", False, "mismatch", "", {"cause": "imports-by-name"}).heading == "✗ not yet: code loaded by name"
+    assert Verdict("rope", False, "mismatch", "", {"cause": "array"}).heading == "✗ not yet: mismatch"

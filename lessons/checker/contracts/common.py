@@ -191,7 +191,8 @@ def worst_entry(name: str, got: np.ndarray, expected: np.ndarray, source: str = 
     index = np.unravel_index(int(np.argmax(difference)), difference.shape)
     at = "[" + ", ".join(str(int(i)) for i in index) + "]" if index else ""
     largest = float(difference[index]) if np.isfinite(difference[index]) else float(np.max(difference, initial=0.0))
-    return {"got": f"{largest:.3g}", "worst": figure_off(f"`{name}{at}`", f"{got[index]:.4g}", f"{expected[index]:.4g}", source)}
+    shown_expected, shown_got = figure_pair(float(expected[index]), float(got[index]), least=4)  # as many digits as show the two apart
+    return {"got": f"{largest:.3g}", "worst": figure_off(f"`{name}{at}`", shown_got, shown_expected, source)}
 
 
 def judged_on_rerun(judge: Callable[[], T], changed: str) -> T:
