@@ -164,7 +164,7 @@ def judge(runs: Runs) -> Passed:
 
 
 # A number as a script prints it: 0.25, 1., .5, 2.5e-05, 25.0% (a whole number, a pair's index or a size, is no figure of a ratio).
-PRINTED_NUMBER = re.compile(r"(?<![\w.])[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?%?")
+PRINTED_NUMBER = re.compile(r"(?<![\d.])[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?%?")
 # Printed digits aside, a ratio computed in float32 may sit this far (relatively) from the float64 one.
 PRINT_SLACK = 1e-5
 
