@@ -676,7 +676,13 @@ MEANINGS = [
     ("rope", "mismatch__base-typed-in.py", "typed-theta", ["does not follow `rope_theta`", "rope_theta = 10000, not the rerun's 500000"], []),
     ("context-extension", "mismatch__base-typed-in.py", "typed-theta", ["Your `inv_freq` does not follow `rope_theta`", "the rerun's 500000"], []),
     ("context-extension", "mismatch__ntk-base-typed-in.py", "typed-theta", ["Your `base_ntk` does not follow `rope_theta`"], []),
-    ("alibi", "mismatch__distance-off-by-one.py", "row-offset", ["−slopes[h]·(i − j + 1)", "`bias[0, 0, 0]` is -0.5 where it should be 0"], ["shortcut"]),
+    (
+        "alibi",
+        "mismatch__distance-off-by-one.py",
+        "row-offset",
+        ["−slopes[h]·(i − j + 1)", "`bias[0, 0, 0]` is -0.5 where it should be 0"],
+        ["is the +m·j shortcut with the mask"],
+    ),
     ("alibi", "mismatch__five-added-to-visible-keys.py", "row-offset", ["−slopes[h]·(i − j) + 5 on every key", "is 5 where it should be 0"], ["Well done"]),
     ("alibi", "mismatch__mask-of-minus-ten.py", "weak-mask", ["`bias[0, 0, 1]` is -10 where it should be −inf"], ["should be 0"]),
     (
