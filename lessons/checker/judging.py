@@ -246,6 +246,7 @@ def judge_runs(exercise: ExerciseSpec, run: RunResult, reruns: Sequence[RunResul
         tuple(failure for _, failure in outcomes),
         tuple(planned.changed for planned in contract.reruns),
         _answers(contract, run.answers),
+        run.stdout,
     )
     try:
         with np.errstate(all="ignore"):

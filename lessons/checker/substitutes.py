@@ -105,6 +105,17 @@ def other_slope(slope: object) -> float:
     return 1.5 * value if value else 0.5
 
 
+# three-families: the one-word rerun shrinks the value projection by this power of two, so every gap shrinks with it,
+# exactly: a real gap falls far below 0.1 (about 2e-4 on the starter's arrays) while rounding stays rounding.
+VALUE_SHRINK = 2.0**-10
+
+
+def shrunk(W: object) -> np.ndarray:
+    """The value projection times :data:`VALUE_SHRINK`, in its own dtype."""
+    W = np.asarray(W)
+    return W * W.dtype.type(VALUE_SHRINK) if W.dtype.kind == "f" else W * VALUE_SHRINK
+
+
 def zeroed(W: object) -> np.ndarray:
     """A projection of zeros, in the learner's dtype (``Wq`` of zeros: every score is 0, every output row the same)."""
     W = np.asarray(W)
@@ -178,6 +189,9 @@ def table_length_ids(long_ids: object, wpe: object) -> np.ndarray:
 
 # learned-positions: where refusal_noted leaves what refused a sequence, in the script's own globals (a contract's probe).
 REFUSAL = "__attnpos_refusal__"
+# ... and what the function answered, less its own answer, when given other tables: wte's entries one larger, wpe's two.
+OWN_TABLES = "__attnpos_own_tables__"
+TABLE_SHIFTS = (1.0, 2.0)
 # The opcode of a `raise` statement: the frame that raised was at one, rather than at NumPy's addition or indexing.
 _RAISE = dis.opmap["RAISE_VARARGS"]
 
@@ -187,8 +201,14 @@ def refusal_noted(function: object) -> object:
 
     The note is an array of bytes: 1 if a ``raise`` of the script's own
     (in the function's file) raised it, else 0 (NumPy's broadcast or index
-    error), then ``Type: message`` in UTF-8, at most 200 bytes. Nothing else
-    changes: the function returns, or raises, exactly what it did.
+    error), then ``Type: message`` in UTF-8, at most 200 bytes.
+
+    After its first answer the function is called once more, on the same
+    ids with other tables (``wte + 1``, ``wpe + 2``, copies), and the
+    difference of the two answers is noted (:data:`OWN_TABLES`): 3
+    everywhere when it uses the tables it is given, 0 when it reads the
+    script's own. Nothing else changes: the function returns, or raises,
+    exactly what it did.
     """
     if not callable(function):
         return function  # the script's own failure to define it is the first run's to report
@@ -198,13 +218,37 @@ def refusal_noted(function: object) -> object:
     @functools.wraps(function)
     def noted(*args: object, **kwargs: object) -> object:
         try:
-            return function(*args, **kwargs)
+            answer = function(*args, **kwargs)
         except Exception as error:
             if namespace is not None:
                 namespace[REFUSAL] = _refusal_note(error, home)
             raise
+        if namespace is not None and OWN_TABLES not in namespace:
+            namespace[OWN_TABLES] = _with_other_tables(function, args, kwargs, answer)
+        return answer
 
     return noted
+
+
+def _with_other_tables(function: object, args: tuple[object, ...], kwargs: dict[str, object], answer: object) -> np.ndarray:
+    """What ``function`` answers with every table entry moved (wte by 1, wpe by 2), less ``answer``; empty where it cannot be asked."""
+
+    def moved(table: object, by: float) -> np.ndarray:
+        table = np.asarray(table)
+        return table + table.dtype.type(by) if table.dtype.kind == "f" else table + by
+
+    try:
+        if len(args) >= 3:
+            other = function(args[0], moved(args[1], TABLE_SHIFTS[0]), moved(args[2], TABLE_SHIFTS[1]), *args[3:], **kwargs)  # type: ignore[operator]
+        elif "wte" in kwargs and "wpe" in kwargs:
+            tables = {"wte": moved(kwargs["wte"], TABLE_SHIFTS[0]), "wpe": moved(kwargs["wpe"], TABLE_SHIFTS[1])}
+            other = function(*args, **{**kwargs, **tables})  # type: ignore[operator]
+        else:
+            return np.zeros(0)
+        difference = np.asarray(other, dtype=np.float64) - np.asarray(answer, dtype=np.float64)
+    except Exception:  # the function refused other tables, or answered something no difference can be taken of
+        return np.zeros(0)
+    return difference if difference.ndim else np.zeros(0)
 
 
 def _refusal_note(error: BaseException, home: str | None) -> np.ndarray:
@@ -251,6 +295,15 @@ def shifted_positions(positions: object) -> np.ndarray:
     """The learner's positions moved POSITION_SHIFT slots on, in their own dtype."""
     positions = np.asarray(positions)
     return positions + positions.dtype.type(POSITION_SHIFT) if positions.dtype.kind in "iuf" else positions + POSITION_SHIFT
+
+
+# Llama 3's RoPE base: another base for rope and context-extension, so a rope_theta typed in (the starter's 10000) no longer fits.
+OTHER_THETA = 500000.0
+
+
+def other_theta(rope_theta: object) -> float:
+    """rope and context-extension: Llama 3's base, 500000 (10000 where the learner already has 500000)."""
+    return 10000.0 if float(np.asarray(rope_theta).reshape(-1)[0]) == OTHER_THETA else OTHER_THETA
 
 
 def other_head_count(n_heads: object) -> int:

@@ -121,6 +121,10 @@ class Passed:
     cause: str = ""
 
 
+# Causes whose heading says what the answer did where the diagnosis alone would not: a helper borrowed is no mismatch of figures.
+HEADINGS = {"mismatch/borrowed": "borrowed from attnpos", "mismatch/imports-by-name": "code loaded by name"}
+
+
 @dataclass(frozen=True)
 class Verdict:
     """The checker's answer: a stable diagnosis id, the learner-facing message and the particulars."""
@@ -137,7 +141,10 @@ class Verdict:
     @property
     def heading(self) -> str:
         """The verdict in a few words for people; the diagnosis id stays for scripts and grade sheets."""
-        return "✓ passed" if self.passed else f"✗ not yet: {self.diagnosis.replace('-', ' ')}"
+        if self.passed:
+            return "✓ passed"
+        words = HEADINGS.get(f"{self.diagnosis}/{self.details.get('cause', '')}", self.diagnosis.replace("-", " "))
+        return f"✗ not yet: {words}"
 
     def as_json(self, file: str | None = None) -> dict:
         return {
@@ -181,9 +188,9 @@ def shape_text(shape: tuple[int, ...]) -> str:
     return "(" + ", ".join(str(n) for n in shape) + ("," if len(shape) == 1 else "") + ")"
 
 
-def figure_pair(expected: float, got: float) -> tuple[str, str]:
-    """Both figures with as many significant digits as it takes to show that they differ (3 at least)."""
-    for digits in range(3, 18):
+def figure_pair(expected: float, got: float, least: int = 3) -> tuple[str, str]:
+    """Both figures with as many significant digits as it takes to show that they differ (``least`` at least)."""
+    for digits in range(least, 18):
         shown = f"{expected:.{digits}g}", f"{got:.{digits}g}"
         if shown[0] != shown[1]:
             return shown

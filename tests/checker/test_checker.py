@@ -536,9 +536,9 @@ MEANINGS = [
     ("context-extension", "indistinct__half-precision.py", "precision", ["float16's precision, not your method"], ["typed in"]),
     ("rope", "indistinct__zero-head.py", "zero-head", ["a wrong head (v rotated too)"], ["rotates v too (v rotated too)"]),
     # issue 35's writers, who saw only the briefs: what the learner did, with figures said to be theirs or the rerun's
-    ("embedding-backward", "bad-shape__bincount-without-minlength.py", "bincount-short", ["shape (6, 4)", "checker's rerun", "minlength"], []),
+    ("embedding-backward", "bad-shape__bincount-without-minlength.py", "bincount-short", ["shape (7, 8)", "checker's rerun", "minlength"], []),
     ("embedding-backward", "rerun-failed__ids-replaced-after-use.py", "set-again", ["sets `ids` again"], ["typing 2 and 5"]),
-    ("embedding-backward", "buffered-add__repeats-only-across-sentences.py", "per-sequence", ["appears 5 times in the ids of the checker's rerun"], []),
+    ("embedding-backward", "buffered-add__repeats-only-across-sentences.py", "per-sequence", ["appears 4 times in the ids of the checker's rerun"], []),
     ("embedding-backward", "buffered-add__fancy-index-plus-equals.py", "", ["appears 3 times in your ids"], ["rerun"]),
     (
         "learned-positions",
@@ -598,8 +598,8 @@ MEANINGS = [
         "sinusoidal-table",
         "mismatch__shift-typed-in-rotation.py",
         "unrelated",
-        ["right for your own T, C and k", "`M[0, 0]` is -0.99; from that run's T, C and k"],
-        ["your own arrays"],
+        ["right for your own T, C and k", "`M[0, 0]` is -0.99; from that run's T, C and k", "the starter's 3 for k)"],
+        ["your own arrays", "8 for C", "12 for T"],
     ),
     # brief-only findings F9, F10, F19 (alibi)
     ("alibi", "mismatch__power-of-two-strictly-below.py", "power-split", ["own 12 heads", "8-head slopes followed by every other 16-head slope"], []),
@@ -609,8 +609,20 @@ MEANINGS = [
     ("learned-positions", "rerun-failed__t-typed-in-lookup.py", "typed-size", ["shapes (3,6,4) (5,4)", "the starter's 5 for T:"], ["`>=`", "3 and 5"]),
     ("learned-positions", "mismatch__table-cut-one-row-short.py", "full-length-failed", ["NumPy's own error stopped it (IndexError", "stops short"], ["`>=`"]),
     ("learned-positions", "mismatch__t-typed-in-gradient.py", "typed-size", ["checker reran it", "`grad_wpe[5, 2]` is 0; from that run's arrays"], []),
-    ("embedding-backward", "mismatch__sizes-typed-in-loops.py", "unrelated-shape", ["still had shape (2, 5, 4) where those arrays need (2, 6, 4)"], []),
-    ("sinusoidal-table", "mismatch__length-typed-in.py", "unrelated-shape", ["still had shape (12, 12) where those sizes need (14, 12)"], []),
+    (
+        "embedding-backward",
+        "mismatch__sizes-typed-in-loops.py",
+        "typed-size",
+        ["2 for B and 5 for T", "still had shape (2, 5, 8) where that run needs (2, 6, 8)"],
+        [],
+    ),
+    (
+        "sinusoidal-table",
+        "mismatch__length-typed-in.py",
+        "unrelated-shape",
+        ["still had shape (12, 12) where those sizes need (14, 12)", "starter's 12 for T)"],
+        ["8 for C"],
+    ),
     ("alibi", "rerun-failed__length-typed-in-bias.py", "", ["two more tokens", "or 7 tokens"], []),
     ("context-extension", "mismatch__head-width-typed-in.py", "unrelated-shape", ["still had shape (64,) where that head needs (32,)"], []),
     # brief-only findings F1-F3 (embedding-backward)
@@ -627,8 +639,8 @@ MEANINGS = [
         "sinusoidal-table",
         "mismatch__width-typed-in-exponent.py",
         "unrelated",
-        ["checker reran your script", "`pe[13, 3]` is 0.2711; from that run's T, C and k"],
-        ["your own arrays"],
+        ["checker reran your script", "`pe[13, 3]` is 0.2711; from that run's T, C and k", "the starter's 8 for C)"],
+        ["your own arrays", "3 for k"],
     ),
     # brief-only round 2 (issue 35): sizes typed in, caught by reruns that change them, and named as the script typed them
     (
@@ -660,6 +672,35 @@ MEANINGS = [
         ["wpe[:T]", "fail to add"],
     ),
     ("t5-buckets", "sign-flipped__bias-transposed.py", "bias", ["transposed to [head, key, query]", "bucket(i − j)"], []),
+    # brief-only round 4 (issue 35): what each rerun changes now includes rope_theta, the table's size, and what is printed
+    ("rope", "mismatch__base-typed-in.py", "typed-theta", ["does not follow `rope_theta`", "rope_theta = 10000, not the rerun's 500000"], []),
+    ("context-extension", "mismatch__base-typed-in.py", "typed-theta", ["Your `inv_freq` does not follow `rope_theta`", "the rerun's 500000"], []),
+    ("context-extension", "mismatch__ntk-base-typed-in.py", "typed-theta", ["Your `base_ntk` does not follow `rope_theta`"], []),
+    (
+        "alibi",
+        "mismatch__distance-off-by-one.py",
+        "row-offset",
+        ["−slopes[h]·(i − j + 1)", "`bias[0, 0, 0]` is -0.5 where it should be 0"],
+        ["is the +m·j shortcut with the mask"],
+    ),
+    ("alibi", "mismatch__five-added-to-visible-keys.py", "row-offset", ["−slopes[h]·(i − j) + 5 on every key", "is 5 where it should be 0"], ["Well done"]),
+    ("alibi", "mismatch__mask-of-minus-ten.py", "weak-mask", ["`bias[0, 0, 1]` is -10 where it should be −inf"], ["should be 0"]),
+    (
+        "embedding-backward",
+        "mismatch__table-size-typed-in.py",
+        "typed-size",
+        ["the starter's 10 for V and 4 for C", "shape (10, 4) where that run needs (13, 8)"],
+        [],
+    ),
+    ("learned-positions", "mismatch__reads-the-scripts-own-tables.py", "global-tables", ["reads the script's own `wte` and `wpe`", "other tables"], []),
+    ("learned-positions", "mismatch__positions-from-the-scripts-own-table.py", "global-tables", ["reads the script's own `wpe` rather than"], []),
+    ("three-families", "mismatch__line-at-a-tenth.py", "line-too-high", ["the gap of the head with pos added is 0.000188", "says False", "1e-6"], []),
+    ("context-extension", "mismatch__factor-typed-in-interpolation.py", "typed-factor", ["does not follow `factor`", "factor = 4, not the rerun's 8"], []),
+    ("context-extension", "mismatch__ntk-width-typed-in-exponent.py", "array", ["from the rerun's hs = 64", "With hs = 64, that is shape (32,)"], ["(64,)"]),
+    ("context-extension", "mismatch__ntk-exponent-typed-for-128.py", "figure", ["`base_ntk` is", "from the rerun's hs = 64"], []),
+    ("context-extension", "unfinished__frequencies-printed.py", "not-ratios", ["shows neither ratio", "the frequencies `inv_freq_pi` themselves"], []),
+    ("context-extension", "unfinished__ratios-printed-upside-down.py", "not-ratios", ["the PI ratio upside down (trained over new)", "0.25 at every pair"], []),
+    ("context-extension", "unfinished__ntk-over-pi-printed.py", "not-ratios", ["no NTK ratio", "`inv_freq_ntk / inv_freq_pi`", "1 at pair 0 down to 0.25"], []),
 ]
 
 
@@ -766,3 +807,52 @@ def test_alibis_two_accepted_forms_pass_saying_which(course, checker, style, wor
     """The brief accepts −1e9 for −inf and the official +m·j shortcut under the mask; the pass says which the learner wrote."""
     verdict = checker.check(course.exercises["alibi"], right_answer("alibi", style), limits=LIMITS)
     assert verdict.passed and words in verdict.message, verdict.message
+
+
+def _context_extension_arrays() -> dict[str, np.ndarray]:
+    namespace: dict = {}
+    exec(COURSE.exercises["context-extension"].solution.replace("print(", "(lambda *shown: None)("), namespace)
+    return {name: np.asarray(namespace[name]) for name in ("inv_freq", "inv_freq_pi", "inv_freq_ntk")}
+
+
+@pytest.mark.parametrize(
+    "printed, cause",
+    [
+        ("PI [0.25 0.25]\nNTK [1.   0.25]\n", None),
+        ("[[2.50000000e-01 2.50000000e-01]\n [1.00000000e+00 2.50000000e-01]]\n", None),  # one array of both, in NumPy's scientific form
+        ("0 0.25 1.0\n1 0.25 0.97823566\n", None),  # pair by pair, float32's digits
+        ("PI keeps 25.0%\nNTK keeps 100.0% of pair 0\n", None),
+        ("pair 0: PI x0.2500  NTK x1.0000\npair 63: PI x0.2500  NTK x0.2500\n", None),  # a multiplier written x0.25
+        ("hs/(hs-2) = 1.0159\nPI [0.25 0.25]\nNTK [1.   0.25]\n", None),  # another figure, on a line of its own
+        ("PI [0.25 0.25]\n", "not-ratios"),
+        ("PI [4. 4.]\nNTK [1. 4.]\n", "not-ratios"),
+        ("PI: all 1/4\n", "not-ratios"),
+    ],
+)
+def test_the_printed_ratios_are_read_from_what_the_script_printed(printed, cause):
+    """context-extension's last step: the numbers printed must be the two ratios, new over trained, however they are printed."""
+    from attnpos.lessons.checker.contracts.context_extension import _judge_print
+    from attnpos.lessons.checker.verdicts import Mistake
+
+    try:
+        _judge_print(_context_extension_arrays(), printed)
+    except Mistake as mistake:
+        assert (mistake.diagnosis, mistake.cause) == ("unfinished", cause), mistake.fields
+    else:
+        assert cause is None, printed
+
+
+def test_an_entry_off_past_the_fourth_digit_is_shown_with_the_digits_that_differ():
+    from attnpos.lessons.checker.contracts.common import worst_entry
+
+    worst = worst_entry("x", np.array([0.51231, 1.0]), np.array([0.51234, 1.0]))["worst"]  # both 0.5123 to four digits
+    assert "`x[0]` is 0.51231;" in worst and "should be 0.51234" in worst, worst
+    assert "is 1.5;" in worst_entry("x", np.array([1.5]), np.array([2.0]))["worst"]  # no digits beyond what differs
+
+
+def test_a_borrowed_helper_is_headed_as_borrowed_not_as_a_mismatch():
+    from attnpos.lessons.checker.verdicts import Verdict
+
+    assert Verdict("rope", False, "mismatch", "", {"cause": "borrowed"}).heading == "✗ not yet: borrowed from attnpos"
+    assert Verdict("rope", False, "mismatch", "", {"cause": "imports-by-name"}).heading == "✗ not yet: code loaded by name"
+    assert Verdict("rope", False, "mismatch", "", {"cause": "array"}).heading == "✗ not yet: mismatch"

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from attnpos.lessons.checker import rerun
-from attnpos.lessons.checker.substitutes import REFUSAL, VALUE_SCALE, refusal_noted, scaled, twins_alike, varying_offset
+from attnpos.lessons.checker.substitutes import OWN_TABLES, REFUSAL, VALUE_SCALE, refusal_noted, scaled, twins_alike, varying_offset
 
 REPLACE_POS = {"pos": "varying_offset(pos, X)"}
 
@@ -238,6 +238,31 @@ def test_a_refusal_is_noted_with_the_frame_that_raised_it(function, own, said):
         noted(10)
     note = namespace[REFUSAL]
     assert note[0] == own and said in bytes(note[1:]).decode()
+
+
+TABLES = """
+import numpy as np
+wte, wpe = np.ones((6, 4)), np.zeros((8, 4))
+def given(ids, wte, wpe):
+    return wte[ids] + wpe[: ids.shape[-1]]
+def own(ids, wte, wpe):
+    return globals()["wte"][ids] + globals()["wpe"][: ids.shape[-1]]
+def by_keyword(ids, *, wte, wpe):
+    return wte[ids] + wpe[: ids.shape[-1]]
+"""
+
+
+@pytest.mark.parametrize("function, moved", [("given", 3.0), ("own", 0.0), ("by_keyword", 3.0)])
+def test_the_wrapped_function_is_asked_again_with_other_tables_once(function, moved):
+    namespace: dict = {}
+    exec(compile(TABLES, "answer.py", "exec"), namespace)
+    noted = refusal_noted(namespace[function])
+    ids = np.array([[0, 5, 2]])
+    tables = {"wte": namespace["wte"], "wpe": namespace["wpe"]}
+    answer = noted(ids, **tables) if function == "by_keyword" else noted(ids, *tables.values())
+    np.testing.assert_array_equal(answer, np.ones((1, 3, 4)))  # the answer itself is the function's own, unchanged
+    np.testing.assert_array_equal(namespace[OWN_TABLES], np.full((1, 3, 4), moved))
+    assert np.array_equal(namespace["wte"], np.ones((6, 4)))  # the other tables are copies
 
 
 def test_a_function_is_wrapped_where_it_is_first_called():

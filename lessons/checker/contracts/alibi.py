@@ -6,8 +6,10 @@ misconception: heads counted from 0, the power-of-two formula used for any
 count, the symmetric unmasked bias, the sign flipped, the mask forgotten
 (with or without the +m·j shortcut, or kept out of the bias and put in the
 weights), the bias added after the softmax (plain, renormalised, or through
-a second softmax), the mask on the wrong triangle. The +m·j shortcut *with*
-the mask passes: it differs by a constant per row. The rerun asks for another
+a second softmax), the mask on the wrong triangle or too weak to hide. The
++m·j shortcut *with* the mask passes, as the brief says; any other constant
+per row (−m·(i − j + 1), +5 on every visible key) gives the same weights
+but is named, not passed. The rerun asks for another
 head count, which typed slopes cannot follow, however many digits they have.
 """
 
@@ -69,7 +71,7 @@ def _from_zero(H: int) -> np.ndarray:
 
 
 def _bias_kind(bias: np.ndarray, slopes: np.ndarray, T: int, tolerance: float) -> str:
-    """Which bias this is: "right", "shortcut" (right up to a constant per row), a misconception, or ""."""
+    """Which bias this is: "right", "shortcut" (+m·j under the mask), "row-offset" (another constant per row), a misconception, or ""."""
     i, j = np.arange(T)[:, None], np.arange(T)[None, :]
     visible = np.broadcast_to(j <= i, bias.shape)
     m = slopes[:, None, None]
@@ -85,10 +87,12 @@ def _bias_kind(bias: np.ndarray, slopes: np.ndarray, T: int, tolerance: float) -
     if hidden and finite_visible:
         if agrees(-m * distance, visible):
             return "right"
-        row_constant = bias - (-m * distance)  # (H, T, T) the shortcut differs by m·i: one value per row
+        if agrees(m * j, visible):
+            return "shortcut"  # −m·(i − j) + m·i: the official shortcut, which the brief accepts
+        row_constant = bias - (-m * distance)  # (H, T, T)
         diagonal = np.diagonal(row_constant, axis1=1, axis2=2)[..., None]  # (H, T, 1)
         if agrees(-m * distance + diagonal, visible):
-            return "shortcut"
+            return "row-offset"  # the same weights, but a bias the brief does not ask for
         if agrees(m * distance, visible):
             return "sign-flipped"
     if agrees(-m * np.abs(distance), everywhere):
@@ -195,14 +199,22 @@ def _judge_run(values: Values) -> tuple[int, np.ndarray]:
         if cause == "plain" and _weights_right(values, scores, H, T, roundoff):
             raise Mistake("mask-forgotten", "in-weights", name="bias")
         raise Mistake("mask-forgotten", cause, name="bias", detail=detail)
+    if kind == "row-offset":
+        raise _row_offset(bias, right)
     if kind == "":
         i, j = np.arange(T)[:, None], np.arange(T)[None, :]
         hidden = np.isneginf(bias) | (bias <= HIDDEN)  # (H, T, T)
         if np.any(hidden & (j <= i)):
             side = "wrong-triangle" if np.all(hidden[:, j < i]) and not np.any(hidden[:, j > i]) else "hides-earlier"
             raise Mistake("mismatch", side, name="bias")
-        finite = np.where(np.isfinite(bias), bias, 0.0)
-        raise Mistake("mismatch", "array", name="bias", **worst_entry("bias", finite, np.where(np.isfinite(alibi_bias(H, T)), alibi_bias(H, T), 0.0)))
+        visible = np.broadcast_to(j <= i, bias.shape)
+        if _bias_kind(np.where(visible, bias, -np.inf), right, T, bias_tolerance) in ("right", "shortcut") and np.all(np.isfinite(bias)):
+            h, row, key = np.unravel_index(int(np.argmax(np.where(visible, -np.inf, bias))), bias.shape)  # the later key least hidden
+            value = float(bias[h, row, key])
+            raise Mistake("mismatch", "weak-mask", name="bias", entry=f"bias[{h}, {row}, {key}]", value=f"{value:.4g}")
+        # the keys a query may see: where a later key is wrongly finite, the mask's own message above says so
+        expected = np.where(visible, alibi_bias(H, T), 0.0)
+        raise Mistake("mismatch", "array", name="bias", **worst_entry("bias", np.where(visible & np.isfinite(bias), bias, 0.0), expected))
 
     weights = _weights(values, H, T)
     expected = softmax(scores + alibi_bias(H, T))
@@ -215,6 +227,21 @@ def _judge_run(values: Values) -> tuple[int, np.ndarray]:
     if not np.all(np.isfinite(weights)):
         raise Mistake("bad-type", "not-finite", name="weights")
     raise Mistake("mismatch", "weights", name="weights", **worst_entry("weights", weights, expected))
+
+
+def _row_offset(bias: np.ndarray, slopes: np.ndarray) -> Mistake:
+    """A bias that is −m·(i − j) plus a constant in each row other than the +m·j shortcut's m·i: what that constant is, in words."""
+    diagonal = np.diagonal(bias, axis1=1, axis2=2)  # (H, T): the offset of each row, as −m·(i − i) = 0
+    m = slopes[:, None]
+    if np.allclose(diagonal, -m, rtol=1e-6, atol=0.0):
+        what = "−slopes[h]·(i − j + 1), one step too many (every diagonal entry is −slopes[h])"
+    elif np.allclose(diagonal, diagonal[0, 0], rtol=1e-6, atol=1e-12):
+        what = f"−slopes[h]·(i − j) {'+' if diagonal[0, 0] > 0 else '−'} {abs(diagonal[0, 0]):.4g} on every key a query may see"
+    else:
+        what = "−slopes[h]·(i − j) plus a constant of its own in each row"
+    h, row = np.unravel_index(int(np.argmax(diagonal != 0)), diagonal.shape)  # the first diagonal entry that is not 0
+    entry = f"`bias[{h}, {row}, {row}]` is {diagonal[h, row]:.4g}"
+    return Mistake("mismatch", "row-offset", name="bias", what=what, entry=entry)
 
 
 def _split_power_of_two(slopes: np.ndarray, H: int) -> bool:

@@ -83,6 +83,7 @@ class Runs:
     failures: tuple[str, ...]  # why not, in a few words ("" when it could)
     changed: tuple[str, ...]  # each rerun's Rerun.changed
     answers: Mapping[Question, bool]  # what the source says, for each of the contract's questions
+    printed: str = ""  # what the script as written printed (stdout and stderr), for a brief that asks for a print
 
     def says(self, question: Question) -> bool:
         """The answer to one of the contract's questions (a KeyError, so a checker error, for one it never asked)."""
@@ -190,7 +191,8 @@ def worst_entry(name: str, got: np.ndarray, expected: np.ndarray, source: str = 
     index = np.unravel_index(int(np.argmax(difference)), difference.shape)
     at = "[" + ", ".join(str(int(i)) for i in index) + "]" if index else ""
     largest = float(difference[index]) if np.isfinite(difference[index]) else float(np.max(difference, initial=0.0))
-    return {"got": f"{largest:.3g}", "worst": figure_off(f"`{name}{at}`", f"{got[index]:.4g}", f"{expected[index]:.4g}", source)}
+    shown_expected, shown_got = figure_pair(float(expected[index]), float(got[index]), least=4)  # as many digits as show the two apart
+    return {"got": f"{largest:.3g}", "worst": figure_off(f"`{name}{at}`", shown_got, shown_expected, source)}
 
 
 def judged_on_rerun(judge: Callable[[], T], changed: str) -> T:

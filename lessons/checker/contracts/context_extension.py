@@ -5,11 +5,14 @@ give, and, when it differs, with each misconception: the scale applied the
 wrong way, the NTK exponent hs (or 1, or its inverse) instead of
 hs/(hs − 2), NTK scaling applied to every frequency alike, interpolation
 applied to the base instead of the positions. The rerun changes ``factor``,
-which typed arrays cannot follow. Right arrays with the brief's last step
-left undone (the two ratios never printed) are ``unfinished``.
+``hs`` and ``rope_theta``, which typed arrays cannot follow. Right arrays with the brief's last step
+left undone (the two ratios never printed, or other numbers printed in
+their place: the frequencies, a ratio upside down) are ``unfinished``.
 """
 
 from __future__ import annotations
+
+import re
 
 import numpy as np
 
@@ -32,7 +35,7 @@ from attnpos.lessons.checker.values import SAFETY, Values, count, describe, dtyp
 from attnpos.lessons.checker.verdicts import Mistake, Passed, figure_pair, shape_text
 
 NAMES = ("hs", "rope_theta", "factor", "inv_freq", "inv_freq_pi", "base_ntk", "inv_freq_ntk")
-CHANGED = "another `factor` and a head half as wide (`hs`)"
+CHANGED = "another `factor`, a head half as wide (`hs`) and another `rope_theta`"
 MAX_WIDTH = 4096
 # The brief's last step: print the two ratios to the trained frequencies. Each is asked of the source.
 PRINTED = {name: Question("prints", (name,)) for name in ("inv_freq_pi", "inv_freq_ntk")}
@@ -63,13 +66,19 @@ def _agrees(got: np.ndarray | float, expected: np.ndarray | float, tolerance: fl
     return got.shape == expected.shape and bool(np.all(np.abs(got - expected) <= allowed))
 
 
-def _mismatch(name: str, expected: np.ndarray | float, got: np.ndarray | float, source: str) -> Mistake:
-    """The entry furthest off, relatively, beside what ``source`` (the run's hs, rope_theta and factor, in words) gives."""
+def _mismatch(name: str, expected: np.ndarray | float, got: np.ndarray | float, source: str, hs: int) -> Mistake:
+    """The entry furthest off, relatively, beside what ``source`` (the run's hs, rope_theta and factor, in words) gives.
+
+    An array's message gives its shape for that run's ``hs`` (the rerun's head is half as wide); base_ntk is one number.
+    """
     expected_arr, got_arr = np.atleast_1d(expected), np.atleast_1d(got)
     worst = int(np.argmax(np.abs(got_arr - expected_arr) / np.abs(expected_arr)))
     shown_expected, shown_got = figure_pair(float(expected_arr[worst]), float(got_arr[worst]))
     label = f"`{name}` pair {worst}" if expected_arr.size > 1 else f"`{name}`"
-    return Mistake("mismatch", "array", name=name, worst=figure_off(label, shown_got, shown_expected, source), expected=shown_expected, got=shown_got)
+    sentence = figure_off(label, shown_got, shown_expected, source)
+    return Mistake(
+        "mismatch", "array" if expected_arr.size > 1 else "figure", name=name, worst=sentence, expected=shown_expected, got=shown_got, hs=hs, pairs=hs // 2
+    )
 
 
 def _tolerance(values: Values, theta: float, s: float) -> float:
@@ -90,7 +99,7 @@ def _judge_run(values: Values, whose: str = "your") -> None:
     inv_freq = _frequencies(values, "inv_freq", hs)
     right = rope_inv_freq(hs, theta)
     if not _agrees(inv_freq, right, tolerance):
-        raise _mismatch("inv_freq", right, inv_freq, sizes)
+        raise _mismatch("inv_freq", right, inv_freq, sizes, hs)
 
     pi = _frequencies(values, "inv_freq_pi", hs)
     right_pi = pi_inv_freq(right, s)
@@ -100,7 +109,7 @@ def _judge_run(values: Values, whose: str = "your") -> None:
         if _agrees(pi, 1.0 / (theta * s) ** exponents, tolerance):
             # pair i is divided by s^(2i/hs): 1 for pair 0, s^((hs−2)/hs) for the slowest, never s itself
             raise Mistake("pi-on-base", name="inv_freq_pi", factor=f"{s:g}", slowest=f"{s ** ((hs - 2) / hs):.3g}", pair=hs // 2 - 1)
-        raise _mismatch("inv_freq_pi", right_pi, pi, with_factor)
+        raise _mismatch("inv_freq_pi", right_pi, pi, with_factor, hs)
 
     base = scalar(values, "base_ntk")
     right_base = ntk_base(theta, s, hs)
@@ -123,7 +132,7 @@ def _judge_run(values: Values, whose: str = "your") -> None:
                     ),
                 }[cause]
                 raise Mistake("wrong-exponent", cause, name="base_ntk", exponent=cause, consequence=consequence)
-        raise _mismatch("base_ntk", right_base, base, with_factor)
+        raise _mismatch("base_ntk", right_base, base, with_factor, hs)
 
     ntk = _frequencies(values, "inv_freq_ntk", hs)
     right_ntk = 1.0 / right_base**exponents
@@ -132,7 +141,7 @@ def _judge_run(values: Values, whose: str = "your") -> None:
             raise Mistake("uniform-ntk", name="inv_freq_ntk")
         if _agrees(ntk, right * s ** (hs / (hs - 2)), tolerance) or _agrees(ntk, right_base**exponents, tolerance):
             raise Mistake("wrong-way", name="inv_freq_ntk", how="makes the frequencies faster instead of slower")
-        raise _mismatch("inv_freq_ntk", right_ntk, ntk, with_factor)
+        raise _mismatch("inv_freq_ntk", right_ntk, ntk, with_factor, hs)
 
 
 def judge(runs: Runs) -> Passed:
@@ -144,12 +153,124 @@ def judge(runs: Runs) -> Passed:
     for name in ("inv_freq_pi", "base_ntk", "inv_freq_ntk"):
         if np.array_equal(second[name], runs.first[name]):
             raise Mistake("mismatch", "typed", name=name)
+    _typed_theta(runs.first, second)
     sized_for_the_first_run(lambda: judged_on_rerun(lambda: _judge_run(second, "the rerun's"), CHANGED), CHANGED)
     unprinted = [name for name, question in PRINTED.items() if not runs.says(question)]
     if unprinted:
         which = "neither ratio" if len(unprinted) == 2 else f"no ratio of `{unprinted[0]}`"
         raise Mistake("unfinished", which=which)
+    _judge_print(runs.first, runs.printed)
     return Passed()
+
+
+# A number as a script prints it: 0.25, 1., .5, 2.5e-05, 25.0% (a whole number, a pair's index or a size, is no figure of a ratio).
+PRINTED_NUMBER = re.compile(r"(?<![\d.])[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?%?")
+# Printed digits aside, a ratio computed in float32 may sit this far (relatively) from the float64 one.
+PRINT_SLACK = 1e-5
+
+
+def _printed_figures(text: str) -> tuple[float, float] | None:
+    """A printed number as (value, half a unit of its last digit), or None for a whole number."""
+    percent = text.endswith("%")
+    digits = text.rstrip("%")
+    mantissa, _, exponent = digits.lower().partition("e")
+    if "." not in mantissa and not exponent:
+        return None
+    decimals = len(mantissa.partition(".")[2])
+    # NumPy prints 1.0 in an array as "1.": exact to its eight digits
+    half_unit = 0.5 * 10.0 ** -(decimals if decimals or exponent else 8) * 10.0 ** int(exponent or 0)
+    scale = 0.01 if percent else 1.0
+    return float(digits.rstrip("%")) * scale, half_unit * scale
+
+
+def _printed_lines(printed: str) -> list[tuple[str, list[tuple[float, float]]]]:
+    """Each printed line with the figures on it (a NumPy array wrapped over several lines is one), those with figures only."""
+    lines: list[str] = []
+    for line in printed.splitlines():
+        if lines and lines[-1].count("[") > lines[-1].count("]"):
+            lines[-1] += " " + line.strip()
+        else:
+            lines.append(line.strip())
+    figured = [(line, [f for f in map(_printed_figures, PRINTED_NUMBER.findall(line)) if f is not None]) for line in lines]
+    return [(line, figures) for line, figures in figured if figures]
+
+
+def _shows(figure: tuple[float, float], value: float) -> bool:
+    printed, half_unit = figure
+    return abs(printed - value) <= half_unit + PRINT_SLACK * abs(value)
+
+
+def _in_order(figures: list[tuple[float, float]], array: np.ndarray) -> bool:
+    """Whether the figures are entries of ``array``, in its order (some of them: the first and the last pair, say)."""
+    index = 0
+    for figure in figures:
+        while index < array.size and not _shows(figure, float(array[index])):
+            index += 1
+        if index == array.size:
+            return False
+        index += 1
+    return True
+
+
+def _judge_print(values: Values, printed: str) -> None:
+    """The brief's last step: the print shows both ratios, new over trained; else what it shows in their place."""
+    inv_freq, pi, ntk = (np.asarray(values[name], dtype=np.float64) for name in ("inv_freq", "inv_freq_pi", "inv_freq_ntk"))
+    pi_ratio, ntk_ratio = pi / inv_freq, ntk / inv_freq
+    lines = _printed_lines(printed)
+    # a line of ratios holds nothing but entries of the two (a table of both, pair by pair, included)
+    ratio_lines = [figures for _, figures in lines if all(any(_shows(f, float(r)) for r in (*pi_ratio, *ntk_ratio)) for f in figures)]
+    shown = [f for figures in ratio_lines for f in figures]
+    pi_shown = any(_shows(f, float(pi_ratio[0])) for f in shown)
+    # the NTK ratio shows where it parts from PI's: pair 0, or any pair before the last
+    ntk_shown = any(_shows(f, float(r)) and not _shows(f, float(pi_ratio[0])) for f in shown for r in ntk_ratio)
+    if pi_shown and ntk_shown:
+        return
+    instead = {
+        "`inv_freq / inv_freq_pi`, the PI ratio upside down (trained over new)": inv_freq / pi,
+        "`inv_freq / inv_freq_ntk`, the NTK ratio upside down (trained over new)": inv_freq / ntk,
+        "`inv_freq_ntk / inv_freq_pi`, NTK's frequencies over PI's rather than over the trained ones": ntk / pi,
+        "`inv_freq_pi / inv_freq_ntk`, PI's frequencies over NTK's rather than over the trained ones": pi / ntk,
+        "the frequencies `inv_freq_pi` themselves, not their ratio to `inv_freq`": pi,
+        "the frequencies `inv_freq_ntk` themselves, not their ratio to `inv_freq`": ntk,
+        "the trained frequencies `inv_freq`": inv_freq,
+    }
+    found: list[str] = []
+    for line, figures in lines:
+        if figures in ratio_lines:
+            continue
+        what = next((words for words, array in instead.items() if _in_order(figures, array)), None)
+        quoted = line if len(line) <= 60 else line[:57] + "…"
+        found.append(what or f"numbers that are neither ratio (`{quoted}`)")
+    missing = "neither ratio" if not (pi_shown or ntk_shown) else "no NTK ratio" if pi_shown else "no PI ratio"
+    raise Mistake(
+        "unfinished",
+        "not-ratios",
+        which=missing,
+        shown="; ".join(dict.fromkeys(found)) or "no number with a decimal point",
+        pi=f"{pi_ratio[0]:.4g}",
+        ntk_first=f"{ntk_ratio[0]:.4g}",
+        ntk_last=f"{ntk_ratio[-1]:.4g}",
+    )
+
+
+def _typed_theta(first: Values, second: Values) -> None:
+    """The rerun's arrays built on the first run's rope_theta or factor rather than the rerun's: a number typed in."""
+    hs, theta, s = count(second, "hs", 4, MAX_WIDTH, even=True), _above_one(second, "rope_theta"), _above_one(second, "factor")
+    typed_theta, typed_factor = _above_one(first, "rope_theta"), _above_one(first, "factor")
+    tolerance = _tolerance(second, max(theta, typed_theta), max(s, typed_factor))
+    right: dict[str, np.ndarray | float] = {"inv_freq": rope_inv_freq(hs, theta), "base_ntk": ntk_base(theta, s, hs)}
+    kept: dict[str, np.ndarray | float] = {"inv_freq": rope_inv_freq(hs, typed_theta), "base_ntk": ntk_base(typed_theta, s, hs)}
+    for name in right if typed_theta != theta else ():
+        got = np.asarray(second[name], dtype=np.float64)
+        if not _agrees(got, right[name], tolerance) and _agrees(got, kept[name], tolerance):
+            raise Mistake("mismatch", "typed-theta", name=name, typed_theta=f"{typed_theta:g}", rerun_theta=f"{theta:g}")
+    trained = rope_inv_freq(hs, theta)
+    right = {"inv_freq_pi": pi_inv_freq(trained, s), "base_ntk": ntk_base(theta, s, hs)}
+    kept = {"inv_freq_pi": pi_inv_freq(trained, typed_factor), "base_ntk": ntk_base(theta, typed_factor, hs)}
+    for name in right if typed_factor != s else ():
+        got = np.asarray(second[name], dtype=np.float64)
+        if not _agrees(got, right[name], tolerance) and _agrees(got, kept[name], tolerance):
+            raise Mistake("mismatch", "typed-factor", name=name, typed_factor=f"{typed_factor:g}", rerun_factor=f"{s:g}")
 
 
 def hypotheses(values: Values) -> Hypotheses:
@@ -179,7 +300,7 @@ def hypotheses(values: Values) -> Hypotheses:
 
 CONTEXT_EXTENSION = Contract(
     names=NAMES,
-    reruns=(Rerun({"factor": "other_factor(factor)", "hs": "narrower(hs)"}, CHANGED),),
+    reruns=(Rerun({"factor": "other_factor(factor)", "hs": "narrower(hs)", "rope_theta": "other_theta(rope_theta)"}, CHANGED),),
     judge=judge,
     diagnoses=("bad-value", "wrong-way", "wrong-exponent", "uniform-ntk", "pi-on-base", "mismatch", "unfinished"),
     hypotheses=hypotheses,
@@ -198,5 +319,6 @@ CONTEXT_EXTENSION = Contract(
         "typed-base_ntk": "base_ntk typed in",
         "typed-inv_freq_ntk": "inv_freq_ntk typed in",
         "stale-factor": "a copy of factor made before the checker changed it",
+        "stale-rope_theta": "rope_theta typed in (or copied before the checker changed it)",
     },
 )

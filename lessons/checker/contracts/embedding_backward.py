@@ -1,7 +1,8 @@
 """embedding-backward: a token table's lookup and its scatter-add gradient, for a batch.
 
-The rerun gives ``ids`` other values with other repeats, and ``grad_out``
-other values: the right gradient changes with them, and each mistaken one
+The rerun gives ``ids`` other values with other repeats, ``grad_out``
+other values and the table three more rows and four more channels (the
+starter's ``V`` and ``C``, so a table sized by numbers typed in does not fit): the right gradient changes with them, and each mistaken one
 (buffered or overwritten, one sentence only, by position, averaged per id or
 divided by the batch size) gives a
 table of its own; numbers typed in do not change at all. Buffered and
@@ -20,8 +21,10 @@ from attnpos.lessons.checker.contracts.common import (
     Question,
     Rerun,
     Runs,
+    StarterSizes,
     refuse_borrowing,
     sized_for_the_first_run,
+    sized_for_the_starter,
     worst_entry,
 )
 from attnpos.lessons.checker.contracts.table_reading import (
@@ -39,7 +42,12 @@ NAMES = ("wte", "ids", "grad_out", "out", "grad_wte")
 BORROWS = NUMPY_ONLY
 BUFFERED = Question("augments_subscript", ("grad_wte",))  # `grad[ids] += g` rather than an assignment
 LITERAL = {name: Question("typed_in", (name,)) for name in ("out", "grad_wte")}  # an array of numbers written out
-CHANGED = "`ids` replaced by other ids (other repeats, one token longer) and `grad_out` by other gradients to match"
+CHANGED = (
+    "`ids` replaced by other ids (other repeats, one token longer), a larger table (`V` and `C` three rows and four channels more) "
+    "and `grad_out` by other gradients to match"
+)
+# The starter's sizes; its own lines set these names, and a 10, 4, 2 or 5 elsewhere is a size typed in.
+SIZES = StarterSizes({10: "V", 4: "C", 2: "B", 5: "T"}, ("rng", "V", "C", "wte", "ids", "grad_out"))
 
 
 def scatter(ids: np.ndarray, grad_out: np.ndarray, rows: int) -> np.ndarray:
@@ -166,15 +174,20 @@ def _unfollowed(values: Values, first: Values | None, name: str, expected: np.nd
 def judge(runs: Runs) -> Passed:
     refuse_borrowing(runs, BORROWS, "grad_wte")
     _judge_run(runs.first, runs)
-    rerun = runs.second(CHANGED)
-    if np.array_equal(rerun["ids"], runs.first["ids"]):
-        raise Mistake("rerun-failed", "set-again", changed=CHANGED, failure="the script sets `ids` again after the checker changed it", reset="ids")
     try:
+        rerun = runs.second(CHANGED)
+        if np.array_equal(rerun["ids"], runs.first["ids"]):
+            raise Mistake("rerun-failed", "set-again", changed=CHANGED, failure="the script sets `ids` again after the checker changed it", reset="ids")
         return sized_for_the_first_run(lambda: _judge_run(rerun, runs, runs.first), CHANGED)
     except Mistake as mistake:  # an array written out as numbers: the typing, not a size, is what did not follow
         name = str(mistake.fields.get("name", ""))
-        if mistake.cause in ("unrelated-shape", "typed") and name in LITERAL and runs.says(LITERAL[name]):
+        rerun_values = runs.reruns[0]
+        # the same numbers on the rerun: written out (np.zeros((10, 4)) filled in place is a size typed in, not numbers)
+        kept = rerun_values is not None and name in LITERAL and np.array_equal(rerun_values[name], runs.first[name])
+        if mistake.cause in ("unrelated-shape", "typed") and kept and runs.says(LITERAL[name]):
             raise Mistake("mismatch", "literal", name=name, changed=CHANGED) from None
+        if mistake.diagnosis == "rerun-failed" or (mistake.diagnosis, mistake.cause) == ("mismatch", "unrelated-shape"):
+            sized_for_the_starter(runs, SIZES, mistake, CHANGED)  # a size typed in is named, with the numbers the script wrote
         raise
 
 
@@ -199,12 +212,12 @@ def hypotheses(values: Values) -> Hypotheses:
 
 EMBEDDING_BACKWARD = Contract(
     names=NAMES,
-    reruns=(Rerun({"ids": "longer_ids(ids, wte)", "grad_out": "redrawn_for(grad_out, ids)"}, CHANGED),),
+    reruns=(Rerun({"V": "more_rows(V)", "C": "wider(C)", "ids": "longer_ids(ids, wte)", "grad_out": "redrawn_for(grad_out, ids)"}, CHANGED),),
     judge=judge,
     diagnoses=("by-position", "transposed", "buffered-add", "overwritten", "first-sequence-only", "batch-not-summed", "mismatch"),
     hypotheses=hypotheses,
     typed=("out", "grad_wte"),
-    questions=(BORROWS, BUFFERED, IMPORTS_BY_NAME, *LITERAL.values()),
+    questions=(BORROWS, BUFFERED, IMPORTS_BY_NAME, *LITERAL.values(), *SIZES.questions),
     described={
         "last-write": "a buffered or overwriting scatter (one gradient per id)",
         "per-sequence": "a scatter buffered within each sentence",

@@ -9,7 +9,9 @@ empty when it refused, as it must, with a ``raise`` of the script's own (a
 ``wpe[:T]`` that fails to broadcast is NumPy refusing, not a length check).
 The first rerun also wraps ``add_positions`` to note which raise refused and
 what it said: one of the script's own, whose message speaks of the length
-(a ``raise`` that never runs, or one that says only "bad input", does not).
+(a ``raise`` that never runs, or one that says only "bad input", does not),
+and calls it once more with other tables, which its answer must follow (a
+function reading the script's own ``wte`` and ``wpe`` does not).
 The second rerun gives it exactly max_len tokens, which it must answer: a
 check written ``T >= max_len`` refuses them. It also makes ``max_len``,
 so the table, three larger: a check against the starter's 8 typed in
@@ -38,8 +40,8 @@ from attnpos.lessons.checker.contracts.common import (
 )
 from attnpos.lessons.checker.contracts.table_reading import close, read_ids, read_shaped, read_table, tolerance
 from attnpos.lessons.checker.separation import Hypotheses
-from attnpos.lessons.checker.substitutes import REFUSAL
-from attnpos.lessons.checker.values import Values, dtype_roundoff, real_array
+from attnpos.lessons.checker.substitutes import OWN_TABLES, REFUSAL, TABLE_SHIFTS
+from attnpos.lessons.checker.values import SAFETY, Values, dtype_roundoff, real_array
 from attnpos.lessons.checker.verdicts import Mistake, Passed, shape_text
 from attnpos.lessons.sandbox import printable
 
@@ -213,6 +215,26 @@ def _refusal(values: Values) -> None:
         raise Mistake("length-check", "unsaid", name="too_long", said=said, max_len=values["wpe"].shape[0])
 
 
+def _own_tables(values: Values) -> None:
+    """The rerun's note of add_positions given other tables (substitutes.refusal_noted): its answer must move by both shifts."""
+    difference = values.get(OWN_TABLES)
+    if difference is None or difference.size == 0:
+        return  # never answered, or not callable with other tables: nothing to tell
+    token_shift, position_shift = TABLE_SHIFTS
+    readings = {
+        "": token_shift + position_shift,
+        "`wpe`": token_shift,  # the token table followed, the position table did not
+        "`wte`": position_shift,
+        "`wte` and `wpe`": 0.0,
+    }
+    # the shifts are whole numbers, far apart; an answer moves by them up to its dtype's rounding of the moved entries
+    size = float(np.max(np.abs(values["x"]))) + token_shift + position_shift
+    allowed = SAFETY * 4 * dtype_roundoff(values, NAMES) * size
+    read = next((which for which, shift in readings.items() if np.allclose(difference, shift, rtol=0.0, atol=allowed)), "tables")
+    if read:
+        raise Mistake("mismatch", "global-tables", name="x", which=read)
+
+
 def judge(runs: Runs) -> Passed:
     refuse_borrowing(runs, BORROWS, "grad_wpe")
     _judge_run(runs.first, runs)
@@ -226,6 +248,7 @@ def judge(runs: Runs) -> Passed:
             sized_for_the_starter(runs, SIZES, mistake, CHANGED)
         raise
     _refusal(rerun)
+    _own_tables(rerun)
     _full_length(runs.second(FULL_LENGTH), runs.first["wpe"].shape[0], runs.says(OR_EQUAL))
     return passed
 
@@ -294,7 +317,7 @@ LEARNED_POSITIONS = Contract(
     hypotheses=hypotheses,
     typed=("x", "grad_wpe"),
     questions=(BORROWS, TRIES_LONG, RAISES, IMPORTS_BY_NAME, OR_EQUAL, *SIZES.questions),
-    probes=(REFUSAL,),
+    probes=(REFUSAL, OWN_TABLES),
     described={
         "by-token-id": "the table indexed by token id",
         "mean": "the batch averaged",

@@ -9,7 +9,8 @@ change with it while its out does not; typed arrays, or positions built
 inside the script, do not follow. A second rerun widens the head by two
 pairs and opens gaps between the positions: a width typed in (8, its half
 4) and positions assumed contiguous (``positions[0] + np.arange(T)``) do
-not follow it.
+not follow it, and neither does a rope_theta typed in (that rerun also
+changes the base).
 """
 
 from __future__ import annotations
@@ -35,12 +36,12 @@ from attnpos.lessons.checker.contracts.common import (
 )
 from attnpos.lessons.checker.separation import Figure, Hypotheses
 from attnpos.lessons.checker.substitutes import POSITION_SHIFT as SHIFT
-from attnpos.lessons.checker.values import SAFETY, Values, dtype_roundoff, gap, read_head, read_output, real_array
+from attnpos.lessons.checker.values import SAFETY, Values, dtype_roundoff, gap, read_head, read_output, real_array, scalar
 from attnpos.lessons.checker.verdicts import Mistake, Passed, shape_text
 
-NAMES = ("X", "Wq", "Wk", "Wv", "positions", "q", "k", "out")
+NAMES = ("X", "Wq", "Wk", "Wv", "positions", "rope_theta", "q", "k", "out")
 CHANGED = f"every position moved {SHIFT:,} slots on"
-WIDER = "a head four channels wider (two more pairs) and gaps opened between the positions (one slot, then two, then none, in turn)"
+WIDER = "a head four channels wider (two more pairs), gaps opened between the positions (one slot, then two, then none, in turn) and another `rope_theta`"
 # The starter's head: 8 channels, split in halves of 4. Its own lines set these names; an 8 or a 4 elsewhere is a width typed in.
 SIZES = StarterSizes({8: "hs", 4: "hs / 2"}, ("rope_theta", "rng", "X", "Wq", "Wk", "Wv", "positions", "hs"))
 LAYOUT = "half"  # the brief asks for Hugging Face's rotate_half
@@ -55,6 +56,7 @@ class Answer:
     Wk: np.ndarray  # (C, hs)
     Wv: np.ndarray  # (C, hv)
     positions: np.ndarray  # (T,)
+    theta: float  # rope_theta, the base of the frequencies
     q: np.ndarray  # (..., T, hs)
     k: np.ndarray  # (..., T, hs)
     out: np.ndarray  # (..., T, hv)
@@ -84,6 +86,7 @@ def _read(values: Values) -> Answer:
     positions = real_array(values, "positions", (1,))
     if positions.shape != (head.tokens,):
         raise Mistake("bad-shape", "positions-length", name="positions", shape=shape_text(positions.shape), tokens=head.tokens)
+    theta = scalar(values, "rope_theta")
     projected = head.X @ head.Wq
     q = read_output(values, "q", projected.shape)
     k = read_output(values, "k", projected.shape)
@@ -96,32 +99,32 @@ def _read(values: Values) -> Answer:
     score = hs * (q_tol * size_k + size_q * k_tol + roundoff * (hs + 3) * size_q * size_k) / np.sqrt(hs)
     largest_value = float(np.max(np.abs(head.X) @ np.abs(head.Wv)))
     out_tol = SAFETY * largest_value * (2 * score + roundoff * (head.X.shape[-1] + 2 * head.tokens + 4))
-    return Answer(head.X, head.Wq, head.Wk, head.Wv, positions, q, k, out, q_tol, k_tol, out_tol)
+    return Answer(head.X, head.Wq, head.Wk, head.Wv, positions, theta, q, k, out, q_tol, k_tol, out_tol)
 
 
-def rotated(x: np.ndarray, positions: np.ndarray, layout: str = LAYOUT, inv_freq: np.ndarray | None = None) -> np.ndarray:
-    return rope_rotate(x, positions, pairing=layout, inv_freq=inv_freq)
+def rotated(x: np.ndarray, positions: np.ndarray, theta: float, layout: str = LAYOUT, inv_freq: np.ndarray | None = None) -> np.ndarray:
+    return rope_rotate(x, positions, base=theta, pairing=layout, inv_freq=inv_freq)
 
 
-def _kind(got: np.ndarray, X: np.ndarray, W: np.ndarray, positions: np.ndarray, tolerance: float) -> str:
+def _kind(got: np.ndarray, X: np.ndarray, W: np.ndarray, positions: np.ndarray, theta: float, tolerance: float) -> str:
     """Which rotation the learner's q (or k) is: "right", or the misconception it matches, or "" for none."""
     projected = X @ W  # (..., T, hs)
     hs = projected.shape[-1]
     candidates = {
-        "right": lambda: rotated(projected, positions),
+        "right": lambda: rotated(projected, positions, theta),
         "unrotated": lambda: projected,
-        "other-layout": lambda: rotated(projected, positions, "interleaved"),
-        "off-by-one/later": lambda: rotated(projected, positions + 1),
-        "off-by-one/earlier": lambda: rotated(projected, positions - 1),
-        "reversed": lambda: rotated(projected, -positions),
+        "other-layout": lambda: rotated(projected, positions, theta, "interleaved"),
+        "off-by-one/later": lambda: rotated(projected, positions + 1, theta),
+        "off-by-one/earlier": lambda: rotated(projected, positions - 1, theta),
+        "reversed": lambda: rotated(projected, -positions, theta),
     }
     for name, compute in candidates.items():
         if close(got, compute(), tolerance):
             return name
-    if X.shape[-1] % 2 == 0 and close(got, rotated(X, positions) @ W, tolerance):
+    if X.shape[-1] % 2 == 0 and close(got, rotated(X, positions, theta) @ W, tolerance):
         return "rotated-x"
-    for theta in (*rope_inv_freq(hs), 1.0):
-        if close(got, rotated(projected, positions, inv_freq=np.full(hs // 2, theta)), tolerance):
+    for angle in (*rope_inv_freq(hs, theta), 1.0):
+        if close(got, rotated(projected, positions, theta, inv_freq=np.full(hs // 2, angle)), tolerance):
             return "one-angle"
     return "one-angle" if _same_angle_every_pair(got, projected, tolerance) else ""
 
@@ -149,10 +152,10 @@ def _score_shift(q_of: object, k_of: object, positions: np.ndarray) -> float:
 
 def _judge_rotation(a: Answer) -> tuple[np.ndarray, np.ndarray]:
     """The right q and k, or the first misconception of the learner's."""
-    q_kind = _kind(a.q, a.X, a.Wq, a.positions, a.q_tolerance)
-    k_kind = _kind(a.k, a.X, a.Wk, a.positions, a.k_tolerance)
+    q_kind = _kind(a.q, a.X, a.Wq, a.positions, a.theta, a.q_tolerance)
+    k_kind = _kind(a.k, a.X, a.Wk, a.positions, a.theta, a.k_tolerance)
     if q_kind == "rotated-x" or k_kind == "rotated-x":
-        shift = _score_shift(lambda p: rotated(a.X, p) @ a.Wq, lambda p: rotated(a.X, p) @ a.Wk, a.positions)
+        shift = _score_shift(lambda p: rotated(a.X, p, a.theta) @ a.Wq, lambda p: rotated(a.X, p, a.theta) @ a.Wk, a.positions)
         raise Mistake("rotated-x", name="q" if q_kind == "rotated-x" else "k", shift=f"{shift:.3g}")
     if {q_kind, k_kind} == {"right", "reversed"}:
         raise Mistake("opposite-sign", name="k" if k_kind == "reversed" else "q")
@@ -168,8 +171,8 @@ def _judge_rotation(a: Answer) -> tuple[np.ndarray, np.ndarray]:
             raise Mistake("off-by-one", kind.split("/")[1], name=name, which=which)
         if kind in ("one-angle", "unrotated"):
             raise Mistake(kind if kind == "one-angle" else "mismatch", "" if kind == "one-angle" else "unrotated", name=name)
-        raise Mistake("mismatch", "array", name=name, **worst_entry(name, got, rotated(a.X @ W, a.positions)))
-    return rotated(a.X @ a.Wq, a.positions), rotated(a.X @ a.Wk, a.positions)
+        raise Mistake("mismatch", "array", name=name, **worst_entry(name, got, rotated(a.X @ W, a.positions, a.theta)))
+    return rotated(a.X @ a.Wq, a.positions, a.theta), rotated(a.X @ a.Wk, a.positions, a.theta)
 
 
 def _judge_run(a: Answer) -> None:
@@ -178,21 +181,21 @@ def _judge_run(a: Answer) -> None:
     right = attend(q, k, v).out
     if close(a.out, right, a.out_tolerance):
         return
-    if close(a.out, attend(q, k, rotated(v, a.positions)).out, a.out_tolerance):
-        moved = rotated(v, a.positions + SHIFT)
-        shifted_q, shifted_k = rotated(a.X @ a.Wq, a.positions + SHIFT), rotated(a.X @ a.Wk, a.positions + SHIFT)
-        shift = gap(attend(shifted_q, shifted_k, moved).out, attend(q, k, rotated(v, a.positions)).out)
+    if close(a.out, attend(q, k, rotated(v, a.positions, a.theta)).out, a.out_tolerance):
+        moved = rotated(v, a.positions + SHIFT, a.theta)
+        shifted_q, shifted_k = rotated(a.X @ a.Wq, a.positions + SHIFT, a.theta), rotated(a.X @ a.Wk, a.positions + SHIFT, a.theta)
+        shift = gap(attend(shifted_q, shifted_k, moved).out, attend(q, k, rotated(v, a.positions, a.theta)).out)
         raise Mistake("rotated-v", name="out", shift=f"{shift:.3g}")
     if close(a.out, attend(q, k, v, causal=True).out, a.out_tolerance):
         raise Mistake("mismatch", "causal", name="out")
     raise Mistake("mismatch", "array", name="out", **worst_entry("out", a.out, right))
 
 
-def _positions_used(got: np.ndarray, projected: np.ndarray, tolerance: float) -> str:
+def _positions_used(got: np.ndarray, projected: np.ndarray, theta: float, tolerance: float) -> str:
     """What a q or k that ignored the rerun's positions was turned by instead, in the learner's words."""
     if close(got, projected, tolerance):
         return "no turn at all, as if every position were 0"
-    if close(got, rotated(projected, np.arange(projected.shape[-2])), tolerance):
+    if close(got, rotated(projected, np.arange(projected.shape[-2]), theta), tolerance):
         return "the slots 0 … T − 1 (a range of your own, or those numbers typed in)"
     return "positions fixed in your code (typed in, or copied before the checker changed `positions`)"
 
@@ -208,10 +211,10 @@ def judge(runs: Runs) -> Passed:
         ("q", second.q, first.q, second.Wq, second.q_tolerance),
         ("k", second.k, first.k, second.Wk, second.k_tolerance),
     ):
-        if close(got, rotated(second.X @ W, second.positions), tolerance):
+        if close(got, rotated(second.X @ W, second.positions, second.theta), tolerance):
             continue
-        if np.array_equal(got, before) and close(got, rotated(second.X @ W, first.positions), tolerance):
-            raise Mistake("mismatch", "positions-ignored", name=name, used=_positions_used(got, second.X @ W, tolerance))
+        if np.array_equal(got, before) and close(got, rotated(second.X @ W, first.positions, second.theta), tolerance):
+            raise Mistake("mismatch", "positions-ignored", name=name, used=_positions_used(got, second.X @ W, second.theta, tolerance))
         if np.array_equal(got, before):
             raise Mistake("mismatch", "typed", name=name)
     judged_on_rerun(lambda: _judge_run(second), CHANGED)
@@ -232,11 +235,13 @@ def _judge_wider(runs: Runs, first: Answer) -> None:
     T = wider.positions.shape[0]
     for name, got, W, tolerance in (("q", wider.q, wider.Wq, wider.q_tolerance), ("k", wider.k, wider.Wk, wider.k_tolerance)):
         projected = wider.X @ W
-        if close(got, rotated(projected, wider.positions), tolerance):
+        if close(got, rotated(projected, wider.positions, wider.theta), tolerance):
             continue
-        if close(got, rotated(projected, wider.positions[0] + np.arange(T)), tolerance):
+        if wider.theta != first.theta and close(got, rotated(projected, wider.positions, first.theta), tolerance):
+            raise Mistake("mismatch", "typed-theta", name=name, changed=WIDER, typed_theta=f"{first.theta:g}", rerun_theta=f"{wider.theta:g}")
+        if close(got, rotated(projected, wider.positions[0] + np.arange(T), wider.theta), tolerance):
             raise Mistake("mismatch", "contiguous", name=name, changed=WIDER)
-    q, k = rotated(wider.X @ wider.Wq, wider.positions), rotated(wider.X @ wider.Wk, wider.positions)
+    q, k = rotated(wider.X @ wider.Wq, wider.positions, wider.theta), rotated(wider.X @ wider.Wk, wider.positions, wider.theta)
     right = attend(q, k, wider.X @ wider.Wv).out
     if np.array_equal(wider.out, first.out) and not close(right, first.out, wider.out_tolerance):
         raise Mistake("mismatch", "typed", name="out", changed=WIDER)  # the wider head's weights moved a right out; a typed one stayed
@@ -252,22 +257,22 @@ def hypotheses(values: Values) -> Hypotheses:
     def head(q: np.ndarray, k: np.ndarray, values_: np.ndarray = v, causal: bool = False) -> dict[str, Figure]:
         return {"q": q, "k": k, "out": attend(q, k, values_, causal=causal).out}
 
-    q, k = rotated(Pq, a.positions), rotated(Pk, a.positions)
+    q, k = rotated(Pq, a.positions, a.theta), rotated(Pk, a.positions, a.theta)
     one = np.ones(hs // 2)
     wrong: dict[str, dict[str, Figure]] = {
-        "rotated-v": {"out": attend(q, k, rotated(v, a.positions)).out},
-        "one-angle": head(rotated(Pq, a.positions, inv_freq=one), rotated(Pk, a.positions, inv_freq=one)),
-        "opposite-sign": head(q, rotated(Pk, -a.positions)),
-        "other-layout": head(rotated(Pq, a.positions, "interleaved"), rotated(Pk, a.positions, "interleaved")),
-        "off-by-one": head(rotated(Pq, a.positions + 1), rotated(Pk, a.positions + 1)),
-        "reversed": head(rotated(Pq, -a.positions), rotated(Pk, -a.positions)),
+        "rotated-v": {"out": attend(q, k, rotated(v, a.positions, a.theta)).out},
+        "one-angle": head(rotated(Pq, a.positions, a.theta, inv_freq=one), rotated(Pk, a.positions, a.theta, inv_freq=one)),
+        "opposite-sign": head(q, rotated(Pk, -a.positions, a.theta)),
+        "other-layout": head(rotated(Pq, a.positions, a.theta, "interleaved"), rotated(Pk, a.positions, a.theta, "interleaved")),
+        "off-by-one": head(rotated(Pq, a.positions + 1, a.theta), rotated(Pk, a.positions + 1, a.theta)),
+        "reversed": head(rotated(Pq, -a.positions, a.theta), rotated(Pk, -a.positions, a.theta)),
         "unrotated": head(Pq, Pk),
         "causal": {"out": attend(q, k, v, causal=True).out},
     }
     evenly = a.positions[0] + np.arange(a.positions.shape[0])  # positions assumed contiguous: only gaps part this from the right head
-    wrong["contiguous"] = head(rotated(Pq, evenly), rotated(Pk, evenly))
+    wrong["contiguous"] = head(rotated(Pq, evenly, a.theta), rotated(Pk, evenly, a.theta))
     if a.X.shape[-1] % 2 == 0:
-        turned = rotated(a.X, a.positions)
+        turned = rotated(a.X, a.positions, a.theta)
         wrong["rotated-x"] = head(turned @ a.Wq, turned @ a.Wk)
     return Hypotheses.of(head(q, k), wrong, {"q": a.q_tolerance, "k": a.k_tolerance, "out": a.out_tolerance})
 
@@ -276,7 +281,10 @@ ROPE = Contract(
     names=NAMES,
     reruns=(
         Rerun({"positions": "shifted_positions(positions)"}, CHANGED),
-        Rerun({"Wq": "wider_rope_query(Wq)", "Wk": "wider_rope_key(Wk)", "positions": "gapped_positions(positions)"}, WIDER),
+        Rerun(
+            {"Wq": "wider_rope_query(Wq)", "Wk": "wider_rope_key(Wk)", "positions": "gapped_positions(positions)", "rope_theta": "other_theta(rope_theta)"},
+            WIDER,
+        ),
     ),
     judge=judge,
     diagnoses=("rotated-v", "rotated-x", "one-angle", "opposite-sign", "other-layout", "off-by-one", "mismatch"),
@@ -298,5 +306,6 @@ ROPE = Contract(
         "typed-k": "k typed in",
         "typed-out": "out typed in",
         "stale-positions": "a copy of positions made before the checker changed it",
+        "stale-rope_theta": "rope_theta typed in (or copied before the checker changed it)",
     },
 )

@@ -21,6 +21,7 @@ from attnpos.lessons.checker.contracts.common import (
     Contract,
     Rerun,
     Runs,
+    StarterSizes,
     figure_mistake,
     judged_on_rerun,
     refuse_borrowing,
@@ -34,6 +35,8 @@ from attnpos.lessons.checker.values import Values, dtype_roundoff, reported_roun
 from attnpos.lessons.checker.verdicts import Mistake, Passed
 
 NAMES = ("T", "C", "k", "pe", "M", "shift_error")
+# The starter's sizes; its own lines set these names, and a 12, 8 or 3 elsewhere is a size typed in.
+SIZES = StarterSizes({12: "T", 8: "C", 3: "k"}, ("T", "C", "k"))
 CHANGED = "`T` two positions longer, `C` four channels wider, `k` two positions longer, and your pe, once built, bent a little (row t scaled by 1 + (t/T)²/64)"
 BORROWS = NUMPY_ONLY
 MAX_POSITIONS, MAX_CHANNELS = 4096, 1024
@@ -132,8 +135,12 @@ def judge(runs: Runs) -> Passed:
     try:
         return sized_for_the_first_run(lambda: judged_on_rerun(lambda: _judge_run(rerun, runs.first), CHANGED), CHANGED)
     except Mistake as mistake:
+        typed = SIZES.typed(runs)  # the starter's numbers this script writes, and only those, named
+        said = {"typed": f" (your script types in the starter's {typed})" if typed else ""}
         if (mistake.diagnosis, mistake.cause) == ("mismatch", ""):  # right on the learner's own sizes, wrong on the rerun's: a size typed in
-            raise Mistake("mismatch", "unrelated", **{**mistake.fields, "changed": CHANGED, "whose": "that run's T, C and k"}) from None
+            raise Mistake("mismatch", "unrelated", **{**mistake.fields, **said, "changed": CHANGED, "whose": "that run's T, C and k"}) from None
+        if (mistake.diagnosis, mistake.cause) == ("mismatch", "unrelated-shape"):
+            raise Mistake("mismatch", "unrelated-shape", **{**mistake.fields, **said}) from None
         raise
 
 
@@ -166,7 +173,7 @@ SINUSOIDAL_TABLE = Contract(
     diagnoses=("bad-value", "exponent-i", "frequency-per-channel", "sign-flipped", "from-one", "sin-cos-swapped", "halves", "mismatch"),
     hypotheses=hypotheses,
     typed=("pe", "M", "shift_error"),
-    questions=(BORROWS, IMPORTS_BY_NAME),
+    questions=(BORROWS, IMPORTS_BY_NAME, *SIZES.questions),
     described={
         "exponent-i": "the exponent i in place of 2i",
         "frequency-per-channel": "a frequency per channel",

@@ -12,7 +12,10 @@ score is then the bias or the mask alone, so the added vector stops telling
 the orders apart while the bias and the mask still do, and typed gaps or a
 typed verdict cannot follow. A second rerun puts the first token in every
 slot: all values alike, so the bias and the mask, which only reweight
-them, stop telling too, and a verdict typed for them does not follow.
+them, stop telling too, and a verdict typed for them does not follow; it
+also shrinks the value projection 1,024 times, and every gap with it, so the
+added vector's real gap is far below 0.1 and a line drawn there (rather
+than just above rounding) calls it no tell.
 """
 
 from __future__ import annotations
@@ -43,7 +46,7 @@ SIGNALS = ("none", "added", "bias", "mask")  # the order of `tells`
 GAPS = tuple(f"gap_{signal}" for signal in SIGNALS)
 HEADS = {"none": "head with no signal", "added": "head with pos added", "bias": "head with the bias", "mask": "head with the mask"}
 CHANGED = "two more tokens, four more channels, the shuffle moved by one slot and a query projection of zeros"
-ONE_WORD = "the same word in every slot and a slope 1.5 times yours"
+ONE_WORD = "the same word in every slot, a slope 1.5 times yours and a value projection 1,024 times smaller"
 # The starter's sentence: 6 tokens of width 8. Its own lines set these names; a 6 or an 8 elsewhere is a size typed in.
 SIZES = StarterSizes({6: "T", 8: "C"}, ("X", "Wq", "Wk", "Wv", "perm", "slope"))
 # A mask entry at or below this hides its key as −inf does: exp(−10⁴) is 0 in float32 and float64 alike.
@@ -206,6 +209,8 @@ def _judge_with(values: Values, head: Head, perm: np.ndarray, pos: np.ndarray, b
         got = scalar(values, name)
         if tells[k] and got != 0:
             raise Mistake("exact-equality", name=name, head=HEADS[signal], got=f"{got:.3g}")
+        if changed and not tells[k] and got > tolerance:  # a real gap, small: the line was drawn above it
+            raise Mistake("mismatch", "line-too-high", head=HEADS[signal], gap=f"{got:.3g}", changed=changed)
         raise Mistake("mismatch", "tells-rerun" if changed else "tells", head=HEADS[signal], got=str(bool(tells[k])), gap=f"{got:.3g}", changed=changed)
     return Passed()
 
@@ -279,6 +284,8 @@ def hypotheses(values: Values) -> Hypotheses:
     }
     wrong: dict[str, dict[str, Figure]] = {name: {**changes, "tells": verdict({**right_gaps, **changes})} for name, changes in gaps.items()}
     wrong["exact-equality"] = {"tells": verdict(right_gaps, exact=True)}
+    # a line far above rounding (0.1): right while every real gap is larger, wrong once the values shrink
+    wrong["line-too-high"] = {"tells": np.array([right_gaps[name] > 0.1 for name in GAPS], dtype=np.float64)}
     # the two that still tell with a query projection of zeros, typed as telling: only one word in every slot parts them
     wrong["typed-tells/bias-mask"] = {"tells": np.minimum(verdict(right_gaps) + [0, 0, 1, 1], 1)}
     past = np.where(j < i, -np.inf, 0.0)  # (T, T) the triangle the other way round
@@ -303,7 +310,7 @@ THREE_FAMILIES = Contract(
             },
             CHANGED,
         ),
-        Rerun({"X": "one_word(X)", "slope": "other_slope(slope)"}, ONE_WORD),
+        Rerun({"X": "one_word(X)", "slope": "other_slope(slope)", "Wv": "shrunk(Wv)"}, ONE_WORD),
     ),
     judge=judge,
     diagnoses=("not-causal", "same-offset", "wrong-comparison", "moved-with-tokens", "after-softmax", "exact-equality", "mismatch"),
@@ -317,6 +324,8 @@ THREE_FAMILIES = Contract(
         "after-softmax/bias": "the bias added to the weights after the softmax",
         "after-softmax/mask": "the mask applied to the weights after the softmax",
         "exact-equality": "gaps compared with exact equality",
+        "line-too-high": "a line far above rounding (0.1)",
+        "stale-Wv": "a copy of Wv made before the checker changed it",
         "not-causal/past-hidden": "a mask that hides the earlier keys",
         "typed-gap_added": "gap_added typed in",
         "typed-gap_bias": "gap_bias typed in",

@@ -1,4 +1,4 @@
-"""White-box: a line at 0.1, far above rounding: the checker judges the verdicts, not the line, and every real gap on its runs is above 0.19 (documented limit)."""
+"""tells drawn with a line at 0.1, far above rounding: right while every real gap is larger, wrong once the rerun shrinks the values."""
 import numpy as np
 
 from attnpos.core import attention_output, sentence_matrix, sinusoidal
