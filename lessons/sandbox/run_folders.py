@@ -27,11 +27,21 @@ REMOVE_BUDGET_S = 30.0
 SWEEP_BUDGET_S = 2.0
 
 
+# Where run folders go when the session has no runtime folder: shared memory, a tmpfs on every Linux, when it has
+# room for a file as large as a run may write at the default memory limit (a container's is often 64 MB). A run
+# makes and removes a dozen files, and on a disk's file system that costs the kernel more than the run's own
+# work: ext4 allocating their inodes took about a fifth of the fork server's CPU (docs/PERFORMANCE.md).
+SHARED_MEMORY = "/dev/shm"
+SHARED_MEMORY_ROOM_BYTES = 1 << 30
+
+
 def base_folder() -> str:
-    """This user's folder for run folders, made private if new; refuses one another user could reach."""
-    runtime = os.environ.get("XDG_RUNTIME_DIR")
-    parent = runtime if runtime and os.path.isdir(runtime) else tempfile.gettempdir()
-    base = os.path.join(parent, f"attnpos-runs-{os.getuid()}")
+    """This user's folder for run folders, made private if new; refuses one another user could reach.
+
+    Under the session's runtime folder (``XDG_RUNTIME_DIR``), else shared
+    memory if it has room, else the temp folder: a tmpfs where there is one.
+    """
+    base = os.path.join(_parent_folder(), f"attnpos-runs-{os.getuid()}")
     try:
         os.mkdir(base, 0o700)
     except FileExistsError:
@@ -40,6 +50,19 @@ def base_folder() -> str:
     if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o077:
         raise PermissionError(f"{base} is not a private folder of this user; remove it and retry")
     return base
+
+
+def _parent_folder() -> str:
+    runtime = os.environ.get("XDG_RUNTIME_DIR")
+    if runtime and os.path.isdir(runtime):
+        return runtime
+    try:
+        shared = os.statvfs(SHARED_MEMORY)
+    except OSError:
+        return tempfile.gettempdir()
+    if shared.f_bavail * shared.f_frsize >= SHARED_MEMORY_ROOM_BYTES and os.access(SHARED_MEMORY, os.W_OK | os.X_OK):
+        return SHARED_MEMORY
+    return tempfile.gettempdir()
 
 
 def make_run_folder(base: str) -> tuple[str, int]:

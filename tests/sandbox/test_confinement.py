@@ -488,6 +488,21 @@ def test_stale_run_folders_are_swept_and_live_ones_kept(tmp_path, monkeypatch):
         os.close(live_fd)
 
 
+def test_run_folders_go_to_shared_memory_when_the_session_has_no_runtime_folder(tmp_path, monkeypatch):
+    monkeypatch.delenv("XDG_RUNTIME_DIR", raising=False)
+    shared, temp = tmp_path / "shm", tmp_path / "tmp"
+    shared.mkdir()
+    temp.mkdir()
+    monkeypatch.setattr(run_folders, "SHARED_MEMORY", str(shared))
+    monkeypatch.setattr(run_folders.tempfile, "tempdir", str(temp))
+    assert Path(run_folders.base_folder()).parent == shared
+    free = os.statvfs(shared).f_bavail * os.statvfs(shared).f_frsize
+    monkeypatch.setattr(run_folders, "SHARED_MEMORY_ROOM_BYTES", free * 2)  # too small: a container's 64 MB, say
+    assert Path(run_folders.base_folder()).parent == temp
+    monkeypatch.setattr(run_folders, "SHARED_MEMORY", str(tmp_path / "none"))
+    assert Path(run_folders.base_folder()).parent == temp
+
+
 def test_a_run_folder_base_another_user_could_reach_is_refused(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))
     (tmp_path / f"attnpos-runs-{os.getuid()}").mkdir(mode=0o777)
