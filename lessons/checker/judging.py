@@ -280,7 +280,7 @@ def _require_separation(contract: Contract, runs: Runs) -> None:
     readings = every_reading(
         contract.hypotheses,
         contract.typed,
-        [list(planned.replacements) for planned in contract.reruns],
+        [planned.changed_names for planned in contract.reruns],
         runs.first,
         [values for values in runs.reruns if values is not None],
     )

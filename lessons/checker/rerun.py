@@ -31,6 +31,8 @@ from functools import lru_cache
 READING_MODULE = "attnpos.lessons.checker.rerun"
 # Where the replacement expressions live, importable inside the learner's process.
 SUBSTITUTES_MODULE = "attnpos.lessons.checker.substitutes"
+# A replaced name ending so is rebound only where the script binds it: a function the brief suggests, not requires.
+OPTIONAL = "?"
 
 
 class TooDeep(ValueError):
@@ -48,7 +50,7 @@ def rewrite(source: str, replacements: Mapping[str, str]) -> str:
     except TooDeep:
         raise Unrewritable("the script nests too deeply (a very long expression?) for the checker to rewrite it") from None
     if rewritten is None:
-        names = ", ".join(f"`{name}`" for name in replacements)
+        names = ", ".join(f"`{name}`" for name in replacements if not name.endswith(OPTIONAL))
         raise Unrewritable(f"{names} must be set at the top level of the script, where the checker can replace it")
     return rewritten
 
@@ -65,7 +67,8 @@ def substitute(source: str, replacements: Mapping[str, str]) -> str | None:
     The expression is written as ``function(name, other, ...)``: the function
     of :mod:`substitutes` to call and the learner's names it is given. Returns
     None when the script does not parse or binds one of the names nowhere at
-    its top level, where a rerun cannot reach it; raises :class:`TooDeep`
+    its top level, where a rerun cannot reach it (unless the name ends with
+    :data:`OPTIONAL`, which is then left alone); raises :class:`TooDeep`
     when the rewritten tree is too deep for ``ast.unparse``.
     """
     tree = _parsed(source)
@@ -73,11 +76,14 @@ def substitute(source: str, replacements: Mapping[str, str]) -> str | None:
         return None
     inserts: list[tuple[list[ast.stmt], int, ast.stmt]] = []
     for name, call in replacements.items():
-        found = _insertion_point(tree.body, name)
+        bare = name.removesuffix(OPTIONAL)
+        found = _insertion_point(tree.body, bare)
         if found is None:
+            if bare != name:
+                continue  # an optional name the script does without
             return None
         body, index = found
-        inserts.append((body, index, _rebinding(name, call)))
+        inserts.append((body, index, _rebinding(bare, call)))
     # Insert from the bottom of each body up, so earlier indices stay valid.
     for body, index, statement in sorted(inserts, key=lambda item: item[1], reverse=True):
         body.insert(index, statement)

@@ -230,6 +230,52 @@ def refusal_noted(function: object) -> object:
     return noted
 
 
+# rope: what apply_rope answered, less x itself, when asked again to turn the same x by positions all 0 (a probe).
+ROPE_AT_ZERO = "__attnpos_rope_at_zero__"
+
+
+def positions_followed(function: object) -> object:
+    """rope: ``apply_rope`` as written, asked once more after its first answer to turn the same x by no position at all.
+
+    What it answers then, less x, is noted (:data:`ROPE_AT_ZERO`): 0 when
+    it turns by the positions it is given, a real turn when it reads the
+    script's own (or builds a range). Nothing else changes: the function
+    returns, or raises, exactly what it did.
+    """
+    if not callable(function):
+        return function  # the script's own failure to define it is the first run's to report
+    namespace = getattr(function, "__globals__", None)
+
+    @functools.wraps(function)
+    def noted(*args: object, **kwargs: object) -> object:
+        answer = function(*args, **kwargs)
+        if namespace is not None and ROPE_AT_ZERO not in namespace:
+            namespace[ROPE_AT_ZERO] = _turned_by_no_position(function, args, kwargs, answer)
+        return answer
+
+    return noted
+
+
+def _turned_by_no_position(function: object, args: tuple[object, ...], kwargs: dict[str, object], answer: object) -> np.ndarray:
+    """What ``function`` answers for its x with every position 0, less that x; empty where it cannot be asked (its
+    first argument is not the x it turned: another order of arguments is not taken for a wrong turn)."""
+    try:
+        if not args or np.shape(np.asarray(args[0])) != np.shape(np.asarray(answer)):
+            return np.zeros(0)
+        if len(args) >= 2:
+            x = args[0]
+            other = function(x, np.zeros_like(np.asarray(args[1])), *args[2:], **kwargs)  # type: ignore[operator]
+        elif len(args) == 1 and "positions" in kwargs:
+            x = args[0]
+            other = function(x, **{**kwargs, "positions": np.zeros_like(np.asarray(kwargs["positions"]))})  # type: ignore[operator]
+        else:
+            return np.zeros(0)
+        difference = np.asarray(other, dtype=np.float64) - np.asarray(x, dtype=np.float64)
+    except Exception:  # the function refused positions of zeros, or answered something no difference can be taken of
+        return np.zeros(0)
+    return difference if difference.ndim else np.zeros(0)
+
+
 def _with_other_tables(function: object, args: tuple[object, ...], kwargs: dict[str, object], answer: object) -> np.ndarray:
     """What ``function`` answers with every table entry moved (wte by 1, wpe by 2), less ``answer``; empty where it cannot be asked."""
 

@@ -356,7 +356,7 @@ def _mistakes_left_unseparated(source: str, exercise: str) -> list[str]:
         namespace: dict = {}
         exec(script, namespace)
         runs.append({name: np.asarray(namespace[name]) for name in contract.names})
-    readings = every_reading(contract.hypotheses, contract.typed, [list(planned.replacements) for planned in contract.reruns], runs[0], runs[1:])
+    readings = every_reading(contract.hypotheses, contract.typed, [planned.changed_names for planned in contract.reruns], runs[0], runs[1:])
     pairs = unseparated(readings, contract.told_by_source, only=RIGHT)
     return [name for pair in pairs for name in pair if name != RIGHT and name not in contract.seen_only]
 

@@ -6,7 +6,17 @@ import numpy as np
 import pytest
 
 from attnpos.lessons.checker import rerun
-from attnpos.lessons.checker.substitutes import OWN_TABLES, REFUSAL, VALUE_SCALE, refusal_noted, scaled, twins_alike, varying_offset
+from attnpos.lessons.checker.substitutes import (
+    OWN_TABLES,
+    REFUSAL,
+    ROPE_AT_ZERO,
+    VALUE_SCALE,
+    positions_followed,
+    refusal_noted,
+    scaled,
+    twins_alike,
+    varying_offset,
+)
 
 REPLACE_POS = {"pos": "varying_offset(pos, X)"}
 
@@ -271,3 +281,40 @@ def test_a_function_is_wrapped_where_it_is_first_called():
     assert rewritten is not None
     lines = rewritten.splitlines()
     assert "refusal_noted(globals().get('add_positions'))" in lines[2] and lines[3] == "x = add_positions(3)"
+
+
+def test_an_optional_name_is_wrapped_where_the_script_binds_it_and_left_alone_where_not():
+    wrap = {"positions": "shifted_positions(positions)", "apply_rope?": "positions_followed(apply_rope)"}
+    with_function = "positions = [0, 1]\ndef apply_rope(x, positions):\n    return x\nq = apply_rope(1, positions)\n"
+    rewritten = rerun.substitute(with_function, wrap)
+    assert rewritten is not None and "positions_followed(globals().get('apply_rope'))" in rewritten
+    without = "positions = [0, 1]\nq = positions[0]\n"
+    rewritten = rerun.substitute(without, wrap)
+    assert rewritten is not None and "positions_followed" not in rewritten and "shifted_positions" in rewritten
+    with pytest.raises(rerun.Unrewritable, match="^`positions` must be set"):  # only the names it must find are named
+        rerun.rewrite("q = 1\n", wrap)
+
+
+ROPES = """
+import numpy as np
+positions = np.arange(3)
+inv_freq = np.array([1.0, 0.1])
+def turn(x, at):
+    angles = np.outer(at, inv_freq)
+    c, s = np.cos(np.concatenate([angles, angles], -1)), np.sin(np.concatenate([angles, angles], -1))
+    return x * c + np.concatenate([-x[:, 2:], x[:, :2]], -1) * s
+def given(x, positions):
+    return turn(x, positions)
+def own(x, positions):
+    return turn(x, globals()["positions"])
+"""
+
+
+@pytest.mark.parametrize("function, turned", [("given", False), ("own", True)])
+def test_apply_rope_is_asked_again_to_turn_by_no_position(function, turned):
+    namespace: dict = {}
+    exec(compile(ROPES, "answer.py", "exec"), namespace)
+    x = np.arange(12.0).reshape(3, 4)
+    answer = positions_followed(namespace[function])(x, namespace["positions"])
+    np.testing.assert_array_equal(answer, namespace["turn"](x, namespace["positions"]))  # its own answer, unchanged
+    assert (np.max(np.abs(namespace[ROPE_AT_ZERO])) > 1) == turned

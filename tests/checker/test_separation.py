@@ -49,7 +49,7 @@ def readings(exercise_id: str):
     contract = contract_of(exercise_id)
     first = solution_values(exercise_id)
     reruns = [solution_values(exercise_id, planned.replacements) for planned in contract.reruns]
-    replaced = [list(planned.replacements) for planned in contract.reruns]
+    replaced = [planned.changed_names for planned in contract.reruns]
     return contract, every_reading(contract.hypotheses, contract.typed, replaced, first, reruns)
 
 

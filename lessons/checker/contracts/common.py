@@ -8,6 +8,7 @@ from typing import TypeVar
 
 import numpy as np
 
+from attnpos.lessons.checker.rerun import OPTIONAL
 from attnpos.lessons.checker.separation import Hypotheses
 from attnpos.lessons.checker.values import Precision, Values
 from attnpos.lessons.checker.verdicts import INDISTINCT, RUN_DIAGNOSES, Mistake, Passed, figure_pair, shape_text
@@ -23,8 +24,13 @@ THAT_RUN = "that run's arrays"
 class Rerun:
     """One more run of the script with some inputs replaced, and what that changes in the learner's words."""
 
-    replacements: dict[str, str]  # name → "function(learner names…)" in lessons/checker/substitutes.py
+    replacements: dict[str, str]  # name → "function(learner names…)" in lessons/checker/substitutes.py (rerun.OPTIONAL)
     changed: str  # "`pos` set to an offset that differs from slot to slot"
+
+    @property
+    def changed_names(self) -> list[str]:
+        """The names whose values this rerun changes (not an optional function it only wraps to note something)."""
+        return [name for name in self.replacements if not name.endswith(OPTIONAL)]
 
 
 @dataclass(frozen=True)

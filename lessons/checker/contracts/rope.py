@@ -6,7 +6,10 @@ from the same arrays: the other layout, positions one off, one angle for
 every pair, the opposite turn, X rotated before the projections, v rotated
 too. The rerun moves every position 1,000 slots on: a right head's q and k
 change with it while its out does not; typed arrays, or positions built
-inside the script, do not follow. A second rerun widens the head by two
+inside the script, do not follow. That rerun also asks ``apply_rope``, where
+the script defines one, to turn the same x by positions all 0: one that
+reads the script's own ``positions`` rather than its argument does not give
+x back. A second rerun widens the head by two
 pairs and opens gaps between the positions: a width typed in (8, its half
 4) and positions assumed contiguous (``positions[0] + np.arange(T)``) do
 not follow it, and neither does a rope_theta typed in (that rerun also
@@ -36,6 +39,7 @@ from attnpos.lessons.checker.contracts.common import (
 )
 from attnpos.lessons.checker.separation import Figure, Hypotheses
 from attnpos.lessons.checker.substitutes import POSITION_SHIFT as SHIFT
+from attnpos.lessons.checker.substitutes import ROPE_AT_ZERO
 from attnpos.lessons.checker.values import SAFETY, Values, dtype_roundoff, gap, read_head, read_output, real_array, scalar
 from attnpos.lessons.checker.verdicts import Mistake, Passed, shape_text
 
@@ -217,6 +221,7 @@ def judge(runs: Runs) -> Passed:
             raise Mistake("mismatch", "positions-ignored", name=name, used=_positions_used(got, second.X @ W, second.theta, tolerance))
         if np.array_equal(got, before):
             raise Mistake("mismatch", "typed", name=name)
+    _turns_by_its_argument(runs.second(CHANGED))
     judged_on_rerun(lambda: _judge_run(second), CHANGED)
     try:
         sized_for_the_first_run(lambda: _judge_wider(runs, first), WIDER)
@@ -225,6 +230,16 @@ def judge(runs: Runs) -> Passed:
             sized_for_the_starter(runs, SIZES, mistake, WIDER)
         raise
     return Passed()
+
+
+def _turns_by_its_argument(values: Values) -> None:
+    """The rerun's note of apply_rope asked to turn x by positions all 0 (substitutes.positions_followed): x must come back."""
+    difference = values.get(ROPE_AT_ZERO)
+    if difference is None or difference.size == 0:
+        return  # no apply_rope, or not callable so: the arrays' own checks are what tell
+    size = float(np.max(np.abs(values["q"]))) if np.size(values["q"]) else 1.0
+    if float(np.max(np.abs(difference))) > SAFETY * 4 * dtype_roundoff(values, ("q", "k")) * max(size, 1.0):
+        raise Mistake("mismatch", "global-positions", name="q", turned=f"{float(np.max(np.abs(difference))):.3g}")
 
 
 def _judge_wider(runs: Runs, first: Answer) -> None:
@@ -280,13 +295,14 @@ def hypotheses(values: Values) -> Hypotheses:
 ROPE = Contract(
     names=NAMES,
     reruns=(
-        Rerun({"positions": "shifted_positions(positions)"}, CHANGED),
+        Rerun({"positions": "shifted_positions(positions)", "apply_rope?": "positions_followed(apply_rope)"}, CHANGED),
         Rerun(
             {"Wq": "wider_rope_query(Wq)", "Wk": "wider_rope_key(Wk)", "positions": "gapped_positions(positions)", "rope_theta": "other_theta(rope_theta)"},
             WIDER,
         ),
     ),
     judge=judge,
+    probes=(ROPE_AT_ZERO,),
     diagnoses=("rotated-v", "rotated-x", "one-angle", "opposite-sign", "other-layout", "off-by-one", "mismatch"),
     hypotheses=hypotheses,
     questions=(NUMPY_AND_SOFTMAX, IMPORTS_BY_NAME, *SIZES.questions),
