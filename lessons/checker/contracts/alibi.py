@@ -226,6 +226,8 @@ def _judge_run(values: Values) -> tuple[int, np.ndarray]:
         raise Mistake("after-softmax", how, name="weights")
     if not np.all(np.isfinite(weights)):
         raise Mistake("bad-type", "not-finite", name="weights")
+    if np.max(np.abs(weights - softmax(scores))) <= weight_tolerance:
+        raise Mistake("mismatch", "bias-unused", name="weights")
     raise Mistake("mismatch", "weights", name="weights", **worst_entry("weights", weights, expected))
 
 
