@@ -41,7 +41,7 @@ CASES = [
         ["`rhs` again"],
     ),
     ("permutation-matrix", _replaced(PM_SOLUTION, "pooled = out.sum(axis=0)", "pooled = out_perm.sum(axis=0)"), "copied-pooled", ["`pooled_perm` again"]),
-    ("permutation-matrix", "mistakes/mismatch__scaled-by-width-of-x.py", "scaled-by-other-width", ["divided by √4", "6 wide"]),
+    ("permutation-matrix", "mistakes/mismatch__scaled-by-width-of-x.py", "scaled-by-other-width-rerun", ["checker's rerun", "√4", "6 wide", "both 4 wide"]),
     ("permutation-matrix", "mistakes/mismatch__sums-five-tokens.py", "array-rerun", ["right for your own arrays but not for the rerun's"]),
     ("permutation-matrix", "mistakes/mismatch__p-written-out.py", "typed-P", ["typed in", "np.eye(T)[perm]"]),
     ("permutation-matrix", "mistakes/rerun-failed__sizes-typed.py", "", ["T = X.shape[0]", "hs = Wq.shape[1]"]),

@@ -180,7 +180,11 @@ def _typed_width(S: np.ndarray, X: np.ndarray, Wq: np.ndarray, Wk: np.ndarray, t
 
 
 # A mistake seen only on a rerun, the learner's own run right: told as the rerun's, since the learner never saw those arrays.
-RERUN_CAUSES = {("mismatch", "array"): "array-rerun", ("bad-shape", "array-shape"): "shape-rerun"}
+RERUN_CAUSES = {
+    ("mismatch", "array"): "array-rerun",
+    ("bad-shape", "array-shape"): "shape-rerun",
+    ("mismatch", "scaled-by-other-width"): "scaled-by-other-width-rerun",
+}
 
 
 def _judge_rerun(runs: Runs, changed: str, first_tokens: np.ndarray) -> None:
