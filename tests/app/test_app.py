@@ -659,7 +659,7 @@ async def test_the_readme_names_the_palette_commands_as_the_palette_does(make_ap
     assert named and set(named) <= titles, (named, titles)
 
 
-async def test_a_playground_link_wraps_at_80_columns_instead_of_being_cut(make_app, settle):
+async def test_a_playground_link_wraps_at_80_columns_instead_of_being_cut(make_app, settle, wait_until):
     """Lessons 8 and 9 cut their links at the right edge: "… · signal ro"."""
     from textual.geometry import Region
 
@@ -675,7 +675,12 @@ async def test_a_playground_link_wraps_at_80_columns_instead_of_being_cut(make_a
                     continue
                 app.open_lesson(lesson.number, index)
                 await settle(pilot)
-                await pilot.pause()
+
+                def laid_out() -> bool:
+                    """Every card's button has its size (on a loaded machine, later than the settle: it then drew nothing)."""
+                    return all(card.query_one(".open-playground").size.width for card in app.screen.query(PlaygroundCard))
+
+                await wait_until(pilot, laid_out)
                 for card in app.screen.query(PlaygroundCard):
                     button = card.query_one(".open-playground")
                     assert button.outer_size.width <= card.content_size.width, (lesson.number, index)  # not cut by the card

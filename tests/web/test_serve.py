@@ -21,10 +21,14 @@ from attnpos.lessons.course.progress import Progress  # noqa: E402
 from attnpos.tui.web.serve import is_loopback  # noqa: E402
 
 
-@pytest.fixture
-def server(tmp_path):
-    """`attnpos serve` on a free port, its sessions in a temporary folder, its home another; the base URL and the sessions folder."""
-    port, sessions, home = free_port(), tmp_path / "sessions", tmp_path / "home"
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """`attnpos serve` on a free port, its sessions in a temporary folder, its home another beside it; the base URL and the sessions folder.
+
+    One server for the module: each test opens sessions of its own and looks only at the folders they make.
+    """
+    root = tmp_path_factory.mktemp("serve")
+    port, sessions, home = free_port(), root / "sessions", root / "home"
     (home / "Downloads").mkdir(parents=True)  # where a terminal app's screenshot would go: served, nothing may land here
     process = subprocess.Popen(
         [sys.executable, "-m", "attnpos", "serve", "--port", str(port), "--sessions-dir", str(sessions)],
@@ -119,12 +123,13 @@ PLANTED = "A" * 43  # the shape of a real token, never issued: a page on the sam
 
 async def test_the_websocket_needs_a_session_the_server_issued(server):
     base, sessions = server
+    before = folders(sessions)
     for cookies in ({}, {SESSION_COOKIE: "../../etc"}, {SESSION_COOKIE: "short"}, {SESSION_COOKIE: PLANTED}):
         async with aiohttp.ClientSession(cookies=cookies, cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
             with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
                 await http.ws_connect(base.replace("http", "ws") + "/ws", origin=base)
             assert refused.value.status == 403
-    assert not folders(sessions)  # nothing made for any of them
+    assert not folders(sessions) - before  # nothing made for any of them
 
 
 async def test_a_planted_cookie_gets_a_fresh_session_never_the_planted_one(server):
@@ -152,6 +157,7 @@ async def test_a_planted_cookie_gets_a_fresh_session_never_the_planted_one(serve
 async def test_a_websocket_from_another_origin_or_host_name_is_refused(server):
     """Cross-origin websockets (another site, or a page on another port of this host) and DNS rebinding."""
     base, sessions = server
+    before = folders(sessions)
     port = base.rsplit(":", 1)[1]
     async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
         (await http.get(base + "/")).release()  # a real session: only the origin is wrong
@@ -169,7 +175,7 @@ async def test_a_websocket_from_another_origin_or_host_name_is_refused(server):
         with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
             await http.ws_connect(base.replace("http", "ws") + "/ws", origin=f"http://evil.example:{port}", headers=rebound)
         assert refused.value.status == 403
-    assert not folders(sessions)
+    assert not folders(sessions) - before
 
 
 async def test_a_second_tab_of_a_session_replaces_the_first_never_two_apps_on_one_folder(server):
@@ -196,7 +202,7 @@ async def test_a_screenshot_goes_to_the_browser_never_to_the_hosts_disk(server, 
     download = await tab.http.get(f"{base}/download/{key}")
     assert download.status == 200 and (await download.text()).lstrip().startswith("<svg")
     await close_tab(tab)
-    written = [path for path in tmp_path.rglob("*.svg")]
+    written = [*tmp_path.rglob("*.svg"), *sessions.parent.rglob("*.svg")]  # the server's home and sessions are beside each other
     assert not written, written
 
 
@@ -262,6 +268,7 @@ def test_in_headless_chromium_a_learner_passes_an_exercise(server, tmp_path):
     from selenium.webdriver.support.ui import WebDriverWait
 
     base, sessions = server
+    before = folders(sessions)
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
     for flag in (
@@ -283,8 +290,8 @@ def test_in_headless_chromium_a_learner_passes_an_exercise(server, tmp_path):
         wait = WebDriverWait(driver, STARTUP_S)
         terminal = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, ".xterm-helper-textarea"))
         wait.until(lambda d: d.get_cookie(SESSION_COOKIE))
-        wait_for(lambda: folders(sessions), "the session's folder made")
-        (progress,) = folders(sessions)
+        wait_for(lambda: folders(sessions) - before, "the session's folder made")
+        (progress,) = folders(sessions) - before
 
         # Keys typed before the app has started would be lost, or taken as commands (q quits). The exercise
         # screen names itself in the session's progress; a newline typed into its editor makes a draft.
