@@ -46,6 +46,10 @@ CASES = [
     ("permutation-matrix", "mistakes/mismatch__p-written-out.py", "typed-P", ["typed in", "np.eye(T)[perm]"]),
     ("permutation-matrix", "mistakes/rerun-failed__sizes-typed.py", "", ["T = X.shape[0]", "hs = Wq.shape[1]"]),
     ("permutation-matrix", "mistakes/rerun-failed__inverse-by-linalg.py", "no-shuffle", ["Singular matrix", "`P.T`"]),
+    ("permutation-matrix", "mistakes/unfinished__no-print.py", "no-print", ["prints nothing", "lhs against rhs", "pooled_perm against pooled"]),
+    ("permutation-matrix", "mistakes/unfinished__prints-self-comparison.py", "self-comparison", ["`np.allclose(lhs, lhs)`", "only say True"]),
+    ("permutation-matrix", "mistakes/unfinished__prints-two-checks.py", "not-compared", ["no check of pooled_perm against pooled."]),
+    ("permutation-matrix", "mistakes/inverse-perm__lhs-shuffled-wrong-way-round.py", "wrong-way-round", ["softmax(Pᵀ S P)", "Your P is right"]),
 ]
 
 
@@ -74,15 +78,17 @@ def test_a_true_false_matrix_and_x_set_again_after_use_pass(checker):
         assert verdict.passed, verdict.message
 
 
-def test_an_assert_of_the_identity_stops_the_no_shuffle_rerun_only_before_the_last_name(checker):
-    """The limit docs/CHECKING.md states: the rerun breaks the identity on purpose, so an assert of it before every name is set stops it."""
+def test_an_assert_of_the_identity_stops_the_no_shuffle_rerun_before_or_after_the_last_name(checker):
+    """The rerun breaks the identity on purpose, so an assert of it fails that run wherever it stands (issue 35: after the last name it once passed)."""
     exercise = COURSE.exercises["permutation-matrix"]
     check = "assert np.allclose(lhs, rhs)\n"
     early = _replaced(PM_SOLUTION, "rhs = P @ softmax(S) @ P.T\n", "rhs = P @ softmax(S) @ P.T\n" + check)
     verdict = checker.check(exercise, early, limits=LIMITS)
     assert verdict.diagnosis == "rerun-failed" and verdict.details.get("cause") == "assert", verdict.message
     assert "no shuffle" in verdict.message and "print your checks" in verdict.message
-    assert checker.check(exercise, PM_SOLUTION + check, limits=LIMITS).passed
+    late = checker.check(exercise, PM_SOLUTION + check, limits=LIMITS)
+    assert late.diagnosis == "rerun-failed" and late.details.get("cause") == "assert", late.message
+    assert "after every name was set" in late.message and "no shuffle" in late.message
 
 
 def test_the_reruns_change_what_a_typed_answer_would_keep():
