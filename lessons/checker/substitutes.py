@@ -267,6 +267,17 @@ def other_head_count(n_heads: object) -> int:
     return 6 if heads >= 16 else 20
 
 
+def uneven_head_count(n_heads: object) -> int:
+    """A head count that is no power of two, for the alibi exercise's second rerun, whose power of two below differs
+    from the learner's and from :func:`other_head_count`'s: 6 (4 below it, its extra slopes from 8 heads), or 12 (8
+    below, from 16) where the learner's count has 4 below it or is 16 or more (whose first rerun has 6). So extra slopes
+    taken from a list of a fixed size (the 16 heads that suit the starter's 12) do not follow."""
+    heads = int(np.asarray(n_heads).reshape(-1)[0])
+    below = 2 ** int(np.floor(np.log2(heads))) if heads >= 1 else 1
+    uneven = heads >= 1 and heads & (heads - 1) != 0
+    return 12 if (uneven and below == 4) or (not uneven and heads >= 16) else 6
+
+
 def other_factor(factor: object) -> float:
     """Another context factor for the context-extension rerun: 8, or 2 if the learner already has 8."""
     return 2.0 if float(np.asarray(factor).reshape(-1)[0]) == 8.0 else 8.0

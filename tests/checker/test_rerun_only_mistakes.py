@@ -1,4 +1,4 @@
-"""t5-buckets and permutation-matrix: mistakes only a rerun shows are named as the rerun's, and copies are told from computations.
+"""t5-buckets, permutation-matrix and alibi: mistakes only a rerun shows are named as the rerun's, and copies are told from computations.
 
 Beyond mistakes/ (where each file's diagnosis is checked): here the cause
 and the words of the message, which must name what the learner did and
@@ -46,6 +46,8 @@ CASES = [
     ("permutation-matrix", "mistakes/mismatch__p-written-out.py", "typed-P", ["typed in", "np.eye(T)[perm]"]),
     ("permutation-matrix", "mistakes/rerun-failed__sizes-typed.py", "", ["T = X.shape[0]", "hs = Wq.shape[1]"]),
     ("permutation-matrix", "mistakes/rerun-failed__inverse-by-linalg.py", "no-shuffle", ["Singular matrix", "`P.T`"]),
+    ("alibi", "mistakes/mismatch__extra-slopes-from-a-16-head-list.py", "uneven-rerun", ["not for 6", "0.7071, 0.3536", "0.5, 0.125", "get_slopes(8)"]),
+    ("alibi", "mistakes/heads-from-zero__power-of-two-branch-only.py", "rerun", ["own 12 heads", "16 heads, a power of two", "2^(−8/16)"]),
     ("permutation-matrix", "mistakes/unfinished__no-print.py", "no-print", ["prints nothing", "lhs against rhs", "pooled_perm against pooled"]),
     ("permutation-matrix", "mistakes/unfinished__prints-self-comparison.py", "self-comparison", ["`np.allclose(lhs, lhs)`", "only say True"]),
     ("permutation-matrix", "mistakes/unfinished__prints-two-checks.py", "not-compared", ["no check of pooled_perm against pooled."]),
@@ -104,3 +106,17 @@ def test_the_reruns_change_what_a_typed_answer_would_keep():
     assert not np.array_equal(substitutes.wider_query(np.ones((4, 4))), substitutes.wider_key(np.ones((4, 4))))
     np.testing.assert_array_equal(substitutes.longer_shift(np.array([2, 0, 4, 1, 3])), [6, 0, 1, 2, 3, 4, 5])
     np.testing.assert_array_equal(substitutes.no_shuffle(np.array([2, 0, 4, 1, 3])), [2, 0, 4, 2, 0])
+
+
+def test_alibis_second_rerun_takes_the_extra_slopes_from_another_doubled_count():
+    """Extra slopes from a list of a fixed size fit one doubled count: the second rerun's differs from the learner's and the first rerun's."""
+
+    def below(heads: int) -> int:
+        return 2 ** int(np.floor(np.log2(heads)))
+
+    for heads in range(1, 65):
+        uneven = substitutes.uneven_head_count(heads)
+        assert uneven & (uneven - 1), (heads, uneven)  # no power of two: the branch that borrows from twice the power below
+        for other in (heads, substitutes.other_head_count(heads)):
+            if other & (other - 1):
+                assert below(uneven) != below(other), (heads, other, uneven)
