@@ -176,6 +176,28 @@ def table_length_ids(long_ids: object, wpe: object) -> np.ndarray:
     return np.resize(ids.reshape(-1), (*ids.shape[:-1], rows)).astype(dtype)
 
 
+def shorter_table(wpe: object, ids: object) -> np.ndarray:
+    """learned-positions: the position table two rows shorter (never shorter than the batch's T; two longer where it
+    cannot be), so that it no longer has the script's global max_len rows: a check against max_len rather than the
+    table passed in misses what it must refuse."""
+    table = np.asarray(wpe)
+    if table.ndim != 2:
+        return table
+    T = np.asarray(ids).shape[-1] if np.asarray(ids).ndim else 1
+    rows = table.shape[0] - 2
+    if rows >= max(T, 1):
+        return table[:rows].copy()
+    return np.concatenate([table, _drawn((2, table.shape[1]), table, which=2)]).astype(table.dtype)
+
+
+def one_past_ids(long_ids: object, wpe: object) -> np.ndarray:
+    """learned-positions: the learner's long sequence made exactly one token longer than the position table: the
+    smallest sequence that must be refused (a bound of ``max_len + 1`` lets it through)."""
+    ids, rows = np.asarray(long_ids), np.asarray(wpe).shape[0]
+    dtype = ids.dtype if ids.dtype.kind in "iu" else np.int64
+    return np.resize(ids.reshape(-1), (*ids.shape[:-1], rows + 1)).astype(dtype)
+
+
 # learned-positions: where refusal_noted leaves what refused a sequence, in the script's own globals (a contract's probe).
 REFUSAL = "__attnpos_refusal__"
 # The opcode of a `raise` statement: the frame that raised was at one, rather than at NumPy's addition or indexing.

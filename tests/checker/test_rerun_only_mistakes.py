@@ -1,4 +1,4 @@
-"""t5-buckets, permutation-matrix and alibi: mistakes only a rerun shows are named as the rerun's, and copies are told from computations.
+"""t5-buckets, permutation-matrix, alibi and learned-positions: mistakes only a rerun shows are named as the rerun's, and copies are told from computations.
 
 Beyond mistakes/ (where each file's diagnosis is checked): here the cause
 and the words of the message, which must name what the learner did and
@@ -48,6 +48,9 @@ CASES = [
     ("permutation-matrix", "mistakes/rerun-failed__inverse-by-linalg.py", "no-shuffle", ["Singular matrix", "`P.T`"]),
     ("alibi", "mistakes/mismatch__extra-slopes-from-a-16-head-list.py", "uneven-rerun", ["not for 6", "0.7071, 0.3536", "0.5, 0.125", "get_slopes(8)"]),
     ("alibi", "mistakes/heads-from-zero__power-of-two-branch-only.py", "rerun", ["own 12 heads", "16 heads, a power of two", "2^(−8/16)"]),
+    ("learned-positions", "mistakes/wraps-around__one-token-past-the-table.py", "one-past", ["answered 7 tokens", "6 rows", "`T > max_len + 1`"]),
+    ("learned-positions", "mistakes/length-check__message-with-the-starters-numbers.py", "typed-numbers", ["quotes 8 and 10", "a table of 6 rows"]),
+    ("learned-positions", "mistakes/length-check__checks-the-global-max-len.py", "table-not-read", ["the global `max_len`", "NumPy refused them"]),
     ("permutation-matrix", "mistakes/unfinished__no-print.py", "no-print", ["prints nothing", "lhs against rhs", "pooled_perm against pooled"]),
     ("permutation-matrix", "mistakes/unfinished__prints-self-comparison.py", "self-comparison", ["`np.allclose(lhs, lhs)`", "only say True"]),
     ("permutation-matrix", "mistakes/unfinished__prints-two-checks.py", "not-compared", ["no check of pooled_perm against pooled."]),
