@@ -1,4 +1,4 @@
-"""t5-buckets, permutation-matrix, alibi and learned-positions: mistakes only a rerun shows are named as the rerun's, and copies are told from computations.
+"""Mistakes only a rerun shows are named as the rerun's (t5-buckets, permutation-matrix, alibi, learned-positions, three-families), and copies are told apart.
 
 Beyond mistakes/ (where each file's diagnosis is checked): here the cause
 and the words of the message, which must name what the learner did and
@@ -16,6 +16,7 @@ from attnpos.lessons.course.loader import load_course
 COURSE = load_course()
 LIMITS = Limits(timeout_s=5.0, memory_mb=768)
 PM_SOLUTION = COURSE.exercises["permutation-matrix"].solution
+TF_SOLUTION = COURSE.exercises["three-families"].solution
 
 
 def _replaced(source: str, old: str, new: str) -> str:
@@ -51,6 +52,9 @@ CASES = [
     ("learned-positions", "mistakes/wraps-around__one-token-past-the-table.py", "one-past", ["answered 7 tokens", "6 rows", "`T > max_len + 1`"]),
     ("learned-positions", "mistakes/length-check__message-with-the-starters-numbers.py", "typed-numbers", ["quotes 8 and 10", "a table of 6 rows"]),
     ("learned-positions", "mistakes/length-check__checks-the-global-max-len.py", "table-not-read", ["the global `max_len`", "NumPy refused them"]),
+    ("three-families", "mistakes/mismatch__gap-none-typed-as-rounding.py", "gap-none-unmeasured", ["made no shuffle", "your gap_none was 0"]),
+    ("three-families", "mistakes/bad-type__tells-as-zeros-and-ones.py", "not-bool", ["the numbers [0, 1, 1, 1]", "True or False"]),
+    ("three-families", _replaced(TF_SOLUTION, "tells = gaps > 1e-6", "tells = gaps > 0.2"), "tells-rerun", ["0.193", "a line far above rounding"]),
     ("permutation-matrix", "mistakes/unfinished__no-print.py", "no-print", ["prints nothing", "lhs against rhs", "pooled_perm against pooled"]),
     ("permutation-matrix", "mistakes/unfinished__prints-self-comparison.py", "self-comparison", ["`np.allclose(lhs, lhs)`", "only say True"]),
     ("permutation-matrix", "mistakes/unfinished__prints-two-checks.py", "not-compared", ["no check of pooled_perm against pooled."]),
