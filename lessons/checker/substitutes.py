@@ -444,16 +444,18 @@ def gapped_positions(positions: object) -> np.ndarray:
     return positions + gaps.astype(positions.dtype if positions.dtype.kind in "iuf" else np.int64)
 
 
-# sinusoidal-table's rerun bends the learner's table once it is built: row t grows by BEND · (t / T)², so that
-# pe[t + k] = M @ pe[t] no longer holds and an honest shift_error measured on it is clearly more than rounding.
+# sinusoidal-table's rerun bends the learner's table once it is built: row t shrinks by BEND · (t / T)², so that
+# pe[t + k] = M @ pe[t] no longer holds and an honest shift_error measured on it is clearly more than rounding. It
+# shrinks, so that the largest difference is a negative one (the slowest pair's cosine, near 1, shrunk most): a signed
+# maximum, no |·|, falls short of it.
 BEND = 2.0**-6
 
 
 def bent_table(pe: object) -> np.ndarray:
-    """The learner's table with row t scaled by 1 + BEND · (t / T)², in its own dtype (a float64 copy of a whole-number table)."""
+    """The learner's table with row t scaled by 1 − BEND · (t / T)², in its own dtype (a float64 copy of a whole-number table)."""
     pe = np.asarray(pe)
     if pe.ndim < 2 or pe.shape[-2] == 0:
         return pe  # no rows to bend: the judge reports the table's shape
     rows = pe.shape[-2]
-    scale = 1 + BEND * (np.arange(rows, dtype=np.float64) / rows) ** 2  # (T,)
+    scale = 1 - BEND * (np.arange(rows, dtype=np.float64) / rows) ** 2  # (T,)
     return (pe * scale[:, None]).astype(pe.dtype if pe.dtype.kind == "f" else np.float64)
