@@ -433,6 +433,14 @@ def _print_calls(tree: ast.Module, own_only: bool = False) -> list[ast.Call]:
     return [node for node in ast.walk(tree) if isinstance(node, ast.Call) and _called(node) in printers]
 
 
+def subtracts_from_itself(source: str, name: str) -> bool:
+    """Whether the script takes ``name`` less something of its own (``positions - positions[0]``, ``positions - positions.min()``)."""
+    tree = _question_tree(source)
+    return tree is not None and any(
+        isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub) and _mentions(node.left, name) and _mentions(node.right, name) for node in ast.walk(tree)
+    )
+
+
 def prints_anything(source: str) -> bool:
     """Whether the script calls print (or its kin, or a function of its own that prints) at all."""
     tree = _question_tree(source)
@@ -476,6 +484,7 @@ QUESTIONS: dict[str, Callable[..., bool]] = {
     "names_float": names_float,
     "compares_or_equal": compares_or_equal,
     "prints_comparing": prints_comparing,
+    "subtracts_from_itself": subtracts_from_itself,
     "prints_anything": prints_anything,
     "prints_self_comparison": prints_self_comparison,
 }

@@ -1,4 +1,4 @@
-"""Mistakes only a rerun shows are named as the rerun's (in six exercises), and copies are told apart from computations.
+"""Mistakes only a rerun shows are named as the rerun's (in seven exercises), and copies are told apart from computations.
 
 Beyond mistakes/ (where each file's diagnosis is checked): here the cause
 and the words of the message, which must name what the learner did and
@@ -57,6 +57,8 @@ CASES = [
     ("three-families", _replaced(TF_SOLUTION, "tells = gaps > 1e-6", "tells = gaps > 0.2"), "tells-rerun", ["0.193", "a line far above rounding"]),
     ("sinusoidal-table", "mistakes/mismatch__signed-maximum.py", "no-abs", ["0.00789", "0.00837", "no |·|", "a negative difference"]),
     ("sinusoidal-table", "mistakes/mismatch__largest-row-norm.py", "row-norm", ["Euclidean norm", "entry by entry"]),
+    ("rope", "mistakes/mismatch__positions-counted-from-the-first.py", "positions-ignored", ["`positions - positions[0]`", "by its own position"]),
+    ("rope", "mistakes/indistinct__float16-angles.py", "precision", ["float64 computed in float16", "1,000 radians in float16", "a quarter of a radian"]),
     ("permutation-matrix", "mistakes/unfinished__no-print.py", "no-print", ["prints nothing", "lhs against rhs", "pooled_perm against pooled"]),
     ("permutation-matrix", "mistakes/unfinished__prints-self-comparison.py", "self-comparison", ["`np.allclose(lhs, lhs)`", "only say True"]),
     ("permutation-matrix", "mistakes/unfinished__prints-two-checks.py", "not-compared", ["no check of pooled_perm against pooled."]),
