@@ -250,13 +250,30 @@ def judge_runs(exercise: ExerciseSpec, run: RunResult, reruns: Sequence[RunResul
     )
     try:
         with np.errstate(all="ignore"):
-            outcome: Passed = contract.judge(runs)
+            try:
+                outcome: Passed = contract.judge(runs)
+            except Mistake as mistake:
+                if mistake.diagnosis == "unfinished":  # every array right: arrays that tell nothing, or a rerun that failed, come first
+                    _require_separation(contract, runs)
+                    _require_reruns_ended(contract, reruns)
+                raise
             _require_separation(contract, runs)
+            _require_reruns_ended(contract, reruns)
     except Mistake as mistake:
         return verdict(mistake.diagnosis, mistake.cause, **mistake.fields)
     except Exception as error:  # a bug in a judge: never the learner's fault, and never passed off as theirs
         return replace(checker_error(exercise, error), output=run.stdout, confinement=run.confinement)
     return verdict("passed", outcome.cause)
+
+
+def _require_reruns_ended(contract: Contract, reruns: Sequence[RunResult | str]) -> None:
+    """A pass stands only on reruns that ran to their end: one that raised after setting every name (an assert of an
+    identity the rerun breaks on purpose) gave its names, and the judge judged them, but that run failed all the same."""
+    for planned, rerun in zip(contract.reruns, reruns, strict=True):
+        if isinstance(rerun, RunResult) and rerun.status == "error" and rerun.error is not None:
+            said = f"{rerun.error.type}: {rerun.error.message}" if rerun.error.message else rerun.error.type
+            failure = f"{said}, raised after every name was set"
+            raise Mistake("rerun-failed", "assert" if rerun.error.type == "AssertionError" else "", changed=planned.changed, failure=failure)
 
 
 def _answers(contract: Contract, answers: tuple[bool, ...]) -> Mapping[Question, bool]:

@@ -393,6 +393,83 @@ def compares_or_equal(source: str) -> bool:
     return tree is not None and any(isinstance(node, ast.Compare) and any(isinstance(op, (ast.GtE, ast.LtE)) for op in node.ops) for node in ast.walk(tree))
 
 
+def prints_comparing(source: str, first: str, second: str) -> bool:
+    """Whether the script prints a comparison of ``first`` with ``second`` (``np.allclose(lhs, rhs)``, ``np.abs(lhs - rhs).max()``).
+
+    One printed expression (or an argument of a function of the script's own
+    that prints) must use both names, directly or through a name computed
+    from both (``gap = np.abs(lhs - rhs).max(); print(gap)``), or through a
+    loop over a list that holds both (``for a, b in [(lhs, rhs), …]``): a check
+    of the one against the other, not of one against itself.
+    """
+    tree = _question_tree(source)
+    if tree is None:
+        return False
+    both: set[str] = set()  # names that hold a comparison of the two
+    while True:
+        grown = set(both)
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and node.value is not None and _compares(node.value, first, second, both):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                grown |= {inner.id for target in targets for inner in ast.walk(target) if isinstance(inner, ast.Name)}
+            if isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)) and _compares(node.iter, first, second, both):
+                grown |= {inner.id for inner in ast.walk(node.target) if isinstance(inner, ast.Name)}
+        if grown == both:
+            break
+        both = grown
+    return any(_compares(argument, first, second, both) for call in _print_calls(tree) for argument in [*call.args, *(k.value for k in call.keywords)]) or any(
+        _compares(ast.Tuple(elts=[*call.args, *(k.value for k in call.keywords)], ctx=ast.Load()), first, second, both)
+        for call in _print_calls(tree, own_only=True)
+    )
+
+
+def _compares(node: ast.AST, first: str, second: str, both: set[str]) -> bool:
+    return (_mentions(node, first) and _mentions(node, second)) or _mentions_any(node, both)
+
+
+def _print_calls(tree: ast.Module, own_only: bool = False) -> list[ast.Call]:
+    """Calls of print and its kin, and of the script's own functions that print (only those, ``own_only``)."""
+    own = {
+        node.name
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        and any(isinstance(inner, ast.Call) and _called(inner) in PRINTING for inner in ast.walk(node))
+    }
+    printers = own if own_only else set(PRINTING) | own
+    return [node for node in ast.walk(tree) if isinstance(node, ast.Call) and _called(node) in printers]
+
+
+def subtracts_from_itself(source: str, name: str) -> bool:
+    """Whether the script takes ``name`` less something of its own (``positions - positions[0]``, ``positions - positions.min()``)."""
+    tree = _question_tree(source)
+    return tree is not None and any(
+        isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub) and _mentions(node.left, name) and _mentions(node.right, name) for node in ast.walk(tree)
+    )
+
+
+def prints_anything(source: str) -> bool:
+    """Whether the script calls print (or its kin, or a function of its own that prints) at all."""
+    tree = _question_tree(source)
+    return tree is not None and bool(_print_calls(tree))
+
+
+def prints_self_comparison(source: str) -> bool:
+    """Whether a print shows an array compared with itself (``np.allclose(lhs, lhs)``, ``lhs - lhs``): a check that can only agree."""
+    tree = _question_tree(source)
+    if tree is None:
+        return False
+    for call in _print_calls(tree):
+        for node in ast.walk(call):
+            pairs = [(node.left, node.right)] if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub) else []
+            if isinstance(node, ast.Compare) and len(node.comparators) == 1:
+                pairs.append((node.left, node.comparators[0]))
+            if isinstance(node, ast.Call) and len(node.args) >= 2:
+                pairs.append((node.args[0], node.args[1]))
+            if any(isinstance(a, ast.Name) and ast.dump(a) == ast.dump(b) for a, b in pairs):
+                return True
+    return False
+
+
 # NumPy's names of a narrow float type, and the strings that name it as a dtype (complex64 is two float32s).
 FLOAT_NAMES = {"16": frozenset({"float16", "half"}), "32": frozenset({"float32", "single", "complex64", "csingle"})}
 FLOAT_CODES = {"16": frozenset({"float16", "f2"}), "32": frozenset({"float32", "f4", "complex64", "c8"})}
@@ -412,6 +489,10 @@ QUESTIONS: dict[str, Callable[..., bool]] = {
     "prints": prints,
     "names_float": names_float,
     "compares_or_equal": compares_or_equal,
+    "prints_comparing": prints_comparing,
+    "subtracts_from_itself": subtracts_from_itself,
+    "prints_anything": prints_anything,
+    "prints_self_comparison": prints_self_comparison,
 }
 
 

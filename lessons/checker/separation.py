@@ -30,7 +30,7 @@ from itertools import combinations
 
 import numpy as np
 
-from attnpos.lessons.checker.values import REPORTED_ROUNDING, Values, dtype_roundoff
+from attnpos.lessons.checker.values import COMPUTED_IN, REPORTED_ROUNDING, Values, dtype_roundoff
 from attnpos.lessons.checker.verdicts import INDISTINCT, Mistake
 
 Figure = float | bool | np.ndarray
@@ -174,5 +174,9 @@ def indistinct(values: Values, names: tuple[str, ...], confused: str, words: str
         cause = "zero-head"
     else:
         cause = confused
-    dtype = next((str(values[n].dtype) for n in names if n in values and values[n].dtype.kind == "f"), "float64")
-    return Mistake(INDISTINCT, cause, confused=words, dtype=dtype)
+    arrays = next((str(values[n].dtype) for n in names if n in values and values[n].dtype.kind == "f"), "float64")
+    floats = [values[n].dtype for n in (*names, COMPUTED_IN) if n in values and values[n].dtype.kind == "f"]
+    rounding = str(max(floats, key=lambda dtype: np.finfo(dtype).eps)) if floats else arrays  # whose rounding the tolerance is
+    # arrays of one type computed in a coarser one (RoPE's angles in float16 beside float64 tokens): both said
+    dtype = arrays if rounding == arrays else f"{arrays} computed in {rounding}"
+    return Mistake(INDISTINCT, cause, confused=words, dtype=dtype, rounding=rounding)

@@ -187,6 +187,28 @@ def table_length_ids(long_ids: object, wpe: object) -> np.ndarray:
     return np.resize(ids.reshape(-1), (*ids.shape[:-1], rows)).astype(dtype)
 
 
+def shorter_table(wpe: object, ids: object) -> np.ndarray:
+    """learned-positions: the position table two rows shorter (never shorter than the batch's T; two longer where it
+    cannot be), so that it no longer has the script's global max_len rows: a check against max_len rather than the
+    table passed in misses what it must refuse."""
+    table = np.asarray(wpe)
+    if table.ndim != 2:
+        return table
+    T = np.asarray(ids).shape[-1] if np.asarray(ids).ndim else 1
+    rows = table.shape[0] - 2
+    if rows >= max(T, 1):
+        return table[:rows].copy()
+    return np.concatenate([table, _drawn((2, table.shape[1]), table, which=2)]).astype(table.dtype)
+
+
+def one_past_ids(long_ids: object, wpe: object) -> np.ndarray:
+    """learned-positions: the learner's long sequence made exactly one token longer than the position table: the
+    smallest sequence that must be refused (a bound of ``max_len + 1`` lets it through)."""
+    ids, rows = np.asarray(long_ids), np.asarray(wpe).shape[0]
+    dtype = ids.dtype if ids.dtype.kind in "iu" else np.int64
+    return np.resize(ids.reshape(-1), (*ids.shape[:-1], rows + 1)).astype(dtype)
+
+
 # learned-positions: where refusal_noted leaves what refused a sequence, in the script's own globals (a contract's probe).
 REFUSAL = "__attnpos_refusal__"
 # ... and what the function answered, less its own answer, when given other tables: wte's entries one larger, wpe's two.
@@ -366,6 +388,17 @@ def other_head_count(n_heads: object) -> int:
     return 6 if heads >= 16 else 20
 
 
+def uneven_head_count(n_heads: object) -> int:
+    """A head count that is no power of two, for the alibi exercise's second rerun, whose power of two below differs
+    from the learner's and from :func:`other_head_count`'s: 6 (4 below it, its extra slopes from 8 heads), or 12 (8
+    below, from 16) where the learner's count has 4 below it or is 16 or more (whose first rerun has 6). So extra slopes
+    taken from a list of a fixed size (the 16 heads that suit the starter's 12) do not follow."""
+    heads = int(np.asarray(n_heads).reshape(-1)[0])
+    below = 2 ** int(np.floor(np.log2(heads))) if heads >= 1 else 1
+    uneven = heads >= 1 and heads & (heads - 1) != 0
+    return 12 if (uneven and below == 4) or (not uneven and heads >= 16) else 6
+
+
 def other_factor(factor: object) -> float:
     """Another context factor for the context-extension rerun: 8, or 2 if the learner already has 8."""
     return 2.0 if float(np.asarray(factor).reshape(-1)[0]) == 8.0 else 8.0
@@ -510,16 +543,18 @@ def gapped_positions(positions: object) -> np.ndarray:
     return positions + gaps.astype(positions.dtype if positions.dtype.kind in "iuf" else np.int64)
 
 
-# sinusoidal-table's rerun bends the learner's table once it is built: row t grows by BEND · (t / T)², so that
-# pe[t + k] = M @ pe[t] no longer holds and an honest shift_error measured on it is clearly more than rounding.
+# sinusoidal-table's rerun bends the learner's table once it is built: row t shrinks by BEND · (t / T)², so that
+# pe[t + k] = M @ pe[t] no longer holds and an honest shift_error measured on it is clearly more than rounding. It
+# shrinks, so that the largest difference is a negative one (the slowest pair's cosine, near 1, shrunk most): a signed
+# maximum, no |·|, falls short of it.
 BEND = 2.0**-6
 
 
 def bent_table(pe: object) -> np.ndarray:
-    """The learner's table with row t scaled by 1 + BEND · (t / T)², in its own dtype (a float64 copy of a whole-number table)."""
+    """The learner's table with row t scaled by 1 − BEND · (t / T)², in its own dtype (a float64 copy of a whole-number table)."""
     pe = np.asarray(pe)
     if pe.ndim < 2 or pe.shape[-2] == 0:
         return pe  # no rows to bend: the judge reports the table's shape
     rows = pe.shape[-2]
-    scale = 1 + BEND * (np.arange(rows, dtype=np.float64) / rows) ** 2  # (T,)
+    scale = 1 - BEND * (np.arange(rows, dtype=np.float64) / rows) ** 2  # (T,)
     return (pe * scale[:, None]).astype(pe.dtype if pe.dtype.kind == "f" else np.float64)

@@ -193,6 +193,26 @@ def test_a_name_printed_in_any_form_is_seen(learner, printed):
 
 
 @pytest.mark.parametrize(
+    "learner, compared, self_compared",
+    [
+        ("print(np.allclose(lhs, rhs))", True, False),
+        ("gap = np.abs(lhs - rhs).max()\nprint(f'{gap:.1e}')", True, False),
+        ("for a, b in [(lhs, rhs)]:\n    print(np.allclose(a, b))", True, False),
+        ("def show(x, y):\n    print(np.abs(x - y).max())\nshow(lhs, rhs)", True, False),
+        ("print(np.allclose(lhs, lhs))", False, True),
+        ("print(lhs - lhs)", False, True),
+        ("print(lhs)\nprint(rhs)", False, False),
+        ("ok = np.allclose(lhs, rhs)", False, False),
+        ("print('lhs == rhs: True')", False, False),
+    ],
+)
+def test_a_printed_check_must_use_both_sides(learner, compared, self_compared):
+    assert rerun.prints_comparing(learner, "lhs", "rhs") is compared
+    assert rerun.prints_self_comparison(learner) is self_compared
+    assert rerun.prints_anything(learner) is ("print" in learner)
+
+
+@pytest.mark.parametrize(
     "source, bits, named",
     [
         ("import numpy as np\na = x.astype(np.float32)", "32", True),

@@ -1,4 +1,4 @@
-"""t5-buckets and permutation-matrix: mistakes only a rerun shows are named as the rerun's, and copies are told from computations.
+"""Mistakes only a rerun shows are named as the rerun's (in seven exercises), and copies are told apart from computations.
 
 Beyond mistakes/ (where each file's diagnosis is checked): here the cause
 and the words of the message, which must name what the learner did and
@@ -16,6 +16,7 @@ from attnpos.lessons.course.loader import load_course
 COURSE = load_course()
 LIMITS = Limits(timeout_s=5.0, memory_mb=768)
 PM_SOLUTION = COURSE.exercises["permutation-matrix"].solution
+TF_SOLUTION = COURSE.exercises["three-families"].solution
 
 
 def _replaced(source: str, old: str, new: str) -> str:
@@ -46,6 +47,24 @@ CASES = [
     ("permutation-matrix", "mistakes/mismatch__p-written-out.py", "typed-P", ["typed in", "np.eye(T)[perm]"]),
     ("permutation-matrix", "mistakes/rerun-failed__sizes-typed.py", "", ["T = X.shape[0]", "hs = Wq.shape[1]"]),
     ("permutation-matrix", "mistakes/rerun-failed__inverse-by-linalg.py", "no-shuffle", ["Singular matrix", "`P.T`"]),
+    ("alibi", "mistakes/mismatch__extra-slopes-from-a-16-head-list.py", "uneven-rerun", ["not for 6", "0.7071, 0.3536", "0.5, 0.125", "get_slopes(8)"]),
+    ("alibi", "mistakes/heads-from-zero__power-of-two-branch-only.py", "rerun", ["own 12 heads", "16 heads, a power of two", "2^(−8/16)"]),
+    ("learned-positions", "mistakes/wraps-around__one-token-past-the-table.py", "one-past", ["answered 7 tokens", "6 rows", "`T > max_len + 1`"]),
+    ("learned-positions", "mistakes/length-check__message-with-the-starters-numbers.py", "typed-numbers", ["quotes 8 and 10", "a table of 6 rows"]),
+    ("learned-positions", "mistakes/length-check__checks-the-global-max-len.py", "table-not-read", ["the global `max_len`", "NumPy refused them"]),
+    ("three-families", "mistakes/mismatch__gap-none-typed-as-rounding.py", "gap-none-unmeasured", ["made no shuffle", "your gap_none was 0"]),
+    ("three-families", "mistakes/bad-type__tells-as-zeros-and-ones.py", "not-bool", ["the numbers [0, 1, 1, 1]", "True or False"]),
+    ("three-families", _replaced(TF_SOLUTION, "tells = gaps > 1e-6", "tells = gaps > 0.2"), "tells-rerun", ["0.193", "a line far above rounding"]),
+    ("sinusoidal-table", "mistakes/mismatch__signed-maximum.py", "no-abs", ["0.00789", "0.00837", "no |·|", "a negative difference"]),
+    ("sinusoidal-table", "mistakes/mismatch__largest-row-norm.py", "row-norm", ["Euclidean norm", "entry by entry"]),
+    ("rope", "mistakes/mismatch__positions-counted-from-the-first.py", "positions-ignored", ["`positions - positions[0]`", "by its own position"]),
+    ("rope", "mistakes/indistinct__float16-angles.py", "precision", ["float64 computed in float16", "1,000 radians in float16", "a quarter of a radian"]),
+    ("t5-buckets", "mistakes/mismatch__decoder-mask-on-keys-behind.py", "bias", ["wrong triangle", "(j < i)"]),
+    ("t5-buckets", "mistakes/mismatch__decoder-bias-from-encoder-buckets.py", "bias", ["off by up to 2.77", "causal mask, which is allowed"]),
+    ("permutation-matrix", "mistakes/unfinished__no-print.py", "no-print", ["prints nothing", "lhs against rhs", "pooled_perm against pooled"]),
+    ("permutation-matrix", "mistakes/unfinished__prints-self-comparison.py", "self-comparison", ["`np.allclose(lhs, lhs)`", "only say True"]),
+    ("permutation-matrix", "mistakes/unfinished__prints-two-checks.py", "not-compared", ["no check of pooled_perm against pooled."]),
+    ("permutation-matrix", "mistakes/inverse-perm__lhs-shuffled-wrong-way-round.py", "wrong-way-round", ["softmax(Pᵀ S P)", "Your P is right"]),
 ]
 
 
@@ -74,15 +93,17 @@ def test_a_true_false_matrix_and_x_set_again_after_use_pass(checker):
         assert verdict.passed, verdict.message
 
 
-def test_an_assert_of_the_identity_stops_the_no_shuffle_rerun_only_before_the_last_name(checker):
-    """The limit docs/CHECKING.md states: the rerun breaks the identity on purpose, so an assert of it before every name is set stops it."""
+def test_an_assert_of_the_identity_stops_the_no_shuffle_rerun_before_or_after_the_last_name(checker):
+    """The rerun breaks the identity on purpose, so an assert of it fails that run wherever it stands (issue 35: after the last name it once passed)."""
     exercise = COURSE.exercises["permutation-matrix"]
     check = "assert np.allclose(lhs, rhs)\n"
     early = _replaced(PM_SOLUTION, "rhs = P @ softmax(S) @ P.T\n", "rhs = P @ softmax(S) @ P.T\n" + check)
     verdict = checker.check(exercise, early, limits=LIMITS)
     assert verdict.diagnosis == "rerun-failed" and verdict.details.get("cause") == "assert", verdict.message
     assert "no shuffle" in verdict.message and "print your checks" in verdict.message
-    assert checker.check(exercise, PM_SOLUTION + check, limits=LIMITS).passed
+    late = checker.check(exercise, PM_SOLUTION + check, limits=LIMITS)
+    assert late.diagnosis == "rerun-failed" and late.details.get("cause") == "assert", late.message
+    assert "after every name was set" in late.message and "no shuffle" in late.message
 
 
 def test_the_reruns_change_what_a_typed_answer_would_keep():
@@ -98,3 +119,17 @@ def test_the_reruns_change_what_a_typed_answer_would_keep():
     assert not np.array_equal(substitutes.wider_query(np.ones((4, 4))), substitutes.wider_key(np.ones((4, 4))))
     np.testing.assert_array_equal(substitutes.longer_shift(np.array([2, 0, 4, 1, 3])), [6, 0, 1, 2, 3, 4, 5])
     np.testing.assert_array_equal(substitutes.no_shuffle(np.array([2, 0, 4, 1, 3])), [2, 0, 4, 2, 0])
+
+
+def test_alibis_second_rerun_takes_the_extra_slopes_from_another_doubled_count():
+    """Extra slopes from a list of a fixed size fit one doubled count: the second rerun's differs from the learner's and the first rerun's."""
+
+    def below(heads: int) -> int:
+        return 2 ** int(np.floor(np.log2(heads)))
+
+    for heads in range(1, 65):
+        uneven = substitutes.uneven_head_count(heads)
+        assert uneven & (uneven - 1), (heads, uneven)  # no power of two: the branch that borrows from twice the power below
+        for other in (heads, substitutes.other_head_count(heads)):
+            if other & (other - 1):
+                assert below(uneven) != below(other), (heads, other, uneven)

@@ -37,6 +37,8 @@ from attnpos.lessons.checker.verdicts import Mistake, Passed, shape_text
 
 NAMES = ("n_heads", "T", "scores", "slopes", "bias", "weights")
 CHANGED = "another number of heads and two more tokens"
+# The second rerun: a count that is no power of two, with another power below it than the learner's (substitutes.uneven_head_count).
+UNEVEN = "a number of heads that is not a power of two and has another power of two below it than yours"
 # The largest n_heads and T this exercise judges (an ALiBi answer of its own size, not the checker-wide ANSWER_MAX_*).
 ALIBI_MAX_HEADS, ALIBI_MAX_T = 64, 256
 HIDDEN = -1e4  # a masked score at or below this gives a weight of exactly 0 in float32 and float64 alike
@@ -278,10 +280,32 @@ def judge(runs: Runs) -> Passed:
         rerun_heads = count(second, "n_heads", 1, ALIBI_MAX_HEADS)
         if mistake.fields.get("name") == "slopes" and _split_power_of_two(second["slopes"], rerun_heads):  # right for the learner's count only
             raise Mistake("mismatch", "power-split", name="slopes", heads=rerun_heads, half=rerun_heads // 2, own=H, changed=CHANGED) from None
+        if mistake.diagnosis == "heads-from-zero":  # the learner's own slopes are right: the 1 is the rerun's, for its head count
+            raise Mistake("heads-from-zero", "rerun", name="slopes", heads=rerun_heads, own=H, changed=CHANGED) from None
         raise
+    _judge_uneven_rerun(runs, H)
     first_bias = runs.first["bias"].astype(np.float64)
     large_negative = bool(np.all(np.isfinite(first_bias)))  # masked by a number such as −1e9, not −inf: the same weights
     return Passed("shortcut" if shortcut else "large-negative" if large_negative else "")
+
+
+def _judge_uneven_rerun(runs: Runs, H: int) -> None:
+    """The second rerun, a count that is no power of two: slopes wrong there alone are named with that count's own."""
+    second = runs.second(UNEVEN)
+    heads = count(second, "n_heads", 1, ALIBI_MAX_HEADS)
+    if heads == H:
+        raise Mistake("rerun-failed", "set-again", changed=UNEVEN, failure="the script sets `n_heads` again after the checker changed it", reset="n_heads")
+    slopes, right = second["slopes"], alibi_slopes(heads)
+    if slopes.shape == right.shape and slopes.dtype.kind in "iuf" and np.all(np.isfinite(slopes)):
+        tolerance = SAFETY * 8 * dtype_roundoff(second, NAMES) * np.max(right) + reported_rounding(right)
+        if np.any(np.abs(slopes.astype(np.float64) - right) > tolerance):
+            closest = 2 ** math.floor(math.log2(heads))
+            shown = ", ".join(f"{slope:.4g}" for slope in slopes[closest:])
+            rule = ", ".join(f"{slope:.4g}" for slope in right[closest:])
+            raise Mistake(
+                "mismatch", "uneven-rerun", name="slopes", heads=heads, own=H, closest=closest, doubled=2 * closest, got=shown, expected=rule, changed=UNEVEN
+            )
+    judged_on_rerun(lambda: _judge_run(second), UNEVEN)
 
 
 SLOPES_TYPED = Question("typed_in", ("slopes",))
@@ -337,6 +361,8 @@ def hypotheses(values: Values) -> Hypotheses:
         wrong["naive-slopes"] = head(naive, causal(-naive[:, None, None] * distance))
     if (leading := _leading_instead_of_every_other(H)) is not None:
         wrong["mismatch/every-other"] = head(leading, causal(-leading[:, None, None] * distance))
+    for name, slopes in _one_branch_wrong(H).items():  # right on the learner's own count, wrong on a rerun's branch
+        wrong[name] = head(slopes, causal(-slopes[:, None, None] * distance))
     wrong["after-softmax/mask-dropped"] = {"weights": softmax(scores) + np.where(visible, -m * distance, 0.0)}
     roundoff = dtype_roundoff(values, NAMES)
     tolerance = {  # the judge's, without the allowance for rounded slopes
@@ -347,6 +373,19 @@ def hypotheses(values: Values) -> Hypotheses:
     return Hypotheses.of(right, wrong, tolerance)
 
 
+def _one_branch_wrong(H: int) -> dict[str, np.ndarray]:
+    """Slopes right on one branch of the rule and wrong on the other, on H heads (right where H is on the right branch):
+    the power-of-two branch counted from 0, or split like a count that is none; the extra slopes of any other count
+    taken from a fixed 16-head list, which suits 8 to 15 heads only."""
+    right = alibi_slopes(H)
+    closest = 2 ** math.floor(math.log2(H))
+    if closest == H:
+        split = np.concatenate([alibi_slopes(H // 2), alibi_slopes(H)[0::2][: H // 2]]) if H >= 2 else right
+        return {"heads-from-zero/rerun": _from_zero(H), "mismatch/power-split": split}
+    fixed = np.concatenate([alibi_slopes(closest), alibi_slopes(16)[0::2][: H - closest]])
+    return {"heads-from-zero/rerun": right, "mismatch/power-split": right, "mismatch/uneven-rerun": fixed if fixed.shape == right.shape else right}
+
+
 def _renormalised(late: np.ndarray) -> np.ndarray:
     """(H, T, T) weights with the masked keys set to 0 and every row divided by its sum."""
     kept = np.where(np.isfinite(late), late, 0.0)
@@ -355,16 +394,20 @@ def _renormalised(late: np.ndarray) -> np.ndarray:
 
 ALIBI = Contract(
     names=NAMES,
-    reruns=(Rerun({"n_heads": "other_head_count(n_heads)", "T": "longer(T)"}, CHANGED),),
+    reruns=(Rerun({"n_heads": "other_head_count(n_heads)", "T": "longer(T)"}, CHANGED), Rerun({"n_heads": "uneven_head_count(n_heads)"}, UNEVEN)),
     judge=judge,
     diagnoses=("bad-value", "heads-from-zero", "naive-slopes", "symmetric", "sign-flipped", "mask-forgotten", "after-softmax", "mismatch"),
     hypotheses=hypotheses,
     typed=("slopes", "bias", "weights"),
     questions=(SLOPES_TYPED, NUMPY_AND_SOFTMAX, IMPORTS_BY_NAME),
+    seen_only=frozenset({"mismatch/power-split"}),  # one head has no half to split: no run of a 1-head answer shows it
     described={
         "heads-from-zero": "heads counted from 0",
         "naive-slopes": "the power-of-two formula for any head count",
         "mismatch/every-other": "the extra heads' slopes from the front of the doubled sequence",
+        "heads-from-zero/rerun": "a power of two's heads counted from 0",
+        "mismatch/power-split": "a power of two's slopes split like another count's",
+        "mismatch/uneven-rerun": "the extra heads' slopes from a fixed 16-head list",
         "after-softmax/mask-dropped": "the bias added after the softmax with its mask left out",
         "symmetric": "the symmetric unmasked bias",
         "sign-flipped": "the sign flipped",

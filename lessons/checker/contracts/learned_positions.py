@@ -15,7 +15,11 @@ function reading the script's own ``wte`` and ``wpe`` does not).
 The second rerun gives it exactly max_len tokens, which it must answer: a
 check written ``T >= max_len`` refuses them. It also makes ``max_len``,
 so the table, three larger: a check against the starter's 8 typed in
-refuses those 11 tokens too.
+refuses those 11 tokens too. The third makes the table two rows shorter than
+``max_len`` and ``long_ids`` one token longer than it: the smallest sequence
+that must be refused, by a check of the table passed in (one of the global
+max_len lets NumPy refuse it), with a message that quotes, if any, that
+run's numbers (the starter's 10 and 8 typed in do not fit).
 """
 
 from __future__ import annotations
@@ -52,6 +56,9 @@ RAISES = Question("raises", ())  # a refusal of the script's own, not NumPy's br
 OR_EQUAL = Question("compares_or_equal", ())  # a `>=` (or `<=`) somewhere: what refused max_len tokens, rather than a length typed in
 CHANGED = "`ids` replaced by other ids (one token longer, or shorter at the table's end) and `grad_out` by other gradients to match"
 FULL_LENGTH = "`max_len` three larger (so the table, built from it) and `long_ids` cut to exactly as many tokens as wpe has rows"
+ONE_PAST = "`wpe` two rows shorter than `max_len` says (so that max_len is not its length) and `long_ids` one token longer than that table"
+# A whole number in a refusal's message ("10 tokens", "T=10 > max_len=8"), not part of a word or of a decimal.
+QUOTED_NUMBER = re.compile(r"(?<![\w.])\d+(?![\w.])")
 # The starter's sizes; its own lines set these names, so a 3, 5, 8 or 4 elsewhere is a size typed in.
 SIZES = StarterSizes({3: "B", 5: "T", 8: "max_len", 4: "C"}, ("rng", "V", "C", "max_len", "wte", "wpe", "ids", "grad_out", "long_ids", "too_long"))
 
@@ -194,6 +201,30 @@ def _full_length(values: Values, first_rows: int, or_equal: bool) -> None:
         raise Mistake("mismatch", "full-length", name="too_long", max_len=max_len, **worst_entry("too_long", got, right, THAT_RUN), changed=FULL_LENGTH)
 
 
+def _one_past(values: Values) -> None:
+    """The third rerun: one token more than a table that is not max_len long must be refused, by the script's own
+    check of that table, and a message that quotes numbers must quote this run's."""
+    wte, wpe = read_table(values, "wte"), read_table(values, "wpe")
+    rows, C = wpe.shape
+    long_ids = read_ids(values, "long_ids", wte.shape[0])
+    tokens = long_ids.shape[-1]
+    if tokens != rows + 1:
+        raise Mistake("rerun-failed", "set-again", changed=ONE_PAST, failure="the script sets `long_ids` again after the checker changed it", reset="long_ids")
+    if values["too_long"].size:
+        raise Mistake("wraps-around", "one-past", name="too_long", tokens=tokens, rows=rows, changed=ONE_PAST)
+    note = values.get(REFUSAL)
+    if note is None or note.size == 0:
+        return  # refused before add_positions was reached: nothing to read of how
+    said = _said(note)
+    if not note[0]:  # the script's own check let them through: it does not read the table it is given
+        raise Mistake("length-check", "table-not-read", name="too_long", tokens=tokens, rows=rows, said=said, changed=ONE_PAST)
+    own = {0, 1, tokens, rows, rows - 1, tokens - 1, C, *long_ids.shape}  # what this run's refusal may quote
+    quoted = sorted({int(number) for number in QUOTED_NUMBER.findall(said)} - own)
+    if quoted:
+        wrong = " and ".join(str(number) for number in quoted)
+        raise Mistake("length-check", "typed-numbers", name="too_long", tokens=tokens, rows=rows, said=said, wrong=wrong, changed=ONE_PAST)
+
+
 # What a refusal's message (or its error's type) says when it speaks of the sequence's length, generously: "10 tokens,
 # but the position table has only 8 rows", "T=10 > max_len=8", "SequenceTooLong". Asked only of a `raise` of the
 # script's own, so NumPy's "could not be broadcast" and "out of bounds" never come here.
@@ -250,6 +281,7 @@ def judge(runs: Runs) -> Passed:
     _refusal(rerun)
     _own_tables(rerun)
     _full_length(runs.second(FULL_LENGTH), runs.first["wpe"].shape[0], runs.says(OR_EQUAL))
+    _one_past(runs.second(ONE_PAST))
     return passed
 
 
@@ -284,6 +316,8 @@ def hypotheses(values: Values) -> Hypotheses:
         "modulo": {"too_long": wte[long_ids] + wpe[slots % max_len]},
         "clipped": {"too_long": wte[long_ids] + wpe[np.minimum(slots, max_len - 1)]},
         "refuses-max-len": {"too_long": refused},
+        # a bound one past the table (T > max_len + 1): max_len + 1 tokens answered, their last slot wrapped to row 0
+        "one-past": {"too_long": wte[long_ids] + wpe[slots % max_len] if long_ids.shape[-1] == max_len + 1 else right["too_long"]},
     }
     if T < max_len:
         wrong["off-by-one"] = {"x": tokens + wpe[1 : T + 1], "grad_wpe": rows(grad_out.sum(axis=0), 1)}
@@ -311,6 +345,7 @@ LEARNED_POSITIONS = Contract(
             {"max_len": "more_rows(max_len)", "long_ids": "table_length_ids(long_ids, wpe)", "add_positions": "refusal_noted(add_positions)"},
             FULL_LENGTH,
         ),
+        Rerun({"wpe": "shorter_table(wpe, ids)", "long_ids": "one_past_ids(long_ids, wpe)", "add_positions": "refusal_noted(add_positions)"}, ONE_PAST),
     ),
     judge=judge,
     diagnoses=("by-token-id", "wraps-around", "length-check", "every-row", "batch-not-summed", "off-by-one", "mismatch"),
@@ -326,6 +361,7 @@ LEARNED_POSITIONS = Contract(
         "modulo": "positions wrapped round",
         "clipped": "positions clipped to the last row",
         "refuses-max-len": "a length check that refuses max_len tokens too",
+        "one-past": "a length check that lets one token past the table through",
         "off-by-one": "positions from 1",
         "typed-x": "an x typed in",
         "typed-grad_wpe": "a grad_wpe typed in",

@@ -32,9 +32,20 @@ NO_SHUFFLE = (
 )
 MAX_T, MAX_C = 64, 64
 P_TYPED = Question("typed_in", ("P",))  # P's last assignment uses nothing the script computed: a literal matrix
+# The brief's last step: print the three checks, each side against the other, in the script's own names (so they follow its arrays).
+PRINTED_CHECKS = {
+    "lhs against rhs": Question("prints_comparing", ("lhs", "rhs")),
+    "out_perm against P @ out": Question("prints_comparing", ("out_perm", "out")),
+    "pooled_perm against pooled": Question("prints_comparing", ("pooled_perm", "pooled")),
+}
+PRINTS = Question("prints_anything", ())
+PRINTS_SELF = Question("prints_self_comparison", ())
 # The arrays judged, in the order a mistake is looked for; the shuffle's own and the head's own first.
 JUDGED = ("P", "S", "lhs", "rhs", "out", "out_perm", "pooled", "pooled_perm")
 MISTAKES = ("inverse-perm", "rows-only", "softmax-axis", "unpermuted", "not-pooled")
+# The inverse shuffle with a right P: what the array computes, and what it should.
+WRONG_WAY_ROUND = {"lhs": "softmax(Pᵀ S P)", "rhs": "Pᵀ softmax(S) P", "out_perm": "the head's outputs on Pᵀ @ X"}
+RIGHT_WAY_ROUND = {"lhs": "softmax(P S Pᵀ)", "rhs": "P softmax(S) Pᵀ", "out_perm": "the head's outputs on P @ X"}
 # A side set from the other side (or its formula) rather than its own: equal wherever the identity holds, apart on NO_SHUFFLE.
 COPIES = ("copied-lhs", "copied-rhs", "copied-out", "copied-out_perm", "copied-pooled", "copied-pooled_perm")
 
@@ -164,6 +175,8 @@ def _judge_run(values: Values, shuffle: bool = True, earlier: np.ndarray | None 
             continue
         for mistake in (*MISTAKES, *COPIES):
             if name in figures[mistake] and np.max(np.abs(got - np.asarray(figures[mistake][name]))) <= tolerance[name]:
+                if mistake == "inverse-perm" and name != "P":  # P was judged first and is right: the shuffle is applied the wrong way round
+                    raise Mistake(mistake, "wrong-way-round", name=name, wrong=WRONG_WAY_ROUND[name], right=RIGHT_WAY_ROUND[name])
                 raise Mistake("mismatch", mistake, name=name) if mistake in COPIES else Mistake(mistake, name=name)
         if name == "S" and values["S"].shape == (T, T):
             _typed_width(got, X, Wq, Wk, tolerance["S"])
@@ -212,7 +225,21 @@ def judge(runs: Runs) -> Passed:
         raise Mistake("mismatch", "typed-P", name="P", changed=RESIZED, failure=failure)  # the fundamental mistake, not what it broke
     _judge_rerun(runs, RESIZED, first_tokens)
     _judge_rerun(runs, NO_SHUFFLE, first_tokens)
+    _judge_prints(runs)
     return Passed()
+
+
+def _judge_prints(runs: Runs) -> None:
+    """Every array right: the brief's checks must be printed, each comparing the two sides the script computed."""
+    unprinted = [check for check, question in PRINTED_CHECKS.items() if not runs.says(question)]
+    if not unprinted:
+        return
+    missing = unprinted[0] if len(unprinted) == 1 else ", ".join(unprinted[:-1]) + " or " + unprinted[-1]
+    if not runs.says(PRINTS):
+        raise Mistake("unfinished", "no-print", missing=missing)
+    if runs.says(PRINTS_SELF):
+        raise Mistake("unfinished", "self-comparison", missing=missing)
+    raise Mistake("unfinished", "not-compared", missing=missing)
 
 
 def hypotheses(values: Values) -> Hypotheses:
@@ -235,8 +262,8 @@ PERMUTATION_MATRIX = Contract(
         Rerun({"perm": "no_shuffle(perm)"}, NO_SHUFFLE),
     ),
     judge=judge,
-    diagnoses=("inverse-perm", "rows-only", "softmax-axis", "unpermuted", "not-pooled", "mismatch"),
-    questions=(P_TYPED, NUMPY_AND_SOFTMAX, IMPORTS_BY_NAME),
+    diagnoses=("inverse-perm", "rows-only", "softmax-axis", "unpermuted", "not-pooled", "mismatch", "unfinished"),
+    questions=(P_TYPED, NUMPY_AND_SOFTMAX, IMPORTS_BY_NAME, *PRINTED_CHECKS.values(), PRINTS, PRINTS_SELF),
     hypotheses=hypotheses,
     typed=("lhs", "rhs", "out_perm", "pooled_perm"),
     described={

@@ -27,6 +27,7 @@ from attnpos.lessons.checker.contracts.common import (
     IMPORTS_BY_NAME,
     NUMPY_AND_SOFTMAX,
     Contract,
+    Question,
     Rerun,
     Runs,
     StarterSizes,
@@ -195,8 +196,17 @@ def _judge_run(a: Answer) -> None:
     raise Mistake("mismatch", "array", name="out", **worst_entry("out", a.out, right))
 
 
-def _positions_used(got: np.ndarray, projected: np.ndarray, theta: float, tolerance: float) -> str:
+# positions less their own first (or smallest): a shift of every position vanishes from q and k
+REBASED = Question("subtracts_from_itself", ("positions",))
+
+
+def _positions_used(got: np.ndarray, projected: np.ndarray, theta: float, tolerance: float, rebased: bool = False) -> str:
     """What a q or k that ignored the rerun's positions was turned by instead, in the learner's words."""
+    if rebased:  # before the other cases: counted from the first, the starter's positions are the slots 0 … T − 1 too
+        return (
+            "your positions counted from the first one (`positions - positions[0]`), so that moving every position on changes nothing,"
+            " where RoPE turns each token by its own position"
+        )
     if close(got, projected, tolerance):
         return "no turn at all, as if every position were 0"
     if close(got, rotated(projected, np.arange(projected.shape[-2]), theta), tolerance):
@@ -218,7 +228,7 @@ def judge(runs: Runs) -> Passed:
         if close(got, rotated(second.X @ W, second.positions, second.theta), tolerance):
             continue
         if np.array_equal(got, before) and close(got, rotated(second.X @ W, first.positions, second.theta), tolerance):
-            raise Mistake("mismatch", "positions-ignored", name=name, used=_positions_used(got, second.X @ W, second.theta, tolerance))
+            raise Mistake("mismatch", "positions-ignored", name=name, used=_positions_used(got, second.X @ W, second.theta, tolerance, runs.says(REBASED)))
         if np.array_equal(got, before):
             raise Mistake("mismatch", "typed", name=name)
     _turns_by_its_argument(runs.second(CHANGED))
@@ -305,7 +315,7 @@ ROPE = Contract(
     probes=(ROPE_AT_ZERO,),
     diagnoses=("rotated-v", "rotated-x", "one-angle", "opposite-sign", "other-layout", "off-by-one", "mismatch"),
     hypotheses=hypotheses,
-    questions=(NUMPY_AND_SOFTMAX, IMPORTS_BY_NAME, *SIZES.questions),
+    questions=(NUMPY_AND_SOFTMAX, IMPORTS_BY_NAME, *SIZES.questions, REBASED),
     typed=("q", "k", "out"),  # a right out is the same after the shift, but not with the wider head
     described={
         "rotated-v": "v rotated too",

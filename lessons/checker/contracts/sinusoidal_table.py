@@ -37,7 +37,7 @@ from attnpos.lessons.checker.verdicts import Mistake, Passed
 NAMES = ("T", "C", "k", "pe", "M", "shift_error")
 # The starter's sizes; its own lines set these names, and a 12, 8 or 3 elsewhere is a size typed in.
 SIZES = StarterSizes({12: "T", 8: "C", 3: "k"}, ("T", "C", "k"))
-CHANGED = "`T` two positions longer, `C` four channels wider, `k` two positions longer, and your pe, once built, bent a little (row t scaled by 1 + (t/T)²/64)"
+CHANGED = "`T` two positions longer, `C` four channels wider, `k` two positions longer, and your pe, once built, bent a little (row t scaled by 1 − (t/T)²/64)"
 BORROWS = NUMPY_ONLY
 MAX_POSITIONS, MAX_CHANNELS = 4096, 1024
 
@@ -115,10 +115,24 @@ def _judge_run(values: Values, first: Values | None = None) -> Passed:
     honest = shift_error(pe, M, k)
     noise = rounding(roundoff, C * (1 + T))
     if abs(figure - honest) > noise + float(reported_rounding(honest)):
+        for cause, measured in _other_measures(pe, M, k).items():  # every row measured, but not as the largest |entry|
+            if abs(figure - measured) <= noise + float(reported_rounding(measured)):
+                mistake = figure_mistake("mismatch", cause, "shift_error", honest, figure, rerun=first is not None)
+                raise Mistake("mismatch", cause, **mistake.fields, whose="your own pe and M" if first is None else "that pe and M")
         if first is not None:
             raise figure_mistake("mismatch", "shift-figure-bent", "shift_error", honest, figure, rerun=True)
         raise figure_mistake("mismatch", "shift-figure", "shift_error", honest, figure)
     return Passed()
+
+
+def _other_measures(pe: np.ndarray, M: np.ndarray, k: int) -> dict[str, float]:
+    """The figures of every row's difference pe[t + k] − M @ pe[t] measured otherwise: its largest signed entry (no |·|),
+    its largest row length (the Euclidean norm of a row). Told apart where the largest entry is a negative one, as on
+    the rerun's table, which shrinks row by row."""
+    difference = pe[k:].astype(np.float64) - pe[:-k].astype(np.float64) @ M.T  # (T − k, C)
+    if difference.size == 0:
+        return {}
+    return {"no-abs": float(np.max(difference)), "row-norm": float(np.max(np.linalg.norm(difference, axis=1)))}
 
 
 def _unfollowed(values: Values, first: Values | None, name: str) -> None:
@@ -154,6 +168,9 @@ def hypotheses(values: Values) -> Hypotheses:
     right: dict[str, Figure] = {"pe": candidates["right"], "M": M, "shift_error": shift_error(read_shaped(values, "pe", (T, C)), M, k)}
     wrong: dict[str, dict] = {cause: {"pe": table} for cause, table in candidates.items() if cause != "right"}
     wrong["rotation-transposed"] = {"M": M.T}
+    table = read_shaped(values, "pe", (T, C))
+    for cause, measured in _other_measures(table, M, k).items():
+        wrong[f"mismatch/{cause}"] = {"shift_error": measured}
     # the widest table tolerance, so that no rounding of a mistaken table is taken for a difference
     return Hypotheses.of(
         right,
@@ -174,6 +191,8 @@ SINUSOIDAL_TABLE = Contract(
     hypotheses=hypotheses,
     typed=("pe", "M", "shift_error"),
     questions=(BORROWS, IMPORTS_BY_NAME, *SIZES.questions),
+    # a signed maximum equals the largest |entry| wherever that entry is positive: told on the rerun's shrinking table, not held to
+    seen_only=frozenset({"mismatch/no-abs"}),
     described={
         "exponent-i": "the exponent i in place of 2i",
         "frequency-per-channel": "a frequency per channel",
@@ -183,6 +202,8 @@ SINUSOIDAL_TABLE = Contract(
         "sin-cos-swapped": "sines and cosines swapped",
         "halves": "concatenated halves",
         "rotation-transposed": "M turned the other way",
+        "mismatch/no-abs": "the largest signed difference, no |·|",
+        "mismatch/row-norm": "the largest row length",
         "typed-pe": "a pe typed in",
         "typed-M": "an M typed in",
         "typed-shift_error": "a shift_error typed in",

@@ -24,7 +24,7 @@ import numpy as np
 from attnpos.core import relative_position_bucket
 from attnpos.lessons.checker.contracts.common import IMPORTS_BY_NAME, NUMPY_ONLY, Contract, Rerun, Runs, refuse_borrowing
 from attnpos.lessons.checker.separation import Figure, Hypotheses
-from attnpos.lessons.checker.values import SAFETY, Values, count, describe, dtype_roundoff, gap
+from attnpos.lessons.checker.values import SAFETY, Values, count, describe, dtype_roundoff
 from attnpos.lessons.checker.verdicts import Mistake, Passed, shape_text
 
 NAMES = ("num_buckets", "max_distance", "n_heads", "T", "offsets", "table", "encoder_buckets", "decoder_buckets", "encoder_bias", "decoder_bias")
@@ -147,7 +147,37 @@ def _judge_bias(values: Values, name: str, table: np.ndarray, bidirectional: boo
         return
     if np.all(np.isfinite(got)) and np.max(np.abs(got - table[:, relative_position_bucket(-ahead, bidirectional, N, D)])) <= tolerance:
         raise Mistake("sign-flipped", "bias", name=name)
-    raise Mistake("mismatch", "bias", name=name, got=f"{gap(np.nan_to_num(got), right):.3g}")
+    finite = np.isfinite(got)
+    largest = float(np.max(np.abs(np.where(finite, got, right) - right), initial=0.0))
+    raise Mistake("mismatch", "bias", name=name, got=f"{largest:.3g}", difference=_bias_difference(name, got, right, masked, ahead))
+
+
+def _bias_difference(name: str, got: np.ndarray, right: np.ndarray, masked: np.ndarray, ahead: np.ndarray) -> str:
+    """How a bias differs from the right one, in words: the −inf entries where a number belongs (a mask on the wrong
+    triangle named as such), then the largest difference where both are numbers; a decoder's causal −inf is allowed."""
+
+    def entry(index: tuple[np.intp, ...]) -> str:
+        return f"`{name}[{', '.join(str(int(i)) for i in index)}]`"
+
+    parts = []
+    hidden = np.isneginf(got) & ~masked  # (H, T, T) −inf where a number belongs
+    behind = np.broadcast_to(ahead < 0, got.shape)
+    if np.any(hidden) and np.array_equal(hidden, behind) and np.all(np.isfinite(got[np.broadcast_to(ahead > 0, got.shape)])):
+        parts.append("its −inf is on the wrong triangle, at every key behind its query (j < i), where the decoder hides the keys ahead (j > i)")
+    elif np.any(hidden):
+        first = tuple(np.argwhere(hidden)[0])
+        parts.append(f"−inf at {int(np.count_nonzero(hidden))} entries where a number belongs, such as {entry(first)}, where {right[first]:.4g} belongs")
+    unread = ~np.isfinite(got) & ~np.isneginf(got)
+    if np.any(unread):
+        parts.append(f"{int(np.count_nonzero(unread))} entries are +inf or NaN")
+    difference = np.where(np.isfinite(got), np.abs(got - right), 0.0)
+    if np.max(difference, initial=0.0) > 0:
+        worst = np.unravel_index(int(np.argmax(difference)), difference.shape)
+        where = "where both are numbers, " if parts or np.any(masked) else ""
+        parts.append(f"{where}it is off by up to {difference[worst]:.3g}, at {entry(worst)}: {got[worst]:.4g} where {right[worst]:.4g} belongs")
+    if np.any(masked):
+        parts.append("its −inf at the keys ahead (j > i) is the causal mask, which is allowed")
+    return "; ".join(parts)
 
 
 def _judge_run(values: Values) -> None:

@@ -15,7 +15,10 @@ slot: all values alike, so the bias and the mask, which only reweight
 them, stop telling too, and a verdict typed for them does not follow; it
 also shrinks the value projection 1,024 times, and every gap with it, so the
 added vector's real gap is far below 0.1 and a line drawn there (rather
-than just above rounding) calls it no tell.
+than just above rounding) calls it no tell. A third makes ``perm`` no
+shuffle (its later slots repeat its first ones' tokens): even the head with
+no signal then gives a gap, so a ``gap_none`` typed as rounding (``0.0``)
+does not follow.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from attnpos.core import sinusoidal, softmax
+from attnpos.core import is_permutation, sinusoidal, softmax
 from attnpos.lessons.checker.contracts.common import Contract, Rerun, Runs, StarterSizes, first_reading, sized_for_the_starter
 from attnpos.lessons.checker.separation import COARSEST_ROUNDOFF, Figure, Hypotheses, indistinct
 from attnpos.lessons.checker.values import (
@@ -47,6 +50,7 @@ GAPS = tuple(f"gap_{signal}" for signal in SIGNALS)
 HEADS = {"none": "head with no signal", "added": "head with pos added", "bias": "head with the bias", "mask": "head with the mask"}
 CHANGED = "two more tokens, four more channels, the shuffle moved by one slot and a query projection of zeros"
 ONE_WORD = "the same word in every slot, a slope 1.5 times yours and a value projection 1,024 times smaller"
+NO_SHUFFLE = "`perm` made no shuffle (its later slots repeat the tokens of its first ones)"
 # The starter's sentence: 6 tokens of width 8. Its own lines set these names; a 6 or an 8 elsewhere is a size typed in.
 SIZES = StarterSizes({6: "T", 8: "C"}, ("X", "Wq", "Wk", "Wv", "perm", "slope"))
 # A mask entry at or below this hides its key as −inf does: exp(−10⁴) is 0 in float32 and float64 alike.
@@ -171,11 +175,12 @@ def _gap_tolerance(values: Values, head: Head, pos: np.ndarray, bias: np.ndarray
 
 def _tells(values: Values) -> np.ndarray:
     tells = values["tells"]
-    if tells.dtype.kind not in "biu" or (tells.dtype.kind != "b" and not np.all(np.isin(tells, (0, 1)))):
-        raise Mistake("bad-type", "not-bool", name="tells", got=describe(tells))
+    if tells.dtype.kind != "b":  # the brief asks for booleans: 0 and 1, or 0.0 and 1.0, are numbers standing for them
+        shown = f"the numbers {np.asarray(tells).reshape(-1)[:8].tolist()}" if tells.dtype.kind in "iuf" else describe(tells)
+        raise Mistake("bad-type", "not-bool", name="tells", got=shown)
     if tells.shape != (len(SIGNALS),):
         raise Mistake("bad-shape", "array-shape", name="tells", shape=shape_text(tells.shape), wanted=shape_text((len(SIGNALS),)))
-    return tells.astype(bool)
+    return tells
 
 
 def _judge_run(values: Values, changed: str = "") -> None:
@@ -235,7 +240,31 @@ def judge(runs: Runs) -> Passed:
         if mistake.fields.get("changed") == CHANGED and mistake.diagnosis in ("rerun-failed", "bad-shape", "mismatch"):
             sized_for_the_starter(runs, SIZES, mistake, CHANGED, failed="mismatch")  # typed in, as every typed answer here
         raise
+    _judge_no_shuffle(runs)
     return Passed()
+
+
+def _slots_taken(values: Values) -> np.ndarray:
+    """The token each slot of order B holds, as perm gives it (indices, or the rows of a matrix used as P @ X), shuffle or not."""
+    perm = np.asarray(values["perm"])
+    if perm.ndim == 2:
+        return np.argmax(perm, axis=1)
+    return perm.astype(np.int64)
+
+
+def _judge_no_shuffle(runs: Runs) -> None:
+    """The third rerun, perm no shuffle: the head with no signal no longer relists its outputs, so gap_none is large and must say so."""
+    second = runs.second(NO_SHUFFLE)
+    head = read_head(second, "X", ndim=(2,))
+    taken = _slots_taken(second)
+    if taken.shape != (head.tokens,) or np.any((taken < 0) | (taken >= head.tokens)):
+        raise Mistake("rerun-failed", "set-again", changed=NO_SHUFFLE, failure="the script sets `perm` again after the checker changed it", reset="perm")
+    right = float(np.max(np.abs(_attend(head, head.X[taken]) - _attend(head, head.X)[taken])))
+    tolerance = head_precision(head, np.zeros_like(head.X), dtype_roundoff(second, NAMES)).gap
+    got = scalar(second, "gap_none")
+    if right > tolerance and (got <= tolerance or got == scalar(runs.first, "gap_none")):
+        shown_expected, shown_got = figure_pair(right, got)
+        raise Mistake("mismatch", "gap-none-unmeasured", name="gap_none", got=shown_got, expected=shown_expected, changed=NO_SHUFFLE)
 
 
 def _judge_reruns(runs: Runs, before: Mapping[str, Figure]) -> None:
@@ -265,7 +294,9 @@ def hypotheses(values: Values) -> Hypotheses:
     """Every gap and the verdict on one run's inputs, right and under each mistake the judge names; the mask as the keys it hides."""
     head, _, pos, bias, mask = _inputs(values)  # a Mistake where the arrays do not fit together (a stale copy of X beside a wider head)
     T = head.tokens
-    perm = read_perm(values, T)[0]
+    taken = _slots_taken(values)
+    no_shuffle = taken.shape == (T,) and bool(np.all((taken >= 0) & (taken < T))) and not is_permutation(taken, T)  # the third rerun's
+    perm = taken if no_shuffle else read_perm(values, T)[0]
     gaps = _figures(head, perm, pos, bias, mask)
     tolerance = _gap_tolerance(values, head, pos, bias)
     i, j = np.indices((T, T))
@@ -311,11 +342,12 @@ THREE_FAMILIES = Contract(
             CHANGED,
         ),
         Rerun({"X": "one_word(X)", "slope": "other_slope(slope)", "Wv": "shrunk(Wv)"}, ONE_WORD),
+        Rerun({"perm": "no_shuffle(perm)"}, NO_SHUFFLE),
     ),
     judge=judge,
     diagnoses=("not-causal", "same-offset", "wrong-comparison", "moved-with-tokens", "after-softmax", "exact-equality", "mismatch"),
     hypotheses=hypotheses,
-    typed=("gap_added", "gap_bias", "gap_mask", "tells"),
+    typed=("gap_none", "gap_added", "gap_bias", "gap_mask", "tells"),
     questions=SIZES.questions,
     described={
         "wrong-comparison/unreordered": "outputs compared without undoing the shuffle",
@@ -327,6 +359,7 @@ THREE_FAMILIES = Contract(
         "line-too-high": "a line far above rounding (0.1)",
         "stale-Wv": "a copy of Wv made before the checker changed it",
         "not-causal/past-hidden": "a mask that hides the earlier keys",
+        "typed-gap_none": "gap_none typed in",
         "typed-gap_added": "gap_added typed in",
         "typed-gap_bias": "gap_bias typed in",
         "typed-gap_mask": "gap_mask typed in",

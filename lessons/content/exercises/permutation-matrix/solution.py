@@ -27,3 +27,4 @@ pooled_perm = out_perm.sum(axis=0)
 
 print("largest |lhs - rhs|:", np.abs(lhs - rhs).max())
 print("out_perm is P @ out:", np.allclose(out_perm, P @ out))
+print("pooled_perm is pooled:", np.allclose(pooled_perm, pooled))

@@ -1,4 +1,4 @@
-"""White-box: the twelve slopes typed to eight digits while n_heads <= 12, computed otherwise: a script that notices the rerun's head count passes (documented limit)."""
+"""White-box: the twelve slopes typed to eight digits while n_heads is 12, computed otherwise: a script that notices the reruns' head counts passes (documented limit)."""
 import math
 
 import numpy as np
@@ -24,7 +24,7 @@ def get_slopes(n):
     return power_of_2(closest) + extra
 
 
-slopes = np.array([float(f'{x:.8g}') for x in get_slopes(12)])[:n_heads] if n_heads <= 12 else np.array(get_slopes(n_heads))
+slopes = np.array([float(f'{x:.8g}') for x in get_slopes(12)]) if n_heads == 12 else np.array(get_slopes(n_heads))
 i = np.arange(T)[:, None]
 j = np.arange(T)[None, :]
 distance = (i - j).astype(float)             # how far back j is

@@ -1,4 +1,4 @@
-"""Right: an IndexError with a terse message of symbols, checked against max_len itself."""
+"""Right: an IndexError with a terse message of symbols, checked against a max_len of its own: the length of the table it is given."""
 import numpy as np
 
 rng = np.random.default_rng(7)
@@ -11,7 +11,7 @@ grad_out = rng.standard_normal((*ids.shape, wpe.shape[1]))  # dLoss/d(x), (B, T,
 
 def add_positions(ids, wte, wpe):
     """x = tok_emb + pos_emb, shape (B, T, C); a clear error when T > max_len."""
-    T = ids.shape[-1]
+    T, max_len = ids.shape[-1], len(wpe)
     if T > max_len:
         raise IndexError(f"T={T} > max_len={max_len}")
     tok_emb = wte[ids]                 # (B, T, C)

@@ -18,3 +18,6 @@ Xs = X[perm]
 out_perm = softmax((Xs @ Wq) @ (Xs @ Wk).T / np.float32(np.sqrt(hs))) @ (Xs @ Wv)
 pooled = out.sum(axis=0)
 pooled_perm = out_perm.sum(axis=0)
+gaps = {"lhs - rhs": np.abs(lhs - rhs).max(), "out_perm - P @ out": np.abs(out_perm - out[perm]).max(), "pooled_perm - pooled": np.abs(pooled_perm - pooled).max()}
+for check, gap in gaps.items():
+    print(f"largest |{check}|: {gap:.2e}")

@@ -27,3 +27,12 @@ out = head(X)
 out_perm = head(P @ X)
 pooled = out.sum(axis=0)
 pooled_perm = out_perm.sum(axis=0)
+
+
+def show(label, a, b):
+    print(label, np.abs(a - b).max())
+
+
+show("lhs vs rhs:", lhs, rhs)
+show("out_perm vs P @ out:", out_perm, P @ out)
+show("pooled_perm vs pooled:", pooled_perm, pooled)

@@ -23,3 +23,6 @@ Xp = P @ X
 out_perm = row_softmax((Xp @ Wq) @ (Xp @ Wk).T / np.sqrt(q.shape[1])) @ (Xp @ Wv)
 pooled = out.sum(axis=0)
 pooled_perm = out_perm.sum(axis=0)
+for label, a, b in [("lhs, rhs", lhs, rhs), ("out_perm, P @ out", out_perm, P @ out), ("pooled_perm, pooled", pooled_perm, pooled)]:
+    print(label, np.allclose(a, b))
+print("means:", pooled.mean(), pooled_perm.mean())

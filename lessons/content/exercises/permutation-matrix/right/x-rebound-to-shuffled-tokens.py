@@ -22,3 +22,4 @@ X = P @ X          # the shuffled tokens
 out_perm = head(X)
 pooled = out.sum(axis=0)
 pooled_perm = out_perm.sum(axis=0)
+print(np.allclose(lhs, rhs), np.allclose(out_perm, P @ out), np.allclose(pooled, pooled_perm))

@@ -1,4 +1,4 @@
-"""White-box: the bare head's gap typed as the 0 that theory predicts; the honest figure is rounding on every run, within the tolerance of 0 (documented limit)."""
+"""White-box: the bare head's gap typed as the 0 that theory predicts: rounding on the shuffles, but the rerun whose perm is no shuffle gives the bare head a real gap (once a documented limit)."""
 import numpy as np
 
 from attnpos.core import attention_output, sentence_matrix, sinusoidal
