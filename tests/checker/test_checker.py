@@ -651,7 +651,7 @@ MEANINGS = [
         "sinusoidal-table",
         "mismatch__width-typed-in-exponent.py",
         "unrelated",
-        ["checker reran your script", "`pe[13, 3]` is 0.2711; from that run's T, C and k", "the starter's 8 for C)"],
+        ["checker reran your script", "`pe[12, 3]` is 0.3582; from that run's T, C and k", "the starter's 8 for C)"],
         ["your own arrays", "3 for k"],
     ),
     # brief-only round 2 (issue 35): sizes typed in, caught by reruns that change them, and named as the script typed them
