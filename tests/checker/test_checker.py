@@ -667,7 +667,7 @@ MEANINGS = [
     ("rope", "mismatch__half-typed-in-rotate-half.py", "typed-size", ["(4 for hs / 2)", "from that run's arrays it should be"], ["8 for hs"]),
     ("rope", "mismatch__positions-assumed-contiguous.py", "contiguous", ["positions[0] + t", "gaps opened between the positions"], []),
     ("rope", "mismatch__out-typed-in.py", "typed", ["a head four channels wider", "`out` stayed the same"], ["width"]),
-    ("sinusoidal-table", "mismatch__shift-error-typed-zero.py", "shift-figure-bent", ["your shift_error is 0,", "bent"], ["your own pe"]),
+    ("sinusoidal-table", "mismatch__shift-error-typed-zero.py", "shift-figure-unbent", ["your shift_error is 0,", "did not see the bend", "typed in"], ["your own pe"]),
     ("context-extension", "unfinished__ratios-never-printed.py", "", ["prints neither ratio", "`inv_freq_pi / inv_freq`"], ["Well done"]),
     (
         "learned-positions",

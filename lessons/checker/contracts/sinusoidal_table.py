@@ -120,7 +120,9 @@ def _judge_run(values: Values, first: Values | None = None) -> Passed:
                 mistake = figure_mistake("mismatch", cause, "shift_error", honest, figure, rerun=first is not None)
                 raise Mistake("mismatch", cause, **mistake.fields, whose="your own pe and M" if first is None else "that pe and M")
         if first is not None:
-            raise figure_mistake("mismatch", "shift-figure-bent", "shift_error", honest, figure, rerun=True)
+            # at rounding where the bent table is not: measured on the table before the bend reached it, or typed
+            cause = "shift-figure-unbent" if abs(figure) <= noise else "shift-figure-bent"
+            raise figure_mistake("mismatch", cause, "shift_error", honest, figure, rerun=True)
         raise figure_mistake("mismatch", "shift-figure", "shift_error", honest, figure)
     return Passed()
 
