@@ -400,12 +400,19 @@ def test_constant_offset_property(course, checker, setup, value, mutation):
 
 @settings(max_examples=12, deadline=None)
 @given(setup=setups(), typed=st.booleans())
+# Found by Hypothesis: a float32 sentence with a shuffle that is its own inverse ([0, 1, 3, 2]) gives the right gap and
+# the gap reordered by the inverse within float32's bound: the right answer is `indistinct` there, never `passed`.
+@example(setup=(setup_lines(2, 4, 9, 5, "float32", 2198517, [0, 1, 3, 2]), 4, 9), typed=False)
 def test_forget_reorder_property(course, checker, setup, typed):
     lines, T, C = setup
     figure = "2.5" if typed else "np.abs(out_perm - out).max()"
     source = lines + f"out = attention_output(X, Wq, Wk, Wv)\nout_perm = attention_output(X[:, perm], Wq, Wk, Wv)\nnaive_diff = {figure}\n"
     verdict = checker.check(course.exercises["forget-reorder"], source, limits=LIMITS)
-    assert verdict.diagnosis == ("mismatch" if typed else "passed"), (verdict.message, verdict.details)
+    expected = "mismatch" if typed else "passed"
+    if not typed and _mistakes_left_unseparated(source, "forget-reorder"):
+        assert "float32" in lines  # float64's bound is far tighter than any two hypotheses' distance
+        expected = "indistinct"
+    assert verdict.diagnosis == expected, (verdict.message, verdict.details)
 
 
 TWIN_MUTATIONS = {
@@ -667,7 +674,13 @@ MEANINGS = [
     ("rope", "mismatch__half-typed-in-rotate-half.py", "typed-size", ["(4 for hs / 2)", "from that run's arrays it should be"], ["8 for hs"]),
     ("rope", "mismatch__positions-assumed-contiguous.py", "contiguous", ["positions[0] + t", "gaps opened between the positions"], []),
     ("rope", "mismatch__out-typed-in.py", "typed", ["a head four channels wider", "`out` stayed the same"], ["width"]),
-    ("sinusoidal-table", "mismatch__shift-error-typed-zero.py", "shift-figure-unbent", ["your shift_error is 0,", "did not see the bend", "typed in"], ["your own pe"]),
+    (
+        "sinusoidal-table",
+        "mismatch__shift-error-typed-zero.py",
+        "shift-figure-unbent",
+        ["your shift_error is 0,", "did not see the bend", "typed in"],
+        ["your own pe"],
+    ),
     ("context-extension", "unfinished__ratios-never-printed.py", "", ["prints neither ratio", "`inv_freq_pi / inv_freq`"], ["Well done"]),
     (
         "learned-positions",
