@@ -7,6 +7,7 @@ Shared by the serve tests, the nginx test and the served-sessions benchmark
 from __future__ import annotations
 
 import asyncio
+import random
 import re
 import socket
 import time
@@ -28,9 +29,18 @@ CTRL_P, ENTER, F5 = "\x10", "\r", "\x1b[15~"  # jump anywhere; f5 checks in a br
 
 
 def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+    """A port free now, below the kernel's ephemeral range: a port the kernel hands out for port 0 can be handed again, to
+    anything binding port 0 (a Jupyter kernel of a suite running beside this one took one), before the server binds it."""
+    with open("/proc/sys/net/ipv4/ip_local_port_range") as ports:
+        first_ephemeral = int(ports.read().split()[0])
+    for port in random.sample(range(first_ephemeral // 2, first_ephemeral), 200):
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError("no free port below the ephemeral range")
 
 
 class BrowserSession:
