@@ -338,18 +338,7 @@ def prints(source: str, name: str) -> bool:
         if grown == carriers:
             break
         carriers = _derived_from(tree, grown)
-    printers = set(PRINTING) | {
-        node.name
-        for node in ast.walk(tree)
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
-        and any(isinstance(inner, ast.Call) and _called(inner) in PRINTING for inner in ast.walk(node))
-    }
-    return any(
-        isinstance(node, ast.Call)
-        and _called(node) in printers
-        and any(_mentions_any(argument, carriers) for argument in [*node.args, *(k.value for k in node.keywords)])
-        for node in ast.walk(tree)
-    )
+    return any(any(_mentions_any(argument, carriers) for argument in [*call.args, *(k.value for k in call.keywords)]) for call in _print_calls(tree))
 
 
 # What shows a value to the reader: print, and its kin.

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dis
 import functools
+from collections.abc import Callable
 
 import numpy as np
 
@@ -284,18 +285,14 @@ def _turned_by_no_position(function: object, args: tuple[object, ...], kwargs: d
     try:
         if not args or np.shape(np.asarray(args[0])) != np.shape(np.asarray(answer)):
             return np.zeros(0)
-        if len(args) >= 2:
-            x = args[0]
-            other = function(x, np.zeros_like(np.asarray(args[1])), *args[2:], **kwargs)  # type: ignore[operator]
-        elif len(args) == 1 and "positions" in kwargs:
-            x = args[0]
-            other = function(x, **{**kwargs, "positions": np.zeros_like(np.asarray(kwargs["positions"]))})  # type: ignore[operator]
-        else:
-            return np.zeros(0)
-        difference = np.asarray(other, dtype=np.float64) - np.asarray(x, dtype=np.float64)
-    except Exception:  # the function refused positions of zeros, or answered something no difference can be taken of
+    except Exception:  # an x or an answer with no shape (ragged, or an object of its own)
         return np.zeros(0)
-    return difference if difference.ndim else np.zeros(0)
+    x = args[0]
+    if len(args) >= 2:
+        return _difference(lambda: function(x, np.zeros_like(np.asarray(args[1])), *args[2:], **kwargs), x)  # type: ignore[operator]
+    if "positions" in kwargs:
+        return _difference(lambda: function(x, **{**kwargs, "positions": np.zeros_like(np.asarray(kwargs["positions"]))}), x)  # type: ignore[operator]
+    return np.zeros(0)
 
 
 def _with_other_tables(function: object, args: tuple[object, ...], kwargs: dict[str, object], answer: object) -> np.ndarray:
@@ -305,16 +302,20 @@ def _with_other_tables(function: object, args: tuple[object, ...], kwargs: dict[
         table = np.asarray(table)
         return table + table.dtype.type(by) if table.dtype.kind == "f" else table + by
 
+    if len(args) >= 3:
+        return _difference(lambda: function(args[0], moved(args[1], TABLE_SHIFTS[0]), moved(args[2], TABLE_SHIFTS[1]), *args[3:], **kwargs), answer)  # type: ignore[operator]
+    if "wte" in kwargs and "wpe" in kwargs:
+        tables = {"wte": moved(kwargs["wte"], TABLE_SHIFTS[0]), "wpe": moved(kwargs["wpe"], TABLE_SHIFTS[1])}
+        return _difference(lambda: function(*args, **{**kwargs, **tables}), answer)  # type: ignore[operator]
+    return np.zeros(0)
+
+
+def _difference(again: Callable[[], object], than: object) -> np.ndarray:
+    """What ``again()`` answers less ``than``, in float64; empty where it raises (the function refused the other
+    inputs) or answers something no difference can be taken of."""
     try:
-        if len(args) >= 3:
-            other = function(args[0], moved(args[1], TABLE_SHIFTS[0]), moved(args[2], TABLE_SHIFTS[1]), *args[3:], **kwargs)  # type: ignore[operator]
-        elif "wte" in kwargs and "wpe" in kwargs:
-            tables = {"wte": moved(kwargs["wte"], TABLE_SHIFTS[0]), "wpe": moved(kwargs["wpe"], TABLE_SHIFTS[1])}
-            other = function(*args, **{**kwargs, **tables})  # type: ignore[operator]
-        else:
-            return np.zeros(0)
-        difference = np.asarray(other, dtype=np.float64) - np.asarray(answer, dtype=np.float64)
-    except Exception:  # the function refused other tables, or answered something no difference can be taken of
+        difference = np.asarray(again(), dtype=np.float64) - np.asarray(than, dtype=np.float64)
+    except Exception:
         return np.zeros(0)
     return difference if difference.ndim else np.zeros(0)
 
