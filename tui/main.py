@@ -11,9 +11,11 @@ import atexit
 import os
 import sys
 import threading
-from typing import TYPE_CHECKING, NoReturn
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing before the fork server starts
 if TYPE_CHECKING:
+    from typing import NoReturn
+
     from attnpos.lessons.sandbox.launch import Spawned
 
 

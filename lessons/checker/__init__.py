@@ -19,7 +19,6 @@ diagnosis id. Messages live with the exercise content.
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING
 
 # Imported on first use (PEP 562), so that a checker can start its fork server before NumPy is imported
 # here: `attnpos check` overlaps the server's start with its own imports (docs/PERFORMANCE.md).
@@ -40,6 +39,7 @@ _EXPORTS = {
     "Verdict": "verdicts",
 }
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING: typing is not imported before the fork server starts
 if TYPE_CHECKING:
     from attnpos.lessons.checker.contracts import CONTRACTS
     from attnpos.lessons.checker.engine import RUNS_PER_CHECK, Checker, open_checker

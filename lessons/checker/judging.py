@@ -21,7 +21,7 @@ import numpy as np
 
 from attnpos.lessons.checker.contracts import CONTRACTS, Contract, Question, Runs
 from attnpos.lessons.checker.contracts.common import COMPUTED_IN_QUESTIONS
-from attnpos.lessons.checker.rerun import READING_MODULE
+from attnpos.lessons.checker.learner_modules import READING_MODULE
 from attnpos.lessons.checker.separation import RIGHT, TYPED, every_reading, indistinct, unseparated
 from attnpos.lessons.checker.values import COMPUTED_IN, MAX_ELEMENTS, too_large
 from attnpos.lessons.checker.verdicts import CHECKER_ERROR, ExerciseSpec, Mistake, Passed, Verdict, render

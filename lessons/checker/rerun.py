@@ -27,10 +27,8 @@ import ast
 from collections.abc import Callable, Collection, Mapping, Sequence
 from functools import lru_cache
 
-# This module, named in each run's request; the learner process imports it by that name.
-READING_MODULE = "attnpos.lessons.checker.rerun"
-# Where the replacement expressions live, importable inside the learner's process.
-SUBSTITUTES_MODULE = "attnpos.lessons.checker.substitutes"
+from attnpos.lessons.checker.learner_modules import SUBSTITUTES_MODULE
+
 # A replaced name ending so is rebound only where the script binds it: a function the brief suggests, not requires.
 OPTIONAL = "?"
 

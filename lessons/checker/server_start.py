@@ -9,7 +9,7 @@ it; everything else the command imports and reads overlaps the server's start.
 
 from __future__ import annotations
 
-from attnpos.lessons.checker.rerun import READING_MODULE, SUBSTITUTES_MODULE
+from attnpos.lessons.checker.learner_modules import READING_MODULE, SUBSTITUTES_MODULE
 from attnpos.lessons.sandbox import launch
 
 # The runs one check makes at once: the script as written and each rerun of its contract (learned-positions has

@@ -75,7 +75,6 @@ supported (no pidfd, no subreaper, no ``/proc``).
 """
 
 import importlib
-from typing import TYPE_CHECKING
 
 # Bound now (it needs only re): a function named as its module, which importing the module later would hide.
 from .printable import fenced, printable
@@ -100,6 +99,7 @@ _EXPORTS = {
     "missing_layers": "confinement",
 }
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING: typing is not imported before the fork server starts
 if TYPE_CHECKING:
     from .answers import ScriptRefused, decode_answer, read_script, refuse_if_too_large
     from .client import CancelToken, Sandbox

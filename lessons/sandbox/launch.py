@@ -20,6 +20,7 @@ import site
 import socket
 import subprocess
 import sys
+import threading
 
 from . import run_folders, tasks
 from .withheld import withheld_folders
@@ -27,6 +28,17 @@ from .withheld import withheld_folders
 STRICT_ENV = "ATTNPOS_STRICT"
 SERVER_BOOT = (
     "import sys; from attnpos.lessons.sandbox.server import serve; serve(int(sys.argv[1]), sys.argv[2], sys.argv[3] == 'bwrap', sys.argv[4], sys.argv[5:])"
+)
+# The server's Python runs without `site` (-S): a tenth of a cold check's start, most of it an editable install's
+# finder importing pathlib. What `site` gave this process comes as the server's first argument (:func:`_import_path`):
+# the folders site added to the import path, and those attnpos's packages are in (an editable install maps them from
+# outside that path).
+# `exit()` and `help()` are site's too, and learners' scripts call them.
+_WITHOUT_SITE = (
+    "import sys, json, site; site.setquit(); site.sethelper(); path, attnpos = json.loads(sys.argv.pop(1)); sys.path += path; "
+    "from importlib.util import spec_from_file_location, module_from_spec; "
+    "spec = spec_from_file_location('attnpos', attnpos[0], submodule_search_locations=attnpos[1:]); "
+    "sys.modules['attnpos'] = module = module_from_spec(spec); spec.loader.exec_module(module); "
 )
 # One BLAS thread: the fork server must stay single-threaded to fork safely.
 SINGLE_THREAD_ENV = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "BLIS_NUM_THREADS": "1"}
@@ -67,6 +79,32 @@ class Spawned:
         self.cgroup = cgroup
         self.arguments = arguments  # spawn_server's, as it was called
         self.in_bwrap: bool = arguments[1]
+        self._joining: threading.Thread | None = None
+
+    def join_cgroup_meanwhile(self) -> None:
+        """Move the server into its cgroup beside its start; :meth:`settled` waits for that.
+
+        Moving a process takes the kernel 15-100 ms (it waits for an RCU grace
+        period), which neither the server, a Python about to import NumPy, nor
+        the command's own imports need wait for: the server forks nothing
+        until asked, and nothing is asked of it before :func:`await_ready`,
+        which waits for the move. (Bubblewrap forks at once, so it joins
+        before it starts.)
+        """
+
+        def join() -> None:
+            assert self.cgroup is not None
+            if not tasks.join_cgroup(self.cgroup, self.server.pid):  # it is capped by RLIMIT_NPROC alone, as with none
+                tasks.remove_cgroup(self.cgroup)
+                self.cgroup = None
+
+        self._joining = threading.Thread(target=join, name="attnpos-cgroup-join", daemon=True)
+        self._joining.start()
+
+    def settled(self) -> None:
+        """Wait until the server is in its cgroup (or, where that failed, ``cgroup`` is None)."""
+        if self._joining is not None:
+            self._joining.join()
 
     def matches(
         self,
@@ -83,6 +121,7 @@ class Spawned:
     def abandon(self, wait: bool = True) -> None:
         """Stop it unread: it exits when its control socket closes (``wait``: for that, then its cgroup is removed)."""
         self.control.close()
+        self.settled()
         for pipe in (self.server.stdout, self.server.stderr):
             if pipe is not None:
                 pipe.close()
@@ -128,7 +167,8 @@ def spawn_server(
     Outside bubblewrap its run folders go under this user's base folder,
     swept of stale ones first; inside, in bubblewrap's own tmpfs. The
     layers in ``left_off`` ("landlock", "seccomp") are not used. Where a
-    pids cgroup can be made (:mod:`.tasks`), the server starts inside it,
+    pids cgroup can be made (:mod:`.tasks`), the server is in it before it
+    is asked anything (bubblewrap before it starts),
     capped for ``concurrent_runs`` runs and ``extra_tasks`` more; the caller
     removes it (:func:`.tasks.remove_cgroup`) once the server has ended.
     ``boot`` is the Python that runs it: the fork server's loop, or the pool's
@@ -142,9 +182,10 @@ def spawn_server(
     cgroup = tasks.make_server_cgroup(concurrent_runs, extra_tasks)
     ours, theirs = socket.socketpair()
     with theirs:
-        python = [sys.executable, "-c", boot, str(theirs.fileno()), runs, "bwrap" if in_bwrap else "host", ",".join(sorted(left_off)) or "-", *preload]
+        arguments = [str(theirs.fileno()), runs, "bwrap" if in_bwrap else "host", ",".join(sorted(left_off)) or "-", *preload]
+        python = [sys.executable, "-S", "-c", _WITHOUT_SITE + boot, _import_path(), *arguments]
         command = _bwrap_command() + python if in_bwrap else python
-        if cgroup is not None:  # joined before bubblewrap or Python starts, so everything they fork is inside
+        if cgroup is not None and in_bwrap:  # joined before bubblewrap starts, so every process it forks is inside
             command = ["/bin/sh", "-c", 'echo $$ > "$0" && exec "$@"', os.path.join(cgroup, "cgroup.procs"), *command]
         server = subprocess.Popen(
             command,
@@ -156,7 +197,10 @@ def spawn_server(
             env=clean_environment(runs),
             cwd="/",
         )
-    return Spawned(server, ours, cgroup, (tuple(preload), in_bwrap, concurrent_runs, frozenset(left_off), boot, extra_tasks))
+    spawned = Spawned(server, ours, cgroup, (tuple(preload), in_bwrap, concurrent_runs, frozenset(left_off), boot, extra_tasks))
+    if cgroup is not None and not in_bwrap:
+        spawned.join_cgroup_meanwhile()
+    return spawned
 
 
 def await_ready(spawned: Spawned) -> tuple[subprocess.Popen, socket.socket, dict, str | None]:
@@ -164,6 +208,7 @@ def await_ready(spawned: Spawned) -> tuple[subprocess.Popen, socket.socket, dict
 
     Raises RuntimeError if the server does not come up.
     """
+    spawned.settled()
     server, stdout, stderr = spawned.server, spawned.server.stdout, spawned.server.stderr
     assert stdout is not None and stderr is not None  # both are pipes
     ready = stdout.readline()
@@ -192,6 +237,27 @@ def _bwrap_command() -> list[str]:
     for path in withheld_folders():  # the course's folder, inside a package bound above: an empty one over it
         command += ["--tmpfs", path, "--remount-ro", path]
     return command + ["--chdir", "/"]
+
+
+def _import_path() -> str:
+    """What `site` added to this process's import path, and attnpos's ``__init__.py`` and its packages' folders, as JSON.
+
+    Site appends the site-packages folders, then what their ``.pth`` files
+    name; what comes before them (the script's folder, ``PYTHONPATH``) is
+    this process's own, never the server's: a module there would shadow
+    one the server imports.
+    """
+    site_folders = {*site.getsitepackages(), *([site.getusersitepackages()] if site.ENABLE_USER_SITE else [])}
+    added = next((i for i, folder in enumerate(sys.path) if folder in site_folders), len(sys.path))
+
+    top = importlib.util.find_spec("attnpos")
+    assert top is not None and top.origin is not None  # this module is in it
+    folders = [os.path.dirname(top.origin)]
+    for package in ("attnpos.core", "attnpos.lessons"):
+        spec = importlib.util.find_spec(package)
+        assert spec is not None and spec.submodule_search_locations is not None  # attnpos is one installation
+        folders += [os.path.dirname(folder) for folder in spec.submodule_search_locations if os.path.dirname(folder) not in folders]
+    return json.dumps([sys.path[added:], [top.origin, *folders]])
 
 
 def _python_folders() -> set[str]:

@@ -64,15 +64,16 @@ def run_check(course: Course, exercise_id: str, file: Path, as_json: bool, check
     """Check one file with ``checker`` (the command line's, already starting; the caller closes it)."""
     exercise = find_exercise(course, exercise_id)
     source = readable_file(file)  # what the app shows as the code that passed
-    if not as_json:
-        # Rich, imported while the sandbox starts and runs the answer, when this process would only wait for it.
-        threading.Thread(target=importlib.import_module, args=("rich.console",), daemon=True).start()
     try:
         # Submitted before the sandbox is up: this imports NumPy and the judges while the fork server starts,
         # and the runs wait for it (docs/PERFORMANCE.md).
         checking = checker.submit_file(exercise, file)
     except (ScriptRefused, OSError, UnicodeDecodeError):  # changed since it was read just now
         raise UsageError(f"{shown_path(file)} changed while it was being checked; check it again") from None
+    if not as_json:
+        # Rich, imported while the sandbox runs the answer, when this process would only wait for it; not before
+        # the runs are sent, which it would delay (one interpreter lock).
+        threading.Thread(target=importlib.import_module, args=("rich.console",), daemon=True).start()
     ready(checker)
     verdict = checker.result(checking)
     if as_json:
