@@ -29,17 +29,6 @@ STRICT_ENV = "ATTNPOS_STRICT"
 SERVER_BOOT = (
     "import sys; from attnpos.lessons.sandbox.server import serve; serve(int(sys.argv[1]), sys.argv[2], sys.argv[3] == 'bwrap', sys.argv[4], sys.argv[5:])"
 )
-# The server's Python runs without `site` (-S): a tenth of a cold check's start, most of it an editable install's
-# finder importing pathlib. What `site` gave this process comes as the server's first argument (:func:`_import_path`):
-# the folders site added to the import path, and those attnpos's packages are in (an editable install maps them from
-# outside that path).
-# `exit()` and `help()` are site's too, and learners' scripts call them.
-_WITHOUT_SITE = (
-    "import sys, json, site; site.setquit(); site.sethelper(); path, attnpos = json.loads(sys.argv.pop(1)); sys.path += path; "
-    "from importlib.util import spec_from_file_location, module_from_spec; "
-    "spec = spec_from_file_location('attnpos', attnpos[0], submodule_search_locations=attnpos[1:]); "
-    "sys.modules['attnpos'] = module = module_from_spec(spec); spec.loader.exec_module(module); "
-)
 # One BLAS thread: the fork server must stay single-threaded to fork safely.
 SINGLE_THREAD_ENV = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "BLIS_NUM_THREADS": "1"}
 # Exact names only: a prefix would pass whatever shares it (SSH forwards LC_* by default, so LC_DEPLOY_TOKEN would
@@ -182,8 +171,7 @@ def spawn_server(
     cgroup = tasks.make_server_cgroup(concurrent_runs, extra_tasks)
     ours, theirs = socket.socketpair()
     with theirs:
-        arguments = [str(theirs.fileno()), runs, "bwrap" if in_bwrap else "host", ",".join(sorted(left_off)) or "-", *preload]
-        python = [sys.executable, "-S", "-c", _WITHOUT_SITE + boot, _import_path(), *arguments]
+        python = [sys.executable, "-c", boot, str(theirs.fileno()), runs, "bwrap" if in_bwrap else "host", ",".join(sorted(left_off)) or "-", *preload]
         command = _bwrap_command() + python if in_bwrap else python
         if cgroup is not None and in_bwrap:  # joined before bubblewrap starts, so every process it forks is inside
             command = ["/bin/sh", "-c", 'echo $$ > "$0" && exec "$@"', os.path.join(cgroup, "cgroup.procs"), *command]
@@ -237,27 +225,6 @@ def _bwrap_command() -> list[str]:
     for path in withheld_folders():  # the course's folder, inside a package bound above: an empty one over it
         command += ["--tmpfs", path, "--remount-ro", path]
     return command + ["--chdir", "/"]
-
-
-def _import_path() -> str:
-    """What `site` added to this process's import path, and attnpos's ``__init__.py`` and its packages' folders, as JSON.
-
-    Site appends the site-packages folders, then what their ``.pth`` files
-    name; what comes before them (the script's folder, ``PYTHONPATH``) is
-    this process's own, never the server's: a module there would shadow
-    one the server imports.
-    """
-    site_folders = {*site.getsitepackages(), *([site.getusersitepackages()] if site.ENABLE_USER_SITE else [])}
-    added = next((i for i, folder in enumerate(sys.path) if folder in site_folders), len(sys.path))
-
-    top = importlib.util.find_spec("attnpos")
-    assert top is not None and top.origin is not None  # this module is in it
-    folders = [os.path.dirname(top.origin)]
-    for package in ("attnpos.core", "attnpos.lessons"):
-        spec = importlib.util.find_spec(package)
-        assert spec is not None and spec.submodule_search_locations is not None  # attnpos is one installation
-        folders += [os.path.dirname(folder) for folder in spec.submodule_search_locations if os.path.dirname(folder) not in folders]
-    return json.dumps([sys.path[added:], [top.origin, *folders]])
 
 
 def _python_folders() -> set[str]:
