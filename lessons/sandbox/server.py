@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import base64
 import ctypes
+import gc
 import importlib
 import json
 import os
@@ -52,10 +53,16 @@ def prepare(runs: str, in_bwrap: bool, left_off: str, preload: list[str]) -> dic
 
     Also the warm parent's start in :mod:`.pool`, whose forked servers then skip it.
     """
-    for module in preload:
-        importlib.import_module(module)
-    if "numpy" in preload:
-        _warm_numpy()
+    # Importing NumPy and the core makes objects by the hundred thousand, nearly none of them garbage: the collector,
+    # run every 700 allocations, found little and took 4 % of the server's start (callgrind).
+    gc.disable()
+    try:
+        for module in preload:
+            importlib.import_module(module)
+        if "numpy" in preload:
+            _warm_numpy()
+    finally:
+        gc.enable()
     os.makedirs(runs, mode=0o700, exist_ok=True)
     landlock.installation()  # what every learner may read, worked out once and inherited
     return confinement.detect(in_bwrap, frozenset(left_off.split(",")) - {"-"})

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from attnpos.lessons.checker import Checker, ConfinementUnavailable, ScriptRefused, printable
 from attnpos.lessons.course.model import Course, Exercise
+from attnpos.lessons.course.progress import default_data_dir
 from attnpos.lessons.sandbox import decode_answer, read_script
 from attnpos.tui.render.exercise_print import find_exercise, print_verdict, record, shown_path
 from attnpos.tui.render.usage import UsageError
@@ -70,10 +71,9 @@ def run_check(course: Course, exercise_id: str, file: Path, as_json: bool, check
         checking = checker.submit_file(exercise, file)
     except (ScriptRefused, OSError, UnicodeDecodeError):  # changed since it was read just now
         raise UsageError(f"{shown_path(file)} changed while it was being checked; check it again") from None
-    if not as_json:
-        # Rich, imported while the sandbox runs the answer, when this process would only wait for it; not before
-        # the runs are sent, which it would delay (one interpreter lock).
-        threading.Thread(target=importlib.import_module, args=("rich.console",), daemon=True).start()
+    # What printing and recording the verdict imports, imported while the sandbox runs the answer, when this process
+    # would only wait; not before the runs are sent, which it would delay (one interpreter lock).
+    threading.Thread(target=_import_for_the_verdict, args=(as_json,), daemon=True).start()
     ready(checker)
     verdict = checker.result(checking)
     if as_json:
@@ -82,10 +82,16 @@ def run_check(course: Course, exercise_id: str, file: Path, as_json: bool, check
     else:
         from rich.console import Console
 
-        console = Console(highlight=False)
+        console = Console(highlight=False, emoji=False)  # a learner's ":x:" is text, not an emoji
         print_verdict(console, verdict, file)
         record(verdict, source, data_dir, console)
     return 0 if verdict.passed else 1
+
+
+def _import_for_the_verdict(as_json: bool) -> None:
+    if not as_json:
+        importlib.import_module("rich.console")
+    default_data_dir()  # platformdirs, where no data folder is given: progress is recorded after the verdict
 
 
 def write_starter(course: Course, exercise_id: str, folder: Path) -> int:
@@ -123,7 +129,7 @@ def watch(course: Course, exercise_id: str, file: Path, interval: float, checker
 
     exercise = find_exercise(course, exercise_id)
     readable_file(file)
-    console = Console(highlight=False)
+    console = Console(highlight=False, emoji=False)
     ready(checker)
     try:
         watch_file(console, exercise, file, checker, interval, data_dir)
