@@ -13,9 +13,7 @@ its run folders.
 from __future__ import annotations
 
 import importlib.util
-import json
 import os
-import shutil
 import site
 import socket
 import subprocess
@@ -56,6 +54,8 @@ def strict_from_environment() -> bool:
 
 def bwrap_installed() -> bool:
     """Whether bubblewrap is installed (whether it can start is known only by trying)."""
+    import shutil  # here, not above: everything imported above is imported before the fork server starts
+
     return shutil.which("bwrap") is not None
 
 
@@ -197,6 +197,8 @@ def await_ready(spawned: Spawned) -> tuple[subprocess.Popen, socket.socket, dict
     Raises RuntimeError if the server does not come up.
     """
     spawned.settled()
+    import json  # here, not above: everything imported above is imported before the fork server starts
+
     server, stdout, stderr = spawned.server, spawned.server.stdout, spawned.server.stderr
     assert stdout is not None and stderr is not None  # both are pipes
     ready = stdout.readline()

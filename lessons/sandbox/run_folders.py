@@ -13,7 +13,6 @@ from __future__ import annotations
 import fcntl
 import os
 import stat
-import tempfile
 import time
 
 _PREFIX = "run-"
@@ -58,19 +57,35 @@ def _parent_folder() -> str:
         return runtime
     try:
         shared = os.statvfs(SHARED_MEMORY)
+        if shared.f_bavail * shared.f_frsize >= SHARED_MEMORY_ROOM_BYTES and os.access(SHARED_MEMORY, os.W_OK | os.X_OK):
+            return SHARED_MEMORY
     except OSError:
-        return tempfile.gettempdir()
-    if shared.f_bavail * shared.f_frsize >= SHARED_MEMORY_ROOM_BYTES and os.access(SHARED_MEMORY, os.W_OK | os.X_OK):
-        return SHARED_MEMORY
+        pass
+    # Here, not above: tempfile (and shutil and random with it) took 4-6 ms of a cold check before its fork server
+    # could start, where shared memory serves nearly everywhere.
+    import tempfile
+
     return tempfile.gettempdir()
 
 
 def make_run_folder(base: str) -> tuple[str, int]:
     """Create and lock a new run folder under ``base``; return its path and an open, locked descriptor."""
-    path = tempfile.mkdtemp(prefix=_PREFIX, dir=base)
+    path = _new_folder(base)
     fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     fcntl.flock(fd, fcntl.LOCK_EX)
     return path, fd
+
+
+def _new_folder(base: str) -> str:
+    """A new private folder under ``base``, named by 64 random bits, as tempfile.mkdtemp does (whose module, with
+    shutil and random, the fork server need not import)."""
+    while True:
+        path = os.path.join(base, f"{_PREFIX}{os.urandom(8).hex()}")
+        try:
+            os.mkdir(path, 0o700)
+            return path
+        except FileExistsError:
+            continue
 
 
 def sweep(base: str, budget_s: float = SWEEP_BUDGET_S) -> None:

@@ -15,6 +15,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import textwrap
 import threading
 import time
@@ -494,7 +495,7 @@ def test_run_folders_go_to_shared_memory_when_the_session_has_no_runtime_folder(
     shared.mkdir()
     temp.mkdir()
     monkeypatch.setattr(run_folders, "SHARED_MEMORY", str(shared))
-    monkeypatch.setattr(run_folders.tempfile, "tempdir", str(temp))
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
     assert Path(run_folders.base_folder()).parent == shared
     free = os.statvfs(shared).f_bavail * os.statvfs(shared).f_frsize
     monkeypatch.setattr(run_folders, "SHARED_MEMORY_ROOM_BYTES", free * 2)  # too small: a container's 64 MB, say
