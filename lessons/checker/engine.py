@@ -27,6 +27,7 @@ and the judges, so that the two overlap (docs/PERFORMANCE.md).
 
 from __future__ import annotations
 
+import sys
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
@@ -36,6 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
+from attnpos.lessons.checker.plans import Plan, keep_plan, kept_plan
 from attnpos.lessons.checker.server_start import PRELOAD, RUNS_PER_CHECK, runs_at_once
 from attnpos.lessons.sandbox import (
     CancelToken,
@@ -56,6 +58,8 @@ if TYPE_CHECKING:
 
 # How often a waiting thread looks for Ctrl+C (see the module's docstring).
 INTERRUPT_POLL_S = 0.1
+# Imported at a process's first check: a check before it is cold (:mod:`.plans`).
+_JUDGING = "attnpos.lessons.checker.judging"
 
 T = TypeVar("T")
 # One run of a check in a given sandbox: the names it reads back, its limits, its cancel token, its reading, and
@@ -308,9 +312,31 @@ class Checker:
         first: RunInSandbox,
         rerun: RunInSandbox,
     ) -> Future[Verdict]:
+        # A cold check (the judges not imported yet) starts by the plan kept from the last one (lessons/checker/plans.py),
+        # and imports the judges while its runs wait for the fork server.
+        cold = _JUDGING not in sys.modules
+        kept = kept_plan(exercise.contract) if cold else None
+        provisional = None if kept is None else self._start_by(kept, exercise, limits, cancel, first, rerun)
         from attnpos.lessons.checker.judging import plan  # NumPy and the judges: at the first check, not at opening
 
         planned = plan(exercise)
+        if provisional is not None and planned == kept:
+            return provisional
+        if cold:
+            keep_plan(exercise.contract, planned)
+        # A provisional check's runs end as they would (its verdict is dropped), and this one waits its turn.
+        return self._start_by(planned, exercise, limits, cancel, first, rerun)
+
+    def _start_by(
+        self,
+        planned: Plan,
+        exercise: ExerciseSpec,
+        limits: Limits | None,
+        cancel: CancelToken | None,
+        first: RunInSandbox,
+        rerun: RunInSandbox,
+    ) -> Future[Verdict]:
+        """Start (or queue) the check of ``exercise`` that ``planned`` makes."""
         token = cancel or CancelToken()
         run_limits = limits or self.limits
 

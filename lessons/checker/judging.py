@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 import traceback
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -22,20 +22,13 @@ import numpy as np
 from attnpos.lessons.checker.contracts import CONTRACTS, Contract, Question, Runs
 from attnpos.lessons.checker.contracts.common import COMPUTED_IN_QUESTIONS
 from attnpos.lessons.checker.learner_modules import READING_MODULE
+from attnpos.lessons.checker.plans import Plan
 from attnpos.lessons.checker.separation import RIGHT, TYPED, every_reading, indistinct, unseparated
 from attnpos.lessons.checker.values import COMPUTED_IN, MAX_ELEMENTS, too_large
 from attnpos.lessons.checker.verdicts import CHECKER_ERROR, ExerciseSpec, Mistake, Passed, Verdict, render
 from attnpos.lessons.sandbox import ConfinementUnavailable, Reading, RunResult, ScriptRefused, printable
 
 SYNTAX_ERRORS = ("SyntaxError", "IndentationError", "TabError")  # Python could not read the script: nothing ran
-
-
-@dataclass(frozen=True)
-class Plan:
-    """A check's runs: the names each reads back, and what each does with the script before running it."""
-
-    names: tuple[str, ...]
-    readings: tuple[Reading, ...]  # the first run's (it answers the contract's questions), then each rerun's (it rewrites)
 
 
 def plan(exercise: ExerciseSpec) -> Plan:

@@ -4,6 +4,10 @@ learner's own process, checks beyond ``jobs`` wait their turn, and a fault of th
 from __future__ import annotations
 
 import ast
+import json
+import os
+import subprocess
+import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -73,3 +77,38 @@ def test_closing_stops_the_check_going_on_and_drops_those_waiting():
     going = checks[0].result()
     assert going.diagnosis == "crash" and going.details["detail"].startswith("the run was cancelled"), going
     assert checks[1].cancelled() and checks[2].cancelled()
+
+
+def _cold_check(file: Path, runtime: Path, data: Path) -> dict:
+    """`attnpos check --json` in a process of its own (a cold check), its run folders and kept plans under ``runtime``."""
+    environment = {**os.environ, "XDG_RUNTIME_DIR": str(runtime), "ATTNPOS_DATA_DIR": str(data)}
+    command = [sys.executable, "-m", "attnpos", "check", "--json", "constant-offset", str(file)]
+    result = subprocess.run(command, capture_output=True, text=True, env=environment, timeout=120)
+    assert result.returncode in (0, 1), result.stderr
+    return json.loads(result.stdout)
+
+
+def test_a_cold_check_keeps_its_plan_and_a_kept_plan_changes_no_verdict(tmp_path):
+    """A cold check starts its runs by the plan kept from the last one, and makes the plan meanwhile: a kept plan
+    that differs (forged here: the rerun left out, so the typed-in figure would go unseen) is dropped, and the
+    check is made again by the plan it made, which is kept in its place."""
+    from attnpos.lessons.checker.judging import plan
+    from attnpos.lessons.checker.plans import PLANS_FILE
+
+    exercise = COURSE.exercises["constant-offset"]
+    mistake = ROOT / "lessons/content/exercises/constant-offset/mistakes/mismatch__typed-noise.py"
+    runtime = tmp_path / "runtime"
+    runtime.mkdir(mode=0o700)
+    plans = runtime / f"attnpos-runs-{os.getuid()}" / PLANS_FILE
+    true_plan = plan(exercise).as_json()
+
+    assert _cold_check(mistake, runtime, tmp_path / "data")["diagnosis"] == "mismatch"
+    kept = json.loads(plans.read_text())
+    assert [entry["constant-offset"] for entry in kept.values()] == [true_plan]
+
+    installation = next(iter(kept))
+    names, readings = true_plan
+    kept[installation]["constant-offset"] = [names, readings[:1]]
+    plans.write_text(json.dumps(kept))
+    assert _cold_check(mistake, runtime, tmp_path / "data")["diagnosis"] == "mismatch"
+    assert json.loads(plans.read_text())[installation]["constant-offset"] == true_plan

@@ -858,6 +858,23 @@ hold.set()
 """
 
 
+def test_the_fork_server_is_in_its_cgroup_before_it_is_asked_anything():
+    """It joins its pids cgroup while it starts (the move takes the kernel 15-100 ms), and is in it once ready."""
+    from attnpos.lessons.sandbox import launch, tasks
+
+    server, control, _, cgroup = launch.await_ready(launch.spawn_server((), in_bwrap=False, concurrent_runs=1))
+    try:
+        if cgroup is None:
+            pytest.skip("no pids cgroup can be made here (no write access to the cgroup tree)")
+        with open(f"/proc/{server.pid}/cgroup") as membership:
+            paths = [line.split(":", 2)[2].strip() for line in membership]
+        assert any(path.endswith("/" + os.path.basename(cgroup)) for path in paths), (cgroup, paths)  # its name is unique
+    finally:
+        control.close()
+        server.wait(timeout=30)
+        tasks.remove_cgroup(cgroup)
+
+
 def test_threads_are_capped_and_a_classmate_is_never_blamed(sandbox, checker):
     from attnpos.lessons.sandbox.tasks import MAX_TASKS
 
