@@ -73,6 +73,9 @@ def _start_check(arguments: list[str]) -> Spawned | None:
 
     for name, value in SINGLE_THREAD_ENV.items():
         os.environ.setdefault(name, value)  # unless the learner chose otherwise
+    # The runs' threads wait on the server while this thread imports the judges: each time one wakes, it gets the
+    # interpreter lock within half a millisecond, not Python's 5 ms, and a run's start takes several wakes.
+    sys.setswitchinterval(0.0005)
     try:
         return start_server(strict=True if "--strict" in arguments else None)
     except OSError:  # the checker's own start meets it again, and says so as the command always has
