@@ -66,8 +66,8 @@ def run_check(course: Course, exercise_id: str, file: Path, as_json: bool, check
     exercise = find_exercise(course, exercise_id)
     source = readable_file(file)  # what the app shows as the code that passed
     try:
-        # Submitted before the sandbox is up: this imports NumPy and the judges while the fork server starts,
-        # and the runs wait for it (docs/PERFORMANCE.md).
+        # Submitted before the sandbox is up: the runs, by the plan the last cold check kept, wait for the fork
+        # server while this imports NumPy and the judges (docs/PERFORMANCE.md).
         checking = checker.submit_file(exercise, file)
     except (ScriptRefused, OSError, UnicodeDecodeError):  # changed since it was read just now
         raise UsageError(f"{shown_path(file)} changed while it was being checked; check it again") from None
