@@ -466,7 +466,7 @@ def test_a_file_from_the_external_editor_is_read_as_python_reads_source(tmp_path
 
 
 @pytest.mark.parametrize("in_browser", [False, True])
-async def test_the_footer_help_and_prose_show_the_check_key_that_works_here(in_browser, make_app, settle, monkeypatch):
+async def test_the_footer_help_and_prose_show_the_check_key_that_works_here(in_browser, make_app, settle, wait_until, monkeypatch):
     """Under attnpos serve the footer said ^t Check, which opens a browser tab; f5 checks there."""
     from textual.app import App
     from textual.widgets._footer import FooterKey
@@ -478,6 +478,12 @@ async def test_the_footer_help_and_prose_show_the_check_key_that_works_here(in_b
     app = make_app(start="constant-offset")
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
+
+        def footer_drawn() -> bool:
+            """the exercise's footer has its keys (a loaded machine draws them a frame or more later)"""
+            return any(app.screen.query(FooterKey))
+
+        await wait_until(pilot, footer_drawn)
         footer = {(key.key, key.description) for key in app.screen.query(FooterKey)}
         assert (works, "Check") in footer and (other, "Check") not in footer, footer
         assert app.screen.key("check") == works

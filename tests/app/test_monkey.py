@@ -101,7 +101,7 @@ async def monkey_on(app: AttnposApp, start: str, events: int) -> None:
     [{"NO_COLOR": "1"}, {"TERM": "dumb", "COLORTERM": ""}, {"TERM": "xterm", "COLORTERM": ""}],
     ids=["no-color", "dumb", "16-colours"],
 )
-async def test_every_screen_renders_and_grids_read_without_colour(make_app, monkeypatch, environment):
+async def test_every_screen_renders_and_grids_read_without_colour(make_app, monkeypatch, environment, wait_until):
     for name, value in environment.items():
         if value:
             monkeypatch.setenv(name, value)
@@ -119,6 +119,12 @@ async def test_every_screen_renders_and_grids_read_without_colour(make_app, monk
             await app.workers.wait_for_complete()
             await pilot.pause()
             assert app.screen.size == (80, 24)
+
+            def laid_out() -> bool:
+                """every grid of the screen has its size (a loaded machine lays them out a frame or more later)"""
+                return all(grid.size.height > 0 for grid in app.screen.query(AttentionGrid))
+
+            await wait_until(pilot, laid_out)
             for grid in app.screen.query(AttentionGrid):
                 assert not grid.uses_colour
                 drawn = "".join(grid.render_line(y).text for y in range(grid.size.height))
