@@ -1,4 +1,5 @@
-"""Reads the buckets at offsets −20 … 20 only: no distance reaches the cap, so a rule without it agrees."""
+"""Reads its own buckets at offsets −20 … 20 only, where no distance reaches the cap: the checker's second rerun reads
+them out to ±1700, past its max_distance, so the rule is judged at the cap too (this was `indistinct` before that rerun)."""
 import math
 
 import numpy as np
