@@ -539,7 +539,7 @@ MEANINGS = [
     ("embedding-backward", "rerun-failed__asserts-on-ids.py", "assert", ["an assert of yours", "puts other ids in their place"], ["ids.shape"]),
     ("sinusoidal-table", "error__row-ranges-unequal.py", "row-ranges", ["two row ranges of different lengths", "pe[:T - k]"], ["column (T, 1)"]),
     ("sinusoidal-table", "rerun-failed__asserts-width.py", "assert", ["an assert of yours"], ["typing 12, 8 or 4"]),
-    ("learned-positions", "wraps-around__truncated.py", "truncated", ["instead of refusing them", "returned 8 positions"], ["not a table lookup"]),
+    ("learned-positions", "truncated__cut-to-the-table.py", "", ["instead of refusing", "returned 8 positions", "cutting"], ["table lookup", "wrap"]),
     ("learned-positions", "error__refuses-with-typeerror.py", "own-raise", ["TypeError: too long", "ValueError (or IndexError)"], ["print its type"]),
     ("learned-positions", "error__refuses-with-assert.py", "own-raise", ["AssertionError", "ValueError (or IndexError)"], []),
     ("learned-positions", "bad-type__too-long-returns-none.py", "none", ["is None", "there instead of returning"], ["NoneType"]),

@@ -191,7 +191,7 @@ def _judge_run(values: Values) -> tuple[int, np.ndarray]:
             if np.max(np.abs(slopes - leading)) <= slope_tolerance * np.max(right) + float(np.max(reported_rounding(right))):
                 closest = 2 ** math.floor(math.log2(H))
                 raise Mistake("mismatch", "every-other", name="slopes", heads=H, closest=closest, last=H - 1, extra=H - closest, doubled=2 * closest)
-        raise Mistake("mismatch", "array", name="slopes", **worst_entry("slopes", slopes, right))
+        raise Mistake("mismatch", "array", name="slopes", **worst_entry("slopes", slopes, right, f"the official rule for {H} heads"))
 
     bias = _array(values, "bias", (H, T, T), H)
     if np.any(np.isnan(bias)):  # 0 * -inf: a mask made by multiplying

@@ -72,13 +72,20 @@ def _mask(values: Values, T: int) -> np.ndarray:
     return mask
 
 
-def _judge_mask(mask: np.ndarray) -> None:
-    """0 where a query may read a key (j ≤ i), hidden where the key lies ahead (j > i)."""
+def _judge_mask(mask: np.ndarray, bias: np.ndarray) -> None:
+    """0 where a query may read a key (j ≤ i), hidden where the key lies ahead (j > i); ``bias`` the answer's own."""
     T = mask.shape[0]
     i, j = np.indices((T, T))
     hidden = mask <= HIDDEN_AT
     if not hidden.any():
-        raise Mistake("not-causal", "all-zero" if not np.any(mask) else "nothing-hidden", name="mask")
+        if not np.any(mask):
+            raise Mistake("not-causal", "all-zero", name="mask")
+        if np.array_equal(mask, bias):  # the bias table set as the mask: it lowers far keys, hides none
+            raise Mistake("not-causal", "bias-as-mask", name="mask")
+        if np.all((mask == 0) | (mask == 1)):
+            raise Mistake("not-causal", "zero-one", name="mask")
+        low, high = float(np.min(mask)), float(np.max(mask))
+        raise Mistake("not-causal", "nothing-hidden", name="mask", low=f"{low:.4g}", high=f"{high:.4g}")
     if np.array_equal(hidden, j < i):
         raise Mistake("not-causal", "past-hidden", name="mask")
     if np.array_equal(hidden, j >= i):
@@ -117,7 +124,7 @@ def _inputs(values: Values) -> tuple[Head, float, np.ndarray, np.ndarray, np.nda
     if np.max(np.abs(bias - right_bias)) > 64 * dtype_roundoff(values, NAMES) * (1 + abs(slope) * T):
         raise Mistake("mismatch", "bias", name="bias")
     mask = _mask(values, T)
-    _judge_mask(mask)
+    _judge_mask(mask, bias)
     return head, slope, pos, bias, mask
 
 
