@@ -153,9 +153,10 @@ def _figures(head: Head, perm: np.ndarray, pos: np.ndarray, bias: np.ndarray, ma
         add = {"none": None, "bias": bias, "mask": mask}[signal]
         return _attend(head, X, add, after), _attend(head, X[perm], add, after)
 
-    def gap(outputs: tuple[np.ndarray, np.ndarray], relist: np.ndarray | None) -> float:
+    def gap(outputs: tuple[np.ndarray, np.ndarray], relist: np.ndarray | None, largest: bool = True) -> float:
         out, out_perm = outputs
-        return float(np.max(np.abs(out_perm - (out if relist is None else out[relist]))))
+        difference = np.abs(out_perm - (out if relist is None else out[relist]))
+        return float(np.max(difference) if largest else np.mean(difference))
 
     pairs = {signal: pair(signal) for signal in SIGNALS}
     return {
@@ -165,6 +166,7 @@ def _figures(head: Head, perm: np.ndarray, pos: np.ndarray, bias: np.ndarray, ma
         "moved-with-tokens": {"gap_added": gap(pair("added", moved=True), perm)},
         "after-softmax/bias": {"gap_bias": gap(pair("bias", after="bias"), perm)},
         "after-softmax/mask": {"gap_mask": gap(pair("mask", after="mask"), perm)},
+        "mismatch/mean-gap": {f"gap_{s}": gap(pairs[s], perm, largest=False) for s in SIGNALS},
     }
 
 
@@ -362,6 +364,7 @@ THREE_FAMILIES = Contract(
         "moved-with-tokens": "pos shuffled together with the tokens",
         "after-softmax/bias": "the bias added to the weights after the softmax",
         "after-softmax/mask": "the mask applied to the weights after the softmax",
+        "mismatch/mean-gap": "the mean |difference| in place of the largest",
         "exact-equality": "gaps compared with exact equality",
         "line-too-high": "a line far above rounding (0.1)",
         "stale-Wv": "a copy of Wv made before the checker changed it",
