@@ -739,6 +739,8 @@ MEANINGS = [
     ("embedding-backward", "indistinct__float16.py", "precision", ["Your arrays are float16,"], ["are float64"]),
     ("learned-positions", "indistinct__float16.py", "precision", ["float16 (`wpe`, `grad_out` and `grad_wpe`)"], ["are float64"]),
     ("learned-positions", "truncated__cut-to-the-table.py", "", ["cutting the sequence down"], ["wrap"]),
+    ("three-families", "mismatch__tells-in-another-order.py", "tells-order", ["in another order", "(none, added, bias, mask)"], ["rounding"]),
+    ("sinusoidal-table", "mismatch__m-read-off-the-table.py", "read-off-table", ["off the table's row pe[k]", "bent along"], ["typed"]),
 ]
 
 

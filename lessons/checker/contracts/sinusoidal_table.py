@@ -30,7 +30,7 @@ from attnpos.lessons.checker.contracts.common import (
 )
 from attnpos.lessons.checker.contracts.table_reading import close, read_shaped, read_whole, rounding
 from attnpos.lessons.checker.separation import Figure, Hypotheses
-from attnpos.lessons.checker.substitutes import bent_table
+from attnpos.lessons.checker.substitutes import BEND, bent_table
 from attnpos.lessons.checker.values import Values, dtype_roundoff, reported_rounding, scalar
 from attnpos.lessons.checker.verdicts import Mistake, Passed
 
@@ -110,6 +110,8 @@ def _judge_run(values: Values, first: Values | None = None) -> Passed:
         _unfollowed(values, first, "M")
         if close(M, expected_M.T, m_tol):
             raise Mistake("mismatch", "rotation-transposed", name="M")
+        if first is not None and close(M, expected_M * (1 - BEND * (k / T) ** 2), m_tol):  # cos and sin read off the bent pe[k]
+            raise Mistake("mismatch", "read-off-table", name="M", changed=CHANGED)
         raise Mistake("mismatch", name="M", **worst_entry("M", M, expected_M))
     figure = scalar(values, "shift_error")
     honest = shift_error(pe, M, k)

@@ -216,6 +216,10 @@ def _judge_with(values: Values, head: Head, perm: np.ndarray, pos: np.ndarray, b
         shown_expected, shown_got = figure_pair(right[name], got)
         raise Mistake("mismatch", "gap-rerun" if changed else "gap", name=name, got=shown_got, expected=shown_expected, changed=changed)
     tells = _tells(values)
+    verdicts = [bool(right[f"gap_{signal}"] > tolerance) for signal in SIGNALS]
+    if tells.tolist() != verdicts and sorted(tells.tolist()) == sorted(verdicts):
+        # the four verdicts, right in number, listed in another order than the brief's (none, added, bias, mask)
+        raise Mistake("mismatch", "tells-order", got=str(tells.tolist()), expected=str(verdicts), changed=changed)
     for k, signal in enumerate(SIGNALS):
         name = f"gap_{signal}"
         if tells[k] == (right[name] > tolerance):
