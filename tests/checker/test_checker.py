@@ -741,6 +741,8 @@ MEANINGS = [
     ("learned-positions", "truncated__cut-to-the-table.py", "", ["cutting the sequence down"], ["wrap"]),
     ("three-families", "mismatch__tells-in-another-order.py", "tells-order", ["in another order", "(none, added, bias, mask)"], ["rounding"]),
     ("sinusoidal-table", "mismatch__m-read-off-the-table.py", "read-off-table", ["off the table's row pe[k]", "bent along"], ["typed"]),
+    ("t5-buckets", "mismatch__encoder-bias-masked.py", "bias", ["a causal mask, but the encoder is bidirectional"], ["which is allowed"]),
+    ("alibi", "after-softmax__weights-times-exp-bias.py", "multiplied", ["softmax(scores) times exp(bias)"], ["last axis"]),
     ("sinusoidal-table", "mismatch__mean-error.py", "mean-error", ["the mean |pe[t + k] − M @ pe[t]|"], ["measuring one row", "typing"]),
     ("sinusoidal-table", "mismatch__last-row-missed.py", "last-row-missed", ["one row short", "t = T − k − 1"], ["typing"]),
 ]

@@ -141,7 +141,8 @@ def _weights_right(values: Values, scores: np.ndarray, H: int, T: int, roundoff:
 def _bias_after_softmax(weights: np.ndarray, scores: np.ndarray, bias: np.ndarray, tolerance: float, roundoff: float) -> str | None:
     """How the weights add the bias to softmax(scores), or None.
 
-    "" as they are; "renormalised": masked, each row divided by its sum; "twice": through a softmax again.
+    "" as they are; "renormalised": masked, each row divided by its sum; "twice": through a softmax again;
+    "multiplied": the weights times exp(bias), never renormalised.
     """
     H, T = bias.shape[0], bias.shape[-1]
     causal = np.isfinite(alibi_bias(H, T))  # (H, T, T) the keys a query may see
@@ -153,6 +154,7 @@ def _bias_after_softmax(weights: np.ndarray, scores: np.ndarray, bias: np.ndarra
         ("", masked),  # added after the softmax, then the later keys zeroed
         ("renormalised", masked / masked.sum(axis=-1, keepdims=True)),
         ("twice", softmax(softmax(scores) + bias)),
+        ("multiplied", softmax(scores) * np.exp(bias)),  # exp(bias) applied to the weights: the rows no longer sum to 1
     )
     for how, late in candidates:
         same_infinities = np.array_equal(np.isfinite(late), np.isfinite(weights))

@@ -200,12 +200,14 @@ def _judge_bias(values: Values, name: str, table: np.ndarray, bidirectional: boo
         raise Mistake("sign-flipped", "bias", name=name)
     finite = np.isfinite(got)
     largest = float(np.max(np.abs(np.where(finite, got, right) - right), initial=0.0))
-    raise Mistake("mismatch", "bias", name=name, got=f"{largest:.3g}", difference=_bias_difference(name, got, right, masked, ahead))
+    difference = _bias_difference(name, got, right, masked, ahead, bidirectional)
+    raise Mistake("mismatch", "bias", name=name, got=f"{largest:.3g}", difference=difference)
 
 
-def _bias_difference(name: str, got: np.ndarray, right: np.ndarray, masked: np.ndarray, ahead: np.ndarray) -> str:
+def _bias_difference(name: str, got: np.ndarray, right: np.ndarray, masked: np.ndarray, ahead: np.ndarray, bidirectional: bool) -> str:
     """How a bias differs from the right one, in words: the −inf entries where a number belongs (a mask on the wrong
-    triangle named as such), then the largest difference where both are numbers; a decoder's causal −inf is allowed."""
+    triangle named as such), then the largest difference where both are numbers; a decoder's causal −inf is allowed,
+    an encoder's is a causal mask on a bidirectional bias."""
 
     def entry(index: tuple[np.intp, ...]) -> str:
         return f"`{name}[{', '.join(str(int(i)) for i in index)}]`"
@@ -226,7 +228,9 @@ def _bias_difference(name: str, got: np.ndarray, right: np.ndarray, masked: np.n
         worst = np.unravel_index(int(np.argmax(difference)), difference.shape)
         where = "where both are numbers, " if parts or np.any(masked) else ""
         parts.append(f"{where}it is off by up to {difference[worst]:.3g}, at {entry(worst)}: {got[worst]:.4g} where {right[worst]:.4g} belongs")
-    if np.any(masked):
+    if np.any(masked) and bidirectional:
+        parts.insert(0, "it has −inf at the keys ahead (j > i), a causal mask, but the encoder is bidirectional: each query reads the keys ahead too")
+    elif np.any(masked):
         parts.append("its −inf at the keys ahead (j > i) is the causal mask, which is allowed")
     return "; ".join(parts)
 
