@@ -279,6 +279,48 @@ def positions_followed(function: object) -> object:
     return noted
 
 
+# rope: an x of the checker's own and what rotate_half answered for it, stacked (a probe); x alone when the answer is
+# not of x's shape.
+ROTATE_HALF_ASKED = "__attnpos_rotate_half__"
+# ... and set once the script itself calls rotate_half (apply_rope does, in the brief's way).
+ROTATE_HALF_CALLED = "__attnpos_rotate_half_called__"
+
+
+def halves_noted(function: object) -> object:
+    """rope: ``rotate_half`` as written, asked to rotate an x of the checker's own as soon as it is defined (or, where it
+    cannot be yet, before its first call), whether or not the script ever calls it.
+
+    The x is (2, hs) of the numbers 1 … 2·hs, hs the width of the script's
+    ``Wq`` (8 where it has none); x and the answer are noted
+    (:data:`ROTATE_HALF_ASKED`), and so is whether the script calls it
+    (:data:`ROTATE_HALF_CALLED`). Nothing else changes: the function returns,
+    or raises, exactly what it did.
+    """
+    if not callable(function) or getattr(function, "__globals__", None) is None:
+        return function  # the script's own failure to define it is the first run's to report
+    namespace = function.__globals__  # type: ignore[attr-defined]
+
+    def ask() -> None:
+        width = int(np.shape(namespace.get("Wq"))[-1]) if np.ndim(namespace.get("Wq")) == 2 else 8
+        x = np.arange(1.0, 2 * width + 1).reshape(2, width)
+        try:
+            answer = np.asarray(function(x.copy()), dtype=np.float64)  # type: ignore[operator]
+        except Exception:
+            return  # not callable so yet (a name it reads is set later): asked again at its first call
+        namespace[ROTATE_HALF_ASKED] = np.stack([x, answer]) if answer.shape == x.shape else x[None]
+
+    ask()
+
+    @functools.wraps(function)
+    def noted(*args: object, **kwargs: object) -> object:
+        if ROTATE_HALF_ASKED not in namespace:
+            ask()
+        namespace[ROTATE_HALF_CALLED] = np.ones(1)
+        return function(*args, **kwargs)  # type: ignore[operator]
+
+    return noted
+
+
 def _turned_by_no_position(function: object, args: tuple[object, ...], kwargs: dict[str, object], answer: object) -> np.ndarray:
     """What ``function`` answers for its x with every position 0, less that x; empty where it cannot be asked (its
     first argument is not the x it turned: another order of arguments is not taken for a wrong turn)."""

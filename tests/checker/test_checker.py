@@ -648,6 +648,8 @@ MEANINGS = [
     ("three-families", "mismatch__tells-against-gap-none.py", "tells-against-none", ["compares each gap with `gap_none`", "says False"], ["typed"]),
     ("three-families", "mismatch__no-signal-verdict-typed.py", "verdict-typed", ["`tells[0]` is typed in", "whose gap there is"], ["gap_none`"]),
     ("three-families", "wrong-comparison__relisted-into-first-order.py", "into-first-order", ["B's outputs back into A's order", "perm` made no shuffle"], []),
+    ("rope", "mismatch__rotate-half-sign-made-up-for.py", "rotate-half", ["(x2, −x1)", "makes up for it"], ["never calls"]),
+    ("rope", "mismatch__rotate-half-never-called.py", "rotate-half", ["x unchanged", "never calls it"], ["makes up"]),
     # brief-only findings F1-F3 (embedding-backward)
     ("embedding-backward", "buffered-add__per-position-plus-equals.py", "per-position", ["one position at a time", "at position 0 in 2 sentences"], []),
     ("embedding-backward", "bad-shape__rows-up-to-largest-id.py", "bincount-short", ["Sized from the ids", "np.zeros_like(wte)"], ["That is what np.bincount"]),
