@@ -304,7 +304,7 @@ def halves_noted(function: object) -> object:
         width = int(np.shape(namespace.get("Wq"))[-1]) if np.ndim(namespace.get("Wq")) == 2 else 8
         x = np.arange(1.0, 2 * width + 1).reshape(2, width)
         try:
-            answer = np.asarray(function(x.copy()), dtype=np.float64)  # type: ignore[operator]
+            answer = np.asarray(function(x.copy()), dtype=np.float64)
         except Exception:
             return  # not callable so yet (a name it reads is set later): asked again at its first call
         namespace[ROTATE_HALF_ASKED] = np.stack([x, answer]) if answer.shape == x.shape else x[None]
@@ -316,7 +316,7 @@ def halves_noted(function: object) -> object:
         if ROTATE_HALF_ASKED not in namespace:
             ask()
         namespace[ROTATE_HALF_CALLED] = np.ones(1)
-        return function(*args, **kwargs)  # type: ignore[operator]
+        return function(*args, **kwargs)
 
     return noted
 
