@@ -650,6 +650,8 @@ MEANINGS = [
     ("three-families", "wrong-comparison__relisted-into-first-order.py", "into-first-order", ["B's outputs back into A's order", "perm` made no shuffle"], []),
     ("rope", "mismatch__rotate-half-sign-made-up-for.py", "rotate-half", ["(x2, −x1)", "makes up for it"], ["never calls"]),
     ("rope", "mismatch__rotate-half-never-called.py", "rotate-half", ["x unchanged", "never calls it"], ["makes up"]),
+    ("sinusoidal-table", "mismatch__error-skips-the-first-row.py", "some-rows", ["over t = 1 … 8 only", "leaves out t = 0", "bent most at its first row"], []),
+    ("sinusoidal-table", "mismatch__error-at-the-last-row.py", "some-rows", ["over t = 8 only", "leaves out t = 0"], []),
     # brief-only findings F1-F3 (embedding-backward)
     ("embedding-backward", "buffered-add__per-position-plus-equals.py", "per-position", ["one position at a time", "at position 0 in 2 sentences"], []),
     ("embedding-backward", "bad-shape__rows-up-to-largest-id.py", "bincount-short", ["Sized from the ids", "np.zeros_like(wte)"], ["That is what np.bincount"]),
