@@ -177,6 +177,22 @@ def redrawn_for(grad_out: object, ids: object) -> np.ndarray:
     return _drawn((*np.asarray(ids).shape, grad_out.shape[-1]), grad_out)
 
 
+# NumPy keeps up to 7 freed buffers of each size under 1,024 bytes and hands them out again, last freed first.
+POISONED_BUFFERS = 8
+
+
+def poisoned_for(grad_out: object, ids: object, wte: object) -> np.ndarray:
+    """embedding-backward: :func:`redrawn_for`, and NumPy's store of freed small buffers left holding NaN for arrays of
+    wte's shape, in float64 and float32: an ``np.empty_like(wte)`` made next gets NaN where it is not written, rather
+    than whatever its memory held (often zeros, or numbers too small to see); ``np.zeros_like`` clears them."""
+    gradients = redrawn_for(grad_out, ids)
+    shape = np.shape(wte) if wte is not None else ()
+    if len(shape) == 2:
+        freed = [np.full(shape, np.nan, dtype=dtype) for dtype in (np.float32, np.float64) for _ in range(POISONED_BUFFERS)]
+        del freed  # back to NumPy's store, float64 ones on top
+    return gradients
+
+
 def table_length_ids(long_ids: object, wpe: object) -> np.ndarray:
     """learned-positions: the learner's long sequence cut to exactly as many tokens as the position table has rows.
 

@@ -652,6 +652,8 @@ MEANINGS = [
     ("rope", "mismatch__rotate-half-never-called.py", "rotate-half", ["x unchanged", "never calls it"], ["makes up"]),
     ("sinusoidal-table", "mismatch__error-skips-the-first-row.py", "some-rows", ["over t = 1 … 8 only", "leaves out t = 0", "bent most at its first row"], []),
     ("sinusoidal-table", "mismatch__error-at-the-last-row.py", "some-rows", ["over t = 8 only", "leaves out t = 0"], []),
+    ("embedding-backward", "mismatch__empty-buffer-used-rows-cleared.py", "unset-rows", ["rows 4, 5, 6, 8, which your ids never use", "np.empty_like"], []),
+    ("embedding-backward", "mismatch__gradient-started-from-the-table.py", "unused-from-wte", ["hold wte's own rows", "copy of the table"], ["np.empty"]),
     # brief-only findings F1-F3 (embedding-backward)
     ("embedding-backward", "buffered-add__per-position-plus-equals.py", "per-position", ["one position at a time", "at position 0 in 2 sentences"], []),
     ("embedding-backward", "bad-shape__rows-up-to-largest-id.py", "bincount-short", ["Sized from the ids", "np.zeros_like(wte)"], ["That is what np.bincount"]),
