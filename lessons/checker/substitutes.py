@@ -186,7 +186,7 @@ def poisoned_for(grad_out: object, ids: object, wte: object) -> np.ndarray:
     wte's shape, in float64 and float32: an ``np.empty_like(wte)`` made next gets NaN where it is not written, rather
     than whatever its memory held (often zeros, or numbers too small to see); ``np.zeros_like`` clears them."""
     gradients = redrawn_for(grad_out, ids)
-    shape = np.shape(wte) if wte is not None else ()
+    shape = np.asarray(wte).shape if wte is not None else ()
     if len(shape) == 2:
         freed = [np.full(shape, np.nan, dtype=dtype) for dtype in (np.float32, np.float64) for _ in range(POISONED_BUFFERS)]
         del freed  # back to NumPy's store, float64 ones on top
