@@ -19,7 +19,9 @@ refuses those 11 tokens too. The third makes the table two rows shorter than
 ``max_len`` and ``long_ids`` one token longer than it: the smallest sequence
 that must be refused, by a check of the table passed in (one of the global
 max_len lets NumPy refuse it), with a message that quotes, if any, that
-run's numbers (the starter's 10 and 8 typed in do not fit).
+run's numbers (the starter's 10 and 8 typed in do not fit). In every run
+that refused, a number the message counts ("4 rows", "1 tokens") must be
+that run's own count of it: the table's rows, the sequence's tokens.
 """
 
 from __future__ import annotations
@@ -225,6 +227,34 @@ def _one_past(values: Values) -> None:
         raise Mistake("length-check", "typed-numbers", name="too_long", tokens=tokens, rows=rows, said=said, wrong=wrong, changed=ONE_PAST)
 
 
+# A whole number followed by what it counts ("4 rows", "1 tokens", "an 8-row table"): that count must be the run's own.
+COUNTED_NUMBER = re.compile(r"(?<![\w.])(\d+)\s*-?\s*(rows?|tokens?|positions?)\b", re.IGNORECASE)
+
+
+def _quoted_counts(values: Values, run: str) -> None:
+    """A refusal of the script's own whose message quotes a number, in every rerun that refused: "N rows" must be the
+    rows of the table passed in, "N tokens" the sequence's length (or how far past the table it goes), and any other
+    number one of that run's sizes. Names the first that is not, with what it should have been; ``run`` says which run."""
+    note = values.get(REFUSAL)
+    if note is None or note.size == 0 or not note[0] or values["too_long"].size:
+        return  # nothing refused by the script's own raise in this run
+    said = _said(note)
+    wpe, long_ids = read_table(values, "wpe"), np.asarray(values["long_ids"])
+    (rows, C), tokens = wpe.shape, long_ids.shape[-1]
+    counts = {"row": ({rows}, f"the table's {rows} rows"), "token": ({tokens, tokens - rows}, f"the sequence's {tokens} tokens")}
+    counts["position"] = ({rows, tokens, tokens - rows}, f"the sequence's {tokens} tokens or the table's {rows} rows")
+    for match in COUNTED_NUMBER.finditer(said):
+        number, word = int(match.group(1)), match.group(2).lower().rstrip("s")
+        allowed, should = counts[word]
+        if number not in allowed:
+            quoted = f"its “{match.group(0)}” is not {should}"
+            raise Mistake("length-check", "wrong-number", name="too_long", tokens=tokens, rows=rows, said=said, quoted=quoted, run=run)
+    own = {0, 1, tokens, rows, rows - 1, tokens - 1, tokens - rows, C, *long_ids.shape}  # the sizes a refusal may quote
+    for number in sorted({int(found) for found in QUOTED_NUMBER.findall(said)} - own):
+        quoted = f"its {number} is none of that run's sizes ({tokens} tokens, a table of {rows} rows, {C} wide)"
+        raise Mistake("length-check", "wrong-number", name="too_long", tokens=tokens, rows=rows, said=said, quoted=quoted, run=run)
+
+
 # What a refusal's message (or its error's type) says when it speaks of the sequence's length, generously: "10 tokens,
 # but the position table has only 8 rows", "T=10 > max_len=8", "SequenceTooLong". Asked only of a `raise` of the
 # script's own, so NumPy's "could not be broadcast" and "out of bounds" never come here.
@@ -280,8 +310,10 @@ def judge(runs: Runs) -> Passed:
         raise
     _refusal(rerun)
     _own_tables(rerun)
+    _quoted_counts(rerun, "your own `long_ids` and table, as the checker's first rerun left them")
     _full_length(runs.second(FULL_LENGTH), runs.first["wpe"].shape[0], runs.says(OR_EQUAL))
     _one_past(runs.second(ONE_PAST))
+    _quoted_counts(runs.second(ONE_PAST), f"the checker's rerun with {ONE_PAST}")
     return passed
 
 
