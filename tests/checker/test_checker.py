@@ -657,6 +657,13 @@ MEANINGS = [
     ("learned-positions", "length-check__message-quotes-the-width-as-rows.py", "wrong-number", ["its “4 rows” is not the table's 8 rows"], []),
     ("learned-positions", "length-check__message-quotes-the-batch-as-tokens.py", "wrong-number", ["its “1 tokens” is not the sequence's 10 tokens"], []),
     ("learned-positions", "length-check__message-rows-as-t-minus-two.py", "wrong-number", ["its “5 rows” is not the table's 6 rows", "two rows shorter"], []),
+    (
+        "t5-buckets",
+        "mismatch__decoder-mask-of-minus-ten.py",
+        "weak-mask",
+        ["too small to hide the keys ahead", "is -9.671 where the mask must be −inf"],
+        ["belongs"],
+    ),
     # brief-only findings F1-F3 (embedding-backward)
     ("embedding-backward", "buffered-add__per-position-plus-equals.py", "per-position", ["one position at a time", "at position 0 in 2 sentences"], []),
     ("embedding-backward", "bad-shape__rows-up-to-largest-id.py", "bincount-short", ["Sized from the ids", "np.zeros_like(wte)"], ["That is what np.bincount"]),

@@ -30,6 +30,9 @@ from attnpos.lessons.checker.verdicts import Mistake, Passed, shape_text
 NAMES = ("num_buckets", "max_distance", "n_heads", "T", "offsets", "table", "encoder_buckets", "decoder_buckets", "encoder_bias", "decoder_bias")
 CHANGED = "another number of buckets, another max_distance and another number of tokens T"
 MAX_BUCKETS, MAX_DISTANCE, MAX_HEADS, MAX_T, MAX_OFFSETS = 256, 4096, 64, 256, 100_000
+# A decoder's mask entry at or below this hides its key as −inf does (exp(−10⁴) is 0 in float32 and float64 alike), as
+# alibi accepts it: a large negative number such as −1e9 is the causal mask too.
+HIDDEN_AT = -1e4
 BUCKET_TOLERANCE = 0.1  # buckets are whole numbers: a gap of 1 is another bucket, and the separation test asks 8 times this to stay below 1
 
 
@@ -140,16 +143,29 @@ def _judge_bias(values: Values, name: str, table: np.ndarray, bidirectional: boo
     ahead = slots[None, :] - slots[:, None]  # (T, T) j − i
     right = table[:, relative_position_bucket(ahead, bidirectional, N, D)]
     tolerance = SAFETY * 4 * dtype_roundoff(values, NAMES) * (1 + float(np.max(np.abs(table))))
-    masked = np.isneginf(got) & (ahead > 0)[None]  # a decoder bias may carry the causal mask
+    masked = (np.isneginf(got) | (got <= HIDDEN_AT)) & (ahead > 0)[None]  # a decoder bias may carry the causal mask, −inf or −1e9
     if not bidirectional and np.all(np.isfinite(got) | masked) and np.all(np.abs(np.where(masked, 0.0, got - right)) <= tolerance):
         return
     if np.all(np.isfinite(got)) and np.max(np.abs(got - right)) <= tolerance:
         return
     if np.all(np.isfinite(got)) and np.max(np.abs(got - table[:, relative_position_bucket(-ahead, bidirectional, N, D)])) <= tolerance:
         raise Mistake("sign-flipped", "bias", name=name)
+    _weak_mask(name, got, right, ahead, bidirectional, tolerance)
     finite = np.isfinite(got)
     largest = float(np.max(np.abs(np.where(finite, got, right) - right), initial=0.0))
     raise Mistake("mismatch", "bias", name=name, got=f"{largest:.3g}", difference=_bias_difference(name, got, right, masked, ahead))
+
+
+def _weak_mask(name: str, got: np.ndarray, right: np.ndarray, ahead: np.ndarray, bidirectional: bool, tolerance: float) -> None:
+    """A decoder bias right at every key at or before its query, and a mask at the keys ahead that is too small to hide
+    them (−10, say): named as the mask it is, not as a lookup off by that much."""
+    later = np.broadcast_to(ahead > 0, got.shape)
+    if bidirectional or not later.any() or not np.all(np.isfinite(got)) or np.max(np.abs(got - right)[~later], initial=0.0) > tolerance:
+        return
+    if np.all(got[later] < right[later] - 1):  # every key ahead pushed down, none hidden
+        index = tuple(np.argwhere(later & (got == np.max(got[later])))[0])
+        entry = f"{name}[{', '.join(str(int(i)) for i in index)}]"
+        raise Mistake("mismatch", "weak-mask", name=name, entry=entry, value=f"{float(got[index]):.4g}", hidden=f"{HIDDEN_AT:g}")
 
 
 def _bias_difference(name: str, got: np.ndarray, right: np.ndarray, masked: np.ndarray, ahead: np.ndarray) -> str:
@@ -176,7 +192,7 @@ def _bias_difference(name: str, got: np.ndarray, right: np.ndarray, masked: np.n
         where = "where both are numbers, " if parts or np.any(masked) else ""
         parts.append(f"{where}it is off by up to {difference[worst]:.3g}, at {entry(worst)}: {got[worst]:.4g} where {right[worst]:.4g} belongs")
     if np.any(masked):
-        parts.append("its −inf at the keys ahead (j > i) is the causal mask, which is allowed")
+        parts.append("its −inf (or large negative number) at the keys ahead (j > i) is the causal mask, which is allowed")
     return "; ".join(parts)
 
 
