@@ -664,6 +664,13 @@ MEANINGS = [
         ["too small to hide the keys ahead", "is -9.671 where the mask must be −inf"],
         ["belongs"],
     ),
+    (
+        "learned-positions",
+        "length-check__bound-one-past-the-table.py",
+        "table-plus-number",
+        ["adds a number to it", "refuse exactly when T > wpe.shape[0]"],
+        ["global"],
+    ),
     # brief-only findings F1-F3 (embedding-backward)
     ("embedding-backward", "buffered-add__per-position-plus-equals.py", "per-position", ["one position at a time", "at position 0 in 2 sentences"], []),
     ("embedding-backward", "bad-shape__rows-up-to-largest-id.py", "bincount-short", ["Sized from the ids", "np.zeros_like(wte)"], ["That is what np.bincount"]),

@@ -55,6 +55,8 @@ NAMES = ("wte", "wpe", "ids", "grad_out", "x", "grad_wpe", "long_ids", "too_long
 BORROWS = NUMPY_ONLY
 TRIES_LONG = Question("calls_with", ("long_ids",))  # add_positions(long_ids, …) was at least called
 RAISES = Question("raises", ())  # a refusal of the script's own, not NumPy's broadcast or index error
+# a length compared with the table's plus or minus a number (`T > wpe.shape[0] + 1`): what let one token past it through
+OFF_BY_NUMBER = Question("compares_shape_plus_number", ())
 OR_EQUAL = Question("compares_or_equal", ())  # a `>=` (or `<=`) somewhere: what refused max_len tokens, rather than a length typed in
 CHANGED = "`ids` replaced by other ids (one token longer, or shorter at the table's end) and `grad_out` by other gradients to match"
 FULL_LENGTH = "`max_len` three larger (so the table, built from it) and `long_ids` cut to exactly as many tokens as wpe has rows"
@@ -203,7 +205,7 @@ def _full_length(values: Values, first_rows: int, or_equal: bool) -> None:
         raise Mistake("mismatch", "full-length", name="too_long", max_len=max_len, **worst_entry("too_long", got, right, THAT_RUN), changed=FULL_LENGTH)
 
 
-def _one_past(values: Values) -> None:
+def _one_past(values: Values, off_by_number: bool = False) -> None:
     """The third rerun: one token more than a table that is not max_len long must be refused, by the script's own
     check of that table, and a message that quotes numbers must quote this run's."""
     wte, wpe = read_table(values, "wte"), read_table(values, "wpe")
@@ -219,7 +221,8 @@ def _one_past(values: Values) -> None:
         return  # refused before add_positions was reached: nothing to read of how
     said = _said(note)
     if not note[0]:  # the script's own check let them through: it does not read the table it is given
-        raise Mistake("length-check", "table-not-read", name="too_long", tokens=tokens, rows=rows, said=said, changed=ONE_PAST)
+        cause = "table-plus-number" if off_by_number else "table-not-read"  # read from the table, but with a number added
+        raise Mistake("length-check", cause, name="too_long", tokens=tokens, rows=rows, said=said, changed=ONE_PAST)
     own = {0, 1, tokens, rows, rows - 1, tokens - 1, C, *long_ids.shape}  # what this run's refusal may quote
     quoted = sorted({int(number) for number in QUOTED_NUMBER.findall(said)} - own)
     if quoted:
@@ -312,7 +315,7 @@ def judge(runs: Runs) -> Passed:
     _own_tables(rerun)
     _quoted_counts(rerun, "your own `long_ids` and table, as the checker's first rerun left them")
     _full_length(runs.second(FULL_LENGTH), runs.first["wpe"].shape[0], runs.says(OR_EQUAL))
-    _one_past(runs.second(ONE_PAST))
+    _one_past(runs.second(ONE_PAST), runs.says(OFF_BY_NUMBER))
     _quoted_counts(runs.second(ONE_PAST), f"the checker's rerun with {ONE_PAST}")
     return passed
 
@@ -383,7 +386,7 @@ LEARNED_POSITIONS = Contract(
     diagnoses=("by-token-id", "wraps-around", "length-check", "every-row", "batch-not-summed", "off-by-one", "mismatch"),
     hypotheses=hypotheses,
     typed=("x", "grad_wpe"),
-    questions=(BORROWS, TRIES_LONG, RAISES, IMPORTS_BY_NAME, OR_EQUAL, *SIZES.questions),
+    questions=(BORROWS, TRIES_LONG, RAISES, IMPORTS_BY_NAME, OR_EQUAL, OFF_BY_NUMBER, *SIZES.questions),
     probes=(REFUSAL, OWN_TABLES),
     described={
         "by-token-id": "the table indexed by token id",
