@@ -671,6 +671,9 @@ MEANINGS = [
         ["adds a number to it", "refuse exactly when T > wpe.shape[0]"],
         ["global"],
     ),
+    ("permutation-matrix", "mismatch__scale-typed-as-two.py", "scaled-by-typed-width-rerun", ["types in the scale (it writes 2)"], ["X's width"]),
+    ("permutation-matrix", "mismatch__scaled-by-width-of-x.py", "scaled-by-other-width-rerun", ["X's width gave the same number"], ["types in"]),
+    ("permutation-matrix", "mismatch__pooled-perm-from-p-out.py", "pooled-from-P-out", ["`P @ out` summed over the tokens"], ["typed"]),
     # brief-only findings F1-F3 (embedding-backward)
     ("embedding-backward", "buffered-add__per-position-plus-equals.py", "per-position", ["one position at a time", "at position 0 in 2 sentences"], []),
     ("embedding-backward", "bad-shape__rows-up-to-largest-id.py", "bincount-short", ["Sized from the ids", "np.zeros_like(wte)"], ["That is what np.bincount"]),
