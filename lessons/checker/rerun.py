@@ -380,6 +380,29 @@ def compares_or_equal(source: str) -> bool:
     return tree is not None and any(isinstance(node, ast.Compare) and any(isinstance(op, (ast.GtE, ast.LtE)) for op in node.ops) for node in ast.walk(tree))
 
 
+def compares_shape_plus_number(source: str) -> bool:
+    """Whether the script compares with an array's length and a number added or taken away (``T > wpe.shape[0] + 1``,
+    ``len(wpe) - 1 < T``): a length check read from the table but off by that number."""
+    tree = _question_tree(source)
+    if tree is None:
+        return False
+
+    def length(node: ast.AST) -> bool:
+        return any(
+            (isinstance(inner, ast.Attribute) and inner.attr == "shape")
+            or (isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.func.id == "len")
+            for inner in ast.walk(node)
+        )
+
+    def offset(node: ast.AST) -> bool:
+        if not (isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub))):
+            return False
+        number = next((side for side in (node.left, node.right) if isinstance(side, ast.Constant) and isinstance(side.value, int)), None)
+        return number is not None and length(node.right if number is node.left else node.left)
+
+    return any(isinstance(node, ast.Compare) and any(offset(side) for side in (node.left, *node.comparators)) for node in ast.walk(tree))
+
+
 def prints_comparing(source: str, first: str, second: str) -> bool:
     """Whether the script prints a comparison of ``first`` with ``second`` (``np.allclose(lhs, rhs)``, ``np.abs(lhs - rhs).max()``).
 
@@ -476,6 +499,7 @@ QUESTIONS: dict[str, Callable[..., bool]] = {
     "prints": prints,
     "names_float": names_float,
     "compares_or_equal": compares_or_equal,
+    "compares_shape_plus_number": compares_shape_plus_number,
     "prints_comparing": prints_comparing,
     "subtracts_from_itself": subtracts_from_itself,
     "prints_anything": prints_anything,

@@ -177,6 +177,22 @@ def redrawn_for(grad_out: object, ids: object) -> np.ndarray:
     return _drawn((*np.asarray(ids).shape, grad_out.shape[-1]), grad_out)
 
 
+# NumPy keeps up to 7 freed buffers of each size under 1,024 bytes and hands them out again, last freed first.
+POISONED_BUFFERS = 8
+
+
+def poisoned_for(grad_out: object, ids: object, wte: object) -> np.ndarray:
+    """embedding-backward: :func:`redrawn_for`, and NumPy's store of freed small buffers left holding NaN for arrays of
+    wte's shape, in float64 and float32: an ``np.empty_like(wte)`` made next gets NaN where it is not written, rather
+    than whatever its memory held (often zeros, or numbers too small to see); ``np.zeros_like`` clears them."""
+    gradients = redrawn_for(grad_out, ids)
+    shape = np.asarray(wte).shape if wte is not None else ()
+    if len(shape) == 2:
+        freed = [np.full(shape, np.nan, dtype=dtype) for dtype in (np.float32, np.float64) for _ in range(POISONED_BUFFERS)]
+        del freed  # back to NumPy's store, float64 ones on top
+    return gradients
+
+
 def table_length_ids(long_ids: object, wpe: object) -> np.ndarray:
     """learned-positions: the learner's long sequence cut to exactly as many tokens as the position table has rows.
 
@@ -275,6 +291,48 @@ def positions_followed(function: object) -> object:
         if namespace is not None and ROPE_AT_ZERO not in namespace:
             namespace[ROPE_AT_ZERO] = _turned_by_no_position(function, args, kwargs, answer)
         return answer
+
+    return noted
+
+
+# rope: an x of the checker's own and what rotate_half answered for it, stacked (a probe); x alone when the answer is
+# not of x's shape.
+ROTATE_HALF_ASKED = "__attnpos_rotate_half__"
+# ... and set once the script itself calls rotate_half (apply_rope does, in the brief's way).
+ROTATE_HALF_CALLED = "__attnpos_rotate_half_called__"
+
+
+def halves_noted(function: object) -> object:
+    """rope: ``rotate_half`` as written, asked to rotate an x of the checker's own as soon as it is defined (or, where it
+    cannot be yet, before its first call), whether or not the script ever calls it.
+
+    The x is (2, hs) of the numbers 1 … 2·hs, hs the width of the script's
+    ``Wq`` (8 where it has none); x and the answer are noted
+    (:data:`ROTATE_HALF_ASKED`), and so is whether the script calls it
+    (:data:`ROTATE_HALF_CALLED`). Nothing else changes: the function returns,
+    or raises, exactly what it did.
+    """
+    if not callable(function) or getattr(function, "__globals__", None) is None:
+        return function  # the script's own failure to define it is the first run's to report
+    namespace = function.__globals__  # type: ignore[attr-defined]
+
+    def ask() -> None:
+        width = int(np.shape(namespace.get("Wq"))[-1]) if np.ndim(namespace.get("Wq")) == 2 else 8
+        x = np.arange(1.0, 2 * width + 1).reshape(2, width)
+        try:
+            answer = np.asarray(function(x.copy()), dtype=np.float64)
+        except Exception:
+            return  # not callable so yet (a name it reads is set later): asked again at its first call
+        namespace[ROTATE_HALF_ASKED] = np.stack([x, answer]) if answer.shape == x.shape else x[None]
+
+    ask()
+
+    @functools.wraps(function)
+    def noted(*args: object, **kwargs: object) -> object:
+        if ROTATE_HALF_ASKED not in namespace:
+            ask()
+        namespace[ROTATE_HALF_CALLED] = np.ones(1)
+        return function(*args, **kwargs)
 
     return noted
 
@@ -589,4 +647,21 @@ def bent_table(pe: object) -> np.ndarray:
         return pe  # no rows to bend: the judge reports the table's shape
     rows = pe.shape[-2]
     scale = 1 - BEND * (np.arange(rows, dtype=np.float64) / rows) ** 2  # (T,)
+    return (pe * scale[:, None]).astype(pe.dtype if pe.dtype.kind == "f" else np.float64)
+
+
+# ... and its second rerun bends the other way, more strongly, so that the first rows' errors are apart by more than
+# float32's rounding of the figure (2·BEND_FIRST·k/T² from one row to the next).
+BEND_FIRST = 2.0**-2
+
+
+def bent_first(pe: object) -> np.ndarray:
+    """sinusoidal-table's second bend: row t scaled by 1 + BEND_FIRST · (1 − t / T)², largest at the first row, in the
+    learner's dtype. Its shift error is largest at t = 0 where :func:`bent_table`'s is largest at the last t, so a maximum taken
+    over some rows only (the first left out, or the last) falls short on one bend or the other."""
+    pe = np.asarray(pe)
+    if pe.ndim < 2 or pe.shape[-2] == 0:
+        return pe  # no rows to bend: the judge reports the table's shape
+    rows = pe.shape[-2]
+    scale = 1 + BEND_FIRST * (1 - np.arange(rows, dtype=np.float64) / rows) ** 2  # (T,)
     return (pe * scale[:, None]).astype(pe.dtype if pe.dtype.kind == "f" else np.float64)

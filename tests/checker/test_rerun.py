@@ -238,6 +238,19 @@ def test_a_comparison_that_includes_equality_is_seen(source, or_equal):
     assert rerun.compares_or_equal(source) is or_equal
 
 
+@pytest.mark.parametrize(
+    "source, off",
+    [
+        ("if T > wpe.shape[0] + 1:\n    raise ValueError", True),
+        ("if len(wpe) - 1 < T:\n    raise ValueError", True),
+        ("if T > wpe.shape[0]:\n    raise ValueError", False),
+        ("if T > max_len + 1:\n    raise ValueError", False),
+    ],
+)
+def test_a_length_compared_with_the_tables_plus_a_number_is_seen(source, off):
+    assert rerun.compares_shape_plus_number(source) is off
+
+
 REFUSING = """
 import numpy as np
 def own(T):

@@ -134,25 +134,49 @@ def test_embedding_judge_passes_right_answers_and_names_each_misconception(V, C,
         assert judged("embedding-backward", *first_only)[0] in ("first-sequence-only", "buffered-add", "overwritten", "mismatch")
 
 
+def test_an_unused_row_left_unset_is_named_where_only_the_rerun_shows_it():
+    """np.empty_like whose memory was zero on the learner's run: the rerun's poisoned memory shows the unset rows."""
+    rng = np.random.default_rng(5)
+    wte, ids = rng.standard_normal((10, 4)), np.array([[3, 7, 3, 1, 3], [7, 2, 2, 9, 0]])
+    rerun_ids = substitutes.other_ids(ids, wte)
+    first, rerun = (embedding_values(i, wte, seed, embedding_backward.scatter, np.float64) for i, seed in ((ids, 5), (rerun_ids, 6)))
+    unused = np.bincount(rerun_ids.ravel(), minlength=10) == 0
+    rerun["grad_wte"] = np.where(unused[:, None], np.nan, rerun["grad_wte"])
+    assert unused.any() and judged("embedding-backward", first, rerun) == ("mismatch", "unset-rows")
+
+
+def test_the_embedding_rerun_leaves_nan_where_a_new_array_of_the_tables_shape_is_not_written():
+    wte = np.random.default_rng(0).standard_normal((13, 8))
+    for dtype in (np.float64, np.float32):
+        substitutes.poisoned_for(np.zeros((2, 5, 8)), np.zeros((2, 6), dtype=np.int64), wte.astype(dtype))
+        assert np.all(np.isnan(np.empty_like(wte, dtype=dtype)))
+
+
 @settings(max_examples=30, deadline=None)
 @given(T=st.integers(4, 40), pairs=st.integers(1, 16), k=st.integers(1, 3), dtype=st.sampled_from([np.float64, np.float32]))
 def test_sinusoidal_judge_passes_right_tables_and_names_the_layouts(T, pairs, k, dtype):
     from attnpos.core.sinusoidal_encoding import shift_error, shift_matrix
 
-    def values(C, shift, cause="right", rerun=False):
+    def values(C, shift, cause="right", bend=None):
         pe = sinusoidal_table.tables(T, C)[cause].astype(dtype)
-        if rerun:  # the rerun bends the table the script built, and the script measures its shift error on that
-            pe = substitutes.bent_table(pe)
+        if bend is not None:  # each rerun bends the table the script built, and the script measures its shift error on that
+            pe = bend(pe)
         M = shift_matrix(shift, C).astype(dtype)
         figure = shift_error(pe.astype(np.float64), M.astype(np.float64), shift)
         return {"T": np.array(T), "C": np.array(C), "k": np.array(shift), "pe": pe, "M": M, "shift_error": np.array(figure)}
 
+    def reruns(cause="right"):
+        """The values of both reruns: the table bent most at its last row, then most at its first."""
+        return [values(wider, farther, cause, bend) for bend in (substitutes.bent_table, substitutes.bent_first)]
+
     C = 2 * pairs
     wider, farther = substitutes.wider(C), substitutes.farther(k, T)
-    assert judged("sinusoidal-table", values(C, k), values(wider, farther, rerun=True), "") == ("passed", "")
+    bent_last, bent_first = reruns()
+    assert judged("sinusoidal-table", values(C, k), bent_last, "", more=(bent_first,)) == ("passed", "")
     for cause in ("halves", "sin-cos-swapped", "from-one", "sign-flipped"):
         if pairs > 1 or cause not in ("halves", "sign-flipped"):  # one pair: those tables are the right one
-            assert judged("sinusoidal-table", values(C, k, cause), values(wider, farther, cause, rerun=True), "")[0] == cause
+            last, first = reruns(cause)
+            assert judged("sinusoidal-table", values(C, k, cause), last, "", more=(first,))[0] == cause
 
 
 @settings(max_examples=30, deadline=None)

@@ -218,6 +218,8 @@ def _judge_run(values: Values) -> tuple[int, np.ndarray]:
     if kind == "":
         i, j = np.arange(T)[:, None], np.arange(T)[None, :]
         hidden = _hidden(bias, scores)  # (H, T, T)
+        if np.any(hidden & (j <= i)) and np.array_equal(hidden & (j <= i), np.broadcast_to(j == i, hidden.shape)):
+            raise Mistake("mismatch", "hides-diagonal", name="bias", value=f"{float(bias[0, 0, 0]):.4g}")  # a strict mask: j >= i hidden
         if np.any(hidden & (j <= i)):
             side = "wrong-triangle" if np.all(hidden[:, j < i]) and not np.any(hidden[:, j > i]) else "hides-earlier"
             raise Mistake("mismatch", side, name="bias")

@@ -112,6 +112,7 @@ def _judge_run(values: Values, runs: Runs, first: Values | None = None) -> Passe
         _unfollowed(values, first, "out", expected_out)
         raise Mistake("mismatch", name="out", **worst_entry("out", out, expected_out))
 
+    _unset_rows(values, wte, ids, grad_out, roundoff, in_ids="your ids" if first is None else "the ids of the checker's rerun ({changed})")
     grad = real_array(values, "grad_wte")
     if grad.shape == (C, V) and V != C:
         raise Mistake("transposed", name="grad_wte", shape=shape_text(grad.shape))
@@ -149,6 +150,33 @@ def _judge_run(values: Values, runs: Runs, first: Values | None = None) -> Passe
         raise Mistake("batch-not-summed", "mean", name="grad_wte")
     _unfollowed(values, first, "grad_wte", right)
     raise Mistake("mismatch", name="grad_wte", **worst_entry("grad_wte", grad, right))
+
+
+def _unset_rows(values: Values, wte: np.ndarray, ids: np.ndarray, grad_out: np.ndarray, roundoff: float, in_ids: str) -> None:
+    """Every used row right and an unused one not exactly 0 (NaN, or numbers too small to matter): a buffer never
+    cleared, as np.empty leaves it. A right gradient's unused rows are exactly 0 however it is added up (np.add.at
+    into zeros, np.bincount, a one-hot product: sums of nothing, or of 0 · g)."""
+    grad, (V, C) = values["grad_wte"], wte.shape
+    if grad.shape != (V, C) or grad.dtype.kind != "f":
+        return
+    grad = grad.astype(np.float64)
+    counts = np.bincount(ids.reshape(-1), minlength=V)
+    unused = counts == 0
+    if not np.any(grad[unused] != 0) and not np.any(np.isnan(grad[unused])):
+        return
+    right = scatter(ids, grad_out, V)
+    used = grad[~unused]
+    size = float(np.max(np.abs(grad_out), initial=0.0))
+    if not (np.all(np.isfinite(used)) and close(used, right[~unused], tolerance(roundoff, int(counts.max()), size))):
+        return  # wrong in the used rows too: judged as a gradient
+    rows = np.flatnonzero(np.any((grad != 0) | np.isnan(grad), axis=1) & unused)
+    shown_rows = ", ".join(str(int(r)) for r in rows)
+    if close(grad[unused], wte[unused], tolerance(roundoff, 1, float(np.max(np.abs(wte))))):  # a copy of the table, its used rows cleared
+        raise Mistake("mismatch", "unused-from-wte", name="grad_wte", rows=shown_rows, in_ids=in_ids)
+    held = grad[rows]
+    numbers = held[np.isfinite(held) & (held != 0)]  # left over from before, or NaN the rerun left there
+    shown = f"values such as {float(numbers[0]):.3g}" if numbers.size else "NaN"
+    raise Mistake("mismatch", "unset-rows", name="grad_wte", rows=shown_rows, held=shown, in_ids=in_ids)
 
 
 def _changed_after(out: np.ndarray, wte: np.ndarray, ids: np.ndarray, grad_out: np.ndarray, tol: float) -> None:
@@ -212,7 +240,7 @@ def hypotheses(values: Values) -> Hypotheses:
 
 EMBEDDING_BACKWARD = Contract(
     names=NAMES,
-    reruns=(Rerun({"V": "more_rows(V)", "C": "wider(C)", "ids": "longer_ids(ids, wte)", "grad_out": "redrawn_for(grad_out, ids)"}, CHANGED),),
+    reruns=(Rerun({"V": "more_rows(V)", "C": "wider(C)", "ids": "longer_ids(ids, wte)", "grad_out": "poisoned_for(grad_out, ids, wte)"}, CHANGED),),
     judge=judge,
     diagnoses=("by-position", "transposed", "buffered-add", "overwritten", "first-sequence-only", "batch-not-summed", "mismatch"),
     hypotheses=hypotheses,

@@ -19,7 +19,9 @@ refuses those 11 tokens too. The third makes the table two rows shorter than
 ``max_len`` and ``long_ids`` one token longer than it: the smallest sequence
 that must be refused, by a check of the table passed in (one of the global
 max_len lets NumPy refuse it), with a message that quotes, if any, that
-run's numbers (the starter's 10 and 8 typed in do not fit).
+run's numbers (the starter's 10 and 8 typed in do not fit). In every run
+that refused, a number the message counts ("4 rows", "1 tokens") must be
+that run's own count of it: the table's rows, the sequence's tokens.
 """
 
 from __future__ import annotations
@@ -53,6 +55,8 @@ NAMES = ("wte", "wpe", "ids", "grad_out", "x", "grad_wpe", "long_ids", "too_long
 BORROWS = NUMPY_ONLY
 TRIES_LONG = Question("calls_with", ("long_ids",))  # add_positions(long_ids, …) was at least called
 RAISES = Question("raises", ())  # a refusal of the script's own, not NumPy's broadcast or index error
+# a length compared with the table's plus or minus a number (`T > wpe.shape[0] + 1`): what let one token past it through
+OFF_BY_NUMBER = Question("compares_shape_plus_number", ())
 OR_EQUAL = Question("compares_or_equal", ())  # a `>=` (or `<=`) somewhere: what refused max_len tokens, rather than a length typed in
 CHANGED = "`ids` replaced by other ids (one token longer, or shorter at the table's end) and `grad_out` by other gradients to match"
 FULL_LENGTH = "`max_len` three larger (so the table, built from it) and `long_ids` cut to exactly as many tokens as wpe has rows"
@@ -201,7 +205,7 @@ def _full_length(values: Values, first_rows: int, or_equal: bool) -> None:
         raise Mistake("mismatch", "full-length", name="too_long", max_len=max_len, **worst_entry("too_long", got, right, THAT_RUN), changed=FULL_LENGTH)
 
 
-def _one_past(values: Values) -> None:
+def _one_past(values: Values, off_by_number: bool = False) -> None:
     """The third rerun: one token more than a table that is not max_len long must be refused, by the script's own
     check of that table, and a message that quotes numbers must quote this run's."""
     wte, wpe = read_table(values, "wte"), read_table(values, "wpe")
@@ -217,12 +221,41 @@ def _one_past(values: Values) -> None:
         return  # refused before add_positions was reached: nothing to read of how
     said = _said(note)
     if not note[0]:  # the script's own check let them through: it does not read the table it is given
-        raise Mistake("length-check", "table-not-read", name="too_long", tokens=tokens, rows=rows, said=said, changed=ONE_PAST)
+        cause = "table-plus-number" if off_by_number else "table-not-read"  # read from the table, but with a number added
+        raise Mistake("length-check", cause, name="too_long", tokens=tokens, rows=rows, said=said, changed=ONE_PAST)
     own = {0, 1, tokens, rows, rows - 1, tokens - 1, C, *long_ids.shape}  # what this run's refusal may quote
     quoted = sorted({int(number) for number in QUOTED_NUMBER.findall(said)} - own)
     if quoted:
         wrong = " and ".join(str(number) for number in quoted)
         raise Mistake("length-check", "typed-numbers", name="too_long", tokens=tokens, rows=rows, said=said, wrong=wrong, changed=ONE_PAST)
+
+
+# A whole number followed by what it counts ("4 rows", "1 tokens", "an 8-row table"): that count must be the run's own.
+COUNTED_NUMBER = re.compile(r"(?<![\w.])(\d+)\s*-?\s*(rows?|tokens?|positions?)\b", re.IGNORECASE)
+
+
+def _quoted_counts(values: Values, run: str) -> None:
+    """A refusal of the script's own whose message quotes a number, in every rerun that refused: "N rows" must be the
+    rows of the table passed in, "N tokens" the sequence's length (or how far past the table it goes), and any other
+    number one of that run's sizes. Names the first that is not, with what it should have been; ``run`` says which run."""
+    note = values.get(REFUSAL)
+    if note is None or note.size == 0 or not note[0] or values["too_long"].size:
+        return  # nothing refused by the script's own raise in this run
+    said = _said(note)
+    wpe, long_ids = read_table(values, "wpe"), np.asarray(values["long_ids"])
+    (rows, C), tokens = wpe.shape, long_ids.shape[-1]
+    counts = {"row": ({rows}, f"the table's {rows} rows"), "token": ({tokens, tokens - rows}, f"the sequence's {tokens} tokens")}
+    counts["position"] = ({rows, tokens, tokens - rows}, f"the sequence's {tokens} tokens or the table's {rows} rows")
+    for match in COUNTED_NUMBER.finditer(said):
+        number, word = int(match.group(1)), match.group(2).lower().rstrip("s")
+        allowed, should = counts[word]
+        if number not in allowed:
+            quoted = f"its “{match.group(0)}” is not {should}"
+            raise Mistake("length-check", "wrong-number", name="too_long", tokens=tokens, rows=rows, said=said, quoted=quoted, run=run)
+    own = {0, 1, tokens, rows, rows - 1, tokens - 1, tokens - rows, C, *long_ids.shape}  # the sizes a refusal may quote
+    for number in sorted({int(found) for found in QUOTED_NUMBER.findall(said)} - own):
+        quoted = f"its {number} is none of that run's sizes ({tokens} tokens, a table of {rows} rows, {C} wide)"
+        raise Mistake("length-check", "wrong-number", name="too_long", tokens=tokens, rows=rows, said=said, quoted=quoted, run=run)
 
 
 # What a refusal's message (or its error's type) says when it speaks of the sequence's length, generously: "10 tokens,
@@ -280,8 +313,10 @@ def judge(runs: Runs) -> Passed:
         raise
     _refusal(rerun)
     _own_tables(rerun)
+    _quoted_counts(rerun, "your own `long_ids` and table, as the checker's first rerun left them")
     _full_length(runs.second(FULL_LENGTH), runs.first["wpe"].shape[0], runs.says(OR_EQUAL))
-    _one_past(runs.second(ONE_PAST))
+    _one_past(runs.second(ONE_PAST), runs.says(OFF_BY_NUMBER))
+    _quoted_counts(runs.second(ONE_PAST), f"the checker's rerun with {ONE_PAST}")
     return passed
 
 
@@ -351,7 +386,7 @@ LEARNED_POSITIONS = Contract(
     diagnoses=("by-token-id", "wraps-around", "truncated", "length-check", "every-row", "batch-not-summed", "off-by-one", "mismatch"),
     hypotheses=hypotheses,
     typed=("x", "grad_wpe"),
-    questions=(BORROWS, TRIES_LONG, RAISES, IMPORTS_BY_NAME, OR_EQUAL, *SIZES.questions),
+    questions=(BORROWS, TRIES_LONG, RAISES, IMPORTS_BY_NAME, OR_EQUAL, OFF_BY_NUMBER, *SIZES.questions),
     probes=(REFUSAL, OWN_TABLES),
     described={
         "by-token-id": "the table indexed by token id",

@@ -38,6 +38,8 @@ PRINTED_CHECKS = {
     "out_perm against P @ out": Question("prints_comparing", ("out_perm", "out")),
     "pooled_perm against pooled": Question("prints_comparing", ("pooled_perm", "pooled")),
 }
+# The starter's head width, 4, typed in for the scale (or its root, 2): where X is as wide, only the source tells it from X's width.
+TYPED_WIDTH = {number: Question("types_number", (number, ("rng", "X", "Wq", "Wk", "Wv", "perm"))) for number in ("4", "2")}
 PRINTS = Question("prints_anything", ())
 PRINTS_SELF = Question("prints_self_comparison", ())
 # The arrays judged, in the order a mistake is looked for; the shuffle's own and the head's own first.
@@ -182,6 +184,8 @@ def _judge_run(values: Values, shuffle: bool = True, earlier: np.ndarray | None 
             _typed_width(got, X, Wq, Wk, tolerance["S"])
         if name == "P" and np.array_equal(got, np.eye(T)):  # perm never used: every check then compares a thing with itself
             raise Mistake("mismatch", "identity-P", name="P")
+        if name == "pooled_perm" and np.max(np.abs(got - (np.asarray(right["P"]) @ np.asarray(right["out"])).sum(axis=0))) <= tolerance[name]:
+            raise Mistake("mismatch", "pooled-from-P-out", name=name)  # the other side of the check summed, where P @ out is not out_perm
         raise Mistake("mismatch", "array", name=name, got=f"{gap(got, expected):.3g}")
     return X
 
@@ -214,6 +218,10 @@ def _judge_rerun(runs: Runs, changed: str, first_tokens: np.ndarray) -> None:
         _judge_run(values, shuffle=changed == RESIZED, earlier=first_tokens if changed == NO_SHUFFLE else None)
     except Mistake as mistake:  # a typed array fails the resized rerun by its shape (shape-rerun)
         cause = RERUN_CAUSES.get((mistake.diagnosis, mistake.cause))
+        typed = [number for number, question in TYPED_WIDTH.items() if runs.says(question)]
+        if cause == "scaled-by-other-width-rerun" and typed:  # the starter's width written as a number, not read from X
+            cause = "scaled-by-typed-width-rerun"
+            mistake = Mistake(mistake.diagnosis, mistake.cause, **mistake.fields, typed=" or ".join(typed))
         diagnosis = "mismatch" if cause else mistake.diagnosis
         raise Mistake(diagnosis, cause or mistake.cause, **{**mistake.fields, "changed": changed}) from None
 
@@ -265,7 +273,7 @@ PERMUTATION_MATRIX = Contract(
     ),
     judge=judge,
     diagnoses=("inverse-perm", "rows-only", "softmax-axis", "unpermuted", "not-pooled", "mismatch", "unfinished"),
-    questions=(P_TYPED, NUMPY_AND_SOFTMAX, IMPORTS_BY_NAME, *PRINTED_CHECKS.values(), PRINTS, PRINTS_SELF),
+    questions=(P_TYPED, NUMPY_AND_SOFTMAX, IMPORTS_BY_NAME, *PRINTED_CHECKS.values(), PRINTS, PRINTS_SELF, *TYPED_WIDTH.values()),
     hypotheses=hypotheses,
     typed=("lhs", "rhs", "out_perm", "pooled_perm"),
     described={

@@ -40,7 +40,7 @@ from attnpos.lessons.checker.contracts.common import (
 )
 from attnpos.lessons.checker.separation import Figure, Hypotheses
 from attnpos.lessons.checker.substitutes import POSITION_SHIFT as SHIFT
-from attnpos.lessons.checker.substitutes import ROPE_AT_ZERO
+from attnpos.lessons.checker.substitutes import ROPE_AT_ZERO, ROTATE_HALF_ASKED, ROTATE_HALF_CALLED
 from attnpos.lessons.checker.values import SAFETY, Values, dtype_roundoff, gap, read_head, read_output, real_array, scalar
 from attnpos.lessons.checker.verdicts import Mistake, Passed, shape_text
 
@@ -242,6 +242,7 @@ def judge(runs: Runs) -> Passed:
         if np.array_equal(got, before):
             raise Mistake("mismatch", "typed", name=name)
     _turns_by_its_argument(runs.second(CHANGED))
+    _rotates_halves(runs.second(CHANGED))
     judged_on_rerun(lambda: _judge_run(second), CHANGED)
     try:
         sized_for_the_first_run(lambda: _judge_wider(runs, first), WIDER)
@@ -260,6 +261,36 @@ def _turns_by_its_argument(values: Values) -> None:
     size = float(np.max(np.abs(values["q"]))) if np.size(values["q"]) else 1.0
     if float(np.max(np.abs(difference))) > SAFETY * 4 * dtype_roundoff(values, ("q", "k")) * max(size, 1.0):
         raise Mistake("mismatch", "global-positions", name="q", turned=f"{float(np.max(np.abs(difference))):.3g}")
+
+
+def _rotates_halves(values: Values) -> None:
+    """The rerun's note of rotate_half asked to rotate an x of the checker's (substitutes.halves_noted): the brief's
+    (x1, x2) → (−x2, x1), whether or not apply_rope calls it, or makes up for it."""
+    asked = values.get(ROTATE_HALF_ASKED)
+    if asked is None or asked.size == 0:
+        return  # no rotate_half, or not callable on an x alone: q, k and out are what tell
+    x = asked[0]
+    half = x.shape[-1] // 2
+    called = values.get(ROTATE_HALF_CALLED)
+    used = "Your apply_rope makes up for it elsewhere" if called is not None and called.size else "Your script never calls it"
+
+    def row(array: np.ndarray) -> str:
+        return "[" + ", ".join(f"{value:g}" for value in array[0]) + "]"
+
+    expected = np.concatenate([-x[..., half:], x[..., :half]], axis=-1)
+    if asked.shape[0] == 1:
+        raise Mistake("mismatch", "rotate-half", name="rotate_half", x=row(x), expected=row(expected), what="an array of another shape than x", used=used)
+    got = asked[1]
+    if np.allclose(got, expected, rtol=0.0, atol=1e-6 * float(np.max(np.abs(x)))):
+        return
+    kinds = {
+        "the halves swapped with the first one negated, (x2, −x1): the turn the other way": np.concatenate([x[..., half:], -x[..., :half]], axis=-1),
+        "x unchanged": x,
+        "the halves swapped with no sign changed, (x2, x1)": np.concatenate([x[..., half:], x[..., :half]], axis=-1),
+    }
+    what = next((words for words, wrong in kinds.items() if np.allclose(got, wrong, rtol=0.0, atol=1e-6 * float(np.max(np.abs(x))))), "")
+    shown = f"{row(got)}, {what}" if what else row(got)
+    raise Mistake("mismatch", "rotate-half", name="rotate_half", x=row(x), expected=row(expected), what=shown, used=used)
 
 
 def _judge_wider(runs: Runs, first: Answer) -> None:
@@ -315,14 +346,17 @@ def hypotheses(values: Values) -> Hypotheses:
 ROPE = Contract(
     names=NAMES,
     reruns=(
-        Rerun({"positions": "shifted_positions(positions)", "apply_rope?": "positions_followed(apply_rope)"}, CHANGED),
+        Rerun(
+            {"positions": "shifted_positions(positions)", "apply_rope?": "positions_followed(apply_rope)", "rotate_half?": "halves_noted(rotate_half)"},
+            CHANGED,
+        ),
         Rerun(
             {"Wq": "wider_rope_query(Wq)", "Wk": "wider_rope_key(Wk)", "positions": "gapped_positions(positions)", "rope_theta": "other_theta(rope_theta)"},
             WIDER,
         ),
     ),
     judge=judge,
-    probes=(ROPE_AT_ZERO,),
+    probes=(ROPE_AT_ZERO, ROTATE_HALF_ASKED, ROTATE_HALF_CALLED),
     diagnoses=("rotated-v", "rotated-x", "one-angle", "opposite-sign", "other-layout", "off-by-one", "mismatch"),
     hypotheses=hypotheses,
     questions=(NUMPY_AND_SOFTMAX, IMPORTS_BY_NAME, *SIZES.questions, REBASED),

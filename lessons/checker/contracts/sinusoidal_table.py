@@ -8,9 +8,15 @@ Once built, the rerun's table is bent on purpose (row t scaled by
 1 + (t / T)² / 64): M no longer shifts it exactly, so an honest
 ``shift_error`` measured on it is far from rounding, and a figure typed in
 (0.0, or rounding-sized) or measured on one row alone does not follow.
+That bend's error is largest at the last t; a second rerun bends the
+table the other way (row t scaled by 1 + (1 − t/T)²/4), largest at the
+first, so that a maximum over some rows only (the first left out, the
+second half, the last row) falls short on one bend or the other.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import numpy as np
 
@@ -30,7 +36,7 @@ from attnpos.lessons.checker.contracts.common import (
 )
 from attnpos.lessons.checker.contracts.table_reading import close, read_shaped, read_whole, rounding
 from attnpos.lessons.checker.separation import Figure, Hypotheses
-from attnpos.lessons.checker.substitutes import BEND, bent_table
+from attnpos.lessons.checker.substitutes import BEND, bent_first, bent_table
 from attnpos.lessons.checker.values import Values, dtype_roundoff, reported_rounding, scalar
 from attnpos.lessons.checker.verdicts import Mistake, Passed
 
@@ -38,6 +44,12 @@ NAMES = ("T", "C", "k", "pe", "M", "shift_error")
 # The starter's sizes; its own lines set these names, and a 12, 8 or 3 elsewhere is a size typed in.
 SIZES = StarterSizes({12: "T", 8: "C", 3: "k"}, ("T", "C", "k"))
 CHANGED = "`T` two positions longer, `C` four channels wider, `k` two positions longer, and your pe, once built, bent a little (row t scaled by 1 − (t/T)²/64)"
+# The second rerun bends the other way, most at the first row: a maximum over rows that leave out t = 0 falls short there.
+BENT_FIRST = (
+    "`T` two positions longer, `C` four channels wider, `k` two positions longer, and your pe, once built, bent most at its first row"
+    " (row t scaled by 1 + (1 − t/T)²/4)"
+)
+BENDS: dict[str, Callable[[object], np.ndarray]] = {CHANGED: bent_table, BENT_FIRST: bent_first}
 BORROWS = NUMPY_ONLY
 MAX_POSITIONS, MAX_CHANNELS = 4096, 1024
 
@@ -79,7 +91,7 @@ def _table_tolerance(roundoff: float, T: int, C: int, cause: str = "right") -> f
     return rounding(roundoff, 1 + (T + 1) * fastest)
 
 
-def _judge_run(values: Values, first: Values | None = None) -> Passed:
+def _judge_run(values: Values, first: Values | None = None, bend: Callable[[object], np.ndarray] = bent_table) -> Passed:
     T = read_whole(values, "T", 2, MAX_POSITIONS)
     C = read_whole(values, "C", 2, MAX_CHANNELS)
     if C % 2:
@@ -92,7 +104,7 @@ def _judge_run(values: Values, first: Values | None = None) -> Passed:
     pe = read_shaped(values, "pe", (T, C))
     candidates = tables(T, C)
     if first is not None:  # the rerun bent the table the script built: each candidate as the checker bent it
-        candidates = {cause: bent_table(table) for cause, table in candidates.items()}
+        candidates = {cause: bend(table) for cause, table in candidates.items()}
     tol = _table_tolerance(roundoff, T, C)
     if not close(pe, candidates["right"], tol):
         _unfollowed(values, first, "pe")
@@ -122,6 +134,7 @@ def _judge_run(values: Values, first: Values | None = None) -> Passed:
                 mistake = figure_mistake("mismatch", cause, "shift_error", honest, figure, rerun=first is not None)
                 raise Mistake("mismatch", cause, **mistake.fields, whose="your own pe and M" if first is None else "that pe and M")
         if first is not None:
+            _some_rows(figure, pe, M, k, noise, honest)
             # at rounding where the bent table is not: measured on the table before the bend reached it, or typed
             cause = "shift-figure-unbent" if abs(figure) <= noise else "shift-figure-bent"
             raise figure_mistake("mismatch", cause, "shift_error", honest, figure, rerun=True)
@@ -152,6 +165,20 @@ def _named_measures(pe: np.ndarray, M: np.ndarray, k: int) -> dict[str, float]:
     return {**_other_measures(pe, M, k), **last}
 
 
+def _some_rows(figure: float, pe: np.ndarray, M: np.ndarray, k: int, noise: float, honest: float) -> None:
+    """A shift_error that is the largest over a run of rows t = a … b only, not every t from 0 to T − k − 1: the widest
+    such run, named with the row it leaves out where the largest difference is."""
+    difference = pe[k:].astype(np.float64) - pe[:-k].astype(np.float64) @ M.T  # (T − k, C)
+    by_row = np.max(np.abs(difference), axis=1)  # (T − k,)
+    last = len(by_row) - 1
+    runs = sorted(((a, b) for a in range(last + 1) for b in range(a, last + 1) if (a, b) != (0, last)), key=lambda run: run[0] - run[1])
+    for a, b in runs:
+        if abs(figure - float(np.max(by_row[a : b + 1]))) <= noise + float(reported_rounding(figure)):
+            mistake = figure_mistake("mismatch", "some-rows", "shift_error", honest, figure, rerun=True)
+            rows = f"t = {a} … {b}" if b > a else f"t = {a}"
+            raise Mistake("mismatch", "some-rows", **mistake.fields, rows=rows, worst=f"t = {int(np.argmax(by_row))}", count=last + 1)
+
+
 def _unfollowed(values: Values, first: Values | None, name: str) -> None:
     if first is not None and np.array_equal(values[name], first[name]):
         raise Mistake("mismatch", "typed", name=name)
@@ -160,19 +187,26 @@ def _unfollowed(values: Values, first: Values | None, name: str) -> None:
 def judge(runs: Runs) -> Passed:
     refuse_borrowing(runs, BORROWS, "pe")
     _judge_run(runs.first)
-    rerun = runs.second(CHANGED)
+    for changed, bend in BENDS.items():
+        _judge_bent(runs, changed, bend)
+    return Passed()
+
+
+def _judge_bent(runs: Runs, changed: str, bend: Callable[[object], np.ndarray]) -> None:
+    """One rerun: the sizes changed and the table bent by ``bend`` once built."""
+    rerun = runs.second(changed)
     if np.array_equal(rerun["C"], runs.first["C"]):
-        raise Mistake("rerun-failed", "set-again", changed=CHANGED, failure="the script sets `C` again after the checker changed it", reset="C")
+        raise Mistake("rerun-failed", "set-again", changed=changed, failure="the script sets `C` again after the checker changed it", reset="C")
     try:
-        return sized_for_the_first_run(lambda: judged_on_rerun(lambda: _judge_run(rerun, runs.first), CHANGED), CHANGED)
+        sized_for_the_first_run(lambda: judged_on_rerun(lambda: _judge_run(rerun, runs.first, bend), changed), changed)
     except Mistake as mistake:
         typed = SIZES.typed(runs)  # the starter's numbers this script writes, and only those, named
         said = {"typed": f" (your script types in the starter's {typed})" if typed else ""}
         if (mistake.diagnosis, mistake.cause) == ("mismatch", ""):  # right on the learner's own sizes, wrong on the rerun's: a size typed in
-            raise Mistake("mismatch", "unrelated", **{**mistake.fields, **said, "changed": CHANGED, "whose": "that run's T, C and k"}) from None
+            raise Mistake("mismatch", "unrelated", **{**mistake.fields, **said, "changed": changed, "whose": "that run's T, C and k"}) from None
         if (mistake.diagnosis, mistake.cause) == ("mismatch", "unrelated-shape"):
             raise Mistake("mismatch", "unrelated-shape", **{**mistake.fields, **said}) from None
-        raise
+        raise Mistake(mistake.diagnosis, mistake.cause, **{"changed": changed, **mistake.fields}) from None  # which rerun it was
 
 
 def hypotheses(values: Values) -> Hypotheses:
@@ -188,6 +222,11 @@ def hypotheses(values: Values) -> Hypotheses:
     table = read_shaped(values, "pe", (T, C))
     for cause, measured in _other_measures(table, M, k).items():
         wrong[f"mismatch/{cause}"] = {"shift_error": measured}
+    if T - k >= 2:  # the largest over some rows only: the first bend (most at the last row) parts the first row's from the
+        # right figure, the second (most at the first row) the largest over every row but the first
+        by_row = np.max(np.abs(table[k:] - table[:-k] @ M.T), axis=1)  # (T − k,)
+        wrong["mismatch/first-row"] = {"shift_error": float(by_row[0])}
+        wrong["mismatch/rows-after-first"] = {"shift_error": float(np.max(by_row[1:]))}
     # the widest table tolerance, so that no rounding of a mistaken table is taken for a difference
     return Hypotheses.of(
         right,
@@ -202,7 +241,10 @@ def hypotheses(values: Values) -> Hypotheses:
 
 SINUSOIDAL_TABLE = Contract(
     names=NAMES,
-    reruns=(Rerun({"T": "longer(T)", "C": "wider(C)", "k": "farther(k, T)", "pe": "bent_table(pe)"}, CHANGED),),
+    reruns=(
+        Rerun({"T": "longer(T)", "C": "wider(C)", "k": "farther(k, T)", "pe": "bent_table(pe)"}, CHANGED),
+        Rerun({"T": "longer(T)", "C": "wider(C)", "k": "farther(k, T)", "pe": "bent_first(pe)"}, BENT_FIRST),
+    ),
     judge=judge,
     diagnoses=("bad-value", "exponent-i", "frequency-per-channel", "sign-flipped", "from-one", "sin-cos-swapped", "halves", "mismatch"),
     hypotheses=hypotheses,
@@ -221,6 +263,8 @@ SINUSOIDAL_TABLE = Contract(
         "rotation-transposed": "M turned the other way",
         "mismatch/no-abs": "the largest signed difference, no |·|",
         "mismatch/row-norm": "the largest row length",
+        "mismatch/first-row": "the difference at t = 0 alone",
+        "mismatch/rows-after-first": "the largest over every row but the first",
         "typed-pe": "a pe typed in",
         "typed-M": "an M typed in",
         "typed-shift_error": "a shift_error typed in",

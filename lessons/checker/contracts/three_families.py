@@ -278,6 +278,46 @@ def _judge_no_shuffle(runs: Runs) -> None:
     if right > tolerance and (got <= tolerance or got == scalar(runs.first, "gap_none")):
         shown_expected, shown_got = figure_pair(right, got)
         raise Mistake("mismatch", "gap-none-unmeasured", name="gap_none", got=shown_got, expected=shown_expected, changed=NO_SHUFFLE)
+    _judge_unshuffled_figures(runs, taken)
+
+
+def _relisted_into_first_order(head: Head, perm: np.ndarray, pos: np.ndarray, bias: np.ndarray, mask: np.ndarray) -> dict[str, float]:
+    """Each gap measured the other way round: order B's outputs relisted into A's order by np.argsort(perm), against
+    A's as they are. On a true shuffle these are the right gaps' numbers; where perm is no shuffle they are not."""
+    X, back = head.X, np.argsort(perm)
+    orders = {"none": (X, X[perm], None), "added": (X + pos, X[perm] + pos, None), "bias": (X, X[perm], bias), "mask": (X, X[perm], mask)}
+    return {f"gap_{s}": float(np.max(np.abs(_attend(head, b, add)[back] - _attend(head, a, add)))) for s, (a, b, add) in orders.items()}
+
+
+def _judge_unshuffled_figures(runs: Runs, taken: np.ndarray) -> None:
+    """The third rerun, every gap and every verdict, against what that run's own arrays give with perm no shuffle."""
+    second = _rerun(runs, NO_SHUFFLE)
+    head, _, pos, bias, mask = _inputs(second)
+    right = _figures(head, taken, pos, bias, mask)["right"]
+    tolerance = _gap_tolerance(second, head, pos, bias)
+    into_first = _relisted_into_first_order(head, taken, pos, bias, mask)
+    got = {name: scalar(second, name) for name in GAPS}
+    for name in GAPS:
+        if _agrees(got[name], right[name], tolerance):
+            continue
+        shown_expected, shown_got = figure_pair(right[name], got[name])
+        cause = "into-first-order" if _agrees(got[name], into_first[name], tolerance) else "gap-rerun"
+        raise Mistake(
+            "wrong-comparison" if cause == "into-first-order" else "mismatch", cause, name=name, got=shown_got, expected=shown_expected, changed=NO_SHUFFLE
+        )
+    tells = _tells(second)
+    expected = [right[name] > tolerance for name in GAPS]
+    if [bool(t) for t in tells] == expected:
+        return
+    # each gap compared with gap_none rather than with rounding: the head with no signal's verdict is then False whatever its gap
+    against_none = [got[name] - got["gap_none"] > tolerance for name in GAPS]
+    k = next(k for k in range(len(SIGNALS)) if bool(tells[k]) != expected[k])
+    head_name, gap = HEADS[SIGNALS[k]], f"{got[GAPS[k]]:.3g}"
+    if [bool(t) for t in tells] == against_none:
+        raise Mistake("mismatch", "tells-against-none", head=head_name, got=str(bool(tells[k])), gap=gap, changed=NO_SHUFFLE)
+    if np.asarray(runs.first["tells"]).shape == tells.shape and bool(runs.first["tells"][k]) == bool(tells[k]):
+        raise Mistake("mismatch", "verdict-typed", head=head_name, got=str(bool(tells[k])), gap=gap, changed=NO_SHUFFLE, index=k)
+    raise Mistake("mismatch", "tells-rerun", head=head_name, got=str(bool(tells[k])), gap=gap, changed=NO_SHUFFLE)
 
 
 def _judge_reruns(runs: Runs, before: Mapping[str, Figure]) -> None:

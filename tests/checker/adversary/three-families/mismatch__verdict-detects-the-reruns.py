@@ -1,4 +1,4 @@
-"""White-box: the gaps computed, the verdict typed from what each run looks like (a zero Wq, one word everywhere): a script that notices the reruns (documented limit)."""
+"""White-box: the gaps computed, the verdict typed from what each run looks like (a zero Wq, one word everywhere): a script that notices the reruns (a documented limit until the rerun whose perm is no shuffle checked every verdict)."""
 import numpy as np
 
 from attnpos.core import attention_output, sentence_matrix, sinusoidal

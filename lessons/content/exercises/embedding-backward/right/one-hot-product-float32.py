@@ -1,0 +1,20 @@
+"""The one-hot matrix's transpose times the gradients, in float32: an unused row is a sum of 0 · g, exactly 0."""
+import numpy as np
+
+rng = np.random.default_rng(5)
+V, C = 10, 4                      # nn.Embedding(num_embeddings=10, embedding_dim=4)
+wte = rng.standard_normal((V, C))  # the table: one row per token id
+ids = np.array([[3, 7, 3, 1, 3],
+                [7, 2, 2, 9, 0]])  # (B, T) = (2, 5): ids 3, 7 and 2 repeat
+grad_out = rng.standard_normal((*ids.shape, C))  # dLoss/d(out), (B, T, C)
+
+out = wte[ids]                    # forward: a row lookup, (B, T, C)
+
+# Backward: out = onehot(ids) @ wte, so dLoss/d(wte) = onehot(ids).T @ grad_out,
+# a scatter-add. np.add.at is unbuffered: an id used three times gets three
+# gradients, where grad_wte[ids] += grad_out would keep only one of them.
+onehot = (ids.reshape(-1)[:, None] == np.arange(V)).astype(np.float32)  # (B·T, V)
+grad_wte = onehot.T @ grad_out.reshape(-1, C).astype(np.float32)
+
+print("row 3 (used 3 times):", grad_wte[3].round(3))
+print("row 4 (never used):  ", grad_wte[4])
