@@ -233,6 +233,8 @@ def judge_runs(exercise: ExerciseSpec, run: RunResult, reruns: Sequence[RunResul
             return verdict(mistake.diagnosis, mistake.cause, **mistake.fields)
     outcomes = [_rerun_values(rerun, contract.names) for rerun in reruns]
     computed_in = _computed_in(contract, run.answers)
+    if computed_in and not _narrow_type_shows(contract, [run.values, *(values for values, _ in outcomes)]):
+        computed_in = {}  # a float16 copy only printed, or a side figure: the names read are exact in their own types
     runs = Runs(
         {**run.values, **computed_in},
         tuple(None if values is None else {**values, **computed_in} for values, _ in outcomes),
@@ -281,6 +283,32 @@ def _computed_in(contract: Contract, answers: tuple[bool, ...]) -> dict[str, np.
         if says:
             return {COMPUTED_IN: np.empty(0, dtype)}
     return {}
+
+
+def _narrow_type_shows(contract: Contract, runs: Sequence[Mapping[str, np.ndarray] | None]) -> bool:
+    """Whether the narrow float type the source names shows in the arrays the checker reads: false only when, on every
+    run, each name the contract's hypotheses give (less those a rerun sets itself) is the right figure within the
+    tolerance of the arrays' own types (a right float64 answer that also prints a float16 copy). Arrays computed in that
+    type carry its rounding, far past that tolerance; any doubt (arrays the hypotheses cannot read) keeps the narrow type."""
+    replaced = [(), *(planned.changed_names for planned in contract.reruns)]
+    for values, set_by_the_checker in zip(runs, replaced, strict=True):
+        if values is None:
+            continue
+        try:
+            with np.errstate(all="ignore"):
+                reading = contract.hypotheses(values)
+                for name, figure in reading.figures[RIGHT].items():
+                    got, right = np.asarray(values[name], dtype=np.float64), np.asarray(figure, dtype=np.float64)
+                    if name in set_by_the_checker:
+                        continue
+                    if got.shape != right.shape or np.any(np.isnan(got)):
+                        return True
+                    finite = np.isfinite(got)  # a mask's −inf shows no rounding (its place is the judge's to check)
+                    if not float(np.max(np.abs(got[finite] - right[finite]), initial=0.0)) <= reading.tolerance[name]:
+                        return True
+        except Exception:  # a Mistake, or arrays the hypotheses cannot compute with: judged with the narrow type, as before
+            return True
+    return False
 
 
 def _require_separation(contract: Contract, runs: Runs) -> None:
