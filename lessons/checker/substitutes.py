@@ -210,6 +210,21 @@ def one_past_ids(long_ids: object, wpe: object) -> np.ndarray:
     return np.resize(ids.reshape(-1), (*ids.shape[:-1], rows + 1)).astype(dtype)
 
 
+def one_more_sentence(ids: object, wte: object, wpe: object = None) -> np.ndarray:
+    """embedding-backward and learned-positions: :func:`longer_ids` with one more sentence (a batch size typed in no longer
+    fits), whose ids after its first are the table's second and third last rows in turn: on a table three rows longer
+    than the learner's, rows only the new size has (a one-hot or table sized by a V typed in falls short there), and
+    the last row left unused (a gradient sized by the largest id, np.bincount without minlength, falls short of it)."""
+    ids = np.asarray(ids)
+    if ids.ndim != 2:
+        return longer_ids(ids, wte, wpe)
+    batch = longer_ids(np.zeros((ids.shape[0] + 1, ids.shape[1]), dtype=ids.dtype), wte, wpe)
+    rows = np.asarray(wte).shape[0]
+    if rows >= 3:
+        batch[-1, 1:] = rows - 2 - np.arange(batch.shape[1] - 1) % 2  # rows − 2, rows − 3, rows − 2, …
+    return batch
+
+
 # learned-positions: where refusal_noted leaves what refused a sequence, in the script's own globals (a contract's probe).
 REFUSAL = "__attnpos_refusal__"
 # ... and what the function answered, less its own answer, when given other tables: wte's entries one larger, wpe's two.

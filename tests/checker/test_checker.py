@@ -555,7 +555,7 @@ MEANINGS = [
     ("context-extension", "indistinct__half-precision.py", "precision", ["float16's precision, not your method"], ["typed in"]),
     ("rope", "indistinct__zero-head.py", "zero-head", ["a wrong head (v rotated too)"], ["rotates v too (v rotated too)"]),
     # issue 35's writers, who saw only the briefs: what the learner did, with figures said to be theirs or the rerun's
-    ("embedding-backward", "bad-shape__bincount-without-minlength.py", "bincount-short", ["shape (7, 8)", "checker's rerun", "minlength"], []),
+    ("embedding-backward", "bad-shape__bincount-without-minlength.py", "bincount-short", ["shape (12, 8)", "checker's rerun", "minlength"], []),
     ("embedding-backward", "rerun-failed__ids-replaced-after-use.py", "set-again", ["sets `ids` again"], ["typing 2 and 5"]),
     ("embedding-backward", "buffered-add__repeats-only-across-sentences.py", "per-sequence", ["appears 4 times in the ids of the checker's rerun"], []),
     ("embedding-backward", "buffered-add__fancy-index-plus-equals.py", "", ["appears 3 times in your ids"], ["rerun"]),
@@ -632,7 +632,7 @@ MEANINGS = [
         "embedding-backward",
         "mismatch__sizes-typed-in-loops.py",
         "typed-size",
-        ["2 for B and 5 for T", "still had shape (2, 5, 8) where that run needs (2, 6, 8)"],
+        ["2 for B and 5 for T", "still had shape (2, 5, 8) where that run needs (3, 6, 8)"],
         [],
     ),
     (
@@ -644,8 +644,11 @@ MEANINGS = [
     ),
     ("alibi", "rerun-failed__length-typed-in-bias.py", "", ["two more tokens", "or 7 tokens"], []),
     ("context-extension", "mismatch__head-width-typed-in.py", "unrelated-shape", ["still had shape (64,) where that head needs (32,)"], []),
+    # brief-only round 8: a batch size and a one-hot width typed in, seen now that the rerun has one sentence more and ids in the new rows
+    ("embedding-backward", "mismatch__batch-size-typed-in.py", "typed-size", ["the starter's 2 for B:", "one sentence more", "`out[2, 0, "], ["5 for T"]),
+    ("embedding-backward", "rerun-failed__one-hot-of-ten-rows.py", "typed-size", ["the starter's 10 for V:", "index 11 is out of bounds"], []),
     # brief-only findings F1-F3 (embedding-backward)
-    ("embedding-backward", "buffered-add__per-position-plus-equals.py", "per-position", ["one position at a time", "at position 0 in 2 sentences"], []),
+    ("embedding-backward", "buffered-add__per-position-plus-equals.py", "per-position", ["one position at a time", "at position 0 in 3 sentences"], []),
     ("embedding-backward", "bad-shape__rows-up-to-largest-id.py", "bincount-short", ["Sized from the ids", "np.zeros_like(wte)"], ["That is what np.bincount"]),
     (
         "embedding-backward",
