@@ -625,9 +625,9 @@ MEANINGS = [
     ("alibi", "mismatch__slopes-built-for-8-and-16-heads.py", "power-split", ["own 12 heads", "not from lists built for the starter's count"], []),
     ("alibi", "mismatch__mask-by-multiplying-gives-nan.py", "nan-bias", ["NaN at 336 of its 588 entries", "np.where"], ["largest difference"]),
     # brief-only findings F7, F21, F22: sizes typed in, seen now that the rerun's ids are one token longer
-    ("learned-positions", "rerun-failed__t-typed-in-lookup.py", "typed-size", ["shapes (3,6,4) (5,4)", "the starter's 5 for T:"], ["`>=`", "3 and 5"]),
+    ("learned-positions", "rerun-failed__t-typed-in-lookup.py", "typed-size", ["shapes (4,6,8) (5,8)", "the starter's 5 for T:"], ["`>=`", "3 and 5"]),
     ("learned-positions", "mismatch__table-cut-one-row-short.py", "full-length-failed", ["NumPy's own error stopped it (IndexError", "stops short"], ["`>=`"]),
-    ("learned-positions", "mismatch__t-typed-in-gradient.py", "typed-size", ["checker reran it", "`grad_wpe[5, 2]` is 0; from that run's arrays"], []),
+    ("learned-positions", "mismatch__t-typed-in-gradient.py", "typed-size", ["checker reran it", "`grad_wpe[5, 6]` is 0; from that run's arrays"], []),
     (
         "embedding-backward",
         "mismatch__sizes-typed-in-loops.py",
@@ -644,6 +644,14 @@ MEANINGS = [
     ),
     ("alibi", "rerun-failed__length-typed-in-bias.py", "", ["two more tokens", "or 7 tokens"], []),
     ("context-extension", "mismatch__head-width-typed-in.py", "unrelated-shape", ["still had shape (64,) where that head needs (32,)"], []),
+    ("learned-positions", "mismatch__batch-size-typed-in-gradient.py", "typed-size", ["the starter's 3 for B:", "one sequence more", "`grad_wpe["], []),
+    (
+        "learned-positions",
+        "rerun-failed__width-typed-in-gradient.py",
+        "typed-size",
+        ["the starter's 4 for C:", "`C` four channels more", "into shape (6,4)"],
+        [],
+    ),
     # brief-only round 8: a batch size and a one-hot width typed in, seen now that the rerun has one sentence more and ids in the new rows
     ("embedding-backward", "mismatch__batch-size-typed-in.py", "typed-size", ["the starter's 2 for B:", "one sentence more", "`out[2, 0, "], ["5 for T"]),
     ("embedding-backward", "rerun-failed__one-hot-of-ten-rows.py", "typed-size", ["the starter's 10 for V:", "index 11 is out of bounds"], []),
