@@ -649,7 +649,7 @@ MEANINGS = [
         "learned-positions",
         "rerun-failed__width-typed-in-gradient.py",
         "typed-size",
-        ["the starter's 4 for C:", "`C` four channels more", "into shape (6,4)"],
+        ["the starter's 4 for C:", "four channels more", "into shape (6,4)"],
         [],
     ),
     # brief-only round 8: a batch size and a one-hot width typed in, seen now that the rerun has one sentence more and ids in the new rows
