@@ -559,6 +559,33 @@ def gapped_positions(positions: object) -> np.ndarray:
     return positions + gaps.astype(positions.dtype if positions.dtype.kind in "iuf" else np.int64)
 
 
+# rope's second rerun also has two more tokens: X's and positions' substitutes both count from the learner's token
+# count, as the first of them to run saw it (the other may see X already longer, or positions built from that X).
+_ROPE_TOKENS: dict[str, int] = {}
+
+
+def more_rope_tokens(X: object) -> np.ndarray:
+    """rope: other tokens, two more of them, of the learner's width, dtype and size (root mean square)."""
+    X = np.asarray(X)
+    if X.ndim < 2:
+        return X  # no tokens to add: the judge reports X's shape
+    tokens = _ROPE_TOKENS.setdefault("T", X.shape[-2]) + 2
+    return _drawn((*X.shape[:-2], tokens, X.shape[-1]), X, which=4)
+
+
+def gapped_longer_positions(positions: object) -> np.ndarray:
+    """rope: :func:`gapped_positions` for two more tokens: the learner's positions continued one slot at a time after
+    the last (unless they were built from the longer X already), then gaps opened between them."""
+    positions = np.asarray(positions)
+    if positions.ndim != 1 or positions.shape[0] == 0:
+        return gapped_positions(positions)
+    tokens = _ROPE_TOKENS.setdefault("T", positions.shape[0]) + 2
+    if positions.shape[0] < tokens:
+        more = positions[-1] + np.arange(1, tokens - positions.shape[0] + 1)
+        positions = np.concatenate([positions, more.astype(positions.dtype if positions.dtype.kind in "iuf" else np.int64)])
+    return gapped_positions(positions)
+
+
 # sinusoidal-table's rerun bends the learner's table once it is built: row t shrinks by BEND · (t / T)², so that
 # pe[t + k] = M @ pe[t] no longer holds and an honest shift_error measured on it is clearly more than rounding. It
 # shrinks, so that the largest difference is a negative one (the slowest pair's cosine, near 1, shrunk most): a signed

@@ -652,6 +652,7 @@ MEANINGS = [
         ["the starter's 4 for C:", "four channels more", "into shape (6,4)"],
         [],
     ),
+    ("rope", "mismatch__token-count-typed-in-loop.py", "typed-size", ["the starter's 6 for T:", "two more tokens", "`q[6, "], ["8 for hs"]),
     # brief-only round 8: a batch size and a one-hot width typed in, seen now that the rerun has one sentence more and ids in the new rows
     ("embedding-backward", "mismatch__batch-size-typed-in.py", "typed-size", ["the starter's 2 for B:", "one sentence more", "`out[2, 0, "], ["5 for T"]),
     ("embedding-backward", "rerun-failed__one-hot-of-ten-rows.py", "typed-size", ["the starter's 10 for V:", "index 11 is out of bounds"], []),
@@ -681,8 +682,8 @@ MEANINGS = [
         ["was never set"],
     ),
     ("three-families", "mismatch__pos-sized-by-the-lesson-sentence.py", "sized", ["does not follow the sentence's size", "(8,12) (6,12)"], ["types in"]),
-    ("rope", "rerun-failed__head-width-typed-in.py", "typed-size", ["head's width (8 for hs and 4 for hs / 2)", "a head four channels wider"], []),
-    ("rope", "mismatch__half-typed-in-rotate-half.py", "typed-size", ["(4 for hs / 2)", "from that run's arrays it should be"], ["8 for hs"]),
+    ("rope", "rerun-failed__head-width-typed-in.py", "typed-size", ["the starter's 8 for hs and 4 for hs / 2:", "a head four channels wider"], []),
+    ("rope", "mismatch__half-typed-in-rotate-half.py", "typed-size", ["the starter's 4 for hs / 2:", "from that run's arrays it should be"], ["8 for hs"]),
     ("rope", "mismatch__positions-assumed-contiguous.py", "contiguous", ["positions[0] + t", "gaps opened between the positions"], []),
     ("rope", "mismatch__out-typed-in.py", "typed", ["a head four channels wider", "`out` stayed the same"], ["width"]),
     (

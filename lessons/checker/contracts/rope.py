@@ -10,8 +10,8 @@ inside the script, do not follow. That rerun also asks ``apply_rope``, where
 the script defines one, to turn the same x by positions all 0: one that
 reads the script's own ``positions`` rather than its argument does not give
 x back. A second rerun widens the head by two
-pairs and opens gaps between the positions: a width typed in (8, its half
-4) and positions assumed contiguous (``positions[0] + np.arange(T)``) do
+pairs, adds two tokens and opens gaps between the positions: a width typed
+in (8, its half 4), a token count typed in (6) and positions assumed contiguous (``positions[0] + np.arange(T)``) do
 not follow it, and neither does a rope_theta typed in (that rerun also
 changes the base).
 """
@@ -46,9 +46,13 @@ from attnpos.lessons.checker.verdicts import Mistake, Passed, shape_text
 
 NAMES = ("X", "Wq", "Wk", "Wv", "positions", "rope_theta", "q", "k", "out")
 CHANGED = f"every position moved {SHIFT:,} slots on"
-WIDER = "a head four channels wider (two more pairs), gaps opened between the positions (one slot, then two, then none, in turn) and another `rope_theta`"
-# The starter's head: 8 channels, split in halves of 4. Its own lines set these names; an 8 or a 4 elsewhere is a width typed in.
-SIZES = StarterSizes({8: "hs", 4: "hs / 2"}, ("rope_theta", "rng", "X", "Wq", "Wk", "Wv", "positions", "hs"))
+WIDER = (
+    "a head four channels wider (two more pairs), gaps opened between the positions (one slot, then two, then none, in turn), "
+    "another `rope_theta` and two more tokens"
+)
+# The starter's head: 8 channels, split in halves of 4, over 6 tokens. Its own lines set these names; an 8, a 4 or a 6
+# elsewhere is a size typed in.
+SIZES = StarterSizes({8: "hs", 4: "hs / 2", 6: "T"}, ("rope_theta", "rng", "X", "Wq", "Wk", "Wv", "positions", "hs"))
 LAYOUT = "half"  # the brief asks for Hugging Face's rotate_half
 
 
@@ -236,6 +240,9 @@ def judge(runs: Runs) -> Passed:
     try:
         sized_for_the_first_run(lambda: _judge_wider(runs, first), WIDER)
     except Mistake as mistake:
+        name, wider = str(mistake.fields.get("name", "")), runs.reruns[runs.changed.index(WIDER)]
+        if name in ("q", "k", "out") and wider is not None and np.array_equal(wider[name], runs.first[name]):
+            raise Mistake("mismatch", "typed", name=name, changed=WIDER) from None  # the same array with two more tokens: typed in
         if mistake.diagnosis in ("rerun-failed", "bad-shape", "mismatch", "one-angle", "off-by-one", "other-layout"):
             sized_for_the_starter(runs, SIZES, mistake, WIDER)
         raise
@@ -307,7 +314,13 @@ ROPE = Contract(
     reruns=(
         Rerun({"positions": "shifted_positions(positions)", "apply_rope?": "positions_followed(apply_rope)"}, CHANGED),
         Rerun(
-            {"Wq": "wider_rope_query(Wq)", "Wk": "wider_rope_key(Wk)", "positions": "gapped_positions(positions)", "rope_theta": "other_theta(rope_theta)"},
+            {
+                "Wq": "wider_rope_query(Wq)",
+                "Wk": "wider_rope_key(Wk)",
+                "positions": "gapped_longer_positions(positions)",
+                "rope_theta": "other_theta(rope_theta)",
+                "X": "more_rope_tokens(X)",
+            },
             WIDER,
         ),
     ),
