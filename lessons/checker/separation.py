@@ -174,9 +174,26 @@ def indistinct(values: Values, names: tuple[str, ...], confused: str, words: str
         cause = "zero-head"
     else:
         cause = confused
-    arrays = next((str(values[n].dtype) for n in names if n in values and values[n].dtype.kind == "f"), "float64")
-    floats = [values[n].dtype for n in (*names, COMPUTED_IN) if n in values and values[n].dtype.kind == "f"]
-    rounding = str(max(floats, key=lambda dtype: np.finfo(dtype).eps)) if floats else arrays  # whose rounding the tolerance is
-    # arrays of one type computed in a coarser one (RoPE's angles in float16 beside float64 tokens): both said
-    dtype = arrays if rounding == arrays else f"{arrays} computed in {rounding}"
-    return Mistake(INDISTINCT, cause, confused=words, dtype=dtype, rounding=rounding)
+    return Mistake(INDISTINCT, cause, confused=words, **_precision_words(values, names))
+
+
+def _precision_words(values: Values, names: tuple[str, ...]) -> dict[str, str]:
+    """``rounding``, the float type whose rounding the tolerance is, and ``dtype``, the answer's arrays in words as "Your
+    arrays are {dtype}" reads them: "float16"; "float16 (`slopes`, `bias` and `weights`)" when only those are, beside
+    the starter's float64; "float64 computed in float16" when the source names a coarser type than any array has."""
+    floats = {n: values[n].dtype for n in names if n in values and values[n].dtype.kind == "f"}
+    marker = [values[COMPUTED_IN].dtype] if COMPUTED_IN in values else []
+
+    def coarsest(dtypes: list[np.dtype]) -> np.dtype:
+        return max(dtypes, key=lambda dtype: np.finfo(dtype).eps)
+
+    if not floats:
+        return {"dtype": "float64", "rounding": str(coarsest(marker)) if marker else "float64"}
+    arrays, rounding = coarsest(list(floats.values())), coarsest([*floats.values(), *marker])
+    if rounding != arrays:  # arrays of one type computed in a coarser one (RoPE's angles in float16 beside float64 tokens): both said
+        return {"dtype": f"{arrays} computed in {rounding}", "rounding": str(rounding)}
+    coarse = [f"`{n}`" for n, dtype in floats.items() if dtype == arrays]
+    if len(coarse) == len(floats):
+        return {"dtype": str(arrays), "rounding": str(rounding)}
+    listed = coarse[0] if len(coarse) == 1 else ", ".join(coarse[:-1]) + " and " + coarse[-1]
+    return {"dtype": f"{arrays} ({listed})", "rounding": str(rounding)}

@@ -434,6 +434,37 @@ def other_max_distance(max_distance: object) -> int:
     return 110 if int(np.asarray(max_distance).reshape(-1)[0]) == 90 else 90
 
 
+# t5-buckets' second rerun: sizes where a log taken in float16 lands some offsets in the neighbouring bucket, in both
+# directions, while float32 (what PyTorch's T5 computes in) and float64 agree at every offset: no offset's log ratio
+# lies within 128 float32 roundoffs (relative) of a bucket's edge. Every pairing of the two counts and two distances does both (searched, and held
+# by tests/checker/test_rerun_only_mistakes.py); neither distance is a multiple of any exact range (16, 32, 64).
+PRECISION_BUCKETS = (128, 64)
+PRECISION_DISTANCES = (1597, 1588)
+# Past either distance, and past the starter's 200: a lookup table or a range sized from the starter's offsets falls short.
+FAR_REACH = (1700, 1800)
+
+
+def _other_of(value: object, choices: tuple[int, int]) -> int:
+    """The first choice, or the second if the learner already has the first."""
+    return choices[1] if int(np.asarray(value).reshape(-1)[0]) == choices[0] else choices[0]
+
+
+def precision_bucket_count(num_buckets: object) -> int:
+    """t5-buckets: 128 buckets, or 64 if the learner already has 128."""
+    return _other_of(num_buckets, PRECISION_BUCKETS)
+
+
+def precision_max_distance(max_distance: object) -> int:
+    """t5-buckets: max_distance 1597, or 1588 if the learner already has 1597."""
+    return _other_of(max_distance, PRECISION_DISTANCES)
+
+
+def far_offsets(offsets: object) -> np.ndarray:
+    """t5-buckets: every offset from −1700 to 1700 (−1800 to 1800 if the learner's already reach 1700), int64."""
+    reach = _other_of(np.max(np.abs(np.asarray(offsets))), FAR_REACH)
+    return np.arange(-reach, reach + 1)
+
+
 def other_token_count(T: object) -> int:
     """t5-buckets: three more tokens for the biases (three fewer past 200), so a size typed in does not follow."""
     tokens = int(np.asarray(T).reshape(-1)[0])

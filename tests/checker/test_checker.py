@@ -539,7 +539,7 @@ MEANINGS = [
     ("embedding-backward", "rerun-failed__asserts-on-ids.py", "assert", ["an assert of yours", "puts other ids in their place"], ["ids.shape"]),
     ("sinusoidal-table", "error__row-ranges-unequal.py", "row-ranges", ["two row ranges of different lengths", "pe[:T - k]"], ["column (T, 1)"]),
     ("sinusoidal-table", "rerun-failed__asserts-width.py", "assert", ["an assert of yours"], ["typing 12, 8 or 4"]),
-    ("learned-positions", "wraps-around__truncated.py", "truncated", ["instead of refusing them", "returned 8 positions"], ["not a table lookup"]),
+    ("learned-positions", "truncated__cut-to-the-table.py", "", ["instead of refusing", "returned 8 positions", "cutting"], ["table lookup", "wrap"]),
     ("learned-positions", "error__refuses-with-typeerror.py", "own-raise", ["TypeError: too long", "ValueError (or IndexError)"], ["print its type"]),
     ("learned-positions", "error__refuses-with-assert.py", "own-raise", ["AssertionError", "ValueError (or IndexError)"], []),
     ("learned-positions", "bad-type__too-long-returns-none.py", "none", ["is None", "there instead of returning"], ["NoneType"]),
@@ -738,6 +738,25 @@ MEANINGS = [
     ("context-extension", "unfinished__frequencies-printed.py", "not-ratios", ["shows neither ratio", "the frequencies `inv_freq_pi` themselves"], []),
     ("context-extension", "unfinished__ratios-printed-upside-down.py", "not-ratios", ["the PI ratio upside down (trained over new)", "0.25 at every pair"], []),
     ("context-extension", "unfinished__ntk-over-pi-printed.py", "not-ratios", ["no NTK ratio", "`inv_freq_ntk / inv_freq_pi`", "1 at pair 0 down to 0.25"], []),
+    # brief-only round 6 (briefonly6/FINDINGS.md section 3): what the script did, not what it did not
+    ("context-extension", "unfinished__typed-numbers-printed.py", "typed-print", ["not the ratios", "typed rather than", "not the NTK ratio: at pair 1"], []),
+    ("three-families", "not-causal__bias-table-as-mask.py", "bias-as-mask", ["is your `bias` table", "hides none"], ["0/1"]),
+    ("three-families", "not-causal__mask-of-minus-ten.py", "nothing-hidden", ["finite numbers from -10 to 0"], ["0/1"]),
+    ("three-families", "not-causal__zero-one-mask.py", "zero-one", ["a 0/1 mask"], []),
+    ("three-families", "mismatch__mean-gap.py", "mean-gap", ["the mean |difference|", "not the largest"], []),
+    ("permutation-matrix", "mismatch__identity-p.py", "identity-P", ["is the identity", "ignores `perm`"], []),
+    ("rope", "mismatch__cos-and-sin-swapped.py", "cos-sin-swapped", ["cos and sin swapped"], ["should be"]),
+    ("alibi", "mismatch__mask-of-minus-a-hundred.py", "weak-mask", ["is -100 where it should be −inf"], []),
+    ("alibi", "mismatch__slopes-sorted.py", "array", ["from the official rule for 12 heads"], ["your own arrays"]),
+    ("embedding-backward", "indistinct__float16.py", "precision", ["Your arrays are float16,"], ["are float64"]),
+    ("learned-positions", "indistinct__float16.py", "precision", ["float16 (`wpe`, `grad_out` and `grad_wpe`)"], ["are float64"]),
+    ("learned-positions", "truncated__cut-to-the-table.py", "", ["cutting the sequence down"], ["wrap"]),
+    ("three-families", "mismatch__tells-in-another-order.py", "tells-order", ["in another order", "(none, added, bias, mask)"], ["rounding"]),
+    ("sinusoidal-table", "mismatch__m-read-off-the-table.py", "read-off-table", ["off the table's row pe[k]", "bent along"], ["typed"]),
+    ("t5-buckets", "mismatch__encoder-bias-masked.py", "bias", ["a causal mask, but the encoder is bidirectional"], ["which is allowed"]),
+    ("alibi", "after-softmax__weights-times-exp-bias.py", "multiplied", ["softmax(scores) times exp(bias)"], ["last axis"]),
+    ("sinusoidal-table", "mismatch__mean-error.py", "mean-error", ["the mean |pe[t + k] − M @ pe[t]|"], ["measuring one row", "typing"]),
+    ("sinusoidal-table", "mismatch__last-row-missed.py", "last-row-missed", ["one row short", "t = T − k − 1"], ["typing"]),
 ]
 
 
@@ -838,7 +857,12 @@ def test_float32_named_in_the_source_allows_its_rounding_in_float64_arrays(cours
 
 
 @pytest.mark.parametrize(
-    "style, words", [("large-negative-mask", "a large negative number rather than −inf"), ("official-shortcut-with-mask", "+m·j shortcut with the mask")]
+    "style, words",
+    [
+        ("large-negative-mask", "a large negative number rather than −inf"),
+        ("mask-of-minus-a-thousand", "a large negative number rather than −inf"),
+        ("official-shortcut-with-mask", "+m·j shortcut with the mask"),
+    ],
 )
 def test_alibis_two_accepted_forms_pass_saying_which(course, checker, style, words):
     """The brief accepts −1e9 for −inf and the official +m·j shortcut under the mask; the pass says which the learner wrote."""

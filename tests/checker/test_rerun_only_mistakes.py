@@ -7,6 +7,8 @@ say when a figure is the rerun's, not theirs (issue 35's brief-only findings).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
@@ -32,6 +34,9 @@ CASES = [
     ("t5-buckets", "mistakes/mismatch__borrows-relative-position-bucket.py", "borrowed", ["from attnpos"]),
     ("t5-buckets", "mistakes/rerun-failed__buckets-per-direction-typed.py", "", ["num_buckets // 2"]),
     ("t5-buckets", "mistakes/rerun-failed__num-buckets-set-again.py", "set-again", ["sets `num_buckets` again"]),
+    ("t5-buckets", "mistakes/mismatch__log-in-float16.py", "precision-rerun", ["computed in float16", "num_buckets = 128", "one bucket off", "float32"]),
+    ("t5-buckets", "mistakes/rerun-failed__lookup-table-to-200.py", "typed-size", ["the starter's 201 for distances 0 to 200", "IndexError"]),
+    ("t5-buckets", "mistakes/mismatch__buckets-of-a-typed-range.py", "offsets-typed", ["does not follow `offsets`", "(401,)", "(3401,)"]),
     ("permutation-matrix", "mistakes/mismatch__rhs-and-pooled-copied.py", "copied-rhs", ["`lhs` again", "no shuffle"]),
     ("permutation-matrix", "mistakes/mismatch__out-perm-from-out.py", "copied-out_perm", ["`P @ out`", "afresh on `P @ X`"]),
     ("permutation-matrix", "mistakes/mismatch__pooled-perm-copied.py", "copied-pooled_perm", ["`pooled` again"]),
@@ -119,6 +124,29 @@ def test_the_reruns_change_what_a_typed_answer_would_keep():
     assert not np.array_equal(substitutes.wider_query(np.ones((4, 4))), substitutes.wider_key(np.ones((4, 4))))
     np.testing.assert_array_equal(substitutes.longer_shift(np.array([2, 0, 4, 1, 3])), [6, 0, 1, 2, 3, 4, 5])
     np.testing.assert_array_equal(substitutes.no_shuffle(np.array([2, 0, 4, 1, 3])), [2, 0, 4, 2, 0])
+
+
+def test_t5s_second_rerun_parts_a_float16_log_from_float32_and_float64_at_each_of_its_sizes():
+    """At every pairing of its bucket counts and distances: a float16 log moves some offsets in both directions, float32
+    as PyTorch's T5 computes it moves none, and every offset past the exact buckets has its log ratio off a bucket's edge."""
+    from attnpos.core import relative_position_bucket
+    from attnpos.lessons.checker.contracts.t5_buckets import LOW_PRECISION_EDGE, _edge_gap, buckets
+
+    offsets = substitutes.far_offsets(np.arange(-200, 201))
+    assert offsets.min() == -1700 and offsets.max() == 1700 and substitutes.far_offsets(offsets).max() == 1800
+    for N in substitutes.PRECISION_BUCKETS:
+        for D in substitutes.PRECISION_DISTANCES:
+            assert D < offsets.max() and all(D % exact for exact in (N // 4, N // 2))
+            for bidirectional in (True, False):
+                right = relative_position_bucket(offsets, bidirectional, N, D)
+                assert np.any(buckets(offsets, bidirectional, N, D, log_in=np.float16) != right), (N, D, bidirectional)
+                n = N // 2 if bidirectional else N
+                distance = np.abs(offsets) if bidirectional else np.maximum(-offsets, 0)
+                ratio = np.maximum(distance, n // 2).astype(np.float32) / (n // 2)  # PyTorch's T5: float32 over a Python float
+                large = np.minimum(n // 2 + (np.log(ratio) / math.log(D / (n // 2)) * (n - n // 2)).astype(np.int64), n - 1)
+                float32 = (offsets > 0) * n * bidirectional + np.where(distance < n // 2, distance, large)
+                np.testing.assert_array_equal(float32, right)
+                assert 128 * np.finfo(np.float32).eps / 2 < np.min(_edge_gap(offsets, bidirectional, N, D)) < LOW_PRECISION_EDGE
 
 
 def test_alibis_second_rerun_takes_the_extra_slopes_from_another_doubled_count():

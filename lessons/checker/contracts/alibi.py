@@ -41,7 +41,9 @@ CHANGED = "another number of heads and two more tokens"
 UNEVEN = "a number of heads that is not a power of two and has another power of two below it than yours"
 # The largest n_heads and T this exercise judges (an ALiBi answer of its own size, not the checker-wide ANSWER_MAX_*).
 ALIBI_MAX_HEADS, ALIBI_MAX_T = 64, 256
-HIDDEN = -1e4  # a masked score at or below this gives a weight of exactly 0 in float32 and float64 alike
+# A masked entry of the hypotheses' bias figures: a finite stand-in for −inf, so figures can be compared. Whether an
+# answer's own mask hides a key is not a number but what the softmax makes of it (_hidden): a weight of exactly 0.
+HIDDEN = -1e4
 
 
 def _array(values: Values, name: str, shape: tuple[int, ...], H: int) -> np.ndarray:
@@ -72,12 +74,20 @@ def _from_zero(H: int) -> np.ndarray:
     return np.concatenate([block(lower), block(2 * lower)[0::2][: H - lower]])
 
 
-def _bias_kind(bias: np.ndarray, slopes: np.ndarray, T: int, tolerance: float) -> str:
+def _hidden(bias: np.ndarray, scores: np.ndarray) -> np.ndarray:
+    """(H, T, T) the keys softmax(scores + bias) gives a weight of exactly 0, in float64: −inf, or a number so low that
+    its exponential underflows (−1e4 or −1e9 at any score this exercise draws; not −100, whose e^−100 is no 0)."""
+    total = scores + bias
+    top = np.max(np.where(np.isfinite(total), total, -np.inf), axis=-1, keepdims=True)  # (H, T, 1)
+    return np.isneginf(bias) | (np.exp(total - top) == 0)
+
+
+def _bias_kind(bias: np.ndarray, scores: np.ndarray, slopes: np.ndarray, T: int, tolerance: float) -> str:
     """Which bias this is: "right", "shortcut" (+m·j under the mask), "row-offset" (another constant per row), a misconception, or ""."""
     i, j = np.arange(T)[:, None], np.arange(T)[None, :]
     visible = np.broadcast_to(j <= i, bias.shape)
     m = slopes[:, None, None]
-    hidden = np.all(bias[~visible] <= HIDDEN) if (~visible).any() else True
+    hidden = bool(np.all(_hidden(bias, scores)[~visible]))
     finite_visible = np.all(np.isfinite(bias[visible]))
     distance = (i - j).astype(np.float64)
 
@@ -131,7 +141,8 @@ def _weights_right(values: Values, scores: np.ndarray, H: int, T: int, roundoff:
 def _bias_after_softmax(weights: np.ndarray, scores: np.ndarray, bias: np.ndarray, tolerance: float, roundoff: float) -> str | None:
     """How the weights add the bias to softmax(scores), or None.
 
-    "" as they are; "renormalised": masked, each row divided by its sum; "twice": through a softmax again.
+    "" as they are; "renormalised": masked, each row divided by its sum; "twice": through a softmax again;
+    "multiplied": the weights times exp(bias), never renormalised.
     """
     H, T = bias.shape[0], bias.shape[-1]
     causal = np.isfinite(alibi_bias(H, T))  # (H, T, T) the keys a query may see
@@ -143,6 +154,7 @@ def _bias_after_softmax(weights: np.ndarray, scores: np.ndarray, bias: np.ndarra
         ("", masked),  # added after the softmax, then the later keys zeroed
         ("renormalised", masked / masked.sum(axis=-1, keepdims=True)),
         ("twice", softmax(softmax(scores) + bias)),
+        ("multiplied", softmax(scores) * np.exp(bias)),  # exp(bias) applied to the weights: the rows no longer sum to 1
     )
     for how, late in candidates:
         same_infinities = np.array_equal(np.isfinite(late), np.isfinite(weights))
@@ -181,13 +193,13 @@ def _judge_run(values: Values) -> tuple[int, np.ndarray]:
             if np.max(np.abs(slopes - leading)) <= slope_tolerance * np.max(right) + float(np.max(reported_rounding(right))):
                 closest = 2 ** math.floor(math.log2(H))
                 raise Mistake("mismatch", "every-other", name="slopes", heads=H, closest=closest, last=H - 1, extra=H - closest, doubled=2 * closest)
-        raise Mistake("mismatch", "array", name="slopes", **worst_entry("slopes", slopes, right))
+        raise Mistake("mismatch", "array", name="slopes", **worst_entry("slopes", slopes, right, f"the official rule for {H} heads"))
 
     bias = _array(values, "bias", (H, T, T), H)
     if np.any(np.isnan(bias)):  # 0 * -inf: a mask made by multiplying
         raise Mistake("mismatch", "nan-bias", name="bias", count=int(np.count_nonzero(np.isnan(bias))), total=bias.size)
     bias_tolerance = SAFETY * 4 * roundoff * (1 + float(np.max(right)) * T) * T
-    kind = _bias_kind(bias, right, T, bias_tolerance)
+    kind = _bias_kind(bias, scores, right, T, bias_tolerance)
     if kind in ("symmetric", "sign-flipped"):
         raise Mistake(kind, name="bias")
     if kind.startswith("mask-forgotten"):
@@ -205,12 +217,12 @@ def _judge_run(values: Values) -> tuple[int, np.ndarray]:
         raise _row_offset(bias, right)
     if kind == "":
         i, j = np.arange(T)[:, None], np.arange(T)[None, :]
-        hidden = np.isneginf(bias) | (bias <= HIDDEN)  # (H, T, T)
+        hidden = _hidden(bias, scores)  # (H, T, T)
         if np.any(hidden & (j <= i)):
             side = "wrong-triangle" if np.all(hidden[:, j < i]) and not np.any(hidden[:, j > i]) else "hides-earlier"
             raise Mistake("mismatch", side, name="bias")
         visible = np.broadcast_to(j <= i, bias.shape)
-        if _bias_kind(np.where(visible, bias, -np.inf), right, T, bias_tolerance) in ("right", "shortcut") and np.all(np.isfinite(bias)):
+        if _bias_kind(np.where(visible, bias, -np.inf), scores, right, T, bias_tolerance) in ("right", "shortcut") and np.all(np.isfinite(bias)):
             h, row, key = np.unravel_index(int(np.argmax(np.where(visible, -np.inf, bias))), bias.shape)  # the later key least hidden
             value = float(bias[h, row, key])
             raise Mistake("mismatch", "weak-mask", name="bias", entry=f"bias[{h}, {row}, {key}]", value=f"{value:.4g}")
@@ -265,7 +277,8 @@ def judge(runs: Runs) -> Passed:
         if mistake.diagnosis == "mismatch" and mistake.fields.get("name") == "slopes" and _slopes_typed(runs):
             raise Mistake("mismatch", "typed", name="slopes") from None  # the fundamental mistake, not their rounding
         raise
-    shortcut = _bias_kind(runs.first["bias"].astype(np.float64), alibi_slopes(H), int(runs.first["T"].reshape(-1)[0]), 1e-6) == "shortcut"
+    first_scores = runs.first["scores"].astype(np.float64)
+    shortcut = _bias_kind(runs.first["bias"].astype(np.float64), first_scores, alibi_slopes(H), int(runs.first["T"].reshape(-1)[0]), 1e-6) == "shortcut"
     if runs.reruns[0] is None and runs.says(SLOPES_TYPED):
         raise Mistake("mismatch", "typed", name="slopes")  # typed for this head count, they cannot fit another
     second = runs.second(CHANGED)

@@ -156,6 +156,8 @@ def judge(runs: Runs) -> Passed:
     _typed_theta(runs.first, second)
     sized_for_the_first_run(lambda: judged_on_rerun(lambda: _judge_run(second, "the rerun's"), CHANGED), CHANGED)
     unprinted = [name for name, question in PRINTED.items() if not runs.says(question)]
+    if len(unprinted) == 2 and _printed_lines(runs.printed):
+        raise _typed_print(runs.first, runs.printed)  # numbers printed, none computed from the frequencies
     if unprinted:
         which = "neither ratio" if len(unprinted) == 2 else f"no ratio of `{unprinted[0]}`"
         raise Mistake("unfinished", which=which)
@@ -251,6 +253,28 @@ def _judge_print(values: Values, printed: str) -> None:
         ntk_first=f"{ntk_ratio[0]:.4g}",
         ntk_last=f"{ntk_ratio[-1]:.4g}",
     )
+
+
+def _typed_print(values: Values, printed: str) -> Mistake:
+    """A print of numbers that no print of the script computes from the frequencies: how each line compares with the ratios."""
+    inv_freq, pi, ntk = (np.asarray(values[name], dtype=np.float64) for name in ("inv_freq", "inv_freq_pi", "inv_freq_ntk"))
+    ratios = {"the PI ratio": pi / inv_freq, "the NTK ratio": ntk / inv_freq}
+    said = []
+    for line, figures in _printed_lines(printed):
+        quoted = f"`{line if len(line) <= 40 else line[:37] + '…'}`"
+        same = [name for name, ratio in ratios.items() if len(figures) == ratio.size and all(map(_shows, figures, ratio))]
+        if same:
+            said.append(f"{quoted} has the numbers of {same[0]}, typed rather than computed")
+            continue
+        sized = [(sum(map(_shows, figures, ratio)), name) for name, ratio in ratios.items() if len(figures) == ratio.size]
+        if not sized:
+            said.append(f"{quoted} is neither ratio")
+            continue
+        name = max(sized)[1]  # the ratio it agrees with at the most pairs: the one it stands for
+        ratio = ratios[name]
+        pair = next(k for k, (figure, value) in enumerate(zip(figures, ratio, strict=True)) if not _shows(figure, float(value)))
+        said.append(f"{quoted} is not {name}: at pair {pair} it shows {figures[pair][0]:.4g} where {name} is {ratio[pair]:.4g}")
+    return Mistake("unfinished", "typed-print", shown="; ".join(said))
 
 
 def _typed_theta(first: Values, second: Values) -> None:

@@ -128,7 +128,7 @@ def _refused(values: Values, runs: Runs, wte: np.ndarray, wpe: np.ndarray, round
         raise Mistake("wraps-around", "other", name="too_long")
     if too_long.ndim == tokens.ndim and too_long.shape[:-2] == tokens.shape[:-2] and too_long.shape[-1] == tokens.shape[-1] and too_long.shape[-2] < L:
         kept = too_long.shape[-2]  # the sequence cut down (to max_len, say): an answer all the same, not a refusal
-        raise Mistake("wraps-around", "truncated", name="too_long", kept=kept)
+        raise Mistake("truncated", name="too_long", kept=kept)
     raise Mistake("mismatch", "too-long", name="too_long", shape=shape_text(too_long.shape))
 
 
@@ -357,7 +357,7 @@ LEARNED_POSITIONS = Contract(
         Rerun({"wpe": "shorter_table(wpe, ids)", "long_ids": "one_past_ids(long_ids, wpe)", "add_positions": "refusal_noted(add_positions)"}, ONE_PAST),
     ),
     judge=judge,
-    diagnoses=("by-token-id", "wraps-around", "length-check", "every-row", "batch-not-summed", "off-by-one", "mismatch"),
+    diagnoses=("by-token-id", "wraps-around", "truncated", "length-check", "every-row", "batch-not-summed", "off-by-one", "mismatch"),
     hypotheses=hypotheses,
     typed=("x", "grad_wpe"),
     questions=(BORROWS, TRIES_LONG, RAISES, IMPORTS_BY_NAME, OR_EQUAL, *SIZES.questions),

@@ -180,6 +180,8 @@ def _judge_run(values: Values, shuffle: bool = True, earlier: np.ndarray | None 
                 raise Mistake("mismatch", mistake, name=name) if mistake in COPIES else Mistake(mistake, name=name)
         if name == "S" and values["S"].shape == (T, T):
             _typed_width(got, X, Wq, Wk, tolerance["S"])
+        if name == "P" and np.array_equal(got, np.eye(T)):  # perm never used: every check then compares a thing with itself
+            raise Mistake("mismatch", "identity-P", name="P")
         raise Mistake("mismatch", "array", name=name, got=f"{gap(got, expected):.3g}")
     return X
 

@@ -115,6 +115,15 @@ def rotated(x: np.ndarray, positions: np.ndarray, theta: float, layout: str = LA
     return rope_rotate(x, positions, base=theta, pairing=layout, inv_freq=inv_freq)
 
 
+def _cos_sin_swapped(x: np.ndarray, positions: np.ndarray, theta: float) -> np.ndarray:
+    """(same shape) x·sin θ + rotate_half(x)·cos θ, half-split: the rotation's cos and sin exchanged (no rotation at all)."""
+    half = x.shape[-1] // 2
+    angles = np.asarray(positions, dtype=np.float64)[..., None] * rope_inv_freq(x.shape[-1], theta)  # (..., T, hs/2)
+    cos, sin = np.cos(angles), np.sin(angles)
+    a, b = x[..., :half], x[..., half:]
+    return np.concatenate([a * sin - b * cos, b * sin + a * cos], axis=-1)
+
+
 def _kind(got: np.ndarray, X: np.ndarray, W: np.ndarray, positions: np.ndarray, theta: float, tolerance: float) -> str:
     """Which rotation the learner's q (or k) is: "right", or the misconception it matches, or "" for none."""
     projected = X @ W  # (..., T, hs)
@@ -126,6 +135,7 @@ def _kind(got: np.ndarray, X: np.ndarray, W: np.ndarray, positions: np.ndarray, 
         "off-by-one/later": lambda: rotated(projected, positions + 1, theta),
         "off-by-one/earlier": lambda: rotated(projected, positions - 1, theta),
         "reversed": lambda: rotated(projected, -positions, theta),
+        "cos-sin-swapped": lambda: _cos_sin_swapped(projected, positions, theta),
     }
     for name, compute in candidates.items():
         if close(got, compute(), tolerance):
@@ -171,8 +181,8 @@ def _judge_rotation(a: Answer) -> tuple[np.ndarray, np.ndarray]:
     for name, kind, got, W in (("q", q_kind, a.q, a.Wq), ("k", k_kind, a.k, a.Wk)):
         if kind == "right":
             continue
-        if kind == "reversed":
-            raise Mistake("mismatch", "reversed", name=name)
+        if kind in ("reversed", "cos-sin-swapped"):
+            raise Mistake("mismatch", kind, name=name)
         if kind == "other-layout":
             raise Mistake("other-layout", name=name)
         if kind.startswith("off-by-one"):

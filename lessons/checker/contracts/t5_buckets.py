@@ -11,8 +11,13 @@ encoder, and ``max_distance // n_e`` (integer division) in the log. The
 biases are ``table[h, bucket(j − i)]``; a decoder bias with the causal mask
 already in it passes too. The rerun asks for another number of buckets,
 a max_distance that no exact range divides, and another T, which typed
-buckets and sizes cannot follow. The rule is the learner's to write: the
-course's own ``relative_position_bucket`` is refused.
+buckets and sizes cannot follow. A second rerun asks for 128 buckets (64 if
+the learner has 128), a max_distance past 1,500 and offsets out to 1,700:
+there a log ratio taken in float16 floors some offsets into the neighbouring
+bucket (float32, PyTorch's T5's type, and float64 give T5's buckets), and a
+lookup table or a range sized from the starter's offsets (−200 to 200) falls
+short. The rule is the learner's to write: the course's own
+``relative_position_bucket`` is refused.
 """
 
 from __future__ import annotations
@@ -22,13 +27,29 @@ import math
 import numpy as np
 
 from attnpos.core import relative_position_bucket
-from attnpos.lessons.checker.contracts.common import IMPORTS_BY_NAME, NUMPY_ONLY, Contract, Rerun, Runs, refuse_borrowing
+from attnpos.lessons.checker.contracts.common import (
+    IMPORTS_BY_NAME,
+    NUMPY_ONLY,
+    Contract,
+    Rerun,
+    Runs,
+    StarterSizes,
+    refuse_borrowing,
+    sized_for_the_starter,
+)
 from attnpos.lessons.checker.separation import Figure, Hypotheses
-from attnpos.lessons.checker.values import SAFETY, Values, count, describe, dtype_roundoff
+from attnpos.lessons.checker.values import COMPUTED_IN, SAFETY, Values, count, describe, dtype_roundoff
 from attnpos.lessons.checker.verdicts import Mistake, Passed, shape_text
 
 NAMES = ("num_buckets", "max_distance", "n_heads", "T", "offsets", "table", "encoder_buckets", "decoder_buckets", "encoder_bias", "decoder_bias")
 CHANGED = "another number of buckets, another max_distance and another number of tokens T"
+# The second rerun: sizes where a log ratio in float16 floors some offsets into the neighbouring bucket (float32 and
+# float64 agree at all of them: substitutes.PRECISION_BUCKETS), and offsets reaching well past the starter's 200.
+CHANGED_FAR = "more buckets, a max_distance past 1,500 and offsets reaching past it"
+# The starter's offsets, −200 to 200, as a number a lookup table or a range might be typed with (its own line left out).
+OFFSET_SIZES = StarterSizes(
+    {200: "the offsets' reach", 201: "distances 0 to 200", 401: "the number of offsets"}, ("num_buckets", "max_distance", "n_heads", "T", "offsets", "table")
+)
 MAX_BUCKETS, MAX_DISTANCE, MAX_HEADS, MAX_T, MAX_OFFSETS = 256, 4096, 64, 256, 100_000
 BUCKET_TOLERANCE = 0.1  # buckets are whole numbers: a gap of 1 is another bucket, and the separation test asks 8 times this to stay below 1
 
@@ -43,20 +64,22 @@ def buckets(
     log_shift: int = 0,
     cap: str = "last",
     whole_ratio: bool = False,
+    log_in: type[np.floating] = np.float64,
 ) -> np.ndarray:
     """(same shape) a bucket rule with one misconception chosen by keyword, float64 (uncapped buckets may pass the table).
 
     rounding: "floor" (right), "round"; log_shift: 1 for log((n + 1)/n_e);
     cap: "last" (right, N − 1), "none", "table" (num_buckets − 1 whatever the direction);
-    whole_ratio: log(max_distance // n_e), the ratio cut to a whole number.
+    whole_ratio: log(max_distance // n_e), the ratio cut to a whole number;
+    log_in: the float type the log ratio is computed in (np.float16: too coarse for the floor at large sizes).
     """
     per_direction = num_buckets // 2 if bidirectional else num_buckets
     first = np.where(offsets > 0, per_direction, 0) if bidirectional else np.zeros(offsets.shape)
     distance = np.abs(offsets) if bidirectional else np.maximum(-offsets, 0)
     max_exact = per_direction // 2
-    far = np.maximum(distance + log_shift, max_exact).astype(np.float64)
+    far = np.maximum(distance + log_shift, max_exact).astype(log_in)
     ratio = max_distance // max_exact if whole_ratio else max_distance / max_exact
-    growth = np.log(far / max_exact) / math.log(ratio) * (per_direction - max_exact)
+    growth = (np.log(far / log_in(max_exact)) / log_in(math.log(ratio)) * log_in(per_direction - max_exact)).astype(np.float64)
     large = max_exact + (np.floor(growth) if rounding == "floor" else np.round(growth))
     if cap == "last":
         large = np.minimum(large, per_direction - 1)
@@ -113,8 +136,36 @@ def _bucket_kind(values: Values, name: str, offsets: np.ndarray, bidirectional: 
         if np.all(np.isfinite(got)) and np.max(np.abs(got - expected)) < BUCKET_TOLERANCE:
             return hypothesis
     right = candidates["right"]
-    first = int(np.flatnonzero(~(np.abs(np.nan_to_num(got) - right) < BUCKET_TOLERANCE))[0])
-    raise Mistake("mismatch", "buckets", name=name, offset=int(offsets[first]), got=f"{got[first]:g}", expected=f"{right[first]:g}")
+    off = ~(np.abs(np.nan_to_num(got) - right) < BUCKET_TOLERANCE)
+    first = int(np.flatnonzero(off)[0])
+    fields = {"name": name, "offset": int(offsets[first]), "got": f"{got[first]:g}", "expected": f"{right[first]:g}"}
+    edge = _edge_gap(offsets, bidirectional, N, D)
+    if np.all(np.abs(got[off] - right[off]) < 1 + BUCKET_TOLERANCE) and np.all(edge[off] < LOW_PRECISION_EDGE):
+        # one bucket over or under, and only where the log ratio sits at a bucket's edge: the floor of a coarse log
+        raise Mistake("mismatch", "precision", **fields, edge=f"{edge[first]:.1g}", computed=_computed_in(values), count=int(np.count_nonzero(off)))
+    raise Mistake("mismatch", "buckets", **fields)
+
+
+# A log ratio this close to a whole number (relative to its size: 8 float16 unit roundoffs) may floor either way in
+# float16, whose floor moves buckets only there; float32's rounding is 2^13 times finer.
+LOW_PRECISION_EDGE = 2.0**-8
+
+
+def _edge_gap(offsets: np.ndarray, bidirectional: bool, N: int, D: int) -> np.ndarray:
+    """(same shape) how far each offset's log ratio (in buckets past n_e) lies from a whole number, relative to its size;
+    infinite where the bucket is exact or capped, so that no rounding can move it."""
+    per_direction = N // 2 if bidirectional else N
+    max_exact = per_direction // 2
+    distance = np.abs(offsets) if bidirectional else np.maximum(-offsets, 0)
+    growth = np.log(np.maximum(distance, max_exact) / max_exact) / math.log(D / max_exact) * (per_direction - max_exact)
+    gap = np.abs(growth - np.round(growth)) / np.maximum(growth, 1.0)
+    return np.where((distance > max_exact) & (growth < per_direction - max_exact), gap, np.inf)
+
+
+def _computed_in(values: Values) -> str:
+    """The float type the script names for its arithmetic, as words for a message ("in float16"), or the plain cause."""
+    marker = values.get(COMPUTED_IN)
+    return f"in {marker.dtype}" if marker is not None else "in a float type too coarse for it"
 
 
 def _judge_buckets(values: Values, offsets: np.ndarray, N: int, D: int) -> None:
@@ -149,12 +200,14 @@ def _judge_bias(values: Values, name: str, table: np.ndarray, bidirectional: boo
         raise Mistake("sign-flipped", "bias", name=name)
     finite = np.isfinite(got)
     largest = float(np.max(np.abs(np.where(finite, got, right) - right), initial=0.0))
-    raise Mistake("mismatch", "bias", name=name, got=f"{largest:.3g}", difference=_bias_difference(name, got, right, masked, ahead))
+    difference = _bias_difference(name, got, right, masked, ahead, bidirectional)
+    raise Mistake("mismatch", "bias", name=name, got=f"{largest:.3g}", difference=difference)
 
 
-def _bias_difference(name: str, got: np.ndarray, right: np.ndarray, masked: np.ndarray, ahead: np.ndarray) -> str:
+def _bias_difference(name: str, got: np.ndarray, right: np.ndarray, masked: np.ndarray, ahead: np.ndarray, bidirectional: bool) -> str:
     """How a bias differs from the right one, in words: the −inf entries where a number belongs (a mask on the wrong
-    triangle named as such), then the largest difference where both are numbers; a decoder's causal −inf is allowed."""
+    triangle named as such), then the largest difference where both are numbers; a decoder's causal −inf is allowed,
+    an encoder's is a causal mask on a bidirectional bias."""
 
     def entry(index: tuple[np.intp, ...]) -> str:
         return f"`{name}[{', '.join(str(int(i)) for i in index)}]`"
@@ -175,7 +228,9 @@ def _bias_difference(name: str, got: np.ndarray, right: np.ndarray, masked: np.n
         worst = np.unravel_index(int(np.argmax(difference)), difference.shape)
         where = "where both are numbers, " if parts or np.any(masked) else ""
         parts.append(f"{where}it is off by up to {difference[worst]:.3g}, at {entry(worst)}: {got[worst]:.4g} where {right[worst]:.4g} belongs")
-    if np.any(masked):
+    if np.any(masked) and bidirectional:
+        parts.insert(0, "it has −inf at the keys ahead (j > i), a causal mask, but the encoder is bidirectional: each query reads the keys ahead too")
+    elif np.any(masked):
         parts.append("its −inf at the keys ahead (j > i) is the causal mask, which is allowed")
     return "; ".join(parts)
 
@@ -198,6 +253,7 @@ RERUN_CAUSES = {
     ("mismatch", "buckets"): "buckets-rerun",
     ("mismatch", "bias"): "bias-rerun",
     ("mismatch", "whole-ratio"): "whole-ratio-rerun",
+    ("mismatch", "precision"): "precision-rerun",
     ("bad-shape", "array-shape"): "shape-rerun",
 }
 
@@ -213,20 +269,35 @@ def judge(runs: Runs) -> Passed:
         moved = not np.array_equal(np.asarray(before[name]), np.asarray(after[name]))  # offsets all below the exact buckets do not move
         if moved and np.array_equal(second[name], runs.first[name]):
             raise Mistake("mismatch", "typed", name=name)
+    _judge_rerun(second)
     try:
-        _judge_run(second)
+        far = runs.second(CHANGED_FAR)
+    except Mistake as mistake:  # a lookup table over the starter's distances 0 to 200, a range typed from its offsets
+        sized_for_the_starter(runs, OFFSET_SIZES, mistake, CHANGED_FAR)
+        raise
+    for name in ("encoder_buckets", "decoder_buckets"):  # their own run gave them the offsets' shape: they were not of `offsets`
+        if far[name].shape != far["offsets"].shape:
+            shapes = {"shape": shape_text(far[name].shape), "wanted": shape_text(far["offsets"].shape)}
+            raise Mistake("mismatch", "offsets-typed", name=name, changed=CHANGED_FAR, **shapes, **_rerun_settings(far))
+    _judge_rerun(far)
+    return Passed()
+
+
+def _judge_rerun(values: Values) -> None:
+    """Judge one rerun; a mistake of the kinds only a rerun shows is told with that rerun's sizes."""
+    try:
+        _judge_run(values)
     except Mistake as mistake:
         cause = RERUN_CAUSES.get((mistake.diagnosis, mistake.cause))
         if cause is None:
             raise
-        raise Mistake("mismatch", cause, **mistake.fields, **_rerun_settings(second)) from None
-    return Passed()
+        raise Mistake("mismatch", cause, **mistake.fields, **_rerun_settings(values)) from None
 
 
-def _rerun_settings(second: Values) -> dict[str, int]:
-    """The rerun's num_buckets, max_distance and T, which its message quotes."""
-    N, D, _, T = _count_of(second)
-    return {"buckets": N, "distance": D, "tokens": T}
+def _rerun_settings(rerun: Values) -> dict[str, int]:
+    """The rerun's num_buckets, max_distance, T and the offsets' reach, which its message quotes."""
+    N, D, _, T = _count_of(rerun)
+    return {"buckets": N, "distance": D, "tokens": T, "reach": int(np.max(np.abs(_offsets(rerun))))}
 
 
 def hypotheses(values: Values) -> Hypotheses:
@@ -255,6 +326,7 @@ def hypotheses(values: Values) -> Hypotheses:
     for bidirectional, name in ((True, "encoder_buckets"), (False, "decoder_buckets")):
         for hypothesis, figure in _bucket_mistakes(offsets, bidirectional, N, D).items():
             wrong.setdefault(hypothesis, {})[name] = figure
+        wrong.setdefault("mismatch/precision", {})[name] = buckets(offsets, bidirectional, N, D, log_in=np.float16)
     wrong["sign-flipped"].update(
         encoder_bias=table[:, relative_position_bucket(-ahead, True, N, D)], decoder_bias=table[:, relative_position_bucket(-ahead, False, N, D)]
     )
@@ -271,10 +343,18 @@ T5_BUCKETS = Contract(
             {"num_buckets": "other_bucket_count(num_buckets)", "max_distance": "other_max_distance(max_distance)", "T": "other_token_count(T)"},
             CHANGED,
         ),
+        Rerun(
+            {
+                "num_buckets": "precision_bucket_count(num_buckets)",
+                "max_distance": "precision_max_distance(max_distance)",
+                "offsets": "far_offsets(offsets)",
+            },
+            CHANGED_FAR,
+        ),
     ),
     judge=judge,
     diagnoses=("sign-flipped", "causal-half", "halving", "log-of-zero", "truncation", "max-distance", "mismatch"),
-    questions=(NUMPY_ONLY, IMPORTS_BY_NAME),
+    questions=(NUMPY_ONLY, IMPORTS_BY_NAME, *OFFSET_SIZES.questions),
     hypotheses=hypotheses,
     typed=("encoder_buckets", "decoder_buckets"),
     described={
@@ -287,6 +367,7 @@ T5_BUCKETS = Contract(
         "max-distance/none": "no cap on the last bucket",
         "max-distance/table": "the cap at num_buckets − 1",
         "mismatch/whole-ratio": "max_distance // n_e in the log",
+        "mismatch/precision": "the log ratio taken in float16",
         "typed-encoder_buckets": "encoder buckets typed in",
         "typed-decoder_buckets": "decoder buckets typed in",
         "stale-num_buckets": "a copy of num_buckets made before the checker changed it",

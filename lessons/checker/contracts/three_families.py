@@ -72,13 +72,20 @@ def _mask(values: Values, T: int) -> np.ndarray:
     return mask
 
 
-def _judge_mask(mask: np.ndarray) -> None:
-    """0 where a query may read a key (j ≤ i), hidden where the key lies ahead (j > i)."""
+def _judge_mask(mask: np.ndarray, bias: np.ndarray) -> None:
+    """0 where a query may read a key (j ≤ i), hidden where the key lies ahead (j > i); ``bias`` the answer's own."""
     T = mask.shape[0]
     i, j = np.indices((T, T))
     hidden = mask <= HIDDEN_AT
     if not hidden.any():
-        raise Mistake("not-causal", "all-zero" if not np.any(mask) else "nothing-hidden", name="mask")
+        if not np.any(mask):
+            raise Mistake("not-causal", "all-zero", name="mask")
+        if np.array_equal(mask, bias):  # the bias table set as the mask: it lowers far keys, hides none
+            raise Mistake("not-causal", "bias-as-mask", name="mask")
+        if np.all((mask == 0) | (mask == 1)):
+            raise Mistake("not-causal", "zero-one", name="mask")
+        low, high = float(np.min(mask)), float(np.max(mask))
+        raise Mistake("not-causal", "nothing-hidden", name="mask", low=f"{low:.4g}", high=f"{high:.4g}")
     if np.array_equal(hidden, j < i):
         raise Mistake("not-causal", "past-hidden", name="mask")
     if np.array_equal(hidden, j >= i):
@@ -117,7 +124,7 @@ def _inputs(values: Values) -> tuple[Head, float, np.ndarray, np.ndarray, np.nda
     if np.max(np.abs(bias - right_bias)) > 64 * dtype_roundoff(values, NAMES) * (1 + abs(slope) * T):
         raise Mistake("mismatch", "bias", name="bias")
     mask = _mask(values, T)
-    _judge_mask(mask)
+    _judge_mask(mask, bias)
     return head, slope, pos, bias, mask
 
 
@@ -146,9 +153,10 @@ def _figures(head: Head, perm: np.ndarray, pos: np.ndarray, bias: np.ndarray, ma
         add = {"none": None, "bias": bias, "mask": mask}[signal]
         return _attend(head, X, add, after), _attend(head, X[perm], add, after)
 
-    def gap(outputs: tuple[np.ndarray, np.ndarray], relist: np.ndarray | None) -> float:
+    def gap(outputs: tuple[np.ndarray, np.ndarray], relist: np.ndarray | None, largest: bool = True) -> float:
         out, out_perm = outputs
-        return float(np.max(np.abs(out_perm - (out if relist is None else out[relist]))))
+        difference = np.abs(out_perm - (out if relist is None else out[relist]))
+        return float(np.max(difference) if largest else np.mean(difference))
 
     pairs = {signal: pair(signal) for signal in SIGNALS}
     return {
@@ -158,6 +166,7 @@ def _figures(head: Head, perm: np.ndarray, pos: np.ndarray, bias: np.ndarray, ma
         "moved-with-tokens": {"gap_added": gap(pair("added", moved=True), perm)},
         "after-softmax/bias": {"gap_bias": gap(pair("bias", after="bias"), perm)},
         "after-softmax/mask": {"gap_mask": gap(pair("mask", after="mask"), perm)},
+        "mismatch/mean-gap": {f"gap_{s}": gap(pairs[s], perm, largest=False) for s in SIGNALS},
     }
 
 
@@ -207,6 +216,10 @@ def _judge_with(values: Values, head: Head, perm: np.ndarray, pos: np.ndarray, b
         shown_expected, shown_got = figure_pair(right[name], got)
         raise Mistake("mismatch", "gap-rerun" if changed else "gap", name=name, got=shown_got, expected=shown_expected, changed=changed)
     tells = _tells(values)
+    verdicts = [bool(right[f"gap_{signal}"] > tolerance) for signal in SIGNALS]
+    if tells.tolist() != verdicts and sorted(tells.tolist()) == sorted(verdicts):
+        # the four verdicts, right in number, listed in another order than the brief's (none, added, bias, mask)
+        raise Mistake("mismatch", "tells-order", got=str(tells.tolist()), expected=str(verdicts), changed=changed)
     for k, signal in enumerate(SIGNALS):
         name = f"gap_{signal}"
         if tells[k] == (right[name] > tolerance):
@@ -355,6 +368,7 @@ THREE_FAMILIES = Contract(
         "moved-with-tokens": "pos shuffled together with the tokens",
         "after-softmax/bias": "the bias added to the weights after the softmax",
         "after-softmax/mask": "the mask applied to the weights after the softmax",
+        "mismatch/mean-gap": "the mean |difference| in place of the largest",
         "exact-equality": "gaps compared with exact equality",
         "line-too-high": "a line far above rounding (0.1)",
         "stale-Wv": "a copy of Wv made before the checker changed it",

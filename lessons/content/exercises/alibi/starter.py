@@ -12,4 +12,6 @@ scores = np.random.default_rng(0).standard_normal((n_heads, T, T))
 #       head count (heads from 0: with 8 heads, head 0 gets 1/2)
 # TODO: bias, shape (n_heads, T, T): -slopes[h] * (i - j) for a
 #       key j at or before the query i, and -inf for a later key
+#       (accepted too, as the brief says: +slopes[h] * j under that mask,
+#       and -1e9 for -inf: both give exactly the same weights)
 # TODO: weights = softmax(scores + bias) over the keys

@@ -1,0 +1,39 @@
+"""The buckets of a range typed from the starter's offsets, −200 to 200, rather than of `offsets` itself."""
+import math
+
+import numpy as np
+
+num_buckets = 32
+max_distance = 128
+n_heads = 4
+T = 12
+# the offsets Δ = key slot − query slot your buckets are read at
+offsets = np.arange(-200, 201)
+# one learned scalar per head and per bucket (drawn at random here)
+table = np.random.default_rng(0).standard_normal((n_heads, num_buckets))
+
+
+def bucket(delta, bidirectional):
+    """T5's bucket of each offset delta = key slot - query slot."""
+    n = num_buckets // 2 if bidirectional else num_buckets   # buckets per direction
+    if bidirectional:
+        start = np.where(delta > 0, n, 0)                     # keys ahead: the upper half
+        distance = np.abs(delta)
+    else:
+        start = 0
+        distance = np.maximum(-delta, 0)                      # keys ahead count as distance 0
+    exact = n // 2
+    safe = np.maximum(distance, exact)                        # no log(0): small ones use the exact branch
+    grow = np.log(safe / exact) / math.log(max_distance / exact) * (n - exact)
+    far = np.minimum(exact + np.floor(grow).astype(int), n - 1)   # cap at the last bucket
+    return start + np.where(distance < exact, distance, far)
+
+
+distances = np.arange(-200, 201)  # the starter's offsets, typed again
+encoder_buckets = bucket(distances, bidirectional=True)
+decoder_buckets = bucket(distances, bidirectional=False)
+i = np.arange(T)[:, None]
+j = np.arange(T)[None, :]
+encoder_bias = table[:, bucket(j - i, True)]                 # (H, T, T)
+decoder_bias = table[:, bucket(j - i, False)]
+
