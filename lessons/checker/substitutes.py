@@ -471,6 +471,12 @@ def other_token_count(T: object) -> int:
     return tokens - 3 if tokens > 200 else tokens + 3
 
 
+def more_heads(n_heads: object) -> int:
+    """t5-buckets: two more heads (two fewer past 60), so a head count typed in does not follow."""
+    heads = int(np.asarray(n_heads).reshape(-1)[0])
+    return heads - 2 if heads > 60 else heads + 2
+
+
 # permutation-matrix's first rerun changes every size an answer could type: two more tokens, a head two channels wider.
 PERMUTATION_MAX_SIZE = 64  # the contract's largest T and head width
 
