@@ -654,6 +654,8 @@ MEANINGS = [
     ),
     ("rope", "mismatch__token-count-typed-in-loop.py", "typed-size", ["the starter's 6 for T:", "two more tokens", "`q[6, "], ["8 for hs"]),
     ("t5-buckets", "mismatch__heads-typed-in.py", "heads-rerun", ["does not follow n_heads", "n_heads = 6", "shape (4, 15, 15)", "range(4)"], ["typing 12"]),
+    ("rope", "mismatch__inv-freq-exponent-i-unused.py", "inv-freq", ["your `inv_freq` is not what step 1", "(the exponent −i/hs", "[1, 0.1, 0.01, 0.001]"], []),
+    ("rope", "mismatch__apply-rope-without-the-sine-unused.py", "apply-rope", ["(x · cos alone, with no rotate_half(x) · sin)", "never calls it"], []),
     # brief-only round 8: a batch size and a one-hot width typed in, seen now that the rerun has one sentence more and ids in the new rows
     ("embedding-backward", "mismatch__batch-size-typed-in.py", "typed-size", ["the starter's 2 for B:", "one sentence more", "`out[2, 0, "], ["5 for T"]),
     ("embedding-backward", "rerun-failed__one-hot-of-ten-rows.py", "typed-size", ["the starter's 10 for V:", "index 11 is out of bounds"], []),
