@@ -106,6 +106,18 @@ def other_slope(slope: object) -> float:
     return 1.5 * value if value else 0.5
 
 
+# three-families' first rerun makes the slope this much fainter: the bias's gap shrinks to a few ten-thousandths of the
+# mask's (7e-4 beside 2.0 on the starter's arrays), far above rounding all the same, so a line drawn at a share of the
+# largest gap (rather than just above rounding) calls it no tell.
+SLOPE_FAINT = 2.0**-12
+
+
+def faint_slope(slope: object) -> float:
+    """three-families: the learner's slope times :data:`SLOPE_FAINT` (0.5 times it for none)."""
+    value = float(slope)  # type: ignore[arg-type]
+    return SLOPE_FAINT * (value or 0.5)
+
+
 # three-families: the one-word rerun shrinks the value projection by this power of two, so every gap shrinks with it,
 # exactly: a real gap falls far below 0.1 (about 2e-4 on the starter's arrays) while rounding stays rounding.
 VALUE_SHRINK = 2.0**-10

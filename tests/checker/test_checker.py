@@ -507,7 +507,7 @@ MEANINGS = [
     # brief-only round 3 (briefonly3/FINDINGS.md): the signal the brief names, and what a message blames
     ("three-families", "mismatch__pos-random-table.py", "pos-not-sinusoidal", ["not the sinusoidal table", "sinusoidal(T, C)"], []),
     ("three-families", "mismatch__pos-from-slot-one.py", "pos-from-one", ["counted from slot 1", "slot 0"], []),
-    ("three-families", "mismatch__slope-typed-in-bias.py", "slope-typed", ["slope typed in (0.5)", "a slope 1.5 times yours"], []),
+    ("three-families", "mismatch__slope-typed-in-bias.py", "slope-typed", ["slope typed in (0.5)", "a slope 4,096 times fainter"], []),
     ("three-families", "not-causal__zeros-and-a-causal-flag.py", "all-zero", ["is all zeros", "causal flag"], ["0/1 mask"]),
     ("t5-buckets", "sign-flipped__upper-half-on-keys-behind.py", "upper-half", ["upper half of the buckets (16 and up)", "Δ > 0"], ["query − key:"]),
     ("learned-positions", "length-check__bound-typed-as-8.py", "refuses-longer-table", ["exactly 11 tokens", "a length typed in (the starter's 8)"], []),
@@ -656,6 +656,13 @@ MEANINGS = [
     ("t5-buckets", "mismatch__heads-typed-in.py", "heads-rerun", ["does not follow n_heads", "n_heads = 6", "shape (4, 15, 15)", "range(4)"], ["typing 12"]),
     ("rope", "mismatch__inv-freq-exponent-i-unused.py", "inv-freq", ["your `inv_freq` is not what step 1", "(the exponent −i/hs", "[1, 0.1, 0.01, 0.001]"], []),
     ("rope", "mismatch__apply-rope-without-the-sine-unused.py", "apply-rope", ["(x · cos alone, with no rotate_half(x) · sin)", "never calls it"], []),
+    (
+        "three-families",
+        "mismatch__line-at-a-share-of-the-largest-gap.py",
+        "line-relative",
+        ["head with the bias is 0.000717", "(1.99)", "moves with the gaps"],
+        [],
+    ),
     # brief-only round 8: a batch size and a one-hot width typed in, seen now that the rerun has one sentence more and ids in the new rows
     ("embedding-backward", "mismatch__batch-size-typed-in.py", "typed-size", ["the starter's 2 for B:", "one sentence more", "`out[2, 0, "], ["5 for T"]),
     ("embedding-backward", "rerun-failed__one-hot-of-ten-rows.py", "typed-size", ["the starter's 10 for V:", "index 11 is out of bounds"], []),
@@ -734,7 +741,7 @@ MEANINGS = [
     ),
     ("learned-positions", "mismatch__reads-the-scripts-own-tables.py", "global-tables", ["reads the script's own `wte` and `wpe`", "other tables"], []),
     ("learned-positions", "mismatch__positions-from-the-scripts-own-table.py", "global-tables", ["reads the script's own `wpe` rather than"], []),
-    ("three-families", "mismatch__line-at-a-tenth.py", "line-too-high", ["the gap of the head with pos added is 0.000188", "says False", "1e-6"], []),
+    ("three-families", "mismatch__line-at-a-tenth.py", "line-too-high", ["the gap of the head with the bias is 0.000717", "says False", "1e-6"], []),
     ("context-extension", "mismatch__factor-typed-in-interpolation.py", "typed-factor", ["does not follow `factor`", "factor = 4, not the rerun's 8"], []),
     ("context-extension", "mismatch__ntk-width-typed-in-exponent.py", "array", ["from the rerun's hs = 64", "With hs = 64, that is shape (32,)"], ["(64,)"]),
     ("context-extension", "mismatch__ntk-exponent-typed-for-128.py", "figure", ["`base_ntk` is", "from the rerun's hs = 64"], []),
