@@ -155,9 +155,12 @@ def _figures(head: Head, perm: np.ndarray, pos: np.ndarray, bias: np.ndarray, ma
         add = {"none": None, "bias": bias, "mask": mask}[signal]
         return _attend(head, X, add, after), _attend(head, X[perm], add, after)
 
-    def gap(outputs: tuple[np.ndarray, np.ndarray], relist: np.ndarray | None, largest: bool = True) -> float:
+    def gap(outputs: tuple[np.ndarray, np.ndarray], relist: np.ndarray | None, largest: bool = True, how: str = "") -> float:
         out, out_perm = outputs
-        difference = np.abs(out_perm - (out if relist is None else out[relist]))
+        signed = out_perm - (out if relist is None else out[relist])
+        if how == "signed":  # no |·|: the largest difference one way only
+            return float(np.max(signed))
+        difference = np.abs(signed[:1] if how == "first-row" else signed)  # first-row: the first slot's outputs alone
         return float(np.max(difference) if largest else np.mean(difference))
 
     pairs = {signal: pair(signal) for signal in SIGNALS}
@@ -169,6 +172,8 @@ def _figures(head: Head, perm: np.ndarray, pos: np.ndarray, bias: np.ndarray, ma
         "after-softmax/bias": {"gap_bias": gap(pair("bias", after="bias"), perm)},
         "after-softmax/mask": {"gap_mask": gap(pair("mask", after="mask"), perm)},
         "mismatch/mean-gap": {f"gap_{s}": gap(pairs[s], perm, largest=False) for s in SIGNALS},
+        "mismatch/first-row-gap": {f"gap_{s}": gap(pairs[s], perm, how="first-row") for s in SIGNALS},
+        "mismatch/signed-gap": {f"gap_{s}": gap(pairs[s], perm, how="signed") for s in SIGNALS},
     }
 
 
@@ -388,6 +393,8 @@ THREE_FAMILIES = Contract(
         "after-softmax/bias": "the bias added to the weights after the softmax",
         "after-softmax/mask": "the mask applied to the weights after the softmax",
         "mismatch/mean-gap": "the mean |difference| in place of the largest",
+        "mismatch/first-row-gap": "the first slot's outputs alone measured",
+        "mismatch/signed-gap": "the largest signed difference, with no |·|",
         "exact-equality": "gaps compared with exact equality",
         "line-too-high": "a line far above rounding (0.1)",
         "stale-Wv": "a copy of Wv made before the checker changed it",
