@@ -673,6 +673,7 @@ MEANINGS = [
     ("three-families", "mismatch__gap-of-the-first-slot.py", "first-row-gap", ["the first slot's outputs only", "every slot"], ["pos added to both"]),
     ("three-families", "mismatch__signed-gap.py", "signed-gap", ["largest signed difference", "no |·|"], ["pos added to both"]),
     ("context-extension", "wrong-exponent__base-wrong-and-unused.py", "1", ["inv_freq_ntk is right all the same", "not used"], ["3.914"]),
+    ("embedding-backward", "indistinct__float16-out-only.py", "precision", ["float16 (`out`)", "in `grad_wte`, whose figures are held"], []),
     # brief-only round 8: a batch size and a one-hot width typed in, seen now that the rerun has one sentence more and ids in the new rows
     ("embedding-backward", "mismatch__batch-size-typed-in.py", "typed-size", ["the starter's 2 for B:", "one sentence more", "`out[2, 0, "], ["5 for T"]),
     ("embedding-backward", "rerun-failed__one-hot-of-ten-rows.py", "typed-size", ["the starter's 10 for V:", "index 11 is out of bounds"], []),
