@@ -306,47 +306,6 @@ def positions_followed(function: object) -> object:
     return noted
 
 
-# rope: an x of the checker's own and what apply_rope answered for it at ROPE_ASKED_POSITIONS, stacked (a probe); x alone
-# when the answer is not of x's shape. And set once the script itself calls apply_rope.
-APPLY_ROPE_ASKED = "__attnpos_apply_rope_asked__"
-APPLY_ROPE_CALLED = "__attnpos_apply_rope_called__"
-ROPE_ASKED_POSITIONS = (0, 1, 5)
-
-
-def rope_asked(function: object) -> object:
-    """rope: ``apply_rope`` as written, asked to turn an x of the checker's own by :data:`ROPE_ASKED_POSITIONS` as soon
-    as it is defined (or, where it cannot be yet, before its first call), whether or not the script ever calls it.
-
-    The x is (3, hs) of the numbers 1 … 3·hs over 3·hs, hs the width of the
-    script's ``Wq`` (8 where it has none); x and the answer are noted
-    (:data:`APPLY_ROPE_ASKED`), and so is whether the script calls it
-    (:data:`APPLY_ROPE_CALLED`). The function returns, or raises, exactly what it did.
-    """
-    if not callable(function) or getattr(function, "__globals__", None) is None:
-        return function  # the script's own failure to define it is the first run's to report
-    namespace = function.__globals__  # type: ignore[attr-defined]
-
-    def ask() -> None:
-        width = int(np.shape(namespace.get("Wq"))[-1]) if np.ndim(namespace.get("Wq")) == 2 else 8
-        x = np.arange(1.0, 3 * width + 1).reshape(3, width) / (3 * width)
-        try:
-            answer = np.asarray(function(x.copy(), np.array(ROPE_ASKED_POSITIONS)), dtype=np.float64)
-        except Exception:
-            return  # not callable so yet (inv_freq is set later): asked again at its first call
-        namespace[APPLY_ROPE_ASKED] = np.stack([x, answer]) if answer.shape == x.shape else x[None]
-
-    ask()
-
-    @functools.wraps(function)
-    def noted(*args: object, **kwargs: object) -> object:
-        if APPLY_ROPE_ASKED not in namespace:
-            ask()
-        namespace[APPLY_ROPE_CALLED] = np.ones(1)
-        return function(*args, **kwargs)
-
-    return noted
-
-
 def _turned_by_no_position(function: object, args: tuple[object, ...], kwargs: dict[str, object], answer: object) -> np.ndarray:
     """What ``function`` answers for its x with every position 0, less that x; empty where it cannot be asked (its
     first argument is not the x it turned: another order of arguments is not taken for a wrong turn)."""
@@ -674,6 +633,47 @@ def gapped_longer_positions(positions: object) -> np.ndarray:
         more = positions[-1] + np.arange(1, tokens - positions.shape[0] + 1)
         positions = np.concatenate([positions, more.astype(positions.dtype if positions.dtype.kind in "iuf" else np.int64)])
     return gapped_positions(positions)
+
+
+# rope: an x of the checker's own and what apply_rope answered for it at ROPE_ASKED_POSITIONS, stacked (a probe); x alone
+# when the answer is not of x's shape. And set once the script itself calls apply_rope.
+APPLY_ROPE_ASKED = "__attnpos_apply_rope_asked__"
+APPLY_ROPE_CALLED = "__attnpos_apply_rope_called__"
+ROPE_ASKED_POSITIONS = (0, 1, 5)
+
+
+def rope_asked(function: object) -> object:
+    """rope: ``apply_rope`` as written, asked to turn an x of the checker's own by :data:`ROPE_ASKED_POSITIONS` as soon
+    as it is defined (or, where it cannot be yet, before its first call), whether or not the script ever calls it.
+
+    The x is (3, hs) of the numbers 1 … 3·hs over 3·hs, hs the width of the
+    script's ``Wq`` (8 where it has none); x and the answer are noted
+    (:data:`APPLY_ROPE_ASKED`), and so is whether the script calls it
+    (:data:`APPLY_ROPE_CALLED`). The function returns, or raises, exactly what it did.
+    """
+    if not callable(function) or getattr(function, "__globals__", None) is None:
+        return function  # the script's own failure to define it is the first run's to report
+    namespace = function.__globals__  # type: ignore[attr-defined]
+
+    def ask() -> None:
+        width = int(np.shape(namespace.get("Wq"))[-1]) if np.ndim(namespace.get("Wq")) == 2 else 8
+        x = np.arange(1.0, 3 * width + 1).reshape(3, width) / (3 * width)
+        try:
+            answer = np.asarray(function(x.copy(), np.array(ROPE_ASKED_POSITIONS)), dtype=np.float64)
+        except Exception:
+            return  # not callable so yet (inv_freq is set later): asked again at its first call
+        namespace[APPLY_ROPE_ASKED] = np.stack([x, answer]) if answer.shape == x.shape else x[None]
+
+    ask()
+
+    @functools.wraps(function)
+    def noted(*args: object, **kwargs: object) -> object:
+        if APPLY_ROPE_ASKED not in namespace:
+            ask()
+        namespace[APPLY_ROPE_CALLED] = np.ones(1)
+        return function(*args, **kwargs)
+
+    return noted
 
 
 # sinusoidal-table's rerun bends the learner's table once it is built: row t shrinks by BEND · (t / T)², so that
