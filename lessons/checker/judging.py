@@ -23,7 +23,7 @@ from attnpos.lessons.checker.contracts import CONTRACTS, Contract, Question, Run
 from attnpos.lessons.checker.contracts.common import COMPUTED_IN_QUESTIONS
 from attnpos.lessons.checker.learner_modules import READING_MODULE
 from attnpos.lessons.checker.plans import Plan
-from attnpos.lessons.checker.separation import RIGHT, TYPED, every_reading, indistinct, unseparated
+from attnpos.lessons.checker.separation import COARSEST_ROUNDOFF, RIGHT, TYPED, Hypotheses, every_reading, indistinct, unseparated
 from attnpos.lessons.checker.values import COMPUTED_IN, MAX_ELEMENTS, too_large
 from attnpos.lessons.checker.verdicts import CHECKER_ERROR, ExerciseSpec, Mistake, Passed, Verdict, render
 from attnpos.lessons.sandbox import ConfinementUnavailable, Reading, RunResult, ScriptRefused, printable
@@ -233,6 +233,8 @@ def judge_runs(exercise: ExerciseSpec, run: RunResult, reruns: Sequence[RunResul
             return verdict(mistake.diagnosis, mistake.cause, **mistake.fields)
     outcomes = [_rerun_values(rerun, contract.names) for rerun in reruns]
     computed_in = _computed_in(contract, run.answers)
+    if computed_in and not _narrow_type_shows(contract, [run.values, *(values for values, _ in outcomes)]):
+        computed_in = {}  # a float16 copy only printed, or a side figure: the names read are exact in their own types
     runs = Runs(
         {**run.values, **computed_in},
         tuple(None if values is None else {**values, **computed_in} for values, _ in outcomes),
@@ -283,6 +285,52 @@ def _computed_in(contract: Contract, answers: tuple[bool, ...]) -> dict[str, np.
     return {}
 
 
+def _held_to_coarser(values: Mapping[str, np.ndarray], names: tuple[str, ...], readings: Sequence[Hypotheses], confused: str) -> str:
+    """Where the hypothesis the arrays cannot tell from the right one changes none of the coarse arrays (a float16 `out`
+    beside an exact float64 `grad_wte`): which names it changes, held like every figure to the coarsest array's rounding."""
+    coarse = [name for name in names if name in values and values[name].dtype.kind == "f" and np.finfo(values[name].dtype).eps / 2 > COARSEST_ROUNDOFF]
+    changed = [
+        name
+        for name in names
+        if any(
+            confused in reading.figures
+            and name in reading.figures[RIGHT]
+            and not np.array_equal(np.asarray(reading.figures[confused][name]), np.asarray(reading.figures[RIGHT][name]))
+            for reading in readings
+        )
+    ]
+    if not coarse or not changed or set(coarse) & set(changed):
+        return ""
+    listed = " and ".join(f"`{name}`" for name in changed)
+    return f" in {listed}, whose figures are held, like every other, to the rounding of your coarsest array ({', '.join(f'`{n}`' for n in coarse)}),"
+
+
+def _narrow_type_shows(contract: Contract, runs: Sequence[Mapping[str, np.ndarray] | None]) -> bool:
+    """Whether the narrow float type the source names shows in the arrays the checker reads: false only when, on every
+    run, each name the contract's hypotheses give (less those a rerun sets itself) is the right figure within the
+    tolerance of the arrays' own types (a right float64 answer that also prints a float16 copy). Arrays computed in that
+    type carry its rounding, far past that tolerance; any doubt (arrays the hypotheses cannot read) keeps the narrow type."""
+    replaced = [(), *(planned.changed_names for planned in contract.reruns)]
+    for values, set_by_the_checker in zip(runs, replaced, strict=True):
+        if values is None:
+            continue
+        try:
+            with np.errstate(all="ignore"):
+                reading = contract.hypotheses(values)
+                for name, figure in reading.figures[RIGHT].items():
+                    got, right = np.asarray(values[name], dtype=np.float64), np.asarray(figure, dtype=np.float64)
+                    if name in set_by_the_checker:
+                        continue
+                    if got.shape != right.shape or np.any(np.isnan(got)):
+                        return True
+                    finite = np.isfinite(got)  # a mask's −inf shows no rounding (its place is the judge's to check)
+                    if not float(np.max(np.abs(got[finite] - right[finite]), initial=0.0)) <= reading.tolerance[name]:
+                        return True
+        except Exception:  # a Mistake, or arrays the hypotheses cannot compute with: judged with the narrow type, as before
+            return True
+    return False
+
+
 def _require_separation(contract: Contract, runs: Runs) -> None:
     """A pass stands only if the learner's own arrays tell the right computation from every wrong one the judge knows."""
     if any(values is None for values in runs.reruns):
@@ -298,4 +346,5 @@ def _require_separation(contract: Contract, runs: Runs) -> None:
     if pairs:
         confusions = [name for pair in pairs for name in pair if name != RIGHT]
         confused = next((name for name in confusions if name.startswith(TYPED)), confusions[0])  # typed-in first: the plainest to tell
-        raise indistinct(runs.first, contract.names, confused, contract.described.get(confused, confused))
+        words = contract.described.get(confused, confused)
+        raise indistinct(runs.first, contract.names, confused, words + _held_to_coarser(runs.first, contract.names, readings, confused))

@@ -106,6 +106,18 @@ def other_slope(slope: object) -> float:
     return 1.5 * value if value else 0.5
 
 
+# three-families' first rerun makes the slope this much fainter: the bias's gap shrinks to a few ten-thousandths of the
+# mask's (7e-4 beside 2.0 on the starter's arrays), far above rounding all the same, so a line drawn at a share of the
+# largest gap (rather than just above rounding) calls it no tell.
+SLOPE_FAINT = 2.0**-12
+
+
+def faint_slope(slope: object) -> float:
+    """three-families: the learner's slope times :data:`SLOPE_FAINT` (0.5 times it for none)."""
+    value = float(slope)  # type: ignore[arg-type]
+    return SLOPE_FAINT * (value or 0.5)
+
+
 # three-families: the one-word rerun shrinks the value projection by this power of two, so every gap shrinks with it,
 # exactly: a real gap falls far below 0.1 (about 2e-4 on the starter's arrays) while rounding stays rounding.
 VALUE_SHRINK = 2.0**-10
@@ -224,6 +236,21 @@ def one_past_ids(long_ids: object, wpe: object) -> np.ndarray:
     ids, rows = np.asarray(long_ids), np.asarray(wpe).shape[0]
     dtype = ids.dtype if ids.dtype.kind in "iu" else np.int64
     return np.resize(ids.reshape(-1), (*ids.shape[:-1], rows + 1)).astype(dtype)
+
+
+def one_more_sentence(ids: object, wte: object, wpe: object = None) -> np.ndarray:
+    """embedding-backward and learned-positions: :func:`longer_ids` with one more sentence (a batch size typed in no longer
+    fits), whose ids after its first are the table's second and third last rows in turn: on a table three rows longer
+    than the learner's, rows only the new size has (a one-hot or table sized by a V typed in falls short there), and
+    the last row left unused (a gradient sized by the largest id, np.bincount without minlength, falls short of it)."""
+    ids = np.asarray(ids)
+    if ids.ndim != 2:
+        return longer_ids(ids, wte, wpe)
+    batch = longer_ids(np.zeros((ids.shape[0] + 1, ids.shape[1]), dtype=ids.dtype), wte, wpe)
+    rows = np.asarray(wte).shape[0]
+    if rows >= 3:
+        batch[-1, 1:] = rows - 2 - np.arange(batch.shape[1] - 1) % 2  # rows − 2, rows − 3, rows − 2, …
+    return batch
 
 
 # learned-positions: where refusal_noted leaves what refused a sequence, in the script's own globals (a contract's probe).
@@ -514,6 +541,12 @@ def other_token_count(T: object) -> int:
     return tokens - 3 if tokens > 200 else tokens + 3
 
 
+def more_heads(n_heads: object) -> int:
+    """t5-buckets: two more heads (two fewer past 60), so a head count typed in does not follow."""
+    heads = int(np.asarray(n_heads).reshape(-1)[0])
+    return heads - 2 if heads > 60 else heads + 2
+
+
 # permutation-matrix's first rerun changes every size an answer could type: two more tokens, a head two channels wider.
 PERMUTATION_MAX_SIZE = 64  # the contract's largest T and head width
 
@@ -631,6 +664,74 @@ def gapped_positions(positions: object) -> np.ndarray:
     positions = np.asarray(positions)
     gaps = np.cumsum(np.arange(positions.shape[-1]) % 3)
     return positions + gaps.astype(positions.dtype if positions.dtype.kind in "iuf" else np.int64)
+
+
+# rope's second rerun also has two more tokens: X's and positions' substitutes both count from the learner's token
+# count, as the first of them to run saw it (the other may see X already longer, or positions built from that X).
+_ROPE_TOKENS: dict[str, int] = {}
+
+
+def more_rope_tokens(X: object) -> np.ndarray:
+    """rope: other tokens, two more of them, of the learner's width, dtype and size (root mean square)."""
+    X = np.asarray(X)
+    if X.ndim < 2:
+        return X  # no tokens to add: the judge reports X's shape
+    tokens = _ROPE_TOKENS.setdefault("T", X.shape[-2]) + 2
+    return _drawn((*X.shape[:-2], tokens, X.shape[-1]), X, which=4)
+
+
+def gapped_longer_positions(positions: object) -> np.ndarray:
+    """rope: :func:`gapped_positions` for two more tokens: the learner's positions continued one slot at a time after
+    the last (unless they were built from the longer X already), then gaps opened between them."""
+    positions = np.asarray(positions)
+    if positions.ndim != 1 or positions.shape[0] == 0:
+        return gapped_positions(positions)
+    tokens = _ROPE_TOKENS.setdefault("T", positions.shape[0]) + 2
+    if positions.shape[0] < tokens:
+        more = positions[-1] + np.arange(1, tokens - positions.shape[0] + 1)
+        positions = np.concatenate([positions, more.astype(positions.dtype if positions.dtype.kind in "iuf" else np.int64)])
+    return gapped_positions(positions)
+
+
+# rope: an x of the checker's own and what apply_rope answered for it at ROPE_ASKED_POSITIONS, stacked (a probe); x alone
+# when the answer is not of x's shape. And set once the script itself calls apply_rope.
+APPLY_ROPE_ASKED = "__attnpos_apply_rope_asked__"
+APPLY_ROPE_CALLED = "__attnpos_apply_rope_called__"
+ROPE_ASKED_POSITIONS = (0, 1, 5)
+
+
+def rope_asked(function: object) -> object:
+    """rope: ``apply_rope`` as written, asked to turn an x of the checker's own by :data:`ROPE_ASKED_POSITIONS` as soon
+    as it is defined (or, where it cannot be yet, before its first call), whether or not the script ever calls it.
+
+    The x is (3, hs) of the numbers 1 … 3·hs over 3·hs, hs the width of the
+    script's ``Wq`` (8 where it has none); x and the answer are noted
+    (:data:`APPLY_ROPE_ASKED`), and so is whether the script calls it
+    (:data:`APPLY_ROPE_CALLED`). The function returns, or raises, exactly what it did.
+    """
+    if not callable(function) or getattr(function, "__globals__", None) is None:
+        return function  # the script's own failure to define it is the first run's to report
+    namespace = function.__globals__  # type: ignore[attr-defined]
+
+    def ask() -> None:
+        width = int(np.shape(namespace.get("Wq"))[-1]) if np.ndim(namespace.get("Wq")) == 2 else 8
+        x = np.arange(1.0, 3 * width + 1).reshape(3, width) / (3 * width)
+        try:
+            answer = np.asarray(function(x.copy(), np.array(ROPE_ASKED_POSITIONS)), dtype=np.float64)
+        except Exception:
+            return  # not callable so yet (inv_freq is set later): asked again at its first call
+        namespace[APPLY_ROPE_ASKED] = np.stack([x, answer]) if answer.shape == x.shape else x[None]
+
+    ask()
+
+    @functools.wraps(function)
+    def noted(*args: object, **kwargs: object) -> object:
+        if APPLY_ROPE_ASKED not in namespace:
+            ask()
+        namespace[APPLY_ROPE_CALLED] = np.ones(1)
+        return function(*args, **kwargs)
+
+    return noted
 
 
 # sinusoidal-table's rerun bends the learner's table once it is built: row t shrinks by BEND · (t / T)², so that

@@ -507,7 +507,7 @@ MEANINGS = [
     # brief-only round 3 (briefonly3/FINDINGS.md): the signal the brief names, and what a message blames
     ("three-families", "mismatch__pos-random-table.py", "pos-not-sinusoidal", ["not the sinusoidal table", "sinusoidal(T, C)"], []),
     ("three-families", "mismatch__pos-from-slot-one.py", "pos-from-one", ["counted from slot 1", "slot 0"], []),
-    ("three-families", "mismatch__slope-typed-in-bias.py", "slope-typed", ["slope typed in (0.5)", "a slope 1.5 times yours"], []),
+    ("three-families", "mismatch__slope-typed-in-bias.py", "slope-typed", ["slope typed in (0.5)", "a slope 4,096 times fainter"], []),
     ("three-families", "not-causal__zeros-and-a-causal-flag.py", "all-zero", ["is all zeros", "causal flag"], ["0/1 mask"]),
     ("t5-buckets", "sign-flipped__upper-half-on-keys-behind.py", "upper-half", ["upper half of the buckets (16 and up)", "Δ > 0"], ["query − key:"]),
     ("learned-positions", "length-check__bound-typed-as-8.py", "refuses-longer-table", ["exactly 11 tokens", "a length typed in (the starter's 8)"], []),
@@ -561,7 +561,7 @@ MEANINGS = [
     ("context-extension", "indistinct__half-precision.py", "precision", ["float16's precision, not your method"], ["typed in"]),
     ("rope", "indistinct__zero-head.py", "zero-head", ["a wrong head (v rotated too)"], ["rotates v too (v rotated too)"]),
     # issue 35's writers, who saw only the briefs: what the learner did, with figures said to be theirs or the rerun's
-    ("embedding-backward", "bad-shape__bincount-without-minlength.py", "bincount-short", ["shape (7, 8)", "checker's rerun", "minlength"], []),
+    ("embedding-backward", "bad-shape__bincount-without-minlength.py", "bincount-short", ["shape (12, 8)", "checker's rerun", "minlength"], []),
     ("embedding-backward", "rerun-failed__ids-replaced-after-use.py", "set-again", ["sets `ids` again"], ["typing 2 and 5"]),
     ("embedding-backward", "buffered-add__repeats-only-across-sentences.py", "per-sequence", ["appears 4 times in the ids of the checker's rerun"], []),
     ("embedding-backward", "buffered-add__fancy-index-plus-equals.py", "", ["appears 3 times in your ids"], ["rerun"]),
@@ -631,14 +631,14 @@ MEANINGS = [
     ("alibi", "mismatch__slopes-built-for-8-and-16-heads.py", "power-split", ["own 12 heads", "not from lists built for the starter's count"], []),
     ("alibi", "mismatch__mask-by-multiplying-gives-nan.py", "nan-bias", ["NaN at 336 of its 588 entries", "np.where"], ["largest difference"]),
     # brief-only findings F7, F21, F22: sizes typed in, seen now that the rerun's ids are one token longer
-    ("learned-positions", "rerun-failed__t-typed-in-lookup.py", "typed-size", ["shapes (3,6,4) (5,4)", "the starter's 5 for T:"], ["`>=`", "3 and 5"]),
+    ("learned-positions", "rerun-failed__t-typed-in-lookup.py", "typed-size", ["shapes (4,6,8) (5,8)", "the starter's 5 for T:"], ["`>=`", "3 and 5"]),
     ("learned-positions", "mismatch__table-cut-one-row-short.py", "full-length-failed", ["NumPy's own error stopped it (IndexError", "stops short"], ["`>=`"]),
-    ("learned-positions", "mismatch__t-typed-in-gradient.py", "typed-size", ["checker reran it", "`grad_wpe[5, 2]` is 0; from that run's arrays"], []),
+    ("learned-positions", "mismatch__t-typed-in-gradient.py", "typed-size", ["checker reran it", "`grad_wpe[5, 6]` is 0; from that run's arrays"], []),
     (
         "embedding-backward",
         "mismatch__sizes-typed-in-loops.py",
         "typed-size",
-        ["2 for B and 5 for T", "still had shape (2, 5, 8) where that run needs (2, 6, 8)"],
+        ["2 for B and 5 for T", "still had shape (2, 5, 8) where that run needs (3, 6, 8)"],
         [],
     ),
     (
@@ -681,7 +681,7 @@ MEANINGS = [
     ("permutation-matrix", "mismatch__scaled-by-width-of-x.py", "scaled-by-other-width-rerun", ["X's width gave the same number"], ["types in"]),
     ("permutation-matrix", "mismatch__pooled-perm-from-p-out.py", "pooled-from-P-out", ["`P @ out` summed over the tokens"], ["typed"]),
     # brief-only findings F1-F3 (embedding-backward)
-    ("embedding-backward", "buffered-add__per-position-plus-equals.py", "per-position", ["one position at a time", "at position 0 in 2 sentences"], []),
+    ("embedding-backward", "buffered-add__per-position-plus-equals.py", "per-position", ["one position at a time", "at position 0 in 3 sentences"], []),
     ("embedding-backward", "bad-shape__rows-up-to-largest-id.py", "bincount-short", ["Sized from the ids", "np.zeros_like(wte)"], ["That is what np.bincount"]),
     (
         "embedding-backward",
@@ -706,8 +706,8 @@ MEANINGS = [
         ["was never set"],
     ),
     ("three-families", "mismatch__pos-sized-by-the-lesson-sentence.py", "sized", ["does not follow the sentence's size", "(8,12) (6,12)"], ["types in"]),
-    ("rope", "rerun-failed__head-width-typed-in.py", "typed-size", ["head's width (8 for hs and 4 for hs / 2)", "a head four channels wider"], []),
-    ("rope", "mismatch__half-typed-in-rotate-half.py", "typed-size", ["(4 for hs / 2)", "from that run's arrays it should be"], ["8 for hs"]),
+    ("rope", "rerun-failed__head-width-typed-in.py", "typed-size", ["the starter's 8 for hs and 4 for hs / 2:", "a head four channels wider"], []),
+    ("rope", "mismatch__half-typed-in-rotate-half.py", "typed-size", ["the starter's 4 for hs / 2:", "from that run's arrays it should be"], ["8 for hs"]),
     ("rope", "mismatch__positions-assumed-contiguous.py", "contiguous", ["positions[0] + t", "gaps opened between the positions"], []),
     ("rope", "mismatch__out-typed-in.py", "typed", ["a head four channels wider", "`out` stayed the same"], ["width"]),
     (
@@ -755,7 +755,7 @@ MEANINGS = [
     ),
     ("learned-positions", "mismatch__reads-the-scripts-own-tables.py", "global-tables", ["reads the script's own `wte` and `wpe`", "other tables"], []),
     ("learned-positions", "mismatch__positions-from-the-scripts-own-table.py", "global-tables", ["reads the script's own `wpe` rather than"], []),
-    ("three-families", "mismatch__line-at-a-tenth.py", "line-too-high", ["the gap of the head with pos added is 0.000188", "says False", "1e-6"], []),
+    ("three-families", "mismatch__line-at-a-tenth.py", "line-too-high", ["the gap of the head with the bias is 0.000717", "says False", "1e-6"], []),
     ("context-extension", "mismatch__factor-typed-in-interpolation.py", "typed-factor", ["does not follow `factor`", "factor = 4, not the rerun's 8"], []),
     ("context-extension", "mismatch__ntk-width-typed-in-exponent.py", "array", ["from the rerun's hs = 64", "With hs = 64, that is shape (32,)"], ["(64,)"]),
     ("context-extension", "mismatch__ntk-exponent-typed-for-128.py", "figure", ["`base_ntk` is", "from the rerun's hs = 64"], []),
@@ -781,6 +781,39 @@ MEANINGS = [
     ("alibi", "after-softmax__weights-times-exp-bias.py", "multiplied", ["softmax(scores) times exp(bias)"], ["last axis"]),
     ("sinusoidal-table", "mismatch__mean-error.py", "mean-error", ["the mean |pe[t + k] − M @ pe[t]|"], ["measuring one row", "typing"]),
     ("sinusoidal-table", "mismatch__last-row-missed.py", "last-row-missed", ["one row short", "t = T − k − 1"], ["typing"]),
+    # brief-only round 8 (issue 35): sizes typed in, helpers never used, a relative line, and messages that named another cause
+    ("learned-positions", "mismatch__batch-size-typed-in-gradient.py", "typed-size", ["the starter's 3 for B:", "one sequence more", "`grad_wpe["], []),
+    (
+        "learned-positions",
+        "rerun-failed__width-typed-in-gradient.py",
+        "typed-size",
+        ["the starter's 4 for C:", "four channels more", "into shape (6,4)"],
+        [],
+    ),
+    ("rope", "mismatch__token-count-typed-in-loop.py", "typed-size", ["the starter's 6 for T:", "two more tokens", "`q[6, "], ["8 for hs"]),
+    ("t5-buckets", "mismatch__heads-typed-in.py", "heads-rerun", ["does not follow n_heads", "n_heads = 6", "shape (4, 15, 15)", "range(4)"], ["typing 12"]),
+    ("rope", "mismatch__inv-freq-exponent-i-unused.py", "inv-freq", ["your `inv_freq` is not what step 1", "(the exponent −i/hs", "[1, 0.1, 0.01, 0.001]"], []),
+    ("rope", "mismatch__apply-rope-without-the-sine-unused.py", "apply-rope", ["(x · cos alone, with no rotate_half(x) · sin)", "never calls it"], []),
+    (
+        "three-families",
+        "mismatch__line-at-a-share-of-the-largest-gap.py",
+        "line-relative",
+        ["head with the bias is 0.000717", "(1.99)", "moves with the gaps"],
+        [],
+    ),
+    (
+        "permutation-matrix",
+        "mismatch__rhs-by-the-pseudo-inverse.py",
+        "pinv-for-transpose",
+        ["np.linalg.pinv(P) where the identity has Pᵀ", "P.T"],
+        ["no number typed in"],
+    ),
+    ("three-families", "mismatch__gap-of-the-first-slot.py", "first-row-gap", ["the first slot's outputs only", "every slot"], ["pos added to both"]),
+    ("three-families", "mismatch__signed-gap.py", "signed-gap", ["largest signed difference", "no |·|"], ["pos added to both"]),
+    ("context-extension", "wrong-exponent__base-wrong-and-unused.py", "1", ["inv_freq_ntk is right all the same", "not used"], ["3.914"]),
+    ("embedding-backward", "indistinct__float16-out-only.py", "precision", ["float16 (`out`)", "in `grad_wte`, whose figures are held"], []),
+    ("embedding-backward", "mismatch__batch-size-typed-in.py", "typed-size", ["the starter's 2 for B:", "one sentence more", "`out[2, 0, "], ["5 for T"]),
+    ("embedding-backward", "rerun-failed__one-hot-of-ten-rows.py", "typed-size", ["the starter's 10 for V:", "index 11 is out of bounds"], []),
 ]
 
 

@@ -131,6 +131,11 @@ def _judge_run(values: Values, whose: str = "your") -> None:
                         f"With s^((hs−2)/hs) the last pair is divided by s^(((hs−2)/hs)²) = {s ** (((hs - 2) / hs) ** 2):.4g}, less than the factor {s:g}."
                     ),
                 }[cause]
+                if _agrees(_frequencies(values, "inv_freq_ntk", hs), 1.0 / right_base**exponents, tolerance):  # its effect is not in them
+                    consequence = (
+                        f"Your inv_freq_ntk is right all the same (its last pair divided by the factor {s:g}): it is not computed from this"
+                        " base_ntk, which is wrong and not used. Compute inv_freq_ntk from base_ntk, as the brief asks."
+                    )
                 raise Mistake("wrong-exponent", cause, name="base_ntk", exponent=cause, consequence=consequence)
         raise _mismatch("base_ntk", right_base, base, with_factor, hs)
 

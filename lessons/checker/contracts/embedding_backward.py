@@ -1,6 +1,7 @@
 """embedding-backward: a token table's lookup and its scatter-add gradient, for a batch.
 
-The rerun gives ``ids`` other values with other repeats, ``grad_out``
+The rerun gives ``ids`` other values with other repeats and one sentence more, some in the table's new rows (so a batch
+size or a one-hot width typed in does not follow), ``grad_out``
 other values and the table three more rows and four more channels (the
 starter's ``V`` and ``C``, so a table sized by numbers typed in does not fit): the right gradient changes with them, and each mistaken one
 (buffered or overwritten, one sentence only, by position, averaged per id or
@@ -43,8 +44,8 @@ BORROWS = NUMPY_ONLY
 BUFFERED = Question("augments_subscript", ("grad_wte",))  # `grad[ids] += g` rather than an assignment
 LITERAL = {name: Question("typed_in", (name,)) for name in ("out", "grad_wte")}  # an array of numbers written out
 CHANGED = (
-    "`ids` replaced by other ids (other repeats, one token longer), a larger table (`V` and `C` three rows and four channels more) "
-    "and `grad_out` by other gradients to match"
+    "`ids` replaced by other ids (other repeats, one token longer, one sentence more, some of them in the table's new rows), "
+    "a larger table (`V` and `C` three rows and four channels more) and `grad_out` by other gradients to match"
 )
 # The starter's sizes; its own lines set these names, and a 10, 4, 2 or 5 elsewhere is a size typed in.
 SIZES = StarterSizes({10: "V", 4: "C", 2: "B", 5: "T"}, ("rng", "V", "C", "wte", "ids", "grad_out"))
@@ -199,6 +200,21 @@ def _unfollowed(values: Values, first: Values | None, name: str, expected: np.nd
     raise Mistake("mismatch", "unrelated", name=name, **worst_entry(name, values[name], expected, THAT_RUN))
 
 
+def _first_sentences_only(first: Values, rerun: Values | None) -> bool:
+    """On the rerun (one sentence more), out or grad_wte right for the first run's number of sentences and the rest
+    left out: a batch size kept from the first run (typed in, or copied)."""
+    if rerun is None or first["ids"].ndim != 2 or rerun["ids"].ndim != 2 or rerun["ids"].shape[0] <= first["ids"].shape[0]:
+        return False
+    B = first["ids"].shape[0]
+    wte, ids, grad_out = (np.asarray(rerun[name], dtype=np.float64) for name in ("wte", "ids", "grad_out"))
+    ids = ids.astype(np.int64)
+    out, grad = np.asarray(rerun["out"], dtype=np.float64), np.asarray(rerun["grad_wte"], dtype=np.float64)
+    tol = tolerance(dtype_roundoff(rerun, NAMES), int(np.bincount(ids.reshape(-1)).max()), float(np.max(np.abs(grad_out), initial=0.0)))
+    out_kept = out.shape == (*ids.shape, wte.shape[1]) and close(out[:B], wte[ids[:B]], tol) and not close(out, wte[ids], tol)
+    grad_kept = grad.shape == wte.shape and close(grad, scatter(ids[:B], grad_out[:B], wte.shape[0]), tol)
+    return out_kept or grad_kept
+
+
 def judge(runs: Runs) -> Passed:
     refuse_borrowing(runs, BORROWS, "grad_wte")
     _judge_run(runs.first, runs)
@@ -214,7 +230,9 @@ def judge(runs: Runs) -> Passed:
         kept = rerun_values is not None and name in LITERAL and np.array_equal(rerun_values[name], runs.first[name])
         if mistake.cause in ("unrelated-shape", "typed") and kept and runs.says(LITERAL[name]):
             raise Mistake("mismatch", "literal", name=name, changed=CHANGED) from None
-        if mistake.diagnosis == "rerun-failed" or (mistake.diagnosis, mistake.cause) == ("mismatch", "unrelated-shape"):
+        # a batch size typed in (`range(2)`) leaves the rerun's third sentence out: wrong figures, not a wrong shape
+        typed_batch = (mistake.diagnosis, mistake.cause) == ("mismatch", "unrelated") and _first_sentences_only(runs.first, rerun_values)
+        if mistake.diagnosis == "rerun-failed" or (mistake.diagnosis, mistake.cause) == ("mismatch", "unrelated-shape") or typed_batch:
             sized_for_the_starter(runs, SIZES, mistake, CHANGED)  # a size typed in is named, with the numbers the script wrote
         raise
 
@@ -240,7 +258,7 @@ def hypotheses(values: Values) -> Hypotheses:
 
 EMBEDDING_BACKWARD = Contract(
     names=NAMES,
-    reruns=(Rerun({"V": "more_rows(V)", "C": "wider(C)", "ids": "longer_ids(ids, wte)", "grad_out": "poisoned_for(grad_out, ids, wte)"}, CHANGED),),
+    reruns=(Rerun({"V": "more_rows(V)", "C": "wider(C)", "ids": "one_more_sentence(ids, wte)", "grad_out": "poisoned_for(grad_out, ids, wte)"}, CHANGED),),
     judge=judge,
     diagnoses=("by-position", "transposed", "buffered-add", "overwritten", "first-sequence-only", "batch-not-summed", "mismatch"),
     hypotheses=hypotheses,

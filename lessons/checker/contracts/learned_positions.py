@@ -1,6 +1,7 @@
 """learned-positions: x = wte[ids] + wpe[:T], the table's gradient for a batch, and an error past max_len.
 
-The first rerun gives ``ids`` and ``grad_out`` other values: the right x and
+The first rerun gives ``ids`` and ``grad_out`` other values, one sequence more and both tables four channels
+more (a batch size or a width typed in does not follow): the right x and
 gradient change with them, each misconception (the table indexed by
 token id, positions from 1, every row scattered, the batch averaged or cut
 to one sequence) gives arrays of its own, and numbers typed in do not change.
@@ -58,7 +59,10 @@ RAISES = Question("raises", ())  # a refusal of the script's own, not NumPy's br
 # a length compared with the table's plus or minus a number (`T > wpe.shape[0] + 1`): what let one token past it through
 OFF_BY_NUMBER = Question("compares_shape_plus_number", ())
 OR_EQUAL = Question("compares_or_equal", ())  # a `>=` (or `<=`) somewhere: what refused max_len tokens, rather than a length typed in
-CHANGED = "`ids` replaced by other ids (one token longer, or shorter at the table's end) and `grad_out` by other gradients to match"
+CHANGED = (
+    "`ids` replaced by other ids (one token longer, or shorter at the table's end, and one sequence more), `C` four channels more "
+    "(so both tables, built from it) and `grad_out` by other gradients to match"
+)
 FULL_LENGTH = "`max_len` three larger (so the table, built from it) and `long_ids` cut to exactly as many tokens as wpe has rows"
 ONE_PAST = "`wpe` two rows shorter than `max_len` says (so that max_len is not its length) and `long_ids` one token longer than that table"
 # A whole number in a refusal's message ("10 tokens", "T=10 > max_len=8"), not part of a word or of a decimal.
@@ -373,7 +377,12 @@ LEARNED_POSITIONS = Contract(
     reruns=(
         # add_positions wrapped too, to note what refused the long sequence: its own raise, or NumPy's error
         Rerun(
-            {"ids": "longer_ids(ids, wte, wpe)", "grad_out": "redrawn_for(grad_out, ids)", "add_positions": "refusal_noted(add_positions)"},
+            {
+                "C": "wider(C)",
+                "ids": "one_more_sentence(ids, wte, wpe)",
+                "grad_out": "redrawn_for(grad_out, ids)",
+                "add_positions": "refusal_noted(add_positions)",
+            },
             CHANGED,
         ),
         Rerun(

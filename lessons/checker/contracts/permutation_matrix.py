@@ -50,6 +50,8 @@ WRONG_WAY_ROUND = {"lhs": "softmax(Pᵀ S P)", "rhs": "Pᵀ softmax(S) P", "out_
 RIGHT_WAY_ROUND = {"lhs": "softmax(P S Pᵀ)", "rhs": "P softmax(S) Pᵀ", "out_perm": "the head's outputs on P @ X"}
 # A side set from the other side (or its formula) rather than its own: equal wherever the identity holds, apart on NO_SHUFFLE.
 COPIES = ("copied-lhs", "copied-rhs", "copied-out", "copied-out_perm", "copied-pooled", "copied-pooled_perm")
+# Pᵀ taken as P's inverse, np.linalg.pinv(P): the same for a true permutation, not once perm is no shuffle.
+PINV = "pinv-for-transpose"
 
 
 def _array(values: Values, name: str, shape: tuple[int, ...] | None = None) -> np.ndarray:
@@ -122,6 +124,7 @@ def _figures(X: np.ndarray, Wq: np.ndarray, Wk: np.ndarray, Wv: np.ndarray, perm
         "copied-out_perm": {"out_perm": P @ out},
         "copied-pooled": {"pooled": right["pooled_perm"]},
         "copied-pooled_perm": {"pooled_perm": right["pooled"]},
+        PINV: {"lhs": softmax(P @ S @ np.linalg.pinv(P)), "rhs": P @ softmax(S) @ np.linalg.pinv(P)},
     }
 
 
@@ -175,11 +178,11 @@ def _judge_run(values: Values, shuffle: bool = True, earlier: np.ndarray | None 
         got = _array(values, name, expected.shape if name not in ("P", "S", "lhs", "rhs") else (T, T))
         if np.max(np.abs(got - expected)) <= tolerance[name]:
             continue
-        for mistake in (*MISTAKES, *COPIES):
+        for mistake in (*MISTAKES, *COPIES, PINV):
             if name in figures[mistake] and np.max(np.abs(got - np.asarray(figures[mistake][name]))) <= tolerance[name]:
                 if mistake == "inverse-perm" and name != "P":  # P was judged first and is right: the shuffle is applied the wrong way round
                     raise Mistake(mistake, "wrong-way-round", name=name, wrong=WRONG_WAY_ROUND[name], right=RIGHT_WAY_ROUND[name])
-                raise Mistake("mismatch", mistake, name=name) if mistake in COPIES else Mistake(mistake, name=name)
+                raise Mistake("mismatch", mistake, name=name) if mistake in (*COPIES, PINV) else Mistake(mistake, name=name)
         if name == "S" and values["S"].shape == (T, T):
             _typed_width(got, X, Wq, Wk, tolerance["S"])
         if name == "P" and np.array_equal(got, np.eye(T)):  # perm never used: every check then compares a thing with itself
@@ -278,6 +281,7 @@ PERMUTATION_MATRIX = Contract(
     typed=("lhs", "rhs", "out_perm", "pooled_perm"),
     described={
         "inverse-perm": "the inverse shuffle's matrix",
+        PINV: "np.linalg.pinv(P) in place of P.T",
         "rows-only": "the shuffle applied to the rows only",
         "softmax-axis": "the softmax over the queries",
         "unpermuted": "an unshuffled right-hand side",

@@ -10,8 +10,8 @@ inside the script, do not follow. That rerun also asks ``apply_rope``, where
 the script defines one, to turn the same x by positions all 0: one that
 reads the script's own ``positions`` rather than its argument does not give
 x back. A second rerun widens the head by two
-pairs and opens gaps between the positions: a width typed in (8, its half
-4) and positions assumed contiguous (``positions[0] + np.arange(T)``) do
+pairs, adds two tokens and opens gaps between the positions: a width typed
+in (8, its half 4), a token count typed in (6) and positions assumed contiguous (``positions[0] + np.arange(T)``) do
 not follow it, and neither does a rope_theta typed in (that rerun also
 changes the base).
 """
@@ -39,17 +39,23 @@ from attnpos.lessons.checker.contracts.common import (
     worst_entry,
 )
 from attnpos.lessons.checker.separation import Figure, Hypotheses
+from attnpos.lessons.checker.substitutes import APPLY_ROPE_ASKED, APPLY_ROPE_CALLED, ROPE_ASKED_POSITIONS, ROPE_AT_ZERO, ROTATE_HALF_ASKED, ROTATE_HALF_CALLED
 from attnpos.lessons.checker.substitutes import POSITION_SHIFT as SHIFT
-from attnpos.lessons.checker.substitutes import ROPE_AT_ZERO, ROTATE_HALF_ASKED, ROTATE_HALF_CALLED
 from attnpos.lessons.checker.values import SAFETY, Values, dtype_roundoff, gap, read_head, read_output, real_array, scalar
 from attnpos.lessons.checker.verdicts import Mistake, Passed, shape_text
 
 NAMES = ("X", "Wq", "Wk", "Wv", "positions", "rope_theta", "q", "k", "out")
 CHANGED = f"every position moved {SHIFT:,} slots on"
-WIDER = "a head four channels wider (two more pairs), gaps opened between the positions (one slot, then two, then none, in turn) and another `rope_theta`"
-# The starter's head: 8 channels, split in halves of 4. Its own lines set these names; an 8 or a 4 elsewhere is a width typed in.
-SIZES = StarterSizes({8: "hs", 4: "hs / 2"}, ("rope_theta", "rng", "X", "Wq", "Wk", "Wv", "positions", "hs"))
+WIDER = (
+    "a head four channels wider (two more pairs), gaps opened between the positions (one slot, then two, then none, in turn), "
+    "another `rope_theta` and two more tokens"
+)
+# The starter's head: 8 channels, split in halves of 4, over 6 tokens. Its own lines set these names; an 8, a 4 or a 6
+# elsewhere is a size typed in.
+SIZES = StarterSizes({8: "hs", 4: "hs / 2", 6: "T"}, ("rope_theta", "rng", "X", "Wq", "Wk", "Wv", "positions", "hs"))
 LAYOUT = "half"  # the brief asks for Hugging Face's rotate_half
+INV_FREQ = "inv_freq"  # step 1's frequencies: read where the script sets them (a probe), checked as the brief asks
+HELPER_ROUNDOFFS = 64  # the helpers' tolerance, in unit roundoffs of the answer's type (float32's well within 1e-5)
 
 
 @dataclass(frozen=True)
@@ -247,10 +253,70 @@ def judge(runs: Runs) -> Passed:
     try:
         sized_for_the_first_run(lambda: _judge_wider(runs, first), WIDER)
     except Mistake as mistake:
+        name, wider = str(mistake.fields.get("name", "")), runs.reruns[runs.changed.index(WIDER)]
+        if name in ("q", "k", "out") and wider is not None and np.array_equal(wider[name], runs.first[name]):
+            raise Mistake("mismatch", "typed", name=name, changed=WIDER) from None  # the same array with two more tokens: typed in
         if mistake.diagnosis in ("rerun-failed", "bad-shape", "mismatch", "one-angle", "off-by-one", "other-layout"):
             sized_for_the_starter(runs, SIZES, mistake, WIDER)
         raise
+    _inv_freq_as_asked(runs.first)
+    _apply_rope_as_asked(runs.second(WIDER))
     return Passed()
+
+
+def _listed(array: np.ndarray) -> str:
+    return "[" + ", ".join(f"{value:.4g}" for value in np.asarray(array, dtype=np.float64).reshape(-1)) + "]"
+
+
+def _inv_freq_as_asked(values: Values) -> None:
+    """Step 1's ``inv_freq``, where the script sets one: rope_theta ** (−2i/hs) for i = 0 … hs/2 − 1, whether or not
+    q and k are turned by it (q, k and out are right by now)."""
+    if INV_FREQ not in values or values[INV_FREQ].dtype.kind not in "iuf":
+        return  # none set (the brief's name is a step, the arrays are the answer), or not numbers: q, k and out told
+    got = values[INV_FREQ].astype(np.float64).reshape(-1)
+    hs, theta = int(np.shape(values["Wq"])[-1]), float(scalar(values, "rope_theta"))
+    expected = rope_inv_freq(hs, theta)
+    rtol = max(1e-6, HELPER_ROUNDOFFS * dtype_roundoff(values, NAMES))  # float32's rounding passes; float16's is the separation's to tell
+    if got.shape == expected.shape and np.allclose(got, expected, rtol=rtol, atol=0.0):
+        return
+    kinds = {
+        "the exponent −i/hs, where each pair's is −2i/hs": theta ** (-np.arange(hs // 2) / hs),
+        "rope_theta to the power +2i/hs, where the exponent is negative": theta ** (np.arange(0, hs, 2) / hs),
+        "one frequency per channel, not per pair": theta ** (-np.arange(hs) / hs),
+    }
+    what = next((f" ({words})" for words, wrong in kinds.items() if wrong.shape == got.shape and np.allclose(got, wrong, rtol=rtol, atol=0.0)), "")
+    raise Mistake("mismatch", "inv-freq", name="inv_freq", got=_listed(got) + what, expected=_listed(expected), hs=hs, theta=f"{theta:g}")
+
+
+def _apply_rope_as_asked(values: Values) -> None:
+    """The rerun's note of apply_rope asked to turn an x of the checker's (substitutes.rope_asked): step 2's
+    x · cos + rotate_half(x) · sin with the angles positions · inv_freq repeated over both halves, whether or not q and
+    k come from it."""
+    asked = values.get(APPLY_ROPE_ASKED)
+    if asked is None or asked.size == 0:
+        return  # no apply_rope, or not callable on (x, positions): q, k and out are what tell
+    x, theta = asked[0], float(scalar(values, "rope_theta"))
+    positions = np.array(ROPE_ASKED_POSITIONS)
+    expected = rotated(x, positions, theta)
+    called = values.get(APPLY_ROPE_CALLED)
+    used = "Your q and k are right all the same (turned another way)" if called is not None and called.size else "Your script never calls it"
+    where = f"an x of its own, 3 rows of width {x.shape[-1]} at positions {', '.join(str(p) for p in ROPE_ASKED_POSITIONS)} (rope_theta {theta:g})"
+    if asked.shape[0] == 1:
+        raise Mistake(
+            "mismatch", "apply-rope", name="apply_rope", where=where, got="an array of another shape than x", expected=_listed(expected[-1]), used=used
+        )
+    got = asked[1]
+    atol = max(1e-5, HELPER_ROUNDOFFS * dtype_roundoff(values, NAMES)) * float(np.max(np.abs(x)))
+    if np.allclose(got, expected, rtol=0.0, atol=atol):
+        return
+    emb = np.concatenate([np.outer(positions, rope_inv_freq(x.shape[-1], theta))] * 2, axis=-1)
+    kinds = {"x · cos alone, with no rotate_half(x) · sin": x * np.cos(emb), "the interleaved layout": rotated(x, positions, theta, "interleaved")}
+    what = next((f" ({words})" for words, wrong in kinds.items() if np.allclose(got, wrong, rtol=0.0, atol=atol)), "")
+    if not what:  # x · cos of angles of another layout (repeated pair by pair): the sine term missing all the same
+        interleaved = np.repeat(np.outer(positions, rope_inv_freq(x.shape[-1], theta)), 2, axis=-1)
+        if np.allclose(got, x * np.cos(interleaved), rtol=0.0, atol=atol):
+            what = " (x · cos alone, its angles repeated pair by pair, with no rotate_half(x) · sin)"
+    raise Mistake("mismatch", "apply-rope", name="apply_rope", where=where, got=_listed(got[-1]) + what, expected=_listed(expected[-1]), used=used)
 
 
 def _turns_by_its_argument(values: Values) -> None:
@@ -351,12 +417,19 @@ ROPE = Contract(
             CHANGED,
         ),
         Rerun(
-            {"Wq": "wider_rope_query(Wq)", "Wk": "wider_rope_key(Wk)", "positions": "gapped_positions(positions)", "rope_theta": "other_theta(rope_theta)"},
+            {
+                "Wq": "wider_rope_query(Wq)",
+                "Wk": "wider_rope_key(Wk)",
+                "positions": "gapped_longer_positions(positions)",
+                "rope_theta": "other_theta(rope_theta)",
+                "X": "more_rope_tokens(X)",
+                "apply_rope?": "rope_asked(apply_rope)",
+            },
             WIDER,
         ),
     ),
     judge=judge,
-    probes=(ROPE_AT_ZERO, ROTATE_HALF_ASKED, ROTATE_HALF_CALLED),
+    probes=(ROPE_AT_ZERO, ROTATE_HALF_ASKED, ROTATE_HALF_CALLED, INV_FREQ, APPLY_ROPE_ASKED, APPLY_ROPE_CALLED),
     diagnoses=("rotated-v", "rotated-x", "one-angle", "opposite-sign", "other-layout", "off-by-one", "mismatch"),
     hypotheses=hypotheses,
     questions=(NUMPY_AND_SOFTMAX, IMPORTS_BY_NAME, *SIZES.questions, REBASED),

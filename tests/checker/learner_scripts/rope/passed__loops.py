@@ -43,8 +43,8 @@ for t in range(len(positions)):
     q[t] = rotate_token(qp[t], positions[t])
     k[t] = rotate_token(kp[t], positions[t])
 v = X @ Wv
-scores = np.zeros((6, 6))
-for a in range(6):
-    for b in range(6):
+scores = np.zeros((len(positions), len(positions)))
+for a in range(len(positions)):
+    for b in range(len(positions)):
         scores[a, b] = q[a] @ k[b] / np.sqrt(hs)
 out = softmax(scores) @ v
