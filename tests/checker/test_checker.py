@@ -660,7 +660,7 @@ MEANINGS = [
     ("sinusoidal-table", "mismatch__error-at-the-last-row.py", "some-rows", ["over t = 8 only", "leaves out t = 0"], []),
     ("embedding-backward", "mismatch__empty-buffer-used-rows-cleared.py", "unset-rows", ["rows 4, 5, 6, 8, which your ids never use", "np.empty_like"], []),
     ("embedding-backward", "mismatch__gradient-started-from-the-table.py", "unused-from-wte", ["hold wte's own rows", "copy of the table"], ["np.empty"]),
-    ("learned-positions", "length-check__message-quotes-the-width-as-rows.py", "wrong-number", ["its “4 rows” is not the table's 8 rows"], []),
+    ("learned-positions", "length-check__message-quotes-the-width-as-rows.py", "wrong-number", ["its “4 rows” is not the table's 6 rows"], []),
     ("learned-positions", "length-check__message-quotes-the-batch-as-tokens.py", "wrong-number", ["its “1 tokens” is not the sequence's 10 tokens"], []),
     ("learned-positions", "length-check__message-rows-as-t-minus-two.py", "wrong-number", ["its “5 rows” is not the table's 6 rows", "two rows shorter"], []),
     (
