@@ -330,35 +330,39 @@ ROTATE_HALF_CALLED = "__attnpos_rotate_half_called__"
 
 
 def halves_noted(function: object) -> object:
-    """rope: ``rotate_half`` as written, asked to rotate an x of the checker's own as soon as it is defined (or, where it
-    cannot be yet, before its first call), whether or not the script ever calls it.
+    """rope: ``rotate_half`` as written, asked to rotate (2, hs) of the numbers 1 … 2·hs (:data:`ROTATE_HALF_ASKED`;
+    a call of the script's: :data:`ROTATE_HALF_CALLED`), as :func:`_asked_and_noted` asks."""
+    return _asked_and_noted(function, lambda width: np.arange(1.0, 2 * width + 1).reshape(2, width), (), ROTATE_HALF_ASKED, ROTATE_HALF_CALLED)
 
-    The x is (2, hs) of the numbers 1 … 2·hs, hs the width of the script's
-    ``Wq`` (8 where it has none); x and the answer are noted
-    (:data:`ROTATE_HALF_ASKED`), and so is whether the script calls it
-    (:data:`ROTATE_HALF_CALLED`). Nothing else changes: the function returns,
-    or raises, exactly what it did.
+
+def _asked_and_noted(function: object, x_of_width: Callable[[int], np.ndarray], more: tuple[np.ndarray, ...], asked: str, called: str) -> object:
+    """``function`` as written, asked about an x of the checker's own as soon as it is defined (or, where it cannot be
+    yet, before its first call), whether or not the script ever calls it.
+
+    The x is ``x_of_width(hs)``, hs the width of the script's ``Wq`` (8
+    where it has none), passed with copies of ``more``; x and the answer are
+    noted under ``asked``, and a call of the script's under ``called``.
+    Nothing else changes: the function returns, or raises, exactly what it did.
     """
     if not callable(function) or getattr(function, "__globals__", None) is None:
         return function  # the script's own failure to define it is the first run's to report
     namespace = function.__globals__  # type: ignore[attr-defined]
 
     def ask() -> None:
-        width = int(np.shape(namespace.get("Wq"))[-1]) if np.ndim(namespace.get("Wq")) == 2 else 8
-        x = np.arange(1.0, 2 * width + 1).reshape(2, width)
+        x = x_of_width(int(np.shape(namespace.get("Wq"))[-1]) if np.ndim(namespace.get("Wq")) == 2 else 8)
         try:
-            answer = np.asarray(function(x.copy()), dtype=np.float64)
+            answer = np.asarray(function(x.copy(), *(argument.copy() for argument in more)), dtype=np.float64)
         except Exception:
             return  # not callable so yet (a name it reads is set later): asked again at its first call
-        namespace[ROTATE_HALF_ASKED] = np.stack([x, answer]) if answer.shape == x.shape else x[None]
+        namespace[asked] = np.stack([x, answer]) if answer.shape == x.shape else x[None]
 
     ask()
 
     @functools.wraps(function)
     def noted(*args: object, **kwargs: object) -> object:
-        if ROTATE_HALF_ASKED not in namespace:
+        if asked not in namespace:
             ask()
-        namespace[ROTATE_HALF_CALLED] = np.ones(1)
+        namespace[called] = np.ones(1)
         return function(*args, **kwargs)
 
     return noted
@@ -701,37 +705,14 @@ ROPE_ASKED_POSITIONS = (0, 1, 5)
 
 
 def rope_asked(function: object) -> object:
-    """rope: ``apply_rope`` as written, asked to turn an x of the checker's own by :data:`ROPE_ASKED_POSITIONS` as soon
-    as it is defined (or, where it cannot be yet, before its first call), whether or not the script ever calls it.
+    """rope: ``apply_rope`` as written, asked to turn (3, hs) of the numbers 1 … 3·hs over 3·hs by
+    :data:`ROPE_ASKED_POSITIONS` (:data:`APPLY_ROPE_ASKED`; a call of the script's: :data:`APPLY_ROPE_CALLED`), as
+    :func:`_asked_and_noted` asks."""
 
-    The x is (3, hs) of the numbers 1 … 3·hs over 3·hs, hs the width of the
-    script's ``Wq`` (8 where it has none); x and the answer are noted
-    (:data:`APPLY_ROPE_ASKED`), and so is whether the script calls it
-    (:data:`APPLY_ROPE_CALLED`). The function returns, or raises, exactly what it did.
-    """
-    if not callable(function) or getattr(function, "__globals__", None) is None:
-        return function  # the script's own failure to define it is the first run's to report
-    namespace = function.__globals__  # type: ignore[attr-defined]
+    def x_of_width(width: int) -> np.ndarray:
+        return np.arange(1.0, 3 * width + 1).reshape(3, width) / (3 * width)
 
-    def ask() -> None:
-        width = int(np.shape(namespace.get("Wq"))[-1]) if np.ndim(namespace.get("Wq")) == 2 else 8
-        x = np.arange(1.0, 3 * width + 1).reshape(3, width) / (3 * width)
-        try:
-            answer = np.asarray(function(x.copy(), np.array(ROPE_ASKED_POSITIONS)), dtype=np.float64)
-        except Exception:
-            return  # not callable so yet (inv_freq is set later): asked again at its first call
-        namespace[APPLY_ROPE_ASKED] = np.stack([x, answer]) if answer.shape == x.shape else x[None]
-
-    ask()
-
-    @functools.wraps(function)
-    def noted(*args: object, **kwargs: object) -> object:
-        if APPLY_ROPE_ASKED not in namespace:
-            ask()
-        namespace[APPLY_ROPE_CALLED] = np.ones(1)
-        return function(*args, **kwargs)
-
-    return noted
+    return _asked_and_noted(function, x_of_width, (np.array(ROPE_ASKED_POSITIONS),), APPLY_ROPE_ASKED, APPLY_ROPE_CALLED)
 
 
 # sinusoidal-table's rerun bends the learner's table once it is built: row t shrinks by BEND · (t / T)², so that
