@@ -232,11 +232,12 @@ def shorter_table(wpe: object, ids: object) -> np.ndarray:
 
 def one_past_ids(long_ids: object, wpe: object) -> np.ndarray:
     """learned-positions: the learner's long sequence made exactly one token longer than the position table: the
-    smallest sequence that must be refused (a bound of ``max_len + 1`` lets it through); a batch of at least two of
-    them, so that a refusal quoting ``ids.size`` as its tokens quotes another number than T."""
+    smallest sequence that must be refused (a bound of ``max_len + 1`` lets it through); a batch of at least three of
+    them, so that a refusal quoting ``ids.size`` as its tokens quotes another number than T (three, not two: a
+    message may quote the run's batch, and "2 past the end" typed in must stay another number than it)."""
     ids, rows = np.asarray(long_ids), np.asarray(wpe).shape[0]
     dtype = ids.dtype if ids.dtype.kind in "iu" else np.int64
-    batch = (max(2, ids.shape[0]), *ids.shape[1:-1]) if ids.ndim > 1 else ()
+    batch = (max(3, ids.shape[0]), *ids.shape[1:-1]) if ids.ndim > 1 else ()
     return np.resize(ids.reshape(-1), (*batch, rows + 1)).astype(dtype)
 
 

@@ -64,7 +64,7 @@ CHANGED = (
     "(so both tables, built from it) and `grad_out` by other gradients to match"
 )
 FULL_LENGTH = "`max_len` three larger (so the table, built from it) and `long_ids` cut to exactly as many tokens as wpe has rows"
-ONE_PAST = "`wpe` two rows shorter than `max_len` says (so that max_len is not its length) and `long_ids` one token longer than that table, in two sequences"
+ONE_PAST = "`wpe` two rows shorter than `max_len` says (so that max_len is not its length) and `long_ids` one token longer than that table, in three sequences"
 # A whole number in a refusal's message ("10 tokens", "T=10 > max_len=8"), not part of a word or of a decimal.
 QUOTED_NUMBER = re.compile(r"(?<![\w.])\d+(?![\w.])")
 # The starter's sizes; its own lines set these names, so a 3, 5, 8 or 4 elsewhere is a size typed in.
