@@ -30,6 +30,7 @@ from attnpos.lessons.checker.contracts.common import (
     judged_on_rerun,
     refuse_borrowing,
     worst_entry,
+    zero_weight,
 )
 from attnpos.lessons.checker.separation import Figure, Hypotheses
 from attnpos.lessons.checker.values import SAFETY, Values, count, describe, dtype_roundoff, reported_rounding
@@ -42,7 +43,7 @@ UNEVEN = "a number of heads that is not a power of two and has another power of 
 # The largest n_heads and T this exercise judges (an ALiBi answer of its own size, not the checker-wide ANSWER_MAX_*).
 ALIBI_MAX_HEADS, ALIBI_MAX_T = 64, 256
 # A masked entry of the hypotheses' bias figures: a finite stand-in for −inf, so figures can be compared. Whether an
-# answer's own mask hides a key is not a number but what the softmax makes of it (_hidden): a weight of exactly 0.
+# answer's own mask hides a key is not a number but what the softmax makes of it (common.zero_weight): a weight of exactly 0.
 HIDDEN = -1e4
 
 
@@ -74,20 +75,12 @@ def _from_zero(H: int) -> np.ndarray:
     return np.concatenate([block(lower), block(2 * lower)[0::2][: H - lower]])
 
 
-def _hidden(bias: np.ndarray, scores: np.ndarray) -> np.ndarray:
-    """(H, T, T) the keys softmax(scores + bias) gives a weight of exactly 0, in float64: −inf, or a number so low that
-    its exponential underflows (−1e4 or −1e9 at any score this exercise draws; not −100, whose e^−100 is no 0)."""
-    total = scores + bias
-    top = np.max(np.where(np.isfinite(total), total, -np.inf), axis=-1, keepdims=True)  # (H, T, 1)
-    return np.isneginf(bias) | (np.exp(total - top) == 0)
-
-
 def _bias_kind(bias: np.ndarray, scores: np.ndarray, slopes: np.ndarray, T: int, tolerance: float) -> str:
     """Which bias this is: "right", "shortcut" (+m·j under the mask), "row-offset" (another constant per row), a misconception, or ""."""
     i, j = np.arange(T)[:, None], np.arange(T)[None, :]
     visible = np.broadcast_to(j <= i, bias.shape)
     m = slopes[:, None, None]
-    hidden = bool(np.all(_hidden(bias, scores)[~visible]))
+    hidden = bool(np.all(zero_weight(bias, scores)[~visible]))
     finite_visible = np.all(np.isfinite(bias[visible]))
     distance = (i - j).astype(np.float64)
 
@@ -217,7 +210,7 @@ def _judge_run(values: Values) -> tuple[int, np.ndarray]:
         raise _row_offset(bias, right)
     if kind == "":
         i, j = np.arange(T)[:, None], np.arange(T)[None, :]
-        hidden = _hidden(bias, scores)  # (H, T, T)
+        hidden = zero_weight(bias, scores)  # (H, T, T)
         if np.any(hidden & (j <= i)) and np.array_equal(hidden & (j <= i), np.broadcast_to(j == i, hidden.shape)):
             raise Mistake("mismatch", "hides-diagonal", name="bias", value=f"{float(bias[0, 0, 0]):.4g}")  # a strict mask: j >= i hidden
         if np.any(hidden & (j <= i)):

@@ -286,3 +286,13 @@ def follows_scaling(first: float, rerun: float, scale: float, noise: float) -> b
     if first == 0:
         return 0 <= rerun <= noise
     return rerun == 0 or scale / 16 <= rerun / first <= scale * 16
+
+
+def zero_weight(bias: np.ndarray, scores: np.ndarray | float = 0.0) -> np.ndarray:
+    """(..., T, T) the keys softmax(scores + bias) gives a weight of exactly 0 in float64: the one rule for a mask in
+    alibi and t5-buckets. −inf, or a number so far below its row's largest that its exponential underflows (−1e4 or
+    −1e9 at any score these exercises draw; not −100, whose e^−100 is no 0)."""
+    total = scores + bias
+    top = np.max(np.where(np.isfinite(total), total, -np.inf), axis=-1, keepdims=True)  # (..., T, 1)
+    with np.errstate(invalid="ignore", over="ignore"):
+        return np.isneginf(bias) | (np.exp(total - top) == 0)

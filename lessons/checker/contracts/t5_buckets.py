@@ -36,6 +36,7 @@ from attnpos.lessons.checker.contracts.common import (
     StarterSizes,
     refuse_borrowing,
     sized_for_the_starter,
+    zero_weight,
 )
 from attnpos.lessons.checker.separation import Figure, Hypotheses
 from attnpos.lessons.checker.values import COMPUTED_IN, SAFETY, Values, count, describe, dtype_roundoff
@@ -191,7 +192,7 @@ def _judge_bias(values: Values, name: str, table: np.ndarray, bidirectional: boo
     ahead = slots[None, :] - slots[:, None]  # (T, T) j − i
     right = table[:, relative_position_bucket(ahead, bidirectional, N, D)]
     tolerance = SAFETY * 4 * dtype_roundoff(values, NAMES) * (1 + float(np.max(np.abs(table))))
-    masked = _hidden(got) & (ahead > 0)[None]  # a decoder bias may carry the causal mask: −inf, or a number as low as −1e9
+    masked = zero_weight(got) & (ahead > 0)[None]  # a decoder bias may carry the causal mask: −inf, or a number as low as −1e9
     if not bidirectional and np.all(np.isfinite(got) | masked) and np.all(np.abs(np.where(masked, 0.0, got - right)) <= tolerance):
         return
     if np.all(np.isfinite(got)) and np.max(np.abs(got - right)) <= tolerance:
@@ -205,22 +206,13 @@ def _judge_bias(values: Values, name: str, table: np.ndarray, bidirectional: boo
     raise Mistake("mismatch", "bias", name=name, got=f"{largest:.3g}", difference=difference)
 
 
-def _hidden(bias: np.ndarray) -> np.ndarray:
-    """(H, T, T) the entries that give their key a weight of exactly 0 in float64, as alibi judges a mask: −inf, or a
-    number so far below its row's largest that its exponential underflows (−1e4 or −1e9; not −100, whose e^−100 is no 0)."""
-    finite = np.where(np.isfinite(bias), bias, -np.inf)
-    top = np.max(finite, axis=-1, keepdims=True)  # (H, T, 1)
-    with np.errstate(invalid="ignore", over="ignore"):
-        return np.isneginf(bias) | (np.exp(bias - top) == 0)
-
-
 def _weak_mask(name: str, got: np.ndarray, right: np.ndarray, ahead: np.ndarray, bidirectional: bool, tolerance: float) -> None:
     """A decoder bias right at every key at or before its query, and a mask at the keys ahead that is too small to hide
     them (−10, say): named as the mask it is, not as a lookup off by that much."""
     later = np.broadcast_to(ahead > 0, got.shape)
     if bidirectional or not later.any() or not np.all(np.isfinite(got)) or np.max(np.abs(got - right)[~later], initial=0.0) > tolerance:
         return
-    if np.all(got[later] < right[later] - 1) and not np.any(_hidden(got)[later]):  # every key ahead pushed down, none hidden
+    if np.all(got[later] < right[later] - 1) and not np.any(zero_weight(got)[later]):  # every key ahead pushed down, none hidden
         index = tuple(np.argwhere(later & (got == np.max(got[later])))[0])
         entry = f"{name}[{', '.join(str(int(i)) for i in index)}]"
         raise Mistake("mismatch", "weak-mask", name=name, entry=entry, value=f"{float(got[index]):.4g}")
