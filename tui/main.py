@@ -8,6 +8,7 @@ fork server before the command line is even imported (:func:`_start_check`).
 from __future__ import annotations
 
 import atexit
+import gc
 import os
 import sys
 import threading
@@ -68,6 +69,9 @@ def _start_check(arguments: list[str]) -> Spawned | None:
     """
     if "-h" in arguments or "--help" in arguments:
         return None
+    # One check, then the process ends: the cyclic collector would only walk the heap that some 300 imports grow,
+    # pass after pass (10 ms of a cold check's CPU, docs/PERFORMANCE.md), to free the few cycles they make.
+    gc.disable()
     from attnpos.lessons.checker.server_start import start_server
     from attnpos.lessons.sandbox.launch import SINGLE_THREAD_ENV
 

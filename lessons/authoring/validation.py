@@ -10,7 +10,8 @@ notes: a draft lesson is a valid one.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from attnpos.lessons.authoring.scaffold import placeholders
 from attnpos.lessons.course.cells import run_cell
@@ -18,8 +19,7 @@ from attnpos.lessons.course.loader import CourseError, load_course
 from attnpos.lessons.course.model import Code, Course
 
 
-@dataclass(frozen=True)
-class CourseCheck:
+class CourseCheck(Struct, frozen=True):
     problems: tuple[str, ...]  # each "file:line: message", or "lessons/content/exercises/<id>/<file>: message"
     course: Course | None = None  # None when it did not load
     notes: tuple[str, ...] = ()  # "file:line: placeholder: …": what a scaffold left to write; never a problem

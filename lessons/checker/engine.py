@@ -33,9 +33,10 @@ from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import wait as wait_for
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
+
+from msgspec import Struct
 
 from attnpos.lessons.checker.plans import Plan, keep_plan, kept_plan
 from attnpos.lessons.checker.server_start import PRELOAD, RUNS_PER_CHECK, runs_at_once
@@ -101,8 +102,7 @@ def open_checker(
     return Checker(Sandbox(max_workers=runs_at_once(jobs), preload=PRELOAD, strict=strict, spawned=server), jobs, limits or Limits())
 
 
-@dataclass(frozen=True)
-class _Check:
+class _Check(Struct, frozen=True):
     """A check waiting its turn or going on: its runs (the first, then each rerun) and the verdict they will give."""
 
     exercise: ExerciseSpec

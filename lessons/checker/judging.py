@@ -14,10 +14,10 @@ from __future__ import annotations
 import re
 import traceback
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
+from msgspec.structs import replace
 
 from attnpos.lessons.checker.contracts import CONTRACTS, Contract, Question, Runs
 from attnpos.lessons.checker.contracts.common import COMPUTED_IN_QUESTIONS

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from attnpos.lessons.sandbox import Reading
 from attnpos.lessons.sandbox.run_folders import base_folder
@@ -25,8 +26,7 @@ PLANS_FILE = "plans.json"
 _INSTALLATION = os.path.dirname(os.path.abspath(__file__))
 
 
-@dataclass(frozen=True)
-class Plan:
+class Plan(Struct, frozen=True):
     """A check's runs: the names each reads back, and what each does with the script before running it."""
 
     names: tuple[str, ...]

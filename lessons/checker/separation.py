@@ -25,10 +25,10 @@ are declared in the contract's ``told_by_source`` with the reason.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from itertools import combinations
 
 import numpy as np
+from msgspec import Struct
 
 from attnpos.lessons.checker.values import COMPUTED_IN, REPORTED_ROUNDING, Values, dtype_roundoff
 from attnpos.lessons.checker.verdicts import INDISTINCT, Mistake
@@ -40,8 +40,7 @@ TYPED = "typed-"  # "typed-max_diff": the first run's right figure, kept whateve
 STALE = "stale-"  # "stale-pos": the right figures computed with the first run's pos, not the rerun's (a private copy)
 
 
-@dataclass(frozen=True)
-class Hypotheses:
+class Hypotheses(Struct, frozen=True):
     """On one run's arrays: each hypothesis's figures (every reported name), and the tolerance of each name."""
 
     figures: dict[str, dict[str, Figure]]  # hypothesis -> name -> value

@@ -9,9 +9,9 @@ float32's rounding, not float64's.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 import numpy as np
+from msgspec import Struct
 
 from attnpos.core import attention_output, is_permutation
 from attnpos.lessons.checker.verdicts import Mistake, shape_text
@@ -108,8 +108,7 @@ def dtype_roundoff(values: Values, names: tuple[str, ...]) -> float:
 # --- the head every exercise shares ---------------------------------------------
 
 
-@dataclass(frozen=True)
-class Head:
+class Head(Struct, frozen=True):
     """The learner's tokens and projections, checked for shape, in float64."""
 
     X: np.ndarray  # (B, T, C) or (T, C)
@@ -241,8 +240,7 @@ def read_output(values: Values, name: str, expected_shape: tuple[int, ...]) -> n
 # --- tolerances ----------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Precision:
+class Precision(Struct, frozen=True):
     """How far a learner's honest computation may sit from the checker's float64 one.
 
     ``output``: a bound on |learner's output − exact output| for one head,

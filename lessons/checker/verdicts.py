@@ -11,8 +11,9 @@ shape or type problem, written once here for every exercise.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Protocol
+
+from msgspec import Struct, field
 
 
 class ExerciseSpec(Protocol):
@@ -114,8 +115,7 @@ class Mistake(Exception):
         self.diagnosis, self.cause, self.fields = diagnosis, cause, fields
 
 
-@dataclass(frozen=True)
-class Passed:
+class Passed(Struct, frozen=True):
     """A judge's pass; ``cause`` picks a variant of the pass message (e.g. when the softmax saturated)."""
 
     cause: str = ""
@@ -125,8 +125,7 @@ class Passed:
 HEADINGS = {"mismatch/borrowed": "borrowed from attnpos", "mismatch/imports-by-name": "code loaded by name"}
 
 
-@dataclass(frozen=True)
-class Verdict:
+class Verdict(Struct, frozen=True):
     """The checker's answer: a stable diagnosis id, the learner-facing message and the particulars."""
 
     exercise: str

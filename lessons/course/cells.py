@@ -13,14 +13,14 @@ import inspect
 import io
 import traceback
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import lru_cache
+
+from msgspec import Struct
 
 CELL_FILENAME = "<lesson cell>"
 
 
-@dataclass(frozen=True)
-class CellResult:
+class CellResult(Struct, frozen=True):
     output: str
     error: str | None = None  # one line: "ValueError: … (line 3)"
 
@@ -52,8 +52,7 @@ def run_cell(source: str, on_output: Callable[[str], None] | None = None) -> Cel
     return CellResult(buffer.getvalue())
 
 
-@dataclass(frozen=True)
-class Helper:
+class Helper(Struct, frozen=True):
     """A name a cell imports from attnpos.core, with the code behind it, so no helper stays hidden."""
 
     name: str

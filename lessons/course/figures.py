@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import importlib.util
 import traceback
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any, Callable
 
 import numpy as np
+from msgspec import Struct
 
 from attnpos.core.experiments import ORDER_B_PERM
 from attnpos.core.words import SENTENCE_A, label_tokens
@@ -33,8 +33,7 @@ COLUMN_LABEL = 2  # a heat map's column is two cells wide, so its label is at mo
 FIGURES_FILE = "figures.py"  # beside a lesson's lesson.md: its experiments and figures
 
 
-@dataclass(frozen=True)
-class Figure:
+class Figure(Struct, frozen=True):
     """One quotable figure: its value, what it means, and for matrices the row/column labels."""
 
     name: str
@@ -57,8 +56,7 @@ class Figure:
         return isinstance(self.value, np.ndarray) and self.value.ndim == 2
 
 
-@dataclass(frozen=True)
-class Experiment:
+class Experiment(Struct, frozen=True):
     """One experiment of a lesson: a short key, the title `attnpos demos` shows, and the function of core/ that runs it."""
 
     key: str
@@ -66,8 +64,7 @@ class Experiment:
     run: Callable[[], object]  # returns a dataclass of its figures
 
 
-@dataclass(frozen=True)
-class Registry:
+class Registry(Struct, frozen=True):
     """Every lesson folder's experiments and figures, and what is wrong with those lists."""
 
     figures: dict[str, Figure]

@@ -8,8 +8,9 @@ lesson loader's own reporter.
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
 from pathlib import Path
+
+from msgspec import Struct
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -19,8 +20,7 @@ else:  # pragma: no cover - exercised on Python 3.10 only
 GLOSSARY_NAME = "glossary.toml"  # beside the lessons' content folder
 
 
-@dataclass(frozen=True)
-class Term:
+class Term(Struct, frozen=True):
     """One glossary entry and the lesson that teaches it."""
 
     term: str

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import re
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from msgspec import Struct
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -60,8 +61,7 @@ CODE_SPAN = re.compile(r"(`+)(.+?)\1")
 DIRECTIVES = ("grid", "heatmap", "quiz", "exercise", "playground")
 
 
-@dataclass(frozen=True)
-class Problem:
+class Problem(Struct, frozen=True):
     path: Path
     line: int
     message: str

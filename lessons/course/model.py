@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NoReturn, Protocol, TypeVar, Union
+
+from msgspec import Struct, field
 
 from attnpos.lessons.course.glossary import Term
 from attnpos.lessons.course.scanner import CourseText
@@ -14,8 +15,7 @@ ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
 CITED_HINT = re.compile(rf"\b({'|'.join(ORDINALS)}|last) hint\b", re.IGNORECASE)
 
 
-@dataclass(frozen=True)
-class Prose:
+class Prose(Struct, frozen=True):
     """Markdown with its figures filled in and its inline math already Unicode."""
 
     markdown: str
@@ -23,8 +23,7 @@ class Prose:
     tex: str = ""  # the same Markdown with its inline math kept as $LaTeX$, for front ends that typeset it
 
 
-@dataclass(frozen=True)
-class Math:
+class Math(Struct, frozen=True):
     """A display formula, rendered to Unicode."""
 
     text: str
@@ -32,8 +31,7 @@ class Math:
     line: int
 
 
-@dataclass(frozen=True)
-class Code:
+class Code(Struct, frozen=True):
     """A code block; runnable ones are executed against attnpos and show their output."""
 
     source: str
@@ -42,8 +40,7 @@ class Code:
     language: str = "python"
 
 
-@dataclass(frozen=True)
-class Grid:
+class Grid(Struct, frozen=True):
     """An attention-grid figure, optionally beside a second one."""
 
     figure: str
@@ -54,8 +51,7 @@ class Grid:
     titles: tuple[str, ...] = ()  # a short title per grid, e.g. ("cat", "dog")
 
 
-@dataclass(frozen=True)
-class Heatmap:
+class Heatmap(Struct, frozen=True):
     """A heat map of any real (R, C) matrix figure (a position table, products of positions), optionally beside a second."""
 
     figure: str
@@ -66,8 +62,7 @@ class Heatmap:
     own_scales: bool = False  # each map coloured from its own low to its own high (default: one scale for both)
 
 
-@dataclass(frozen=True)
-class Quiz:
+class Quiz(Struct, frozen=True):
     """A multiple-choice question with an explanation for every choice."""
 
     id: str
@@ -78,16 +73,14 @@ class Quiz:
     line: int = 0
 
 
-@dataclass(frozen=True)
-class ExerciseRef:
+class ExerciseRef(Struct, frozen=True):
     """Where in a lesson an exercise sits."""
 
     id: str
     line: int
 
 
-@dataclass(frozen=True)
-class PlaygroundLink:
+class PlaygroundLink(Struct, frozen=True):
     """A link that opens the playground on a sentence, in an order, with a position signal."""
 
     sentence: str
@@ -154,15 +147,13 @@ def _unknown(block: NoReturn) -> NoReturn:
     raise TypeError(f"no rendering for {type(block).__name__}")
 
 
-@dataclass(frozen=True)
-class Section:
+class Section(Struct, frozen=True):
     title: str
     blocks: tuple[Block, ...]
     line: int
 
 
-@dataclass(frozen=True)
-class Lesson:
+class Lesson(Struct, frozen=True):
     number: int
     slug: str
     title: str
@@ -179,8 +170,7 @@ class Lesson:
         return [b for s in self.sections for b in s.blocks if isinstance(b, Quiz)]
 
 
-@dataclass(frozen=True)
-class Exercise:
+class Exercise(Struct, frozen=True):
     id: str
     lesson: int
     title: str
@@ -206,8 +196,7 @@ class Exercise:
         return number if number <= len(self.hints) else None
 
 
-@dataclass(frozen=True)
-class Course:
+class Course(Struct, frozen=True):
     text: CourseText  # course.toml: title, prerequisites, introduction
     lessons: tuple[Lesson, ...]
     exercises: dict[str, Exercise] = field(default_factory=dict)

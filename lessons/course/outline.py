@@ -20,9 +20,10 @@ import os
 import re
 import sys
 import tempfile
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeGuard
+
+from msgspec import Struct
 
 from attnpos.lessons.course.scanner import (
     FIRST_SECTION,
@@ -42,15 +43,13 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 
-@dataclass(frozen=True)
-class OutlineExercise:
+class OutlineExercise(Struct, frozen=True):
     id: str
     title: str
     section: int  # index of the section it sits in
 
 
-@dataclass(frozen=True)
-class OutlineLesson:
+class OutlineLesson(Struct, frozen=True):
     number: int
     title: str
     sections: tuple[str, ...]  # section titles; the first is the introduction

@@ -10,15 +10,15 @@ once (how long "in memory" lasts depends on the front end: ``lasting``).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
-import tempfile
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
+
+from msgspec import Struct, field
+from msgspec.structs import asdict
 
 try:
     import fcntl
@@ -145,8 +145,7 @@ EXERCISE_FIELD_TYPES: dict[str, tuple[type, ...]] = {
 }
 
 
-@dataclass
-class ExerciseState:
+class ExerciseState(Struct):
     draft: str | None = None
     attempts: int = 0
     hints_used: int = 0
@@ -177,8 +176,7 @@ class ExerciseState:
         return [part for part, finished in (("code check", self.passed), ("why question", self.why_correct)) if not finished]
 
 
-@dataclass(frozen=True)
-class QuizRecord:
+class QuizRecord(Struct, frozen=True):
     """A question's answers: the first one (what the outline and `progress` report) and the latest."""
 
     first_choice: int
@@ -187,8 +185,7 @@ class QuizRecord:
     correct: bool
 
 
-@dataclass
-class Progress:
+class Progress(Struct):
     """The state plus where it lives. Every change is saved as it is made: a change and its save are one operation."""
 
     path: Path
@@ -200,10 +197,10 @@ class Progress:
     lasting: bool = True
     # Every change since the last save, as a function that applies it to a state. On save they are
     # replayed onto whatever is on disk now, so two apps on one data folder keep both sets of progress.
-    _changes: list[Callable[[dict], None]] = field(default_factory=list, repr=False)
-    _listener: Callable[[str], None] | None = field(default=None, repr=False)
+    _changes: list[Callable[[dict], None]] = field(default_factory=list)
+    _listener: Callable[[str], None] | None = None
     # The file as this process last read or wrote it (see reload): another process's save changes it.
-    _disk_stamp: tuple[int, int, int] | None = field(default=None, repr=False)
+    _disk_stamp: tuple[int, int, int] | None = None
 
     def _change(self, apply: Callable[[dict], None]) -> bool:
         """Apply a change to the state and save it; returns whether it was written (a failure is noted once)."""
@@ -356,7 +353,10 @@ class Progress:
 
     def _write(self, data: bytes) -> None:
         """Temporary file, fsync, rename, fsync of the folder: the file is always the old or the new state."""
-        fd, tmp = tempfile.mkstemp(prefix=".progress-", suffix=".tmp", dir=self.path.parent)
+        # Named as tempfile.mkstemp names one (a random name, made with O_EXCL, 0o600), without importing tempfile:
+        # it brings shutil and its compression modules, 9 ms of a cold `attnpos check` that saves a pass.
+        tmp = self.path.with_name(f".progress-{os.urandom(6).hex()}.tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         try:
             with os.fdopen(fd, "wb") as handle:
                 handle.write(data)
@@ -364,7 +364,7 @@ class Progress:
                 os.fsync(handle.fileno())
             os.replace(tmp, self.path)
         except BaseException:
-            Path(tmp).unlink(missing_ok=True)
+            tmp.unlink(missing_ok=True)
             raise
         _fsync_dir(self.path.parent)
 
@@ -406,7 +406,7 @@ class Progress:
 
     def exercise(self, exercise_id: str) -> ExerciseState:
         raw = self.state["exercises"].get(exercise_id, {})
-        known = {k: v for k, v in raw.items() if k in ExerciseState.__dataclass_fields__}
+        known = {k: v for k, v in raw.items() if k in ExerciseState.__struct_fields__}
         try:
             return ExerciseState(**known)
         except TypeError:
@@ -419,7 +419,7 @@ class Progress:
         answer with :meth:`answer_why`, which keeps the first one for good.
         """
         for key in changes:
-            if key not in ExerciseState.__dataclass_fields__:
+            if key not in ExerciseState.__struct_fields__:
                 raise AttributeError(key)
             if key in WHY_FIELDS:
                 raise AttributeError(f"{key}: a why answer is recorded with answer_why")
@@ -541,6 +541,8 @@ def lesson_status(lesson: "OutlineLesson", progress: Progress) -> str:
 def cell_key(lesson: int, original: str) -> str:
     """Names a lesson code cell by its lesson and its code, so an edit follows the cell when lines move
     (an edit of a cell whose lesson code changed stays in the file, unshown)."""
+    import hashlib  # here: only the app's code cells are named so, and OpenSSL's loading is 3 ms of a cold check
+
     return f"{lesson}:{hashlib.sha256(original.encode('utf-8')).hexdigest()[:16]}"
 
 
@@ -600,7 +602,7 @@ def export_progress(progress: Progress, exercise_ids: Iterable[str], quiz_ids: I
     """
     exercises = {}
     for exercise_id in exercise_ids:
-        state = vars(progress.exercise(exercise_id))
+        state = asdict(progress.exercise(exercise_id))
         exercises[exercise_id] = {name: state[name] for name in EXPORTED_EXERCISE_FIELDS}
     questions = {}
     for quiz_id in quiz_ids:

@@ -14,8 +14,9 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
+
+from msgspec import Struct
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -62,8 +63,7 @@ def count_in_words(count: int) -> str:
 COURSE_TEXT_KEYS = ("title", "prerequisites", "introduction")
 
 
-@dataclass(frozen=True)
-class CourseText:
+class CourseText(Struct, frozen=True):
     """What the course says of itself (course.toml): its title, what a learner needs, and one opening sentence."""
 
     title: str
@@ -107,8 +107,7 @@ class LessonFormatError(Exception):
         self.message = message
 
 
-@dataclass(frozen=True)
-class FrontMatter:
+class FrontMatter(Struct, frozen=True):
     toml: str  # the text between the '+++' lines
     body_start: int  # index of the first line after the closing '+++'
 
@@ -123,8 +122,7 @@ def front_matter(lines: Sequence[str]) -> FrontMatter:
     return FrontMatter("\n".join(lines[1:end]), end + 1)
 
 
-@dataclass(frozen=True)
-class Heading:
+class Heading(Struct, frozen=True):
     line: int  # 1-based, as problems are reported
     title: str  # its $…$ in Unicode: a title is shown as plain text everywhere (outline, header, palette, lessons show)
 
@@ -147,8 +145,7 @@ def heading_title(raw: str) -> str:
     return INLINE_MATH.sub(render, raw)
 
 
-@dataclass(frozen=True)
-class Fence:
+class Fence(Struct, frozen=True):
     line: int
     info: str  # what follows the backticks: "python run", "{grid}", …
     body: str
@@ -160,20 +157,17 @@ class Fence:
         return match.group(1) if match else None
 
 
-@dataclass(frozen=True)
-class DisplayMath:
+class DisplayMath(Struct, frozen=True):
     line: int
     latex: str
 
 
-@dataclass(frozen=True)
-class TextLine:
+class TextLine(Struct, frozen=True):
     line: int
     raw: str  # blank lines too: they end paragraphs
 
 
-@dataclass(frozen=True)
-class Unclosed:
+class Unclosed(Struct, frozen=True):
     """A fence or $$ block that is never closed; the scan ends there."""
 
     line: int

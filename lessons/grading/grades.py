@@ -21,7 +21,6 @@ instructor's own input (the class folder, the grading table) raises
 
 from __future__ import annotations
 
-import dataclasses
 import errno
 import json
 import lzma
@@ -35,8 +34,10 @@ import zlib
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future
-from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
+
+from msgspec import Struct, field
+from msgspec.structs import replace
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -99,8 +100,7 @@ def course_order(course: Course) -> list[str]:
 # --- the grading table ----------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Grading:
+class Grading(Struct, frozen=True):
     """Points per exercise, the code and why shares of them, and partial credit per diagnosis."""
 
     weights: dict[str, float]
@@ -157,8 +157,7 @@ CANVAS_FILE = re.compile(r"^(?P<student>[^_]+?)(?:_LATE)?_\d+_\d+_(?P<file>.+)$"
 MOODLE_FOLDER = re.compile(r"^(?P<student>.+?)_\d+_assignsubmission_[a-z]+_?$")
 
 
-@dataclass(frozen=True)
-class Answer:
+class Answer(Struct, frozen=True):
     """One answer file: its name inside the submission, and its text or why it could not be read."""
 
     name: str
@@ -166,8 +165,7 @@ class Answer:
     problem: str = ""
 
 
-@dataclass
-class Submission:
+class Submission(Struct):
     student: str
     answers: dict[str, Answer] = field(default_factory=dict)  # exercise id -> its answer
     unmatched: list[tuple[str, str]] = field(default_factory=list)  # (file, why it is not graded)
@@ -509,14 +507,13 @@ def assignment(course: Course, submissions: list[Submission], chosen: list[str])
         for exercise_id in [e for e in submission.answers if e not in chosen]:
             answer = submission.answers.pop(exercise_id)
             submission.unmatched.append((answer.name, f"answers {exercise_id}, which this assignment does not grade"))
-    return dataclasses.replace(course, exercises={e: x for e, x in course.exercises.items() if e in chosen})
+    return replace(course, exercises={e: x for e, x in course.exercises.items() if e in chosen})
 
 
 # --- grading ----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class ExerciseGrade:
+class ExerciseGrade(Struct, frozen=True):
     exercise: str
     file: str | None
     diagnosis: str
@@ -531,8 +528,7 @@ class ExerciseGrade:
     max_points: float
 
 
-@dataclass(frozen=True)
-class StudentGrade:
+class StudentGrade(Struct, frozen=True):
     student: str
     exercises: tuple[ExerciseGrade, ...]
     unmatched: tuple[tuple[str, str], ...]
@@ -646,8 +642,7 @@ def _with_python_message(verdict: Verdict) -> str:
 # --- the class summary ------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class ExerciseSummary:
+class ExerciseSummary(Struct, frozen=True):
     exercise: str
     title: str
     submitted: int

@@ -13,9 +13,10 @@ import html
 import io
 import json
 import re
-from dataclasses import dataclass, fields
 from xml.etree import ElementTree
 
+from msgspec import Struct
+from msgspec.structs import asdict, fields
 from rich.console import Group
 from rich.markup import escape
 from rich.table import Table
@@ -98,14 +99,14 @@ def class_json(course: Course, grading: Grading, students: list[StudentGrade], s
                 "points": _number(s.points),
                 "max_points": _number(s.max_points),
                 "export": s.export,
-                "exercises": [{**vars(g), "points": _number(g.points), "max_points": _number(g.max_points)} for g in s.exercises],
+                "exercises": [{**asdict(g), "points": _number(g.points), "max_points": _number(g.max_points)} for g in s.exercises],
                 "unmatched": [{"file": name, "reason": reason} for name, reason in s.unmatched],
             }
             for s in students
         ],
         "exercises": [
             {
-                **{k: v for k, v in vars(x).items() if k not in ("diagnoses", "wrong_first_choices", "max_points")},
+                **{k: v for k, v in asdict(x).items() if k not in ("diagnoses", "wrong_first_choices", "max_points")},
                 "max_points": _number(x.max_points),
                 "diagnoses": dict(x.diagnoses),
                 "wrong_first_choices": [{"choice": c, "text": text, "students": n} for c, text, n in x.wrong_first_choices],
@@ -356,8 +357,7 @@ def classroom_results(student: StudentGrade) -> str:
 # --- each student's feedback -------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class _Feedback:
+class _Feedback(Struct, frozen=True):
     """One exercise of one student's feedback, in words: what both the Markdown and the HTML file say."""
 
     heading: str

@@ -18,8 +18,9 @@ import os
 import re
 import signal
 import stat
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
+
+from msgspec import Struct, field
 
 from .printable import printable
 
@@ -42,8 +43,7 @@ _OUTCOMES = ("ok", "error", "memory", "not-rewritten", "reading-failed")
 MAX_ANSWERS = 64  # questions one run may be asked of its script
 
 
-@dataclass(frozen=True)
-class Reading:
+class Reading(Struct, frozen=True):
     """What the learner process does with its script before running it, through a module it imports by name.
 
     The sandbox imports nothing of the checker; the fork server preloads
@@ -64,8 +64,7 @@ class Reading:
         return {"module": self.module, "questions": list(self.questions), "rewrite": self.rewrite}
 
 
-@dataclass(frozen=True)
-class Limits:
+class Limits(Struct, frozen=True):
     """What one run may use.
 
     ``timeout_s``: wall-clock seconds before the run is killed ("timeout").
@@ -83,8 +82,7 @@ class Limits:
             raise ValueError(f"limits must be positive: {self}")
 
 
-@dataclass(frozen=True)
-class ErrorInfo:
+class ErrorInfo(Struct, frozen=True):
     """The Python exception that stopped the script.
 
     ``type`` is the exception class name, ``message`` its text. ``line`` and
@@ -101,8 +99,7 @@ class ErrorInfo:
     traceback: str
 
 
-@dataclass(frozen=True)
-class RunResult:
+class RunResult(Struct, frozen=True):
     """What a run produced, as plain data.
 
     ``status`` is one of :data:`STATUSES`:
@@ -161,8 +158,7 @@ class RunResult:
     answers: tuple[bool, ...] = ()
 
 
-@dataclass(frozen=True)
-class _Results:
+class _Results(Struct, frozen=True):
     """The learner process's own report, validated."""
 
     outcome: str

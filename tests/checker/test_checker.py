@@ -175,7 +175,7 @@ def test_a_bug_in_a_judge_is_a_checker_error_never_the_learners(course, checker,
     verdict = checker.check(exercise, CO, limits=LIMITS)
     assert verdict.diagnosis == "checker-error" and not verdict.passed
     assert "ZeroDivisionError" in verdict.message and "bug in attnpos" in verdict.message
-    from dataclasses import replace as changed
+    from msgspec.structs import replace as changed
 
     from attnpos.lessons.authoring.exercise_scripts import exercise_problems
 
@@ -304,7 +304,7 @@ def test_hints_come_one_at_a_time(attnpos):
 
 
 def test_course_check_catches_a_broken_exercise(course, checker):
-    from dataclasses import replace as changed
+    from msgspec.structs import replace as changed
 
     from attnpos.lessons.authoring.exercise_scripts import exercise_problems
 

@@ -8,8 +8,9 @@ import json
 import os
 import subprocess
 import sys
-from dataclasses import replace
 from pathlib import Path
+
+from msgspec.structs import replace
 
 from attnpos.lessons.checker import CONTRACTS, Limits, open_checker
 from attnpos.lessons.checker.contracts import Question

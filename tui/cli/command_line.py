@@ -12,9 +12,10 @@ import argparse
 import os
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from msgspec import Struct
 
 from attnpos.tui.render.usage import UsageError
 
@@ -27,8 +28,7 @@ OpenApp = Callable[[Path | None, tuple[int, int] | str | None, str | None], int]
 """Runs the app until it quits: (data folder, where to start, a sentence for the playground) → exit code."""
 
 
-@dataclass(frozen=True)
-class Launchers:
+class Launchers(Struct, frozen=True):
     """The other interfaces a command opens, given by the program (the command line imports none of them)."""
 
     open_app: OpenApp

@@ -6,6 +6,7 @@ import json
 import sys
 from pathlib import Path
 
+from msgspec.structs import asdict
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
@@ -58,7 +59,7 @@ def _position(progress: Progress, outline: list[OutlineLesson]) -> dict | None:
 def _exercise_summary(exercise_id: str, progress: Progress) -> dict:
     """What the learner did in an exercise; the draft itself stays out of reports."""
     exercise = progress.exercise(exercise_id)
-    state = vars(exercise).copy()
+    state = asdict(exercise)
     state["has_draft"] = state.pop("draft") is not None
     return {"id": exercise_id, "status": exercise_status(exercise_id, progress), "left": exercise.left, **state}
 

@@ -32,12 +32,12 @@ import re
 import shlex
 import sys
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import aiohttp_jinja2
 from aiohttp import WSMsgType, web
+from msgspec import Struct, field
 from textual_serve.app_service import AppService
 from textual_serve.server import Server
 
@@ -50,8 +50,7 @@ APP_EXIT_S = 30  # how long a closed session's app may take to exit before the f
 MIN_SIZE, MAX_SIZE = 10, 500  # terminal cells each way: 8000×8000 took an app to 435 MiB, 500×500 to 68
 
 
-@dataclass(frozen=True)
-class SessionLimits:
+class SessionLimits(Struct, frozen=True):
     """How many apps run at once and how long one may sit idle."""
 
     total: int = 64  # about 40 MiB each
@@ -59,8 +58,7 @@ class SessionLimits:
     idle_s: float = 30 * 60  # no key and no resize for this long: the app quits (saving, as a closed tab does)
 
 
-@dataclass
-class _LiveSession:
+class _LiveSession(Struct):
     websocket: web.WebSocketResponse
     client: str
     done: asyncio.Event = field(default_factory=asyncio.Event)  # set once its app has quit and its folder is tidied

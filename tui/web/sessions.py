@@ -26,9 +26,10 @@ import re
 import secrets
 import shutil
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
+
+from msgspec import Struct
 
 TOKEN = re.compile(r"[A-Za-z0-9_-]{43}")  # secrets.token_urlsafe(32)
 FOLDER_ID = re.compile(r"[0-9a-f]{32}")  # secrets.token_hex(16)
@@ -42,8 +43,7 @@ class SessionsInUse(Exception):
     """Another `attnpos serve` already serves this sessions folder."""
 
 
-@dataclass
-class _Entry:
+class _Entry(Struct):
     folder: str
     issued: float  # time.monotonic() of its issue: the oldest unsaved ones are forgotten first
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from typing import TypeVar
 
 import numpy as np
+from msgspec import Struct, field
 
 from attnpos.lessons.checker.rerun import OPTIONAL
 from attnpos.lessons.checker.separation import Hypotheses
@@ -20,8 +20,7 @@ WHOSE = "{whose}"
 THAT_RUN = "that run's arrays"
 
 
-@dataclass(frozen=True)
-class Rerun:
+class Rerun(Struct, frozen=True):
     """One more run of the script with some inputs replaced, and what that changes in the learner's words."""
 
     replacements: dict[str, str]  # name → "function(learner names…)" in lessons/checker/substitutes.py (rerun.OPTIONAL)
@@ -33,8 +32,7 @@ class Rerun:
         return [name for name in self.replacements if not name.endswith(OPTIONAL)]
 
 
-@dataclass(frozen=True)
-class Question:
+class Question(Struct, frozen=True):
     """A question a judge asks of the script's source (``typed_in("max_diff")``), answered True or False.
 
     Answered inside the learner's own process, before the script runs, by
@@ -58,8 +56,7 @@ IMPORTS_BY_NAME = Question("imports_by_name", ())  # importlib, __import__, sys.
 COMPUTED_IN_QUESTIONS = ((np.float16, Question("names_float", ("16",))), (np.float32, Question("names_float", ("32",))))
 
 
-@dataclass(frozen=True)
-class StarterSizes:
+class StarterSizes(Struct, frozen=True):
     """The sizes a starter sets, by value (``{6: "T", 8: "C"}``), and the names its own lines set (left out of the search).
 
     Each size is a question of its own (``types_number``): whether the
@@ -80,8 +77,7 @@ class StarterSizes:
         return " and ".join(found) if len(found) < 3 else ", ".join(found[:-1]) + " and " + found[-1]
 
 
-@dataclass(frozen=True)
-class Runs:
+class Runs(Struct, frozen=True):
     """An answer as the checker saw it: the script run as written, and once per :class:`Rerun` with other inputs."""
 
     first: Mapping[str, np.ndarray]
@@ -119,8 +115,7 @@ def refuse_borrowing(runs: Runs, allowed: Question, name: str) -> None:
         raise Mistake("mismatch", "imports-by-name", name=name)
 
 
-@dataclass(frozen=True)
-class Contract:
+class Contract(Struct, frozen=True):
     """The names an exercise's answer must define, its rerun, its judge, and every diagnosis it can give.
 
     ``hypotheses`` and ``typed`` declare what the judge tells apart (see

@@ -18,9 +18,8 @@ changes the base).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
+from msgspec import Struct
 
 from attnpos.core import attend, rope_inv_freq, rope_rotate
 from attnpos.lessons.checker.contracts.common import (
@@ -58,8 +57,7 @@ INV_FREQ = "inv_freq"  # step 1's frequencies: read where the script sets them (
 HELPER_ROUNDOFFS = 64  # the helpers' tolerance, in unit roundoffs of the answer's type (float32's well within 1e-5)
 
 
-@dataclass(frozen=True)
-class Answer:
+class Answer(Struct, frozen=True):
     """One run's arrays, in float64, with the tolerances the learner's dtype allows."""
 
     X: np.ndarray  # (..., T, C)

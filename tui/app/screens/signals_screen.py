@@ -8,10 +8,10 @@ for one head at a time. Each has a caption saying what to notice.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
+from msgspec import Struct
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -31,8 +31,7 @@ from attnpos.tui.app.screens.course_screen import CourseScreen
 from attnpos.tui.app.widgets.heat_map import HeatMap
 
 
-@dataclass(frozen=True)
-class Picture:
+class Picture(Struct, frozen=True):
     """One heat map of the screen and the words around it."""
 
     name: str  # short, for the row of picture names at the top

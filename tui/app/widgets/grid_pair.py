@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 
 import numpy as np
+from msgspec import Struct, field
 from textual import events
 from textual.app import ComposeResult
 from textual.containers import Container, Horizontal
@@ -13,8 +13,7 @@ from textual.containers import Container, Horizontal
 from attnpos.tui.app.widgets.attention_grid import AttentionGrid, GridLegend
 
 
-@dataclass(frozen=True)
-class GridSpec:
+class GridSpec(Struct, frozen=True):
     """What one side of a `GridPair` shows: the `AttentionGrid` arguments besides the caption."""
 
     weights: np.ndarray
