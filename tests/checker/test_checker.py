@@ -165,19 +165,19 @@ def test_a_saturating_offset_is_indistinct_never_a_pass(course, checker):
 
 
 def test_a_bug_in_a_judge_is_a_checker_error_never_the_learners(course, checker, monkeypatch):
-    from attnpos.lessons.checker.contracts import common
 
     def broken(runs):
         return 1 / 0
 
-    exercise = course.exercises["constant-offset"]
-    monkeypatch.setitem(CONTRACTS, exercise.contract, common.Contract(**{**CONTRACTS[exercise.contract].__dict__, "judge": broken}))
-    verdict = checker.check(exercise, CO, limits=LIMITS)
-    assert verdict.diagnosis == "checker-error" and not verdict.passed
-    assert "ZeroDivisionError" in verdict.message and "bug in attnpos" in verdict.message
     from msgspec.structs import replace as changed
 
     from attnpos.lessons.authoring.exercise_scripts import exercise_problems
+
+    exercise = course.exercises["constant-offset"]
+    monkeypatch.setitem(CONTRACTS, exercise.contract, changed(CONTRACTS[exercise.contract], judge=broken))
+    verdict = checker.check(exercise, CO, limits=LIMITS)
+    assert verdict.diagnosis == "checker-error" and not verdict.passed
+    assert "ZeroDivisionError" in verdict.message and "bug in attnpos" in verdict.message
 
     # The solution and the starter are enough to see it: each of the exercise's 35 other scripts would fail the same way.
     scripts = changed(exercise, mistakes={}, right={})
