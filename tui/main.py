@@ -47,6 +47,8 @@ def console(argv: list[str] | None = None) -> NoReturn:
     threading._shutdown()  # type: ignore[attr-defined]  # what Python's exit does first: its thread hooks, then joins
     atexit._run_exitfuncs()
     for stream in (sys.stdout, sys.stderr):
+        if stream is None:  # started with that descriptor closed (`2>&-`): Python made no stream for it
+            continue
         try:
             stream.flush()
         except (OSError, ValueError):  # a reader gone (`| head`) or a stream closed: nothing left to say

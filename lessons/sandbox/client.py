@@ -389,7 +389,7 @@ def _start_server(
     boot: str = launch.SERVER_BOOT,
     extra_tasks: int = 0,
     spawned: launch.Spawned | None = None,
-) -> tuple[subprocess.Popen, socket.socket, dict, str | None]:
+) -> tuple[launch.ServerProcess, socket.socket, dict, str | None]:
     """A fork server (or ``boot``'s process), ready: in strict mode inside bubblewrap if it starts, and only if its
     confinement suffices. ``spawned``: its process, started already by :func:`.launch.spawn_for` with the same arguments."""
     if spawned is None:

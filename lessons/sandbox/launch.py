@@ -12,21 +12,28 @@ its run folders.
 
 from __future__ import annotations
 
+import _socket  # the C module: `socket` and `subprocess` (with selectors, signal and locale) cost 6 ms before the server
+import fcntl
 import importlib.util
 import os
 import site
-import socket
-import subprocess
 import sys
 import threading
 
 from . import run_folders, tasks
 from .withheld import withheld_folders
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing before the fork server starts
+if TYPE_CHECKING:
+    import socket
+
 STRICT_ENV = "ATTNPOS_STRICT"
 SERVER_BOOT = (
     "import sys; from attnpos.lessons.sandbox.server import serve; serve(int(sys.argv[1]), sys.argv[2], sys.argv[3] == 'bwrap', sys.argv[4], sys.argv[5:])"
 )
+# Before any boot: leave the folder the command was run in (posix_spawn has no cwd). With `-c`, Python looks for
+# modules in the current folder first, and a numpy.py or json.py of the learner's there must not be what it imports.
+_LEAVE_THE_CALLERS_FOLDER = "import os; os.chdir('/')\n"
 # One BLAS thread: the fork server must stay single-threaded to fork safely.
 SINGLE_THREAD_ENV = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "BLIS_NUM_THREADS": "1"}
 # Exact names only: a prefix would pass whatever shares it (SSH forwards LC_* by default, so LC_DEPLOY_TOKEN would
@@ -59,10 +66,82 @@ def bwrap_installed() -> bool:
     return shutil.which("bwrap") is not None
 
 
+class ServerProcess:
+    """A fork server's process, started by ``os.posix_spawnp`` in a session of its own: Popen's ``pid``, ``stdout``,
+    ``stderr``, ``poll``, ``kill`` and ``wait``, without importing subprocess before the server starts.
+
+    Its standard input is /dev/null, its output and errors are pipes, and it
+    inherits ``pass_fd`` and any descriptor this process holds open for
+    children (Python makes its own non-inheritable): the learner process closes
+    every descriptor above 2 before it runs a line of the script.
+    """
+
+    def __init__(self, argv: list[str], env: dict[str, str], pass_fd: int) -> None:
+        out_read, out_write = _above_stdio(os.pipe())
+        err_read, err_write = _above_stdio(os.pipe())
+        os.set_inheritable(pass_fd, True)
+        try:
+            actions = [(os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0), (os.POSIX_SPAWN_DUP2, out_write, 1), (os.POSIX_SPAWN_DUP2, err_write, 2)]
+            self.pid = os.posix_spawnp(argv[0], argv, env, file_actions=actions, setsid=True)  # setsid: the terminal's Ctrl-C stays away
+        except BaseException:
+            os.close(out_read)
+            os.close(err_read)
+            raise
+        finally:
+            os.close(out_write)
+            os.close(err_write)
+        self.stdout = open(out_read, "rb")
+        self.stderr = open(err_read, "rb")
+        self.returncode: int | None = None
+
+    def poll(self) -> int | None:
+        if self.returncode is None:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                self.returncode = os.waitstatus_to_exitcode(status)
+        return self.returncode
+
+    def wait(self, timeout: float | None = None) -> int:
+        if self.returncode is not None:
+            return self.returncode
+        if timeout is not None:
+            pidfd = os.pidfd_open(self.pid)
+            try:
+                import select  # here, not above: everything imported above is imported before the fork server starts
+
+                ended, _, _ = select.select([pidfd], [], [], timeout)
+            finally:
+                os.close(pidfd)
+            if not ended:
+                import subprocess
+
+                raise subprocess.TimeoutExpired("attnpos fork server", timeout)
+        _, status = os.waitpid(self.pid, 0)
+        self.returncode = os.waitstatus_to_exitcode(status)
+        return self.returncode
+
+    def kill(self) -> None:
+        if self.poll() is None:
+            os.kill(self.pid, 9)  # SIGKILL, without importing signal
+
+
+def _above_stdio(pipe: tuple[int, int]) -> tuple[int, int]:
+    """A pipe's ends, each moved above 0-2 where it landed there (a command run with its output closed): the
+    server's own 0, 1 and 2 are made from them."""
+    moved = []
+    for fd in pipe:
+        if fd < 3:
+            above = fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 3)
+            os.close(fd)
+            fd = above
+        moved.append(fd)
+    return moved[0], moved[1]
+
+
 class Spawned:
     """A fork server started and not yet known to be ready: its process, our control socket, its pids cgroup."""
 
-    def __init__(self, server: subprocess.Popen, control: socket.socket, cgroup: str | None, arguments: tuple) -> None:
+    def __init__(self, server: ServerProcess, control: _socket.socket, cgroup: str | None, arguments: tuple) -> None:
         self.server = server
         self.control = control
         self.cgroup = cgroup
@@ -126,7 +205,7 @@ def start_server(
     left_off: frozenset[str] = frozenset(),
     boot: str = SERVER_BOOT,
     extra_tasks: int = 0,
-) -> tuple[subprocess.Popen, socket.socket, dict, str | None]:
+) -> tuple[ServerProcess, socket.socket, dict, str | None]:
     """Start a fork server and wait until it is ready (:func:`spawn_server`, then :func:`await_ready`)."""
     return await_ready(spawn_server(preload, in_bwrap, concurrent_runs, left_off, boot, extra_tasks))
 
@@ -169,29 +248,35 @@ def spawn_server(
         runs = run_folders.base_folder()
         run_folders.sweep(runs)
     cgroup = tasks.make_server_cgroup(concurrent_runs, extra_tasks)
-    ours, theirs = socket.socketpair()
-    with theirs:
-        python = [sys.executable, "-c", boot, str(theirs.fileno()), runs, "bwrap" if in_bwrap else "host", ",".join(sorted(left_off)) or "-", *preload]
+    ours, theirs = _socket.socketpair(_socket.AF_UNIX, _socket.SOCK_STREAM)
+    try:
+        layers_left_off = ",".join(sorted(left_off)) or "-"
+        python = [
+            sys.executable,
+            "-c",
+            _LEAVE_THE_CALLERS_FOLDER + boot,
+            str(theirs.fileno()),
+            runs,
+            "bwrap" if in_bwrap else "host",
+            layers_left_off,
+            *preload,
+        ]
         command = _bwrap_command() + python if in_bwrap else python
         if cgroup is not None and in_bwrap:  # joined before bubblewrap starts, so every process it forks is inside
             command = ["/bin/sh", "-c", 'echo $$ > "$0" && exec "$@"', os.path.join(cgroup, "cgroup.procs"), *command]
-        server = subprocess.Popen(
-            command,
-            pass_fds=[theirs.fileno()],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            start_new_session=True,  # keep the terminal's Ctrl-C away from it
-            env=clean_environment(runs),
-            cwd="/",
-        )
+        server = ServerProcess(command, clean_environment(runs), theirs.fileno())
+    except BaseException:
+        ours.close()
+        raise
+    finally:
+        theirs.close()
     spawned = Spawned(server, ours, cgroup, (tuple(preload), in_bwrap, concurrent_runs, frozenset(left_off), boot, extra_tasks))
     if cgroup is not None and not in_bwrap:
         spawned.join_cgroup_meanwhile()
     return spawned
 
 
-def await_ready(spawned: Spawned) -> tuple[subprocess.Popen, socket.socket, dict, str | None]:
+def await_ready(spawned: Spawned) -> tuple[ServerProcess, socket.socket, dict, str | None]:
     """Wait until ``spawned`` says it is ready; return it, its control socket, its confinement level and its pids cgroup.
 
     Raises RuntimeError if the server does not come up.
@@ -210,7 +295,9 @@ def await_ready(spawned: Spawned) -> tuple[subprocess.Popen, socket.socket, dict
         raise RuntimeError(f"the sandbox's fork server did not start:\n{complaint}")
     stdout.close()
     stderr.close()
-    return server, spawned.control, json.loads(ready[len(b"ready ") :]), spawned.cgroup
+    import socket  # the client's own by now: the socket module's object, which the client's types name
+
+    return server, socket.socket(fileno=spawned.control.detach()), json.loads(ready[len(b"ready ") :]), spawned.cgroup
 
 
 def _bwrap_command() -> list[str]:

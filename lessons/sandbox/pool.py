@@ -50,7 +50,7 @@ from collections.abc import Sequence
 
 from . import confinement, server, tasks
 from .client import Sandbox, _start_server, remove_server_cgroup
-from .launch import strict_from_environment
+from .launch import ServerProcess, strict_from_environment
 from .protocol import encode_frame, recv_frame_with_fds
 from .withheld import withheld_folders
 
@@ -206,7 +206,7 @@ class SandboxPool:
         self._left_off = frozenset(left_off)
         self._cgroup: str | None = None  # the warm parent's pids cgroup, where one could be made
         self._lock = threading.Lock()
-        self._parent: subprocess.Popen | None = None
+        self._parent: ServerProcess | None = None
         self._control: socket.socket | None = None
         self._level: dict = {}
         self.forked_confinement: dict = {}  # what the latest forked server reported: the parent's level and its namespaces
