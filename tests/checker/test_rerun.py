@@ -63,6 +63,14 @@ def test_a_call_of_a_function_that_reads_the_name_is_a_use_of_it():
     assert not np.allclose(run("\n".join(lines))["out"][0, 0], run("\n".join(lines))["out"][0, 1])
 
 
+def test_a_default_bound_when_the_def_runs_gets_the_new_value():
+    """Hugging Face's `def bucket(d, num_buckets=num_buckets)` keeps the value the name has at the `def`: the new value goes before it."""
+    source = "import numpy as np\nX = np.ones((1, 3, 2))\npos = 0.6\ndef shifted(Z, pos=pos):\n    return Z + pos\nout = shifted(X)\n"
+    lines = rerun.substitute(source, REPLACE_POS).splitlines()
+    assert next(i for i, line in enumerate(lines) if "varying_offset(" in line) < lines.index("def shifted(Z, pos=pos):")
+    assert not np.allclose(run("\n".join(lines))["out"][0, 0], run("\n".join(lines))["out"][0, 1])
+
+
 def test_no_rerun_when_the_name_lives_only_in_a_function_or_the_script_does_not_parse():
     assert rerun.substitute("def f():\n    pos = 1\n", REPLACE_POS) is None
     assert rerun.substitute("pos = (\n", REPLACE_POS) is None
