@@ -665,6 +665,13 @@ MEANINGS = [
     ("learned-positions", "length-check__message-quotes-the-batch-as-tokens.py", "wrong-number", ["its “1 tokens” is not the sequence's 10 tokens"], []),
     ("learned-positions", "length-check__message-rows-as-t-minus-two.py", "wrong-number", ["its “5 rows” is not the table's 6 rows", "two rows shorter"], []),
     (
+        "learned-positions",
+        "length-check__message-quotes-the-global-long-ids.py",
+        "wrong-number",
+        ["its “10 tokens” is not the sequence's 12 tokens", "length of your global `long_ids`", "a call of the checker's own"],
+        [],
+    ),
+    (
         "t5-buckets",
         "mismatch__decoder-mask-of-minus-ten.py",
         "weak-mask",

@@ -7,6 +7,8 @@ import pytest
 
 from attnpos.lessons.checker import rerun
 from attnpos.lessons.checker.substitutes import (
+    OTHER_LENGTH,
+    OTHER_LENGTH_SIZES,
     OWN_TABLES,
     REFUSAL,
     ROPE_AT_ZERO,
@@ -314,6 +316,35 @@ def test_the_wrapped_function_is_asked_again_with_other_tables_once(function, mo
     np.testing.assert_array_equal(answer, np.ones((1, 3, 4)))  # the answer itself is the function's own, unchanged
     np.testing.assert_array_equal(namespace[OWN_TABLES], np.full((1, 3, 4), moved))
     assert np.array_equal(namespace["wte"], np.ones((6, 4)))  # the other tables are copies
+
+
+GLOBAL_LENGTH = """
+import numpy as np
+wte, wpe = np.ones((6, 4)), np.zeros((8, 4))
+long_ids = np.zeros((1, 10), dtype=int)
+def given(ids, wte, wpe):
+    if ids.shape[-1] > wpe.shape[0]:
+        raise ValueError(f"{ids.shape[-1]} tokens")
+    return wte[ids] + wpe[: ids.shape[-1]]
+def global_length(ids, wte, wpe):
+    if ids.shape[-1] > wpe.shape[0]:
+        raise ValueError(f"{long_ids.shape[1]} tokens")
+    return wte[ids] + wpe[: ids.shape[-1]]
+"""
+
+
+@pytest.mark.parametrize("function, said", [("given", "ValueError: 12 tokens"), ("global_length", "ValueError: 10 tokens")])
+def test_after_its_first_refusal_the_function_is_asked_about_ids_two_tokens_longer(function, said):
+    namespace: dict = {}
+    exec(compile(GLOBAL_LENGTH, "answer.py", "exec"), namespace)
+    noted = refusal_noted(namespace[function])
+    noted(np.array([[0, 5, 2]]), namespace["wte"], namespace["wpe"])
+    assert OTHER_LENGTH not in namespace  # an answer asks nothing more
+    with pytest.raises(ValueError, match="10 tokens"):  # the script's own call is refused as the function refuses it
+        noted(namespace["long_ids"], namespace["wte"], namespace["wpe"])
+    note = namespace[OTHER_LENGTH]
+    assert note[0] == 1 and bytes(note[1:]).decode() == said
+    np.testing.assert_array_equal(namespace[OTHER_LENGTH_SIZES], [1, 12, 8, 4])
 
 
 def test_a_function_is_wrapped_where_it_is_first_called():
