@@ -181,6 +181,12 @@ def longer_ids(ids: object, wte: object, wpe: object = None) -> np.ndarray:
     return other_ids(template, wte)
 
 
+def other_table(wte: object) -> np.ndarray:
+    """embedding-backward: a token table of the learner's shape, dtype and size (root mean square), drawn from the
+    rerun's own seed: a table the script draws again from its own seed (``default_rng(5)``) is no longer wte."""
+    return _drawn(np.asarray(wte).shape, wte, which=5)
+
+
 def redrawn_for(grad_out: object, ids: object) -> np.ndarray:
     """:func:`redrawn` gradients, one per token of the (changed) ``ids``: shape (*ids.shape, C)."""
     grad_out = np.asarray(grad_out)

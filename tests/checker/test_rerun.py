@@ -13,6 +13,7 @@ from attnpos.lessons.checker.substitutes import (
     REFUSAL,
     ROPE_AT_ZERO,
     VALUE_SCALE,
+    other_table,
     positions_followed,
     refusal_noted,
     scaled,
@@ -119,6 +120,9 @@ def test_substitutes_keep_the_learners_kind_of_value():
     pos = np.arange(24.0).reshape(6, 4)
     alike = twins_alike(pos, X)
     assert np.array_equal(alike[4], alike[0]) and pos[4, 0] == 16.0  # the learner's own array is untouched
+    wte = np.random.default_rng(5).standard_normal((13, 8)).astype(np.float32)
+    table = other_table(wte)
+    assert table.shape == wte.shape and table.dtype == np.float32 and not np.allclose(table, wte)  # not what the seed draws
 
 
 @pytest.mark.parametrize(
