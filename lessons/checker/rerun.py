@@ -625,8 +625,13 @@ def _binds(statement: ast.stmt, name: str) -> bool:
 
 def _reads(statement: ast.stmt, name: str, readers: frozenset[str] = frozenset()) -> bool:
     """The statement uses ``name``: reads it, or calls one of the module's functions that does (``readers``)."""
-    if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)):
-        return False  # a definition reads its names only when called
+    if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        # a definition reads its body's names only when called, but its decorators and defaults when it runs
+        # (`def bucket(delta, num_buckets=num_buckets)` keeps the value the name has at the `def`)
+        evaluated = [*statement.decorator_list, *statement.args.defaults, *(d for d in statement.args.kw_defaults if d is not None)]
+        return any(_loads(node, name) or _calls(node, readers) for part in evaluated for node in ast.walk(part))
+    if isinstance(statement, (ast.ClassDef, ast.Import, ast.ImportFrom)):
+        return False  # a class's names are taken to be read only when it is used
     if isinstance(statement, ast.If) and _is_main_guard(statement.test):
         return any(_reads(inner, name, readers) for inner in statement.body)
     return any(_loads(node, name) or _calls(node, readers) for node in ast.walk(statement))

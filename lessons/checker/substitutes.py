@@ -181,6 +181,12 @@ def longer_ids(ids: object, wte: object, wpe: object = None) -> np.ndarray:
     return other_ids(template, wte)
 
 
+def other_table(wte: object) -> np.ndarray:
+    """embedding-backward: a token table of the learner's shape, dtype and size (root mean square), drawn from the
+    rerun's own seed: a table the script draws again from its own seed (``default_rng(5)``) is no longer wte."""
+    return _drawn(np.asarray(wte).shape, wte, which=5)
+
+
 def redrawn_for(grad_out: object, ids: object) -> np.ndarray:
     """:func:`redrawn` gradients, one per token of the (changed) ``ids``: shape (*ids.shape, C)."""
     grad_out = np.asarray(grad_out)
@@ -261,6 +267,10 @@ REFUSAL = "__attnpos_refusal__"
 # ... and what the function answered, less its own answer, when given other tables: wte's entries one larger, wpe's two.
 OWN_TABLES = "__attnpos_own_tables__"
 TABLE_SHIFTS = (1.0, 2.0)
+# ... and what refused a sequence of the checker's own, two tokens longer than the first one the function refused (a
+# note as REFUSAL's; empty when it answered), with the sizes it was asked at: the ids' shape, then the table's.
+OTHER_LENGTH = "__attnpos_other_length__"
+OTHER_LENGTH_SIZES = "__attnpos_other_length_sizes__"
 # The opcode of a `raise` statement: the frame that raised was at one, rather than at NumPy's addition or indexing.
 _RAISE = dis.opmap["RAISE_VARARGS"]
 
@@ -278,6 +288,11 @@ def refusal_noted(function: object) -> object:
     everywhere when it uses the tables it is given, 0 when it reads the
     script's own. Nothing else changes: the function returns, or raises,
     exactly what it did.
+
+    After its first refusal it is called once more, with ids of its own:
+    the refused ones two tokens longer, the same tables (:data:`OTHER_LENGTH`).
+    A message that quotes the script's global ``long_ids`` rather than the
+    ids it is given then quotes another length than the sequence's.
     """
     if not callable(function):
         return function  # the script's own failure to define it is the first run's to report
@@ -291,6 +306,8 @@ def refusal_noted(function: object) -> object:
         except Exception as error:
             if namespace is not None:
                 namespace[REFUSAL] = _refusal_note(error, home)
+                if OTHER_LENGTH not in namespace:
+                    _asked_two_longer(function, args, kwargs, namespace, home)
             raise
         if namespace is not None and OWN_TABLES not in namespace:
             namespace[OWN_TABLES] = _with_other_tables(function, args, kwargs, answer)
@@ -400,6 +417,29 @@ def _with_other_tables(function: object, args: tuple[object, ...], kwargs: dict[
         tables = {"wte": moved(kwargs["wte"], TABLE_SHIFTS[0]), "wpe": moved(kwargs["wpe"], TABLE_SHIFTS[1])}
         return _difference(lambda: function(*args, **{**kwargs, **tables}), answer)  # type: ignore[operator]
     return np.zeros(0)
+
+
+def _asked_two_longer(function: Callable[..., object], args: tuple[object, ...], kwargs: dict[str, object], namespace: dict, home: str | None) -> None:
+    """Notes what ``function`` does with the ids it refused made two tokens longer (their own ids repeated), the same
+    tables: :data:`OTHER_LENGTH` and :data:`OTHER_LENGTH_SIZES`; nothing where it cannot be asked so."""
+    try:
+        ids = np.asarray(args[0] if args else kwargs["ids"])
+        table = np.asarray(args[2] if len(args) >= 3 else kwargs["wpe"])
+    except Exception:  # called otherwise than (ids, wte, wpe): not asked
+        return
+    if ids.ndim == 0 or ids.size == 0 or table.ndim != 2:
+        return
+    longer = np.resize(ids.reshape(-1), (*ids.shape[:-1], ids.shape[-1] + 2)).astype(ids.dtype)
+    namespace[OTHER_LENGTH_SIZES] = np.array([*longer.shape, *table.shape], dtype=np.int64)
+    try:
+        if args:
+            function(longer, *args[1:], **kwargs)
+        else:
+            function(**{**kwargs, "ids": longer})
+    except Exception as error:
+        namespace[OTHER_LENGTH] = _refusal_note(error, home)
+        return
+    namespace[OTHER_LENGTH] = np.zeros(0, dtype=np.uint8)
 
 
 def _difference(again: Callable[[], object], than: object) -> np.ndarray:

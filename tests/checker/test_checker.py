@@ -661,9 +661,23 @@ MEANINGS = [
     # which unused rows np.empty_like leaves non-zero is up to the allocator: test_unset_rows_named_are_the_unused_ones
     ("embedding-backward", "mismatch__empty-buffer-used-rows-cleared.py", "unset-rows", ["never use", "np.empty_like"], []),
     ("embedding-backward", "mismatch__gradient-started-from-the-table.py", "unused-from-wte", ["hold wte's own rows", "copy of the table"], ["np.empty"]),
+    (
+        "embedding-backward",
+        "mismatch__out-from-a-table-redrawn-from-the-seed.py",
+        "own-table",
+        ["comes from a table of your own, not from `wte`", "drawn from a seed of the checker's own", "`out = wte[ids]`"],
+        ["typed in"],
+    ),
     ("learned-positions", "length-check__message-quotes-the-width-as-rows.py", "wrong-number", ["its “4 rows” is not the table's 6 rows"], []),
     ("learned-positions", "length-check__message-quotes-the-batch-as-tokens.py", "wrong-number", ["its “1 tokens” is not the sequence's 10 tokens"], []),
     ("learned-positions", "length-check__message-rows-as-t-minus-two.py", "wrong-number", ["its “5 rows” is not the table's 6 rows", "two rows shorter"], []),
+    (
+        "learned-positions",
+        "length-check__message-quotes-the-global-long-ids.py",
+        "wrong-number",
+        ["its “10 tokens” is not the sequence's 12 tokens", "length of your global `long_ids`", "a call of the checker's own"],
+        [],
+    ),
     (
         "t5-buckets",
         "mismatch__decoder-mask-of-minus-ten.py",
@@ -813,7 +827,7 @@ MEANINGS = [
     ("three-families", "mismatch__signed-gap.py", "signed-gap", ["largest signed difference", "no |·|"], ["pos added to both"]),
     ("context-extension", "wrong-exponent__base-wrong-and-unused.py", "1", ["inv_freq_ntk is right all the same", "not used"], ["3.914"]),
     ("embedding-backward", "indistinct__float16-out-only.py", "precision", ["float16 (`out`)", "in `grad_wte`, whose figures are held"], []),
-    ("embedding-backward", "mismatch__batch-size-typed-in.py", "typed-size", ["the starter's 2 for B:", "one sentence more", "`out[2, 0, "], ["5 for T"]),
+    ("embedding-backward", "mismatch__batch-size-typed-in.py", "typed-size", ["the starter's 2 for B:", "one sentence more", "`out[2, "], ["5 for T"]),
     ("embedding-backward", "rerun-failed__one-hot-of-ten-rows.py", "typed-size", ["the starter's 10 for V:", "index 11 is out of bounds"], []),
 ]
 

@@ -7,10 +7,13 @@ import pytest
 
 from attnpos.lessons.checker import rerun
 from attnpos.lessons.checker.substitutes import (
+    OTHER_LENGTH,
+    OTHER_LENGTH_SIZES,
     OWN_TABLES,
     REFUSAL,
     ROPE_AT_ZERO,
     VALUE_SCALE,
+    other_table,
     positions_followed,
     refusal_noted,
     scaled,
@@ -63,6 +66,14 @@ def test_a_call_of_a_function_that_reads_the_name_is_a_use_of_it():
     assert not np.allclose(run("\n".join(lines))["out"][0, 0], run("\n".join(lines))["out"][0, 1])
 
 
+def test_a_default_bound_when_the_def_runs_gets_the_new_value():
+    """Hugging Face's `def bucket(d, num_buckets=num_buckets)` keeps the value the name has at the `def`: the new value goes before it."""
+    source = "import numpy as np\nX = np.ones((1, 3, 2))\npos = 0.6\ndef shifted(Z, pos=pos):\n    return Z + pos\nout = shifted(X)\n"
+    lines = rerun.substitute(source, REPLACE_POS).splitlines()
+    assert next(i for i, line in enumerate(lines) if "varying_offset(" in line) < lines.index("def shifted(Z, pos=pos):")
+    assert not np.allclose(run("\n".join(lines))["out"][0, 0], run("\n".join(lines))["out"][0, 1])
+
+
 def test_no_rerun_when_the_name_lives_only_in_a_function_or_the_script_does_not_parse():
     assert rerun.substitute("def f():\n    pos = 1\n", REPLACE_POS) is None
     assert rerun.substitute("pos = (\n", REPLACE_POS) is None
@@ -109,6 +120,9 @@ def test_substitutes_keep_the_learners_kind_of_value():
     pos = np.arange(24.0).reshape(6, 4)
     alike = twins_alike(pos, X)
     assert np.array_equal(alike[4], alike[0]) and pos[4, 0] == 16.0  # the learner's own array is untouched
+    wte = np.random.default_rng(5).standard_normal((13, 8)).astype(np.float32)
+    table = other_table(wte)
+    assert table.shape == wte.shape and table.dtype == np.float32 and not np.allclose(table, wte)  # not what the seed draws
 
 
 @pytest.mark.parametrize(
@@ -306,6 +320,35 @@ def test_the_wrapped_function_is_asked_again_with_other_tables_once(function, mo
     np.testing.assert_array_equal(answer, np.ones((1, 3, 4)))  # the answer itself is the function's own, unchanged
     np.testing.assert_array_equal(namespace[OWN_TABLES], np.full((1, 3, 4), moved))
     assert np.array_equal(namespace["wte"], np.ones((6, 4)))  # the other tables are copies
+
+
+GLOBAL_LENGTH = """
+import numpy as np
+wte, wpe = np.ones((6, 4)), np.zeros((8, 4))
+long_ids = np.zeros((1, 10), dtype=int)
+def given(ids, wte, wpe):
+    if ids.shape[-1] > wpe.shape[0]:
+        raise ValueError(f"{ids.shape[-1]} tokens")
+    return wte[ids] + wpe[: ids.shape[-1]]
+def global_length(ids, wte, wpe):
+    if ids.shape[-1] > wpe.shape[0]:
+        raise ValueError(f"{long_ids.shape[1]} tokens")
+    return wte[ids] + wpe[: ids.shape[-1]]
+"""
+
+
+@pytest.mark.parametrize("function, said", [("given", "ValueError: 12 tokens"), ("global_length", "ValueError: 10 tokens")])
+def test_after_its_first_refusal_the_function_is_asked_about_ids_two_tokens_longer(function, said):
+    namespace: dict = {}
+    exec(compile(GLOBAL_LENGTH, "answer.py", "exec"), namespace)
+    noted = refusal_noted(namespace[function])
+    noted(np.array([[0, 5, 2]]), namespace["wte"], namespace["wpe"])
+    assert OTHER_LENGTH not in namespace  # an answer asks nothing more
+    with pytest.raises(ValueError, match="10 tokens"):  # the script's own call is refused as the function refuses it
+        noted(namespace["long_ids"], namespace["wte"], namespace["wpe"])
+    note = namespace[OTHER_LENGTH]
+    assert note[0] == 1 and bytes(note[1:]).decode() == said
+    np.testing.assert_array_equal(namespace[OTHER_LENGTH_SIZES], [1, 12, 8, 4])
 
 
 def test_a_function_is_wrapped_where_it_is_first_called():

@@ -3,7 +3,8 @@
 The rerun gives ``ids`` other values with other repeats and one sentence more, some in the table's new rows (so a batch
 size or a one-hot width typed in does not follow), ``grad_out``
 other values and the table three more rows and four more channels (the
-starter's ``V`` and ``C``, so a table sized by numbers typed in does not fit): the right gradient changes with them, and each mistaken one
+starter's ``V`` and ``C``, so a table sized by numbers typed in does not fit), drawn from a seed of the checker's own (so
+an ``out`` looked up in a table the script draws again from its seed is no lookup of ``wte``): the right gradient changes with them, and each mistaken one
 (buffered or overwritten, one sentence only, by position, averaged per id or
 divided by the batch size) gives a
 table of its own; numbers typed in do not change at all. Buffered and
@@ -45,7 +46,7 @@ BUFFERED = Question("augments_subscript", ("grad_wte",))  # `grad[ids] += g` rat
 LITERAL = {name: Question("typed_in", (name,)) for name in ("out", "grad_wte")}  # an array of numbers written out
 CHANGED = (
     "`ids` replaced by other ids (other repeats, one token longer, one sentence more, some of them in the table's new rows), "
-    "a larger table (`V` and `C` three rows and four channels more) and `grad_out` by other gradients to match"
+    "a larger table (`V` and `C` three rows and four channels more, `wte` drawn from a seed of the checker's own) and `grad_out` by other gradients to match"
 )
 # The starter's sizes; its own lines set these names, and a 10, 4, 2 or 5 elsewhere is a size typed in.
 SIZES = StarterSizes({10: "V", 4: "C", 2: "B", 5: "T"}, ("rng", "V", "C", "wte", "ids", "grad_out"))
@@ -110,6 +111,7 @@ def _judge_run(values: Values, runs: Runs, first: Values | None = None) -> Passe
     out = read_shaped(values, "out", expected_out.shape)
     if not close(out, expected_out, tolerance(roundoff, 1, float(np.max(np.abs(wte))))):
         _changed_after(out, wte, ids, grad_out, tolerance(roundoff, int(np.bincount(ids.reshape(-1)).max()) + 1, size))
+        _own_table(values, first, out, expected_out, ids, tolerance(roundoff, 1, float(np.max(np.abs(out)))))
         _unfollowed(values, first, "out", expected_out)
         raise Mistake("mismatch", name="out", **worst_entry("out", out, expected_out))
 
@@ -191,6 +193,18 @@ def _changed_after(out: np.ndarray, wte: np.ndarray, ids: np.ndarray, grad_out: 
         raise Mistake("mismatch", "wte-changed", name="out", rate=f"{-rate:.3g}")
 
 
+def _own_table(values: Values, first: Values | None, out: np.ndarray, expected: np.ndarray, ids: np.ndarray, tol: float) -> None:
+    """On the rerun, whose wte is not what the starter's seed draws: ``out`` a lookup all the same (each id gives one
+    row wherever it appears), but not of wte's rows: of a table the script made itself (drawn again from its seed)."""
+    if first is None or np.array_equal(values["out"], first["out"]):
+        return  # the first run's out is judged as it is; one that did not change was typed in
+    flat_ids, rows = ids.reshape(-1), out.reshape(-1, out.shape[-1])
+    table = np.zeros((int(flat_ids.max()) + 1, rows.shape[-1]))
+    table[flat_ids] = rows  # each id's row, as the last place it appears has it
+    if close(rows, table[flat_ids], tol):
+        raise Mistake("mismatch", "own-table", name="out", changed=CHANGED, **worst_entry("out", out, expected, THAT_RUN))
+
+
 def _unfollowed(values: Values, first: Values | None, name: str, expected: np.ndarray) -> None:
     """On the rerun: a value that did not change with the ids was typed in; one that changed otherwise, computed from something else."""
     if first is None:
@@ -258,7 +272,18 @@ def hypotheses(values: Values) -> Hypotheses:
 
 EMBEDDING_BACKWARD = Contract(
     names=NAMES,
-    reruns=(Rerun({"V": "more_rows(V)", "C": "wider(C)", "ids": "one_more_sentence(ids, wte)", "grad_out": "poisoned_for(grad_out, ids, wte)"}, CHANGED),),
+    reruns=(
+        Rerun(
+            {
+                "V": "more_rows(V)",
+                "C": "wider(C)",
+                "wte": "other_table(wte)",
+                "ids": "one_more_sentence(ids, wte)",
+                "grad_out": "poisoned_for(grad_out, ids, wte)",
+            },
+            CHANGED,
+        ),
+    ),
     judge=judge,
     diagnoses=("by-position", "transposed", "buffered-add", "overwritten", "first-sequence-only", "batch-not-summed", "mismatch"),
     hypotheses=hypotheses,

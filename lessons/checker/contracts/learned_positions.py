@@ -47,7 +47,7 @@ from attnpos.lessons.checker.contracts.common import (
 )
 from attnpos.lessons.checker.contracts.table_reading import close, read_ids, read_shaped, read_table, tolerance
 from attnpos.lessons.checker.separation import Hypotheses
-from attnpos.lessons.checker.substitutes import OWN_TABLES, REFUSAL, TABLE_SHIFTS
+from attnpos.lessons.checker.substitutes import OTHER_LENGTH, OTHER_LENGTH_SIZES, OWN_TABLES, REFUSAL, TABLE_SHIFTS
 from attnpos.lessons.checker.values import SAFETY, Values, dtype_roundoff, real_array
 from attnpos.lessons.checker.verdicts import Mistake, Passed, shape_text
 from attnpos.lessons.sandbox import printable
@@ -245,20 +245,39 @@ def _quoted_counts(values: Values, run: str) -> None:
     note = values.get(REFUSAL)
     if note is None or note.size == 0 or not note[0] or values["too_long"].size:
         return  # nothing refused by the script's own raise in this run
-    said = _said(note)
-    wpe, long_ids = read_table(values, "wpe"), np.asarray(values["long_ids"])
-    (rows, C), tokens = wpe.shape, long_ids.shape[-1]
+    _counts_in(_said(note), read_table(values, "wpe").shape, np.asarray(values["long_ids"]).shape, run)
+
+
+def _asked_counts(values: Values, run: str) -> None:
+    """:func:`_quoted_counts` for the rerun's own call (substitutes.refusal_noted): ids two tokens longer than the
+    sequence refused. A message that quotes the global ``long_ids`` rather than the ids it is given is named so."""
+    note, sizes = values.get(OTHER_LENGTH), values.get(OTHER_LENGTH_SIZES)
+    if note is None or note.size == 0 or not note[0] or sizes is None or sizes.size < 3:
+        return  # never asked, answered (judged elsewhere), or refused by NumPy rather than the script's raise
+    global_tokens = int(np.shape(values["long_ids"])[-1]) if np.ndim(values["long_ids"]) else None
+    shape, table = tuple(int(size) for size in sizes[:-2]), (int(sizes[-2]), int(sizes[-1]))
+    _counts_in(_said(note), table, shape, run, global_tokens)
+
+
+def _counts_in(said: str, table: tuple[int, ...], shape: tuple[int, ...], run: str, global_tokens: int | None = None) -> None:
+    """The numbers a refusal ``said`` for ids of ``shape`` and a table of ``table``'s shape: each must be one of theirs.
+    A number that is ``global_tokens``, the length of the script's own ``long_ids``, is named as that."""
+    (rows, C), tokens = table, shape[-1]
+
+    def whose(number: int) -> str:
+        return f" ({number} is the length of your global `long_ids`, not of the ids add_positions was given)" if number == global_tokens else ""
+
     counts = {"row": ({rows}, f"the table's {rows} rows"), "token": ({tokens, tokens - rows}, f"the sequence's {tokens} tokens")}
     counts["position"] = ({rows, tokens, tokens - rows}, f"the sequence's {tokens} tokens or the table's {rows} rows")
     for match in COUNTED_NUMBER.finditer(said):
         number, word = int(match.group(1)), match.group(2).lower().rstrip("s")
         allowed, should = counts[word]
         if number not in allowed:
-            quoted = f"its “{match.group(0)}” is not {should}"
+            quoted = f"its “{match.group(0)}” is not {should}{whose(number)}"
             raise Mistake("length-check", "wrong-number", name="too_long", tokens=tokens, rows=rows, said=said, quoted=quoted, run=run)
-    own = {0, 1, tokens, rows, rows - 1, tokens - 1, tokens - rows, C, *long_ids.shape}  # the sizes a refusal may quote
+    own = {0, 1, tokens, rows, rows - 1, tokens - 1, tokens - rows, C, *shape}  # the sizes a refusal may quote
     for number in sorted({int(found) for found in QUOTED_NUMBER.findall(said)} - own):
-        quoted = f"its {number} is none of that run's sizes ({tokens} tokens, a table of {rows} rows, {C} wide)"
+        quoted = f"its {number} is none of that run's sizes ({tokens} tokens, a table of {rows} rows, {C} wide){whose(number)}"
         raise Mistake("length-check", "wrong-number", name="too_long", tokens=tokens, rows=rows, said=said, quoted=quoted, run=run)
 
 
@@ -321,6 +340,8 @@ def judge(runs: Runs) -> Passed:
     _full_length(runs.second(FULL_LENGTH), runs.first["wpe"].shape[0], runs.says(OR_EQUAL))
     _one_past(runs.second(ONE_PAST), runs.says(OFF_BY_NUMBER))
     _quoted_counts(runs.second(ONE_PAST), f"the checker's rerun with {ONE_PAST}")
+    _asked_counts(rerun, "a call of the checker's own in its first rerun, two tokens longer than the `long_ids` your add_positions had just refused")
+    _asked_counts(runs.second(ONE_PAST), f"a call of the checker's own, two tokens longer than `long_ids`, in its rerun with {ONE_PAST}")
     return passed
 
 
@@ -396,7 +417,7 @@ LEARNED_POSITIONS = Contract(
     hypotheses=hypotheses,
     typed=("x", "grad_wpe"),
     questions=(BORROWS, TRIES_LONG, RAISES, IMPORTS_BY_NAME, OR_EQUAL, OFF_BY_NUMBER, *SIZES.questions),
-    probes=(REFUSAL, OWN_TABLES),
+    probes=(REFUSAL, OWN_TABLES, OTHER_LENGTH, OTHER_LENGTH_SIZES),
     described={
         "by-token-id": "the table indexed by token id",
         "mean": "the batch averaged",
