@@ -231,6 +231,7 @@ def _judge_print(values: Values, printed: str) -> None:
     # the NTK ratio shows where it parts from PI's: pair 0, or any pair before the last
     ntk_shown = any(_shows(f, float(r)) and not _shows(f, float(pi_ratio[0])) for f in shown for r in ntk_ratio)
     if pi_shown and ntk_shown:
+        _judge_ntk_past_pair_0(lines, ntk_ratio, float(pi_ratio[0]))
         return
     instead = {
         "`inv_freq / inv_freq_pi`, the PI ratio upside down (trained over new)": inv_freq / pi,
@@ -256,6 +257,26 @@ def _judge_print(values: Values, printed: str) -> None:
         shown="; ".join(dict.fromkeys(found)) or "no number with a decimal point",
         pi=f"{pi_ratio[0]:.4g}",
         ntk_first=f"{ntk_ratio[0]:.4g}",
+        ntk_last=f"{ntk_ratio[-1]:.4g}",
+    )
+
+
+def _judge_ntk_past_pair_0(lines: list[tuple[str, list[tuple[float, float]]]], ntk_ratio: np.ndarray, pi_ratio: float) -> None:
+    """The NTK ratio shown beyond pair 0, where it is 1 whatever the base (and so is `inv_freq` over a copy of itself):
+    a pair between the ends, or pair 0 and a later pair on one line, in order (the first and the last, as the brief asks)."""
+    first = float(ntk_ratio[0])
+    for _, figures in lines:
+        if any(any(_shows(f, float(r)) for r in ntk_ratio[1:]) and not _shows(f, first) and not _shows(f, pi_ratio) for f in figures):
+            return
+        if len(figures) > 1 and _shows(figures[0], first) and not all(_shows(f, first) for f in figures) and _in_order(figures, ntk_ratio):
+            return
+    all_ones = [line for line, figures in lines if len(figures) > 1 and all(_shows(f, first) for f in figures)]
+    line = all_ones[0] if all_ones else next(line for line, figures in lines if any(_shows(f, first) for f in figures))
+    raise Mistake(
+        "unfinished",
+        "ntk-all-ones" if all_ones else "ntk-pair-0",
+        line=line if len(line) <= 60 else line[:57] + "…",
+        ntk_first=f"{first:.4g}",
         ntk_last=f"{ntk_ratio[-1]:.4g}",
     )
 
