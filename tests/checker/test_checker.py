@@ -762,8 +762,20 @@ MEANINGS = [
     ("context-extension", "mismatch__ntk-exponent-typed-for-128.py", "figure", ["`base_ntk` is", "from the rerun's hs = 64"], []),
     ("context-extension", "unfinished__frequencies-printed.py", "not-ratios", ["shows neither ratio", "the frequencies `inv_freq_pi` themselves"], []),
     ("context-extension", "unfinished__ratios-printed-upside-down.py", "not-ratios", ["the PI ratio upside down (trained over new)", "0.25 at every pair"], []),
-    ("context-extension", "unfinished__ntk-ratio-printed-from-placeholder.py", "ntk-all-ones", ["shows 1 at every pair", "before `inv_freq_ntk` held", "0.25 at the last pair"], ["Well done"]),
-    ("context-extension", "unfinished__ntk-ratio-pair-0-only.py", "ntk-pair-0", ["at pair 0 only", "`pair 0, NTK ratio: 1.0`", "the first and the last pair"], ["Well done"]),
+    (
+        "context-extension",
+        "unfinished__ntk-ratio-printed-from-placeholder.py",
+        "ntk-all-ones",
+        ["shows 1 at every pair", "before `inv_freq_ntk` held", "0.25 at the last pair"],
+        ["Well done"],
+    ),
+    (
+        "context-extension",
+        "unfinished__ntk-ratio-pair-0-only.py",
+        "ntk-pair-0",
+        ["at pair 0 only", "`pair 0, NTK ratio: 1.0`", "the first and the last pair"],
+        ["Well done"],
+    ),
     ("context-extension", "unfinished__ntk-over-pi-printed.py", "not-ratios", ["no NTK ratio", "`inv_freq_ntk / inv_freq_pi`", "1 at pair 0 down to 0.25"], []),
     # brief-only round 6 (briefonly6/FINDINGS.md section 3): what the script did, not what it did not
     ("context-extension", "unfinished__typed-numbers-printed.py", "typed-print", ["not the ratios", "typed rather than", "not the NTK ratio: at pair 1"], []),
