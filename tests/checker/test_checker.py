@@ -783,6 +783,13 @@ MEANINGS = [
     ("three-families", "not-causal__mask-of-minus-ten.py", "nothing-hidden", ["finite numbers from -10 to 0"], ["0/1"]),
     ("three-families", "not-causal__zero-one-mask.py", "zero-one", ["a 0/1 mask"], []),
     ("three-families", "mismatch__mean-gap.py", "mean-gap", ["the mean |difference|", "not the largest"], []),
+    (
+        "permutation-matrix",
+        "unfinished__checks-printed-before-the-arrays.py",
+        "printed-before-final",
+        ["made before the arrays it reports on were final", "lhs against rhs by 0.425", "0 of its verdicts changed"],
+        ["Well done"],
+    ),
     ("permutation-matrix", "mismatch__identity-p.py", "identity-P", ["is the identity", "ignores `perm`"], []),
     ("rope", "mismatch__cos-and-sin-swapped.py", "cos-sin-swapped", ["cos and sin swapped"], ["should be"]),
     ("alibi", "mismatch__mask-of-minus-a-hundred.py", "weak-mask", ["is -100 where it should be −inf"], []),
