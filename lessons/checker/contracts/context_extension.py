@@ -7,7 +7,8 @@ hs/(hs − 2), NTK scaling applied to every frequency alike, interpolation
 applied to the base instead of the positions. The rerun changes ``factor``,
 ``hs`` and ``rope_theta``, which typed arrays cannot follow. Right arrays with the brief's last step
 left undone (the two ratios never printed, or other numbers printed in
-their place: the frequencies, a ratio upside down) are ``unfinished``.
+their place: the frequencies, a ratio upside down; the NTK ratio shown at pair 0 only, or as 1 at every pair, printed
+before ``inv_freq_ntk`` was set) are ``unfinished``.
 """
 
 from __future__ import annotations

@@ -12,7 +12,9 @@ typed arrays and sizes cannot follow; the second repeats the first half of
 ``perm`` in its later slots, so that it is no shuffle: there the two sides
 of each identity part, and a copy of one side is not the other. Where the
 script later sets X to the shuffled tokens (``X = P @ X``), each run is
-judged on the tokens its scores were computed from.
+judged on the tokens its scores were computed from. What the script prints
+must be what its final arrays give: where perm is no shuffle, the printed
+verdicts of the checks that part there must change from the learner's run.
 """
 
 from __future__ import annotations
