@@ -972,7 +972,9 @@ def _context_extension_arrays() -> dict[str, np.ndarray]:
         ("PI [0.25 0.25]\nNTK [1.   0.25]\n", None),
         ("[[2.50000000e-01 2.50000000e-01]\n [1.00000000e+00 2.50000000e-01]]\n", None),  # one array of both, in NumPy's scientific form
         ("0 0.25 1.0\n1 0.25 0.97823566\n", None),  # pair by pair, float32's digits
-        ("PI keeps 25.0%\nNTK keeps 100.0% of pair 0\n", None),
+        ("PI keeps 25.0%\nNTK keeps 100.0% of pair 0, 25.0% of the last\n", None),
+        ("PI keeps 25.0%\nNTK keeps 100.0% of pair 0\n", "ntk-pair-0"),  # the brief: "look at the first and the last pair" (issue 35)
+        ("PI [0.25 0.25]\nNTK [1. 1.]\n", "ntk-all-ones"),  # inv_freq over a copy of itself, printed before inv_freq_ntk was set
         ("pair 0: PI x0.2500  NTK x1.0000\npair 63: PI x0.2500  NTK x0.2500\n", None),  # a multiplier written x0.25
         ("hs/(hs-2) = 1.0159\nPI [0.25 0.25]\nNTK [1.   0.25]\n", None),  # another figure, on a line of its own
         ("PI [0.25 0.25]\n", "not-ratios"),

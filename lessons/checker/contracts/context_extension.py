@@ -271,7 +271,8 @@ def _judge_ntk_past_pair_0(lines: list[tuple[str, list[tuple[float, float]]]], n
     for line, figures in lines:
         if any(any(_shows(f, float(r)) for r in later) and not _shows(f, first) and not _shows(f, pi_ratio) for f in figures):
             return
-        if len(figures) > 1 and _shows(figures[0], first) and not all(_shows(f, first) for f in figures) and _in_order(figures, ntk_ratio):
+        tails = [figures[start:] for start, figure in enumerate(figures) if _shows(figure, first)]
+        if any(not all(_shows(f, first) for f in tail) and _in_order(tail, ntk_ratio) for tail in tails):
             return
         for other, others in lines:
             # one number a line is a row of the same table only where the words say so (the same words, or NTK's name):
