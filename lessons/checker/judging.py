@@ -242,6 +242,7 @@ def judge_runs(exercise: ExerciseSpec, run: RunResult, reruns: Sequence[RunResul
         tuple(planned.changed for planned in contract.reruns),
         _answers(contract, run.answers),
         run.stdout,
+        tuple(rerun.stdout if isinstance(rerun, RunResult) else "" for rerun in reruns),
     )
     try:
         with np.errstate(all="ignore"):

@@ -776,6 +776,20 @@ MEANINGS = [
     ("context-extension", "mismatch__ntk-exponent-typed-for-128.py", "figure", ["`base_ntk` is", "from the rerun's hs = 64"], []),
     ("context-extension", "unfinished__frequencies-printed.py", "not-ratios", ["shows neither ratio", "the frequencies `inv_freq_pi` themselves"], []),
     ("context-extension", "unfinished__ratios-printed-upside-down.py", "not-ratios", ["the PI ratio upside down (trained over new)", "0.25 at every pair"], []),
+    (
+        "context-extension",
+        "unfinished__ntk-ratio-printed-from-placeholder.py",
+        "ntk-all-ones",
+        ["shows 1 at every pair", "before `inv_freq_ntk` held", "0.25 at the last pair"],
+        ["Well done"],
+    ),
+    (
+        "context-extension",
+        "unfinished__ntk-ratio-pair-0-only.py",
+        "ntk-pair-0",
+        ["at pair 0 only", "`pair 0, NTK ratio: 1.0`", "the first and the last pair"],
+        ["Well done"],
+    ),
     ("context-extension", "unfinished__ntk-over-pi-printed.py", "not-ratios", ["no NTK ratio", "`inv_freq_ntk / inv_freq_pi`", "1 at pair 0 down to 0.25"], []),
     # brief-only round 6 (briefonly6/FINDINGS.md section 3): what the script did, not what it did not
     ("context-extension", "unfinished__typed-numbers-printed.py", "typed-print", ["not the ratios", "typed rather than", "not the NTK ratio: at pair 1"], []),
@@ -783,6 +797,13 @@ MEANINGS = [
     ("three-families", "not-causal__mask-of-minus-ten.py", "nothing-hidden", ["finite numbers from -10 to 0"], ["0/1"]),
     ("three-families", "not-causal__zero-one-mask.py", "zero-one", ["a 0/1 mask"], []),
     ("three-families", "mismatch__mean-gap.py", "mean-gap", ["the mean |difference|", "not the largest"], []),
+    (
+        "permutation-matrix",
+        "unfinished__checks-printed-before-the-arrays.py",
+        "printed-before-final",
+        ["made before the arrays it reports on were final", "lhs against rhs by 0.425", "0 of its verdicts changed"],
+        ["Well done"],
+    ),
     ("permutation-matrix", "mismatch__identity-p.py", "identity-P", ["is the identity", "ignores `perm`"], []),
     ("rope", "mismatch__cos-and-sin-swapped.py", "cos-sin-swapped", ["cos and sin swapped"], ["should be"]),
     ("alibi", "mismatch__mask-of-minus-a-hundred.py", "weak-mask", ["is -100 where it should be −inf"], []),
@@ -965,7 +986,9 @@ def _context_extension_arrays() -> dict[str, np.ndarray]:
         ("PI [0.25 0.25]\nNTK [1.   0.25]\n", None),
         ("[[2.50000000e-01 2.50000000e-01]\n [1.00000000e+00 2.50000000e-01]]\n", None),  # one array of both, in NumPy's scientific form
         ("0 0.25 1.0\n1 0.25 0.97823566\n", None),  # pair by pair, float32's digits
-        ("PI keeps 25.0%\nNTK keeps 100.0% of pair 0\n", None),
+        ("PI keeps 25.0%\nNTK keeps 100.0% of pair 0, 25.0% of the last\n", None),
+        ("PI keeps 25.0%\nNTK keeps 100.0% of pair 0\n", "ntk-pair-0"),  # the brief: "look at the first and the last pair" (issue 35)
+        ("PI [0.25 0.25]\nNTK [1. 1.]\n", "ntk-all-ones"),  # inv_freq over a copy of itself, printed before inv_freq_ntk was set
         ("pair 0: PI x0.2500  NTK x1.0000\npair 63: PI x0.2500  NTK x0.2500\n", None),  # a multiplier written x0.25
         ("hs/(hs-2) = 1.0159\nPI [0.25 0.25]\nNTK [1.   0.25]\n", None),  # another figure, on a line of its own
         ("PI [0.25 0.25]\n", "not-ratios"),

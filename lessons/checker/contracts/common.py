@@ -86,6 +86,7 @@ class Runs(Struct, frozen=True):
     changed: tuple[str, ...]  # each rerun's Rerun.changed
     answers: Mapping[Question, bool]  # what the source says, for each of the contract's questions
     printed: str = ""  # what the script as written printed (stdout and stderr), for a brief that asks for a print
+    reprinted: tuple[str, ...] = ()  # what each rerun printed, in the contract's order ("" where it did not run)
 
     def says(self, question: Question) -> bool:
         """The answer to one of the contract's questions (a KeyError, so a checker error, for one it never asked)."""

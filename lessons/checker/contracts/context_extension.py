@@ -7,7 +7,8 @@ hs/(hs − 2), NTK scaling applied to every frequency alike, interpolation
 applied to the base instead of the positions. The rerun changes ``factor``,
 ``hs`` and ``rope_theta``, which typed arrays cannot follow. Right arrays with the brief's last step
 left undone (the two ratios never printed, or other numbers printed in
-their place: the frequencies, a ratio upside down) are ``unfinished``.
+their place: the frequencies, a ratio upside down; the NTK ratio shown at pair 0 only, or as 1 at every pair, printed
+before ``inv_freq_ntk`` was set) are ``unfinished``.
 """
 
 from __future__ import annotations
@@ -231,6 +232,7 @@ def _judge_print(values: Values, printed: str) -> None:
     # the NTK ratio shows where it parts from PI's: pair 0, or any pair before the last
     ntk_shown = any(_shows(f, float(r)) and not _shows(f, float(pi_ratio[0])) for f in shown for r in ntk_ratio)
     if pi_shown and ntk_shown:
+        _judge_ntk_past_pair_0(lines, ntk_ratio, float(pi_ratio[0]))
         return
     instead = {
         "`inv_freq / inv_freq_pi`, the PI ratio upside down (trained over new)": inv_freq / pi,
@@ -258,6 +260,45 @@ def _judge_print(values: Values, printed: str) -> None:
         ntk_first=f"{ntk_ratio[0]:.4g}",
         ntk_last=f"{ntk_ratio[-1]:.4g}",
     )
+
+
+def _judge_ntk_past_pair_0(lines: list[tuple[str, list[tuple[float, float]]]], ntk_ratio: np.ndarray, pi_ratio: float) -> None:
+    """The NTK ratio shown beyond pair 0, where it is 1 whatever the base (and so is `inv_freq` over a copy of itself):
+    a pair between the ends, pair 0 and a later pair on one line, in order (the first and the last, as the brief asks), or
+    a later pair in the place where a line printed alike shows pair 0's 1 (a table pair by pair, or the ends a line each)."""
+    first = float(ntk_ratio[0])
+    later = ntk_ratio[1:]
+    for line, figures in lines:
+        if any(any(_shows(f, float(r)) for r in later) and not _shows(f, first) and not _shows(f, pi_ratio) for f in figures):
+            return
+        tails = [figures[start:] for start, figure in enumerate(figures) if _shows(figure, first)]
+        if any(not all(_shows(f, first) for f in tail) and _in_order(tail, ntk_ratio) for tail in tails):
+            return
+        for other, others in lines:
+            # one number a line is a row of the same table only where the words say so (the same words, or NTK's name):
+            # PI's bare 0.25 printed beside NTK's 1.0 shows no later pair of NTK
+            words = _words(other)
+            alike = len(others) == len(figures) and (len(figures) > 1 or words == _words(line) != "" or "ntk" in words.lower())
+            if not alike or (len(figures) > 1 and all(_shows(f, first) for f in figures)):  # 1 at every pair: no pair 0 alone
+                continue
+            pairs = list(zip(figures, others, strict=True))
+            same_elsewhere = all(_shows(g, f[0]) for f, g in pairs if not _shows(f, first))  # the other ratio's places agree
+            if same_elsewhere and any(_shows(f, first) and not _shows(g, first) and any(_shows(g, float(r)) for r in later) for f, g in pairs):
+                return
+    all_ones = [line for line, figures in lines if len(figures) > 1 and all(_shows(f, first) for f in figures)]
+    line = all_ones[0] if all_ones else next(line for line, figures in lines if any(_shows(f, first) for f in figures))
+    raise Mistake(
+        "unfinished",
+        "ntk-all-ones" if all_ones else "ntk-pair-0",
+        line=line if len(line) <= 60 else line[:57] + "…",
+        ntk_first=f"{first:.4g}",
+        ntk_last=f"{ntk_ratio[-1]:.4g}",
+    )
+
+
+def _words(line: str) -> str:
+    """A printed line's words, its numbers and spacing left out: the same for each row of a table printed pair by pair."""
+    return "".join(PRINTED_NUMBER.sub("", line).split())
 
 
 def _typed_print(values: Values, printed: str) -> Mistake:

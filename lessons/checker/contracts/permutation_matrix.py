@@ -12,10 +12,15 @@ typed arrays and sizes cannot follow; the second repeats the first half of
 ``perm`` in its later slots, so that it is no shuffle: there the two sides
 of each identity part, and a copy of one side is not the other. Where the
 script later sets X to the shuffled tokens (``X = P @ X``), each run is
-judged on the tokens its scores were computed from.
+judged on the tokens its scores were computed from. What the script prints
+must be what its final arrays give: where perm is no shuffle, the printed
+verdicts of the checks that part there must change from the learner's run.
 """
 
 from __future__ import annotations
+
+import difflib
+import re
 
 import numpy as np
 
@@ -239,7 +244,54 @@ def judge(runs: Runs) -> Passed:
     _judge_rerun(runs, RESIZED, first_tokens)
     _judge_rerun(runs, NO_SHUFFLE, first_tokens)
     _judge_prints(runs)
+    _judge_printed_verdicts(runs)
     return Passed()
+
+
+# A printed token: a word, or a number as NumPy and f-strings write it (1.1e-16, 0.0, 2.) with the brackets around it left off.
+PRINTED_TOKEN = re.compile(r"[^\s\[\](),:=|]+")
+WHOLE_NUMBER = re.compile(r"[-+]?\d+")
+
+
+def _verdict_like(token: str, allowance: float) -> bool:
+    """A token that may say two sides agree: a word (True, "holds") or a figure within the allowance (a largest difference)."""
+    if WHOLE_NUMBER.fullmatch(token):
+        return False  # a slot, a size or a count
+    try:
+        return abs(float(token)) <= allowance
+    except ValueError:
+        return True
+
+
+def _judge_printed_verdicts(runs: Runs) -> None:
+    """What the script prints is what its final arrays give: where perm is no shuffle, every check whose sides part there
+    must print otherwise than on the learner's own run (True to False, a difference of 1e-16 to one of 0.3)."""
+    index = runs.changed.index(NO_SHUFFLE)
+    values = runs.reruns[index]
+    if values is None:
+        return
+    X, Wq, Wk, Wv, _ = _inputs(runs.first)
+    allowance = _tolerance(runs.first, X, Wq, Wk, Wv)
+    final = {name: _array(values, name) for name in ("lhs", "rhs", "out_perm", "out", "P", "pooled", "pooled_perm")}
+    sides = {
+        "lhs against rhs": (final["lhs"], final["rhs"], allowance["lhs"]),
+        "out_perm against P @ out": (final["out_perm"], final["P"] @ final["out"], allowance["out_perm"]),
+        "pooled_perm against pooled": (final["pooled_perm"], final["pooled"], allowance["pooled"]),
+    }
+    parting = {check: gap(a, b) for check, (a, b, allowed) in sides.items() if gap(a, b) > allowed}
+    largest = max(allowance[name] for name in ("lhs", "out_perm", "pooled"))
+    mine, theirs = PRINTED_TOKEN.findall(runs.printed), PRINTED_TOKEN.findall(runs.reprinted[index])
+    matcher = difflib.SequenceMatcher(None, mine, theirs, autojunk=False)
+    changed = sum(_verdict_like(token, largest) for tag, start, end, _, _ in matcher.get_opcodes() if tag in ("replace", "delete") for token in mine[start:end])
+    if changed < len(parting):
+        raise Mistake(
+            "unfinished",
+            "printed-before-final",
+            changed=NO_SHUFFLE,
+            parted="; ".join(f"{check} by {difference:.3g}" for check, difference in parting.items()),
+            count=len(parting),
+            said=changed,
+        )
 
 
 def _judge_prints(runs: Runs) -> None:
