@@ -658,6 +658,35 @@ MEANINGS = [
     ("rope", "mismatch__rotate-half-never-called.py", "rotate-half", ["x unchanged", "never calls it"], ["makes up"]),
     ("sinusoidal-table", "mismatch__error-skips-the-first-row.py", "some-rows", ["over t = 1 … 8 only", "leaves out t = 0", "bent most at its first row"], []),
     ("sinusoidal-table", "mismatch__error-at-the-last-row.py", "some-rows", ["over t = 8 only", "leaves out t = 0"], []),
+    # brief-only round 9 (issue 35): a T − k typed in, and a shift_error over part of the rows or channel pairs, told by a third rerun
+    (
+        "sinusoidal-table",
+        "mismatch__rows-typed-as-nine.py",
+        "rows-typed",
+        ["over t = 0 … 8 only, the starter's 9 for T − k typed in", "T − k is 17 − 5 = 12 rows", "three rows more for T − k"],
+        ["leaves out"],
+    ),
+    (
+        "sinusoidal-table",
+        "mismatch__error-over-every-other-row.py",
+        "every-other-row",
+        ["every other t only (t = 0, 2, 4, … 10)", "leaves out t = 1, 3, 5, … 11, among them t = 9", "all 12 rows"],
+        ["typed"],
+    ),
+    (
+        "sinusoidal-table",
+        "mismatch__error-at-the-two-ends.py",
+        "row-ends",
+        ["the two ends of t only (t = 0 and t = 11)", "leaves out every row between them, t = 1 … 10, among them t = 9"],
+        ["typed"],
+    ),
+    (
+        "sinusoidal-table",
+        "mismatch__error-over-the-last-pair.py",
+        "last-pair",
+        ["the last channel pair only (pair 5, channels 10 and 11)", "leaves out the others, pairs 0 … 4", "in pair 1 (channels 2 and 3), at t = 9"],
+        ["typed"],
+    ),
     # which unused rows np.empty_like leaves non-zero is up to the allocator: test_unset_rows_named_are_the_unused_ones
     ("embedding-backward", "mismatch__empty-buffer-used-rows-cleared.py", "unset-rows", ["never use", "np.empty_like"], []),
     ("embedding-backward", "mismatch__gradient-started-from-the-table.py", "unused-from-wte", ["hold wte's own rows", "copy of the table"], ["np.empty"]),

@@ -72,8 +72,10 @@ def test_every_pair_of_hypotheses_is_far_apart_on_the_starters_arrays(exercise_i
 # t5-buckets' first is where T changes (a bias sized by a typed 12 stops fitting) and where buckets typed in are named
 # as typed (its second, 128 buckets, max_distance 1597 and offsets to 1700, separates every pair it does, and more);
 # rope's first is where a head's out must stay the same as every position moves on, and where apply_rope is asked to
-# turn by positions all 0 (its second, two more tokens and gaps between the positions, separates as much).
-KEPT_FOR_MORE = {("learned-positions", 1), ("three-families", 1), ("t5-buckets", 1), ("rope", 1)}
+# turn by positions all 0 (its second, two more tokens and gaps between the positions, separates as much);
+# sinusoidal-table's first is where a maximum one row short (no hypothesis: too near the right figure for float32) and
+# M read off the bent pe[k] are named (its second and third, five cells bent, separate every pair it does).
+KEPT_FOR_MORE = {("learned-positions", 1), ("three-families", 1), ("t5-buckets", 1), ("rope", 1), ("sinusoidal-table", 1)}
 
 
 @pytest.mark.parametrize("exercise_id", sorted(COURSE.exercises))

@@ -157,26 +157,28 @@ def test_the_embedding_rerun_leaves_nan_where_a_new_array_of_the_tables_shape_is
 def test_sinusoidal_judge_passes_right_tables_and_names_the_layouts(T, pairs, k, dtype):
     from attnpos.core.sinusoidal_encoding import shift_error, shift_matrix
 
-    def values(C, shift, cause="right", bend=None):
-        pe = sinusoidal_table.tables(T, C)[cause].astype(dtype)
+    def values(length, C, shift, cause="right", bend=None):
+        pe = sinusoidal_table.tables(length, C)[cause].astype(dtype)
         if bend is not None:  # each rerun bends the table the script built, and the script measures its shift error on that
-            pe = bend(pe)
+            pe = bend(pe, shift)
         M = shift_matrix(shift, C).astype(dtype)
         figure = shift_error(pe.astype(np.float64), M.astype(np.float64), shift)
-        return {"T": np.array(T), "C": np.array(C), "k": np.array(shift), "pe": pe, "M": M, "shift_error": np.array(figure)}
+        return {"T": np.array(length), "C": np.array(C), "k": np.array(shift), "pe": pe, "M": M, "shift_error": np.array(figure)}
 
     def reruns(cause="right"):
-        """The values of both reruns: the table bent most at its last row, then most at its first."""
-        return [values(wider, farther, cause, bend) for bend in (substitutes.bent_table, substitutes.bent_first)]
+        """The values of the three reruns: the table bent most at its last row, most at its first, then in five cells of a
+        table five rows longer."""
+        lengths = (T, T, substitutes.five_longer(T))
+        return [values(length, wider, farther, cause, bend) for length, bend in zip(lengths, sinusoidal_table.BENDS.values(), strict=True)]
 
     C = 2 * pairs
     wider, farther = substitutes.wider(C), substitutes.farther(k, T)
-    bent_last, bent_first = reruns()
-    assert judged("sinusoidal-table", values(C, k), bent_last, "", more=(bent_first,)) == ("passed", "")
+    bent_last, *more = reruns()
+    assert judged("sinusoidal-table", values(T, C, k), bent_last, "", more=tuple(more)) == ("passed", "")
     for cause in ("halves", "sin-cos-swapped", "from-one", "sign-flipped"):
         if pairs > 1 or cause not in ("halves", "sign-flipped"):  # one pair: those tables are the right one
-            last, first = reruns(cause)
-            assert judged("sinusoidal-table", values(C, k, cause), last, "", more=(first,))[0] == cause
+            last, *more = reruns(cause)
+            assert judged("sinusoidal-table", values(T, C, k, cause), last, "", more=tuple(more))[0] == cause
 
 
 @settings(max_examples=30, deadline=None)

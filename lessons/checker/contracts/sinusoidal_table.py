@@ -12,6 +12,13 @@ That bend's error is largest at the last t; a second rerun bends the
 table the other way (row t scaled by 1 + (1 − t/T)²/4), largest at the
 first, so that a maximum over some rows only (the first left out, the
 second half, the last row) falls short on one bend or the other.
+Both bends scale whole rows, monotone in t, and keep T − k: a maximum
+over every other t, over the two ends of t or over the last channel pair,
+or over the first run's T − k rows typed in, follows them. A third rerun
+grows T by five and k by two (T − k by three) and bends five cells of the
+table, each one channel pair of one row, by shares that halve one to the
+next (``substitutes.bumped_cells``): each of those parts gives a figure of
+its own, and is named.
 """
 
 from __future__ import annotations
@@ -36,7 +43,7 @@ from attnpos.lessons.checker.contracts.common import (
 )
 from attnpos.lessons.checker.contracts.table_reading import close, read_shaped, read_whole, rounding
 from attnpos.lessons.checker.separation import Figure, Hypotheses
-from attnpos.lessons.checker.substitutes import BEND, bent_first, bent_table
+from attnpos.lessons.checker.substitutes import BEND, bent_first, bent_in_places, bent_table
 from attnpos.lessons.checker.values import Values, dtype_roundoff, reported_rounding, scalar
 from attnpos.lessons.checker.verdicts import Mistake, Passed
 
@@ -49,7 +56,17 @@ BENT_FIRST = (
     "`T` two positions longer, `C` four channels wider, `k` two positions longer, and your pe, once built, bent most at its first row"
     " (row t scaled by 1 + (1 − t/T)²/4)"
 )
-BENDS: dict[str, Callable[[object], np.ndarray]] = {CHANGED: bent_table, BENT_FIRST: bent_first}
+# The third: T − k three rows more, and bumps in single cells, so that a maximum over some rows or pairs only falls short.
+IN_PLACES = (
+    "`T` five positions longer, `C` four channels wider, `k` two positions longer, so three rows more for T − k, and your pe,"
+    " once built, bent in five places, each one channel pair of one row"
+)
+# each rerun's bend, as the judge applies it to the tables it expects: (table, the rerun's k) -> the bent table
+BENDS: dict[str, Callable[[object, int], np.ndarray]] = {
+    CHANGED: lambda pe, k: bent_table(pe),
+    BENT_FIRST: lambda pe, k: bent_first(pe),
+    IN_PLACES: bent_in_places,
+}
 BORROWS = NUMPY_ONLY
 MAX_POSITIONS, MAX_CHANNELS = 4096, 1024
 
@@ -91,7 +108,7 @@ def _table_tolerance(roundoff: float, T: int, C: int, cause: str = "right") -> f
     return rounding(roundoff, 1 + (T + 1) * fastest)
 
 
-def _judge_run(values: Values, first: Values | None = None, bend: Callable[[object], np.ndarray] = bent_table) -> Passed:
+def _judge_run(values: Values, first: Values | None = None, bend: Callable[[object, int], np.ndarray] = BENDS[CHANGED]) -> Passed:
     T = read_whole(values, "T", 2, MAX_POSITIONS)
     C = read_whole(values, "C", 2, MAX_CHANNELS)
     if C % 2:
@@ -104,7 +121,7 @@ def _judge_run(values: Values, first: Values | None = None, bend: Callable[[obje
     pe = read_shaped(values, "pe", (T, C))
     candidates = tables(T, C)
     if first is not None:  # the rerun bent the table the script built: each candidate as the checker bent it
-        candidates = {cause: bend(table) for cause, table in candidates.items()}
+        candidates = {cause: bend(table, k) for cause, table in candidates.items()}
     tol = _table_tolerance(roundoff, T, C)
     if not close(pe, candidates["right"], tol):
         _unfollowed(values, first, "pe")
@@ -134,6 +151,7 @@ def _judge_run(values: Values, first: Values | None = None, bend: Callable[[obje
                 mistake = figure_mistake("mismatch", cause, "shift_error", honest, figure, rerun=first is not None)
                 raise Mistake("mismatch", cause, **mistake.fields, whose="your own pe and M" if first is None else "that pe and M")
         if first is not None:
+            _part_left_out(figure, pe, M, k, noise, honest, first)
             _some_rows(figure, pe, M, k, noise, honest)
             # at rounding where the bent table is not: measured on the table before the bend reached it, or typed
             cause = "shift-figure-unbent" if abs(figure) <= noise else "shift-figure-bent"
@@ -179,6 +197,55 @@ def _some_rows(figure: float, pe: np.ndarray, M: np.ndarray, k: int, noise: floa
             raise Mistake("mismatch", "some-rows", **mistake.fields, rows=rows, worst=f"t = {int(np.argmax(by_row))}", count=last + 1)
 
 
+def _part_left_out(figure: float, pe: np.ndarray, M: np.ndarray, k: int, noise: float, honest: float, first: Values) -> None:
+    """A shift_error that is the largest over one part of the rows or channel pairs only: t = 0 … up to the first
+    run's T − k (a T − k typed in, where the rerun's is three more), every other t, the two ends of t, the last channel
+    pair. On the third rerun each gives a figure of its own; on the first two, which bend whole rows monotonely, each is
+    the right figure or the one row short of :func:`_named_measures`."""
+    difference = np.abs(pe[k:].astype(np.float64) - pe[:-k].astype(np.float64) @ M.T)  # (T − k, C)
+    rows, channels = difference.shape
+    by_row = np.max(difference, axis=1)  # (T − k,)
+    worst_row, worst_channel = (int(i) for i in np.unravel_index(np.argmax(difference), difference.shape))
+    parts: dict[str, tuple[float, dict[str, str]]] = {}
+    T0, k0 = int(first["T"]), int(first["k"])
+    if 0 < T0 - k0 < rows:
+        starter = {name: number for number, name in SIZES.sizes.items()}
+        whose = "the starter's" if (T0, k0) == (starter["T"], starter["k"]) else "your"
+        typed = f"{whose} {T0 - k0}" + ("" if whose != "your" else f" ({T0} − {k0})")
+        parts["rows-typed"] = (float(np.max(by_row[: T0 - k0])), {"rows": _rows(range(T0 - k0)), "typed": typed, "k": str(k), "T": str(k + rows)})
+    if rows >= 4:
+        parts["every-other-row"] = (float(np.max(by_row[0::2])), {"rows": _rows(range(0, rows, 2)), "left": _rows(range(1, rows, 2))})
+    if rows >= 3:
+        parts["row-ends"] = (float(max(by_row[0], by_row[-1])), {"rows": f"t = 0 and t = {rows - 1}", "left": _rows(range(1, rows - 1))})
+    if channels >= 4:
+        last = channels // 2 - 1
+        others = "pair 0 (channels 0 and 1)" if last == 1 else f"pairs 0 … {last - 1} (channels 0 … {channels - 3})"
+        worst_pair = worst_channel // 2
+        parts["last-pair"] = (
+            float(np.max(difference[:, -2:])),
+            {
+                "pair": f"pair {last}, channels {channels - 2} and {channels - 1}",
+                "left": others,
+                "worst_pair": f"pair {worst_pair} (channels {2 * worst_pair} and {2 * worst_pair + 1})",
+            },
+        )
+    for cause, (measured, fields) in parts.items():
+        if abs(figure - measured) <= noise + float(reported_rounding(measured)):
+            mistake = figure_mistake("mismatch", cause, "shift_error", honest, figure, rerun=True)
+            raise Mistake("mismatch", cause, **mistake.fields, **fields, worst=f"t = {worst_row}", count=rows)
+
+
+def _rows(t: range) -> str:
+    """Rows in the learner's words: "t = 0 … 8", "t = 0, 2, 4, … 10", "t = 1", "t = 1 and 3"."""
+    if len(t) == 1:
+        return f"t = {t[0]}"
+    if len(t) == 2:
+        return f"t = {t[0]} and {t[1]}"
+    if t.step == 1:
+        return f"t = {t[0]} … {t[-1]}"
+    return f"t = {t[0]}, {t[1]}, … {t[-1]}" if len(t) == 3 else f"t = {t[0]}, {t[1]}, {t[2]}, … {t[-1]}"
+
+
 def _unfollowed(values: Values, first: Values | None, name: str) -> None:
     if first is not None and np.array_equal(values[name], first[name]):
         raise Mistake("mismatch", "typed", name=name)
@@ -192,7 +259,7 @@ def judge(runs: Runs) -> Passed:
     return Passed()
 
 
-def _judge_bent(runs: Runs, changed: str, bend: Callable[[object], np.ndarray]) -> None:
+def _judge_bent(runs: Runs, changed: str, bend: Callable[[object, int], np.ndarray]) -> None:
     """One rerun: the sizes changed and the table bent by ``bend`` once built."""
     rerun = runs.second(changed)
     if np.array_equal(rerun["C"], runs.first["C"]):
@@ -227,6 +294,13 @@ def hypotheses(values: Values) -> Hypotheses:
         by_row = np.max(np.abs(table[k:] - table[:-k] @ M.T), axis=1)  # (T − k,)
         wrong["mismatch/first-row"] = {"shift_error": float(by_row[0])}
         wrong["mismatch/rows-after-first"] = {"shift_error": float(np.max(by_row[1:]))}
+        # parts the third rerun's bends each give a figure of their own: every other t, the two ends of t, the last pair
+        if T - k >= 4:
+            wrong["mismatch/every-other-row"] = {"shift_error": float(np.max(by_row[0::2]))}
+        if T - k >= 3:
+            wrong["mismatch/row-ends"] = {"shift_error": float(max(by_row[0], by_row[-1]))}
+    if C >= 4:
+        wrong["mismatch/last-pair"] = {"shift_error": float(np.max(np.abs(table[k:, -2:] - table[:-k] @ M[-2:].T)))}
     # the widest table tolerance, so that no rounding of a mistaken table is taken for a difference
     return Hypotheses.of(
         right,
@@ -244,6 +318,8 @@ SINUSOIDAL_TABLE = Contract(
     reruns=(
         Rerun({"T": "longer(T)", "C": "wider(C)", "k": "farther(k, T)", "pe": "bent_table(pe)"}, CHANGED),
         Rerun({"T": "longer(T)", "C": "wider(C)", "k": "farther(k, T)", "pe": "bent_first(pe)"}, BENT_FIRST),
+        # pe first: where one statement first reads both pe and k, the rerun's k is then set before the bend reads it
+        Rerun({"pe": "bent_in_places(pe, k)", "T": "five_longer(T)", "C": "wider(C)", "k": "farther(k, T)"}, IN_PLACES),
     ),
     judge=judge,
     diagnoses=("bad-value", "exponent-i", "frequency-per-channel", "sign-flipped", "from-one", "sin-cos-swapped", "halves", "mismatch"),
@@ -265,6 +341,9 @@ SINUSOIDAL_TABLE = Contract(
         "mismatch/row-norm": "the largest row length",
         "mismatch/first-row": "the difference at t = 0 alone",
         "mismatch/rows-after-first": "the largest over every row but the first",
+        "mismatch/every-other-row": "the largest over every other t",
+        "mismatch/row-ends": "the largest over the two ends of t",
+        "mismatch/last-pair": "the largest over the last channel pair",
         "typed-pe": "a pe typed in",
         "typed-M": "an M typed in",
         "typed-shift_error": "a shift_error typed in",
