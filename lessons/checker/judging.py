@@ -21,7 +21,7 @@ from msgspec.structs import replace
 
 from attnpos.lessons.checker.contracts import CONTRACTS, Contract, Question, Runs
 from attnpos.lessons.checker.contracts.common import COMPUTED_IN_QUESTIONS
-from attnpos.lessons.checker.learner_modules import READING_MODULE
+from attnpos.lessons.checker.learner_modules import GIVEN_PREFIX, READING_MODULE
 from attnpos.lessons.checker.plans import Plan
 from attnpos.lessons.checker.separation import COARSEST_ROUNDOFF, RIGHT, TYPED, Hypotheses, every_reading, indistinct, unseparated
 from attnpos.lessons.checker.values import COMPUTED_IN, MAX_ELEMENTS, too_large
@@ -37,7 +37,7 @@ def plan(exercise: ExerciseSpec) -> Plan:
     asked = (*contract.questions, *(question for _, question in COMPUTED_IN_QUESTIONS))
     first = Reading(READING_MODULE, questions=tuple(question.as_json() for question in asked))
     reruns = (Reading(READING_MODULE, rewrite=planned.replacements) for planned in contract.reruns)
-    return Plan((*contract.names, *contract.probes), (first, *reruns))
+    return Plan((*contract.names, *contract.probes, *(GIVEN_PREFIX + name for name in contract.kept)), (first, *reruns))
 
 
 def judge(exercise: ExerciseSpec, first: Callable[[], RunResult], reruns: Sequence[Callable[[], RunResult]]) -> Verdict:
@@ -255,11 +255,40 @@ def judge_runs(exercise: ExerciseSpec, run: RunResult, reruns: Sequence[RunResul
                 raise
             _require_separation(contract, runs)
             _require_reruns_ended(contract, reruns)
+            _require_inputs_kept(contract, reruns)  # every array agrees: but with the inputs as the script left them?
     except Mistake as mistake:
         return verdict(mistake.diagnosis, mistake.cause, **mistake.fields)
     except Exception as error:  # a bug in a judge: never the learner's fault, and never passed off as theirs
         return replace(checker_error(exercise, error), output=run.stdout, confinement=run.confinement)
     return verdict("passed", outcome.cause)
+
+
+def _require_inputs_kept(contract: Contract, reruns: Sequence[RunResult | str]) -> None:
+    """Each input the contract keeps holds, when the script ends, what the rerun gave it (a reshape or a narrower
+    float type changes nothing: the same numbers, in order, to the rounding of the type the script left)."""
+    for planned, rerun in zip(contract.reruns, reruns, strict=True):
+        if not isinstance(rerun, RunResult):
+            continue
+        for name in contract.kept:
+            given, left = rerun.values.get(GIVEN_PREFIX + name), rerun.values.get(name)
+            if given is None or left is None or given.size != left.size or given.dtype.kind not in "biuf":
+                continue  # not given on this run, or not left at all (judged as the names are)
+            before, after = given.reshape(-1).astype(np.float64), left.reshape(-1).astype(np.float64)
+            roundoff = np.finfo(left.dtype).eps if left.dtype.kind == "f" else 0.0
+            moved = np.abs(after - before) > roundoff * np.maximum(np.abs(before), 1.0)
+            if np.any(moved):
+                first = int(np.flatnonzero(moved)[0])
+                where = ", ".join(str(int(i)) for i in np.unravel_index(first, left.shape))
+                raise Mistake(
+                    "changed-input",
+                    name=name,
+                    entry=f"`{name}[{where}]`",
+                    was=f"{before[first]:.4g}",
+                    now=f"{after[first]:.4g}",
+                    count=int(np.count_nonzero(moved)),
+                    size=int(left.size),
+                    changed=planned.changed,
+                )
 
 
 def _require_reruns_ended(contract: Contract, reruns: Sequence[RunResult | str]) -> None:

@@ -8,3 +8,6 @@ command nothing before its fork server starts (:mod:`.server_start`).
 READING_MODULE = "attnpos.lessons.checker.rerun"
 # Where a rerun's replacement expressions live.
 SUBSTITUTES_MODULE = "attnpos.lessons.checker.substitutes"
+# Where a rerun keeps a copy of each value it gives, as given (substitutes.given): the judge compares it with the value
+# the script left, for the inputs a contract keeps (contracts.common.Contract.kept).
+GIVEN_PREFIX = "__attnpos_given_"

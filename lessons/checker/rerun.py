@@ -659,8 +659,10 @@ def _called(call: ast.Call) -> str:
 
 
 def _rebinding(name: str, call: str) -> ast.stmt:
-    """``name = __import__(SUBSTITUTES_MODULE, fromlist=["_"]).function(args...)``; args are the learner's names, or None if unbound."""
+    """``name = substitutes.given(globals(), name, substitutes.function(args...))``; args are the learner's names, or
+    None if unbound; the substitutes module is ``__import__(SUBSTITUTES_MODULE, fromlist=["_"])``."""
     function, arguments = _call_parts(call)
     looked_up = ", ".join(f"globals().get({argument!r})" for argument in arguments)
-    text = f"{name} = __import__({SUBSTITUTES_MODULE!r}, fromlist=['_']).{function}({looked_up})"
+    module = f"__import__({SUBSTITUTES_MODULE!r}, fromlist=['_'])"
+    text = f"{name} = {module}.given(globals(), {name!r}, {module}.{function}({looked_up}))"
     return ast.parse(text).body[0]

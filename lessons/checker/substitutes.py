@@ -15,12 +15,20 @@ from collections.abc import Callable
 import numpy as np
 
 from attnpos.core.permutation import TWIN_SLOTS
+from attnpos.lessons.checker.learner_modules import GIVEN_PREFIX
 
 # A power of two: scaling the value matrix by it scales every output, and so
 # every gap between outputs, exactly (floating point is exact under scaling
 # by powers of two, barring overflow), whatever order the learner's code
 # multiplies and adds in. A typed or copied figure does not scale.
 VALUE_SCALE = 2.0**20
+
+
+def given(namespace: dict, name: str, value: object) -> object:
+    """``value``, given to ``name``; a copy of it (of an array or a list) kept beside, under GIVEN_PREFIX, so that the
+    judge sees whether the script changed it after."""
+    namespace[GIVEN_PREFIX + name] = np.array(value, copy=True) if isinstance(value, (np.ndarray, list)) else value
+    return value
 
 
 def scaled(W: object) -> np.ndarray:

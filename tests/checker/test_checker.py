@@ -879,6 +879,11 @@ MEANINGS = [
     ("embedding-backward", "indistinct__float16-out-only.py", "precision", ["float16 (`out`)", "in `grad_wte`, whose figures are held"], []),
     ("embedding-backward", "mismatch__batch-size-typed-in.py", "typed-size", ["the starter's 2 for B:", "one sentence more", "`out[2, "], ["5 for T"]),
     ("embedding-backward", "rerun-failed__one-hot-of-ten-rows.py", "typed-size", ["the starter's 10 for V:", "index 11 is out of bounds"], []),
+    # brief-only round 10 (issue 35): inputs changed in place after they were used
+    ("embedding-backward", "changed-input__ids-sorted-in-place.py", "", ["`ids` no longer held what it was given", "ids sorted in place"], []),
+    ("embedding-backward", "changed-input__table-stepped-before-the-lookup.py", "", ["`wte` no longer held what it was given"], []),
+    ("learned-positions", "changed-input__gradient-aliases-the-table.py", "", ["`wpe` no longer held what it was given", "24 of its 24 entries"], []),
+    ("learned-positions", "changed-input__position-table-stepped-in-place.py", "", ["`wpe` no longer held what it was given"], []),
 ]
 
 

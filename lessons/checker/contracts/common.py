@@ -143,6 +143,10 @@ class Contract(Struct, frozen=True):
     # Names a rerun's substitutes set in the script (substitutes.REFUSAL), read back from every run like the names but
     # never asked of the learner: what a run saw that no array of the answer holds.
     probes: tuple[str, ...] = ()
+    # Inputs the script must leave as a rerun gives them: changed in place after they are used (a training step on
+    # the table, ids sorted, a gradient aliasing the table), they make every array agree with inputs that are not the
+    # exercise's. Judged on each rerun that gives them, by the copy it keeps (learner_modules.GIVEN_PREFIX).
+    kept: tuple[str, ...] = ()
 
     @property
     def changed(self) -> str:
