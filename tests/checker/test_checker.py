@@ -879,7 +879,9 @@ MEANINGS = [
     ("embedding-backward", "indistinct__float16-out-only.py", "precision", ["float16 (`out`)", "in `grad_wte`, whose figures are held"], []),
     ("embedding-backward", "mismatch__batch-size-typed-in.py", "typed-size", ["the starter's 2 for B:", "one sentence more", "`out[2, "], ["5 for T"]),
     ("embedding-backward", "rerun-failed__one-hot-of-ten-rows.py", "typed-size", ["the starter's 10 for V:", "index 11 is out of bounds"], []),
-    # brief-only round 10 (issue 35): inputs changed in place after they were used
+    # brief-only round 10 (issue 35): inputs changed in place after they were used; printed checks that say False of right arrays
+    ("permutation-matrix", "unfinished__printed-check-of-other-arrays.py", "printed-apart", ["printed False 1 time(s)", "`P @ out`"], ["provisional copy"]),
+    ("permutation-matrix", "mismatch__p-from-the-inverse-columns.py", "inverse-columns-P-rerun", ["np.argsort(perm)", "P = np.eye(T)[perm]"], ["typed"]),
     ("embedding-backward", "changed-input__ids-sorted-in-place.py", "", ["`ids` no longer held what it was given", "ids sorted in place"], []),
     ("embedding-backward", "changed-input__table-stepped-before-the-lookup.py", "", ["`wte` no longer held what it was given"], []),
     ("learned-positions", "changed-input__gradient-aliases-the-table.py", "", ["`wpe` no longer held what it was given", "24 of its 24 entries"], []),

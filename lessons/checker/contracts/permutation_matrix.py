@@ -230,8 +230,20 @@ def _judge_rerun(runs: Runs, changed: str, first_tokens: np.ndarray) -> None:
         if cause == "scaled-by-other-width-rerun" and typed:  # the starter's width written as a number, not read from X
             cause = "scaled-by-typed-width-rerun"
             mistake = Mistake(mistake.diagnosis, mistake.cause, **mistake.fields, typed=" or ".join(typed))
+        if cause == "array-rerun" and mistake.fields.get("name") == "P" and _inverse_columns(values):
+            cause = "inverse-columns-P-rerun"  # eye[:, argsort(perm)] is eye[perm] while perm is a permutation, and only then
         diagnosis = "mismatch" if cause else mistake.diagnosis
         raise Mistake(diagnosis, cause or mistake.cause, **{**mistake.fields, "changed": changed}) from None
+
+
+def _inverse_columns(values: Values) -> bool:
+    """Whether P is the identity's columns taken by the inverse shuffle, ``np.eye(T)[:, np.argsort(perm)]``."""
+    perm = np.asarray(values["perm"]).reshape(-1)
+    P = np.asarray(values["P"])
+    if perm.dtype.kind not in "iu" or P.shape != (perm.size, perm.size):
+        return False
+    # where perm repeats tokens, argsort's order among the ties is its sort's own: either counts
+    return any(np.array_equal(P, np.eye(perm.size)[:, np.argsort(perm, kind=kind)]) for kind in ("quicksort", "stable"))
 
 
 def judge(runs: Runs) -> Passed:
@@ -281,6 +293,8 @@ def _judge_printed_verdicts(runs: Runs) -> None:
     parting = {check: gap(a, b) for check, (a, b, allowed) in sides.items() if gap(a, b) > allowed}
     largest = max(allowance[name] for name in ("lhs", "out_perm", "pooled"))
     mine, theirs = PRINTED_TOKEN.findall(runs.printed), PRINTED_TOKEN.findall(runs.reprinted[index])
+    if "False" in mine:  # every pair agrees on the learner's own run (judged above): a check that says otherwise is no check of them
+        raise Mistake("unfinished", "printed-apart", count=mine.count("False"))
     matcher = difflib.SequenceMatcher(None, mine, theirs, autojunk=False)
     changed = sum(_verdict_like(token, largest) for tag, start, end, _, _ in matcher.get_opcodes() if tag in ("replace", "delete") for token in mine[start:end])
     if changed < len(parting):

@@ -13,3 +13,4 @@ perm = np.array([2, 0, 4, 1, 3])           # slot k of the shuffle holds token p
 # TODO: lhs = softmax(P S Pᵀ) and rhs = P softmax(S) Pᵀ: the same matrix
 # TODO: out = softmax(S) (X Wv), and out_perm = the head's outputs on P @ X
 # TODO: pooled = out summed over the tokens, pooled_perm = the same for out_perm
+# TODO: print your three checks (np.allclose): lhs against rhs, out_perm against P @ out, pooled_perm against pooled
