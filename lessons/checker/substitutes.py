@@ -602,7 +602,9 @@ def more_heads(n_heads: object) -> int:
     return heads - 2 if heads > 60 else heads + 2
 
 
-# permutation-matrix's first rerun changes every size an answer could type: two more tokens, a head two channels wider.
+# permutation-matrix's first rerun changes every size an answer could type: four more tokens, a head two channels
+# wider and its values three (so T, T − 1, the head's width and the values' are four sizes, none X's width). The starter's √(T − 1) is its head width, and its values are as wide as its queries:
+# sizes that change alike would let a scale read from either pass (brief-only round 10, issue 35).
 PERMUTATION_MAX_SIZE = 64  # the contract's largest T and head width
 
 
@@ -611,21 +613,26 @@ def _resized(size: int) -> int:
     return size + 2 if size + 2 <= PERMUTATION_MAX_SIZE else size - 2
 
 
+def _more_tokens(count: int) -> int:
+    """permutation-matrix's token count: four more (four fewer at the contract's largest sizes)."""
+    return count + 4 if count + 4 <= PERMUTATION_MAX_SIZE else count - 4
+
+
 def more_tokens(X: object) -> np.ndarray:
-    """permutation-matrix: other tokens, two more of them, of the learner's width, dtype and size (root mean square).
+    """permutation-matrix: other tokens, four more of them, of the learner's width, dtype and size (root mean square).
 
     A function of X's shape, dtype and size alone, so an answer that later
     rebinds X to its shuffled tokens (the same size) is judged on the very
     tokens this gave it.
     """
     X = np.asarray(X)
-    return _drawn((_resized(X.shape[0]), X.shape[1]), X)
+    return _drawn((_more_tokens(X.shape[0]), X.shape[1]), X)
 
 
-def _wider(W: object, which: int) -> np.ndarray:
-    """A projection of the learner's rows, dtype and size, two columns wider, its own draw for each of q, k, v."""
+def _wider(W: object, which: int, more: int = 0) -> np.ndarray:
+    """A projection of the learner's rows, dtype and size, two columns wider (and ``more``), its own draw for each of q, k, v."""
     W = np.asarray(W)
-    return _drawn((W.shape[0], _resized(W.shape[1])), W, which)
+    return _drawn((W.shape[0], _resized(W.shape[1]) + more), W, which)
 
 
 def wider_query(Wq: object) -> np.ndarray:
@@ -637,13 +644,13 @@ def wider_key(Wk: object) -> np.ndarray:
 
 
 def wider_value(Wv: object) -> np.ndarray:
-    return _wider(Wv, 3)
+    return _wider(Wv, 3, more=1)
 
 
 def longer_shift(perm: object) -> np.ndarray:
     """permutation-matrix: a shuffle by one slot (slot k gets token k − 1) of the rerun's token count, in the learner's dtype."""
     perm = np.asarray(perm)
-    T = _resized(perm.shape[0])
+    T = _more_tokens(perm.shape[0])
     return ((np.arange(T) - 1) % T).astype(perm.dtype if perm.dtype.kind in "iu" else np.int64)
 
 

@@ -881,6 +881,8 @@ MEANINGS = [
     ("embedding-backward", "rerun-failed__one-hot-of-ten-rows.py", "typed-size", ["the starter's 10 for V:", "index 11 is out of bounds"], []),
     # brief-only round 10 (issue 35): inputs changed in place after they were used; printed checks that say False of right arrays
     ("permutation-matrix", "unfinished__printed-check-of-other-arrays.py", "printed-apart", ["printed False 1 time(s)", "`P @ out`"], ["provisional copy"]),
+    ("permutation-matrix", "mismatch__scaled-by-tokens-less-one.py", "scaled-by-other-size-rerun", ["√8, one less than the tokens", "6 wide"], ["typed"]),
+    ("permutation-matrix", "mismatch__scaled-by-the-value-width.py", "scaled-by-other-size-rerun", ["the values' width, Wv.shape[1]"], ["typed"]),
     ("permutation-matrix", "mismatch__p-from-the-inverse-columns.py", "inverse-columns-P-rerun", ["np.argsort(perm)", "P = np.eye(T)[perm]"], ["typed"]),
     ("embedding-backward", "changed-input__ids-sorted-in-place.py", "", ["`ids` no longer held what it was given", "ids sorted in place"], []),
     ("embedding-backward", "changed-input__table-stepped-before-the-lookup.py", "", ["`wte` no longer held what it was given"], []),

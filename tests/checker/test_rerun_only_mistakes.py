@@ -118,11 +118,13 @@ def test_the_reruns_change_what_a_typed_answer_would_keep():
         assert distance != learner and all(distance % exact for exact in (4, 8, 16))
     assert substitutes.other_token_count(12) == 15 and substitutes.other_token_count(256) == 253
     X = np.arange(20.0).reshape(5, 4)
-    assert substitutes.more_tokens(X).shape == (7, 4) and substitutes.more_tokens(np.zeros((64, 4))).shape == (62, 4)
+    assert substitutes.more_tokens(X).shape == (9, 4) and substitutes.more_tokens(np.zeros((64, 4))).shape == (60, 4)
+    # the head two wider, its values three: a scale read from Wv's width, from T or from T − 1 shows (round 10)
+    assert substitutes.wider_query(X).shape == (5, 6) and substitutes.wider_value(X).shape == (5, 7)
     np.testing.assert_array_equal(substitutes.more_tokens(X), substitutes.more_tokens(X[[2, 0, 4, 1, 3]]))  # X set to its shuffle: the same tokens
     assert substitutes.wider_query(np.ones((4, 4))).shape == (4, 6)
     assert not np.array_equal(substitutes.wider_query(np.ones((4, 4))), substitutes.wider_key(np.ones((4, 4))))
-    np.testing.assert_array_equal(substitutes.longer_shift(np.array([2, 0, 4, 1, 3])), [6, 0, 1, 2, 3, 4, 5])
+    np.testing.assert_array_equal(substitutes.longer_shift(np.array([2, 0, 4, 1, 3])), [8, 0, 1, 2, 3, 4, 5, 6, 7])
     np.testing.assert_array_equal(substitutes.no_shuffle(np.array([2, 0, 4, 1, 3])), [2, 0, 4, 2, 0])
 
 

@@ -6,8 +6,8 @@ shuffle (P[perm[k], k] = 1), the shuffle applied to the rows only (P S, no
 Pᵀ), the softmax taken over the queries (axis 0), the right-hand side left
 unshuffled, a "readout" that is one token's output rather than a sum over
 the tokens, and a side copied from the other (``rhs = lhs``, ``out_perm =
-P @ out``, ``pooled_perm = pooled``). The first rerun gives two more, other
-tokens, a head two channels wider and the shuffle moved by one slot, which
+P @ out``, ``pooled_perm = pooled``). The first rerun gives four more, other
+tokens, a head two channels wider (its values three) and the shuffle moved by one slot, which
 typed arrays and sizes cannot follow; the second repeats the first half of
 ``perm`` in its later slots, so that it is no shuffle: there the two sides
 of each identity part, and a copy of one side is not the other. Where the
@@ -31,7 +31,7 @@ from attnpos.lessons.checker.values import SAFETY, Values, describe, dtype_round
 from attnpos.lessons.checker.verdicts import Mistake, Passed, shape_text
 
 NAMES = ("X", "Wq", "Wk", "Wv", "perm", "P", "S", "lhs", "rhs", "out", "out_perm", "pooled", "pooled_perm")
-RESIZED = "two more tokens (other ones), a head two channels wider and the shuffle moved by one slot"
+RESIZED = "four more tokens (other ones), a head two channels wider (its values three) and the shuffle moved by one slot"
 NO_SHUFFLE = (
     "`perm` made no shuffle (its later slots repeat the tokens of its first ones, and the other tokens are left out), where the two sides of each identity part"
 )
@@ -81,7 +81,10 @@ def _inputs(values: Values, shuffle: bool = True) -> tuple[np.ndarray, np.ndarra
     Wq = _array(values, "Wq")
     if Wq.ndim != 2 or Wq.shape[0] != C or not 1 <= Wq.shape[1] <= MAX_C:
         raise Mistake("bad-shape", "projection-rows", name="Wq", shape=shape_text(Wq.shape), x="X", width=C)
-    Wk, Wv = _array(values, "Wk", Wq.shape), _array(values, "Wv", Wq.shape)
+    Wk = _array(values, "Wk", Wq.shape)
+    Wv = _array(values, "Wv")  # the values may be as wide as they like (the resized rerun makes them wider than the scores)
+    if Wv.ndim != 2 or Wv.shape[0] != C or not 1 <= Wv.shape[1] <= MAX_C:
+        raise Mistake("bad-shape", "projection-rows", name="Wv", shape=shape_text(Wv.shape), x="X", width=C)
     perm = values["perm"]
     indices = perm.dtype.kind in "iu" and perm.shape == (T,)
     if not indices or (sorted(perm.tolist()) != list(range(T)) if shuffle else not np.all((perm >= 0) & (perm < T))):
@@ -189,7 +192,7 @@ def _judge_run(values: Values, shuffle: bool = True, earlier: np.ndarray | None 
                     raise Mistake(mistake, "wrong-way-round", name=name, wrong=WRONG_WAY_ROUND[name], right=RIGHT_WAY_ROUND[name])
                 raise Mistake("mismatch", mistake, name=name) if mistake in (*COPIES, PINV) else Mistake(mistake, name=name)
         if name == "S" and values["S"].shape == (T, T):
-            _typed_width(got, X, Wq, Wk, tolerance["S"])
+            _typed_width(got, X, Wq, Wk, Wv, tolerance["S"])
         if name == "P" and np.array_equal(got, np.eye(T)):  # perm never used: every check then compares a thing with itself
             raise Mistake("mismatch", "identity-P", name="P")
         if name == "pooled_perm" and np.max(np.abs(got - (np.asarray(right["P"]) @ np.asarray(right["out"])).sum(axis=0))) <= tolerance[name]:
@@ -198,12 +201,17 @@ def _judge_run(values: Values, shuffle: bool = True, earlier: np.ndarray | None 
     return X
 
 
-def _typed_width(S: np.ndarray, X: np.ndarray, Wq: np.ndarray, Wk: np.ndarray, tolerance: float) -> None:
-    """S scaled by √ of some width other than the head's (X's, or the starter's 4 typed in): a Mistake naming it."""
+def _typed_width(S: np.ndarray, X: np.ndarray, Wq: np.ndarray, Wk: np.ndarray, Wv: np.ndarray, tolerance: float) -> None:
+    """S scaled by √ of some size other than the head's width (X's, the starter's 4 typed in, the values' width, T or
+    T − 1, which the starter's head width equals): a Mistake naming it."""
     unscaled = (X @ Wq) @ (X @ Wk).T
     for width in sorted({X.shape[1], 4} - {Wq.shape[1]}):
         if np.max(np.abs(S - unscaled / np.sqrt(width))) <= tolerance:
             raise Mistake("mismatch", "scaled-by-other-width", name="S", width=width, hs=Wq.shape[1])
+    sizes = {Wv.shape[1]: "the values' width, Wv.shape[1]", X.shape[0] - 1: "one less than the tokens, T − 1", X.shape[0]: "the number of tokens, T"}
+    for width, what in sizes.items():
+        if width not in (Wq.shape[1], X.shape[1], 4) and width > 0 and np.max(np.abs(S - unscaled / np.sqrt(width))) <= tolerance:
+            raise Mistake("mismatch", "scaled-by-other-size", name="S", width=width, what=what, hs=Wq.shape[1])
 
 
 # A mistake seen only on a rerun, the learner's own run right: told as the rerun's, since the learner never saw those arrays.
@@ -211,6 +219,7 @@ RERUN_CAUSES = {
     ("mismatch", "array"): "array-rerun",
     ("bad-shape", "array-shape"): "shape-rerun",
     ("mismatch", "scaled-by-other-width"): "scaled-by-other-width-rerun",
+    ("mismatch", "scaled-by-other-size"): "scaled-by-other-size-rerun",
 }
 
 
@@ -325,7 +334,7 @@ def hypotheses(values: Values) -> Hypotheses:
     """Every array on one run's inputs, right and under each mistake the judge names."""
     X, Wq, Wk, Wv = (values[name].astype(np.float64) for name in ("X", "Wq", "Wk", "Wv"))
     perm = values["perm"].astype(np.int64)
-    if perm.shape != (X.shape[0],) or Wq.shape[0] != X.shape[1] or not Wq.shape == Wk.shape == Wv.shape:
+    if perm.shape != (X.shape[0],) or Wq.shape[0] != X.shape[1] or Wq.shape != Wk.shape or Wv.shape[0] != X.shape[1]:
         # a stale copy of one input beside the rerun's resized others: they do not fit, so that run fails, whatever it reports
         misfit = np.empty((0, X.shape[0], perm.shape[0], *Wq.shape, *Wk.shape, *Wv.shape))  # a shape of its own for each misfit
         return Hypotheses({RIGHT: {name: misfit for name in JUDGED}}, {name: 0.0 for name in JUDGED})
