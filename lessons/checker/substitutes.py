@@ -541,8 +541,10 @@ def uneven_head_count(n_heads: object) -> int:
 
 
 def other_factor(factor: object) -> float:
-    """Another context factor for the context-extension rerun: 8, or 2 if the learner already has 8."""
-    return 2.0 if float(np.asarray(factor).reshape(-1)[0]) == 8.0 else 8.0
+    """Another context factor for the context-extension rerun: 2.5, neither whole nor a power of two, so a factor cut to
+    a whole number (``int(factor)``, ``L_new // L``) or to whole doublings (``2 ** int(log2(factor))``) no longer fits;
+    5.5 where the learner's factor is 2 or more and below 3 (where 2.5 would be theirs, or cut to theirs)."""
+    return 5.5 if 2.0 <= float(np.asarray(factor).reshape(-1)[0]) < 3.0 else 2.5
 
 
 def other_bucket_count(num_buckets: object) -> int:

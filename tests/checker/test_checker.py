@@ -800,7 +800,7 @@ MEANINGS = [
     ("learned-positions", "mismatch__reads-the-scripts-own-tables.py", "global-tables", ["reads the script's own `wte` and `wpe`", "other tables"], []),
     ("learned-positions", "mismatch__positions-from-the-scripts-own-table.py", "global-tables", ["reads the script's own `wpe` rather than"], []),
     ("three-families", "mismatch__line-at-a-tenth.py", "line-too-high", ["the gap of the head with the bias is 0.000717", "says False", "1e-6"], []),
-    ("context-extension", "mismatch__factor-typed-in-interpolation.py", "typed-factor", ["does not follow `factor`", "factor = 4, not the rerun's 8"], []),
+    ("context-extension", "mismatch__factor-typed-in-interpolation.py", "typed-factor", ["does not follow `factor`", "factor = 4, not the rerun's 2.5"], []),
     ("context-extension", "mismatch__ntk-width-typed-in-exponent.py", "array", ["from the rerun's hs = 64", "With hs = 64, that is shape (32,)"], ["(64,)"]),
     ("context-extension", "mismatch__ntk-exponent-typed-for-128.py", "figure", ["`base_ntk` is", "from the rerun's hs = 64"], []),
     ("context-extension", "unfinished__frequencies-printed.py", "not-ratios", ["shows neither ratio", "the frequencies `inv_freq_pi` themselves"], []),
@@ -820,6 +820,20 @@ MEANINGS = [
         ["Well done"],
     ),
     ("context-extension", "unfinished__ntk-over-pi-printed.py", "not-ratios", ["no NTK ratio", "`inv_freq_ntk / inv_freq_pi`", "1 at pair 0 down to 0.25"], []),
+    # brief-only round 10 (issue 35): a factor cut to a whole number or a power of two, shown by the rerun's 2.5
+    ("context-extension", "mismatch__factor-truncated-to-int.py", "cut-factor", ["built on factor = 2, where the rerun's factor is 2.5", "a whole number"], []),
+    ("context-extension", "mismatch__factor-rounded-to-power-of-two.py", "cut-factor", ["factor = 2", "a power of two"], ["typed in"]),
+    # a ratio printed whole is compared with the final ratio pair by pair, PI's as NTK's
+    (
+        "context-extension",
+        "unfinished__pi-ratio-printed-before-divide.py",
+        "ratio-off",
+        ["print of the PI ratio", "part at every pair", "shows 1, your final ratio 0.25", "before `inv_freq_pi` held"],
+        ["Well done"],
+    ),
+    ("context-extension", "unfinished__pi-ratio-upside-down.py", "ratio-off", ["print of the PI ratio", "shows 4", "the PI ratio upside down"], []),
+    ("context-extension", "unfinished__ntk-ratio-last-pair-only.py", "ratio-off", ["print of the NTK ratio", "part at pairs 1–62", "final ratio 0.9782"], []),
+    ("context-extension", "unfinished__ntk-ratio-half-loop.py", "ratio-off", ["print of the NTK ratio", "part at pairs 1–31"], ["pairs 1–62"]),
     # brief-only round 6 (briefonly6/FINDINGS.md section 3): what the script did, not what it did not
     ("context-extension", "unfinished__typed-numbers-printed.py", "typed-print", ["not the ratios", "typed rather than", "not the NTK ratio: at pair 1"], []),
     ("three-families", "not-causal__bias-table-as-mask.py", "bias-as-mask", ["is your `bias` table", "hides none"], ["0/1"]),
@@ -1032,6 +1046,9 @@ def _context_extension_arrays() -> dict[str, np.ndarray]:
         ("PI [0.25 0.25]\n", "not-ratios"),
         ("PI [4. 4.]\nNTK [1. 4.]\n", "not-ratios"),
         ("PI: all 1/4\n", "not-ratios"),
+        ("PI  pair 0, last: 0.25 0.25\nNTK pair 0, last: 1.0 0.25\n", None),  # the brief's first and last pair only (w36, round 10)
+        ("PI [" + " ".join(["1."] * 64) + "]\nNTK [1. 0.25]\n", "ratio-off"),  # PI printed whole, before it was divided
+        ("NTK [1. " + " ".join(["0.25"] * 63) + "]\nPI [0.25 0.25]\n", "ratio-off"),  # NTK printed whole, but PI's after pair 0
     ],
 )
 def test_the_printed_ratios_are_read_from_what_the_script_printed(printed, cause):
@@ -1043,6 +1060,26 @@ def test_the_printed_ratios_are_read_from_what_the_script_printed(printed, cause
         _judge_print(_context_extension_arrays(), printed)
     except Mistake as mistake:
         assert (mistake.diagnosis, mistake.cause) == ("unfinished", cause), mistake.fields
+    else:
+        assert cause is None, printed
+
+
+@pytest.mark.parametrize("first_half_ones, cause", [(False, None), (True, "ratio-off")])
+def test_a_ratio_printed_pair_by_pair_is_compared_at_every_pair(first_half_ones, cause):
+    """A table a row a pair is read column by column: an NTK column left at 1 for half the pairs is named (issue 35)."""
+    from attnpos.lessons.checker.contracts.context_extension import _judge_print
+    from attnpos.lessons.checker.verdicts import Mistake
+
+    arrays = _context_extension_arrays()
+    pi, ntk = arrays["inv_freq_pi"] / arrays["inv_freq"], arrays["inv_freq_ntk"] / arrays["inv_freq"]
+    if first_half_ones:
+        ntk[: ntk.size // 2] = 1.0
+    printed = "".join(f"pair {i}: PI {p:.4f}  NTK {n:.4f}\n" for i, (p, n) in enumerate(zip(pi, ntk, strict=True)))
+    try:
+        _judge_print(arrays, printed)
+    except Mistake as mistake:
+        assert (mistake.diagnosis, mistake.cause) == ("unfinished", cause), mistake.fields
+        assert mistake.fields["ratio"] == "NTK" and mistake.fields["where"] == f"pairs 1–{ntk.size // 2 - 1}", mistake.fields
     else:
         assert cause is None, printed
 

@@ -4,16 +4,19 @@ Each array is compared with what the learner's own hs, rope_theta and factor
 give, and, when it differs, with each misconception: the scale applied the
 wrong way, the NTK exponent hs (or 1, or its inverse) instead of
 hs/(hs − 2), NTK scaling applied to every frequency alike, interpolation
-applied to the base instead of the positions. The rerun changes ``factor``,
+applied to the base instead of the positions. The rerun changes ``factor`` (to
+2.5, neither whole nor a power of two, so a factor cut to either is named),
 ``hs`` and ``rope_theta``, which typed arrays cannot follow. Right arrays with the brief's last step
 left undone (the two ratios never printed, or other numbers printed in
 their place: the frequencies, a ratio upside down; the NTK ratio shown at pair 0 only, or as 1 at every pair, printed
-before ``inv_freq_ntk`` was set) are ``unfinished``.
+before ``inv_freq_ntk`` was set; a ratio printed whole, or pair by pair, that parts
+from the final one at any pair) are ``unfinished``.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import numpy as np
 
@@ -110,6 +113,7 @@ def _judge_run(values: Values, whose: str = "your") -> None:
         if _agrees(pi, 1.0 / (theta * s) ** exponents, tolerance):
             # pair i is divided by s^(2i/hs): 1 for pair 0, s^((hs−2)/hs) for the slowest, never s itself
             raise Mistake("pi-on-base", name="inv_freq_pi", factor=f"{s:g}", slowest=f"{s ** ((hs - 2) / hs):.3g}", pair=hs // 2 - 1)
+        _cut_factor("inv_freq_pi", pi, lambda cut: pi_inv_freq(right, cut), s, tolerance, whose)
         raise _mismatch("inv_freq_pi", right_pi, pi, with_factor, hs)
 
     base = scalar(values, "base_ntk")
@@ -138,6 +142,7 @@ def _judge_run(values: Values, whose: str = "your") -> None:
                         " base_ntk, which is wrong and not used. Compute inv_freq_ntk from base_ntk, as the brief asks."
                     )
                 raise Mistake("wrong-exponent", cause, name="base_ntk", exponent=cause, consequence=consequence)
+        _cut_factor("base_ntk", base, lambda cut: ntk_base(theta, cut, hs), s, tolerance, whose)
         raise _mismatch("base_ntk", right_base, base, with_factor, hs)
 
     ntk = _frequencies(values, "inv_freq_ntk", hs)
@@ -148,6 +153,15 @@ def _judge_run(values: Values, whose: str = "your") -> None:
         if _agrees(ntk, right * s ** (hs / (hs - 2)), tolerance) or _agrees(ntk, right_base**exponents, tolerance):
             raise Mistake("wrong-way", name="inv_freq_ntk", how="makes the frequencies faster instead of slower")
         raise _mismatch("inv_freq_ntk", right_ntk, ntk, with_factor, hs)
+
+
+def _cut_factor(name: str, got: np.ndarray | float, built_on: Callable[[float], np.ndarray | float], s: float, tolerance: float, whose: str) -> None:
+    """``got`` built on the factor cut to a whole number (``int(factor)``, ``L_new // L``) or to whole doublings
+    (``2 ** int(log2(factor))``): right wherever the factor is whole, or a power of two (the rerun's 2.5 is neither)."""
+    cuts = {"a whole number": float(np.floor(s)), "a whole number of doublings (a power of two)": float(2 ** np.floor(np.log2(s)))}
+    found = {how: cut for how, cut in cuts.items() if cut != s and cut >= 1 and _agrees(got, built_on(cut), tolerance)}
+    if found:  # 2.5 cut either way is 2: both are named
+        raise Mistake("mismatch", "cut-factor", name=name, cut=f"{min(found.values()):g}", factor=f"{s:g}", whose=whose, how=" or to ".join(found))
 
 
 def judge(runs: Runs) -> Passed:
@@ -231,9 +245,6 @@ def _judge_print(values: Values, printed: str) -> None:
     pi_shown = any(_shows(f, float(pi_ratio[0])) for f in shown)
     # the NTK ratio shows where it parts from PI's: pair 0, or any pair before the last
     ntk_shown = any(_shows(f, float(r)) and not _shows(f, float(pi_ratio[0])) for f in shown for r in ntk_ratio)
-    if pi_shown and ntk_shown:
-        _judge_ntk_past_pair_0(lines, ntk_ratio, float(pi_ratio[0]))
-        return
     instead = {
         "`inv_freq / inv_freq_pi`, the PI ratio upside down (trained over new)": inv_freq / pi,
         "`inv_freq / inv_freq_ntk`, the NTK ratio upside down (trained over new)": inv_freq / ntk,
@@ -243,6 +254,10 @@ def _judge_print(values: Values, printed: str) -> None:
         "the frequencies `inv_freq_ntk` themselves, not their ratio to `inv_freq`": ntk,
         "the trained frequencies `inv_freq`": inv_freq,
     }
+    if pi_shown and ntk_shown:
+        _judge_whole_ratios(printed, {"PI": pi_ratio, "NTK": ntk_ratio}, instead)
+        _judge_ntk_past_pair_0(lines, ntk_ratio, float(pi_ratio[0]))
+        return
     found: list[str] = []
     for line, figures in lines:
         if figures in ratio_lines:
@@ -293,6 +308,103 @@ def _judge_ntk_past_pair_0(lines: list[tuple[str, list[tuple[float, float]]]], n
         line=line if len(line) <= 60 else line[:57] + "…",
         ntk_first=f"{first:.4g}",
         ntk_last=f"{ntk_ratio[-1]:.4g}",
+    )
+
+
+RATIOS = {"PI": ("inv_freq_pi / inv_freq", "inv_freq_pi"), "NTK": ("inv_freq_ntk / inv_freq", "inv_freq_ntk")}
+# A line names the ratio it prints: PI, inv_freq_pi, NTK, inv_freq_ntk (not "pair" or "pipe").
+NAMED = {ratio: re.compile(rf"(?<![a-z]){ratio.lower()}(?![a-z])") for ratio in RATIOS}
+
+
+def _whole_prints(printed: str, pairs: int) -> list[tuple[str, list[tuple[float, float]]]]:
+    """Each print of a whole array (one figure a pair): a NumPy array (each row of one printed 2-D) or a line of figures,
+    with the words of its line; and each column of a table printed pair by pair, a row a pair alike."""
+    whole = []
+    for line, _ in _printed_lines(printed):
+        rows = re.findall(r"\[([^\[\]]*)\]", line) or [line]
+        for row in rows:
+            figures_of_row = [f for f in map(_printed_figures, PRINTED_NUMBER.findall(row)) if f is not None]
+            if len(figures_of_row) == pairs:
+                whole.append((line, figures_of_row))
+    rows = _printed_lines(printed)
+    start = 0
+    while start + pairs <= len(rows):
+        table = rows[start : start + pairs]
+        if not all(_words(line) == _words(table[0][0]) and len(figures) == len(table[0][1]) for line, figures in table):
+            start += 1
+            continue
+        whole.extend((f"{table[0][0]} … {table[-1][0]}", [figures[column] for _, figures in table]) for column in range(len(table[0][1])))
+        start += pairs  # the next table (one ratio a line each, printed one after the other) starts where this one ends
+    return whole
+
+
+def _judge_whole_ratios(printed: str, ratios: dict[str, np.ndarray], instead: dict[str, np.ndarray]) -> None:
+    """A ratio printed whole (or pair by pair) is compared with its final value pair by pair.
+
+    Where no print of a ratio agrees at every pair, the print that stands for it (its line names it; else the one left
+    when the other ratio's print agrees; else the first print, for PI, as the brief orders them) is named, with the pairs
+    where it parts from the final ratio. Prints of other arrays (the frequencies) are let be: a print stands for a ratio
+    only if its line names it or its figures lie where ratios and their inverses do, between 1/factor and factor.
+    """
+    pairs = next(iter(ratios.values())).size
+    whole = _whole_prints(printed, pairs)
+    shown = {name: any(all(map(_shows, figures, ratio)) for _, figures in whole) for name, ratio in ratios.items()}
+    unshown = [name for name, done in shown.items() if not done]
+    if not unshown:
+        return
+    span = max(float(np.max(1 / ratio)) for ratio in ratios.values())
+    candidates = [
+        (line, figures)
+        for line, figures in whole
+        if not any(all(map(_shows, figures, ratio)) for ratio in ratios.values())
+        and (any(rx.search(line.lower()) for rx in NAMED.values()) or all(_within(f, 1 / span, span) for f in figures))
+    ]
+    for name in unshown:
+        # a line that names both ratios (a table's row) says not which of its prints is which
+        names = [{other for other, rx in NAMED.items() if rx.search(line.lower())} for line, _ in candidates]
+        named = [c for c, said in zip(candidates, names, strict=True) if said == {name}]
+        unnamed = [c for c, said in zip(candidates, names, strict=True) if len(said) != 1]
+        # unnamed, the print left over when the other ratio's agrees; else PI's is the first, NTK's the second
+        place = 0 if name == "PI" or len(unshown) == 1 else 1
+        stand_in = named[0] if named else unnamed[place] if len(unnamed) > place else None
+        # NTK's ratio at 1 for every pair is left to _judge_ntk_past_pair_0, which names it as a copy of inv_freq
+        if stand_in is not None and not (name == "NTK" and all(_shows(f, 1.0) for f in stand_in[1])):
+            raise _ratio_off(name, ratios[name], *stand_in, instead)
+
+
+def _within(figure: tuple[float, float], low: float, high: float) -> bool:
+    """Whether a printed figure may be a number from ``low`` to ``high``, its printed digits and PRINT_SLACK allowed."""
+    printed, half_unit = figure
+    return low * (1 - PRINT_SLACK) - half_unit <= printed <= high * (1 + PRINT_SLACK) + half_unit
+
+
+def _ratio_off(name: str, ratio: np.ndarray, line: str, figures: list[tuple[float, float]], instead: dict[str, np.ndarray]) -> Mistake:
+    """The print of ``name``'s ratio beside the final ratio: the pairs where they part, and what the print is instead."""
+    expression, array_name = RATIOS[name]
+    off = [pair for pair, (figure, value) in enumerate(zip(figures, ratio, strict=True)) if not _shows(figure, float(value))]
+    first = off[0]
+    # runs of consecutive pairs, each from its first pair to its last: 1–31, 40
+    starts = [pair for pair in off if pair - 1 not in off]
+    ends = [pair for pair in off if pair + 1 not in off]
+    spans = [f"{start}" if start == end else f"{start}–{end}" for start, end in zip(starts, ends, strict=True)]
+    where = "every pair" if len(off) == ratio.size else f"pair{'s' if len(off) > 1 else ''} {', '.join(spans)}"
+    what = next((words for words, array in instead.items() if all(map(_shows, figures, array))), None)
+    return Mistake(
+        "unfinished",
+        "ratio-off",
+        ratio=name,
+        line=line if len(line) <= 60 else line[:57] + "…",
+        expression=expression,
+        name=array_name,
+        where=where,
+        pair=first,
+        printed=f"{figures[first][0]:.4g}",
+        final=f"{ratio[first]:.4g}",
+        instead=(
+            f"Its numbers are those of {what}: it prints that, or it was made before `{array_name}` held its final frequencies."
+            if what
+            else f"That print was made before `{array_name}` held its final frequencies (from a copy, or a loop not yet done, say)."
+        ),
     )
 
 
