@@ -605,8 +605,9 @@ def more_heads(n_heads: object) -> int:
 
 
 # permutation-matrix's first rerun changes every size an answer could type: four more tokens, a head two channels
-# wider and its values three (so T, T − 1, the head's width and the values' are four sizes, none X's width). The starter's √(T − 1) is its head width, and its values are as wide as its queries:
-# sizes that change alike would let a scale read from either pass (brief-only round 10, issue 35).
+# wider and its values three (so T, T − 1, the head's width and the values' are four sizes, none X's width). The
+# starter's √(T − 1) is its head width, and its values are as wide as its queries: sizes that change alike would let
+# a scale read from either pass (brief-only round 10, issue 35).
 PERMUTATION_MAX_SIZE = 64  # the contract's largest T and head width
 
 

@@ -58,6 +58,9 @@ class SessionLimits(Struct, frozen=True):
     idle_s: float = 30 * 60  # no key and no resize for this long: the app quits (saving, as a closed tab does)
 
 
+DEFAULT_LIMITS = SessionLimits()
+
+
 class _LiveSession(Struct):
     websocket: web.WebSocketResponse
     client: str
@@ -102,7 +105,7 @@ class CourseServer(Server):
     """textual-serve's server with a data folder per browser session, chosen by a cookie the server issued."""
 
     def __init__(
-        self, host: str, port: int, sessions: SessionBook, strict: bool, limits: SessionLimits = SessionLimits(), proxies: frozenset[str] = frozenset()
+        self, host: str, port: int, sessions: SessionBook, strict: bool, limits: SessionLimits = DEFAULT_LIMITS, proxies: frozenset[str] = frozenset()
     ) -> None:
         super().__init__(command=f"{sys.executable} -m attnpos", host=host, port=port, title="attnpos")
         self.sessions = sessions
