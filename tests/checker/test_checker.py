@@ -687,6 +687,17 @@ MEANINGS = [
         ["the last channel pair only (pair 5, channels 10 and 11)", "leaves out the others, pairs 0 … 4", "in pair 1 (channels 2 and 3), at t = 9"],
         ["typed"],
     ),
+    (
+        "sinusoidal-table",
+        "mismatch__error-skips-the-first-pair.py",
+        "first-pair-left",
+        ["leaves out channel pair 0 (channels 0 and 1)", "keeps pairs 1 … 5 only", "t = 4, channel 0"],
+        ["typed"],
+    ),
+    ("sinusoidal-table", "mismatch__error-pairs-from-one.py", "first-pair-left", ["leaves out channel pair 0", "is 0.0625", "is 0.25"], ["typed"]),
+    ("sinusoidal-table", "mismatch__error-over-the-cosines.py", "cosines-only", ["the cosine channels only", "the sines (channels 0, 2, … 10)"], ["typed"]),
+    ("sinusoidal-table", "mismatch__error-cosines-in-a-loop.py", "cosines-only", ["the cosine channels only", "channel 0 (pair 0's sine)"], ["typed"]),
+    ("sinusoidal-table", "mismatch__error-in-two-chunks.py", "seam-row", ["leaves out the row t = 4 (of t = 0 … 8)", "chunks"], ["typed"]),
     # which unused rows np.empty_like leaves non-zero is up to the allocator: test_unset_rows_named_are_the_unused_ones
     ("embedding-backward", "mismatch__empty-buffer-used-rows-cleared.py", "unset-rows", ["never use", "np.empty_like"], []),
     ("embedding-backward", "mismatch__gradient-started-from-the-table.py", "unused-from-wte", ["hold wte's own rows", "copy of the table"], ["np.empty"]),
