@@ -697,6 +697,13 @@ MEANINGS = [
     ("sinusoidal-table", "mismatch__error-pairs-from-one.py", "first-pair-left", ["leaves out channel pair 0", "is 0.0625", "is 0.25"], ["typed"]),
     ("sinusoidal-table", "mismatch__error-over-the-cosines.py", "cosines-only", ["the cosine channels only", "the sines (channels 0, 2, … 10)"], ["typed"]),
     ("sinusoidal-table", "mismatch__error-cosines-in-a-loop.py", "cosines-only", ["the cosine channels only", "channel 0 (pair 0's sine)"], ["typed"]),
+    (
+        "sinusoidal-table",
+        "mismatch__error-over-the-sines.py",
+        "sines-only",
+        ["the sine channels only", "leaves out the cosines (channels 1, 3, … 11)", "channel 11, at t = 8"],
+        ["t = 0 … 6"],
+    ),
     ("sinusoidal-table", "mismatch__error-in-two-chunks.py", "seam-row", ["leaves out the row t = 4 (of t = 0 … 8)", "chunks"], ["typed"]),
     # which unused rows np.empty_like leaves non-zero is up to the allocator: test_unset_rows_named_are_the_unused_ones
     ("embedding-backward", "mismatch__empty-buffer-used-rows-cleared.py", "unset-rows", ["never use", "np.empty_like"], []),

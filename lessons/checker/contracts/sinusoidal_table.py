@@ -239,6 +239,8 @@ def _part_left_out(figure: float, pe: np.ndarray, M: np.ndarray, k: int, noise: 
                 "worst_pair": f"pair {worst_pair} (channels {2 * worst_pair} and {2 * worst_pair + 1})",
             },
         )
+    if channels >= 4:  # the first bend's largest difference is a cosine's (the slowest pair's, near 1, shrunk most)
+        parts["sines-only"] = (float(np.max(difference[:, 0::2])), {"left": f"the cosines (channels 1, 3, … {channels - 1})", "channel": str(worst_channel)})
     for cause, (measured, fields) in parts.items():
         if abs(figure - measured) <= noise + float(reported_rounding(measured)):
             mistake = figure_mistake("mismatch", cause, "shift_error", honest, figure, rerun=True)
