@@ -80,8 +80,9 @@ def substitute(source: str, replacements: Mapping[str, str]) -> str | None:
             if bare != name:
                 continue  # an optional name the script does without
             return None
-        body, index = found
-        inserts.append((body, index, _rebinding(bare, call)))
+        inside = _inside_builder(tree.body, bare)
+        body, index = found if inside is None else inside
+        inserts.append((body, index, _rebinding(bare, call, local=inside is not None)))
     # Insert from the bottom of each body up, so earlier indices stay valid.
     for body, index, statement in sorted(inserts, key=lambda item: item[1], reverse=True):
         body.insert(index, statement)
@@ -563,6 +564,32 @@ def _insertion_point(module_body: list[ast.stmt], name: str) -> tuple[list[ast.s
     return None
 
 
+def _inside_builder(module_body: list[ast.stmt], name: str) -> tuple[list[ast.stmt], int] | None:
+    """Where a function builds ``name`` as its own local and the module binds it once only, from that function's
+    answer (``pe, M, shift_error = build(T, C, k)``): the point in the function's body where the name is set, found
+    as at the top level. A rebinding after the module's statement would come after the function had used the name."""
+    binders = [statement for body in _module_bodies(module_body) for statement in body if _binds(statement, name)]
+    if len(binders) != 1 or not isinstance(binders[0], ast.Assign) or not isinstance(binders[0].value, ast.Call):
+        return None
+    targets = binders[0].targets
+    if len(targets) != 1 or not isinstance(targets[0], ast.Tuple) or not any(isinstance(e, ast.Name) and e.id == name for e in targets[0].elts):
+        return None
+    function = binders[0].value.func
+    definitions = [
+        statement for statement in module_body if isinstance(statement, ast.FunctionDef) and isinstance(function, ast.Name) and statement.name == function.id
+    ]
+    if len(definitions) != 1 or any(isinstance(inner, (ast.Global, ast.Nonlocal)) for inner in ast.walk(definitions[0])):
+        return None
+    body = definitions[0].body
+    local_binders = [i for i, statement in enumerate(body) if _binds(statement, name)]
+    if not local_binders:
+        return None
+    for index in range(local_binders[0] + 1, len(body)):
+        if _reads(body[index], name) and not _binds(body[index], name):
+            return body, index
+    return body, local_binders[-1] + 1
+
+
 def _functions_reading(module_body: list[ast.stmt], name: str) -> frozenset[str]:
     """Module-level functions that read ``name`` when called, directly or through another of them.
 
@@ -658,11 +685,13 @@ def _called(call: ast.Call) -> str:
     return function.id if isinstance(function, ast.Name) else ""
 
 
-def _rebinding(name: str, call: str) -> ast.stmt:
+def _rebinding(name: str, call: str, local: bool = False) -> ast.stmt:
     """``name = substitutes.given(globals(), name, substitutes.function(args...))``; args are the learner's names, or
-    None if unbound; the substitutes module is ``__import__(SUBSTITUTES_MODULE, fromlist=["_"])``."""
+    None if unbound (inside a function, ``local``: its own names first); the substitutes module is
+    ``__import__(SUBSTITUTES_MODULE, fromlist=["_"])``."""
     function, arguments = _call_parts(call)
-    looked_up = ", ".join(f"globals().get({argument!r})" for argument in arguments)
+    scope = "{**globals(), **locals()}" if local else "globals()"
+    looked_up = ", ".join(f"{scope}.get({argument!r})" for argument in arguments)
     module = f"__import__({SUBSTITUTES_MODULE!r}, fromlist=['_'])"
     text = f"{name} = {module}.given(globals(), {name!r}, {module}.{function}({looked_up}))"
     return ast.parse(text).body[0]

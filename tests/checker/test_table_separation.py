@@ -166,9 +166,9 @@ def test_sinusoidal_judge_passes_right_tables_and_names_the_layouts(T, pairs, k,
         return {"T": np.array(length), "C": np.array(C), "k": np.array(shift), "pe": pe, "M": M, "shift_error": np.array(figure)}
 
     def reruns(cause="right"):
-        """The values of the three reruns: the table bent most at its last row, most at its first, then in five cells of a
-        table five rows longer."""
-        lengths = (T, T, substitutes.five_longer(T))
+        """The values of the four reruns: the table bent most at its last row, most at its first, in five cells of a
+        table five rows longer, then in single channels of the middle difference row."""
+        lengths = (T, T, substitutes.five_longer(T), T)
         return [values(length, wider, farther, cause, bend) for length, bend in zip(lengths, sinusoidal_table.BENDS.values(), strict=True)]
 
     C = 2 * pairs

@@ -42,8 +42,9 @@ from attnpos.lessons.checker.contracts.common import (
     worst_entry,
 )
 from attnpos.lessons.checker.contracts.table_reading import close, read_shaped, read_whole, rounding
+from attnpos.lessons.checker.learner_modules import GIVEN_PREFIX
 from attnpos.lessons.checker.separation import Figure, Hypotheses
-from attnpos.lessons.checker.substitutes import BEND, bent_first, bent_in_places, bent_table
+from attnpos.lessons.checker.substitutes import BEND, bent_at_seam, bent_first, bent_in_places, bent_table, seam_cells
 from attnpos.lessons.checker.values import Values, dtype_roundoff, reported_rounding, scalar
 from attnpos.lessons.checker.verdicts import Mistake, Passed
 
@@ -61,11 +62,18 @@ IN_PLACES = (
     "`T` five positions longer, `C` four channels wider, `k` two positions longer, so three rows more for T − k, and your pe,"
     " once built, bent in five places, each one channel pair of one row"
 )
+# The fourth: single channels bent in the middle row of the differences, most in pair 0's sine, so that a maximum leaving
+# out pair 0, the sines or that one row falls short.
+AT_SEAM = (
+    "`T` two positions longer, `C` four channels wider, `k` two positions longer, and your pe, once built, bent in single channels"
+    " of the middle difference row, most in pair 0's sine"
+)
 # each rerun's bend, as the judge applies it to the tables it expects: (table, the rerun's k) -> the bent table
 BENDS: dict[str, Callable[[object, int], np.ndarray]] = {
     CHANGED: lambda pe, k: bent_table(pe),
     BENT_FIRST: lambda pe, k: bent_first(pe),
     IN_PLACES: bent_in_places,
+    AT_SEAM: bent_at_seam,
 }
 BORROWS = NUMPY_ONLY
 MAX_POSITIONS, MAX_CHANNELS = 4096, 1024
@@ -150,6 +158,8 @@ def _judge_run(values: Values, first: Values | None = None, bend: Callable[[obje
             if abs(figure - measured) <= noise + float(reported_rounding(measured)):
                 mistake = figure_mistake("mismatch", cause, "shift_error", honest, figure, rerun=first is not None)
                 raise Mistake("mismatch", cause, **mistake.fields, whose="your own pe and M" if first is None else "that pe and M")
+        if bend is BENDS[AT_SEAM]:
+            _seam_parts(figure, pe, M, k, noise, honest)
         if first is not None:
             _part_left_out(figure, pe, M, k, noise, honest, first)
             _some_rows(figure, pe, M, k, noise, honest)
@@ -229,10 +239,34 @@ def _part_left_out(figure: float, pe: np.ndarray, M: np.ndarray, k: int, noise: 
                 "worst_pair": f"pair {worst_pair} (channels {2 * worst_pair} and {2 * worst_pair + 1})",
             },
         )
+    if channels >= 4:  # the first bend's largest difference is a cosine's (the slowest pair's, near 1, shrunk most)
+        parts["sines-only"] = (float(np.max(difference[:, 0::2])), {"left": f"the cosines (channels 1, 3, … {channels - 1})", "channel": str(worst_channel)})
     for cause, (measured, fields) in parts.items():
         if abs(figure - measured) <= noise + float(reported_rounding(measured)):
             mistake = figure_mistake("mismatch", cause, "shift_error", honest, figure, rerun=True)
             raise Mistake("mismatch", cause, **mistake.fields, **fields, worst=f"t = {worst_row}", count=rows)
+
+
+def _seam_parts(figure: float, pe: np.ndarray, M: np.ndarray, k: int, noise: float, honest: float) -> None:
+    """On the fourth rerun, a shift_error that leaves out channel pair 0, the sine channels, or the middle difference
+    row (a loop over rows in two chunks that skips the row at the seam): each misses the largest bump, in pair 0's sine
+    at that row, and gives a figure of its own."""
+    difference = np.abs(pe[k:].astype(np.float64) - pe[:-k].astype(np.float64) @ M.T)  # (T − k, C)
+    rows, channels = difference.shape
+    cells = seam_cells(rows + k, channels, k)
+    if not cells:
+        return
+    seam = cells[0][0]
+    pairs = channels // 2
+    parts = {
+        "first-pair-left": (np.max(difference[:, 2:]), {"left": "channels 0 and 1", "kept": f"pairs 1 … {pairs - 1}"}),
+        "cosines-only": (np.max(difference[:, 1::2]), {"left": f"the sines (channels 0, 2, … {channels - 2})"}),
+        "seam-row": (np.max(np.delete(difference, seam, axis=0)), {"left": f"t = {seam}", "rows": _rows(range(rows))}),
+    }
+    for cause, (measured, fields) in parts.items():
+        if abs(figure - float(measured)) <= noise + float(reported_rounding(float(measured))):
+            mistake = figure_mistake("mismatch", cause, "shift_error", honest, figure, rerun=True)
+            raise Mistake("mismatch", cause, **mistake.fields, **fields, worst=f"t = {seam}, channel 0 (pair 0's sine)", count=rows)
 
 
 def _rows(t: range) -> str:
@@ -301,6 +335,12 @@ def hypotheses(values: Values) -> Hypotheses:
             wrong["mismatch/row-ends"] = {"shift_error": float(max(by_row[0], by_row[-1]))}
     if C >= 4:
         wrong["mismatch/last-pair"] = {"shift_error": float(np.max(np.abs(table[k:, -2:] - table[:-k] @ M[-2:].T)))}
+        # parts the fourth rerun's bends, most in pair 0's sine at the middle difference row, each give a figure of their own
+        difference = np.abs(table[k:] - table[:-k] @ M.T)  # (T − k, C)
+        wrong["mismatch/first-pair-left"] = {"shift_error": float(np.max(difference[:, 2:]))}
+        wrong["mismatch/cosines-only"] = {"shift_error": float(np.max(difference[:, 1::2]))}
+        if T - k >= 3:
+            wrong["mismatch/seam-row"] = {"shift_error": float(np.max(np.delete(difference, (T - k) // 2, axis=0)))}
     # the widest table tolerance, so that no rounding of a mistaken table is taken for a difference
     return Hypotheses.of(
         right,
@@ -320,6 +360,8 @@ SINUSOIDAL_TABLE = Contract(
         Rerun({"T": "longer(T)", "C": "wider(C)", "k": "farther(k, T)", "pe": "bent_first(pe)"}, BENT_FIRST),
         # pe first: where one statement first reads both pe and k, the rerun's k is then set before the bend reads it
         Rerun({"pe": "bent_in_places(pe, k)", "T": "five_longer(T)", "C": "wider(C)", "k": "farther(k, T)"}, IN_PLACES),
+        # the bend reads the rerun's k as given, or moves the script's own where pe is read before k
+        Rerun({"pe": f"bent_at_seam(pe, k, T, {GIVEN_PREFIX}k)", "T": "longer(T)", "C": "wider(C)", "k": "farther(k, T)"}, AT_SEAM),
     ),
     judge=judge,
     diagnoses=("bad-value", "exponent-i", "frequency-per-channel", "sign-flipped", "from-one", "sin-cos-swapped", "halves", "mismatch"),
@@ -344,6 +386,9 @@ SINUSOIDAL_TABLE = Contract(
         "mismatch/every-other-row": "the largest over every other t",
         "mismatch/row-ends": "the largest over the two ends of t",
         "mismatch/last-pair": "the largest over the last channel pair",
+        "mismatch/first-pair-left": "the largest over every channel pair but pair 0",
+        "mismatch/cosines-only": "the largest over the cosine channels",
+        "mismatch/seam-row": "the largest over every row but the middle one",
         "typed-pe": "a pe typed in",
         "typed-M": "an M typed in",
         "typed-shift_error": "a shift_error typed in",
