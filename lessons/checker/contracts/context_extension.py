@@ -217,6 +217,14 @@ def _printed_lines(printed: str) -> list[tuple[str, list[tuple[float, float]]]]:
     return [(line, figures) for line, figures in figured if figures]
 
 
+def _rows(line: str, figures: list[tuple[float, float]]) -> list[tuple[str, list[tuple[float, float]]]]:
+    """A printed line's rows: each bracketed row of a 2-D array printed on it, with its figures; else the line whole."""
+    if line.count("[") < 2:
+        return [(line, figures)]
+    rows = [(row, [f for f in map(_printed_figures, PRINTED_NUMBER.findall(row)) if f is not None]) for row in re.findall(r"\[([^\[\]]*)\]", line)]
+    return [(row, row_figures) for row, row_figures in rows if row_figures] or [(line, figures)]
+
+
 def _shows(figure: tuple[float, float], value: float) -> bool:
     printed, half_unit = figure
     return abs(printed - value) <= half_unit + PRINT_SLACK * abs(value)
@@ -239,8 +247,10 @@ def _judge_print(values: Values, printed: str) -> None:
     inv_freq, pi, ntk = (np.asarray(values[name], dtype=np.float64) for name in ("inv_freq", "inv_freq_pi", "inv_freq_ntk"))
     pi_ratio, ntk_ratio = pi / inv_freq, ntk / inv_freq
     lines = _printed_lines(printed)
+    # each row of a printed 2-D array apart (the ratios stacked with inv_freq: round 10 refused it), else each line
+    segments = [(line, figures) for whole_line, line_figures in lines for line, figures in _rows(whole_line, line_figures)]
     # a line of ratios holds nothing but entries of the two (a table of both, pair by pair, included)
-    ratio_lines = [figures for _, figures in lines if all(any(_shows(f, float(r)) for r in (*pi_ratio, *ntk_ratio)) for f in figures)]
+    ratio_lines = [figures for _, figures in segments if all(any(_shows(f, float(r)) for r in (*pi_ratio, *ntk_ratio)) for f in figures)]
     shown = [f for figures in ratio_lines for f in figures]
     pi_shown = any(_shows(f, float(pi_ratio[0])) for f in shown)
     # the NTK ratio shows where it parts from PI's: pair 0, or any pair before the last
@@ -259,7 +269,7 @@ def _judge_print(values: Values, printed: str) -> None:
         _judge_ntk_past_pair_0(lines, ntk_ratio, float(pi_ratio[0]))
         return
     found: list[str] = []
-    for line, figures in lines:
+    for line, figures in segments:
         if figures in ratio_lines:
             continue
         what = next((words for words, array in instead.items() if _in_order(figures, array)), None)
