@@ -916,6 +916,13 @@ MEANINGS = [
     ("permutation-matrix", "mismatch__scaled-by-tokens-less-one.py", "scaled-by-other-size-rerun", ["√8, one less than the tokens", "6 wide"], ["typed"]),
     ("permutation-matrix", "mismatch__scaled-by-the-value-width.py", "scaled-by-other-size-rerun", ["the values' width, Wv.shape[1]"], ["typed"]),
     ("permutation-matrix", "mismatch__p-from-the-inverse-columns.py", "inverse-columns-P-rerun", ["np.argsort(perm)", "P = np.eye(T)[perm]"], ["typed"]),
+    (
+        "embedding-backward",
+        "bad-shape__ids-flattened.py",
+        "ids-flattened",
+        ["`ids` has shape (10,), flattened", "(B, T) = (2, 5)"],
+        ["Keep the starter's grad_out"],
+    ),
     ("embedding-backward", "changed-input__ids-sorted-in-place.py", "", ["`ids` no longer held what it was given", "ids sorted in place"], []),
     ("embedding-backward", "changed-input__table-stepped-before-the-lookup.py", "", ["`wte` no longer held what it was given"], []),
     ("learned-positions", "changed-input__gradient-aliases-the-table.py", "", ["`wpe` no longer held what it was given", "24 of its 24 entries"], []),

@@ -97,6 +97,9 @@ def _judge_run(values: Values, runs: Runs, first: Values | None = None) -> Passe
     wte = read_table(values, "wte")
     V, C = wte.shape
     ids = read_ids(values, "ids", V, ndim=(1, 2))
+    given = values["grad_out"].shape
+    if ids.ndim == 1 and len(given) == 3 and given[-1] == C and given[0] * given[1] == ids.size:  # (B, T) flattened to (B·T,)
+        raise Mistake("bad-shape", "ids-flattened", name="ids", shape=shape_text(ids.shape), grad_shape=shape_text(given), bt=shape_text(given[:2]))
     grad_out = read_shaped(values, "grad_out", (*ids.shape, C))
     roundoff = dtype_roundoff(values, NAMES)
     size = float(np.max(np.abs(grad_out), initial=0.0))
