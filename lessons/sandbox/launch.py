@@ -96,16 +96,25 @@ class ServerProcess:
 
     def poll(self) -> int | None:
         if self.returncode is None:
-            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            try:
+                pid, status = os.waitpid(self.pid, os.WNOHANG)
+            except ChildProcessError:  # reaped by another (SIGCHLD ignored, say): it has ended, its status unknown, as Popen says
+                self.returncode = 0
+                return self.returncode
             if pid:
                 self.returncode = os.waitstatus_to_exitcode(status)
         return self.returncode
 
     def wait(self, timeout: float | None = None) -> int:
-        if self.returncode is not None:
-            return self.returncode
+        ended_already = self.poll()
+        if ended_already is not None:
+            return ended_already
         if timeout is not None:
-            pidfd = os.pidfd_open(self.pid)
+            try:
+                pidfd = os.pidfd_open(self.pid)
+            except ProcessLookupError:  # gone, and reaped by another
+                self.returncode = 0
+                return self.returncode
             try:
                 import select  # here, not above: everything imported above is imported before the fork server starts
 
@@ -116,7 +125,11 @@ class ServerProcess:
                 import subprocess
 
                 raise subprocess.TimeoutExpired("attnpos fork server", timeout)
-        _, status = os.waitpid(self.pid, 0)
+        try:
+            _, status = os.waitpid(self.pid, 0)
+        except ChildProcessError:
+            self.returncode = 0
+            return self.returncode
         self.returncode = os.waitstatus_to_exitcode(status)
         return self.returncode
 
