@@ -72,7 +72,7 @@ def _start_check(arguments: list[str]) -> Spawned | None:
     if "-h" in arguments or "--help" in arguments:
         return None
     # One check, then the process ends: the cyclic collector would only walk the heap that some 300 imports grow,
-    # pass after pass (10 ms of a cold check's CPU, docs/PERFORMANCE.md), to free the few cycles they make.
+    # pass after pass (23 M of a cold check's 685 M instructions, docs/PERFORMANCE.md), to free the few cycles they make.
     gc.disable()
     from attnpos.lessons.checker.server_start import start_server
     from attnpos.lessons.sandbox.launch import SINGLE_THREAD_ENV

@@ -12,7 +12,7 @@ its run folders.
 
 from __future__ import annotations
 
-import _socket  # the C module: `socket` and `subprocess` (with selectors, signal and locale) cost 6 ms before the server
+import _socket  # the C module: `socket` and `subprocess` (with selectors, signal and locale) cost 23 M instructions before the server
 import fcntl
 import importlib.util
 import os
