@@ -17,15 +17,17 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
+from msgspec import Struct
 from msgspec.structs import replace
 
 from attnpos.lessons.checker.contracts import CONTRACTS, Contract, Question, Runs
 from attnpos.lessons.checker.contracts.common import COMPUTED_IN_QUESTIONS
 from attnpos.lessons.checker.learner_modules import GIVEN_PREFIX, READING_MODULE
 from attnpos.lessons.checker.plans import Plan
+from attnpos.lessons.checker.rerun import GIVEN, UNCHANGED
 from attnpos.lessons.checker.separation import COARSEST_ROUNDOFF, RIGHT, TYPED, Hypotheses, every_reading, indistinct, unseparated
 from attnpos.lessons.checker.values import COMPUTED_IN, MAX_ELEMENTS, too_large
-from attnpos.lessons.checker.verdicts import CHECKER_ERROR, ExerciseSpec, Mistake, Passed, Verdict, render
+from attnpos.lessons.checker.verdicts import CHECKER_ERROR, ExerciseSpec, Mistake, Passed, Verdict, render, shape_text
 from attnpos.lessons.sandbox import ConfinementUnavailable, Reading, RunResult, ScriptRefused, printable
 
 SYNTAX_ERRORS = ("SyntaxError", "IndentationError", "TabError")  # Python could not read the script: nothing ran
@@ -35,9 +37,18 @@ def plan(exercise: ExerciseSpec) -> Plan:
     """The runs that check an answer to ``exercise``: the script as written, then once per rerun of its contract."""
     contract = CONTRACTS[exercise.contract]
     asked = (*contract.questions, *(question for _, question in COMPUTED_IN_QUESTIONS))
-    first = Reading(READING_MODULE, questions=tuple(question.as_json() for question in asked))
-    reruns = (Reading(READING_MODULE, rewrite=planned.replacements) for planned in contract.reruns)
-    return Plan((*contract.names, *contract.probes, *(GIVEN_PREFIX + name for name in contract.kept)), (first, *reruns))
+    kept_as_given = {name + GIVEN: f"{UNCHANGED}({name})" for name in contract.given}
+    first = Reading(READING_MODULE, questions=tuple(question.as_json() for question in asked), rewrite=kept_as_given or None, lines_kept=bool(kept_as_given))
+    reruns = (Reading(READING_MODULE, rewrite=_rerun_rewrite(contract, planned.replacements)) for planned in contract.reruns)
+    copies = dict.fromkeys(GIVEN_PREFIX + name for name in (*contract.kept, *contract.given))
+    return Plan((*contract.names, *contract.probes, *copies), (first, *reruns))
+
+
+def _rerun_rewrite(contract: Contract, replacements: Mapping[str, str]) -> dict[str, str]:
+    """A rerun's replacements as its reading takes them: each given input marked (rerun.GIVEN), and every given input
+    it does not replace kept unchanged, so that the rerun keeps a copy of each as given."""
+    marked = {name + GIVEN if name in contract.given else name: call for name, call in replacements.items()}
+    return {**marked, **{name + GIVEN: f"{UNCHANGED}({name})" for name in contract.given if name not in replacements}}
 
 
 def judge(exercise: ExerciseSpec, first: Callable[[], RunResult], reruns: Sequence[Callable[[], RunResult]]) -> Verdict:
@@ -190,6 +201,8 @@ def judge_runs(exercise: ExerciseSpec, run: RunResult, reruns: Sequence[RunResul
     contract = CONTRACTS[exercise.contract]
     if run.status == "reading-failed":
         raise ReadingFailed(run.detail)
+    run = _given_where_deleted(contract, run)
+    reruns = [_given_where_deleted(contract, rerun) if isinstance(rerun, RunResult) else rerun for rerun in reruns]
 
     def verdict(diagnosis: str, cause: str = "", **details: object) -> Verdict:
         line = details.pop("line", None)
@@ -244,15 +257,22 @@ def judge_runs(exercise: ExerciseSpec, run: RunResult, reruns: Sequence[RunResul
         run.stdout,
         tuple(rerun.stdout if isinstance(rerun, RunResult) else "" for rerun in reruns),
     )
+    changes = _given_inputs_changed(contract, [run.values, *(rerun.values if isinstance(rerun, RunResult) else None for rerun in reruns)])
+    as_given = _as_given(runs, changes)
     try:
         with np.errstate(all="ignore"):
+            if any(change.run and runs.reruns[change.run - 1] is None for change in changes):
+                raise _changed_before_use(changes, contract)  # the rerun failed on what the script did to its input
             try:
-                outcome: Passed = contract.judge(runs)
+                outcome: Passed = contract.judge(as_given)
             except Mistake as mistake:
+                if changes and _other_mistake(contract, runs, mistake):  # the change, not another mistake, is what fails it
+                    raise _changed_before_use(changes, contract) from None
                 if mistake.diagnosis == "unfinished":  # every array right: arrays that tell nothing, or a rerun that failed, come first
-                    _require_separation(contract, runs)
+                    _require_separation(contract, as_given)
                     _require_reruns_ended(contract, reruns)
                 raise
+            runs = as_given
             _require_separation(contract, runs)
             _require_reruns_ended(contract, reruns)
             _require_inputs_kept(contract, reruns)  # every array agrees: but with the inputs as the script left them?
@@ -261,6 +281,89 @@ def judge_runs(exercise: ExerciseSpec, run: RunResult, reruns: Sequence[RunResul
     except Exception as error:  # a bug in a judge: never the learner's fault, and never passed off as theirs
         return replace(checker_error(exercise, error), output=run.stdout, confinement=run.confinement)
     return verdict("passed", outcome.cause)
+
+
+def _given_where_deleted(contract: Contract, result: RunResult) -> RunResult:
+    """``result`` with each given input the script deleted (``del grad_out`` once done with it) as it was given."""
+    deleted = [name for name in contract.given if name in result.missing and GIVEN_PREFIX + name in result.values]
+    if not deleted:
+        return result
+    values = {**result.values, **{name: result.values[GIVEN_PREFIX + name] for name in deleted}}
+    return replace(result, values=values, missing=tuple(name for name in result.missing if name not in deleted))
+
+
+class _Change(Struct, frozen=True):
+    """A given input the script changed: on which run (0 the first), its name, its copy as given, and as the script left it."""
+
+    run: int
+    name: str
+    given: np.ndarray
+    left: np.ndarray
+
+
+def _moved(given: np.ndarray, left: np.ndarray) -> np.ndarray | None:
+    """Which entries of ``left`` are not ``given``'s (flat), to the rounding of the type ``left`` is in; None when the
+    two cannot be told apart as numbers (not numbers, or another size: judged as the names are)."""
+    if given.size != left.size or given.dtype.kind not in "biuf" or left.dtype.kind not in "biuf":
+        return None
+    before, after = given.reshape(-1).astype(np.float64), left.reshape(-1).astype(np.float64)
+    roundoff = np.finfo(left.dtype).eps if left.dtype.kind == "f" else 0.0
+    return np.abs(after - before) > roundoff * np.maximum(np.abs(before), 1.0)
+
+
+def _given_inputs_changed(contract: Contract, every_run: Sequence[Mapping[str, np.ndarray] | None]) -> list[_Change]:
+    """Each given input that a run's script left other than it was given (the values each run read back, a failed
+    rerun's too): other numbers, or another number of them (a reshape, or a narrower float type, changes nothing)."""
+    changes = []
+    for index, values in enumerate(every_run):
+        if values is None:
+            continue
+        for name in contract.given:
+            given, left = values.get(GIVEN_PREFIX + name), values.get(name)
+            if given is None or left is None:
+                continue
+            moved = _moved(given, left)
+            if (moved is None and given.size != left.size) or (moved is not None and np.any(moved)):
+                changes.append(_Change(index, name, given, left))
+    return changes
+
+
+def _as_given(runs: Runs, changes: Sequence[_Change]) -> Runs:
+    """``runs`` with each changed input as it was given: what the answer's arrays are judged against."""
+    if not changes:
+        return runs
+    every = [dict(runs.first), *(None if values is None else dict(values) for values in runs.reruns)]
+    for change in changes:
+        values = every[change.run]
+        if values is not None:  # a rerun that failed gave no names to judge
+            values[change.name] = change.given
+    return replace(runs, first=every[0], reruns=tuple(every[1:]))
+
+
+def _other_mistake(contract: Contract, runs: Runs, mistake: Mistake) -> bool:
+    """Whether the judge, on the inputs as the script left them, passes the answer or finds another mistake than on
+    the inputs as given: then the script's change of an input is what makes its arrays wrong."""
+    try:
+        contract.judge(runs)
+    except Mistake as left:
+        return (left.diagnosis, left.cause) != (mistake.diagnosis, mistake.cause)
+    return True
+
+
+def _changed_before_use(changes: Sequence[_Change], contract: Contract) -> Mistake:
+    """The mistake of an answer right for inputs it changed: the first change, in the script's own run if it shows there."""
+    change = changes[0]
+    where = "when your script ran as written" if change.run == 0 else f"when the checker reran your script with {contract.reruns[change.run - 1].changed}"
+    moved = _moved(change.given, change.left)
+    if moved is None:
+        what = f"`{change.name}` was given with shape {shape_text(change.given.shape)}, and had shape {shape_text(change.left.shape)} when the run ended"
+    else:
+        first = int(np.flatnonzero(moved)[0])
+        index = ", ".join(str(int(i)) for i in np.unravel_index(first, change.left.shape))
+        entry = f"`{change.name}[{index}]`" if index else f"`{change.name}`"
+        count = f" ({int(np.count_nonzero(moved))} of its {change.left.size} entries changed)" if change.left.size > 1 else ""
+        what = f"{entry} was {change.given.reshape(-1)[first]:.4g} as given, and {change.left.reshape(-1)[first]:.4g} when the run ended{count}"
+    return Mistake("changed-input", "before-use", name=change.name, where=where, what=what)
 
 
 def _require_inputs_kept(contract: Contract, reruns: Sequence[RunResult | str]) -> None:

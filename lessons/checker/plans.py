@@ -41,7 +41,7 @@ def kept_plan(contract: str) -> Plan | None:
     try:
         with open(os.path.join(base_folder(), PLANS_FILE), encoding="utf-8") as file:
             names, readings = json.load(file)[_INSTALLATION][contract]
-        return Plan(tuple(names), tuple(Reading(r["module"], tuple(r["questions"]), r["rewrite"]) for r in readings))
+        return Plan(tuple(names), tuple(Reading(r["module"], tuple(r["questions"]), r["rewrite"], r["lines_kept"]) for r in readings))
     except (OSError, ValueError, KeyError, TypeError):  # missing, or not what keep_plan writes: made again
         return None
 

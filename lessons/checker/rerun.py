@@ -24,6 +24,7 @@ value), or after the last statement that binds it when nothing reads it.
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from functools import lru_cache
 
@@ -31,6 +32,11 @@ from attnpos.lessons.checker.learner_modules import SUBSTITUTES_MODULE
 
 # A replaced name ending so is rebound only where the script binds it: a function the brief suggests, not requires.
 OPTIONAL = "?"
+# A replaced name ending so is an input the starter gives (X, grad_out, hs): rebound right after the script first binds
+# it (and the names its replacement takes), so that whatever the script does to it after, it does to the checker's value.
+GIVEN = "!"
+# The call that keeps a given input as it is (only a copy kept beside, substitutes.given): a run that replaces nothing.
+UNCHANGED = "unchanged"
 
 
 class TooDeep(ValueError):
@@ -42,7 +48,13 @@ class Unrewritable(ValueError):
 
 
 def rewrite(source: str, replacements: Mapping[str, str]) -> str:
-    """The script for a rerun (:func:`substitute`); raises :class:`Unrewritable` saying why there is none."""
+    """The script for a rerun (:func:`substitute`); raises :class:`Unrewritable` saying why there is none.
+
+    When every replacement keeps a given input unchanged (the script's first run), the script is its own text with a
+    copy kept after each first binding (:func:`given_kept`), so that every line keeps its number.
+    """
+    if all(call.startswith(UNCHANGED + "(") for call in replacements.values()):
+        return given_kept(source, [name.removesuffix(GIVEN) for name in replacements])
     try:
         rewritten = substitute(source, replacements)
     except TooDeep:
@@ -72,8 +84,17 @@ def substitute(source: str, replacements: Mapping[str, str]) -> str | None:
     tree = _parsed(source)
     if tree is None:
         return None
-    inserts: list[tuple[list[ast.stmt], int, ast.stmt]] = []
-    for name, call in replacements.items():
+    inserts: list[tuple[list[ast.stmt], int, int, ast.stmt]] = []
+    for order, (name, call) in enumerate(replacements.items()):
+        if name.endswith(GIVEN):
+            bare = name.removesuffix(GIVEN)
+            found = _after_first_binding(tree.body, bare, _call_parts(call)[1])
+            if found is None:
+                if call.startswith(UNCHANGED + "("):
+                    continue  # only a copy kept, of an input the script does not bind where the starter does
+                return None
+            inserts.append((*found, order, _rebinding(bare, call)))
+            continue
         bare = name.removesuffix(OPTIONAL)
         found = _insertion_point(tree.body, bare)
         if found is None:
@@ -82,9 +103,9 @@ def substitute(source: str, replacements: Mapping[str, str]) -> str | None:
             return None
         inside = _inside_builder(tree.body, bare)
         body, index = found if inside is None else inside
-        inserts.append((body, index, _rebinding(bare, call, local=inside is not None)))
-    # Insert from the bottom of each body up, so earlier indices stay valid.
-    for body, index, statement in sorted(inserts, key=lambda item: item[1], reverse=True):
+        inserts.append((body, index, order, _rebinding(bare, call, local=inside is not None)))
+    # Insert from the bottom of each body up, so earlier indices stay valid (at one index, in the replacements' order).
+    for body, index, _, statement in sorted(inserts, key=lambda item: (item[1], item[2]), reverse=True):
         body.insert(index, statement)
     try:
         return ast.unparse(ast.fix_missing_locations(tree))
@@ -562,6 +583,42 @@ def _insertion_point(module_body: list[ast.stmt], name: str) -> tuple[list[ast.s
                 return body, index
         return body, binders[-1] + 1
     return None
+
+
+def _after_first_binding(module_body: list[ast.stmt], name: str, arguments: Sequence[str]) -> tuple[list[ast.stmt], int] | None:
+    """Just after the module first binds ``name`` and each of ``arguments`` (the names its replacement is computed
+    from), in the first module-level body that binds it: where the starter gives an input, before anything else uses it."""
+    for body in _module_bodies(module_body):
+        binders = [i for i, statement in enumerate(body) if _binds(statement, name)]
+        if not binders:
+            continue
+        after = [next((i for i, statement in enumerate(body) if _binds(statement, argument)), -1) for argument in arguments if argument != name]
+        return body, max([binders[0], *after]) + 1
+    return None
+
+
+def given_kept(source: str, names: Sequence[str]) -> str:
+    """``source`` with ``; name = …given(globals(), 'name', …unchanged(name))`` after the simple statement that first
+    binds each of ``names`` at the top level, on that statement's own line: a copy of each input as the starter gave
+    it, for the judge, and every line where it was. A name first bound otherwise (in a loop, a ``with``) gets none."""
+    tree = _parsed(source)
+    if tree is None:
+        return source
+    lines = re.findall(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z", source)  # Python's line ends only (not str.splitlines' \f, \u2028…)
+    ends: dict[tuple[int, int], list[str]] = {}
+    for name in names:
+        found = _after_first_binding(tree.body, name, ())
+        if found is None:
+            continue
+        body, index = found
+        statement = body[index - 1]
+        if not isinstance(statement, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr)) or statement.end_lineno is None:
+            continue
+        ends.setdefault((statement.end_lineno, statement.end_col_offset or 0), []).append(ast.unparse(_rebinding(name, f"{UNCHANGED}({name})")))
+    for (line, column), kept in sorted(ends.items(), reverse=True):
+        text = lines[line - 1].encode()  # ast's columns count UTF-8 bytes
+        lines[line - 1] = (text[:column] + "".join(f"; {statement}" for statement in kept).encode() + text[column:]).decode()
+    return "".join(lines)
 
 
 def _inside_builder(module_body: list[ast.stmt], name: str) -> tuple[list[ast.stmt], int] | None:

@@ -32,6 +32,11 @@ def given(namespace: dict, name: str, value: object) -> object:
     return value
 
 
+def unchanged(value: object) -> object:
+    """``value`` itself: a given input only kept (:func:`given`), on a run that replaces nothing of it."""
+    return value
+
+
 def scaled(W: object) -> np.ndarray:
     """The value projection times :data:`VALUE_SCALE`, in its own dtype."""
     W = np.asarray(W)
@@ -717,6 +722,11 @@ def wider_rope_query(Wq: object) -> np.ndarray:
 
 def wider_rope_key(Wk: object) -> np.ndarray:
     return _wider_by_four(Wk, 2)
+
+
+def wider_rope_value(Wv: object) -> np.ndarray:
+    """The values as wide as the queries and keys: the brief's every projection is (C, hs), and an `out` sized from hs is right."""
+    return _wider_by_four(Wv, 3)
 
 
 def _wider_by_four(W: object, which: int) -> np.ndarray:

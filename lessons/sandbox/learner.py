@@ -74,12 +74,14 @@ def become_learner(output_fd: int, request: dict, run_folder: str, script: str, 
             exit_code = CONFINEMENT_FAILED
             return
         try:
-            source, answers = _read_own_script(request.get("reading"), Path(script).read_bytes())
+            written = Path(script).read_bytes()
+            source, answers = _read_own_script(request.get("reading"), written)
         except _NotRun as not_run:
             namespace: dict = {}
             report = {"outcome": not_run.outcome, "exit_code": 0, "error": None, "detail": not_run.detail}
         else:
-            namespace, outcome, script_exit_code, error = _execute(source, script, request["filename"])
+            shown = written if (request.get("reading") or {}).get("lines_kept") else source  # the lines an error quotes
+            namespace, outcome, script_exit_code, error = _execute(source, script, request["filename"], shown)
             report = {"outcome": outcome, "exit_code": script_exit_code, "error": error, "answers": answers}
         _kill_own_processes(supervisor)
         _write_results(
@@ -171,9 +173,10 @@ def _set_limit(which: int, value: int) -> None:
     resource.setrlimit(which, (value, value))
 
 
-def _execute(source: bytes, copy: str, script: str) -> tuple[dict, str, int, dict | None]:
-    """Run ``source`` (the file ``copy``, or its rewriting) as __main__ named ``script``; return its namespace, outcome, exit code and error."""
-    lines = source.decode("utf-8", errors="replace").splitlines()
+def _execute(source: bytes, copy: str, script: str, shown: bytes) -> tuple[dict, str, int, dict | None]:
+    """Run ``source`` (the file ``copy``, or its rewriting) as __main__ named ``script``; return its namespace, outcome,
+    exit code and error (its line quoted from ``shown``)."""
+    lines = shown.decode("utf-8", errors="replace").splitlines()
     module = types.ModuleType("__main__")
     module.__file__ = script
     module.__dict__["__builtins__"] = builtins

@@ -54,14 +54,17 @@ class Reading(Struct, frozen=True):
     place of the script. A ValueError from ``rewrite`` means the script
     cannot be rewritten: nothing runs, status "not-rewritten", its message
     the detail. Any other failure of the module is "reading-failed".
+    ``lines_kept``: the rewriting leaves every line of the script where it
+    was, so an error's line is shown as the learner wrote it.
     """
 
     module: str
     questions: tuple[object, ...] = ()
     rewrite: object = None
+    lines_kept: bool = False
 
     def as_json(self) -> dict[str, object]:
-        return {"module": self.module, "questions": list(self.questions), "rewrite": self.rewrite}
+        return {"module": self.module, "questions": list(self.questions), "rewrite": self.rewrite, "lines_kept": self.lines_kept}
 
 
 class Limits(Struct, frozen=True):

@@ -513,7 +513,7 @@ MEANINGS = [
     ("learned-positions", "length-check__bound-typed-as-8.py", "refuses-longer-table", ["exactly 11 tokens", "a length typed in (the starter's 8)"], []),
     ("alibi", "error__heads-on-the-last-axis.py", "axes-order", ["axes come in different orders", "slopes[None, None, :]` puts them last"], ["need two new"]),
     ("embedding-backward", "mismatch__out-and-gradient-written-out.py", "literal", ["typed in, an array of numbers written out"], ["2 and 5"]),
-    ("embedding-backward", "mismatch__update-step-after-lookup.py", "wte-changed", ["before your script changed it", "by -0.1 times the gradient"], []),
+    ("embedding-backward", "changed-input__update-step-after-lookup.py", "", ["changed after using them", "`wte` no longer held what it was given"], []),
     ("permutation-matrix", "mismatch__borrowed-attention-output.py", "borrowed", ["from attnpos", "softmax the starter imports"], []),
     ("forget-reorder", "wrong-comparison__inverse-reorder.py", "inverse", ["inverse of perm", "ith the checker's rerun"], ["Well done"]),
     ("forget-reorder", "mismatch__own-head-without-scale.py", "unscaled", ["√d_k", "np.sqrt(8)"], ["off by up to"]),
@@ -559,10 +559,16 @@ MEANINGS = [
     ),
     ("alibi", "mask-forgotten__mask-only-in-weights.py", "in-weights", ["`weights` are right", "in `bias` itself"], ["the higher its score"]),
     ("context-extension", "indistinct__half-precision.py", "precision", ["float16's precision, not your method"], ["typed in"]),
-    ("rope", "indistinct__zero-head.py", "zero-head", ["a wrong head (v rotated too)"], ["rotates v too (v rotated too)"]),
+    ("rope", "changed-input__wv-zeroed.py", "before-use", ["changes `Wv`", "before using it"], []),
     # issue 35's writers, who saw only the briefs: what the learner did, with figures said to be theirs or the rerun's
     ("embedding-backward", "bad-shape__bincount-without-minlength.py", "bincount-short", ["shape (12, 8)", "checker's rerun", "minlength"], []),
-    ("embedding-backward", "rerun-failed__ids-replaced-after-use.py", "set-again", ["sets `ids` again"], ["typing 2 and 5"]),
+    (
+        "embedding-backward",
+        "changed-input__ids-replaced-before-use.py",
+        "before-use",
+        ["changes `ids`", "`ids[0, 0]` was 3 as given, and 0"],
+        ["typing 2 and 5"],
+    ),
     ("embedding-backward", "buffered-add__repeats-only-across-sentences.py", "per-sequence", ["appears 4 times in the ids of the checker's rerun"], []),
     ("embedding-backward", "buffered-add__fancy-index-plus-equals.py", "", ["appears 3 times in your ids"], ["rerun"]),
     (
@@ -923,10 +929,14 @@ MEANINGS = [
         ["`ids` has shape (10,), flattened", "(B, T) = (2, 5)"],
         ["Keep the starter's grad_out"],
     ),
-    ("embedding-backward", "changed-input__ids-sorted-in-place.py", "", ["`ids` no longer held what it was given", "ids sorted in place"], []),
-    ("embedding-backward", "changed-input__table-stepped-before-the-lookup.py", "", ["`wte` no longer held what it was given"], []),
-    ("learned-positions", "changed-input__gradient-aliases-the-table.py", "", ["`wpe` no longer held what it was given", "24 of its 24 entries"], []),
-    ("learned-positions", "changed-input__position-table-stepped-in-place.py", "", ["`wpe` no longer held what it was given"], []),
+    ("embedding-backward", "changed-input__ids-sorted-in-place.py", "before-use", ["changes `ids`", "when your script ran as written"], []),
+    ("embedding-backward", "changed-input__table-stepped-before-the-lookup.py", "before-use", ["changes `wte`", "when your script ran as written"], []),
+    ("learned-positions", "changed-input__gradient-aliases-the-table.py", "before-use", ["changes `wpe`", "of its 32 entries changed"], []),
+    ("learned-positions", "changed-input__position-table-stepped-in-place.py", "before-use", ["changes `wpe`"], []),
+    ("learned-positions", "changed-input__position-table-stepped-after-use.py", "", ["`wpe` no longer held what it was given"], []),
+    ("alibi", "changed-input__head-count-set-again.py", "before-use", ["changes `n_heads`", "was 16 as given, and 12 when the run ended"], []),
+    ("context-extension", "changed-input__factor-set-again.py", "before-use", ["changes `factor`", "was 2.5 as given, and 4 when the run ended"], []),
+    ("sinusoidal-table", "changed-input__width-set-again.py", "before-use", ["changes `C`", "was 12 as given, and 8 when the run ended"], []),
 ]
 
 

@@ -85,7 +85,7 @@ out = softmax(q @ np.swapaxes(k, -1, -2) / np.sqrt(hs)) @ (X @ Wv)
         + """
 import math
 from attnpos.core import softmax
-positions = list(range(6))
+positions = list(positions)  # a plain list of the given slots
 def rot(row, m):
     out = row.copy()
     for i in range(hs // 2):

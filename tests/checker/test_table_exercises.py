@@ -176,10 +176,10 @@ def test_a_table_that_quietly_runs_short_is_no_length_check(course, checker):
     assert "refused by NumPy, not by you" in result.message and "table of 8 rows" in result.message, result.message
 
 
-def test_ids_set_again_after_use_is_a_failed_rerun_not_a_typed_figure(course, checker):
+def test_ids_set_again_between_uses_is_a_changed_input_not_a_typed_figure(course, checker):
     source = EMBED_SETUP + "out = wte[ids]\nids = np.array([[3, 7, 3, 1, 3], [7, 2, 2, 9, 0]])\n" + EMBED_RIGHT["add-at"].replace("out = wte[ids]\n", "")
     result = verdict(course, checker, "embedding-backward", source)
-    assert result.diagnosis == "rerun-failed" and "again" in result.message
+    assert (result.diagnosis, result.details["cause"]) == ("changed-input", "before-use") and "when the checker reran your script" in result.message
 
 
 def test_every_diagnosis_is_in_the_diagnosis_table():

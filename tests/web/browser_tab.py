@@ -53,6 +53,7 @@ class BrowserSession:
     def __init__(self, http, websocket) -> None:
         self.http, self.websocket = http, websocket
         self.screen = bytearray()
+        self.frames: list[bytes] = []  # the screen's updates since last read, as they came (for a failure's message)
         self.messages: list = []  # the server's text messages (a delivered file's key)
         self.closed = False
         self._arrived = asyncio.Event()
@@ -65,6 +66,7 @@ class BrowserSession:
                 message = await self.websocket.receive()
                 if message.type == aiohttp.WSMsgType.BINARY:
                     self.screen.extend(message.data)
+                    self.frames.append(message.data)
                 elif message.type == aiohttp.WSMsgType.TEXT:
                     self.messages.append(message.json())
                 elif message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSING, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.ERROR):
@@ -79,11 +81,17 @@ class BrowserSession:
     def text(self) -> str:
         return ANSI.sub(b"", bytes(self.screen)).decode("utf-8", "replace")
 
+    def drawn_once(self) -> str:
+        """What the app drew since last read, each distinct update once: a blinking cursor redraws its line twice a
+        second, and would fill a failure's message with that line alone."""
+        return ANSI.sub(b"", b"".join(dict.fromkeys(self.frames))).decode("utf-8", "replace")
+
     async def until(self, text: str, timeout: float = STARTUP_S) -> str:
         """Wait until the app has drawn ``text``; return what was read, and forget it."""
         await self._wait(lambda: text in self.text(), f"{text!r} drawn", timeout)
         drawn = self.text()
         self.screen.clear()
+        self.frames.clear()
         return drawn
 
     async def until_message(self, kind: str, timeout: float = STARTUP_S) -> list:
@@ -110,6 +118,7 @@ class BrowserSession:
             except asyncio.TimeoutError:
                 break
         self.screen.clear()
+        self.frames.clear()
 
     async def _wait(self, condition, what: str, timeout: float, closing: bool = False) -> None:
         deadline = time.monotonic() + timeout
@@ -118,7 +127,7 @@ class BrowserSession:
                 raise AssertionError(f"the app closed before {what}: {self.text()[-1500:]}")
             left = deadline - time.monotonic()
             if left <= 0:
-                raise AssertionError(f"never {what}; last output: {self.text()[-1500:]}")
+                raise AssertionError(f"never {what}; drawn since the last wait, each update once: {self.drawn_once()[-3000:]}")
             self._arrived.clear()
             try:
                 await asyncio.wait_for(self._arrived.wait(), left)

@@ -143,10 +143,15 @@ class Contract(Struct, frozen=True):
     # Names a rerun's substitutes set in the script (substitutes.REFUSAL), read back from every run like the names but
     # never asked of the learner: what a run saw that no array of the answer holds.
     probes: tuple[str, ...] = ()
-    # Inputs the script must leave as a rerun gives them: changed in place after they are used (a training step on
-    # the table, ids sorted, a gradient aliasing the table), they make every array agree with inputs that are not the
-    # exercise's. Judged on each rerun that gives them, by the copy it keeps (learner_modules.GIVEN_PREFIX).
+    # The tables (a model's parameters) the script must leave as a rerun gives them even after using them: a training
+    # step on the table, or a gradient that is the table under another name (`grad = table` then `grad[:] = 0`), leaves
+    # no table for the arrays to agree with. Judged on each rerun that gives them, by the copy it keeps
+    # (learner_modules.GIVEN_PREFIX). Inputs changed *before* they are used are `given`'s.
     kept: tuple[str, ...] = ()
+    # Inputs the starter gives (of the names): every run keeps a copy of each as the starter's line (or the rerun)
+    # gave it, and an answer is judged on those copies, so a script that changes one before using it (`grad_out /= n`,
+    # `positions = np.arange(T)`, `hs = 128` again) is judged on the exercise's inputs, not its own.
+    given: tuple[str, ...] = ()
 
     @property
     def changed(self) -> str:

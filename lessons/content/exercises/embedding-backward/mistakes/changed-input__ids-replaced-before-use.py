@@ -1,4 +1,4 @@
-"""The starter's ids replaced by ids that never repeat, after the first use: the rerun's ids are overwritten."""
+"""The starter's ids replaced, before use, by ids that never repeat: no repeat left to add up."""
 import numpy as np
 
 rng = np.random.default_rng(5)

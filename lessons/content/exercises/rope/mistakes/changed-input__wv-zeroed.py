@@ -1,4 +1,4 @@
-"""A value projection of zeros: every output is zero, so a rotated v could not be seen."""
+"""Wv zeroed before use: every output is zero, so a rotated v could not be seen, and the head is not the one given."""
 import numpy as np
 
 from attnpos.core import softmax
