@@ -601,7 +601,7 @@ def given_kept(source: str, names: Sequence[str]) -> str:
     """``source`` with ``; name = …given(globals(), 'name', …unchanged(name))`` after the simple statement that first
     binds each of ``names`` at the top level, on that statement's own line: a copy of each input as the starter gave
     it, for the judge, and every line where it was. A name first bound otherwise (in a loop, a ``with``) gets none."""
-    tree = _parsed(source)
+    tree = _question_tree(source)  # only read here: the tree the run's questions were answered on
     if tree is None:
         return source
     lines = re.findall(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z", source)  # Python's line ends only (not str.splitlines' \f, \u2028…)
