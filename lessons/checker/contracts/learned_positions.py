@@ -392,7 +392,7 @@ def _own_tables(values: Values) -> None:
     read = next((which for which, shift in readings.items() if np.allclose(difference, shift, rtol=0.0, atol=allowed)), None)
     if read is None:  # it reads the tables it is given, but does not add their rows as they are
         low, high = float(np.min(difference)), float(np.max(difference))
-        moved = f"{low:.3g}" if np.isclose(low, high, rtol=0.0, atol=allowed) else f"from {low:.3g} to {high:.3g}"
+        moved = f"{low:.3g}" if np.isclose(low, high, rtol=0.0, atol=allowed) else f"{low:.3g} to {high:.3g}, entry by entry"
         raise Mistake("mismatch", "tables-not-added", name="x", moved=moved, right=f"{token_shift + position_shift:g}")
     if read:
         raise Mistake("mismatch", "global-tables", name="x", which=read)
