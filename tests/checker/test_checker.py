@@ -579,7 +579,13 @@ MEANINGS = [
         ["refused by NumPy, not by you", "a slice such as wpe[:T]"],
         ["Well done"],
     ),
-    ("learned-positions", "length-check__refuses-max-len.py", "refuses-max-len", ["exactly 11 tokens", "T > wpe.shape[0], the length of the table"], ["T > max_len"]),
+    (
+        "learned-positions",
+        "length-check__refuses-max-len.py",
+        "refuses-max-len",
+        ["exactly 11 tokens", "T > wpe.shape[0], the length of the table"],
+        ["T > max_len"],
+    ),
     ("sinusoidal-table", "sign-flipped__no-minus.py", "", ["C = 8", "1,000 radians", "1/1,000"], ["10000 radians", "nearly 10000"]),
     ("rope", "mismatch__typed-positions.py", "positions-ignored", ["stayed as it was", "typed in"], ["not by a range you build yourself"]),
     ("rope", "mismatch__sign-inside-rotate-half.py", "reversed", ["inside rotate_half", "[−x2, x1]"], []),
@@ -930,7 +936,13 @@ MEANINGS = [
     # brief-only round 11 (issue 35): learned-positions
     ("learned-positions", "length-check__message-numbers-in-words.py", "typed-numbers", ["which quotes eight and ten", "written out in words"], []),
     ("learned-positions", "length-check__message-says-too-short.py", "says-short", ["the opposite of why", "“tokens is too short”"], ["Well done"]),
-    ("learned-positions", "length-check__numpy-error-raised-again.py", "broadcast-only", ["cut to its first row, and it answered", "only where NumPy fails"], []),
+    (
+        "learned-positions",
+        "length-check__numpy-error-raised-again.py",
+        "broadcast-only",
+        ["cut to its first row, and it answered", "only where NumPy fails"],
+        [],
+    ),
     (
         "learned-positions",
         "bad-shape__gradient-sized-by-the-global-max-len.py",
@@ -938,13 +950,37 @@ MEANINGS = [
         ["has shape (8, 4), but the table it is the gradient of has shape (6, 4)", "np.zeros_like(wpe)"],
         [],
     ),
-    ("learned-positions", "length-check__prints-and-returns-empty.py", "returned-empty", ["no error came out of it", "returned is empty"], ["refused by NumPy"]),
+    (
+        "learned-positions",
+        "length-check__prints-and-returns-empty.py",
+        "returned-empty",
+        ["no error came out of it", "returned is empty"],
+        ["refused by NumPy"],
+    ),
     ("learned-positions", "mismatch__long-ids-cut-to-the-table.py", "long-ids-changed", ["Your long_ids has 8 tokens", "Put those lines back"], ["modulo"]),
-    ("learned-positions", "length-check__checks-a-single-sequence-only.py", "check-skipped", ["in 3 sequences, nor 9 tokens", "whatever the batch"], ["global `max_len`"]),
+    (
+        "learned-positions",
+        "length-check__checks-a-single-sequence-only.py",
+        "check-skipped",
+        ["in 3 sequences, nor 9 tokens", "whatever the batch"],
+        ["global `max_len`"],
+    ),
     ("learned-positions", "length-check__bound-of-the-token-table.py", "refuses-longer-table-other", ["the token table's wte.shape[0]"], ["the starter's 8"]),
-    ("learned-positions", "mismatch__position-rows-clipped.py", "tables-not-added", ["does not add the rows of the tables it is given", "moves by 3"], ["script's own"]),
+    (
+        "learned-positions",
+        "mismatch__position-rows-clipped.py",
+        "tables-not-added",
+        ["does not add the rows of the tables it is given", "moves by 3"],
+        ["script's own"],
+    ),
     ("learned-positions", "changed-input__gradient-aliases-the-table-after-x.py", "", ["`wpe` no longer held what it was given", "`grad_wpe = wpe`"], ["`x[0"]),
-    ("learned-positions", "changed-input__table-negated-after-use.py", "", ["`wpe` no longer held what it was given", "was 0.003135, and is -0.003135"], ["script's own"]),
+    (
+        "learned-positions",
+        "changed-input__table-negated-after-use.py",
+        "",
+        ["`wpe` no longer held what it was given", "was 0.003135, and is -0.003135"],
+        ["script's own"],
+    ),
 ]
 
 

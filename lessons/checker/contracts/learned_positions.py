@@ -87,6 +87,8 @@ def _value(number: str) -> int:
 def _in_words(number: str) -> str:
     """What a message about ``number`` adds when it was written in words."""
     return "" if number.isdigit() else " (a number written out in words is typed in as surely as a figure: it stays as it is when the sizes change)"
+
+
 # The starter's sizes; its own lines set these names, so a 3, 5, 8 or 4 elsewhere is a size typed in.
 SIZES = StarterSizes({3: "B", 5: "T", 8: "max_len", 4: "C"}, ("rng", "V", "C", "max_len", "wte", "wpe", "ids", "grad_out", "long_ids", "too_long"))
 TYPES_MAX_LEN = Question("types_number", ("8", SIZES.kept))  # the starter's max_len written in the script's own lines
@@ -260,7 +262,9 @@ def _one_past(values: Values, off_by_number: bool = False) -> None:
         if cause == "table-not-read" and longer is not None and longer.size and not longer[0]:
             # not the global max_len (nor the starter's 8): two tokens more, past it too, were let through as well
             batch = long_ids.shape[0] if long_ids.ndim > 1 else 1
-            raise Mistake("length-check", "check-skipped", name="too_long", tokens=tokens, longer=tokens + 2, rows=rows, said=said, batch=batch, changed=ONE_PAST)
+            raise Mistake(
+                "length-check", "check-skipped", name="too_long", tokens=tokens, longer=tokens + 2, rows=rows, said=said, batch=batch, changed=ONE_PAST
+            )
         raise Mistake("length-check", cause, name="too_long", tokens=tokens, rows=rows, said=said, changed=ONE_PAST)
     own = {0, 1, tokens, rows, rows - 1, tokens - 1, C, *long_ids.shape}  # what this run's refusal may quote
     quoted = {_value(number): number for number in QUOTED_NUMBER.findall(said) if _value(number) not in own}
@@ -416,7 +420,9 @@ def _changed_input(runs: Runs, mistake: Mistake) -> Mistake:
                 where = tuple(int(i) for i in np.argwhere(moved)[0])
                 entry = f"`{name}[{', '.join(str(i) for i in where)}]`"
                 was, now = f"{before[where]:.4g}", f"{after[where]:.4g}"
-                return Mistake("changed-input", name=name, entry=entry, was=was, now=now, count=int(np.count_nonzero(moved)), size=int(left.size), changed=changed)
+                return Mistake(
+                    "changed-input", name=name, entry=entry, was=was, now=now, count=int(np.count_nonzero(moved)), size=int(left.size), changed=changed
+                )
     return mistake
 
 
