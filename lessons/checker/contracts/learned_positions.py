@@ -10,9 +10,11 @@ empty when it refused, as it must, with a ``raise`` of the script's own (a
 ``wpe[:T]`` that fails to broadcast is NumPy refusing, not a length check).
 The first rerun also wraps ``add_positions`` to note which raise refused and
 what it said: one of the script's own, whose message speaks of the length
-(a ``raise`` that never runs, or one that says only "bad input", does not),
-and calls it once more with other tables, which its answer must follow (a
-function reading the script's own ``wte`` and ``wpe`` does not).
+(a ``raise`` that never runs, or one that says only "bad input", does not)
+without calling the sequence short, and calls it once more with other
+tables, which its answer must follow (a function reading the script's own
+``wte`` and ``wpe`` does not), and with the refused ids and a one-row table,
+which it must refuse too (NumPy's broadcast error raised again does not).
 The second rerun gives it exactly max_len tokens, which it must answer: a
 check written ``T >= max_len`` refuses them. It also makes ``max_len``,
 so the table, three larger: a check against the starter's 8 typed in
@@ -20,7 +22,8 @@ refuses those 11 tokens too. The third makes the table two rows shorter than
 ``max_len`` and ``long_ids`` one token longer than it: the smallest sequence
 that must be refused, by a check of the table passed in (one of the global
 max_len lets NumPy refuse it), with a message that quotes, if any, that
-run's numbers (the starter's 10 and 8 typed in do not fit). In every run
+run's numbers (the starter's 10 and 8 typed in, in figures or words, do not
+fit), and a ``grad_wpe`` of that table's shape, not the global max_len's. In every run
 that refused, a number the message counts ("4 rows", "1 tokens") must be
 that run's own count of it: the table's rows, the sequence's tokens.
 """
