@@ -285,6 +285,9 @@ TABLE_SHIFTS = (1.0, 2.0)
 # note as REFUSAL's; empty when it answered), with the sizes it was asked at: the ids' shape, then the table's.
 OTHER_LENGTH = "__attnpos_other_length__"
 OTHER_LENGTH_SIZES = "__attnpos_other_length_sizes__"
+# ... and, when the function answered the ids it first refused with the table cut to its first row, how many tokens
+# those were (empty when it refused them): a refusal that is NumPy's broadcast error re-raised lets (1, C) broadcast.
+ONE_ROW = "__attnpos_one_row__"
 # The opcode of a `raise` statement: the frame that raised was at one, rather than at NumPy's addition or indexing.
 _RAISE = dis.opmap["RAISE_VARARGS"]
 
@@ -306,7 +309,9 @@ def refusal_noted(function: object) -> object:
     After its first refusal it is called once more, with ids of its own:
     the refused ones two tokens longer, the same tables (:data:`OTHER_LENGTH`).
     A message that quotes the script's global ``long_ids`` rather than the
-    ids it is given then quotes another length than the sequence's.
+    ids it is given then quotes another length than the sequence's. And
+    with the refused ids and the table cut to its first row (:data:`ONE_ROW`),
+    which it must refuse too: a one-row table broadcasts over any T.
     """
     if not callable(function):
         return function  # the script's own failure to define it is the first run's to report
@@ -322,6 +327,7 @@ def refusal_noted(function: object) -> object:
                 namespace[REFUSAL] = _refusal_note(error, home)
                 if OTHER_LENGTH not in namespace:
                     _asked_two_longer(function, args, kwargs, namespace, home)
+                    _asked_with_one_row(function, args, kwargs, namespace)
             raise
         if namespace is not None and OWN_TABLES not in namespace:
             namespace[OWN_TABLES] = _with_other_tables(function, args, kwargs, answer)
@@ -454,6 +460,28 @@ def _asked_two_longer(function: Callable[..., object], args: tuple[object, ...],
         namespace[OTHER_LENGTH] = _refusal_note(error, home)
         return
     namespace[OTHER_LENGTH] = np.zeros(0, dtype=np.uint8)
+
+
+def _asked_with_one_row(function: Callable[..., object], args: tuple[object, ...], kwargs: dict[str, object], namespace: dict) -> None:
+    """Notes whether ``function`` answers the ids it refused with only the first row of their table (:data:`ONE_ROW`);
+    nothing where it cannot be asked so."""
+    try:
+        ids = np.asarray(args[0] if args else kwargs["ids"])
+        table = np.asarray(args[2] if len(args) >= 3 else kwargs["wpe"])
+    except Exception:  # called otherwise than (ids, wte, wpe): not asked
+        return
+    if ids.ndim == 0 or table.ndim != 2 or table.shape[0] < 2:
+        return
+    one_row = table[:1].copy()
+    try:
+        if len(args) >= 3:
+            function(*args[:2], one_row, *args[3:], **kwargs)
+        else:
+            function(*args, **{**kwargs, "wpe": one_row})
+    except Exception:
+        namespace[ONE_ROW] = np.zeros(0, dtype=np.int64)
+        return
+    namespace[ONE_ROW] = np.array([ids.shape[-1]], dtype=np.int64)
 
 
 def _difference(again: Callable[[], object], than: object) -> np.ndarray:

@@ -559,7 +559,7 @@ MEANINGS = [
     ),
     ("alibi", "mask-forgotten__mask-only-in-weights.py", "in-weights", ["`weights` are right", "in `bias` itself"], ["the higher its score"]),
     ("context-extension", "indistinct__half-precision.py", "precision", ["float16's precision, not your method"], ["typed in"]),
-    ("rope", "changed-input__wv-zeroed.py", "before-use", ["changes `Wv`", "before using it"], []),
+    ("rope", "changed-input__wv-zeroed.py", "before-use", ["changes `Wv`", "not the one the exercise gives"], []),
     # issue 35's writers, who saw only the briefs: what the learner did, with figures said to be theirs or the rerun's
     ("embedding-backward", "bad-shape__bincount-without-minlength.py", "bincount-short", ["shape (12, 8)", "checker's rerun", "minlength"], []),
     (
@@ -585,7 +585,13 @@ MEANINGS = [
         ["refused by NumPy, not by you", "a slice such as wpe[:T]"],
         ["Well done"],
     ),
-    ("learned-positions", "length-check__refuses-max-len.py", "refuses-max-len", ["exactly 11 tokens", "T > max_len"], []),
+    (
+        "learned-positions",
+        "length-check__refuses-max-len.py",
+        "refuses-max-len",
+        ["exactly 11 tokens", "T > wpe.shape[0], the length of the table"],
+        ["T > max_len"],
+    ),
     ("sinusoidal-table", "sign-flipped__no-minus.py", "", ["C = 8", "1,000 radians", "1/1,000"], ["10000 radians", "nearly 10000"]),
     ("rope", "mismatch__typed-positions.py", "positions-ignored", ["stayed as it was", "typed in"], ["not by a range you build yourself"]),
     ("rope", "mismatch__sign-inside-rotate-half.py", "reversed", ["inside rotate_half", "[−x2, x1]"], []),
@@ -604,7 +610,7 @@ MEANINGS = [
     ("t5-buckets", "mismatch__importlib-fetches-buckets.py", "imports-by-name", ["importlib", "NumPy only"], ["off by"]),
     ("rope", "mismatch__rotation-through-softmax-globals.py", "borrowed", ["from attnpos", "softmax the starter imports"], []),
     ("learned-positions", "length-check__check-tests-the-batch-axis.py", "not-own", ["a raise of its own", "error did (ValueError: operands"], ["no length"]),
-    ("learned-positions", "length-check__error-says-nothing.py", "unsaid", ["says nothing of their length (ValueError)", "only 8 rows"], []),
+    ("learned-positions", "length-check__error-says-nothing.py", "unsaid", ["does not say that the sequence is too long (ValueError)", "only 8 rows"], []),
     # a figure says whose arrays it comes from, and the entry where the learner's array is furthest off
     (
         "alibi",
@@ -937,6 +943,54 @@ MEANINGS = [
     ("alibi", "changed-input__head-count-set-again.py", "before-use", ["changes `n_heads`", "was 16 as given, and 12 when the run ended"], []),
     ("context-extension", "changed-input__factor-set-again.py", "before-use", ["changes `factor`", "was 2.5 as given, and 4 when the run ended"], []),
     ("sinusoidal-table", "changed-input__width-set-again.py", "before-use", ["changes `C`", "was 12 as given, and 8 when the run ended"], []),
+    # brief-only round 11 (issue 35): learned-positions
+    ("learned-positions", "length-check__message-numbers-in-words.py", "typed-numbers", ["which quotes eight and ten", "written out in words"], []),
+    ("learned-positions", "length-check__message-says-too-short.py", "says-short", ["the opposite of why", "“tokens is too short”"], ["Well done"]),
+    (
+        "learned-positions",
+        "length-check__numpy-error-raised-again.py",
+        "broadcast-only",
+        ["cut to its first row, and it answered", "only where NumPy fails"],
+        [],
+    ),
+    (
+        "learned-positions",
+        "bad-shape__gradient-sized-by-the-global-max-len.py",
+        "gradient-not-the-tables",
+        ["has shape (8, 4), but the table it is the gradient of has shape (6, 4)", "np.zeros_like(wpe)"],
+        [],
+    ),
+    (
+        "learned-positions",
+        "length-check__prints-and-returns-empty.py",
+        "returned-empty",
+        ["no error came out of it", "returned is empty"],
+        ["refused by NumPy"],
+    ),
+    ("learned-positions", "mismatch__long-ids-cut-to-the-table.py", "long-ids-changed", ["Your long_ids has 8 tokens", "Put those lines back"], ["modulo"]),
+    (
+        "learned-positions",
+        "length-check__checks-a-single-sequence-only.py",
+        "check-skipped",
+        ["in 3 sequences, nor 9 tokens", "whatever the batch"],
+        ["global `max_len`"],
+    ),
+    ("learned-positions", "length-check__bound-of-the-token-table.py", "refuses-longer-table-other", ["the token table's wte.shape[0]"], ["the starter's 8"]),
+    (
+        "learned-positions",
+        "mismatch__position-rows-clipped.py",
+        "tables-not-added",
+        ["does not add the rows of the tables it is given", "moves by 3"],
+        ["script's own"],
+    ),
+    ("learned-positions", "changed-input__gradient-aliases-the-table-after-x.py", "before-use", ["changes `wpe`", "-1.608 when the run ended"], ["`x[0"]),
+    (
+        "learned-positions",
+        "changed-input__table-negated-after-use.py",
+        "before-use",
+        ["changes `wpe`", "was 0.003135 as given, and -0.003135 when the run ended"],
+        ["script's own"],
+    ),
 ]
 
 

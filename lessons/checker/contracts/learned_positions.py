@@ -10,9 +10,11 @@ empty when it refused, as it must, with a ``raise`` of the script's own (a
 ``wpe[:T]`` that fails to broadcast is NumPy refusing, not a length check).
 The first rerun also wraps ``add_positions`` to note which raise refused and
 what it said: one of the script's own, whose message speaks of the length
-(a ``raise`` that never runs, or one that says only "bad input", does not),
-and calls it once more with other tables, which its answer must follow (a
-function reading the script's own ``wte`` and ``wpe`` does not).
+(a ``raise`` that never runs, or one that says only "bad input", does not)
+without calling the sequence short, and calls it once more with other
+tables, which its answer must follow (a function reading the script's own
+``wte`` and ``wpe`` does not), and with the refused ids and a one-row table,
+which it must refuse too (NumPy's broadcast error raised again does not).
 The second rerun gives it exactly max_len tokens, which it must answer: a
 check written ``T >= max_len`` refuses them. It also makes ``max_len``,
 so the table, three larger: a check against the starter's 8 typed in
@@ -20,7 +22,8 @@ refuses those 11 tokens too. The third makes the table two rows shorter than
 ``max_len`` and ``long_ids`` one token longer than it: the smallest sequence
 that must be refused, by a check of the table passed in (one of the global
 max_len lets NumPy refuse it), with a message that quotes, if any, that
-run's numbers (the starter's 10 and 8 typed in do not fit). In every run
+run's numbers (the starter's 10 and 8 typed in, in figures or words, do not
+fit), and a ``grad_wpe`` of that table's shape, not the global max_len's. In every run
 that refused, a number the message counts ("4 rows", "1 tokens") must be
 that run's own count of it: the table's rows, the sequence's tokens.
 """
@@ -47,7 +50,7 @@ from attnpos.lessons.checker.contracts.common import (
 )
 from attnpos.lessons.checker.contracts.table_reading import close, read_ids, read_shaped, read_table, tolerance
 from attnpos.lessons.checker.separation import Hypotheses
-from attnpos.lessons.checker.substitutes import OTHER_LENGTH, OTHER_LENGTH_SIZES, OWN_TABLES, REFUSAL, TABLE_SHIFTS
+from attnpos.lessons.checker.substitutes import ONE_ROW, OTHER_LENGTH, OTHER_LENGTH_SIZES, OWN_TABLES, REFUSAL, TABLE_SHIFTS
 from attnpos.lessons.checker.values import SAFETY, Values, dtype_roundoff, real_array
 from attnpos.lessons.checker.verdicts import Mistake, Passed, shape_text
 from attnpos.lessons.sandbox import printable
@@ -65,10 +68,32 @@ CHANGED = (
 )
 FULL_LENGTH = "`max_len` three larger (so the table, built from it) and `long_ids` cut to exactly as many tokens as wpe has rows"
 ONE_PAST = "`wpe` two rows shorter than `max_len` says (so that max_len is not its length) and `long_ids` one token longer than that table, in three sequences"
-# A whole number in a refusal's message ("10 tokens", "T=10 > max_len=8"), not part of a word or of a decimal.
-QUOTED_NUMBER = re.compile(r"(?<![\w.])\d+(?![\w.])")
+# Numbers written out in words ("ten tokens", "an eight-row table"): typed in as surely as figures. From two on: "one"
+# is as often a pronoun ("the last one") as a count, and a refusal may always quote 1.
+NUMBER_WORDS = {
+    word: number
+    for number, word in enumerate(
+        "two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty".split(), start=2
+    )
+}
+_NUMBER = r"(?<![\w.])\d+(?![\w.])|\b(?:" + "|".join(NUMBER_WORDS) + r")\b"
+# A whole number in a refusal's message ("10 tokens", "T=10 > max_len=8", "ten tokens"), not part of a word or of a decimal.
+QUOTED_NUMBER = re.compile(_NUMBER, re.IGNORECASE)
+
+
+def _value(number: str) -> int:
+    """A number as a refusal quotes it, in figures or in words."""
+    return int(number) if number.isdigit() else NUMBER_WORDS[number.lower()]
+
+
+def _in_words(number: str) -> str:
+    """What a message about ``number`` adds when it was written in words."""
+    return "" if number.isdigit() else " (a number written out in words is typed in as surely as a figure: it stays as it is when the sizes change)"
+
+
 # The starter's sizes; its own lines set these names, so a 3, 5, 8 or 4 elsewhere is a size typed in.
 SIZES = StarterSizes({3: "B", 5: "T", 8: "max_len", 4: "C"}, ("rng", "V", "C", "max_len", "wte", "wpe", "ids", "grad_out", "long_ids", "too_long"))
+TYPES_MAX_LEN = Question("types_number", ("8", SIZES.kept))  # the starter's max_len written in the script's own lines
 
 
 def _forward(values: Values, first: Values | None) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
@@ -100,9 +125,11 @@ def _no_length_check(runs: Runs, max_len: int) -> Mistake:
     index = runs.changed.index(CHANGED)
     rerun = runs.reruns[index] if index < len(runs.reruns) else None
     note = rerun.get(REFUSAL) if rerun is not None else None
+    if rerun is not None and note is None:  # no error came out of add_positions at all: an empty answer, not a refusal
+        return Mistake("length-check", "returned-empty", name="too_long", max_len=max_len)
     said = _said(note) if note is not None and note.size else ""
     cause = "missing-index" if said.startswith("IndexError") else "missing-broadcast" if said else "missing"
-    return Mistake("length-check", cause, name="too_long", max_len=max_len, said=said)
+    return Mistake("length-check", cause, name="too_long", max_len=max_len, said=said, changed=CHANGED)
 
 
 def _said(note: np.ndarray) -> str:
@@ -112,15 +139,17 @@ def _said(note: np.ndarray) -> str:
 
 def _refused(values: Values, runs: Runs, wte: np.ndarray, wpe: np.ndarray, roundoff: float) -> None:
     too_long = real_array(values, "too_long") if values["too_long"].size else values["too_long"]
+    max_len = wpe.shape[0]
+    long_ids = read_ids(values, "long_ids", wte.shape[0])
+    L = long_ids.shape[-1]
+    if L <= max_len:  # the starter's last lines edited: nothing past the table was ever asked for
+        raise Mistake("mismatch", "long-ids-changed", name="long_ids", tokens=L, max_len=max_len)
     if too_long.size == 0:
         if not runs.says(TRIES_LONG):
             raise Mistake("mismatch", "too-long-untried", name="too_long")
         if not runs.says(RAISES):
             raise _no_length_check(runs, wpe.shape[0])
         return
-    max_len = wpe.shape[0]
-    long_ids = read_ids(values, "long_ids", wte.shape[0])
-    L = long_ids.shape[-1]
     slots = np.arange(L)
     tokens = wte[long_ids]
     tol = tolerance(roundoff, 2, float(np.max(np.abs(wte))) + float(np.max(np.abs(wpe))))
@@ -184,15 +213,11 @@ def _judge_run(values: Values, runs: Runs, first: Values | None = None) -> Passe
     return Passed()
 
 
-def _full_length(values: Values, first_rows: int, or_equal: bool) -> None:
+def _full_length(values: Values, first_rows: int, or_equal: bool, typed_rows: bool) -> None:
     """The second rerun: max_len tokens, exactly as many as the table has rows, must be answered, not refused."""
     wte, wpe = read_table(values, "wte"), read_table(values, "wpe")
     max_len = wpe.shape[0]
     long_ids = read_ids(values, "long_ids", wte.shape[0])
-    if long_ids.shape[-1] != max_len:
-        raise Mistake(
-            "rerun-failed", "set-again", changed=FULL_LENGTH, failure="the script sets `long_ids` again after the checker changed it", reset="long_ids"
-        )
     too_long = values["too_long"]
     note = values.get(REFUSAL)
     if too_long.size == 0 and note is not None and note.size and not note[0]:  # NumPy refused them, not a check: a size typed in
@@ -201,6 +226,8 @@ def _full_length(values: Values, first_rows: int, or_equal: bool) -> None:
     if too_long.size == 0:
         # a table longer than the first run's: a length typed in (the starter's 8) refuses its max_len tokens as `>=` does
         cause = "refuses-longer-table" if max_len != first_rows and not or_equal else "refuses-max-len"
+        if cause == "refuses-longer-table" and not typed_rows:
+            cause = "refuses-longer-table-other"  # no 8 typed: the length of another array (wte's rows, say)
         raise Mistake("length-check", cause, name="too_long", max_len=max_len, first=first_rows, changed=FULL_LENGTH)
     got = real_array(values, "too_long")
     right = wte[long_ids] + wpe
@@ -216,26 +243,34 @@ def _one_past(values: Values, off_by_number: bool = False) -> None:
     rows, C = wpe.shape
     long_ids = read_ids(values, "long_ids", wte.shape[0])
     tokens = long_ids.shape[-1]
-    if tokens != rows + 1:
-        raise Mistake("rerun-failed", "set-again", changed=ONE_PAST, failure="the script sets `long_ids` again after the checker changed it", reset="long_ids")
     if values["too_long"].size:
         raise Mistake("wraps-around", "one-past", name="too_long", tokens=tokens, rows=rows, changed=ONE_PAST)
+    gradient = np.shape(values["grad_wpe"])
+    if gradient != wpe.shape:  # the gradient of this table, whatever the global max_len says
+        raise Mistake("bad-shape", "gradient-not-the-tables", name="grad_wpe", shape=shape_text(gradient), wanted=shape_text(wpe.shape), changed=ONE_PAST)
     note = values.get(REFUSAL)
     if note is None or note.size == 0:
         return  # refused before add_positions was reached: nothing to read of how
     said = _said(note)
     if not note[0]:  # the script's own check let them through: it does not read the table it is given
         cause = "table-plus-number" if off_by_number else "table-not-read"  # read from the table, but with a number added
+        longer = values.get(OTHER_LENGTH)
+        if cause == "table-not-read" and longer is not None and longer.size and not longer[0]:
+            # not the global max_len (nor the starter's 8): two tokens more, past it too, were let through as well
+            batch = long_ids.shape[0] if long_ids.ndim > 1 else 1
+            raise Mistake(
+                "length-check", "check-skipped", name="too_long", tokens=tokens, longer=tokens + 2, rows=rows, said=said, batch=batch, changed=ONE_PAST
+            )
         raise Mistake("length-check", cause, name="too_long", tokens=tokens, rows=rows, said=said, changed=ONE_PAST)
     own = {0, 1, tokens, rows, rows - 1, tokens - 1, C, *long_ids.shape}  # what this run's refusal may quote
-    quoted = sorted({int(number) for number in QUOTED_NUMBER.findall(said)} - own)
+    quoted = {_value(number): number for number in QUOTED_NUMBER.findall(said) if _value(number) not in own}
     if quoted:
-        wrong = " and ".join(str(number) for number in quoted)
+        wrong = " and ".join(quoted[number] for number in sorted(quoted)) + "".join(dict.fromkeys(_in_words(number) for number in quoted.values()))
         raise Mistake("length-check", "typed-numbers", name="too_long", tokens=tokens, rows=rows, said=said, wrong=wrong, changed=ONE_PAST)
 
 
 # A whole number followed by what it counts ("4 rows", "1 tokens", "an 8-row table"): that count must be the run's own.
-COUNTED_NUMBER = re.compile(r"(?<![\w.])(\d+)\s*-?\s*(rows?|tokens?|positions?)\b", re.IGNORECASE)
+COUNTED_NUMBER = re.compile(r"(" + _NUMBER + r")\s*-?\s*(rows?|tokens?|positions?)\b", re.IGNORECASE)
 
 
 def _quoted_counts(values: Values, run: str) -> None:
@@ -270,14 +305,17 @@ def _counts_in(said: str, table: tuple[int, ...], shape: tuple[int, ...], run: s
     counts = {"row": ({rows}, f"the table's {rows} rows"), "token": ({tokens, tokens - rows}, f"the sequence's {tokens} tokens")}
     counts["position"] = ({rows, tokens, tokens - rows}, f"the sequence's {tokens} tokens or the table's {rows} rows")
     for match in COUNTED_NUMBER.finditer(said):
-        number, word = int(match.group(1)), match.group(2).lower().rstrip("s")
+        number, word = _value(match.group(1)), match.group(2).lower().rstrip("s")
         allowed, should = counts[word]
         if number not in allowed:
-            quoted = f"its “{match.group(0)}” is not {should}{whose(number)}"
+            quoted = f"its “{match.group(0)}” is not {should}{whose(number)}{_in_words(match.group(1))}"
             raise Mistake("length-check", "wrong-number", name="too_long", tokens=tokens, rows=rows, said=said, quoted=quoted, run=run)
     own = {0, 1, tokens, rows, rows - 1, tokens - 1, tokens - rows, C, *shape}  # the sizes a refusal may quote
-    for number in sorted({int(found) for found in QUOTED_NUMBER.findall(said)} - own):
-        quoted = f"its {number} is none of that run's sizes ({tokens} tokens, a table of {rows} rows, {C} wide){whose(number)}"
+    for found in QUOTED_NUMBER.findall(said):
+        number = _value(found)
+        if number in own:
+            continue
+        quoted = f"its {found} is none of that run's sizes ({tokens} tokens, a table of {rows} rows, {C} wide){whose(number)}{_in_words(found)}"
         raise Mistake("length-check", "wrong-number", name="too_long", tokens=tokens, rows=rows, said=said, quoted=quoted, run=run)
 
 
@@ -290,16 +328,50 @@ SPEAKS_OF_LENGTH = re.compile(
 )
 
 
+# A message that calls the sequence short ("a sequence of 10 tokens is too short for a table of 8 positions"): the
+# opposite of why it is refused. Only where the sequence is what is called so, the last thing named before the words:
+# "the table is too short for 10 tokens" and "only 8 rows, fewer than the 10 tokens" say it the right way round, and
+# "T must be less than", "is not smaller than" say what it must be or is not.
+SHORT = re.compile(r"too short|shorter|too few|fewer|too small|smaller|less than|not long enough", re.IGNORECASE)
+NAMED = re.compile(
+    r"(?P<sequence>\bsequences?\b|\bseq\b|\bids\b|\binputs?\b|\btokens?\b|\bT\b)|\btables?\b|\bwpe\b|max_len|\brows?\b|\bpositions?\b|\bcontext\b|\bblock\b|\blimit\b",
+    re.IGNORECASE,
+)
+NOT_SAYING_IT_IS = re.compile(r"\b(?:not|no|never|must|should|needs?|has to|have to|at most|cannot|can)\b|n't", re.IGNORECASE)
+
+
+def _says_short(said: str) -> str:
+    """The words of ``said`` that call the sequence short, or ""."""
+    for short in SHORT.finditer(said):
+        rest = said[short.end() :]
+        following = None if short.group().lower().endswith("than") else NAMED.match(said, len(said) - len(rest.lstrip()))
+        if following:  # "too few rows", "fewer tokens": the words count what follows them
+            if following.group("sequence"):
+                return said[short.start() : following.end()]
+            continue
+        named = list(NAMED.finditer(said, 0, short.start()))
+        if named and named[-1].group("sequence") and not NOT_SAYING_IT_IS.search(said, named[-1].end(), short.start()):
+            return said[named[-1].start() : short.end()]
+    return ""
+
+
 def _refusal(values: Values) -> None:
-    """The rerun's note of what refused long_ids (substitutes.refusal_noted): a `raise` of the script's own, saying why."""
+    """The rerun's note of what refused long_ids (substitutes.refusal_noted): a `raise` of the script's own, saying why,
+    that also refuses them with a one-row table (where a broadcast error re-raised does not)."""
     note = values.get(REFUSAL)
     if note is None or note.size == 0 or values["too_long"].size:
         return  # add_positions refused nothing (what too_long holds was judged), or the note was never made
     said = _said(note)
     if not note[0]:
-        raise Mistake("length-check", "not-own", name="too_long", said=said)
+        raise Mistake("length-check", "not-own", name="too_long", said=said, changed=CHANGED)
+    max_len = values["wpe"].shape[0]
     if not SPEAKS_OF_LENGTH.search(said):
-        raise Mistake("length-check", "unsaid", name="too_long", said=said, max_len=values["wpe"].shape[0])
+        raise Mistake("length-check", "unsaid", name="too_long", said=said, max_len=max_len)
+    if short := _says_short(said):
+        raise Mistake("length-check", "says-short", name="too_long", said=said, short=short, max_len=max_len)
+    answered = values.get(ONE_ROW)
+    if answered is not None and answered.size:
+        raise Mistake("length-check", "broadcast-only", name="too_long", tokens=int(answered[0]), said=said, changed=CHANGED)
 
 
 def _own_tables(values: Values) -> None:
@@ -317,7 +389,11 @@ def _own_tables(values: Values) -> None:
     # the shifts are whole numbers, far apart; an answer moves by them up to its dtype's rounding of the moved entries
     size = float(np.max(np.abs(values["x"]))) + token_shift + position_shift
     allowed = SAFETY * 4 * dtype_roundoff(values, NAMES) * size
-    read = next((which for which, shift in readings.items() if np.allclose(difference, shift, rtol=0.0, atol=allowed)), "tables")
+    read = next((which for which, shift in readings.items() if np.allclose(difference, shift, rtol=0.0, atol=allowed)), None)
+    if read is None:  # it reads the tables it is given, but does not add their rows as they are
+        low, high = float(np.min(difference)), float(np.max(difference))
+        moved = f"{low:.3g}" if np.isclose(low, high, rtol=0.0, atol=allowed) else f"{low:.3g} to {high:.3g}, entry by entry"
+        raise Mistake("mismatch", "tables-not-added", name="x", moved=moved, right=f"{token_shift + position_shift:g}")
     if read:
         raise Mistake("mismatch", "global-tables", name="x", which=read)
 
@@ -327,8 +403,6 @@ def judge(runs: Runs) -> Passed:
     _judge_run(runs.first, runs)
     try:
         rerun = runs.second(CHANGED)
-        if np.array_equal(rerun["ids"], runs.first["ids"]):
-            raise Mistake("rerun-failed", "set-again", changed=CHANGED, failure="the script sets `ids` again after the checker changed it", reset="ids")
         passed = sized_for_the_first_run(lambda: _judge_run(rerun, runs, runs.first), CHANGED)
     except Mistake as mistake:
         if mistake.diagnosis == "rerun-failed" or (mistake.diagnosis, mistake.cause) in (("mismatch", "unrelated-shape"), ("mismatch", "unrelated")):
@@ -337,7 +411,7 @@ def judge(runs: Runs) -> Passed:
     _refusal(rerun)
     _own_tables(rerun)
     _quoted_counts(rerun, "your own `long_ids` and table, as the checker's first rerun left them")
-    _full_length(runs.second(FULL_LENGTH), runs.first["wpe"].shape[0], runs.says(OR_EQUAL))
+    _full_length(runs.second(FULL_LENGTH), runs.first["wpe"].shape[0], runs.says(OR_EQUAL), runs.says(TYPES_MAX_LEN))
     _one_past(runs.second(ONE_PAST), runs.says(OFF_BY_NUMBER))
     _quoted_counts(runs.second(ONE_PAST), f"the checker's rerun with {ONE_PAST}")
     _asked_counts(rerun, "a call of the checker's own in its first rerun, two tokens longer than the `long_ids` your add_positions had just refused")
@@ -419,7 +493,7 @@ LEARNED_POSITIONS = Contract(
     hypotheses=hypotheses,
     typed=("x", "grad_wpe"),
     questions=(BORROWS, TRIES_LONG, RAISES, IMPORTS_BY_NAME, OR_EQUAL, OFF_BY_NUMBER, *SIZES.questions),
-    probes=(REFUSAL, OWN_TABLES, OTHER_LENGTH, OTHER_LENGTH_SIZES),
+    probes=(REFUSAL, OWN_TABLES, OTHER_LENGTH, OTHER_LENGTH_SIZES, ONE_ROW),
     described={
         "by-token-id": "the table indexed by token id",
         "mean": "the batch averaged",
