@@ -305,7 +305,10 @@ def _judge_print(values: Values, printed: str) -> None:
         what = next((words for words, array in instead.items() if _in_order(figures, array)), None)
         quoted = line if len(line) <= 60 else line[:57] + "…"
         found.append(what or f"numbers that are neither ratio (`{quoted}`)")
-    if pi_shown and not found:  # every figure is 1/factor: the PI ratio, and NTK's at the last pair alone, where the two agree
+    # every figure 1/factor: the PI ratio, and NTK's at the last pair alone, where the two agree; NTK's where a line names
+    # it, or where no line names PI alone and two figures stand for the two (`last pair: 0.25 0.25`)
+    said = [{ratio for ratio, rx in NAMED.items() if rx.search(line.lower())} for line, figures in segments if figures in ratio_lines]
+    if pi_shown and not found and (any("NTK" in named for named in said) or ({"PI"} not in said and len(shown) >= 2)):
         line = next(line for line, figures in segments if figures in ratio_lines)
         raise Mistake(
             "unfinished",
