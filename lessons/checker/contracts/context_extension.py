@@ -540,6 +540,8 @@ def hypotheses(values: Values) -> Hypotheses:
         "wrong-exponent/(hs−2)/hs": ntk(theta * s ** ((hs - 2) / hs)),
         "uniform-ntk/pi": {"inv_freq_ntk": inv_freq / s},
         "uniform-ntk/lowest": {"inv_freq_ntk": inv_freq * s ** (-hs / (hs - 2))},
+        # the factor rounded to one decimal: the starter's 4 and the first rerun's 2.5 as they are, the second's 2.375 not
+        "rounded-factor": {"inv_freq_pi": pi_inv_freq(inv_freq, round(s, 1)), **ntk(ntk_base(theta, round(s, 1), hs))},
     }
     relative = _tolerance(values, theta, s)
     return Hypotheses.of(right, wrong, {name: relative * float(np.max(np.abs(value))) for name, value in right.items()})
@@ -565,6 +567,7 @@ CONTEXT_EXTENSION = Contract(
         "wrong-exponent/(hs−2)/hs": "the exponent (hs−2)/hs",
         "uniform-ntk/pi": "every frequency divided by the factor",
         "uniform-ntk/lowest": "every frequency divided alike",
+        "rounded-factor": "the factor rounded to one decimal",
         "typed-inv_freq_pi": "inv_freq_pi typed in",
         "typed-base_ntk": "base_ntk typed in",
         "typed-inv_freq_ntk": "inv_freq_ntk typed in",
