@@ -362,7 +362,7 @@ def prints(source: str, name: str) -> bool:
 
 
 # What shows a value to the reader: print, and its kin.
-PRINTING = frozenset({"print", "pprint", "display", "write"})
+PRINTING = frozenset({"print", "pprint", "display", "write", "savetxt"})  # savetxt: np.savetxt(sys.stdout, table)
 
 
 def names_float(source: str, bits: str) -> bool:

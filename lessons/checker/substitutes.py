@@ -523,6 +523,23 @@ def narrower(hs: object) -> int:
     return width // 2 if width >= 8 and width % 4 == 0 else width * 2
 
 
+# context-extension's second rerun: a head of 98 channels, no power of two, where 2i/hs is no binary fraction (exponents
+# rounded to float16 show) and a float step, np.arange(0, 1, 2 / 98), counts 50 pairs rather than 49.
+UNEVEN_WIDTH = 98
+
+
+def uneven_width(hs: object) -> int:
+    """context-extension's second rerun: UNEVEN_WIDTH, or twice it (196, where a float step counts one pair too many as
+    well) where the learner's head already has that width."""
+    return 2 * UNEVEN_WIDTH if int(hs) == UNEVEN_WIDTH else UNEVEN_WIDTH  # type: ignore[call-overload]
+
+
+def finer_factor(factor: object) -> float:
+    """context-extension's second rerun: 2.375 (4096 tokens stretched to 9728), whose third decimal a factor rounded to one
+    or two decimals loses, and which is neither whole nor a power of two; 3.625 where the learner's factor is 2.375."""
+    return 3.625 if float(np.asarray(factor).reshape(-1)[0]) == 2.375 else 2.375
+
+
 def farther(k: object, T: object) -> int:
     """sinusoidal-table: a shift two positions longer, still inside the table."""
     shift, length = int(k), int(T)  # type: ignore[call-overload]

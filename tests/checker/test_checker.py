@@ -853,6 +853,39 @@ MEANINGS = [
     # brief-only round 10 (issue 35): a factor cut to a whole number or a power of two, shown by the rerun's 2.5
     ("context-extension", "mismatch__factor-truncated-to-int.py", "cut-factor", ["built on factor = 2, where the rerun's factor is 2.5", "a whole number"], []),
     ("context-extension", "mismatch__factor-rounded-to-power-of-two.py", "cut-factor", ["factor = 2", "a power of two"], ["typed in"]),
+    # brief-only round 11: a second rerun (hs 98, no power of two; factor 2.375) and the starter's values kept
+    ("context-extension", "bad-shape__float-step-exponents.py", "float-step", ["shape (50,)", "the second rerun's hs = 98 has 49", "float step"], []),
+    (
+        "context-extension",
+        "mismatch__factor-rounded-to-one-decimal.py",
+        "rounded-factor",
+        ["factor = 2.4, where the second rerun's factor is 2.375", "one decimal"],
+        [],
+    ),
+    ("context-extension", "mismatch__ntk-right-for-known-runs-only.py", "array", ["`inv_freq_ntk` pair", "from the second rerun's hs = 98"], ["Well done"]),
+    (
+        "context-extension",
+        "indistinct__exponents-in-float16.py",
+        "precision",
+        ["float64 computed in float16", "every step that makes one"],
+        ["Some of your arrays are float16"],
+    ),
+    ("context-extension", "bad-value__starter-values-changed.py", "changed-starter", ["sets hs = 64", "factor = 8 where the starter sets", "factor = 4"], []),
+    (
+        "context-extension",
+        "unfinished__ratios-at-last-pair-only.py",
+        "last-pair-only",
+        ["shows 0.25 only", "NTK keeps pair 0"],
+        ["no number with a decimal point"],
+    ),
+    ("context-extension", "unfinished__print-in-function-never-called.py", "", ["prints nothing", "never ran"], ["no number with a decimal point"]),
+    (
+        "context-extension",
+        "rerun-failed__ntk-ratios-pasted-in.py",
+        "",
+        ["an array or a size typed in", "set again after the starter's lines"],
+        ["Set `factor` once"],
+    ),
     # a ratio printed whole is compared with the final ratio pair by pair, PI's as NTK's
     (
         "context-extension",
@@ -1133,6 +1166,8 @@ def _context_extension_arrays() -> dict[str, np.ndarray]:
         ("pair 0: PI x0.2500  NTK x1.0000\npair 63: PI x0.2500  NTK x0.2500\n", None),  # a multiplier written x0.25
         ("hs/(hs-2) = 1.0159\nPI [0.25 0.25]\nNTK [1.   0.25]\n", None),  # another figure, on a line of its own
         ("PI [0.25 0.25]\n", "not-ratios"),
+        ("last pair: 0.25 0.24999999999999997\n", "last-pair-only"),  # both at the last pair only, where they agree (round 11)
+        ("PI last: 0.25\nNTK last: 0.25\n", "last-pair-only"),
         ("PI [4. 4.]\nNTK [1. 4.]\n", "not-ratios"),
         ("PI: all 1/4\n", "not-ratios"),
         ("PI  pair 0, last: 0.25 0.25\nNTK pair 0, last: 1.0 0.25\n", None),  # the brief's first and last pair only (w36, round 10)
@@ -1151,6 +1186,26 @@ def test_the_printed_ratios_are_read_from_what_the_script_printed(printed, cause
         assert (mistake.diagnosis, mistake.cause) == ("unfinished", cause), mistake.fields
     else:
         assert cause is None, printed
+
+
+def test_typed_numbers_printed_as_a_table_are_told_by_column_not_row_by_row():
+    """A table a row a pair of numbers typed in is said once per column, never once per row (round 11: r17 was told 64 times)."""
+    from attnpos.lessons.checker.contracts.context_extension import _typed_print
+
+    arrays = _context_extension_arrays()
+    pi, ntk = arrays["inv_freq_pi"] / arrays["inv_freq"], arrays["inv_freq_ntk"] / arrays["inv_freq"]
+    shown = _typed_print(arrays, "".join(f"{p:.4f} {n:.4f}\n" for p, n in zip(pi, ntk, strict=True)) + "done 1.5\n" * 3).fields["shown"]
+    assert shown.count("column 1 of") == 1 and shown.count("column 2 of") == 1 and "typed rather than computed" in shown, shown
+    assert "`done 1.5` and 2 more lines like it are neither ratio" in shown and shown.count("done 1.5") == 1, shown
+
+
+def test_the_starter_values_the_contract_holds_are_the_starters():
+    """context-extension refuses right arrays on values of the learner's own: STARTER must be what starter.py sets."""
+    from attnpos.lessons.checker.contracts.context_extension import STARTER
+
+    namespace: dict = {}
+    exec(COURSE.exercises["context-extension"].starter, namespace)
+    assert {name: namespace[name] for name in STARTER} == STARTER
 
 
 @pytest.mark.parametrize("first_half_ones, cause", [(False, None), (True, "ratio-off")])

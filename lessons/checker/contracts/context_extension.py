@@ -6,7 +6,11 @@ wrong way, the NTK exponent hs (or 1, or its inverse) instead of
 hs/(hs − 2), NTK scaling applied to every frequency alike, interpolation
 applied to the base instead of the positions. The rerun changes ``factor`` (to
 2.5, neither whole nor a power of two, so a factor cut to either is named),
-``hs`` and ``rope_theta``, which typed arrays cannot follow. Right arrays with the brief's last step
+``hs`` and ``rope_theta``, which typed arrays cannot follow; a second rerun gives a head of 98 channels, no power of two
+(exponents 2i/hs rounded, to float16 say, show; a float step, ``np.arange(0, 1, 2 / hs)``, counts one pair too many
+and is named) and a factor of 2.375, which a factor rounded to one or two decimals loses, so that no pair of runs is
+the only one to get right. Right arrays on values other than the starter's are ``bad-value`` (the exercise is set on
+the starter's values; the reruns change them). Right arrays with the brief's last step
 left undone (the two ratios never printed, or other numbers printed in
 their place: the frequencies, a ratio upside down; the NTK ratio shown at pair 0 only, or as 1 at every pair, printed
 before ``inv_freq_ntk`` was set; a ratio printed whole, or pair by pair, that parts
@@ -40,6 +44,9 @@ from attnpos.lessons.checker.verdicts import Mistake, Passed, figure_pair, shape
 
 NAMES = ("hs", "rope_theta", "factor", "inv_freq", "inv_freq_pi", "base_ntk", "inv_freq_ntk")
 CHANGED = "another `factor`, a head half as wide (`hs`) and another `rope_theta`"
+UNEVEN = "a head whose width is no power of two (`hs`) and a factor with three decimals (`factor`)"
+# The values the starter sets, on which the brief asks its questions (the reruns change them, not the learner).
+STARTER = {"hs": 128, "rope_theta": 10000.0, "factor": 4.0}
 MAX_WIDTH = 4096
 # The brief's last step: print the two ratios to the trained frequencies. Each is asked of the source.
 PRINTED = {name: Question("prints", (name,)) for name in ("inv_freq_pi", "inv_freq_ntk")}
@@ -52,8 +59,11 @@ def _above_one(values: Values, name: str) -> float:
     return number
 
 
-def _frequencies(values: Values, name: str, hs: int) -> np.ndarray:
+def _frequencies(values: Values, name: str, hs: int, whose: str = "your") -> np.ndarray:
     array = real_array(values, name)
+    stepped = np.arange(0, 1, 2 / hs).size  # a float step's count of the exponents: one too many at some widths (98)
+    if array.shape == (stepped,) != (hs // 2,):
+        raise Mistake("bad-shape", "float-step", name=name, shape=shape_text(array.shape), hs=hs, pairs=hs // 2, whose=whose)
     if array.shape != (hs // 2,):
         raise Mistake("bad-shape", "pairs", name=name, shape=shape_text(array.shape), hs=hs, pairs=hs // 2, wanted=shape_text((hs // 2,)))
     return array
@@ -100,12 +110,12 @@ def _judge_run(values: Values, whose: str = "your") -> None:
     tolerance = _tolerance(values, theta, s)
     exponents = np.arange(0, hs, 2) / hs  # (hs/2,)
 
-    inv_freq = _frequencies(values, "inv_freq", hs)
+    inv_freq = _frequencies(values, "inv_freq", hs, whose)
     right = rope_inv_freq(hs, theta)
     if not _agrees(inv_freq, right, tolerance):
         raise _mismatch("inv_freq", right, inv_freq, sizes, hs)
 
-    pi = _frequencies(values, "inv_freq_pi", hs)
+    pi = _frequencies(values, "inv_freq_pi", hs, whose)
     right_pi = pi_inv_freq(right, s)
     if not _agrees(pi, right_pi, tolerance):
         if _agrees(pi, right * s, tolerance):
@@ -136,7 +146,7 @@ def _judge_run(values: Values, whose: str = "your") -> None:
                         f"With s^((hs−2)/hs) the last pair is divided by s^(((hs−2)/hs)²) = {s ** (((hs - 2) / hs) ** 2):.4g}, less than the factor {s:g}."
                     ),
                 }[cause]
-                if _agrees(_frequencies(values, "inv_freq_ntk", hs), 1.0 / right_base**exponents, tolerance):  # its effect is not in them
+                if _agrees(_frequencies(values, "inv_freq_ntk", hs, whose), 1.0 / right_base**exponents, tolerance):  # its effect is not in them
                     consequence = (
                         f"Your inv_freq_ntk is right all the same (its last pair divided by the factor {s:g}): it is not computed from this"
                         " base_ntk, which is wrong and not used. Compute inv_freq_ntk from base_ntk, as the brief asks."
@@ -145,7 +155,7 @@ def _judge_run(values: Values, whose: str = "your") -> None:
         _cut_factor("base_ntk", base, lambda cut: ntk_base(theta, cut, hs), s, tolerance, whose)
         raise _mismatch("base_ntk", right_base, base, with_factor, hs)
 
-    ntk = _frequencies(values, "inv_freq_ntk", hs)
+    ntk = _frequencies(values, "inv_freq_ntk", hs, whose)
     right_ntk = 1.0 / right_base**exponents
     if not _agrees(ntk, right_ntk, tolerance):
         if _agrees(ntk, right / s, tolerance) or _agrees(ntk, right * s ** (-hs / (hs - 2)), tolerance):
@@ -155,32 +165,50 @@ def _judge_run(values: Values, whose: str = "your") -> None:
         raise _mismatch("inv_freq_ntk", right_ntk, ntk, with_factor, hs)
 
 
+def _starter_values(values: Values) -> None:
+    """Right arrays on values of the learner's own: the exercise asks its questions of the starter's."""
+    changed = {name: scalar(values, name) for name, number in STARTER.items() if scalar(values, name) != number}
+    if changed:
+        said = " and ".join(f"{name} = {number:g}" for name, number in changed.items())
+        starter = " and ".join(f"{name} = {STARTER[name]:g}" for name in changed)
+        raise Mistake("bad-value", "changed-starter", name=next(iter(changed)), yours=said, starter=starter)
+
+
 def _cut_factor(name: str, got: np.ndarray | float, built_on: Callable[[float], np.ndarray | float], s: float, tolerance: float, whose: str) -> None:
     """``got`` built on the factor cut to a whole number (``int(factor)``, ``L_new // L``) or to whole doublings
-    (``2 ** int(log2(factor))``): right wherever the factor is whole, or a power of two (the rerun's 2.5 is neither)."""
+    (``2 ** int(log2(factor))``): right wherever the factor is whole, or a power of two (the rerun's 2.5 is neither);
+    or rounded to one or two decimals, right wherever the factor has no more (the second rerun's 2.375 has three)."""
     cuts = {"a whole number": float(np.floor(s)), "a whole number of doublings (a power of two)": float(2 ** np.floor(np.log2(s)))}
     found = {how: cut for how, cut in cuts.items() if cut != s and cut >= 1 and _agrees(got, built_on(cut), tolerance)}
     if found:  # 2.5 cut either way is 2: both are named
         raise Mistake("mismatch", "cut-factor", name=name, cut=f"{min(found.values()):g}", factor=f"{s:g}", whose=whose, how=" or to ".join(found))
+    # rounded to a decimal or two (``round(factor, 1)``): the second rerun's 2.375 becomes 2.4 or 2.38
+    for decimals, how in ((1, "one decimal"), (2, "two decimals")):
+        cut = round(s, decimals)
+        if cut != s and _agrees(got, built_on(cut), tolerance):
+            raise Mistake("mismatch", "rounded-factor", name=name, cut=f"{cut:g}", factor=f"{s:g}", whose=whose, how=how, decimals=decimals)
 
 
 def judge(runs: Runs) -> Passed:
     refuse_borrowing(runs, NUMPY_ONLY, "inv_freq_pi")
     _judge_run(runs.first)
     second = runs.second(CHANGED)
-    if scalar(second, "factor") == scalar(runs.first, "factor"):
-        raise Mistake("rerun-failed", "set-again", changed=CHANGED, failure="the script sets `factor` again after the checker changed it", reset="factor")
     for name in ("inv_freq_pi", "base_ntk", "inv_freq_ntk"):
         if np.array_equal(second[name], runs.first[name]):
             raise Mistake("mismatch", "typed", name=name)
     _typed_theta(runs.first, second)
     sized_for_the_first_run(lambda: judged_on_rerun(lambda: _judge_run(second, "the rerun's"), CHANGED), CHANGED)
+    uneven = runs.second(UNEVEN)
+    judged_on_rerun(lambda: _judge_run(uneven, "the second rerun's"), UNEVEN)
+    _starter_values(runs.first)
     unprinted = [name for name, question in PRINTED.items() if not runs.says(question)]
     if len(unprinted) == 2 and _printed_lines(runs.printed):
         raise _typed_print(runs.first, runs.printed)  # numbers printed, none computed from the frequencies
     if unprinted:
         which = "neither ratio" if len(unprinted) == 2 else f"no ratio of `{unprinted[0]}`"
         raise Mistake("unfinished", which=which)
+    if not runs.printed.strip():  # a print of the ratios in the source, and no output: that print never ran
+        raise Mistake("unfinished", which="nothing, as its print of the ratios never ran (one inside a function that is never called, say)")
     _judge_print(runs.first, runs.printed)
     return Passed()
 
@@ -275,6 +303,18 @@ def _judge_print(values: Values, printed: str) -> None:
         what = next((words for words, array in instead.items() if _in_order(figures, array)), None)
         quoted = line if len(line) <= 60 else line[:57] + "…"
         found.append(what or f"numbers that are neither ratio (`{quoted}`)")
+    # every figure 1/factor: the PI ratio, and NTK's at the last pair alone, where the two agree; NTK's where a line names
+    # it, or where no line names PI alone and two figures stand for the two (`last pair: 0.25 0.25`)
+    said = [{ratio for ratio, rx in NAMED.items() if rx.search(line.lower())} for line, figures in segments if figures in ratio_lines]
+    if pi_shown and not found and (any("NTK" in named for named in said) or ({"PI"} not in said and len(shown) >= 2)):
+        line = next(line for line, figures in segments if figures in ratio_lines)
+        raise Mistake(
+            "unfinished",
+            "last-pair-only",
+            line=line if len(line) <= 60 else line[:57] + "…",
+            pi=f"{pi_ratio[0]:.4g}",
+            ntk_first=f"{ntk_ratio[0]:.4g}",
+        )
     missing = "neither ratio" if not (pi_shown or ntk_shown) else "no NTK ratio" if pi_shown else "no PI ratio"
     raise Mistake(
         "unfinished",
@@ -424,24 +464,37 @@ def _words(line: str) -> str:
 
 
 def _typed_print(values: Values, printed: str) -> Mistake:
-    """A print of numbers that no print of the script computes from the frequencies: how each line compares with the ratios."""
+    """A print of numbers that no print of the script computes from the frequencies: how each whole print (an array, a
+    line of one figure a pair, a table's column) compares with the ratios, and the other lines, alike ones said once."""
     inv_freq, pi, ntk = (np.asarray(values[name], dtype=np.float64) for name in ("inv_freq", "inv_freq_pi", "inv_freq_ntk"))
     ratios = {"the PI ratio": pi / inv_freq, "the NTK ratio": ntk / inv_freq}
+    pairs = inv_freq.size
     said = []
-    for line, figures in _printed_lines(printed):
+    whole = _whole_prints(printed, pairs)
+    labels = [line for line, _ in whole]
+    for index, (line, figures) in enumerate(whole):
         quoted = f"`{line if len(line) <= 40 else line[:37] + '…'}`"
-        same = [name for name, ratio in ratios.items() if len(figures) == ratio.size and all(map(_shows, figures, ratio))]
+        if labels.count(line) > 1:  # a table's columns, each labelled by its first and last row
+            quoted = f"column {labels[:index].count(line) + 1} of {quoted}"
+        same = [name for name, ratio in ratios.items() if all(map(_shows, figures, ratio))]
         if same:
             said.append(f"{quoted} has the numbers of {same[0]}, typed rather than computed")
             continue
-        sized = [(sum(map(_shows, figures, ratio)), name) for name, ratio in ratios.items() if len(figures) == ratio.size]
-        if not sized:
-            said.append(f"{quoted} is neither ratio")
-            continue
-        name = max(sized)[1]  # the ratio it agrees with at the most pairs: the one it stands for
+        name = max((sum(map(_shows, figures, ratio)), name) for name, ratio in ratios.items())[1]  # the one it agrees with most: it stands for it
         ratio = ratios[name]
         pair = next(k for k, (figure, value) in enumerate(zip(figures, ratio, strict=True)) if not _shows(figure, float(value)))
         said.append(f"{quoted} is not {name}: at pair {pair} it shows {figures[pair][0]:.4g} where {name} is {ratio[pair]:.4g}")
+    # lines printed alike (the same words, as many figures) are said once; a table's rows were read as its columns above
+    alike: dict[tuple[str, int], list[str]] = {}
+    for line, figures in _printed_lines(printed):
+        alike.setdefault((_words(line), len(figures)), []).append(line)
+    read_whole = {part for line, _ in whole for part in line.split(" … ")}
+    for lines in alike.values():
+        if len(lines) >= pairs or lines[0] in read_whole:
+            continue
+        quoted = f"`{lines[0] if len(lines[0]) <= 40 else lines[0][:37] + '…'}`"
+        more = len(lines) - 1
+        said.append(f"{quoted} and {more} more line{'s' if more > 1 else ''} like it are neither ratio" if more else f"{quoted} is neither ratio")
     return Mistake("unfinished", "typed-print", shown="; ".join(said))
 
 
@@ -485,6 +538,8 @@ def hypotheses(values: Values) -> Hypotheses:
         "wrong-exponent/(hs−2)/hs": ntk(theta * s ** ((hs - 2) / hs)),
         "uniform-ntk/pi": {"inv_freq_ntk": inv_freq / s},
         "uniform-ntk/lowest": {"inv_freq_ntk": inv_freq * s ** (-hs / (hs - 2))},
+        # the factor rounded to one decimal: the starter's 4 and the first rerun's 2.5 as they are, the second's 2.375 not
+        "rounded-factor": {"inv_freq_pi": pi_inv_freq(inv_freq, round(s, 1)), **ntk(ntk_base(theta, round(s, 1), hs))},
     }
     relative = _tolerance(values, theta, s)
     return Hypotheses.of(right, wrong, {name: relative * float(np.max(np.abs(value))) for name, value in right.items()})
@@ -492,7 +547,10 @@ def hypotheses(values: Values) -> Hypotheses:
 
 CONTEXT_EXTENSION = Contract(
     names=NAMES,
-    reruns=(Rerun({"factor": "other_factor(factor)", "hs": "narrower(hs)", "rope_theta": "other_theta(rope_theta)"}, CHANGED),),
+    reruns=(
+        Rerun({"factor": "other_factor(factor)", "hs": "narrower(hs)", "rope_theta": "other_theta(rope_theta)"}, CHANGED),
+        Rerun({"factor": "finer_factor(factor)", "hs": "uneven_width(hs)"}, UNEVEN),
+    ),
     judge=judge,
     diagnoses=("bad-value", "wrong-way", "wrong-exponent", "uniform-ntk", "pi-on-base", "mismatch", "unfinished", "changed-input"),
     given=("hs", "rope_theta", "factor"),
@@ -508,6 +566,7 @@ CONTEXT_EXTENSION = Contract(
         "wrong-exponent/(hs−2)/hs": "the exponent (hs−2)/hs",
         "uniform-ntk/pi": "every frequency divided by the factor",
         "uniform-ntk/lowest": "every frequency divided alike",
+        "rounded-factor": "the factor rounded to one decimal",
         "typed-inv_freq_pi": "inv_freq_pi typed in",
         "typed-base_ntk": "base_ntk typed in",
         "typed-inv_freq_ntk": "inv_freq_ntk typed in",
