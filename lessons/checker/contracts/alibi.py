@@ -39,7 +39,10 @@ from attnpos.lessons.checker.verdicts import Mistake, Passed, shape_text
 NAMES = ("n_heads", "T", "scores", "slopes", "bias", "weights")
 CHANGED = "another number of heads and two more tokens"
 # The second rerun: a count that is no power of two, with another power below it than the learner's (substitutes.uneven_head_count).
-UNEVEN = "a number of heads that is not a power of two and has another power of two below it than yours"
+UNEVEN = "a number of heads that is not a power of two and has another power of two below it than yours, and more than 128 tokens"
+# The third rerun: the learner's own sizes, other scores (substitutes.redrawn): weights that do not change with them
+# were computed from scores of the script's own (drawn again from the starter's seed), not from `scores`.
+SCORES = "other scores, of your own shape"
 # The largest n_heads and T this exercise judges (an ALiBi answer of its own size, not the checker-wide ANSWER_MAX_*).
 ALIBI_MAX_HEADS, ALIBI_MAX_T = 64, 256
 # A masked entry of the hypotheses' bias figures: a finite stand-in for −inf, so figures can be compared. Whether an
@@ -292,6 +295,7 @@ def judge(runs: Runs) -> Passed:
             raise Mistake("heads-from-zero", "rerun", name="slopes", heads=rerun_heads, own=H, changed=CHANGED) from None
         raise
     _judge_uneven_rerun(runs, H)
+    _judge_scores_rerun(runs)
     first_bias = runs.first["bias"].astype(np.float64)
     large_negative = bool(np.all(np.isfinite(first_bias)))  # masked by a number such as −1e9, not −inf: the same weights
     return Passed("shortcut" if shortcut else "large-negative" if large_negative else "")
@@ -314,6 +318,14 @@ def _judge_uneven_rerun(runs: Runs, H: int) -> None:
                 "mismatch", "uneven-rerun", name="slopes", heads=heads, own=H, closest=closest, doubled=2 * closest, got=shown, expected=rule, changed=UNEVEN
             )
     judged_on_rerun(lambda: _judge_run(second), UNEVEN)
+
+
+def _judge_scores_rerun(runs: Runs) -> None:
+    """The third rerun, other scores of the same shape: the weights must change with them."""
+    third = runs.second(SCORES)
+    if third["weights"].shape == runs.first["weights"].shape and np.array_equal(third["weights"], runs.first["weights"]):
+        raise Mistake("mismatch", "scores-unused", name="weights", changed=SCORES)
+    judged_on_rerun(lambda: _judge_run(third), SCORES)
 
 
 SLOPES_TYPED = Question("typed_in", ("slopes",))
@@ -402,7 +414,11 @@ def _renormalised(late: np.ndarray) -> np.ndarray:
 
 ALIBI = Contract(
     names=NAMES,
-    reruns=(Rerun({"n_heads": "other_head_count(n_heads)", "T": "longer(T)"}, CHANGED), Rerun({"n_heads": "uneven_head_count(n_heads)"}, UNEVEN)),
+    reruns=(
+        Rerun({"n_heads": "other_head_count(n_heads)", "T": "longer(T)"}, CHANGED),
+        Rerun({"n_heads": "uneven_head_count(n_heads)", "T": "far_longer(T)"}, UNEVEN),
+        Rerun({"scores": "redrawn(scores)"}, SCORES),
+    ),
     judge=judge,
     diagnoses=("bad-value", "heads-from-zero", "naive-slopes", "symmetric", "sign-flipped", "mask-forgotten", "after-softmax", "mismatch"),
     hypotheses=hypotheses,
