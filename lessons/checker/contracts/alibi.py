@@ -220,10 +220,8 @@ def _judge_run(values: Values) -> tuple[int, np.ndarray]:
             side = "wrong-triangle" if np.all(hidden[:, j < i]) and not np.any(hidden[:, j > i]) else "hides-earlier"
             raise Mistake("mismatch", side, name="bias")
         visible = np.broadcast_to(j <= i, bias.shape)
-        if _bias_kind(np.where(visible, bias, -np.inf), scores, right, T, bias_tolerance) in ("right", "shortcut") and np.all(np.isfinite(bias)):
-            h, row, key = np.unravel_index(int(np.argmax(np.where(visible, -np.inf, bias))), bias.shape)  # the later key least hidden
-            value = float(bias[h, row, key])
-            raise Mistake("mismatch", "weak-mask", name="bias", entry=f"bias[{h}, {row}, {key}]", value=f"{value:.4g}")
+        if _bias_kind(np.where(visible, bias, -np.inf), scores, right, T, bias_tolerance) in ("right", "shortcut"):
+            raise _mask_leaks(bias, hidden, right, bias_tolerance)
         # the keys a query may see: where a later key is wrongly finite, the mask's own message above says so
         expected = np.where(visible, alibi_bias(H, T), 0.0)
         raise Mistake("mismatch", "array", name="bias", **worst_entry("bias", np.where(visible & np.isfinite(bias), bias, 0.0), expected))
@@ -240,7 +238,82 @@ def _judge_run(values: Values) -> tuple[int, np.ndarray]:
         raise Mistake("bad-type", "not-finite", name="weights")
     if np.max(np.abs(weights - softmax(scores))) <= weight_tolerance:
         raise Mistake("mismatch", "bias-unused", name="weights")
-    raise Mistake("mismatch", "weights", name="weights", **worst_entry("weights", weights, expected))
+    raise _weights_mistake(weights, scores, bias, expected, weight_tolerance)
+
+
+def _mask_leaks(bias: np.ndarray, hidden: np.ndarray, slopes: np.ndarray, tolerance: float) -> Mistake:
+    """A bias right on every key a query may see, with some later keys not hidden: left at −m·(i − j) (the mask begun
+    too late), or masked by a number too small."""
+    H, T = bias.shape[0], bias.shape[-1]
+    i, j = np.arange(T)[:, None], np.arange(T)[None, :]
+    leaking = ~hidden & (j > i)  # (H, T, T)
+    unmasked = -slopes[:, None, None] * (i - j)
+    if np.all(np.abs(bias[leaking] - np.broadcast_to(unmasked, bias.shape)[leaking]) <= tolerance + reported_rounding(unmasked[leaking])):
+        h, row, key = (int(index[0]) for index in np.nonzero(leaking))
+        step = np.unique(np.broadcast_to(j - i, bias.shape)[leaking])
+        late = "some of them"
+        if np.array_equal(step, [1]):
+            late = "the key right after each query (j = i + 1)"
+        elif np.array_equal(step, np.arange(1, step[-1] + 1)):
+            late = f"the keys up to j = i + {int(step[-1])}"
+        return Mistake(
+            "mismatch", "mask-late", name="bias", count=int(np.count_nonzero(leaking)), total=H * T * (T - 1) // 2, late=late,
+            entry=f"bias[{h}, {row}, {key}]", value=f"{bias[h, row, key]:.4g}",
+        )  # fmt: skip
+    h, row, key = np.unravel_index(int(np.argmax(np.where(leaking, bias, -np.inf))), bias.shape)  # the later key least hidden
+    return Mistake("mismatch", "weak-mask", name="bias", entry=f"bias[{h}, {row}, {key}]", value=f"{float(bias[h, row, key]):.4g}")
+
+
+def _weights_mistake(weights: np.ndarray, scores: np.ndarray, bias: np.ndarray, expected: np.ndarray, tolerance: float) -> Mistake:
+    """Weights that are not softmax(scores + bias), with a right bias: what they are instead, as far as they show it.
+
+    A softmax over another axis; weight on the later keys (the mask lost between the bias and the softmax); one head's
+    bias for every head; the softmax's input scaled; else which heads or query rows are wrong, the others being right.
+    """
+    H, T = expected.shape[0], expected.shape[-1]
+    worst = worst_entry("weights", weights, expected)
+    right_bias = alibi_bias(H, T)
+    for axis in (0, 1):
+        if np.max(np.abs(weights - softmax(scores + right_bias, axis=axis))) <= tolerance:
+            return Mistake("mismatch", "weights", name="weights", axis="the heads" if axis == 0 else "the queries", **worst)
+    i, j = np.arange(T)[:, None], np.arange(T)[None, :]
+    later = np.broadcast_to(j > i, weights.shape)
+    if np.any(weights[later] > tolerance):
+        h, row, key = np.unravel_index(int(np.argmax(np.where(later, weights, -np.inf))), weights.shape)
+        return Mistake("mismatch", "weights-see-future", name="weights", entry=f"`weights[{h}, {row}, {key}]`", value=f"{weights[h, row, key]:.4g}")
+    for head in range(H):
+        if np.max(np.abs(weights - softmax(scores + bias[head]))) <= tolerance:
+            return Mistake("mismatch", "weights-one-head-bias", name="weights", head=head)
+    visible = ~later[0]
+    logits = scores + right_bias  # (H, T, T), −inf at the later keys
+    with np.errstate(divide="ignore"):
+        logs = np.log(weights)
+    centred_in = np.where(visible, logits - np.sum(np.where(visible, logits, 0.0), axis=-1, keepdims=True) / np.sum(visible, axis=-1, keepdims=True), 0.0)
+    centred_out = np.where(visible, logs - np.sum(np.where(visible, logs, 0.0), axis=-1, keepdims=True) / np.sum(visible, axis=-1, keepdims=True), 0.0)
+    if np.all(np.isfinite(centred_out)):
+        factor = float(np.sum(centred_in * centred_out) / np.sum(centred_in * centred_in))
+        if factor > 0 and np.max(np.abs(weights - softmax(factor * logits))) <= tolerance:
+            scaled = f"divided by {1 / factor:.4g}" if factor < 1 else f"times {factor:.4g}"
+            return Mistake("mismatch", "weights-scaled", name="weights", scaled=scaled, **worst)
+    wrong_rows = np.any(np.abs(weights - expected) > tolerance, axis=-1)  # (H, T): each head's query rows
+    heads = [int(h) for h in np.flatnonzero(np.any(wrong_rows, axis=1))]
+    rows = [int(row) for row in np.flatnonzero(np.any(wrong_rows, axis=0))]
+    if len(heads) < H:
+        where = f"on {_listed('head', heads)} only; your other heads' weights are right"
+    elif len(rows) < T:
+        where = f"on query {_listed('row', rows)} only, of every head; your other rows are right"
+    else:
+        where = "on every head, while the later keys get 0 as they should"
+    return Mistake("mismatch", "weights-where", name="weights", where=where, **worst)
+
+
+def _listed(what: str, indices: list[int]) -> str:
+    """"head 3", "heads 8 … 11" (a run), "heads 1, 4, 6" (else)."""
+    if len(indices) == 1:
+        return f"{what} {indices[0]}"
+    if indices == list(range(indices[0], indices[-1] + 1)):
+        return f"{what}s {indices[0]} … {indices[-1]}"
+    return f"{what}s " + ", ".join(str(index) for index in indices)
 
 
 def _row_offset(bias: np.ndarray, slopes: np.ndarray) -> Mistake:
@@ -309,15 +382,31 @@ def _judge_uneven_rerun(runs: Runs, H: int) -> None:
         raise Mistake("rerun-failed", "set-again", changed=UNEVEN, failure="the script sets `n_heads` again after the checker changed it", reset="n_heads")
     slopes, right = second["slopes"], alibi_slopes(heads)
     if slopes.shape == right.shape and slopes.dtype.kind in "iuf" and np.all(np.isfinite(slopes)):
+        slopes = slopes.astype(np.float64)
         tolerance = SAFETY * 8 * dtype_roundoff(second, NAMES) * np.max(right) + reported_rounding(right)
-        if np.any(np.abs(slopes.astype(np.float64) - right) > tolerance):
-            closest = 2 ** math.floor(math.log2(heads))
-            shown = ", ".join(f"{slope:.4g}" for slope in slopes[closest:])
-            rule = ", ".join(f"{slope:.4g}" for slope in right[closest:])
-            raise Mistake(
-                "mismatch", "uneven-rerun", name="slopes", heads=heads, own=H, closest=closest, doubled=2 * closest, got=shown, expected=rule, changed=UNEVEN
-            )
+        wrong = np.abs(slopes - right) > tolerance
+        if np.any(wrong):
+            raise _uneven_slopes(slopes, right, tolerance, int(np.flatnonzero(wrong)[0]), H)
     judged_on_rerun(lambda: _judge_run(second), UNEVEN)
+
+
+def _uneven_slopes(slopes: np.ndarray, right: np.ndarray, tolerance: np.ndarray, first_wrong: int, H: int) -> Mistake:
+    """What the uneven rerun's slopes are, wrong from head ``first_wrong`` on: the power-of-two formula for that count,
+    the slopes of a smaller power than the one below it, or right up to it and then other extra slopes."""
+    heads = len(right)
+    closest = 2 ** math.floor(math.log2(heads))
+    fields = {"name": "slopes", "heads": heads, "own": H, "changed": UNEVEN, "closest": closest, "doubled": 2 * closest}
+    if np.all(np.abs(slopes - naive_slopes(heads)) <= tolerance):
+        return Mistake("naive-slopes", "rerun", **fields)
+    if first_wrong < closest:
+        smaller = [power for power in (2**k for k in range(int(math.log2(closest)))) if np.all(np.abs(slopes[:power] - alibi_slopes(power)) <= tolerance[:power])]
+        begun = f"begin with the {smaller[-1]}-head slopes" if smaller else f"are wrong from head {first_wrong}, one of the first {closest}"
+        return Mistake("mismatch", "uneven-power-below", **fields, begun=begun, got=f"{slopes[first_wrong]:.4g}", expected=f"{right[first_wrong]:.4g}", head=first_wrong)
+    shown = ", ".join(f"{slope:.4g}" for slope in slopes[closest:])
+    rule = ", ".join(f"{slope:.4g}" for slope in right[closest:])
+    fixed = alibi_slopes(16)[0::2][: heads - closest]  # the list that suits the starter's 12
+    cause = "uneven-rerun" if fixed.shape == slopes[closest:].shape and np.all(np.abs(slopes[closest:] - fixed) <= tolerance[closest:]) else "uneven-extra"
+    return Mistake("mismatch", cause, **fields, got=shown, expected=rule)
 
 
 def _judge_scores_rerun(runs: Runs) -> None:
