@@ -308,7 +308,7 @@ def _weights_mistake(weights: np.ndarray, scores: np.ndarray, bias: np.ndarray, 
 
 
 def _listed(what: str, indices: list[int]) -> str:
-    """"head 3", "heads 8 … 11" (a run), "heads 1, 4, 6" (else)."""
+    """ "head 3", "heads 8 … 11" (a run), "heads 1, 4, 6" (else)."""
     if len(indices) == 1:
         return f"{what} {indices[0]}"
     if indices == list(range(indices[0], indices[-1] + 1)):
@@ -399,9 +399,13 @@ def _uneven_slopes(slopes: np.ndarray, right: np.ndarray, tolerance: np.ndarray,
     if np.all(np.abs(slopes - naive_slopes(heads)) <= tolerance):
         return Mistake("naive-slopes", "rerun", **fields)
     if first_wrong < closest:
-        smaller = [power for power in (2**k for k in range(int(math.log2(closest)))) if np.all(np.abs(slopes[:power] - alibi_slopes(power)) <= tolerance[:power])]
+        smaller = [
+            power for power in (2**k for k in range(int(math.log2(closest)))) if np.all(np.abs(slopes[:power] - alibi_slopes(power)) <= tolerance[:power])
+        ]
         begun = f"begin with the {smaller[-1]}-head slopes" if smaller else f"are wrong from head {first_wrong}, one of the first {closest}"
-        return Mistake("mismatch", "uneven-power-below", **fields, begun=begun, got=f"{slopes[first_wrong]:.4g}", expected=f"{right[first_wrong]:.4g}", head=first_wrong)
+        return Mistake(
+            "mismatch", "uneven-power-below", **fields, begun=begun, got=f"{slopes[first_wrong]:.4g}", expected=f"{right[first_wrong]:.4g}", head=first_wrong
+        )
     shown = ", ".join(f"{slope:.4g}" for slope in slopes[closest:])
     rule = ", ".join(f"{slope:.4g}" for slope in right[closest:])
     fixed = alibi_slopes(16)[0::2][: heads - closest]  # the list that suits the starter's 12
