@@ -206,19 +206,24 @@ def _judge_run(values: Values) -> tuple[int, np.ndarray]:
             if cause == "shortcut"
             else "With −m·(i − j) everywhere, a later key gets +m·(j − i): the further ahead, the higher its score."
         )
-        if cause == "plain" and _weights_right(values, scores, H, T, roundoff):
-            raise Mistake("mask-forgotten", "in-weights", name="bias")
+        if _weights_right(values, scores, H, T, roundoff):
+            form = "the +m·j shortcut" if cause == "shortcut" else "−m·(i − j)"
+            raise Mistake("mask-forgotten", "in-weights", name="bias", form=form)
         raise Mistake("mask-forgotten", cause, name="bias", detail=detail)
     if kind == "row-offset":
         raise _row_offset(bias, right)
     if kind == "":
         i, j = np.arange(T)[:, None], np.arange(T)[None, :]
         hidden = zero_weight(bias, scores)  # (H, T, T)
-        if np.any(hidden & (j <= i)) and np.array_equal(hidden & (j <= i), np.broadcast_to(j == i, hidden.shape)):
+        # masked as a mask masks: a row of query 0 all at −1e9 hides nothing (its one key gets the whole weight), yet says the same
+        masked = hidden | (bias <= HIDDEN)
+        if np.any(masked & (j <= i)) and np.array_equal(masked & (j <= i), np.broadcast_to(j == i, hidden.shape)):
             raise Mistake("mismatch", "hides-diagonal", name="bias", value=f"{float(bias[0, 0, 0]):.4g}")  # a strict mask: j >= i hidden
         if np.any(hidden & (j <= i)):
-            side = "wrong-triangle" if np.all(hidden[:, j < i]) and not np.any(hidden[:, j > i]) else "hides-earlier"
-            raise Mistake("mismatch", side, name="bias")
+            if np.all(hidden[:, j < i]) and not np.any(hidden[:, j > i]):
+                raise Mistake("mismatch", "wrong-triangle", name="bias")
+            h, row, key = (int(index[0]) for index in np.nonzero(hidden & (j <= i)))
+            raise Mistake("mismatch", "hides-earlier", name="bias", entry=f"bias[{h}, {row}, {key}]", value=f"{bias[h, row, key]:.4g}")
         visible = np.broadcast_to(j <= i, bias.shape)
         if _bias_kind(np.where(visible, bias, -np.inf), scores, right, T, bias_tolerance) in ("right", "shortcut"):
             raise _mask_leaks(bias, hidden, right, bias_tolerance)
