@@ -213,6 +213,8 @@ def _judge_run(values: Values) -> tuple[int, np.ndarray]:
     if kind == "row-offset":
         raise _row_offset(bias, right)
     if kind == "":
+        if (far := _far_keys_wrong(bias, scores, right, T, bias_tolerance)) is not None:
+            raise far
         i, j = np.arange(T)[:, None], np.arange(T)[None, :]
         hidden = zero_weight(bias, scores)  # (H, T, T)
         # masked as a mask masks: a row of query 0 all at −1e9 hides nothing (its one key gets the whole weight), yet says the same
@@ -244,6 +246,39 @@ def _judge_run(values: Values) -> tuple[int, np.ndarray]:
     if np.max(np.abs(weights - softmax(scores))) <= weight_tolerance:
         raise Mistake("mismatch", "bias-unused", name="weights")
     raise _weights_mistake(weights, scores, bias, expected, weight_tolerance)
+
+
+# Where an int8 position wraps round (127 + 1 is −128): a bias right on the first this many tokens and wrong past them.
+INT8_WRAP = 128
+
+
+def _far_keys_wrong(bias: np.ndarray, scores: np.ndarray, slopes: np.ndarray, T: int, tolerance: float) -> Mistake | None:
+    """A bias right on near keys and wrong on far ones: the distance clipped (−m·min(i − j, c)), or positions wrapped
+    past 127 (an int8); None for any other."""
+    i, j = np.arange(T)[:, None], np.arange(T)[None, :]
+    distance = (i - j).astype(np.float64)
+    visible = np.broadcast_to(j <= i, bias.shape)
+    m = slopes[:, None, None]
+    if np.all(zero_weight(bias, scores)[~visible]) and np.all(np.isfinite(bias[visible])):
+        implied = np.where(visible, -bias / m, 0.0)  # the distance each visible entry stands for
+        cap = float(np.round(np.max(implied), 6))
+        clipped = -m * np.minimum(distance, cap)
+        if 0 < cap < T - 1 and np.all(np.abs(bias - clipped)[visible] <= tolerance + reported_rounding(np.broadcast_to(clipped, bias.shape)[visible])):
+            return Mistake(
+                "mismatch",
+                "distance-capped",
+                name="bias",
+                cap=f"{cap:.4g}",
+                **worst_entry("bias", np.where(visible, bias, 0.0), np.where(visible, -m * distance, 0.0)),
+            )
+    if T > INT8_WRAP and _bias_kind(bias[:, :INT8_WRAP, :INT8_WRAP], scores[:, :INT8_WRAP, :INT8_WRAP], slopes, INT8_WRAP, tolerance) in ("right", "shortcut"):
+        right = np.where(visible, -m * distance, -np.inf)
+        h, row, key = np.unravel_index(int(np.argmax(np.where(bias == right, 0.0, np.nan_to_num(np.abs(bias - right), nan=np.inf)))), bias.shape)
+        return Mistake(
+            "mismatch", "positions-wrap", name="bias", tokens=T, wrap=INT8_WRAP,
+            entry=f"bias[{h}, {row}, {key}]", value=f"{bias[h, row, key]:.4g}", expected=f"{right[h, row, key]:.4g}",
+        )  # fmt: skip
+    return None
 
 
 def _mask_leaks(bias: np.ndarray, hidden: np.ndarray, slopes: np.ndarray, tolerance: float) -> Mistake:
@@ -279,7 +314,7 @@ def _weights_mistake(weights: np.ndarray, scores: np.ndarray, bias: np.ndarray, 
     worst = worst_entry("weights", weights, expected)
     right_bias = alibi_bias(H, T)
     for axis in (0, 1):
-        if np.max(np.abs(weights - softmax(scores + right_bias, axis=axis))) <= tolerance:
+        if np.max(np.abs(weights - np.nan_to_num(softmax(scores + right_bias, axis=axis)))) <= tolerance:  # a column all masked is NaN
             return Mistake("mismatch", "weights", name="weights", axis="the heads" if axis == 0 else "the queries", **worst)
     i, j = np.arange(T)[:, None], np.arange(T)[None, :]
     later = np.broadcast_to(j > i, weights.shape)
