@@ -9,8 +9,10 @@ weights), the bias added after the softmax (plain, renormalised, or through
 a second softmax), the mask on the wrong triangle or too weak to hide. The
 +m·j shortcut *with* the mask passes, as the brief says; any other constant
 per row (−m·(i − j + 1), +5 on every visible key) gives the same weights
-but is named, not passed. The rerun asks for another
-head count, which typed slopes cannot follow, however many digits they have.
+but is named, not passed. The reruns ask for another
+head count on each branch of the rule (the second 40 heads and 130 tokens, past a
+capped power or distance and int8 positions), which typed slopes cannot follow,
+however many digits they have, and for other scores, which the weights must follow.
 """
 
 from __future__ import annotations
@@ -300,8 +302,9 @@ def _mask_leaks(bias: np.ndarray, hidden: np.ndarray, slopes: np.ndarray, tolera
             "mismatch", "mask-late", name="bias", count=int(np.count_nonzero(leaking)), total=H * T * (T - 1) // 2, late=late,
             entry=f"bias[{h}, {row}, {key}]", value=f"{bias[h, row, key]:.4g}",
         )  # fmt: skip
-    h, row, key = np.unravel_index(int(np.argmax(np.where(leaking, bias, -np.inf))), bias.shape)  # the later key least hidden
-    return Mistake("mismatch", "weak-mask", name="bias", entry=f"bias[{h}, {row}, {key}]", value=f"{float(bias[h, row, key]):.4g}")
+    least = np.unravel_index(int(np.argmax(np.where(leaking, bias, -np.inf))), bias.shape)  # the later key least hidden
+    entry = "bias[" + ", ".join(str(int(index)) for index in least) + "]"
+    return Mistake("mismatch", "weak-mask", name="bias", entry=entry, value=f"{float(bias[least]):.4g}")
 
 
 def _weights_mistake(weights: np.ndarray, scores: np.ndarray, bias: np.ndarray, expected: np.ndarray, tolerance: float) -> Mistake:
