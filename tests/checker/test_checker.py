@@ -889,6 +889,7 @@ MEANINGS = [
     ("alibi", "mismatch__power-below-capped-at-16.py", "uneven-power-below", ["begin with the 16-head slopes", "just below 40 is 32"], ["Well done"]),
     ("alibi", "mismatch__extra-slopes-times-root-two.py", "uneven-extra", ["not for 40", "first 32 slopes are right"], ["list of a fixed size"]),
     ("alibi", "mismatch__softmax-over-heads.py", "weights", ["softmax over the queries", "last axis"], []),
+    ("alibi", "rerun-failed__power-of-two-test-typed.py", "", ["RecursionError", "a power-of-two test written out for some counts"], []),
     ("sinusoidal-table", "mismatch__mean-error.py", "mean-error", ["the mean |pe[t + k] − M @ pe[t]|"], ["measuring one row", "typing"]),
     ("sinusoidal-table", "mismatch__last-row-missed.py", "last-row-missed", ["one row short", "t = T − k − 1"], ["typing"]),
     # brief-only round 8 (issue 35): sizes typed in, helpers never used, a relative line, and messages that named another cause
