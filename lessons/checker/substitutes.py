@@ -582,13 +582,31 @@ def other_head_count(n_heads: object) -> int:
 
 def uneven_head_count(n_heads: object) -> int:
     """A head count that is no power of two, for the alibi exercise's second rerun, whose power of two below differs
-    from the learner's and from :func:`other_head_count`'s: 6 (4 below it, its extra slopes from 8 heads), or 12 (8
-    below, from 16) where the learner's count has 4 below it or is 16 or more (whose first rerun has 6). So extra slopes
-    taken from a list of a fixed size (the 16 heads that suit the starter's 12) do not follow."""
+    from the learner's and from :func:`other_head_count`'s: 40 (BLOOM's kind of count: 32 below it, its extra slopes from
+    64 heads), else 12 (8 below, from 16), else 6 (4 below, from 8). So extra slopes taken from a list of a fixed size
+    (the 16 heads that suit the starter's 12), a power-of-two test or a table typed for the counts the checker used to
+    try, or a power below capped at 16, do not follow."""
     heads = int(np.asarray(n_heads).reshape(-1)[0])
-    below = 2 ** int(np.floor(np.log2(heads))) if heads >= 1 else 1
-    uneven = heads >= 1 and heads & (heads - 1) != 0
-    return 12 if (uneven and below == 4) or (not uneven and heads >= 16) else 6
+    taken = {_power_below(heads), _power_below(other_head_count(heads))}
+    return next(uneven for uneven in UNEVEN_HEAD_COUNTS if _power_below(uneven) not in taken)
+
+
+# Each has another power of two below it: some one of them has a power below that neither of two other counts has.
+UNEVEN_HEAD_COUNTS = (40, 12, 6)
+
+
+def _power_below(heads: int) -> int:
+    return 2 ** int(np.floor(np.log2(heads))) if heads >= 1 else 1
+
+
+# alibi's second rerun runs past 128 positions: an int8 position wraps there, and a distance clipped anywhere short of
+# it stops growing. (H, T, T) at 40 heads and 130 tokens is 676,000 entries, a few megabytes an array.
+FAR_LENGTH = 130
+
+
+def far_longer(T: object) -> int:
+    """alibi: FAR_LENGTH tokens (one more where the learner already has that many)."""
+    return FAR_LENGTH + 1 if int(np.asarray(T).reshape(-1)[0]) == FAR_LENGTH else FAR_LENGTH
 
 
 def other_factor(factor: object) -> float:

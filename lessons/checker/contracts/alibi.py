@@ -9,8 +9,10 @@ weights), the bias added after the softmax (plain, renormalised, or through
 a second softmax), the mask on the wrong triangle or too weak to hide. The
 +m·j shortcut *with* the mask passes, as the brief says; any other constant
 per row (−m·(i − j + 1), +5 on every visible key) gives the same weights
-but is named, not passed. The rerun asks for another
-head count, which typed slopes cannot follow, however many digits they have.
+but is named, not passed. The reruns ask for another
+head count on each branch of the rule (the second 40 heads and 130 tokens, past a
+capped power or distance and int8 positions), which typed slopes cannot follow,
+however many digits they have, and for other scores, which the weights must follow.
 """
 
 from __future__ import annotations
@@ -39,7 +41,10 @@ from attnpos.lessons.checker.verdicts import Mistake, Passed, shape_text
 NAMES = ("n_heads", "T", "scores", "slopes", "bias", "weights")
 CHANGED = "another number of heads and two more tokens"
 # The second rerun: a count that is no power of two, with another power below it than the learner's (substitutes.uneven_head_count).
-UNEVEN = "a number of heads that is not a power of two and has another power of two below it than yours"
+UNEVEN = "a number of heads that is not a power of two and has another power of two below it than yours, and more than 128 tokens"
+# The third rerun: the learner's own sizes, other scores (substitutes.redrawn): weights that do not change with them
+# were computed from scores of the script's own (drawn again from the starter's seed), not from `scores`.
+SCORES = "other scores, of your own shape"
 # The largest n_heads and T this exercise judges (an ALiBi answer of its own size, not the checker-wide ANSWER_MAX_*).
 ALIBI_MAX_HEADS, ALIBI_MAX_T = 64, 256
 # A masked entry of the hypotheses' bias figures: a finite stand-in for −inf, so figures can be compared. Whether an
@@ -203,24 +208,29 @@ def _judge_run(values: Values) -> tuple[int, np.ndarray]:
             if cause == "shortcut"
             else "With −m·(i − j) everywhere, a later key gets +m·(j − i): the further ahead, the higher its score."
         )
-        if cause == "plain" and _weights_right(values, scores, H, T, roundoff):
-            raise Mistake("mask-forgotten", "in-weights", name="bias")
+        if _weights_right(values, scores, H, T, roundoff):
+            form = "the +m·j shortcut" if cause == "shortcut" else "−m·(i − j)"
+            raise Mistake("mask-forgotten", "in-weights", name="bias", form=form)
         raise Mistake("mask-forgotten", cause, name="bias", detail=detail)
     if kind == "row-offset":
         raise _row_offset(bias, right)
     if kind == "":
+        if (far := _far_keys_wrong(bias, scores, right, T, bias_tolerance)) is not None:
+            raise far
         i, j = np.arange(T)[:, None], np.arange(T)[None, :]
         hidden = zero_weight(bias, scores)  # (H, T, T)
-        if np.any(hidden & (j <= i)) and np.array_equal(hidden & (j <= i), np.broadcast_to(j == i, hidden.shape)):
+        # masked as a mask masks: a row of query 0 all at −1e9 hides nothing (its one key gets the whole weight), yet says the same
+        masked = hidden | (bias <= HIDDEN)
+        if np.any(masked & (j <= i)) and np.array_equal(masked & (j <= i), np.broadcast_to(j == i, hidden.shape)):
             raise Mistake("mismatch", "hides-diagonal", name="bias", value=f"{float(bias[0, 0, 0]):.4g}")  # a strict mask: j >= i hidden
         if np.any(hidden & (j <= i)):
-            side = "wrong-triangle" if np.all(hidden[:, j < i]) and not np.any(hidden[:, j > i]) else "hides-earlier"
-            raise Mistake("mismatch", side, name="bias")
+            if np.all(hidden[:, j < i]) and not np.any(hidden[:, j > i]):
+                raise Mistake("mismatch", "wrong-triangle", name="bias")
+            h, row, key = (int(index[0]) for index in np.nonzero(hidden & (j <= i)))
+            raise Mistake("mismatch", "hides-earlier", name="bias", entry=f"bias[{h}, {row}, {key}]", value=f"{bias[h, row, key]:.4g}")
         visible = np.broadcast_to(j <= i, bias.shape)
-        if _bias_kind(np.where(visible, bias, -np.inf), scores, right, T, bias_tolerance) in ("right", "shortcut") and np.all(np.isfinite(bias)):
-            h, row, key = np.unravel_index(int(np.argmax(np.where(visible, -np.inf, bias))), bias.shape)  # the later key least hidden
-            value = float(bias[h, row, key])
-            raise Mistake("mismatch", "weak-mask", name="bias", entry=f"bias[{h}, {row}, {key}]", value=f"{value:.4g}")
+        if _bias_kind(np.where(visible, bias, -np.inf), scores, right, T, bias_tolerance) in ("right", "shortcut"):
+            raise _mask_leaks(bias, hidden, right, bias_tolerance)
         # the keys a query may see: where a later key is wrongly finite, the mask's own message above says so
         expected = np.where(visible, alibi_bias(H, T), 0.0)
         raise Mistake("mismatch", "array", name="bias", **worst_entry("bias", np.where(visible & np.isfinite(bias), bias, 0.0), expected))
@@ -237,7 +247,116 @@ def _judge_run(values: Values) -> tuple[int, np.ndarray]:
         raise Mistake("bad-type", "not-finite", name="weights")
     if np.max(np.abs(weights - softmax(scores))) <= weight_tolerance:
         raise Mistake("mismatch", "bias-unused", name="weights")
-    raise Mistake("mismatch", "weights", name="weights", **worst_entry("weights", weights, expected))
+    raise _weights_mistake(weights, scores, bias, expected, weight_tolerance)
+
+
+# Where an int8 position wraps round (127 + 1 is −128): a bias right on the first this many tokens and wrong past them.
+INT8_WRAP = 128
+
+
+def _far_keys_wrong(bias: np.ndarray, scores: np.ndarray, slopes: np.ndarray, T: int, tolerance: float) -> Mistake | None:
+    """A bias right on near keys and wrong on far ones: the distance clipped (−m·min(i − j, c)), or positions wrapped
+    past 127 (an int8); None for any other."""
+    i, j = np.arange(T)[:, None], np.arange(T)[None, :]
+    distance = (i - j).astype(np.float64)
+    visible = np.broadcast_to(j <= i, bias.shape)
+    m = slopes[:, None, None]
+    if np.all(zero_weight(bias, scores)[~visible]) and np.all(np.isfinite(bias[visible])):
+        implied = np.where(visible, -bias / m, 0.0)  # the distance each visible entry stands for
+        cap = float(np.round(np.max(implied), 6))
+        clipped = -m * np.minimum(distance, cap)
+        if 0 < cap < T - 1 and np.all(np.abs(bias - clipped)[visible] <= tolerance + reported_rounding(np.broadcast_to(clipped, bias.shape)[visible])):
+            return Mistake(
+                "mismatch",
+                "distance-capped",
+                name="bias",
+                cap=f"{cap:.4g}",
+                **worst_entry("bias", np.where(visible, bias, 0.0), np.where(visible, -m * distance, 0.0)),
+            )
+    if T > INT8_WRAP and _bias_kind(bias[:, :INT8_WRAP, :INT8_WRAP], scores[:, :INT8_WRAP, :INT8_WRAP], slopes, INT8_WRAP, tolerance) in ("right", "shortcut"):
+        right = np.where(visible, -m * distance, -np.inf)
+        h, row, key = np.unravel_index(int(np.argmax(np.where(bias == right, 0.0, np.nan_to_num(np.abs(bias - right), nan=np.inf)))), bias.shape)
+        return Mistake(
+            "mismatch", "positions-wrap", name="bias", tokens=T, wrap=INT8_WRAP,
+            entry=f"bias[{h}, {row}, {key}]", value=f"{bias[h, row, key]:.4g}", expected=f"{right[h, row, key]:.4g}",
+        )  # fmt: skip
+    return None
+
+
+def _mask_leaks(bias: np.ndarray, hidden: np.ndarray, slopes: np.ndarray, tolerance: float) -> Mistake:
+    """A bias right on every key a query may see, with some later keys not hidden: left at −m·(i − j) (the mask begun
+    too late), or masked by a number too small."""
+    H, T = bias.shape[0], bias.shape[-1]
+    i, j = np.arange(T)[:, None], np.arange(T)[None, :]
+    leaking = ~hidden & (j > i)  # (H, T, T)
+    unmasked = -slopes[:, None, None] * (i - j)
+    if np.all(np.abs(bias[leaking] - np.broadcast_to(unmasked, bias.shape)[leaking]) <= tolerance + reported_rounding(unmasked[leaking])):
+        h, row, key = (int(index[0]) for index in np.nonzero(leaking))
+        step = np.unique(np.broadcast_to(j - i, bias.shape)[leaking])
+        late = "some of them"
+        if np.array_equal(step, [1]):
+            late = "the key right after each query (j = i + 1)"
+        elif np.array_equal(step, np.arange(1, step[-1] + 1)):
+            late = f"the keys up to j = i + {int(step[-1])}"
+        return Mistake(
+            "mismatch", "mask-late", name="bias", count=int(np.count_nonzero(leaking)), total=H * T * (T - 1) // 2, late=late,
+            entry=f"bias[{h}, {row}, {key}]", value=f"{bias[h, row, key]:.4g}",
+        )  # fmt: skip
+    least = np.unravel_index(int(np.argmax(np.where(leaking, bias, -np.inf))), bias.shape)  # the later key least hidden
+    entry = "bias[" + ", ".join(str(int(index)) for index in least) + "]"
+    return Mistake("mismatch", "weak-mask", name="bias", entry=entry, value=f"{float(bias[least]):.4g}")
+
+
+def _weights_mistake(weights: np.ndarray, scores: np.ndarray, bias: np.ndarray, expected: np.ndarray, tolerance: float) -> Mistake:
+    """Weights that are not softmax(scores + bias), with a right bias: what they are instead, as far as they show it.
+
+    A softmax over another axis; weight on the later keys (the mask lost between the bias and the softmax); one head's
+    bias for every head; the softmax's input scaled; else which heads or query rows are wrong, the others being right.
+    """
+    H, T = expected.shape[0], expected.shape[-1]
+    worst = worst_entry("weights", weights, expected)
+    right_bias = alibi_bias(H, T)
+    for axis in (0, 1):
+        if np.max(np.abs(weights - np.nan_to_num(softmax(scores + right_bias, axis=axis)))) <= tolerance:  # a column all masked is NaN
+            return Mistake("mismatch", "weights", name="weights", axis="the heads" if axis == 0 else "the queries", **worst)
+    i, j = np.arange(T)[:, None], np.arange(T)[None, :]
+    later = np.broadcast_to(j > i, weights.shape)
+    if np.any(weights[later] > tolerance):
+        h, row, key = np.unravel_index(int(np.argmax(np.where(later, weights, -np.inf))), weights.shape)
+        return Mistake("mismatch", "weights-see-future", name="weights", entry=f"`weights[{h}, {row}, {key}]`", value=f"{weights[h, row, key]:.4g}")
+    for head in range(H):
+        if np.max(np.abs(weights - softmax(scores + bias[head]))) <= tolerance:
+            return Mistake("mismatch", "weights-one-head-bias", name="weights", head=head)
+    visible = ~later[0]
+    logits = scores + right_bias  # (H, T, T), −inf at the later keys
+    with np.errstate(divide="ignore"):
+        logs = np.log(weights)
+    centred_in = np.where(visible, logits - np.sum(np.where(visible, logits, 0.0), axis=-1, keepdims=True) / np.sum(visible, axis=-1, keepdims=True), 0.0)
+    centred_out = np.where(visible, logs - np.sum(np.where(visible, logs, 0.0), axis=-1, keepdims=True) / np.sum(visible, axis=-1, keepdims=True), 0.0)
+    if np.all(np.isfinite(centred_out)):
+        factor = float(np.sum(centred_in * centred_out) / np.sum(centred_in * centred_in))
+        if factor > 0 and np.max(np.abs(weights - softmax(factor * logits))) <= tolerance:
+            scaled = f"divided by {1 / factor:.4g}" if factor < 1 else f"times {factor:.4g}"
+            return Mistake("mismatch", "weights-scaled", name="weights", scaled=scaled, **worst)
+    wrong_rows = np.any(np.abs(weights - expected) > tolerance, axis=-1)  # (H, T): each head's query rows
+    heads = [int(h) for h in np.flatnonzero(np.any(wrong_rows, axis=1))]
+    rows = [int(row) for row in np.flatnonzero(np.any(wrong_rows, axis=0))]
+    if len(heads) < H:
+        where = f"on {_listed('head', heads)} only; your other heads' weights are right"
+    elif len(rows) < T:
+        where = f"on query {_listed('row', rows)} only, of every head; your other rows are right"
+    else:
+        where = "on every head, while the later keys get 0 as they should"
+    return Mistake("mismatch", "weights-where", name="weights", where=where, **worst)
+
+
+def _listed(what: str, indices: list[int]) -> str:
+    """ "head 3", "heads 8 … 11" (a run), "heads 1, 4, 6" (else)."""
+    if len(indices) == 1:
+        return f"{what} {indices[0]}"
+    if indices == list(range(indices[0], indices[-1] + 1)):
+        return f"{what}s {indices[0]} … {indices[-1]}"
+    return f"{what}s " + ", ".join(str(index) for index in indices)
 
 
 def _row_offset(bias: np.ndarray, slopes: np.ndarray) -> Mistake:
@@ -277,8 +396,6 @@ def judge(runs: Runs) -> Passed:
     if runs.reruns[0] is None and runs.says(SLOPES_TYPED):
         raise Mistake("mismatch", "typed", name="slopes")  # typed for this head count, they cannot fit another
     second = runs.second(CHANGED)
-    if count(second, "n_heads", 1, ALIBI_MAX_HEADS) == H:
-        raise Mistake("rerun-failed", "set-again", changed=CHANGED, failure="the script sets `n_heads` again after the checker changed it", reset="n_heads")
     for name in ("slopes", "bias", "weights"):
         if second[name].shape == runs.first[name].shape and np.array_equal(second[name], runs.first[name]):
             raise Mistake("mismatch", "typed", name=name)
@@ -292,6 +409,7 @@ def judge(runs: Runs) -> Passed:
             raise Mistake("heads-from-zero", "rerun", name="slopes", heads=rerun_heads, own=H, changed=CHANGED) from None
         raise
     _judge_uneven_rerun(runs, H)
+    _judge_scores_rerun(runs)
     first_bias = runs.first["bias"].astype(np.float64)
     large_negative = bool(np.all(np.isfinite(first_bias)))  # masked by a number such as −1e9, not −inf: the same weights
     return Passed("shortcut" if shortcut else "large-negative" if large_negative else "")
@@ -301,19 +419,45 @@ def _judge_uneven_rerun(runs: Runs, H: int) -> None:
     """The second rerun, a count that is no power of two: slopes wrong there alone are named with that count's own."""
     second = runs.second(UNEVEN)
     heads = count(second, "n_heads", 1, ALIBI_MAX_HEADS)
-    if heads == H:
-        raise Mistake("rerun-failed", "set-again", changed=UNEVEN, failure="the script sets `n_heads` again after the checker changed it", reset="n_heads")
     slopes, right = second["slopes"], alibi_slopes(heads)
     if slopes.shape == right.shape and slopes.dtype.kind in "iuf" and np.all(np.isfinite(slopes)):
+        slopes = slopes.astype(np.float64)
         tolerance = SAFETY * 8 * dtype_roundoff(second, NAMES) * np.max(right) + reported_rounding(right)
-        if np.any(np.abs(slopes.astype(np.float64) - right) > tolerance):
-            closest = 2 ** math.floor(math.log2(heads))
-            shown = ", ".join(f"{slope:.4g}" for slope in slopes[closest:])
-            rule = ", ".join(f"{slope:.4g}" for slope in right[closest:])
-            raise Mistake(
-                "mismatch", "uneven-rerun", name="slopes", heads=heads, own=H, closest=closest, doubled=2 * closest, got=shown, expected=rule, changed=UNEVEN
-            )
+        wrong = np.abs(slopes - right) > tolerance
+        if np.any(wrong):
+            raise _uneven_slopes(slopes, right, tolerance, int(np.flatnonzero(wrong)[0]), H)
     judged_on_rerun(lambda: _judge_run(second), UNEVEN)
+
+
+def _uneven_slopes(slopes: np.ndarray, right: np.ndarray, tolerance: np.ndarray, first_wrong: int, H: int) -> Mistake:
+    """What the uneven rerun's slopes are, wrong from head ``first_wrong`` on: the power-of-two formula for that count,
+    the slopes of a smaller power than the one below it, or right up to it and then other extra slopes."""
+    heads = len(right)
+    closest = 2 ** math.floor(math.log2(heads))
+    fields = {"name": "slopes", "heads": heads, "own": H, "changed": UNEVEN, "closest": closest, "doubled": 2 * closest}
+    if np.all(np.abs(slopes - naive_slopes(heads)) <= tolerance):
+        return Mistake("naive-slopes", "rerun", **fields)
+    if first_wrong < closest:
+        smaller = [
+            power for power in (2**k for k in range(int(math.log2(closest)))) if np.all(np.abs(slopes[:power] - alibi_slopes(power)) <= tolerance[:power])
+        ]
+        begun = f"begin with the {smaller[-1]}-head slopes" if smaller else f"are wrong from head {first_wrong}, one of the first {closest}"
+        return Mistake(
+            "mismatch", "uneven-power-below", **fields, begun=begun, got=f"{slopes[first_wrong]:.4g}", expected=f"{right[first_wrong]:.4g}", head=first_wrong
+        )
+    shown = ", ".join(f"{slope:.4g}" for slope in slopes[closest:])
+    rule = ", ".join(f"{slope:.4g}" for slope in right[closest:])
+    fixed = alibi_slopes(16)[0::2][: heads - closest]  # the list that suits the starter's 12
+    cause = "uneven-rerun" if fixed.shape == slopes[closest:].shape and np.all(np.abs(slopes[closest:] - fixed) <= tolerance[closest:]) else "uneven-extra"
+    return Mistake("mismatch", cause, **fields, got=shown, expected=rule)
+
+
+def _judge_scores_rerun(runs: Runs) -> None:
+    """The third rerun, other scores of the same shape: the weights must change with them."""
+    third = runs.second(SCORES)
+    if third["weights"].shape == runs.first["weights"].shape and np.array_equal(third["weights"], runs.first["weights"]):
+        raise Mistake("mismatch", "scores-unused", name="weights", changed=SCORES)
+    judged_on_rerun(lambda: _judge_run(third), SCORES)
 
 
 SLOPES_TYPED = Question("typed_in", ("slopes",))
@@ -402,7 +546,11 @@ def _renormalised(late: np.ndarray) -> np.ndarray:
 
 ALIBI = Contract(
     names=NAMES,
-    reruns=(Rerun({"n_heads": "other_head_count(n_heads)", "T": "longer(T)"}, CHANGED), Rerun({"n_heads": "uneven_head_count(n_heads)"}, UNEVEN)),
+    reruns=(
+        Rerun({"n_heads": "other_head_count(n_heads)", "T": "longer(T)"}, CHANGED),
+        Rerun({"n_heads": "uneven_head_count(n_heads)", "T": "far_longer(T)"}, UNEVEN),
+        Rerun({"scores": "redrawn(scores)"}, SCORES),
+    ),
     judge=judge,
     diagnoses=("bad-value", "heads-from-zero", "naive-slopes", "symmetric", "sign-flipped", "mask-forgotten", "after-softmax", "mismatch", "changed-input"),
     given=("n_heads", "T", "scores"),
