@@ -43,6 +43,7 @@ from attnpos.lessons.checker.contracts.common import (
 )
 from attnpos.lessons.checker.contracts.table_reading import close, read_shaped, read_whole, rounding
 from attnpos.lessons.checker.learner_modules import GIVEN_PREFIX
+from attnpos.lessons.checker.rerun import FINISHED
 from attnpos.lessons.checker.separation import Figure, Hypotheses
 from attnpos.lessons.checker.substitutes import BEND, bent_at_seam, bent_first, bent_in_places, bent_table, seam_cells
 from attnpos.lessons.checker.values import Values, dtype_roundoff, reported_rounding, scalar
@@ -356,12 +357,12 @@ def hypotheses(values: Values) -> Hypotheses:
 SINUSOIDAL_TABLE = Contract(
     names=NAMES,
     reruns=(
-        Rerun({"T": "longer(T)", "C": "wider(C)", "k": "farther(k, T)", "pe": "bent_table(pe)"}, CHANGED),
-        Rerun({"T": "longer(T)", "C": "wider(C)", "k": "farther(k, T)", "pe": "bent_first(pe)"}, BENT_FIRST),
+        Rerun({"T": "longer(T)", "C": "wider(C)", "k": "farther(k, T)", f"pe{FINISHED}": "bent_table(pe)"}, CHANGED),
+        Rerun({"T": "longer(T)", "C": "wider(C)", "k": "farther(k, T)", f"pe{FINISHED}": "bent_first(pe)"}, BENT_FIRST),
         # pe first: where one statement first reads both pe and k, the rerun's k is then set before the bend reads it
-        Rerun({"pe": "bent_in_places(pe, k)", "T": "five_longer(T)", "C": "wider(C)", "k": "farther(k, T)"}, IN_PLACES),
+        Rerun({f"pe{FINISHED}": "bent_in_places(pe, k)", "T": "five_longer(T)", "C": "wider(C)", "k": "farther(k, T)"}, IN_PLACES),
         # the bend reads the rerun's k as given, or moves the script's own where pe is read before k
-        Rerun({"pe": f"bent_at_seam(pe, k, T, {GIVEN_PREFIX}k)", "T": "longer(T)", "C": "wider(C)", "k": "farther(k, T)"}, AT_SEAM),
+        Rerun({f"pe{FINISHED}": f"bent_at_seam(pe, k, T, {GIVEN_PREFIX}k)", "T": "longer(T)", "C": "wider(C)", "k": "farther(k, T)"}, AT_SEAM),
     ),
     judge=judge,
     diagnoses=("bad-value", "exponent-i", "frequency-per-channel", "sign-flipped", "from-one", "sin-cos-swapped", "halves", "mismatch", "changed-input"),
