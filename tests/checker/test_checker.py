@@ -937,6 +937,14 @@ MEANINGS = [
     ("alibi", "changed-input__head-count-set-again.py", "before-use", ["changes `n_heads`", "was 16 as given, and 12 when the run ended"], []),
     ("context-extension", "changed-input__factor-set-again.py", "before-use", ["changes `factor`", "was 2.5 as given, and 4 when the run ended"], []),
     ("sinusoidal-table", "changed-input__width-set-again.py", "before-use", ["changes `C`", "was 12 as given, and 8 when the run ended"], []),
+    # brief-only round 11 (issue 35): sinusoidal-table, a small shift error set to 0: exactly 0 where the differences round
+    (
+        "sinusoidal-table",
+        "mismatch__small-error-set-to-zero.py",
+        "shift-figure-zeroed",
+        ["Your shift_error is exactly 0, where", "of your own pe and M is 1.11e-16", "set it to 0, or left out its rows, below some threshold"],
+        ["typed", "before `pe` was set"],
+    ),
 ]
 
 

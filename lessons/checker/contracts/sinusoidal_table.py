@@ -291,7 +291,18 @@ def judge(runs: Runs) -> Passed:
     _judge_run(runs.first)
     for changed, bend in BENDS.items():
         _judge_bent(runs, changed, bend)
+    _zeroed(runs.first)
     return Passed()
+
+
+def _zeroed(values: Values) -> None:
+    """A shift_error of exactly 0 where the script's own pe and M differ by rounding: its figures followed every bend,
+    so it measures, and then sets a figure that small to 0 (or leaves out the rows whose difference is that small). A
+    maximum of |differences| that round is 0 only where every difference is exactly 0, and the table's are not."""
+    T, C, k = (int(values[name]) for name in ("T", "C", "k"))
+    honest = shift_error(read_shaped(values, "pe", (T, C)), read_shaped(values, "M", (C, C)), k)
+    if scalar(values, "shift_error") == 0 and honest != 0:
+        raise figure_mistake("mismatch", "shift-figure-zeroed", "shift_error", honest, 0.0)
 
 
 def _judge_bent(runs: Runs, changed: str, bend: Callable[[object, int], np.ndarray]) -> None:
