@@ -945,6 +945,21 @@ MEANINGS = [
         ["Your shift_error is exactly 0, where", "of your own pe and M is 1.11e-16", "set it to 0, or left out its rows, below some threshold"],
         ["typed", "before `pe` was set"],
     ),
+    (
+        "sinusoidal-table",
+        "mismatch__signed-maximum-the-other-way.py",
+        "no-abs-reversed",
+        ["the largest signed difference M @ pe[t] − pe[t + k], with no |·|", "bent in five places"],
+        ["typed in", "t = 0 … 8 only"],
+    ),
+    (
+        "sinusoidal-table",
+        "mismatch__error-drops-the-last-channel.py",
+        "some-channels",
+        ["the largest over channels 0 … 10 or channels 0 … 9 only", "leaves out channel 11", "t = 8, channel 11 (pair 5's cosine)"],
+        ["typing", "one row"],
+    ),
+    ("sinusoidal-table", "mismatch__error-rounded.py", "rounded", ["your shift_error is 0.00837", "rounded to 6 decimal places"], ["typing", "one row"]),
 ]
 
 
