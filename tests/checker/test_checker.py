@@ -959,6 +959,20 @@ MEANINGS = [
         ["the largest over channels 0 … 10 or channels 0 … 9 only", "leaves out channel 11", "t = 8, channel 11 (pair 5's cosine)"],
         ["typing", "one row"],
     ),
+    (
+        "sinusoidal-table",
+        "mismatch__frequencies-rounded.py",
+        "frequencies-rounded",
+        ["Your `pe` is built from frequencies rounded to 4 decimal places", "`pe[13, 8]` is 0.02821"],
+        ["typed in"],
+    ),
+    (
+        "sinusoidal-table",
+        "indistinct__float16.py",
+        "precision",
+        ["and a typed figure in `shift_error`, whose figures are held", "which of the two"],
+        ["typed in in"],
+    ),
     ("sinusoidal-table", "mismatch__error-rounded.py", "rounded", ["your shift_error is 0.00837", "rounded to 6 decimal places"], ["typing", "one row"]),
 ]
 

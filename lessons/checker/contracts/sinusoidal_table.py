@@ -134,6 +134,10 @@ def _judge_run(values: Values, first: Values | None = None, bend: Callable[[obje
     tol = _table_tolerance(roundoff, T, C)
     if not close(pe, candidates["right"], tol):
         _unfollowed(values, first, "pe")
+        positions = np.arange(T, dtype=np.float64)
+        _rounded_frequencies(
+            "pe", pe, candidates["right"], lambda w: bend(table(positions, w, w, C), k) if first is not None else table(positions, w, w, C), C, tol
+        )
         for cause, wrong in candidates.items():
             if cause != "right" and close(pe, wrong, _table_tolerance(roundoff, T, C, cause)):
                 diagnosis, _, detail = cause.partition("/")
@@ -150,6 +154,7 @@ def _judge_run(values: Values, first: Values | None = None, bend: Callable[[obje
             raise Mistake("mismatch", "rotation-transposed", name="M")
         if first is not None and close(M, expected_M * (1 - BEND * (k / T) ** 2), m_tol):  # cos and sin read off the bent pe[k]
             raise Mistake("mismatch", "read-off-table", name="M", changed=CHANGED)
+        _rounded_frequencies("M", M, expected_M, lambda w: _rotation(k, w), C, m_tol)
         raise Mistake("mismatch", name="M", **worst_entry("M", M, expected_M))
     if first is not None:
         return Passed()  # the rerun's figure: judged with every other rerun's (_judge_figures)
@@ -222,6 +227,27 @@ def _worst(pe: np.ndarray, M: np.ndarray, k: int) -> str:
         return "no row"
     row, channel = (int(i) for i in np.unravel_index(np.argmax(difference), difference.shape))
     return f"t = {row}, channel {channel} (pair {channel // 2}'s {'cosine' if channel % 2 else 'sine'})"
+
+
+# Frequencies rounded to this many decimals or more are exact for the starter's C = 8 (1, 0.1, 0.01, 0.001).
+ROUNDED_DECIMALS = range(3, 9)
+
+
+def _rounded_frequencies(name: str, value: np.ndarray, expected: np.ndarray, built: Callable[[np.ndarray], np.ndarray], C: int, tol: float) -> None:
+    """pe or M built from the frequencies rounded to some decimals (``built(frequencies)``): right for the starter's
+    C = 8, not for the rerun's width."""
+    for decimals in ROUNDED_DECIMALS:
+        if close(value, built(np.round(BASE ** (-2 * np.arange(C // 2) / C), decimals)), tol):
+            whose = {"whose": "that run's T, C and k"}
+            raise Mistake("mismatch", "frequencies-rounded", name=name, decimals=decimals, **worst_entry(name, value, expected), **whose)
+
+
+def _rotation(k: int, w: np.ndarray) -> np.ndarray:
+    """(C, C) M from the frequencies ``w``: the block [[cos kw, sin kw], [−sin kw, cos kw]] for each pair."""
+    M = np.zeros((2 * len(w), 2 * len(w)))
+    for i, angle in enumerate(k * w):
+        M[2 * i : 2 * i + 2, 2 * i : 2 * i + 2] = [[np.cos(angle), np.sin(angle)], [-np.sin(angle), np.cos(angle)]]
+    return M
 
 
 def _other_measures(pe: np.ndarray, M: np.ndarray, k: int) -> dict[str, float]:
@@ -509,7 +535,7 @@ SINUSOIDAL_TABLE = Contract(
         "mismatch/seam-row": "the largest over every row but the middle one",
         "typed-pe": "a pe typed in",
         "typed-M": "an M typed in",
-        "typed-shift_error": "a shift_error typed in",
+        "typed-shift_error": "a typed figure",  # the held arrays follow: "a typed figure in `shift_error`, …"
         "stale-C": "a table from a copy of C made before the checker changed it",
         "stale-k": "an M from a copy of k made before the checker changed it",
     },
