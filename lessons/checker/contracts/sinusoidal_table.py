@@ -172,7 +172,7 @@ def _judge_run(values: Values, first: Values | None = None, bend: Callable[[obje
 
 # One measure of the differences that the judge can name: (its key, the same on every rerun; its cause; the figure it
 # gives on this rerun's table; the message's fields there).
-Part = tuple[tuple[object, ...], str, float, dict[str, str]]
+Part = tuple[tuple[str | int, ...], str, float, dict[str, str]]
 
 
 def _judge_figures(runs: Runs) -> None:
@@ -192,9 +192,10 @@ def _judge_figures(runs: Runs) -> None:
         if _near(figure, honest, noise):
             continue
         C = int(runs.second(changed)["C"])
-        named = [(cause, fields) for key, cause, measured, fields in parts if key in consistent and _near(figure, measured, noise)]
+        near = [(key, cause, fields) for key, cause, measured, fields in parts if key in consistent and _near(figure, measured, noise)]
+        named = [(cause, fields) for _, cause, fields in near]
         if named:
-            spans = [fields.pop("span") for cause, fields in named if cause == "some-channels"]
+            spans = [range(int(key[1]), int(key[2]) + 1) for key, cause, _ in near if cause == "some-channels"]
             if spans:  # every run of channels that gives the figure, and the channels each of them leaves out
                 told = {
                     "channels": " or ".join(_channels(span) for span in spans[:3]) + (", …" if len(spans) > 3 else ""),
@@ -343,7 +344,6 @@ def _parts(pe: np.ndarray, M: np.ndarray, k: int, first: Values) -> list[Part]:
             "channels": _channels(range(a, b + 1)),
             "left": _channels([*range(a), *range(b + 1, channels)]),
             "worst": _worst(pe, M, k),
-            "span": range(a, b + 1),
         }
         parts.append((("some-channels", a, b), "some-channels", float(np.max(size[:, a : b + 1])), fields))
     honest = float(np.max(size))
