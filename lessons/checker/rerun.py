@@ -19,6 +19,9 @@ The replacement is one statement, ``name = <expression>``, put into the
 script's own syntax tree just before the first statement that reads ``name``
 after it is first bound (so the learner's code from there on sees the new
 value), or after the last statement that binds it when nothing reads it.
+A table the script builds (a name ending in :data:`FINISHED`) is rebound
+where it is finished instead: past the statements that write into it and
+the checks that only look at it (``assert``, ``print``).
 """
 
 from __future__ import annotations
@@ -37,6 +40,9 @@ OPTIONAL = "?"
 GIVEN = "!"
 # The call that keeps a given input as it is (only a copy kept beside, substitutes.given): a run that replaces nothing.
 UNCHANGED = "unchanged"
+# A replaced name ending so is one the script builds, filled in place (``pe[:, 0::2] = …``, ``np.sin(a, out=pe[…])``,
+# ``pe.append(row)``) and perhaps checked on the way (``assert pe.shape == (T, C)``): rebound where it is finished.
+FINISHED = "+"
 
 
 class TooDeep(ValueError):
@@ -60,7 +66,7 @@ def rewrite(source: str, replacements: Mapping[str, str]) -> str:
     except TooDeep:
         raise Unrewritable("the script nests too deeply (a very long expression?) for the checker to rewrite it") from None
     if rewritten is None:
-        names = ", ".join(f"`{name}`" for name in replacements if not name.endswith(OPTIONAL))
+        names = ", ".join(f"`{name.removesuffix(GIVEN).removesuffix(FINISHED)}`" for name in replacements if not name.endswith(OPTIONAL))
         raise Unrewritable(f"{names} must be set at the top level of the script, where the checker can replace it")
     return rewritten
 
@@ -95,10 +101,10 @@ def substitute(source: str, replacements: Mapping[str, str]) -> str | None:
                 return None
             inserts.append((*found, order, _rebinding(bare, call)))
             continue
-        bare = name.removesuffix(OPTIONAL)
-        found = _insertion_point(tree.body, bare)
+        bare = name.removesuffix(OPTIONAL).removesuffix(FINISHED)
+        found = _insertion_point(tree.body, bare, finished=name.endswith(FINISHED))
         if found is None:
-            if bare != name:
+            if name.endswith(OPTIONAL):
                 continue  # an optional name the script does without
             return None
         inside = _inside_builder(tree.body, bare)
@@ -572,14 +578,15 @@ def _is_main_guard(test: ast.expr) -> bool:
     )
 
 
-def _insertion_point(module_body: list[ast.stmt], name: str) -> tuple[list[ast.stmt], int] | None:
+def _insertion_point(module_body: list[ast.stmt], name: str, finished: bool = False) -> tuple[list[ast.stmt], int] | None:
     readers = _functions_reading(module_body, name)
+    binds = _writes_into if finished else _binds
     for body in [*_module_bodies(module_body), *_bodies_declaring_global(module_body, name)]:
-        binders = [i for i, statement in enumerate(body) if _binds(statement, name)]
+        binders = [i for i, statement in enumerate(body) if binds(statement, name)]
         if not binders:
             continue
         for index in range(binders[0] + 1, len(body)):
-            if _reads(body[index], name, readers) and not _binds(body[index], name):
+            if _reads(body[index], name, readers) and not binds(body[index], name) and not (finished and _only_checks(body[index])):
                 return body, index
         return body, binders[-1] + 1
     return None
@@ -619,6 +626,28 @@ def given_kept(source: str, names: Sequence[str]) -> str:
         text = lines[line - 1].encode()  # ast's columns count UTF-8 bytes
         lines[line - 1] = (text[:column] + "".join(f"; {statement}" for statement in kept).encode() + text[column:]).decode()
     return "".join(lines)
+
+
+def _writes_into(statement: ast.stmt, name: str) -> bool:
+    """:func:`_binds`, and a write into ``name`` anywhere in the statement: a call's ``out=`` (``np.sin(a, out=pe[:, 0::2])``)
+    or a method called for its effect (``pe.append(row)`` in a loop)."""
+    if _binds(statement, name):
+        return True
+    for node in ast.walk(statement):
+        if isinstance(node, ast.Call) and any(keyword.arg == "out" and _mentions(keyword.value, name) for keyword in node.keywords):
+            return True
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
+            function = node.value.func
+            if isinstance(function, ast.Attribute) and _root(function) == name:
+                return True
+    return False
+
+
+def _only_checks(statement: ast.stmt) -> bool:
+    """An ``assert``, or a print (``print(pe.shape)``): it looks at values and sets none."""
+    return isinstance(statement, ast.Assert) or (
+        isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call) and _called(statement.value) in PRINTING
+    )
 
 
 def _inside_builder(module_body: list[ast.stmt], name: str) -> tuple[list[ast.stmt], int] | None:

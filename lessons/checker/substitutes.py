@@ -864,7 +864,17 @@ def bent_table(pe: object) -> np.ndarray:
         return pe  # no rows to bend: the judge reports the table's shape
     rows = pe.shape[-2]
     scale = 1 - BEND * (np.arange(rows, dtype=np.float64) / rows) ** 2  # (T,)
-    return (pe * scale[:, None]).astype(pe.dtype if pe.dtype.kind == "f" else np.float64)
+    return _in_place(pe, (pe * scale[:, None]).astype(pe.dtype if pe.dtype.kind == "f" else np.float64))
+
+
+def _in_place(pe: np.ndarray, bent: np.ndarray) -> np.ndarray:
+    """``bent`` written into the learner's own array where it can hold it (a writable float array of that shape), so
+    that every name bound to that same array (``pe = table``) sees the bend; else ``bent`` itself. A copy made before
+    the bend does not see it."""
+    if pe.flags.writeable and pe.shape == bent.shape and pe.dtype == bent.dtype:
+        pe[...] = bent
+        return pe
+    return bent
 
 
 # ... and its second rerun bends the other way, more strongly, so that the first rows' errors are apart by more than
@@ -881,7 +891,7 @@ def bent_first(pe: object) -> np.ndarray:
         return pe  # no rows to bend: the judge reports the table's shape
     rows = pe.shape[-2]
     scale = 1 + BEND_FIRST * (1 - np.arange(rows, dtype=np.float64) / rows) ** 2  # (T,)
-    return (pe * scale[:, None]).astype(pe.dtype if pe.dtype.kind == "f" else np.float64)
+    return _in_place(pe, (pe * scale[:, None]).astype(pe.dtype if pe.dtype.kind == "f" else np.float64))
 
 
 def five_longer(T: object) -> int:
@@ -925,7 +935,7 @@ def bent_in_places(pe: object, k: object) -> np.ndarray:
     for row, pair, share in bumped_cells(pe.shape[-2], pe.shape[-1] // 2, int(k)):  # type: ignore[call-overload]
         cell = bent[..., row, 2 * pair : 2 * pair + 2]
         cell += share * np.abs(cell)
-    return bent.astype(pe.dtype if pe.dtype.kind == "f" else np.float64)
+    return _in_place(pe, bent.astype(pe.dtype if pe.dtype.kind == "f" else np.float64))
 
 
 # sinusoidal-table's fourth rerun bends single channels at the middle difference row n // 2 (where a loop in two chunks
@@ -973,4 +983,4 @@ def bent_at_seam(pe: object, k: object, T: object = None, given_k: object = None
             bent[row, 2 * pair : 2 * pair + 2] += bump
             bump = turn @ bump
             row += shift
-    return bent.astype(pe.dtype if pe.dtype.kind == "f" else np.float64)
+    return _in_place(pe, bent.astype(pe.dtype if pe.dtype.kind == "f" else np.float64))

@@ -1038,6 +1038,43 @@ MEANINGS = [
         ["changes `wpe`", "was 0.003135 as given, and -0.003135 when the run ended"],
         ["script's own"],
     ),
+    # brief-only round 11 (issue 35): sinusoidal-table, a small shift error set to 0: exactly 0 where the differences round
+    (
+        "sinusoidal-table",
+        "mismatch__small-error-set-to-zero.py",
+        "shift-figure-zeroed",
+        ["Your shift_error is exactly 0, where", "of your own pe and M is 1.11e-16", "set it to 0, or left out its rows, below some threshold"],
+        ["typed", "before `pe` was set"],
+    ),
+    (
+        "sinusoidal-table",
+        "mismatch__signed-maximum-the-other-way.py",
+        "no-abs-reversed",
+        ["the largest signed difference M @ pe[t] − pe[t + k], with no |·|", "bent in five places"],
+        ["typed in", "t = 0 … 8 only"],
+    ),
+    (
+        "sinusoidal-table",
+        "mismatch__error-drops-the-last-channel.py",
+        "some-channels",
+        ["the largest over channels 0 … 10 or channels 0 … 9 only", "leaves out channel 11", "t = 8, channel 11 (pair 5's cosine)"],
+        ["typing", "one row"],
+    ),
+    (
+        "sinusoidal-table",
+        "mismatch__frequencies-rounded.py",
+        "frequencies-rounded",
+        ["Your `pe` is built from frequencies rounded to 4 decimal places", "`pe[13, 8]` is 0.02821"],
+        ["typed in"],
+    ),
+    (
+        "sinusoidal-table",
+        "indistinct__float16.py",
+        "precision",
+        ["and a typed figure in `shift_error`, whose figures are held", "which of the two"],
+        ["typed in in"],
+    ),
+    ("sinusoidal-table", "mismatch__error-rounded.py", "rounded", ["your shift_error is 0.00837", "rounded to 6 decimal places"], ["typing", "one row"]),
 ]
 
 

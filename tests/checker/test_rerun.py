@@ -39,6 +39,20 @@ def test_the_new_value_goes_before_the_first_use_after_the_last_fill():
     assert not np.allclose(namespace["used"][0, 0], namespace["used"][0, 1])  # the run used the per-slot signal
 
 
+def test_a_table_the_script_builds_is_replaced_where_it_is_finished():
+    """pe (rerun.FINISHED) is filled through out= and a loop's append, and checked by a print and an assert on the way:
+    the new value goes past all of them, before the first statement that measures the table."""
+    source = (
+        "import numpy as np\nrows = []\nfor t in range(3):\n    rows.append([t, t])\npe = np.zeros((3, 2))\nprint(pe.shape)\n"
+        "assert pe.shape == (3, 2)\nnp.add(pe, rows, out=pe[:, :])\nfirst = pe[0, 0] + pe[2, 0]\n"
+    )
+    lines = rerun.substitute(source, {"pe" + rerun.FINISHED: "bent_table(pe)"}).splitlines()
+    assert "bent_table(" in lines[lines.index("first = pe[0, 0] + pe[2, 0]") - 1]
+    source = "pe = []\nfor t in range(3):\n    pe.append([t, t])\nout = len(pe)\n"
+    lines = rerun.substitute(source, {"pe" + rerun.FINISHED: "bent_table(pe)"}).splitlines()
+    assert "bent_table(" in lines[lines.index("out = len(pe)") - 1]  # past the loop that appends
+
+
 def test_a_name_never_used_is_replaced_after_it_is_set():
     rewritten = rerun.substitute("import numpy as np\nX = np.ones((1, 3, 2))\npos = 0.6\nmax_diff = 1e-16\n", REPLACE_POS)
     assert run(rewritten)["pos"].shape == (3, 2)

@@ -8,7 +8,7 @@ from typing import TypeVar
 import numpy as np
 from msgspec import Struct, field
 
-from attnpos.lessons.checker.rerun import OPTIONAL
+from attnpos.lessons.checker.rerun import FINISHED, OPTIONAL
 from attnpos.lessons.checker.separation import Hypotheses
 from attnpos.lessons.checker.values import Precision, Values
 from attnpos.lessons.checker.verdicts import INDISTINCT, RUN_DIAGNOSES, Mistake, Passed, figure_pair, shape_text
@@ -23,13 +23,13 @@ THAT_RUN = "that run's arrays"
 class Rerun(Struct, frozen=True):
     """One more run of the script with some inputs replaced, and what that changes in the learner's words."""
 
-    replacements: dict[str, str]  # name → "function(learner names…)" in lessons/checker/substitutes.py (rerun.OPTIONAL)
+    replacements: dict[str, str]  # name → "function(learner names…)" in lessons/checker/substitutes.py (rerun.OPTIONAL, rerun.FINISHED)
     changed: str  # "`pos` set to an offset that differs from slot to slot"
 
     @property
     def changed_names(self) -> list[str]:
         """The names whose values this rerun changes (not an optional function it only wraps to note something)."""
-        return [name for name in self.replacements if not name.endswith(OPTIONAL)]
+        return [name.removesuffix(FINISHED) for name in self.replacements if not name.endswith(OPTIONAL)]
 
 
 class Question(Struct, frozen=True):
