@@ -28,6 +28,9 @@ if TYPE_CHECKING:
     import socket
 
 STRICT_ENV = "ATTNPOS_STRICT"
+# Longest a fork server may take to say it is ready: about 0.1 s on a quiet machine, seconds on a loaded one; past
+# this it is stuck, and every check waiting on it is told so rather than waiting for ever.
+SERVER_READY_S = 90.0
 SERVER_BOOT = (
     "import sys; from attnpos.lessons.sandbox.server import serve; serve(int(sys.argv[1]), sys.argv[2], sys.argv[3] == 'bwrap', sys.argv[4], sys.argv[5:])"
 )
@@ -299,9 +302,14 @@ def await_ready(spawned: Spawned) -> tuple[ServerProcess, socket.socket, dict, s
 
     server, stdout, stderr = spawned.server, spawned.server.stdout, spawned.server.stderr
     assert stdout is not None and stderr is not None  # both are pipes
-    ready = stdout.readline()
+    import select
+
+    said, _, _ = select.select([stdout], [], [], SERVER_READY_S)
+    ready = stdout.readline() if said else b""
     if not ready.startswith(b"ready "):
-        complaint = stderr.read().decode(errors="replace")
+        if not said:  # hung on its way up: a check waiting on it would wait for ever
+            server.kill()
+        complaint = stderr.read().decode(errors="replace") if said else f"it said nothing in {SERVER_READY_S:.0f} s"
         server.wait()
         spawned.control.close()
         tasks.remove_cgroup(spawned.cgroup)
