@@ -20,6 +20,7 @@ dtype and shape.
 
 from __future__ import annotations
 
+import atexit
 import builtins
 import importlib
 import io
@@ -27,6 +28,7 @@ import json
 import os
 import resource
 import sys
+import threading
 import traceback
 import types
 from pathlib import Path
@@ -82,6 +84,7 @@ def become_learner(output_fd: int, request: dict, run_folder: str, script: str, 
         else:
             shown = written if (request.get("reading") or {}).get("lines_kept") else source  # the lines an error quotes
             namespace, outcome, script_exit_code, error = _execute(source, script, request["filename"], shown)
+            _end_as_python_does()
             report = {"outcome": outcome, "exit_code": script_exit_code, "error": error, "answers": answers}
         _kill_own_processes(supervisor)
         _write_results(
@@ -171,6 +174,18 @@ def _set_limit(which: int, value: int) -> None:
     if hard != resource.RLIM_INFINITY:
         value = min(value, hard)
     resource.setrlimit(which, (value, value))
+
+
+def _end_as_python_does() -> None:
+    """What Python does after a script's last line, before it exits: wait for the script's threads (all but daemon
+    ones), then call what it registered with ``atexit``. What they change is what ``python script.py`` leaves, so the
+    names are read after them (a hook that rewrites an answer once the body has ended is judged by what it wrote). A
+    failure among them is reported as Python does, on stderr, and changes nothing else."""
+    try:
+        threading._shutdown()  # type: ignore[attr-defined]  # the interpreter's own join of non-daemon threads
+    except Exception:
+        traceback.print_exc()
+    atexit._run_exitfuncs()
 
 
 def _execute(source: bytes, copy: str, script: str, shown: bytes) -> tuple[dict, str, int, dict | None]:
