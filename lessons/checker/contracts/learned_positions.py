@@ -271,6 +271,15 @@ def _one_past(values: Values, off_by_number: bool = False) -> None:
 
 # A whole number followed by what it counts ("4 rows", "1 tokens", "an 8-row table"): that count must be the run's own.
 COUNTED_NUMBER = re.compile(r"(" + _NUMBER + r")\s*-?\s*(rows?|tokens?|positions?)\b", re.IGNORECASE)
+# A number whose role the words around it make plain, whatever follows it: the table's length ("the table has 8
+# positions", "a table of 8", "at most 8") or the sequence's ("a sequence of 10", "sequence length 10"). Only these
+# wordings: "need 10 positions" counts the sequence's, so a number whose role is not plain is judged by its value alone.
+ROLE_NUMBER = re.compile(
+    r"\btable(?:'s)?\s+(?:has|holds|of|with|length)\s+(?:only\s+)?(?:=\s*|is\s+)?(?P<row>" + _NUMBER + r")"
+    r"|\bat most\s+(?P<at_most>" + _NUMBER + r")"
+    r"|\bsequence\s+(?:of\s+(?:length\s+)?|length\s*(?:of\s+|=\s*|:\s*|is\s+)?)(?P<sequence>" + _NUMBER + r")",
+    re.IGNORECASE,
+)
 
 
 def _quoted_counts(values: Values, run: str) -> None:
@@ -302,13 +311,29 @@ def _counts_in(said: str, table: tuple[int, ...], shape: tuple[int, ...], run: s
     def whose(number: int) -> str:
         return f" ({number} is the length of your global `long_ids`, not of the ids add_positions was given)" if number == global_tokens else ""
 
+    def which(number: int) -> str:
+        """Whose number one quoted in the wrong role is, where it is another of the run's sizes."""
+        if number == tokens:
+            return f" ({number} is the sequence's length: the numbers are in each other's places)"
+        if number == rows:
+            return f" ({number} is the table's length: the numbers are in each other's places)"
+        if len(shape) > 1 and number == shape[0]:
+            return f" ({number} is the batch's size, len(ids), not the sequence's length)"
+        if number == rows - 1:
+            return f" (rows 0 … {rows - 1} are {rows}: at most {rows} tokens fit)"
+        return ""
+
     counts = {"row": ({rows}, f"the table's {rows} rows"), "token": ({tokens, tokens - rows}, f"the sequence's {tokens} tokens")}
     counts["position"] = ({rows, tokens, tokens - rows}, f"the sequence's {tokens} tokens or the table's {rows} rows")
-    for match in COUNTED_NUMBER.finditer(said):
-        number, word = _value(match.group(1)), match.group(2).lower().rstrip("s")
-        allowed, should = counts[word]
+    counts["at_most"] = ({rows}, f"the table's {rows} rows, as many tokens as fit")
+    counts["sequence"] = ({tokens}, f"the sequence's {tokens} tokens")
+    found = [(match, match.group(1), match.group(2).lower().rstrip("s")) for match in COUNTED_NUMBER.finditer(said)]
+    found += [(match, match.group(match.lastgroup), match.lastgroup) for match in ROLE_NUMBER.finditer(said) if match.lastgroup]
+    for match, figure, role in sorted(found, key=lambda each: each[0].start()):
+        number = _value(figure)
+        allowed, should = counts[role]
         if number not in allowed:
-            quoted = f"its “{match.group(0)}” is not {should}{whose(number)}{_in_words(match.group(1))}"
+            quoted = f"its “{match.group(0)}” is not {should}{whose(number) or which(number)}{_in_words(figure)}"
             raise Mistake("length-check", "wrong-number", name="too_long", tokens=tokens, rows=rows, said=said, quoted=quoted, run=run)
     own = {0, 1, tokens, rows, rows - 1, tokens - 1, tokens - rows, C, *shape}  # the sizes a refusal may quote
     for found in QUOTED_NUMBER.findall(said):
@@ -336,6 +361,11 @@ SHORT = re.compile(r"too short|shorter|too few|fewer|too small|smaller|less than
 NAMED = re.compile(
     r"(?P<sequence>\bsequences?\b|\bseq\b|\bids\b|\binputs?\b|\btokens?\b|\bT\b)|\btables?\b|\bwpe\b|max_len|\brows?\b|\bpositions?\b|\bcontext\b|\bblock\b|\blimit\b",
     re.IGNORECASE,
+)
+# A message that calls the table too long ("the position table (8 rows) is too long for a sequence of 10 tokens"): the
+# opposite again. Only where a word for the table is what "is too long" says it of, directly.
+TABLE_LONG = re.compile(
+    r"\b(?:table|wpe|max_len|rows?|positions?)\b(?:\s*\([^)]*\))?\s*(?:is|are)\s+(?:too long|too large|too big|too many|longer|larger|bigger)\b", re.IGNORECASE
 )
 NOT_SAYING_IT_IS = re.compile(r"\b(?:not|no|never|must|should|needs?|has to|have to|at most|cannot|can)\b|n't", re.IGNORECASE)
 
@@ -369,6 +399,8 @@ def _refusal(values: Values) -> None:
         raise Mistake("length-check", "unsaid", name="too_long", said=said, max_len=max_len)
     if short := _says_short(said):
         raise Mistake("length-check", "says-short", name="too_long", said=said, short=short, max_len=max_len)
+    if long := TABLE_LONG.search(said):
+        raise Mistake("length-check", "says-table-long", name="too_long", said=said, long=long.group(), max_len=max_len)
     answered = values.get(ONE_ROW)
     if answered is not None and answered.size:
         raise Mistake("length-check", "broadcast-only", name="too_long", tokens=int(answered[0]), said=said, changed=CHANGED)
