@@ -50,7 +50,7 @@ from attnpos.lessons.checker.contracts.common import (
 )
 from attnpos.lessons.checker.contracts.table_reading import close, read_ids, read_shaped, read_table, tolerance
 from attnpos.lessons.checker.separation import Hypotheses
-from attnpos.lessons.checker.substitutes import ONE_ROW, OTHER_LENGTH, OTHER_LENGTH_SIZES, OWN_TABLES, REFUSAL, TABLE_SHIFTS
+from attnpos.lessons.checker.substitutes import ONE_ROW, OTHER_LENGTH, OTHER_LENGTH_SIZES, OWN_TABLES, REFUSAL, TABLE_SHIFTS, WIDE_TABLE
 from attnpos.lessons.checker.values import SAFETY, Values, dtype_roundoff, real_array
 from attnpos.lessons.checker.verdicts import Mistake, Passed, shape_text
 from attnpos.lessons.sandbox import printable
@@ -128,6 +128,8 @@ def _no_length_check(runs: Runs, max_len: int) -> Mistake:
     if rerun is not None and note is None:  # no error came out of add_positions at all: an empty answer, not a refusal
         return Mistake("length-check", "returned-empty", name="too_long", max_len=max_len)
     said = _said(note) if note is not None and note.size else ""
+    if note is not None and note.size and note[0] and said.startswith("AssertionError"):
+        return Mistake("length-check", "assert", name="too_long", said=said)  # an assert of its own, caught by an edited except line
     cause = "missing-index" if said.startswith("IndexError") else "missing-broadcast" if said else "missing"
     return Mistake("length-check", cause, name="too_long", max_len=max_len, said=said, changed=CHANGED)
 
@@ -244,7 +246,8 @@ def _one_past(values: Values, off_by_number: bool = False) -> None:
     long_ids = read_ids(values, "long_ids", wte.shape[0])
     tokens = long_ids.shape[-1]
     if values["too_long"].size:
-        raise Mistake("wraps-around", "one-past", name="too_long", tokens=tokens, rows=rows, changed=ONE_PAST)
+        cause = "one-past" if off_by_number else "one-past-unread"  # a bound read from the table, a number added; or not the table's at all
+        raise Mistake("wraps-around", cause, name="too_long", tokens=tokens, rows=rows, changed=ONE_PAST)
     gradient = np.shape(values["grad_wpe"])
     if gradient != wpe.shape:  # the gradient of this table, whatever the global max_len says
         raise Mistake("bad-shape", "gradient-not-the-tables", name="grad_wpe", shape=shape_text(gradient), wanted=shape_text(wpe.shape), changed=ONE_PAST)
@@ -430,6 +433,15 @@ def _own_tables(values: Values) -> None:
         raise Mistake("mismatch", "global-tables", name="x", which=read)
 
 
+def _wide_table(values: Values) -> None:
+    """The rerun's note of add_positions asked about more tokens than rows of a table wider than it is long
+    (substitutes.refusal_noted): it must refuse them."""
+    answered = values.get(WIDE_TABLE)
+    if answered is not None and answered.size == 3:
+        tokens, rows, width = (int(size) for size in answered)
+        raise Mistake("length-check", "wide-table", name="too_long", tokens=tokens, rows=rows, width=width)
+
+
 def judge(runs: Runs) -> Passed:
     refuse_borrowing(runs, BORROWS, "grad_wpe")
     _judge_run(runs.first, runs)
@@ -448,6 +460,7 @@ def judge(runs: Runs) -> Passed:
     _quoted_counts(runs.second(ONE_PAST), f"the checker's rerun with {ONE_PAST}")
     _asked_counts(rerun, "a call of the checker's own in its first rerun, two tokens longer than the `long_ids` your add_positions had just refused")
     _asked_counts(runs.second(ONE_PAST), f"a call of the checker's own, two tokens longer than `long_ids`, in its rerun with {ONE_PAST}")
+    _wide_table(rerun)
     return passed
 
 
@@ -525,7 +538,7 @@ LEARNED_POSITIONS = Contract(
     hypotheses=hypotheses,
     typed=("x", "grad_wpe"),
     questions=(BORROWS, TRIES_LONG, RAISES, IMPORTS_BY_NAME, OR_EQUAL, OFF_BY_NUMBER, *SIZES.questions),
-    probes=(REFUSAL, OWN_TABLES, OTHER_LENGTH, OTHER_LENGTH_SIZES, ONE_ROW),
+    probes=(REFUSAL, OWN_TABLES, OTHER_LENGTH, OTHER_LENGTH_SIZES, ONE_ROW, WIDE_TABLE),
     described={
         "by-token-id": "the table indexed by token id",
         "mean": "the batch averaged",
