@@ -204,7 +204,8 @@ def _backward(values: Values, wpe: np.ndarray, ids: np.ndarray, roundoff: float,
     if T < max_len and np.any(np.abs(grad[T:]) > tol):
         rows = np.flatnonzero(np.any(np.abs(grad[T:]) > tol, axis=1)) + T
         shown = f"{rows[0]} … {rows[-1]}" if len(rows) > 1 else str(rows[0])
-        raise Mistake("every-row", name="grad_wpe", rows=shown, tokens=T, last=T - 1)
+        whose = "" if first is None else " (the T of the checker's rerun, with ids of its own and one sequence more)"
+        raise Mistake("every-row", name="grad_wpe", rows=shown, tokens=T, last=T - 1, whose=whose)
     raise Mistake("mismatch", "unrelated" if first is not None else "", name="grad_wpe", **worst_entry("grad_wpe", grad, right))
 
 
