@@ -331,9 +331,10 @@ def _counts_in(said: str, table: tuple[int, ...], shape: tuple[int, ...], run: s
     counts["position"] = ({rows, tokens, tokens - rows}, f"the sequence's {tokens} tokens or the table's {rows} rows")
     counts["at_most"] = ({rows}, f"the table's {rows} rows, as many tokens as fit")
     counts["sequence"] = ({tokens}, f"the sequence's {tokens} tokens")
-    found = [(match, match.group(1), match.group(2).lower().rstrip("s")) for match in COUNTED_NUMBER.finditer(said)]
-    found += [(match, match.group(match.lastgroup), match.lastgroup) for match in ROLE_NUMBER.finditer(said) if match.lastgroup]
-    for match, figure, role in sorted(found, key=lambda each: each[0].start()):
+    found = [(match.start(1), match, match.group(1), match.group(2).lower().rstrip("s")) for match in COUNTED_NUMBER.finditer(said)]
+    found += [(match.start(match.lastgroup), match, match.group(match.lastgroup), match.lastgroup) for match in ROLE_NUMBER.finditer(said) if match.lastgroup]
+    # in the order of the numbers; a number both count and role words name ("table has 4 rows") is quoted by its count
+    for _, match, figure, role in sorted(found, key=lambda each: each[0]):
         number = _value(figure)
         allowed, should = counts[role]
         if number not in allowed:
