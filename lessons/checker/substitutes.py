@@ -288,6 +288,10 @@ OTHER_LENGTH_SIZES = "__attnpos_other_length_sizes__"
 # ... and, when the function answered the ids it first refused with the table cut to its first row, how many tokens
 # those were (empty when it refused them): a refusal that is NumPy's broadcast error re-raised lets (1, C) broadcast.
 ONE_ROW = "__attnpos_one_row__"
+# ... and, when the function answered ids WIDE_TOKENS long with a table of WIDE_ROWS rows but more channels than
+# tokens, those three sizes (empty when it refused them): a check of max(wpe.shape), not its rows, lets them through.
+WIDE_TABLE = "__attnpos_wide_table__"
+WIDE_ROWS, WIDE_TOKENS = 3, 5
 # The opcode of a `raise` statement: the frame that raised was at one, rather than at NumPy's addition or indexing.
 _RAISE = dis.opmap["RAISE_VARARGS"]
 
@@ -331,6 +335,7 @@ def refusal_noted(function: object) -> object:
             raise
         if namespace is not None and OWN_TABLES not in namespace:
             namespace[OWN_TABLES] = _with_other_tables(function, args, kwargs, answer)
+            _asked_with_a_wide_table(function, args, namespace)
         return answer
 
     return noted
@@ -460,6 +465,29 @@ def _asked_two_longer(function: Callable[..., object], args: tuple[object, ...],
         namespace[OTHER_LENGTH] = _refusal_note(error, home)
         return
     namespace[OTHER_LENGTH] = np.zeros(0, dtype=np.uint8)
+
+
+def _asked_with_a_wide_table(function: Callable[..., object], args: tuple[object, ...], namespace: dict) -> None:
+    """Notes whether ``function`` answers WIDE_TOKENS of the ids it answered with a table of WIDE_ROWS rows and more
+    channels than tokens, the token table widened to match (:data:`WIDE_TABLE`); nothing where it cannot be asked so."""
+    if len(args) < 3:
+        return  # called otherwise than (ids, wte, wpe): not asked
+    try:
+        ids, wte, wpe = (np.asarray(argument) for argument in args[:3])
+        if ids.ndim == 0 or ids.size == 0 or wte.ndim != 2 or wpe.ndim != 2 or wpe.shape[0] < 1:
+            return
+        width = max(WIDE_TOKENS + 1, wte.shape[1])  # more channels than tokens, so more than rows too
+        columns = np.arange(width) % wte.shape[1]
+        wide_ids = np.resize(ids.reshape(-1), (1, WIDE_TOKENS)).astype(ids.dtype)
+        wide_wte, wide_wpe = wte[:, columns].copy(), np.resize(wpe[:, columns], (WIDE_ROWS, width)).astype(wpe.dtype)
+    except Exception:  # tables that are no arrays of numbers: not asked
+        return
+    try:
+        function(wide_ids, wide_wte, wide_wpe, *args[3:])
+    except Exception:
+        namespace[WIDE_TABLE] = np.zeros(0, dtype=np.int64)
+        return
+    namespace[WIDE_TABLE] = np.array([WIDE_TOKENS, WIDE_ROWS, width], dtype=np.int64)
 
 
 def _asked_with_one_row(function: Callable[..., object], args: tuple[object, ...], kwargs: dict[str, object], namespace: dict) -> None:

@@ -1038,6 +1038,50 @@ MEANINGS = [
         ["changes `wpe`", "was 0.003135 as given, and -0.003135 when the run ended"],
         ["script's own"],
     ),
+    # brief-only round 12: learned-positions, a refusal's numbers in their roles and its meaning, a wide table, an assert
+    (
+        "learned-positions",
+        "length-check__message-numbers-swapped.py",
+        "wrong-number",
+        ["its “table has 10” is not the table's 8 rows", "in each other's places"],
+        [],
+    ),
+    (
+        "learned-positions",
+        "length-check__message-sequence-of-the-batch.py",
+        "wrong-number",
+        ["its “sequence of 1” is not the sequence's 10 tokens", "len(ids)"],
+        [],
+    ),
+    (
+        "learned-positions",
+        "length-check__message-at-most-one-too-few.py",
+        "wrong-number",
+        ["its “at most 7” is not the table's 8 rows", "at most 8 tokens fit"],
+        [],
+    ),
+    (
+        "learned-positions",
+        "length-check__message-calls-the-table-long.py",
+        "says-table-long",
+        ["the opposite of why", "“table (8 rows) is too long”"],
+        ["Well done"],
+    ),
+    ("learned-positions", "length-check__bound-of-the-tables-largest-side.py", "wide-table", ["5 tokens with a table of 3 rows", "max(wpe.shape)"], []),
+    (
+        "learned-positions",
+        "length-check__assert-caught-by-an-edited-except.py",
+        "assert",
+        ["with an assert (AssertionError: cannot forward", "except line"],
+        ["by NumPy"],
+    ),
+    (
+        "learned-positions",
+        "wraps-around__bound-of-the-global-max-len-clipped.py",
+        "one-past-unread",
+        ["does not compare T with the table", "global `max_len`"],
+        ["T > max_len + 1"],
+    ),
     # brief-only round 11 (issue 35): sinusoidal-table, a small shift error set to 0: exactly 0 where the differences round
     (
         "sinusoidal-table",

@@ -50,7 +50,7 @@ from attnpos.lessons.checker.contracts.common import (
 )
 from attnpos.lessons.checker.contracts.table_reading import close, read_ids, read_shaped, read_table, tolerance
 from attnpos.lessons.checker.separation import Hypotheses
-from attnpos.lessons.checker.substitutes import ONE_ROW, OTHER_LENGTH, OTHER_LENGTH_SIZES, OWN_TABLES, REFUSAL, TABLE_SHIFTS
+from attnpos.lessons.checker.substitutes import ONE_ROW, OTHER_LENGTH, OTHER_LENGTH_SIZES, OWN_TABLES, REFUSAL, TABLE_SHIFTS, WIDE_TABLE
 from attnpos.lessons.checker.values import SAFETY, Values, dtype_roundoff, real_array
 from attnpos.lessons.checker.verdicts import Mistake, Passed, shape_text
 from attnpos.lessons.sandbox import printable
@@ -128,6 +128,8 @@ def _no_length_check(runs: Runs, max_len: int) -> Mistake:
     if rerun is not None and note is None:  # no error came out of add_positions at all: an empty answer, not a refusal
         return Mistake("length-check", "returned-empty", name="too_long", max_len=max_len)
     said = _said(note) if note is not None and note.size else ""
+    if note is not None and note.size and note[0] and said.startswith("AssertionError"):
+        return Mistake("length-check", "assert", name="too_long", said=said)  # an assert of its own, caught by an edited except line
     cause = "missing-index" if said.startswith("IndexError") else "missing-broadcast" if said else "missing"
     return Mistake("length-check", cause, name="too_long", max_len=max_len, said=said, changed=CHANGED)
 
@@ -202,7 +204,8 @@ def _backward(values: Values, wpe: np.ndarray, ids: np.ndarray, roundoff: float,
     if T < max_len and np.any(np.abs(grad[T:]) > tol):
         rows = np.flatnonzero(np.any(np.abs(grad[T:]) > tol, axis=1)) + T
         shown = f"{rows[0]} … {rows[-1]}" if len(rows) > 1 else str(rows[0])
-        raise Mistake("every-row", name="grad_wpe", rows=shown, tokens=T, last=T - 1)
+        whose = "" if first is None else " (the T of the checker's rerun, with ids of its own and one sequence more)"
+        raise Mistake("every-row", name="grad_wpe", rows=shown, tokens=T, last=T - 1, whose=whose)
     raise Mistake("mismatch", "unrelated" if first is not None else "", name="grad_wpe", **worst_entry("grad_wpe", grad, right))
 
 
@@ -244,7 +247,8 @@ def _one_past(values: Values, off_by_number: bool = False) -> None:
     long_ids = read_ids(values, "long_ids", wte.shape[0])
     tokens = long_ids.shape[-1]
     if values["too_long"].size:
-        raise Mistake("wraps-around", "one-past", name="too_long", tokens=tokens, rows=rows, changed=ONE_PAST)
+        cause = "one-past" if off_by_number else "one-past-unread"  # a bound read from the table, a number added; or not the table's at all
+        raise Mistake("wraps-around", cause, name="too_long", tokens=tokens, rows=rows, changed=ONE_PAST)
     gradient = np.shape(values["grad_wpe"])
     if gradient != wpe.shape:  # the gradient of this table, whatever the global max_len says
         raise Mistake("bad-shape", "gradient-not-the-tables", name="grad_wpe", shape=shape_text(gradient), wanted=shape_text(wpe.shape), changed=ONE_PAST)
@@ -271,6 +275,15 @@ def _one_past(values: Values, off_by_number: bool = False) -> None:
 
 # A whole number followed by what it counts ("4 rows", "1 tokens", "an 8-row table"): that count must be the run's own.
 COUNTED_NUMBER = re.compile(r"(" + _NUMBER + r")\s*-?\s*(rows?|tokens?|positions?)\b", re.IGNORECASE)
+# A number whose role the words around it make plain, whatever follows it: the table's length ("the table has 8
+# positions", "a table of 8", "at most 8") or the sequence's ("a sequence of 10", "sequence length 10"). Only these
+# wordings: "need 10 positions" counts the sequence's, so a number whose role is not plain is judged by its value alone.
+ROLE_NUMBER = re.compile(
+    r"\btable(?:'s)?\s+(?:has|holds|of|with|length)\s+(?:only\s+)?(?:=\s*|is\s+)?(?P<row>" + _NUMBER + r")"
+    r"|\bat most\s+(?P<at_most>" + _NUMBER + r")"
+    r"|\bsequence\s+(?:of\s+(?:length\s+)?|length\s*(?:of\s+|=\s*|:\s*|is\s+)?)(?P<sequence>" + _NUMBER + r")",
+    re.IGNORECASE,
+)
 
 
 def _quoted_counts(values: Values, run: str) -> None:
@@ -302,13 +315,30 @@ def _counts_in(said: str, table: tuple[int, ...], shape: tuple[int, ...], run: s
     def whose(number: int) -> str:
         return f" ({number} is the length of your global `long_ids`, not of the ids add_positions was given)" if number == global_tokens else ""
 
+    def which(number: int) -> str:
+        """Whose number one quoted in the wrong role is, where it is another of the run's sizes."""
+        if number == tokens:
+            return f" ({number} is the sequence's length: the numbers are in each other's places)"
+        if number == rows:
+            return f" ({number} is the table's length: the numbers are in each other's places)"
+        if len(shape) > 1 and number == shape[0]:
+            return f" ({number} is the batch's size, len(ids), not the sequence's length)"
+        if number == rows - 1:
+            return f" (rows 0 … {rows - 1} are {rows}: at most {rows} tokens fit)"
+        return ""
+
     counts = {"row": ({rows}, f"the table's {rows} rows"), "token": ({tokens, tokens - rows}, f"the sequence's {tokens} tokens")}
     counts["position"] = ({rows, tokens, tokens - rows}, f"the sequence's {tokens} tokens or the table's {rows} rows")
-    for match in COUNTED_NUMBER.finditer(said):
-        number, word = _value(match.group(1)), match.group(2).lower().rstrip("s")
-        allowed, should = counts[word]
+    counts["at_most"] = ({rows}, f"the table's {rows} rows, as many tokens as fit")
+    counts["sequence"] = ({tokens}, f"the sequence's {tokens} tokens")
+    found = [(match.start(1), match, match.group(1), match.group(2).lower().rstrip("s")) for match in COUNTED_NUMBER.finditer(said)]
+    found += [(match.start(match.lastgroup), match, match.group(match.lastgroup), match.lastgroup) for match in ROLE_NUMBER.finditer(said) if match.lastgroup]
+    # in the order of the numbers; a number both count and role words name ("table has 4 rows") is quoted by its count
+    for _, match, figure, role in sorted(found, key=lambda each: each[0]):
+        number = _value(figure)
+        allowed, should = counts[role]
         if number not in allowed:
-            quoted = f"its “{match.group(0)}” is not {should}{whose(number)}{_in_words(match.group(1))}"
+            quoted = f"its “{match.group(0)}” is not {should}{whose(number) or which(number)}{_in_words(figure)}"
             raise Mistake("length-check", "wrong-number", name="too_long", tokens=tokens, rows=rows, said=said, quoted=quoted, run=run)
     own = {0, 1, tokens, rows, rows - 1, tokens - 1, tokens - rows, C, *shape}  # the sizes a refusal may quote
     for found in QUOTED_NUMBER.findall(said):
@@ -336,6 +366,11 @@ SHORT = re.compile(r"too short|shorter|too few|fewer|too small|smaller|less than
 NAMED = re.compile(
     r"(?P<sequence>\bsequences?\b|\bseq\b|\bids\b|\binputs?\b|\btokens?\b|\bT\b)|\btables?\b|\bwpe\b|max_len|\brows?\b|\bpositions?\b|\bcontext\b|\bblock\b|\blimit\b",
     re.IGNORECASE,
+)
+# A message that calls the table too long ("the position table (8 rows) is too long for a sequence of 10 tokens"): the
+# opposite again. Only where a word for the table is what "is too long" says it of, directly.
+TABLE_LONG = re.compile(
+    r"\b(?:table|wpe|max_len|rows?|positions?)\b(?:\s*\([^)]*\))?\s*(?:is|are)\s+(?:too long|too large|too big|too many|longer|larger|bigger)\b", re.IGNORECASE
 )
 NOT_SAYING_IT_IS = re.compile(r"\b(?:not|no|never|must|should|needs?|has to|have to|at most|cannot|can)\b|n't", re.IGNORECASE)
 
@@ -369,6 +404,8 @@ def _refusal(values: Values) -> None:
         raise Mistake("length-check", "unsaid", name="too_long", said=said, max_len=max_len)
     if short := _says_short(said):
         raise Mistake("length-check", "says-short", name="too_long", said=said, short=short, max_len=max_len)
+    if long := TABLE_LONG.search(said):
+        raise Mistake("length-check", "says-table-long", name="too_long", said=said, long=long.group(), max_len=max_len)
     answered = values.get(ONE_ROW)
     if answered is not None and answered.size:
         raise Mistake("length-check", "broadcast-only", name="too_long", tokens=int(answered[0]), said=said, changed=CHANGED)
@@ -398,6 +435,15 @@ def _own_tables(values: Values) -> None:
         raise Mistake("mismatch", "global-tables", name="x", which=read)
 
 
+def _wide_table(values: Values) -> None:
+    """The rerun's note of add_positions asked about more tokens than rows of a table wider than it is long
+    (substitutes.refusal_noted): it must refuse them."""
+    answered = values.get(WIDE_TABLE)
+    if answered is not None and answered.size == 3:
+        tokens, rows, width = (int(size) for size in answered)
+        raise Mistake("length-check", "wide-table", name="too_long", tokens=tokens, rows=rows, width=width)
+
+
 def judge(runs: Runs) -> Passed:
     refuse_borrowing(runs, BORROWS, "grad_wpe")
     _judge_run(runs.first, runs)
@@ -416,6 +462,7 @@ def judge(runs: Runs) -> Passed:
     _quoted_counts(runs.second(ONE_PAST), f"the checker's rerun with {ONE_PAST}")
     _asked_counts(rerun, "a call of the checker's own in its first rerun, two tokens longer than the `long_ids` your add_positions had just refused")
     _asked_counts(runs.second(ONE_PAST), f"a call of the checker's own, two tokens longer than `long_ids`, in its rerun with {ONE_PAST}")
+    _wide_table(rerun)
     return passed
 
 
@@ -493,7 +540,7 @@ LEARNED_POSITIONS = Contract(
     hypotheses=hypotheses,
     typed=("x", "grad_wpe"),
     questions=(BORROWS, TRIES_LONG, RAISES, IMPORTS_BY_NAME, OR_EQUAL, OFF_BY_NUMBER, *SIZES.questions),
-    probes=(REFUSAL, OWN_TABLES, OTHER_LENGTH, OTHER_LENGTH_SIZES, ONE_ROW),
+    probes=(REFUSAL, OWN_TABLES, OTHER_LENGTH, OTHER_LENGTH_SIZES, ONE_ROW, WIDE_TABLE),
     described={
         "by-token-id": "the table indexed by token id",
         "mean": "the batch averaged",
