@@ -367,17 +367,29 @@ def positions_followed(function: object) -> object:
     return noted
 
 
-# rope: an x of the checker's own and what rotate_half answered for it, stacked (a probe); x alone when the answer is
-# not of x's shape.
+# rope: an x of the checker's own, what rotate_half answered for it and the x it was given as it was after the call,
+# stacked (a probe); x alone when the answer is not of x's shape.
 ROTATE_HALF_ASKED = "__attnpos_rotate_half__"
 # ... and set once the script itself calls rotate_half (apply_rope does, in the brief's way).
 ROTATE_HALF_CALLED = "__attnpos_rotate_half_called__"
 
 
+# rope: how much wider than the head the x is that rotate_half is asked about, so that a split at the script's hs / 2
+# rather than the middle of x's own last axis shows.
+ROTATE_HALF_WIDER = 4
+
+
 def halves_noted(function: object) -> object:
-    """rope: ``rotate_half`` as written, asked to rotate (2, hs) of the numbers 1 … 2·hs (:data:`ROTATE_HALF_ASKED`;
-    a call of the script's: :data:`ROTATE_HALF_CALLED`), as :func:`_asked_and_noted` asks."""
-    return _asked_and_noted(function, lambda width: np.arange(1.0, 2 * width + 1).reshape(2, width), (), ROTATE_HALF_ASKED, ROTATE_HALF_CALLED)
+    """rope: ``rotate_half`` as written, asked to rotate (w, w) of the numbers 1 … w², w = hs + ROTATE_HALF_WIDER
+    (:data:`ROTATE_HALF_ASKED`; a call of the script's: :data:`ROTATE_HALF_CALLED`), as :func:`_asked_and_noted`
+    asks. Square and wider than the head: a split at hs / 2, or of the first axis where x is square, shows; two axes,
+    as the brief's x has (a rotate_half for (T, hs) arrays alone is not taken for a wrong one)."""
+
+    def x_of_width(hs: int) -> np.ndarray:
+        width = hs + ROTATE_HALF_WIDER
+        return np.arange(1.0, width * width + 1).reshape(width, width)
+
+    return _asked_and_noted(function, x_of_width, (), ROTATE_HALF_ASKED, ROTATE_HALF_CALLED)
 
 
 def _asked_and_noted(function: object, x_of_width: Callable[[int], np.ndarray], more: tuple[np.ndarray, ...], asked: str, called: str) -> object:
@@ -385,9 +397,11 @@ def _asked_and_noted(function: object, x_of_width: Callable[[int], np.ndarray], 
     yet, before its first call), whether or not the script ever calls it.
 
     The x is ``x_of_width(hs)``, hs the width of the script's ``Wq`` (8
-    where it has none), passed with copies of ``more``; x and the answer are
-    noted under ``asked``, and a call of the script's under ``called``.
-    Nothing else changes: the function returns, or raises, exactly what it did.
+    where it has none), passed as a copy with copies of ``more``; x, the
+    answer and that copy after the call (another x where the function
+    changed its argument in place) are noted under ``asked``, and a call of
+    the script's under ``called``. Nothing else changes: the function
+    returns, or raises, exactly what it did.
     """
     if not callable(function) or getattr(function, "__globals__", None) is None:
         return function  # the script's own failure to define it is the first run's to report
@@ -395,11 +409,12 @@ def _asked_and_noted(function: object, x_of_width: Callable[[int], np.ndarray], 
 
     def ask() -> None:
         x = x_of_width(int(np.shape(namespace.get("Wq"))[-1]) if np.ndim(namespace.get("Wq")) == 2 else 8)
+        given = x.copy()
         try:
-            answer = np.asarray(function(x.copy(), *(argument.copy() for argument in more)), dtype=np.float64)
+            answer = np.asarray(function(given, *(argument.copy() for argument in more)), dtype=np.float64)
         except Exception:
             return  # not callable so yet (a name it reads is set later): asked again at its first call
-        namespace[asked] = np.stack([x, answer]) if answer.shape == x.shape else x[None]
+        namespace[asked] = np.stack([x, answer, given]) if answer.shape == x.shape else x[None]
 
     ask()
 
@@ -860,11 +875,12 @@ def gapped_longer_positions(positions: object) -> np.ndarray:
     return gapped_positions(positions)
 
 
-# rope: an x of the checker's own and what apply_rope answered for it at ROPE_ASKED_POSITIONS, stacked (a probe); x alone
-# when the answer is not of x's shape. And set once the script itself calls apply_rope.
+# rope: an x of the checker's own, what apply_rope answered for it at ROPE_ASKED_POSITIONS and the x it was given as it
+# was after the call, stacked (a probe); x alone when the answer is not of x's shape. And set once the script itself
+# calls apply_rope. The positions do not increase, so that an apply_rope that sorts them shows.
 APPLY_ROPE_ASKED = "__attnpos_apply_rope_asked__"
 APPLY_ROPE_CALLED = "__attnpos_apply_rope_called__"
-ROPE_ASKED_POSITIONS = (0, 1, 5)
+ROPE_ASKED_POSITIONS = (0, 5, 1)
 
 
 def rope_asked(function: object) -> object:

@@ -950,6 +950,14 @@ MEANINGS = [
     ("t5-buckets", "mismatch__heads-typed-in.py", "heads-rerun", ["does not follow n_heads", "n_heads = 6", "shape (4, 15, 15)", "range(4)"], ["typing 12"]),
     ("rope", "mismatch__inv-freq-exponent-i-unused.py", "inv-freq", ["your `inv_freq` is not what step 1", "(the exponent −i/hs", "[1, 0.1, 0.01, 0.001]"], []),
     ("rope", "mismatch__apply-rope-without-the-sine-unused.py", "apply-rope", ["(x · cos alone, with no rotate_half(x) · sin)", "never calls it"], []),
+    # brief-only round 12: rope's wrong answers that passed, and messages that named another mistake
+    ("rope", "mismatch__inv-freq-typed-in.py", "inv-freq", ["when the checker reran your script", "the same numbers as in your script's own run"], []),
+    ("rope", "mismatch__rotate-half-splits-rows-of-a-square-x.py", "rotate-half", ["the halves of axis 0 turned", "q and k come out right"], ["makes up"]),
+    ("rope", "mismatch__rotate-half-at-the-heads-half.py", "rotate-half", ["split at your head's hs / 2 = 4 rather than at 6"], ["makes up", "axis 1"]),
+    ("rope", "mismatch__rotate-half-in-place.py", "in-place", ["your `rotate_half` changes the x it is given"], ["positions it is given"]),
+    ("rope", "mismatch__apply-rope-in-place.py", "in-place", ["your `apply_rope` changes the x it is given", "of shape (3, 12)"], []),
+    ("rope", "mismatch__apply-rope-sorts-positions.py", "apply-rope", ["turned by the positions sorted, 0, 1, 5, not as given"], []),
+    ("rope", "mismatch__out-from-a-range-of-positions.py", "out-contiguous", ["your `out` comes from q and k turned by evenly spaced positions"], ["width"]),
     (
         "three-families",
         "mismatch__line-at-a-share-of-the-largest-gap.py",

@@ -96,19 +96,22 @@ def _read(values: Values) -> Answer:
     if positions.shape != (head.tokens,):
         raise Mistake("bad-shape", "positions-length", name="positions", shape=shape_text(positions.shape), tokens=head.tokens)
     theta = scalar(values, "rope_theta")
-    projected = head.X @ head.Wq
+    # q, k and out kept with a batch axis of one, as Hugging Face's tensors are: the same head over X[None]
+    batch_of_one = head.X.ndim == 2 and np.shape(values["q"]) == (1, *(head.X @ head.Wq).shape)
+    X = head.X[None] if batch_of_one else head.X
+    projected = X @ head.Wq
     q = read_output(values, "q", projected.shape)
     k = read_output(values, "k", projected.shape)
-    out = read_output(values, "out", (head.X @ head.Wv).shape)
+    out = read_output(values, "out", (X @ head.Wv).shape)
     roundoff = dtype_roundoff(values, NAMES)
-    q_tol = _tolerance(head.X, head.Wq, positions, roundoff)
-    k_tol = _tolerance(head.X, head.Wk, positions, roundoff)
-    size_q = 2 * float(np.max(np.abs(head.X) @ np.abs(head.Wq)))
-    size_k = 2 * float(np.max(np.abs(head.X) @ np.abs(head.Wk)))
+    q_tol = _tolerance(X, head.Wq, positions, roundoff)
+    k_tol = _tolerance(X, head.Wk, positions, roundoff)
+    size_q = 2 * float(np.max(np.abs(X) @ np.abs(head.Wq)))
+    size_k = 2 * float(np.max(np.abs(X) @ np.abs(head.Wk)))
     score = hs * (q_tol * size_k + size_q * k_tol + roundoff * (hs + 3) * size_q * size_k) / np.sqrt(hs)
-    largest_value = float(np.max(np.abs(head.X) @ np.abs(head.Wv)))
-    out_tol = SAFETY * largest_value * (2 * score + roundoff * (head.X.shape[-1] + 2 * head.tokens + 4))
-    return Answer(head.X, head.Wq, head.Wk, head.Wv, positions, theta, q, k, out, q_tol, k_tol, out_tol)
+    largest_value = float(np.max(np.abs(X) @ np.abs(head.Wv)))
+    out_tol = SAFETY * largest_value * (2 * score + roundoff * (X.shape[-1] + 2 * head.tokens + 4))
+    return Answer(X, head.Wq, head.Wk, head.Wv, positions, theta, q, k, out, q_tol, k_tol, out_tol)
 
 
 def rotated(x: np.ndarray, positions: np.ndarray, theta: float, layout: str = LAYOUT, inv_freq: np.ndarray | None = None) -> np.ndarray:
@@ -243,8 +246,8 @@ def judge(runs: Runs) -> Passed:
             raise Mistake("mismatch", "positions-ignored", name=name, used=_positions_used(got, second.X @ W, second.theta, tolerance, runs.says(REBASED)))
         if np.array_equal(got, before):
             raise Mistake("mismatch", "typed", name=name)
+    _left_unchanged(runs.second(CHANGED), ROTATE_HALF_ASKED, "rotate_half")
     _turns_by_its_argument(runs.second(CHANGED))
-    _rotates_halves(runs.second(CHANGED))
     judged_on_rerun(lambda: _judge_run(second), CHANGED)
     try:
         sized_for_the_first_run(lambda: _judge_wider(runs, first), WIDER)
@@ -255,7 +258,10 @@ def judge(runs: Runs) -> Passed:
         if mistake.diagnosis in ("rerun-failed", "bad-shape", "mismatch", "one-angle", "off-by-one", "other-layout"):
             sized_for_the_starter(runs, SIZES, mistake, WIDER)
         raise
+    _rotates_halves(runs.second(CHANGED))  # after the wider rerun: a half typed in is told as typed (the probe's x is wider too)
     _inv_freq_as_asked(runs.first)
+    _inv_freq_as_asked(runs.second(WIDER), runs.first)
+    _left_unchanged(runs.second(WIDER), APPLY_ROPE_ASKED, "apply_rope")
     _apply_rope_as_asked(runs.second(WIDER))
     return Passed()
 
@@ -264,9 +270,10 @@ def _listed(array: np.ndarray) -> str:
     return "[" + ", ".join(f"{value:.4g}" for value in np.asarray(array, dtype=np.float64).reshape(-1)) + "]"
 
 
-def _inv_freq_as_asked(values: Values) -> None:
+def _inv_freq_as_asked(values: Values, first: Values | None = None) -> None:
     """Step 1's ``inv_freq``, where the script sets one: rope_theta ** (−2i/hs) for i = 0 … hs/2 − 1, whether or not
-    q and k are turned by it (q, k and out are right by now)."""
+    q and k are turned by it (q, k and out are right by now); in the run as written, or in the wider rerun (``first``
+    then the run as written), where an inv_freq typed in keeps the starter's numbers."""
     if INV_FREQ not in values or values[INV_FREQ].dtype.kind not in "iuf":
         return  # none set (the brief's name is a step, the arrays are the answer), or not numbers: q, k and out told
     got = values[INV_FREQ].astype(np.float64).reshape(-1)
@@ -280,8 +287,11 @@ def _inv_freq_as_asked(values: Values) -> None:
         "rope_theta to the power +2i/hs, where the exponent is negative": theta ** (np.arange(0, hs, 2) / hs),
         "one frequency per channel, not per pair": theta ** (-np.arange(hs) / hs),
     }
+    if first is not None and INV_FREQ in first and np.array_equal(np.asarray(first[INV_FREQ]).reshape(-1), got):
+        kinds = {"the same numbers as in your script's own run: typed in, or computed before the checker changed hs and rope_theta": got}
     what = next((f" ({words})" for words, wrong in kinds.items() if wrong.shape == got.shape and np.allclose(got, wrong, rtol=rtol, atol=0.0)), "")
-    raise Mistake("mismatch", "inv-freq", name="inv_freq", got=_listed(got) + what, expected=_listed(expected), hs=hs, theta=f"{theta:g}")
+    where = "" if first is None else f"when the checker reran your script with {WIDER}, "
+    raise Mistake("mismatch", "inv-freq", name="inv_freq", where=where, got=_listed(got) + what, expected=_listed(expected), hs=hs, theta=f"{theta:g}")
 
 
 def _apply_rope_as_asked(values: Values) -> None:
@@ -306,7 +316,11 @@ def _apply_rope_as_asked(values: Values) -> None:
     if np.allclose(got, expected, rtol=0.0, atol=atol):
         return
     emb = np.concatenate([np.outer(positions, rope_inv_freq(x.shape[-1], theta))] * 2, axis=-1)
-    kinds = {"x · cos alone, with no rotate_half(x) · sin": x * np.cos(emb), "the interleaved layout": rotated(x, positions, theta, "interleaved")}
+    kinds = {
+        "x · cos alone, with no rotate_half(x) · sin": x * np.cos(emb),
+        "the interleaved layout": rotated(x, positions, theta, "interleaved"),
+        f"turned by the positions sorted, {', '.join(str(p) for p in sorted(ROPE_ASKED_POSITIONS))}, not as given": rotated(x, np.sort(positions), theta),
+    }
     what = next((f" ({words})" for words, wrong in kinds.items() if np.allclose(got, wrong, rtol=0.0, atol=atol)), "")
     if not what:  # x · cos of angles of another layout (repeated pair by pair): the sine term missing all the same
         interleaved = np.repeat(np.outer(positions, rope_inv_freq(x.shape[-1], theta)), 2, axis=-1)
@@ -325,34 +339,63 @@ def _turns_by_its_argument(values: Values) -> None:
         raise Mistake("mismatch", "global-positions", name="q", turned=f"{float(np.max(np.abs(difference))):.3g}")
 
 
+def _first_row(array: np.ndarray) -> str:
+    return "[" + ", ".join(f"{value:g}" for value in array.reshape(-1, array.shape[-1])[0]) + "]"
+
+
+def _left_unchanged(values: Values, asked_name: str, name: str) -> None:
+    """The note of ``name`` asked about an x of the checker's (substitutes._asked_and_noted): the x it was given must be
+    as it was after the call, a caller's array left alone."""
+    asked = values.get(asked_name)
+    if asked is None or asked.shape[0] < 3 or np.array_equal(asked[2], asked[0]):
+        return  # not asked (or its answer of another shape, which its own check reports), or x left as it was
+    x, after = asked[0], asked[2]
+    rows, rows_after = x.reshape(-1, x.shape[-1]), after.reshape(-1, x.shape[-1])
+    row = int(np.argmax(np.max(np.abs(rows_after - rows), axis=-1)))  # the row changed most, shown
+    changed = f"{int(np.count_nonzero(after != x))} of its {x.size}"
+    raise Mistake("mismatch", "in-place", name=name, shape=shape_text(x.shape), x=_listed(rows[row]), after=_listed(rows_after[row]), changed=changed, row=row)
+
+
 def _rotates_halves(values: Values) -> None:
     """The rerun's note of rotate_half asked to rotate an x of the checker's (substitutes.halves_noted): the brief's
-    (x1, x2) → (−x2, x1), whether or not apply_rope calls it, or makes up for it."""
+    (x1, x2) → (−x2, x1) of the last axis, whether or not apply_rope calls it, or makes up for it."""
     asked = values.get(ROTATE_HALF_ASKED)
     if asked is None or asked.size == 0:
         return  # no rotate_half, or not callable on an x alone: q, k and out are what tell
     x = asked[0]
-    half = x.shape[-1] // 2
+    width, hs = x.shape[-1], int(np.shape(values["Wq"])[-1])
     called = values.get(ROTATE_HALF_CALLED)
     used = "Your apply_rope makes up for it elsewhere" if called is not None and called.size else "Your script never calls it"
+    where = f"of shape {shape_text(x.shape)}, whose first row is {_first_row(x)}"
 
-    def row(array: np.ndarray) -> str:
-        return "[" + ", ".join(f"{value:g}" for value in array[0]) + "]"
+    def split(at: int, axis: int = -1) -> np.ndarray:
+        return np.concatenate([-np.take(x, range(at, x.shape[axis]), axis), np.take(x, range(at), axis)], axis=axis)
 
-    expected = np.concatenate([-x[..., half:], x[..., :half]], axis=-1)
+    expected = split(width // 2)
     if asked.shape[0] == 1:
-        raise Mistake("mismatch", "rotate-half", name="rotate_half", x=row(x), expected=row(expected), what="an array of another shape than x", used=used)
+        raise Mistake("mismatch", "rotate-half", name="rotate_half", x=where, expected=_first_row(expected), what="an array of another shape than x", used=used)
     got = asked[1]
-    if np.allclose(got, expected, rtol=0.0, atol=1e-6 * float(np.max(np.abs(x)))):
+    atol = 1e-6 * float(np.max(np.abs(x)))
+    if np.allclose(got, expected, rtol=0.0, atol=atol):
         return
+    half = width // 2
     kinds = {
         "the halves swapped with the first one negated, (x2, −x1): the turn the other way": np.concatenate([x[..., half:], -x[..., :half]], axis=-1),
         "x unchanged": x,
         "the halves swapped with no sign changed, (x2, x1)": np.concatenate([x[..., half:], x[..., :half]], axis=-1),
     }
-    what = next((words for words, wrong in kinds.items() if np.allclose(got, wrong, rtol=0.0, atol=1e-6 * float(np.max(np.abs(x))))), "")
-    shown = f"{row(got)}, {what}" if what else row(got)
-    raise Mistake("mismatch", "rotate-half", name="rotate_half", x=row(x), expected=row(expected), what=shown, used=used)
+    # a split right for the script's own (T, hs) arrays only: another axis than the last, or the head's half
+    only_for_the_head = {
+        f"the halves of axis {axis} turned rather than those of the last axis, axis {x.ndim - 1}": split(x.shape[axis] // 2, axis) for axis in range(x.ndim - 1)
+    }
+    if hs // 2 != half:
+        only_for_the_head[f"x split at your head's hs / 2 = {hs // 2} rather than at {half}, the middle of x's own last axis"] = split(hs // 2)
+    what = next((words for words, wrong in {**kinds, **only_for_the_head}.items() if np.allclose(got, wrong, rtol=0.0, atol=atol)), "")
+    if what in only_for_the_head:
+        used = "On the (T, hs) arrays your script gives it that is the same split, so your q and k come out right"
+        used += "; but rotate_half must split any x's last axis at its middle"
+    shown = f"{_first_row(got)}, {what}" if what else _first_row(got)
+    raise Mistake("mismatch", "rotate-half", name="rotate_half", x=where, expected=_first_row(expected), what=shown, used=used)
 
 
 def _judge_wider(runs: Runs, first: Answer) -> None:
@@ -369,6 +412,10 @@ def _judge_wider(runs: Runs, first: Answer) -> None:
             raise Mistake("mismatch", "contiguous", name=name, changed=WIDER)
     q, k = rotated(wider.X @ wider.Wq, wider.positions, wider.theta), rotated(wider.X @ wider.Wk, wider.positions, wider.theta)
     right = attend(q, k, wider.X @ wider.Wv).out
+    evenly = wider.positions[0] + np.arange(T)
+    evenly_turned = attend(rotated(wider.X @ wider.Wq, evenly, wider.theta), rotated(wider.X @ wider.Wk, evenly, wider.theta), wider.X @ wider.Wv).out
+    if not close(right, evenly_turned, wider.out_tolerance) and close(wider.out, evenly_turned, wider.out_tolerance):
+        raise Mistake("mismatch", "out-contiguous", name="out", changed=WIDER)
     if np.array_equal(wider.out, first.out) and not close(right, first.out, wider.out_tolerance):
         raise Mistake("mismatch", "typed", name="out", changed=WIDER)  # the wider head's weights moved a right out; a typed one stayed
     judged_on_rerun(lambda: _judge_run(wider), WIDER)
