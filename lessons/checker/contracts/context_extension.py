@@ -44,7 +44,7 @@ from attnpos.lessons.checker.verdicts import Mistake, Passed, figure_pair, shape
 
 NAMES = ("hs", "rope_theta", "factor", "inv_freq", "inv_freq_pi", "base_ntk", "inv_freq_ntk")
 CHANGED = "another `factor`, a head half as wide (`hs`) and another `rope_theta`"
-UNEVEN = "a head whose width is no power of two (`hs`) and a factor with three decimals (`factor`)"
+UNEVEN = "a wider head whose width is no power of two (`hs`), a larger factor with three decimals (`factor`) and a smaller `rope_theta`"
 # The values the starter sets, on which the brief asks its questions (the reruns change them, not the learner).
 STARTER = {"hs": 128, "rope_theta": 10000.0, "factor": 4.0}
 MAX_WIDTH = 4096
@@ -549,7 +549,7 @@ CONTEXT_EXTENSION = Contract(
     names=NAMES,
     reruns=(
         Rerun({"factor": "other_factor(factor)", "hs": "narrower(hs)", "rope_theta": "other_theta(rope_theta)"}, CHANGED),
-        Rerun({"factor": "finer_factor(factor)", "hs": "uneven_width(hs)"}, UNEVEN),
+        Rerun({"factor": "finer_factor(factor)", "hs": "uneven_width(hs)", "rope_theta": "lower_theta(rope_theta)"}, UNEVEN),
     ),
     judge=judge,
     diagnoses=("bad-value", "wrong-way", "wrong-exponent", "uniform-ntk", "pi-on-base", "mismatch", "unfinished", "changed-input"),
