@@ -199,6 +199,7 @@ def judge(runs: Runs) -> Passed:
     _typed_theta(runs.first, second)
     sized_for_the_first_run(lambda: judged_on_rerun(lambda: _judge_run(second, "the rerun's"), CHANGED), CHANGED)
     uneven = runs.second(UNEVEN)
+    _held_to_first_run(runs.first, uneven)
     judged_on_rerun(lambda: _judge_run(uneven, "the second rerun's"), UNEVEN)
     _starter_values(runs.first)
     unprinted = [name for name, question in PRINTED.items() if not runs.says(question)]
@@ -210,7 +211,63 @@ def judge(runs: Runs) -> Passed:
     if not runs.printed.strip():  # a print of the ratios in the source, and no output: that print never ran
         raise Mistake("unfinished", which="nothing, as its print of the ratios never ran (one inside a function that is never called, say)")
     _judge_print(runs.first, runs.printed)
+    _print_follows(runs)
     return Passed()
+
+
+def _held_to_first_run(first: Values, uneven: Values) -> None:
+    """The second rerun's arrays built on the first run's values where it goes the other way from the first rerun (a
+    wider head, a larger factor, a smaller base): arrays that followed the first rerun but are held to the first run's
+    values as a bound (``min(factor, 4)``, ``max(rope_theta, 10000)``, a buffer of 64 pairs)."""
+    hs, theta, s = count(uneven, "hs", 4, MAX_WIDTH, even=True), _above_one(uneven, "rope_theta"), _above_one(uneven, "factor")
+    first_hs, first_theta, first_s = count(first, "hs", 4, MAX_WIDTH, even=True), _above_one(first, "rope_theta"), _above_one(first, "factor")
+    for name in ("inv_freq", "inv_freq_pi", "inv_freq_ntk"):
+        shape = np.shape(uneven[name])
+        if hs > first_hs and shape == (first_hs // 2,):
+            raise Mistake("mismatch", "capped-pairs", name=name, shape=shape_text(shape), hs=hs, wanted=shape_text((hs // 2,)), pairs=first_hs // 2)
+    if any(np.shape(uneven[name]) != (hs // 2,) for name in ("inv_freq", "inv_freq_pi", "inv_freq_ntk")):
+        return  # a shape of another kind: the second rerun's judging names it
+    tolerance = _tolerance(uneven, max(theta, first_theta), max(s, first_s))
+    trained = rope_inv_freq(hs, theta)
+    if theta < first_theta:
+        floored = {"inv_freq": rope_inv_freq(hs, first_theta), "base_ntk": ntk_base(first_theta, s, hs)}
+        right: dict[str, np.ndarray | float] = {"inv_freq": trained, "base_ntk": ntk_base(theta, s, hs)}
+        for name, held in floored.items():
+            got = np.asarray(uneven[name], dtype=np.float64)
+            if not _agrees(got, right[name], tolerance) and _agrees(got, held, tolerance):
+                raise Mistake("mismatch", "floored-theta", name=name, floor=f"{first_theta:g}", theta=f"{theta:g}")
+    if s > first_s:
+        capped = {"inv_freq_pi": pi_inv_freq(trained, first_s), "base_ntk": ntk_base(theta, first_s, hs)}
+        right = {"inv_freq_pi": pi_inv_freq(trained, s), "base_ntk": ntk_base(theta, s, hs)}
+        for name, held in capped.items():
+            got = np.asarray(uneven[name], dtype=np.float64)
+            if not _agrees(got, right[name], tolerance) and _agrees(got, held, tolerance):
+                raise Mistake("mismatch", "capped-factor", name=name, cap=f"{first_s:g}", factor=f"{s:g}")
+
+
+def _print_follows(runs: Runs) -> None:
+    """The ratios printed on each rerun, judged as the first run's print is: a print that shows the ratios on the
+    starter's values only (a factor or a width typed into it, beside the arrays) shows other numbers there."""
+    for values, printed, changed in zip(runs.reruns, runs.reprinted, runs.changed, strict=True):
+        if values is None or not _printed_lines(printed):  # a rerun that printed no figure (to stderr, say) shows nothing to judge
+            continue
+        try:
+            _judge_print(values, printed)
+        except Mistake as mistake:
+            inv_freq, pi, ntk = (np.asarray(values[name], dtype=np.float64) for name in ("inv_freq", "inv_freq_pi", "inv_freq_ntk"))
+            ratios = (*(pi / inv_freq), *(ntk / inv_freq))
+            line = mistake.fields.get("line") or next(
+                (line for line, figures in _printed_lines(printed) if not all(any(_shows(f, float(r)) for r in ratios) for f in figures)),
+                _printed_lines(printed)[0][0],
+            )
+            raise Mistake(
+                "unfinished",
+                "print-not-following",
+                changed=changed,
+                line=line if len(line) <= 60 else line[:57] + "…",
+                pi=f"{float(pi[0] / inv_freq[0]):.4g}",
+                ntk_last=f"{float(ntk[-1] / inv_freq[-1]):.4g}",
+            ) from None
 
 
 # A number as a script prints it: 0.25, 1., .5, 2.5e-05, 25.0% (a whole number, a pair's index or a size, is no figure of a ratio).
