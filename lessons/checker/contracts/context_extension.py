@@ -6,10 +6,12 @@ wrong way, the NTK exponent hs (or 1, or its inverse) instead of
 hs/(hs − 2), NTK scaling applied to every frequency alike, interpolation
 applied to the base instead of the positions. The rerun changes ``factor`` (to
 2.5, neither whole nor a power of two, so a factor cut to either is named),
-``hs`` and ``rope_theta``, which typed arrays cannot follow; a second rerun gives a head of 98 channels, no power of two
-(exponents 2i/hs rounded, to float16 say, show; a float step, ``np.arange(0, 1, 2 / hs)``, counts one pair too many
-and is named) and a factor of 2.375, which a factor rounded to one or two decimals loses, so that no pair of runs is
-the only one to get right. Right arrays on values other than the starter's are ``bad-value`` (the exercise is set on
+``hs`` and ``rope_theta``, which typed arrays cannot follow; a second rerun goes the other way: a wider head of 196
+channels, no power of two (exponents 2i/hs rounded, to float16 say, show; a float step, ``np.arange(0, 1, 2 / hs)``,
+counts one pair too many and is named), a factor of 4.375, which a factor rounded to one or two decimals loses, and a
+base of 1000, so that no pair of runs is the only one to get right, and arrays held to the first run's values (a factor
+capped at 4, a base held to at least 10000, a buffer of 64 pairs) are named. Each rerun's print is judged as the first
+run's, so a print with the starter's factor or width typed into it is ``unfinished``. Right arrays on values other than the starter's are ``bad-value`` (the exercise is set on
 the starter's values; the reruns change them). Right arrays with the brief's last step
 left undone (the two ratios never printed, or other numbers printed in
 their place: the frequencies, a ratio upside down; the NTK ratio shown at pair 0 only, or as 1 at every pair, printed
@@ -61,7 +63,7 @@ def _above_one(values: Values, name: str) -> float:
 
 def _frequencies(values: Values, name: str, hs: int, whose: str = "your") -> np.ndarray:
     array = real_array(values, name)
-    stepped = np.arange(0, 1, 2 / hs).size  # a float step's count of the exponents: one too many at some widths (98)
+    stepped = np.arange(0, 1, 2 / hs).size  # a float step's count of the exponents: one too many at some widths (98, 196)
     if array.shape == (stepped,) != (hs // 2,):
         raise Mistake("bad-shape", "float-step", name=name, shape=shape_text(array.shape), hs=hs, pairs=hs // 2, whose=whose)
     if array.shape != (hs // 2,):
@@ -177,12 +179,12 @@ def _starter_values(values: Values) -> None:
 def _cut_factor(name: str, got: np.ndarray | float, built_on: Callable[[float], np.ndarray | float], s: float, tolerance: float, whose: str) -> None:
     """``got`` built on the factor cut to a whole number (``int(factor)``, ``L_new // L``) or to whole doublings
     (``2 ** int(log2(factor))``): right wherever the factor is whole, or a power of two (the rerun's 2.5 is neither);
-    or rounded to one or two decimals, right wherever the factor has no more (the second rerun's 2.375 has three)."""
+    or rounded to one or two decimals, right wherever the factor has no more (the second rerun's 4.375 has three)."""
     cuts = {"a whole number": float(np.floor(s)), "a whole number of doublings (a power of two)": float(2 ** np.floor(np.log2(s)))}
     found = {how: cut for how, cut in cuts.items() if cut != s and cut >= 1 and _agrees(got, built_on(cut), tolerance)}
     if found:  # 2.5 cut either way is 2: both are named
         raise Mistake("mismatch", "cut-factor", name=name, cut=f"{min(found.values()):g}", factor=f"{s:g}", whose=whose, how=" or to ".join(found))
-    # rounded to a decimal or two (``round(factor, 1)``): the second rerun's 2.375 becomes 2.4 or 2.38
+    # rounded to a decimal or two (``round(factor, 1)``): the second rerun's 4.375 becomes 4.4 or 4.38
     for decimals, how in ((1, "one decimal"), (2, "two decimals")):
         cut = round(s, decimals)
         if cut != s and _agrees(got, built_on(cut), tolerance):
@@ -595,7 +597,7 @@ def hypotheses(values: Values) -> Hypotheses:
         "wrong-exponent/(hs−2)/hs": ntk(theta * s ** ((hs - 2) / hs)),
         "uniform-ntk/pi": {"inv_freq_ntk": inv_freq / s},
         "uniform-ntk/lowest": {"inv_freq_ntk": inv_freq * s ** (-hs / (hs - 2))},
-        # the factor rounded to one decimal: the starter's 4 and the first rerun's 2.5 as they are, the second's 2.375 not
+        # the factor rounded to one decimal: the starter's 4 and the first rerun's 2.5 as they are, the second's 4.375 not
         "rounded-factor": {"inv_freq_pi": pi_inv_freq(inv_freq, round(s, 1)), **ntk(ntk_base(theta, round(s, 1), hs))},
     }
     relative = _tolerance(values, theta, s)
