@@ -11,8 +11,8 @@ channels, no power of two (exponents 2i/hs rounded, to float16 say, show; a floa
 counts one pair too many and is named), a factor of 4.375, which a factor rounded to one or two decimals loses, and a
 base of 1000, so that no pair of runs is the only one to get right, and arrays held to the first run's values (a factor
 capped at 4, a base held to at least 10000, a buffer of 64 pairs) are named. Each rerun's print is judged as the first
-run's, so a print with the starter's factor or width typed into it is ``unfinished``. Right arrays on values other than the starter's are ``bad-value`` (the exercise is set on
-the starter's values; the reruns change them). Right arrays with the brief's last step
+run's, so a print with the starter's factor or width typed into it is ``unfinished``. Right arrays on values other
+than the starter's are ``bad-value`` (the exercise is set on the starter's values; the reruns change them). Right arrays with the brief's last step
 left undone (the two ratios never printed, or other numbers printed in
 their place: the frequencies, a ratio upside down; the NTK ratio shown at pair 0 only, or as 1 at every pair, printed
 before ``inv_freq_ntk`` was set; a ratio printed whole, or pair by pair, that parts
@@ -232,14 +232,14 @@ def _held_to_first_run(first: Values, uneven: Values) -> None:
     tolerance = _tolerance(uneven, max(theta, first_theta), max(s, first_s))
     trained = rope_inv_freq(hs, theta)
     if theta < first_theta:
-        floored = {"inv_freq": rope_inv_freq(hs, first_theta), "base_ntk": ntk_base(first_theta, s, hs)}
+        floored: dict[str, np.ndarray | float] = {"inv_freq": rope_inv_freq(hs, first_theta), "base_ntk": ntk_base(first_theta, s, hs)}
         right: dict[str, np.ndarray | float] = {"inv_freq": trained, "base_ntk": ntk_base(theta, s, hs)}
         for name, held in floored.items():
             got = np.asarray(uneven[name], dtype=np.float64)
             if not _agrees(got, right[name], tolerance) and _agrees(got, held, tolerance):
                 raise Mistake("mismatch", "floored-theta", name=name, floor=f"{first_theta:g}", theta=f"{theta:g}")
     if s > first_s:
-        capped = {"inv_freq_pi": pi_inv_freq(trained, first_s), "base_ntk": ntk_base(theta, first_s, hs)}
+        capped: dict[str, np.ndarray | float] = {"inv_freq_pi": pi_inv_freq(trained, first_s), "base_ntk": ntk_base(theta, first_s, hs)}
         right = {"inv_freq_pi": pi_inv_freq(trained, s), "base_ntk": ntk_base(theta, s, hs)}
         for name, held in capped.items():
             got = np.asarray(uneven[name], dtype=np.float64)
@@ -258,7 +258,7 @@ def _print_follows(runs: Runs) -> None:
         except Mistake as mistake:
             inv_freq, pi, ntk = (np.asarray(values[name], dtype=np.float64) for name in ("inv_freq", "inv_freq_pi", "inv_freq_ntk"))
             ratios = (*(pi / inv_freq), *(ntk / inv_freq))
-            line = mistake.fields.get("line") or next(
+            line = str(mistake.fields.get("line") or "") or next(
                 (line for line, figures in _printed_lines(printed) if not all(any(_shows(f, float(r)) for r in ratios) for f in figures)),
                 _printed_lines(printed)[0][0],
             )
