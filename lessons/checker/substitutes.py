@@ -566,21 +566,34 @@ def narrower(hs: object) -> int:
     return width // 2 if width >= 8 and width % 4 == 0 else width * 2
 
 
-# context-extension's second rerun: a head of 98 channels, no power of two, where 2i/hs is no binary fraction (exponents
-# rounded to float16 show) and a float step, np.arange(0, 1, 2 / 98), counts 50 pairs rather than 49.
-UNEVEN_WIDTH = 98
+# context-extension's second rerun: a head of 196 channels, wider than the starter's 128 (a buffer or a width typed for it
+# no longer fits) and no power of two, where 2i/hs is no binary fraction (exponents rounded to float16 show) and a float
+# step, np.arange(0, 1, 2 / 196), counts 99 pairs rather than 98.
+UNEVEN_WIDTH = 196
 
 
 def uneven_width(hs: object) -> int:
-    """context-extension's second rerun: UNEVEN_WIDTH, or twice it (196, where a float step counts one pair too many as
+    """context-extension's second rerun: UNEVEN_WIDTH, or half of it (98, where a float step counts one pair too many as
     well) where the learner's head already has that width."""
-    return 2 * UNEVEN_WIDTH if int(hs) == UNEVEN_WIDTH else UNEVEN_WIDTH  # type: ignore[call-overload]
+    return UNEVEN_WIDTH // 2 if int(hs) == UNEVEN_WIDTH else UNEVEN_WIDTH  # type: ignore[call-overload]
 
 
 def finer_factor(factor: object) -> float:
-    """context-extension's second rerun: 2.375 (4096 tokens stretched to 9728), whose third decimal a factor rounded to one
-    or two decimals loses, and which is neither whole nor a power of two; 3.625 where the learner's factor is 2.375."""
-    return 3.625 if float(np.asarray(factor).reshape(-1)[0]) == 2.375 else 2.375
+    """context-extension's second rerun: 4.375 (4096 tokens stretched to 17920), above the starter's 4 (a factor capped
+    there no longer fits), whose third decimal a factor rounded to one or two decimals loses, and which is neither whole
+    nor a power of two; 2.375 where the learner's factor is 4.375."""
+    return 2.375 if float(np.asarray(factor).reshape(-1)[0]) == 4.375 else 4.375
+
+
+# context-extension's second rerun: a base below the starter's 10000 (the first rerun's is above it), so a base held to
+# at least 10000 (``max(rope_theta, 10000)``) no longer fits.
+LOWER_THETA = 1000.0
+
+
+def lower_theta(rope_theta: object) -> float:
+    """context-extension's second rerun: LOWER_THETA, or a tenth of the learner's base where theirs is that low already."""
+    theta = float(np.asarray(rope_theta).reshape(-1)[0])
+    return theta / 10 if theta <= LOWER_THETA else LOWER_THETA
 
 
 def farther(k: object, T: object) -> int:

@@ -853,16 +853,53 @@ MEANINGS = [
     # brief-only round 10 (issue 35): a factor cut to a whole number or a power of two, shown by the rerun's 2.5
     ("context-extension", "mismatch__factor-truncated-to-int.py", "cut-factor", ["built on factor = 2, where the rerun's factor is 2.5", "a whole number"], []),
     ("context-extension", "mismatch__factor-rounded-to-power-of-two.py", "cut-factor", ["factor = 2", "a power of two"], ["typed in"]),
-    # brief-only round 11: a second rerun (hs 98, no power of two; factor 2.375) and the starter's values kept
-    ("context-extension", "bad-shape__float-step-exponents.py", "float-step", ["shape (50,)", "the second rerun's hs = 98 has 49", "float step"], []),
+    # brief-only round 11: a second rerun (hs no power of two; a factor with three decimals) and the starter's values kept
+    ("context-extension", "bad-shape__float-step-exponents.py", "float-step", ["shape (99,)", "the second rerun's hs = 196 has 98", "float step"], []),
     (
         "context-extension",
         "mismatch__factor-rounded-to-one-decimal.py",
         "rounded-factor",
-        ["factor = 2.4, where the second rerun's factor is 2.375", "one decimal"],
+        ["factor = 4.4, where the second rerun's factor is 4.375", "one decimal"],
         [],
     ),
-    ("context-extension", "mismatch__ntk-right-for-known-runs-only.py", "array", ["`inv_freq_ntk` pair", "from the second rerun's hs = 98"], ["Well done"]),
+    # brief-only round 12: the second rerun goes the other way from the first (hs 196, factor 4.375, rope_theta 1000),
+    # and each rerun's print is judged as the first run's is
+    (
+        "context-extension",
+        "mismatch__factor-capped-at-4.py",
+        "capped-factor",
+        ["factor = 4, where the second rerun's factor is 4.375", "`min(factor, 4)`"],
+        ["a whole number"],
+    ),
+    (
+        "context-extension",
+        "mismatch__base-held-to-10000.py",
+        "floored-theta",
+        ["rope_theta = 10000, where the second rerun's rope_theta is 1000", "`max(rope_theta, 10000)`"],
+        [],
+    ),
+    (
+        "context-extension",
+        "mismatch__buffer-sized-for-128.py",
+        "capped-pairs",
+        ["shape (64,) on the second rerun", "needs (98,)", "stops at your first run's 64 pairs"],
+        [],
+    ),
+    (
+        "context-extension",
+        "unfinished__pi-ratio-typed-into-print.py",
+        "print-not-following",
+        ["but not on the checker's rerun", "`PI / trained: [0.25", "PI ratio is 0.4"],
+        [],
+    ),
+    (
+        "context-extension",
+        "unfinished__ntk-ratio-typed-into-print.py",
+        "print-not-following",
+        ["but not on the checker's rerun", "`NTK / trained: [1."],
+        ["Well done"],
+    ),
+    ("context-extension", "mismatch__ntk-right-for-known-runs-only.py", "array", ["`inv_freq_ntk` pair", "from the second rerun's hs = 196"], ["Well done"]),
     (
         "context-extension",
         "indistinct__exponents-in-float16.py",

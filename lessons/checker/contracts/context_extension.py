@@ -6,11 +6,13 @@ wrong way, the NTK exponent hs (or 1, or its inverse) instead of
 hs/(hs − 2), NTK scaling applied to every frequency alike, interpolation
 applied to the base instead of the positions. The rerun changes ``factor`` (to
 2.5, neither whole nor a power of two, so a factor cut to either is named),
-``hs`` and ``rope_theta``, which typed arrays cannot follow; a second rerun gives a head of 98 channels, no power of two
-(exponents 2i/hs rounded, to float16 say, show; a float step, ``np.arange(0, 1, 2 / hs)``, counts one pair too many
-and is named) and a factor of 2.375, which a factor rounded to one or two decimals loses, so that no pair of runs is
-the only one to get right. Right arrays on values other than the starter's are ``bad-value`` (the exercise is set on
-the starter's values; the reruns change them). Right arrays with the brief's last step
+``hs`` and ``rope_theta``, which typed arrays cannot follow; a second rerun goes the other way: a wider head of 196
+channels, no power of two (exponents 2i/hs rounded, to float16 say, show; a float step, ``np.arange(0, 1, 2 / hs)``,
+counts one pair too many and is named), a factor of 4.375, which a factor rounded to one or two decimals loses, and a
+base of 1000, so that no pair of runs is the only one to get right, and arrays held to the first run's values (a factor
+capped at 4, a base held to at least 10000, a buffer of 64 pairs) are named. Each rerun's print is judged as the first
+run's, so a print with the starter's factor or width typed into it is ``unfinished``. Right arrays on values other
+than the starter's are ``bad-value`` (the exercise is set on the starter's values; the reruns change them). Right arrays with the brief's last step
 left undone (the two ratios never printed, or other numbers printed in
 their place: the frequencies, a ratio upside down; the NTK ratio shown at pair 0 only, or as 1 at every pair, printed
 before ``inv_freq_ntk`` was set; a ratio printed whole, or pair by pair, that parts
@@ -44,7 +46,7 @@ from attnpos.lessons.checker.verdicts import Mistake, Passed, figure_pair, shape
 
 NAMES = ("hs", "rope_theta", "factor", "inv_freq", "inv_freq_pi", "base_ntk", "inv_freq_ntk")
 CHANGED = "another `factor`, a head half as wide (`hs`) and another `rope_theta`"
-UNEVEN = "a head whose width is no power of two (`hs`) and a factor with three decimals (`factor`)"
+UNEVEN = "a wider head whose width is no power of two (`hs`), a larger factor with three decimals (`factor`) and a smaller `rope_theta`"
 # The values the starter sets, on which the brief asks its questions (the reruns change them, not the learner).
 STARTER = {"hs": 128, "rope_theta": 10000.0, "factor": 4.0}
 MAX_WIDTH = 4096
@@ -61,7 +63,7 @@ def _above_one(values: Values, name: str) -> float:
 
 def _frequencies(values: Values, name: str, hs: int, whose: str = "your") -> np.ndarray:
     array = real_array(values, name)
-    stepped = np.arange(0, 1, 2 / hs).size  # a float step's count of the exponents: one too many at some widths (98)
+    stepped = np.arange(0, 1, 2 / hs).size  # a float step's count of the exponents: one too many at some widths (98, 196)
     if array.shape == (stepped,) != (hs // 2,):
         raise Mistake("bad-shape", "float-step", name=name, shape=shape_text(array.shape), hs=hs, pairs=hs // 2, whose=whose)
     if array.shape != (hs // 2,):
@@ -177,12 +179,12 @@ def _starter_values(values: Values) -> None:
 def _cut_factor(name: str, got: np.ndarray | float, built_on: Callable[[float], np.ndarray | float], s: float, tolerance: float, whose: str) -> None:
     """``got`` built on the factor cut to a whole number (``int(factor)``, ``L_new // L``) or to whole doublings
     (``2 ** int(log2(factor))``): right wherever the factor is whole, or a power of two (the rerun's 2.5 is neither);
-    or rounded to one or two decimals, right wherever the factor has no more (the second rerun's 2.375 has three)."""
+    or rounded to one or two decimals, right wherever the factor has no more (the second rerun's 4.375 has three)."""
     cuts = {"a whole number": float(np.floor(s)), "a whole number of doublings (a power of two)": float(2 ** np.floor(np.log2(s)))}
     found = {how: cut for how, cut in cuts.items() if cut != s and cut >= 1 and _agrees(got, built_on(cut), tolerance)}
     if found:  # 2.5 cut either way is 2: both are named
         raise Mistake("mismatch", "cut-factor", name=name, cut=f"{min(found.values()):g}", factor=f"{s:g}", whose=whose, how=" or to ".join(found))
-    # rounded to a decimal or two (``round(factor, 1)``): the second rerun's 2.375 becomes 2.4 or 2.38
+    # rounded to a decimal or two (``round(factor, 1)``): the second rerun's 4.375 becomes 4.4 or 4.38
     for decimals, how in ((1, "one decimal"), (2, "two decimals")):
         cut = round(s, decimals)
         if cut != s and _agrees(got, built_on(cut), tolerance):
@@ -199,6 +201,7 @@ def judge(runs: Runs) -> Passed:
     _typed_theta(runs.first, second)
     sized_for_the_first_run(lambda: judged_on_rerun(lambda: _judge_run(second, "the rerun's"), CHANGED), CHANGED)
     uneven = runs.second(UNEVEN)
+    _held_to_first_run(runs.first, uneven)
     judged_on_rerun(lambda: _judge_run(uneven, "the second rerun's"), UNEVEN)
     _starter_values(runs.first)
     unprinted = [name for name, question in PRINTED.items() if not runs.says(question)]
@@ -210,7 +213,63 @@ def judge(runs: Runs) -> Passed:
     if not runs.printed.strip():  # a print of the ratios in the source, and no output: that print never ran
         raise Mistake("unfinished", which="nothing, as its print of the ratios never ran (one inside a function that is never called, say)")
     _judge_print(runs.first, runs.printed)
+    _print_follows(runs)
     return Passed()
+
+
+def _held_to_first_run(first: Values, uneven: Values) -> None:
+    """The second rerun's arrays built on the first run's values where it goes the other way from the first rerun (a
+    wider head, a larger factor, a smaller base): arrays that followed the first rerun but are held to the first run's
+    values as a bound (``min(factor, 4)``, ``max(rope_theta, 10000)``, a buffer of 64 pairs)."""
+    hs, theta, s = count(uneven, "hs", 4, MAX_WIDTH, even=True), _above_one(uneven, "rope_theta"), _above_one(uneven, "factor")
+    first_hs, first_theta, first_s = count(first, "hs", 4, MAX_WIDTH, even=True), _above_one(first, "rope_theta"), _above_one(first, "factor")
+    for name in ("inv_freq", "inv_freq_pi", "inv_freq_ntk"):
+        shape = np.shape(uneven[name])
+        if hs > first_hs and shape == (first_hs // 2,):
+            raise Mistake("mismatch", "capped-pairs", name=name, shape=shape_text(shape), hs=hs, wanted=shape_text((hs // 2,)), pairs=first_hs // 2)
+    if any(np.shape(uneven[name]) != (hs // 2,) for name in ("inv_freq", "inv_freq_pi", "inv_freq_ntk")):
+        return  # a shape of another kind: the second rerun's judging names it
+    tolerance = _tolerance(uneven, max(theta, first_theta), max(s, first_s))
+    trained = rope_inv_freq(hs, theta)
+    if theta < first_theta:
+        floored: dict[str, np.ndarray | float] = {"inv_freq": rope_inv_freq(hs, first_theta), "base_ntk": ntk_base(first_theta, s, hs)}
+        right: dict[str, np.ndarray | float] = {"inv_freq": trained, "base_ntk": ntk_base(theta, s, hs)}
+        for name, held in floored.items():
+            got = np.asarray(uneven[name], dtype=np.float64)
+            if not _agrees(got, right[name], tolerance) and _agrees(got, held, tolerance):
+                raise Mistake("mismatch", "floored-theta", name=name, floor=f"{first_theta:g}", theta=f"{theta:g}")
+    if s > first_s:
+        capped: dict[str, np.ndarray | float] = {"inv_freq_pi": pi_inv_freq(trained, first_s), "base_ntk": ntk_base(theta, first_s, hs)}
+        right = {"inv_freq_pi": pi_inv_freq(trained, s), "base_ntk": ntk_base(theta, s, hs)}
+        for name, held in capped.items():
+            got = np.asarray(uneven[name], dtype=np.float64)
+            if not _agrees(got, right[name], tolerance) and _agrees(got, held, tolerance):
+                raise Mistake("mismatch", "capped-factor", name=name, cap=f"{first_s:g}", factor=f"{s:g}")
+
+
+def _print_follows(runs: Runs) -> None:
+    """The ratios printed on each rerun, judged as the first run's print is: a print that shows the ratios on the
+    starter's values only (a factor or a width typed into it, beside the arrays) shows other numbers there."""
+    for values, printed, changed in zip(runs.reruns, runs.reprinted, runs.changed, strict=True):
+        if values is None or not _printed_lines(printed):  # a rerun that printed no figure (to stderr, say) shows nothing to judge
+            continue
+        try:
+            _judge_print(values, printed)
+        except Mistake as mistake:
+            inv_freq, pi, ntk = (np.asarray(values[name], dtype=np.float64) for name in ("inv_freq", "inv_freq_pi", "inv_freq_ntk"))
+            ratios = (*(pi / inv_freq), *(ntk / inv_freq))
+            line = str(mistake.fields.get("line") or "") or next(
+                (line for line, figures in _printed_lines(printed) if not all(any(_shows(f, float(r)) for r in ratios) for f in figures)),
+                _printed_lines(printed)[0][0],
+            )
+            raise Mistake(
+                "unfinished",
+                "print-not-following",
+                changed=changed,
+                line=line if len(line) <= 60 else line[:57] + "…",
+                pi=f"{float(pi[0] / inv_freq[0]):.4g}",
+                ntk_last=f"{float(ntk[-1] / inv_freq[-1]):.4g}",
+            ) from None
 
 
 # A number as a script prints it: 0.25, 1., .5, 2.5e-05, 25.0% (a whole number, a pair's index or a size, is no figure of a ratio).
@@ -538,7 +597,7 @@ def hypotheses(values: Values) -> Hypotheses:
         "wrong-exponent/(hs−2)/hs": ntk(theta * s ** ((hs - 2) / hs)),
         "uniform-ntk/pi": {"inv_freq_ntk": inv_freq / s},
         "uniform-ntk/lowest": {"inv_freq_ntk": inv_freq * s ** (-hs / (hs - 2))},
-        # the factor rounded to one decimal: the starter's 4 and the first rerun's 2.5 as they are, the second's 2.375 not
+        # the factor rounded to one decimal: the starter's 4 and the first rerun's 2.5 as they are, the second's 4.375 not
         "rounded-factor": {"inv_freq_pi": pi_inv_freq(inv_freq, round(s, 1)), **ntk(ntk_base(theta, round(s, 1), hs))},
     }
     relative = _tolerance(values, theta, s)
@@ -549,7 +608,7 @@ CONTEXT_EXTENSION = Contract(
     names=NAMES,
     reruns=(
         Rerun({"factor": "other_factor(factor)", "hs": "narrower(hs)", "rope_theta": "other_theta(rope_theta)"}, CHANGED),
-        Rerun({"factor": "finer_factor(factor)", "hs": "uneven_width(hs)"}, UNEVEN),
+        Rerun({"factor": "finer_factor(factor)", "hs": "uneven_width(hs)", "rope_theta": "lower_theta(rope_theta)"}, UNEVEN),
     ),
     judge=judge,
     diagnoses=("bad-value", "wrong-way", "wrong-exponent", "uniform-ntk", "pi-on-base", "mismatch", "unfinished", "changed-input"),
