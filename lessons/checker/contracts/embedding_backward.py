@@ -9,6 +9,8 @@ an ``out`` looked up in a table the script draws again from its seed is no looku
 divided by the batch size) gives a
 table of its own; numbers typed in do not change at all. Buffered and
 overwritten give the same table; the source tells which (``+=`` or ``=``).
+A second rerun goes well past the starter's sizes (two sentences, six tokens, ten rows and eight channels more, two
+ids used five times each), so that a cap typed in just above them does not follow either.
 """
 
 from __future__ import annotations
