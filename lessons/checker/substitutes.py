@@ -270,10 +270,43 @@ def one_more_sentence(ids: object, wte: object, wpe: object = None) -> np.ndarra
     if ids.ndim != 2:
         return longer_ids(ids, wte, wpe)
     batch = longer_ids(np.zeros((ids.shape[0] + 1, ids.shape[1]), dtype=ids.dtype), wte, wpe)
+    return _last_sentence_in_new_rows(batch, wte)
+
+
+def _last_sentence_in_new_rows(batch: np.ndarray, wte: object) -> np.ndarray:
+    """``batch`` with the ids of its last sentence after the first set to the table's second and third last rows in turn."""
     rows = np.asarray(wte).shape[0]
     if rows >= 3:
         batch[-1, 1:] = rows - 2 - np.arange(batch.shape[1] - 1) % 2  # rows − 2, rows − 3, rows − 2, …
     return batch
+
+
+# embedding-backward's second rerun goes this far past the learner's sizes, past the caps a script may type in just
+# above the starter's (3 sentences, block_size = 8 tokens, 8 channels, ids clipped to 15): 4 sentences of 11 tokens,
+# 12 channels and 20 rows for the starter's (2, 5), 4 and 10.
+MORE_SENTENCES, MORE_TOKENS, MORE_CHANNELS, MORE_ROWS = 2, 6, 8, 10
+
+
+def many_more_rows(V: object) -> int:
+    """embedding-backward: a table :data:`MORE_ROWS` rows longer."""
+    return int(V) + MORE_ROWS  # type: ignore[call-overload]
+
+
+def many_more_channels(C: object) -> int:
+    """embedding-backward: a table :data:`MORE_CHANNELS` channels wider."""
+    return int(C) + MORE_CHANNELS  # type: ignore[call-overload]
+
+
+def larger_batch(ids: object, wte: object) -> np.ndarray:
+    """embedding-backward: :func:`other_ids` for :data:`MORE_SENTENCES` sentences more of :data:`MORE_TOKENS` tokens
+    more, the last one's ids after its first in two of the table's new rows in turn, as :func:`one_more_sentence` has
+    them: for the starter's ids, ids 17 and 18 of 20 rows, each used five times (a cap on repeats, or ids clipped to a
+    number typed in, loses some)."""
+    ids = np.asarray(ids)
+    if ids.ndim != 2:
+        return longer_ids(ids, wte)
+    batch = other_ids(np.zeros((ids.shape[0] + MORE_SENTENCES, ids.shape[1] + MORE_TOKENS), dtype=ids.dtype), wte)
+    return _last_sentence_in_new_rows(batch, wte)
 
 
 # learned-positions: where refusal_noted leaves what refused a sequence, in the script's own globals (a contract's probe).

@@ -1166,6 +1166,32 @@ MEANINGS = [
         ["typed in in"],
     ),
     ("sinusoidal-table", "mismatch__error-rounded.py", "rounded", ["your shift_error is 0.00837", "rounded to 6 decimal places"], ["typing", "one row"]),
+    # brief-only round 12 (embedding-backward): caps typed just above the starter's sizes meet the larger rerun
+    (
+        "embedding-backward",
+        "mismatch__block-size-crop.py",
+        "unrelated",
+        ["`out[2, 9, 0]` is 0", "a larger batch (two sentences more and six tokens longer"],
+        ["one token longer"],
+    ),
+    ("embedding-backward", "mismatch__repeats-in-four-passes.py", "unrelated", ["`grad_wte[18, ", "ten rows and eight channels more"], ["three rows"]),
+    ("embedding-backward", "mismatch__sentences-capped-at-three.py", "unrelated", ["`grad_wte[17, ", "two sentences more"], ["one sentence more"]),
+    ("embedding-backward", "mismatch__channels-capped-at-eight.py", "unrelated", ["`grad_wte[17, 10]` is 0", "eight channels more"], ["four channels"]),
+    (
+        "embedding-backward",
+        "mismatch__ids-clipped-to-fifteen.py",
+        "other-rows",
+        ["holds rows of `wte`", "id 18 got row 15", "a larger batch"],
+        ["table of your own"],
+    ),
+    (
+        "embedding-backward",
+        "mismatch__last-row-copied.py",
+        "unused-copied",
+        ["rows 12, which the ids of the checker's rerun", "hold the gradient of rows 11"],
+        ["never cleared", "np.empty"],
+    ),
+    ("embedding-backward", "overwritten__buffered-on-another-name.py", "", ["a buffered `g[ids] += grad_out`, whatever the array is called"], []),
 ]
 
 

@@ -87,6 +87,10 @@ KEPT_FOR_MORE = {
     ("sinusoidal-table", 1),
     ("context-extension", 1),
     ("alibi", 3),
+    # either rerun separates every pair with the first run: the small one is kept for its NaN-poisoned buffers
+    # (substitutes.poisoned_for), the larger for caps typed in past the starter's sizes, which no hypothesis models
+    ("embedding-backward", 1),
+    ("embedding-backward", 2),
 }
 
 

@@ -9,6 +9,8 @@ an ``out`` looked up in a table the script draws again from its seed is no looku
 divided by the batch size) gives a
 table of its own; numbers typed in do not change at all. Buffered and
 overwritten give the same table; the source tells which (``+=`` or ``=``).
+A second rerun goes well past the starter's sizes (two sentences, six tokens, ten rows and eight channels more, two
+ids used five times each), so that a cap typed in just above them does not follow either.
 """
 
 from __future__ import annotations
@@ -47,6 +49,13 @@ LITERAL = {name: Question("typed_in", (name,)) for name in ("out", "grad_wte")} 
 CHANGED = (
     "`ids` replaced by other ids (other repeats, one token longer, one sentence more, some of them in the table's new rows), "
     "a larger table (`V` and `C` three rows and four channels more, `wte` drawn from a seed of the checker's own) and `grad_out` by other gradients to match"
+)
+# A second rerun well past the starter's sizes: a cap typed in just above them (3 sentences, block_size = 8 tokens,
+# 8 channels, 4 uses of an id, ids clipped to 15) passes the first rerun, which stays small so that its freed buffers
+# of wte's size, which NumPy hands out again, can be left holding NaN (substitutes.poisoned_for).
+LARGER = (
+    "`ids` replaced by a larger batch (two sentences more and six tokens longer, its last sentence alternating between two of the table's new rows), "
+    "a larger table (`V` and `C` ten rows and eight channels more, `wte` drawn from a seed of the checker's own) and `grad_out` by other gradients to match"
 )
 # The starter's sizes; its own lines set these names, and a 10, 4, 2 or 5 elsewhere is a size typed in.
 SIZES = StarterSizes({10: "V", 4: "C", 2: "B", 5: "T"}, ("rng", "V", "C", "wte", "ids", "grad_out"))
@@ -176,6 +185,12 @@ def _unset_rows(values: Values, wte: np.ndarray, ids: np.ndarray, grad_out: np.n
         return  # wrong in the used rows too: judged as a gradient
     rows = np.flatnonzero(np.any((grad != 0) | np.isnan(grad), axis=1) & unused)
     shown_rows = ", ".join(str(int(r)) for r in rows)
+    used_rows = np.flatnonzero(~unused)
+    # each set row the gradient of a used one, copied there on purpose (a tie of rows), rather than left uncleared
+    copied = [used_rows[np.all(np.abs(grad[used_rows] - grad[r]) <= tolerance(roundoff, int(counts.max()), size), axis=1)] for r in rows]
+    if all(np.all(np.isfinite(grad[r])) and found.size for r, found in zip(rows, copied, strict=True)):
+        sources = ", ".join(str(int(found[0])) for found in copied)
+        raise Mistake("mismatch", "unused-copied", name="grad_wte", rows=shown_rows, sources=sources, in_ids=in_ids)
     if close(grad[unused], wte[unused], tolerance(roundoff, 1, float(np.max(np.abs(wte))))):  # a copy of the table, its used rows cleared
         raise Mistake("mismatch", "unused-from-wte", name="grad_wte", rows=shown_rows, in_ids=in_ids)
     held = grad[rows]
@@ -186,14 +201,23 @@ def _unset_rows(values: Values, wte: np.ndarray, ids: np.ndarray, grad_out: np.n
 
 def _own_table(values: Values, first: Values | None, out: np.ndarray, expected: np.ndarray, ids: np.ndarray, tol: float) -> None:
     """On the rerun, whose wte is not what the starter's seed draws: ``out`` a lookup all the same (each id gives one
-    row wherever it appears), but not of wte's rows: of a table the script made itself (drawn again from its seed)."""
+    row wherever it appears), but not of wte's rows: of a table the script made itself (drawn again from its seed);
+    or of wte's rows, but some of them another id's (ids clipped, or taken modulo a size typed in)."""
     if first is None or np.array_equal(values["out"], first["out"]):
         return  # the first run's out is judged as it is; one that did not change was typed in
     flat_ids, rows = ids.reshape(-1), out.reshape(-1, out.shape[-1])
     table = np.zeros((int(flat_ids.max()) + 1, rows.shape[-1]))
     table[flat_ids] = rows  # each id's row, as the last place it appears has it
-    if close(rows, table[flat_ids], tol):
-        raise Mistake("mismatch", "own-table", name="out", changed=CHANGED, **worst_entry("out", out, expected, THAT_RUN))
+    if not close(rows, table[flat_ids], tol):
+        return
+    wte = read_table(values, "wte")
+    # for each place, the rows of wte that its out row is (within tol), if any
+    matches = np.all(np.abs(rows[:, None, :] - wte[None, :, :]) <= tol, axis=-1)  # (B·T, V)
+    if matches.any(axis=1).all():
+        place = next(i for i in range(flat_ids.size) if not matches[i, flat_ids[i]])
+        row = int(np.flatnonzero(matches[place])[0])
+        raise Mistake("mismatch", "other-rows", name="out", id=int(flat_ids[place]), row=row, in_ids="the ids of the checker's rerun ({changed})")
+    raise Mistake("mismatch", "own-table", name="out", **worst_entry("out", out, expected, THAT_RUN))
 
 
 def _unfollowed(values: Values, first: Values | None, name: str, expected: np.ndarray) -> None:
@@ -223,20 +247,28 @@ def _first_sentences_only(first: Values, rerun: Values | None) -> bool:
 def judge(runs: Runs) -> Passed:
     refuse_borrowing(runs, BORROWS, "grad_wte")
     _judge_run(runs.first, runs)
+    for changed in runs.changed:  # CHANGED, then LARGER
+        _judge_rerun(runs, changed)
+    return Passed()
+
+
+def _judge_rerun(runs: Runs, changed: str) -> None:
+    """The rerun that made ``changed``, judged against the first run; a mistake found there quotes that rerun's changes."""
     try:
-        rerun = runs.second(CHANGED)
-        return sized_for_the_first_run(lambda: _judge_run(rerun, runs, runs.first), CHANGED)
+        rerun = runs.second(changed)
+        sized_for_the_first_run(lambda: _judge_run(rerun, runs, runs.first), changed)
     except Mistake as mistake:  # an array written out as numbers: the typing, not a size, is what did not follow
+        mistake.fields.setdefault("changed", changed)  # the figures quoted are this rerun's
         name = str(mistake.fields.get("name", ""))
-        rerun_values = runs.reruns[0]
+        rerun_values = runs.reruns[runs.changed.index(changed)]
         # the same numbers on the rerun: written out (np.zeros((10, 4)) filled in place is a size typed in, not numbers)
         kept = rerun_values is not None and name in LITERAL and np.array_equal(rerun_values[name], runs.first[name])
         if mistake.cause in ("unrelated-shape", "typed") and kept and runs.says(LITERAL[name]):
-            raise Mistake("mismatch", "literal", name=name, changed=CHANGED) from None
+            raise Mistake("mismatch", "literal", name=name, changed=changed) from None
         # a batch size typed in (`range(2)`) leaves the rerun's third sentence out: wrong figures, not a wrong shape
         typed_batch = (mistake.diagnosis, mistake.cause) == ("mismatch", "unrelated") and _first_sentences_only(runs.first, rerun_values)
         if mistake.diagnosis == "rerun-failed" or (mistake.diagnosis, mistake.cause) == ("mismatch", "unrelated-shape") or typed_batch:
-            sized_for_the_starter(runs, SIZES, mistake, CHANGED)  # a size typed in is named, with the numbers the script wrote
+            sized_for_the_starter(runs, SIZES, mistake, changed)  # a size typed in is named, with the numbers the script wrote
         raise
 
 
@@ -271,6 +303,16 @@ EMBEDDING_BACKWARD = Contract(
                 "grad_out": "poisoned_for(grad_out, ids, wte)",
             },
             CHANGED,
+        ),
+        Rerun(
+            {
+                "V": "many_more_rows(V)",
+                "C": "many_more_channels(C)",
+                "wte": "other_table(wte)",
+                "ids": "larger_batch(ids, wte)",
+                "grad_out": "redrawn_for(grad_out, ids)",
+            },
+            LARGER,
         ),
     ),
     judge=judge,

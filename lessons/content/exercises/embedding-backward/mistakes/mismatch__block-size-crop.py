@@ -1,0 +1,16 @@
+"""Every sentence cut to a block_size of 8 tokens typed in, as nanoGPT crops its context: a longer sentence's later tokens are neither looked up nor scattered."""
+import numpy as np
+
+rng = np.random.default_rng(5)
+V, C = 10, 4                      # nn.Embedding(num_embeddings=10, embedding_dim=4)
+wte = rng.standard_normal((V, C))  # the table: one row per token id
+ids = np.array([[3, 7, 3, 1, 3],
+                [7, 2, 2, 9, 0]])  # (B, T) = (2, 5): ids 3, 7 and 2 repeat
+grad_out = rng.standard_normal((*ids.shape, C))  # dLoss/d(out), (B, T, C)
+
+block_size = 8
+kept = ids[:, :block_size]
+out = np.zeros((*ids.shape, wte.shape[1]))
+out[:, :block_size] = wte[kept]
+grad_wte = np.zeros_like(wte)
+np.add.at(grad_wte, kept, grad_out[:, :block_size])
