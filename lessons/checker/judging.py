@@ -293,12 +293,14 @@ def _given_where_deleted(contract: Contract, result: RunResult) -> RunResult:
 
 
 class _Change(Struct, frozen=True):
-    """A given input the script changed: on which run (0 the first), its name, its copy as given, and as the script left it."""
+    """A given input the script changed: on which run (0 the first), its name, its copy as given, as the script left it,
+    and which entries moved (None where the two hold other numbers of entries)."""
 
     run: int
     name: str
     given: np.ndarray
     left: np.ndarray
+    moved: np.ndarray | None
 
 
 def _moved(given: np.ndarray, left: np.ndarray) -> np.ndarray | None:
@@ -324,7 +326,7 @@ def _given_inputs_changed(contract: Contract, every_run: Sequence[Mapping[str, n
                 continue
             moved = _moved(given, left)
             if (moved is None and given.size != left.size) or (moved is not None and np.any(moved)):
-                changes.append(_Change(index, name, given, left))
+                changes.append(_Change(index, name, given, left, moved))
     return changes
 
 
@@ -354,7 +356,7 @@ def _changed_before_use(changes: Sequence[_Change], contract: Contract) -> Mista
     """The mistake of an answer right for inputs it changed: the first change, in the script's own run if it shows there."""
     change = changes[0]
     where = "when your script ran as written" if change.run == 0 else f"when the checker reran your script with {contract.reruns[change.run - 1].changed}"
-    moved = _moved(change.given, change.left)
+    moved = change.moved
     if moved is None:
         what = f"`{change.name}` was given with shape {shape_text(change.given.shape)}, and had shape {shape_text(change.left.shape)} when the run ended"
     else:
@@ -374,20 +376,18 @@ def _require_inputs_kept(contract: Contract, reruns: Sequence[RunResult | str]) 
             continue
         for name in contract.kept:
             given, left = rerun.values.get(GIVEN_PREFIX + name), rerun.values.get(name)
-            if given is None or left is None or given.size != left.size or given.dtype.kind not in "biuf":
+            if given is None or left is None:
                 continue  # not given on this run, or not left at all (judged as the names are)
-            before, after = given.reshape(-1).astype(np.float64), left.reshape(-1).astype(np.float64)
-            roundoff = np.finfo(left.dtype).eps if left.dtype.kind == "f" else 0.0
-            moved = np.abs(after - before) > roundoff * np.maximum(np.abs(before), 1.0)
-            if np.any(moved):
+            moved = _moved(given, left)
+            if moved is not None and np.any(moved):
                 first = int(np.flatnonzero(moved)[0])
                 where = ", ".join(str(int(i)) for i in np.unravel_index(first, left.shape))
                 raise Mistake(
                     "changed-input",
                     name=name,
                     entry=f"`{name}[{where}]`",
-                    was=f"{before[first]:.4g}",
-                    now=f"{after[first]:.4g}",
+                    was=f"{given.reshape(-1)[first]:.4g}",
+                    now=f"{left.reshape(-1)[first]:.4g}",
                     count=int(np.count_nonzero(moved)),
                     size=int(left.size),
                     changed=planned.changed,
