@@ -376,6 +376,10 @@ def refusal_noted(function: object) -> object:
 
 # rope: what apply_rope answered, less x itself, when asked again to turn the same x by positions all 0 (a probe).
 ROPE_AT_ZERO = "__attnpos_rope_at_zero__"
+# ... and x, its first answer and what it answered for the same x turned by other positions as many (ROPE_AT_OTHER,
+# stacked), with the positions it was given and those others (ROPE_OTHER_POSITIONS, stacked, flattened).
+ROPE_AT_OTHER = "__attnpos_rope_at_other__"
+ROPE_OTHER_POSITIONS = "__attnpos_rope_other_positions__"
 
 
 def positions_followed(function: object) -> object:
@@ -383,8 +387,12 @@ def positions_followed(function: object) -> object:
 
     What it answers then, less x, is noted (:data:`ROPE_AT_ZERO`): 0 when
     it turns by the positions it is given, a real turn when it reads the
-    script's own (or builds a range). Nothing else changes: the function
-    returns, or raises, exactly what it did.
+    script's own (or builds a range). And asked to turn the same x by as
+    many other positions, those it was given reversed and one slot on, so
+    that none is where it was (:data:`ROPE_AT_OTHER`): an apply_rope that
+    reads the script's own positions unless it is given zeros or another
+    number of them answers as it first did. Nothing else changes: the
+    function returns, or raises, exactly what it did.
     """
     if not callable(function):
         return function  # the script's own failure to define it is the first run's to report
@@ -395,6 +403,7 @@ def positions_followed(function: object) -> object:
         answer = function(*args, **kwargs)
         if namespace is not None and ROPE_AT_ZERO not in namespace:
             namespace[ROPE_AT_ZERO] = _turned_by_no_position(function, args, kwargs, answer)
+            _turned_by_other_positions(function, args, kwargs, answer, namespace)
         return answer
 
     return noted
@@ -475,6 +484,29 @@ def _turned_by_no_position(function: object, args: tuple[object, ...], kwargs: d
     if "positions" in kwargs:
         return _difference(lambda: function(x, **{**kwargs, "positions": np.zeros_like(np.asarray(kwargs["positions"]))}), x)  # type: ignore[operator]
     return np.zeros(0)
+
+
+def _turned_by_other_positions(function: object, args: tuple[object, ...], kwargs: dict[str, object], answer: object, namespace: dict) -> None:
+    """Notes x, ``answer`` and what ``function`` answers for the same x with its positions reversed and one slot on
+    (:data:`ROPE_AT_OTHER`), and those positions (:data:`ROPE_OTHER_POSITIONS`); nothing where it cannot be asked so
+    (as :func:`_turned_by_no_position`) or where it refuses them."""
+    try:
+        x = np.asarray(args[0], dtype=np.float64)
+        first = np.asarray(answer, dtype=np.float64)
+        if x.shape != first.shape or (len(args) < 2 and "positions" not in kwargs):
+            return
+        given = np.asarray(args[1] if len(args) >= 2 else kwargs["positions"])
+        other = np.flip(given) + 1  # reversed and one on: no position where it was, whatever they are
+        if len(args) >= 2:
+            again = function(np.array(args[0]), other, *args[2:], **kwargs)  # type: ignore[operator]  # a copy: x left alone
+        else:
+            again = function(np.array(args[0]), *args[1:], **{**kwargs, "positions": other})  # type: ignore[operator]
+        turned = np.asarray(again, dtype=np.float64)
+    except Exception:  # no x of a shape, or the function refused the other positions: the other checks tell
+        return
+    if turned.shape == x.shape:
+        namespace[ROPE_AT_OTHER] = np.stack([x, first, turned])
+        namespace[ROPE_OTHER_POSITIONS] = np.stack([given.astype(np.float64).reshape(-1), other.astype(np.float64).reshape(-1)])
 
 
 def _with_other_tables(function: object, args: tuple[object, ...], kwargs: dict[str, object], answer: object) -> np.ndarray:

@@ -38,7 +38,16 @@ from attnpos.lessons.checker.contracts.common import (
     worst_entry,
 )
 from attnpos.lessons.checker.separation import Figure, Hypotheses
-from attnpos.lessons.checker.substitutes import APPLY_ROPE_ASKED, APPLY_ROPE_CALLED, ROPE_ASKED_POSITIONS, ROPE_AT_ZERO, ROTATE_HALF_ASKED, ROTATE_HALF_CALLED
+from attnpos.lessons.checker.substitutes import (
+    APPLY_ROPE_ASKED,
+    APPLY_ROPE_CALLED,
+    ROPE_ASKED_POSITIONS,
+    ROPE_AT_OTHER,
+    ROPE_AT_ZERO,
+    ROPE_OTHER_POSITIONS,
+    ROTATE_HALF_ASKED,
+    ROTATE_HALF_CALLED,
+)
 from attnpos.lessons.checker.substitutes import POSITION_SHIFT as SHIFT
 from attnpos.lessons.checker.values import SAFETY, Values, dtype_roundoff, gap, read_head, read_output, real_array, scalar
 from attnpos.lessons.checker.verdicts import Mistake, Passed, shape_text
@@ -248,6 +257,7 @@ def judge(runs: Runs) -> Passed:
             raise Mistake("mismatch", "typed", name=name)
     _left_unchanged(runs.second(CHANGED), ROTATE_HALF_ASKED, "rotate_half")
     _turns_by_its_argument(runs.second(CHANGED))
+    _turns_by_other_positions(runs.second(CHANGED))
     judged_on_rerun(lambda: _judge_run(second), CHANGED)
     try:
         sized_for_the_first_run(lambda: _judge_wider(runs, first), WIDER)
@@ -337,6 +347,25 @@ def _turns_by_its_argument(values: Values) -> None:
     size = float(np.max(np.abs(values["q"]))) if np.size(values["q"]) else 1.0
     if float(np.max(np.abs(difference))) > SAFETY * 4 * dtype_roundoff(values, ("q", "k")) * max(size, 1.0):
         raise Mistake("mismatch", "global-positions", name="q", turned=f"{float(np.max(np.abs(difference))):.3g}")
+
+
+def _positions_text(positions: np.ndarray) -> str:
+    shown = [f"{p:g}" for p in positions]
+    return ", ".join(shown) if len(shown) <= 4 else f"{shown[0]}, {shown[1]}, …, {shown[-1]}"
+
+
+def _turns_by_other_positions(values: Values) -> None:
+    """The rerun's note of apply_rope asked to turn the same x by as many other positions (substitutes.positions_followed):
+    a turn by the positions it is given answers otherwise; one by the script's own answers as it first did."""
+    turned, positions = values.get(ROPE_AT_OTHER), values.get(ROPE_OTHER_POSITIONS)
+    if turned is None or positions is None or turned.shape[0] != 3:
+        return  # no apply_rope, or not callable so: the arrays' own checks are what tell
+    x, first, again = turned
+    rounding = SAFETY * 4 * dtype_roundoff(values, ("q", "k")) * max(float(np.max(np.abs(x))), 1.0)
+    if float(np.max(np.abs(x))) <= rounding or float(np.max(np.abs(again - first))) > rounding:
+        return  # an x of zeros turns into itself by any position; otherwise it followed the other positions
+    given, other = positions
+    raise Mistake("mismatch", "own-positions", name="apply_rope", given=_positions_text(given), other=_positions_text(other))
 
 
 def _first_row(array: np.ndarray) -> str:
@@ -471,7 +500,7 @@ ROPE = Contract(
         ),
     ),
     judge=judge,
-    probes=(ROPE_AT_ZERO, ROTATE_HALF_ASKED, ROTATE_HALF_CALLED, INV_FREQ, APPLY_ROPE_ASKED, APPLY_ROPE_CALLED),
+    probes=(ROPE_AT_ZERO, ROPE_AT_OTHER, ROPE_OTHER_POSITIONS, ROTATE_HALF_ASKED, ROTATE_HALF_CALLED, INV_FREQ, APPLY_ROPE_ASKED, APPLY_ROPE_CALLED),
     diagnoses=("rotated-v", "rotated-x", "one-angle", "opposite-sign", "other-layout", "off-by-one", "mismatch", "changed-input"),
     given=("X", "Wq", "Wk", "Wv", "positions", "rope_theta"),
     hypotheses=hypotheses,
