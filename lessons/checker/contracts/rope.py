@@ -213,13 +213,22 @@ def _judge_run(a: Answer) -> None:
     if close(a.out, right, a.out_tolerance):
         return
     if close(a.out, attend(q, k, rotated(v, a.positions, a.theta)).out, a.out_tolerance):
-        moved = rotated(v, a.positions + SHIFT, a.theta)
-        shifted_q, shifted_k = rotated(a.X @ a.Wq, a.positions + SHIFT, a.theta), rotated(a.X @ a.Wk, a.positions + SHIFT, a.theta)
-        shift = gap(attend(shifted_q, shifted_k, moved).out, attend(q, k, rotated(v, a.positions, a.theta)).out)
-        raise Mistake("rotated-v", name="out", shift=f"{shift:.3g}")
+        raise Mistake("rotated-v", name="out")  # what the shift did to the learner's out is the judge's to add (_rotated_v)
     if close(a.out, attend(q, k, v, causal=True).out, a.out_tolerance):
         raise Mistake("mismatch", "causal", name="out")
     raise Mistake("mismatch", "array", name="out", **worst_entry("out", a.out, right))
+
+
+def _rotated_v(runs: Runs, first: Answer) -> Mistake:
+    """v rotated too, with what moving every position on did to the learner's own out: changed it (by how much), or,
+    where v turns by positions counted from the first, left it as it was."""
+    try:
+        second = _read(runs.second(CHANGED))
+    except Mistake:  # the shifted rerun gave no out to compare: the first run's figures alone
+        return Mistake("rotated-v", "unshifted", name="out")
+    if second.out.shape == first.out.shape and not close(second.out, first.out, second.out_tolerance):
+        return Mistake("rotated-v", name="out", shift=f"{gap(second.out, first.out):.3g}")
+    return Mistake("rotated-v", "rebased", name="out", shift=f"{gap(second.out, first.out):.2g}")
 
 
 # positions less their own first (or smallest): a shift of every position vanishes from q and k
@@ -243,7 +252,12 @@ def _positions_used(got: np.ndarray, projected: np.ndarray, theta: float, tolera
 def judge(runs: Runs) -> Passed:
     refuse_borrowing(runs, NUMPY_AND_SOFTMAX, "q")
     first = _read(runs.first)
-    _judge_run(first)
+    try:
+        _judge_run(first)
+    except Mistake as mistake:
+        if mistake.diagnosis == "rotated-v":
+            raise _rotated_v(runs, first) from None
+        raise
     second = _read(runs.second(CHANGED))
     for name, got, before, W, tolerance in (
         ("q", second.q, first.q, second.Wq, second.q_tolerance),
