@@ -416,6 +416,10 @@ ROTATE_HALF_ASKED = "__attnpos_rotate_half__"
 ROTATE_HALF_CALLED = "__attnpos_rotate_half_called__"
 
 
+# ... and about an x with a leading axis more (a probe, as ROTATE_HALF_ASKED): the brief's halves are the last axis's.
+ROTATE_HALF_ASKED_BATCHED = "__attnpos_rotate_half_batched__"
+
+
 # rope: how much wider than the head the x is that rotate_half is asked about, so that a split at the script's hs / 2
 # rather than the middle of x's own last axis shows.
 ROTATE_HALF_WIDER = 4
@@ -423,47 +427,55 @@ ROTATE_HALF_WIDER = 4
 
 def halves_noted(function: object) -> object:
     """rope: ``rotate_half`` as written, asked to rotate (w, w) of the numbers 1 … w², w = hs + ROTATE_HALF_WIDER
-    (:data:`ROTATE_HALF_ASKED`; a call of the script's: :data:`ROTATE_HALF_CALLED`), as :func:`_asked_and_noted`
-    asks. Square and wider than the head: a split at hs / 2, or of the first axis where x is square, shows; two axes,
-    as the brief's x has (a rotate_half for (T, hs) arrays alone is not taken for a wrong one)."""
+    (:data:`ROTATE_HALF_ASKED`; a call of the script's: :data:`ROTATE_HALF_CALLED`), and (2, w, w) of the numbers
+    1 … 2w² (:data:`ROTATE_HALF_ASKED_BATCHED`), as :func:`_asked_and_noted` asks. Square and wider than the head: a
+    split at hs / 2, or of the first axis where x is square, shows; and with a leading axis more, as Hugging Face's
+    (batch, heads, T, hs) tensors have, a split of axis 1 (``x[:, half:]``), the last of a (T, hs) x only, shows."""
 
     def x_of_width(hs: int) -> np.ndarray:
         width = hs + ROTATE_HALF_WIDER
         return np.arange(1.0, width * width + 1).reshape(width, width)
 
-    return _asked_and_noted(function, x_of_width, (), ROTATE_HALF_ASKED, ROTATE_HALF_CALLED)
+    def batch_of_width(hs: int) -> np.ndarray:
+        width = hs + ROTATE_HALF_WIDER
+        return np.arange(1.0, 2 * width * width + 1).reshape(2, width, width)
+
+    return _asked_and_noted(function, {ROTATE_HALF_ASKED: x_of_width, ROTATE_HALF_ASKED_BATCHED: batch_of_width}, (), ROTATE_HALF_CALLED)
 
 
-def _asked_and_noted(function: object, x_of_width: Callable[[int], np.ndarray], more: tuple[np.ndarray, ...], asked: str, called: str) -> object:
-    """``function`` as written, asked about an x of the checker's own as soon as it is defined (or, where it cannot be
-    yet, before its first call), whether or not the script ever calls it.
+def _asked_and_noted(function: object, xs_of_width: dict[str, Callable[[int], np.ndarray]], more: tuple[np.ndarray, ...], called: str) -> object:
+    """``function`` as written, asked about each x of the checker's own as soon as it is defined (or, where it cannot
+    be yet, before its first call), whether or not the script ever calls it.
 
-    The x is ``x_of_width(hs)``, hs the width of the script's ``Wq`` (8
+    Each x is ``x_of_width(hs)``, hs the width of the script's ``Wq`` (8
     where it has none), passed as a copy with copies of ``more``; x, the
     answer and that copy after the call (another x where the function
-    changed its argument in place) are noted under ``asked``, and a call of
-    the script's under ``called``. Nothing else changes: the function
-    returns, or raises, exactly what it did.
+    changed its argument in place) are noted under the x's name in
+    ``xs_of_width``, and a call of the script's under ``called``. Nothing
+    else changes: the function returns, or raises, exactly what it did.
     """
     if not callable(function) or getattr(function, "__globals__", None) is None:
         return function  # the script's own failure to define it is the first run's to report
     namespace = function.__globals__  # type: ignore[attr-defined]
 
     def ask() -> None:
-        x = x_of_width(int(np.shape(namespace.get("Wq"))[-1]) if np.ndim(namespace.get("Wq")) == 2 else 8)
-        given = x.copy()
-        try:
-            answer = np.asarray(function(given, *(argument.copy() for argument in more)), dtype=np.float64)
-        except Exception:
-            return  # not callable so yet (a name it reads is set later): asked again at its first call
-        namespace[asked] = np.stack([x, answer, given]) if answer.shape == x.shape else x[None]
+        hs = int(np.shape(namespace.get("Wq"))[-1]) if np.ndim(namespace.get("Wq")) == 2 else 8
+        for asked, x_of_width in xs_of_width.items():
+            if asked in namespace:
+                continue
+            x = x_of_width(hs)
+            given = x.copy()
+            try:
+                answer = np.asarray(function(given, *(argument.copy() for argument in more)), dtype=np.float64)
+            except Exception:
+                continue  # not callable so yet (a name it reads is set later): asked again at its first call
+            namespace[asked] = np.stack([x, answer, given]) if answer.shape == x.shape else x[None]
 
     ask()
 
     @functools.wraps(function)
     def noted(*args: object, **kwargs: object) -> object:
-        if asked not in namespace:
-            ask()
+        ask()
         namespace[called] = np.ones(1)
         return function(*args, **kwargs)
 
@@ -969,7 +981,7 @@ def rope_asked(function: object) -> object:
     def x_of_width(width: int) -> np.ndarray:
         return np.arange(1.0, 3 * width + 1).reshape(3, width) / (3 * width)
 
-    return _asked_and_noted(function, x_of_width, (np.array(ROPE_ASKED_POSITIONS),), APPLY_ROPE_ASKED, APPLY_ROPE_CALLED)
+    return _asked_and_noted(function, {APPLY_ROPE_ASKED: x_of_width}, (np.array(ROPE_ASKED_POSITIONS),), APPLY_ROPE_CALLED)
 
 
 # sinusoidal-table's rerun bends the learner's table once it is built: row t shrinks by BEND · (t / T)², so that

@@ -997,6 +997,12 @@ MEANINGS = [
     ("rope", "mismatch__apply-rope-in-place.py", "in-place", ["your `apply_rope` changes the x it is given", "of shape (3, 12)"], []),
     ("rope", "mismatch__apply-rope-sorts-positions.py", "apply-rope", ["turned by the positions sorted, 0, 1, 5, not as given"], []),
     ("rope", "mismatch__out-from-a-range-of-positions.py", "out-contiguous", ["your `out` comes from q and k turned by evenly spaced positions"], ["width"]),
+    ("rope", "mismatch__apply-rope-reads-script-positions-unless-zero.py", "own-positions", ["with positions 1006, 1005, …, 1001", "just what it had returned for 1000, 1001, …, 1005"], ["every position 0"]),
+    ("rope", "rotated-v__values-turned-too.py", "", ["your out changed by up to 10.5"], ["counted from the first"]),
+    ("rope", "rotated-v__values-turned-by-positions-from-the-first.py", "rebased", ["Your out stayed the same", "counted from the first one"], ["10.5", "changed by up to"]),
+    ("rope", "rotated-v__values-turned-too-positions-asserted.py", "unshifted", ["You rotate v as well", "Rotate only q and k"], ["1,000 slots", "changed by"]),
+    ("rope", "mismatch__rotate-half-splits-axis-1.py", "rotate-half", ["of shape (2, 12, 12)", "the halves of axis 1 turned rather than those of the last axis, axis 2", "q and k come out right"], ["makes up"]),
+    ("rope", "mismatch__rotate-half-head-channels-only.py", "rotate-half", ["its first 8 channels split at your head's hs / 2 = 4 and the rest left as they were"], ["makes up"]),
     (
         "three-families",
         "mismatch__line-at-a-share-of-the-largest-gap.py",

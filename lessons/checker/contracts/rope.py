@@ -9,7 +9,11 @@ change with it while its out does not; typed arrays, or positions built
 inside the script, do not follow. That rerun also asks ``apply_rope``, where
 the script defines one, to turn the same x by positions all 0: one that
 reads the script's own ``positions`` rather than its argument does not give
-x back. A second rerun widens the head by two
+x back; and by as many other positions (reversed, one slot on), where one
+that reads the script's own unless given zeros answers as it first did.
+``rotate_half`` is asked about a square x wider than the head and about
+one with a leading axis more: the brief's halves are the last axis's.
+A second rerun widens the head by two
 pairs, adds two tokens and opens gaps between the positions: a width typed
 in (8, its half 4), a token count typed in (6) and positions assumed contiguous (``positions[0] + np.arange(T)``) do
 not follow it, and neither does a rope_theta typed in (that rerun also
@@ -46,6 +50,7 @@ from attnpos.lessons.checker.substitutes import (
     ROPE_AT_ZERO,
     ROPE_OTHER_POSITIONS,
     ROTATE_HALF_ASKED,
+    ROTATE_HALF_ASKED_BATCHED,
     ROTATE_HALF_CALLED,
 )
 from attnpos.lessons.checker.substitutes import POSITION_SHIFT as SHIFT
@@ -400,11 +405,15 @@ def _left_unchanged(values: Values, asked_name: str, name: str) -> None:
 
 
 def _rotates_halves(values: Values) -> None:
-    """The rerun's note of rotate_half asked to rotate an x of the checker's (substitutes.halves_noted): the brief's
-    (x1, x2) → (−x2, x1) of the last axis, whether or not apply_rope calls it, or makes up for it."""
-    asked = values.get(ROTATE_HALF_ASKED)
+    """The rerun's notes of rotate_half asked to rotate an x of the checker's (substitutes.halves_noted), (w, w), then
+    (2, w, w): the brief's (x1, x2) → (−x2, x1) of the last axis, whether or not apply_rope calls it, or makes up for it."""
+    for name in (ROTATE_HALF_ASKED, ROTATE_HALF_ASKED_BATCHED):
+        _rotates_halves_of(values, values.get(name))
+
+
+def _rotates_halves_of(values: Values, asked: np.ndarray | None) -> None:
     if asked is None or asked.size == 0:
-        return  # no rotate_half, or not callable on an x alone: q, k and out are what tell
+        return  # no rotate_half, or not callable on such an x: q, k and out are what tell
     x = asked[0]
     width, hs = x.shape[-1], int(np.shape(values["Wq"])[-1])
     called = values.get(ROTATE_HALF_CALLED)
@@ -433,6 +442,8 @@ def _rotates_halves(values: Values) -> None:
     }
     if hs // 2 != half:
         only_for_the_head[f"x split at your head's hs / 2 = {hs // 2} rather than at {half}, the middle of x's own last axis"] = split(hs // 2)
+        head_only = np.concatenate([-x[..., hs // 2 : hs], x[..., : hs // 2], x[..., hs:]], axis=-1)
+        only_for_the_head[f"its first {hs} channels split at your head's hs / 2 = {hs // 2} and the rest left as they were (a split of a fixed width, not of x's own last axis at {half})"] = head_only
     what = next((words for words, wrong in {**kinds, **only_for_the_head}.items() if np.allclose(got, wrong, rtol=0.0, atol=atol)), "")
     if what in only_for_the_head:
         used = "On the (T, hs) arrays your script gives it that is the same split, so your q and k come out right"
@@ -514,7 +525,7 @@ ROPE = Contract(
         ),
     ),
     judge=judge,
-    probes=(ROPE_AT_ZERO, ROPE_AT_OTHER, ROPE_OTHER_POSITIONS, ROTATE_HALF_ASKED, ROTATE_HALF_CALLED, INV_FREQ, APPLY_ROPE_ASKED, APPLY_ROPE_CALLED),
+    probes=(ROPE_AT_ZERO, ROPE_AT_OTHER, ROPE_OTHER_POSITIONS, ROTATE_HALF_ASKED, ROTATE_HALF_ASKED_BATCHED, ROTATE_HALF_CALLED, INV_FREQ, APPLY_ROPE_ASKED, APPLY_ROPE_CALLED),
     diagnoses=("rotated-v", "rotated-x", "one-angle", "opposite-sign", "other-layout", "off-by-one", "mismatch", "changed-input"),
     given=("X", "Wq", "Wk", "Wv", "positions", "rope_theta"),
     hypotheses=hypotheses,

@@ -26,7 +26,7 @@ inv_freq = 1 / (rope_theta ** (np.arange(0, hs, 2, dtype=np.float64) / hs))
 
 def rotate_half(x):
     d = x.shape[-1]
-    return np.hstack([-x[:, d // 2:], x[:, :d // 2]])
+    return np.concatenate([-x[..., d // 2:], x[..., :d // 2]], axis=-1)
 
 
 def apply_rope(x, positions):
