@@ -443,7 +443,8 @@ def _rotates_halves_of(values: Values, asked: np.ndarray | None) -> None:
     if hs // 2 != half:
         only_for_the_head[f"x split at your head's hs / 2 = {hs // 2} rather than at {half}, the middle of x's own last axis"] = split(hs // 2)
         head_only = np.concatenate([-x[..., hs // 2 : hs], x[..., : hs // 2], x[..., hs:]], axis=-1)
-        only_for_the_head[f"its first {hs} channels split at your head's hs / 2 = {hs // 2} and the rest left as they were (a split of a fixed width, not of x's own last axis at {half})"] = head_only
+        fixed = f"its first {hs} channels split at your head's hs / 2 = {hs // 2} and the rest left as they were"
+        only_for_the_head[f"{fixed} (a split of a fixed width, not of x's own last axis at {half})"] = head_only
     what = next((words for words, wrong in {**kinds, **only_for_the_head}.items() if np.allclose(got, wrong, rtol=0.0, atol=atol)), "")
     if what in only_for_the_head:
         used = "On the (T, hs) arrays your script gives it that is the same split, so your q and k come out right"
@@ -525,7 +526,17 @@ ROPE = Contract(
         ),
     ),
     judge=judge,
-    probes=(ROPE_AT_ZERO, ROPE_AT_OTHER, ROPE_OTHER_POSITIONS, ROTATE_HALF_ASKED, ROTATE_HALF_ASKED_BATCHED, ROTATE_HALF_CALLED, INV_FREQ, APPLY_ROPE_ASKED, APPLY_ROPE_CALLED),
+    probes=(
+        ROPE_AT_ZERO,
+        ROPE_AT_OTHER,
+        ROPE_OTHER_POSITIONS,
+        ROTATE_HALF_ASKED,
+        ROTATE_HALF_ASKED_BATCHED,
+        ROTATE_HALF_CALLED,
+        INV_FREQ,
+        APPLY_ROPE_ASKED,
+        APPLY_ROPE_CALLED,
+    ),
     diagnoses=("rotated-v", "rotated-x", "one-angle", "opposite-sign", "other-layout", "off-by-one", "mismatch", "changed-input"),
     given=("X", "Wq", "Wk", "Wv", "positions", "rope_theta"),
     hypotheses=hypotheses,
