@@ -58,7 +58,7 @@ LARGER = (
     "a larger table (`V` and `C` ten rows and eight channels more, `wte` drawn from a seed of the checker's own) and `grad_out` by other gradients to match"
 )
 # The starter's sizes; its own lines set these names, and a 10, 4, 2 or 5 elsewhere is a size typed in.
-SIZES = StarterSizes({10: "V", 4: "C", 2: "B", 5: "T"}, ("rng", "V", "C", "wte", "ids", "grad_out"))
+SIZES = StarterSizes({10: "V", 4: "C", 2: "B", 5: "T"}, ("rng", "V", "C", "wte", "ids", "grad_out"), {"ids": ("B", "T")})
 
 
 def scatter(ids: np.ndarray, grad_out: np.ndarray, rows: int) -> np.ndarray:
@@ -266,7 +266,10 @@ def _judge_rerun(runs: Runs, changed: str) -> None:
         if mistake.cause in ("unrelated-shape", "typed") and kept and runs.says(LITERAL[name]):
             raise Mistake("mismatch", "literal", name=name, changed=changed) from None
         # a batch size typed in (`range(2)`) leaves the rerun's third sentence out: wrong figures, not a wrong shape
-        typed_batch = (mistake.diagnosis, mistake.cause) == ("mismatch", "unrelated") and _first_sentences_only(runs.first, rerun_values)
+        # (or a copy of the starter's ids written out, which no rerun changes)
+        typed_batch = (mistake.diagnosis, mistake.cause) == ("mismatch", "unrelated") and (
+            _first_sentences_only(runs.first, rerun_values) or bool(SIZES.copied(runs))
+        )
         if mistake.diagnosis == "rerun-failed" or (mistake.diagnosis, mistake.cause) == ("mismatch", "unrelated-shape") or typed_batch:
             sized_for_the_starter(runs, SIZES, mistake, changed)  # a size typed in is named, with the numbers the script wrote
         raise

@@ -92,7 +92,9 @@ def _in_words(number: str) -> str:
 
 
 # The starter's sizes; its own lines set these names, so a 3, 5, 8 or 4 elsewhere is a size typed in.
-SIZES = StarterSizes({3: "B", 5: "T", 8: "max_len", 4: "C"}, ("rng", "V", "C", "max_len", "wte", "wpe", "ids", "grad_out", "long_ids", "too_long"))
+SIZES = StarterSizes(
+    {3: "B", 5: "T", 8: "max_len", 4: "C"}, ("rng", "V", "C", "max_len", "wte", "wpe", "ids", "grad_out", "long_ids", "too_long"), {"ids": ("B", "T")}
+)
 TYPES_MAX_LEN = Question("types_number", ("8", SIZES.kept))  # the starter's max_len written in the script's own lines
 
 
