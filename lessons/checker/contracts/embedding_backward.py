@@ -168,7 +168,7 @@ def _judge_run(values: Values, runs: Runs, first: Values | None = None) -> Passe
 
 def _unset_rows(values: Values, wte: np.ndarray, ids: np.ndarray, grad_out: np.ndarray, roundoff: float, in_ids: str) -> None:
     """Every used row right and an unused one not exactly 0 (NaN, or numbers too small to matter): a buffer never
-    cleared, as np.empty leaves it. A right gradient's unused rows are exactly 0 however it is added up (np.add.at
+    cleared, as np.empty leaves it, or filled with one number (np.full_like(wte, 1e-5)) and cleared only where used. A right gradient's unused rows are exactly 0 however it is added up (np.add.at
     into zeros, np.bincount, a one-hot product: sums of nothing, or of 0 · g)."""
     grad, (V, C) = values["grad_wte"], wte.shape
     if grad.shape != (V, C) or grad.dtype.kind != "f":
@@ -194,6 +194,8 @@ def _unset_rows(values: Values, wte: np.ndarray, ids: np.ndarray, grad_out: np.n
     if close(grad[unused], wte[unused], tolerance(roundoff, 1, float(np.max(np.abs(wte))))):  # a copy of the table, its used rows cleared
         raise Mistake("mismatch", "unused-from-wte", name="grad_wte", rows=shown_rows, in_ids=in_ids)
     held = grad[rows]
+    if np.all(np.isfinite(held)) and np.all(held == held.flat[0]):  # one number in every entry: filled so, not left over
+        raise Mistake("mismatch", "filled-rows", name="grad_wte", rows=shown_rows, held=f"{float(held.flat[0]):.3g}", in_ids=in_ids)
     numbers = held[np.isfinite(held) & (held != 0)]  # left over from before, or NaN the rerun left there
     shown = f"values such as {float(numbers[0]):.3g}" if numbers.size else "NaN"
     raise Mistake("mismatch", "unset-rows", name="grad_wte", rows=shown_rows, held=shown, in_ids=in_ids)
