@@ -168,8 +168,9 @@ def _judge_run(values: Values, runs: Runs, first: Values | None = None) -> Passe
 
 def _unset_rows(values: Values, wte: np.ndarray, ids: np.ndarray, grad_out: np.ndarray, roundoff: float, in_ids: str) -> None:
     """Every used row right and an unused one not exactly 0 (NaN, or numbers too small to matter): a buffer never
-    cleared, as np.empty leaves it, or filled with one number (np.full_like(wte, 1e-5)) and cleared only where used. A right gradient's unused rows are exactly 0 however it is added up (np.add.at
-    into zeros, np.bincount, a one-hot product: sums of nothing, or of 0 · g)."""
+    cleared, as np.empty leaves it, or filled with one number (np.full_like(wte, 1e-5)) and cleared only where used.
+    A right gradient's unused rows are exactly 0 however it is added up (np.add.at into zeros, np.bincount, a one-hot
+    product: sums of nothing, or of 0 · g)."""
     grad, (V, C) = values["grad_wte"], wte.shape
     if grad.shape != (V, C) or grad.dtype.kind != "f":
         return
