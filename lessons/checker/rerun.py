@@ -354,9 +354,8 @@ def _whole_numbers_shape(node: ast.expr) -> tuple[int, ...] | None:
     if not isinstance(node, (ast.List, ast.Tuple)) or not node.elts:
         return None
     inner = {_whole_numbers_shape(element) for element in node.elts}
-    if len(inner) != 1 or None in inner:
-        return None
-    return (len(node.elts), *inner.pop())
+    row = inner.pop() if len(inner) == 1 else None
+    return None if row is None else (len(node.elts), *row)
 
 
 def _own_statements(source: str, kept: Collection[str]) -> list[ast.stmt]:
