@@ -267,7 +267,7 @@ def judge_runs(exercise: ExerciseSpec, run: RunResult, reruns: Sequence[RunResul
                 outcome: Passed = contract.judge(as_given)
             except Mistake as mistake:
                 if changes and _other_mistake(contract, runs, mistake):  # the change, not another mistake, is what fails it
-                    raise _changed_before_use(changes, contract) from None
+                    raise _changed_before_use(changes, contract, _which_fit(contract, runs, as_given, changes[0].name)) from None
                 if mistake.diagnosis == "unfinished":  # every array right: arrays that tell nothing, or a rerun that failed, come first
                     _require_separation(contract, as_given)
                     _require_reruns_ended(contract, reruns)
@@ -352,8 +352,51 @@ def _other_mistake(contract: Contract, runs: Runs, mistake: Mistake) -> bool:
     return True
 
 
-def _changed_before_use(changes: Sequence[_Change], contract: Contract) -> Mistake:
-    """The mistake of an answer right for inputs it changed: the first change, in the script's own run if it shows there."""
+def _which_fit(contract: Contract, left: Runs, given: Runs, name: str) -> str:
+    """Which of the answer's arrays fit input ``name`` as the script left it, and which as given, in words: each array
+    checked against the right figures (the contract's hypotheses) of both, on every run where the two differ. Arrays
+    computed before the change (`x = add_positions(...)`, then `grad_wpe = wpe; grad_wpe[:] = 0`) fit the one given."""
+    fits_left: list[str] = []
+    fits_given: list[str] = []
+    for as_left, as_given in zip(left.every, given.every, strict=False):
+        if np.array_equal(np.asarray(as_left[name]), np.asarray(as_given[name])):
+            continue
+        try:
+            right_left, right_given = contract.hypotheses(as_left), contract.hypotheses(as_given)
+        except Mistake:
+            return ""  # the changed input no longer fits the others: nothing to check the arrays against
+        for reported in right_given.figures[RIGHT]:
+            got, tol = np.asarray(as_left[reported], dtype=np.float64), right_given.tolerance[reported]
+            near_left, near_given = (_agrees(got, np.asarray(figures[reported]), tol) for figures in (right_left.figures[RIGHT], right_given.figures[RIGHT]))
+            if near_left and not near_given and reported not in fits_left:
+                fits_left.append(reported)
+            elif near_given and not near_left and reported not in fits_given:
+                fits_given.append(reported)
+    fits_given = [reported for reported in fits_given if reported not in fits_left]
+    if not fits_left:
+        return ""
+    if not fits_given:
+        return f"Your arrays fit that changed `{name}`, not the one the exercise gives."
+    given_part = f"Your {_listed(fits_given)} {_fit(fits_given)} `{name}` as given"
+    return f"{given_part}, but your {_listed(fits_left)} {_fit(fits_left)} that changed `{name}`, not the one the exercise gives."
+
+
+def _agrees(got: np.ndarray, expected: np.ndarray, tolerance: float) -> bool:
+    return got.shape == expected.shape and bool(np.all(np.abs(got - expected.astype(np.float64)) <= tolerance))
+
+
+def _listed(names: Sequence[str]) -> str:
+    quoted = [f"`{name}`" for name in names]
+    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
+
+
+def _fit(names: Sequence[str]) -> str:
+    return "fits" if len(names) == 1 else "fit"
+
+
+def _changed_before_use(changes: Sequence[_Change], contract: Contract, fits: str = "") -> Mistake:
+    """The mistake of an answer right for inputs it changed: the first change, in the script's own run if it shows
+    there; ``fits`` says which arrays fit the changed input and which the one given (:func:`_which_fit`)."""
     change = changes[0]
     where = "when your script ran as written" if change.run == 0 else f"when the checker reran your script with {contract.reruns[change.run - 1].changed}"
     moved = change.moved
@@ -365,7 +408,8 @@ def _changed_before_use(changes: Sequence[_Change], contract: Contract) -> Mista
         entry = f"`{change.name}[{index}]`" if index else f"`{change.name}`"
         count = f" ({int(np.count_nonzero(moved))} of its {change.left.size} entries changed)" if change.left.size > 1 else ""
         what = f"{entry} was {change.given.reshape(-1)[first]:.4g} as given, and {change.left.reshape(-1)[first]:.4g} when the run ended{count}"
-    return Mistake("changed-input", "before-use", name=change.name, where=where, what=what)
+    fits = fits or f"Your arrays fit that changed `{change.name}`, not the one the exercise gives."
+    return Mistake("changed-input", "before-use", name=change.name, where=where, what=what, fits=fits)
 
 
 def _require_inputs_kept(contract: Contract, reruns: Sequence[RunResult | str]) -> None:

@@ -332,16 +332,43 @@ def types_number(source: str, number: str, kept: Collection[str]) -> bool:
     one of ``kept`` (``X = rng.standard_normal((6, 16))``). Comments are
     not code, and ``1e-6`` is no 6: only integer literals count.
     """
+    own = _own_statements(source, kept)
+    return any(isinstance(node, ast.Constant) and type(node.value) is int and node.value == int(number) for statement in own for node in ast.walk(statement))
+
+
+def types_whole_numbers(source: str, shape: Sequence[str], kept: Collection[str]) -> bool:
+    """Whether the script writes, in code of its own (as :func:`types_number` reads it), nested lists or tuples of whole
+    numbers of exactly ``shape`` (``[[3, 7, 3, 1, 3], [7, 2, 2, 9, 0]]`` for ("2", "5")): an array of ids typed in."""
+    wanted = tuple(int(n) for n in shape)
+    return any(
+        isinstance(node, (ast.List, ast.Tuple)) and _whole_numbers_shape(node) == wanted
+        for statement in _own_statements(source, kept)
+        for node in ast.walk(statement)
+    )
+
+
+def _whole_numbers_shape(node: ast.expr) -> tuple[int, ...] | None:
+    """The shape of a list or tuple display nested evenly down to integer literals; None for anything else."""
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return ()
+    if not isinstance(node, (ast.List, ast.Tuple)) or not node.elts:
+        return None
+    inner = {_whole_numbers_shape(element) for element in node.elts}
+    row = inner.pop() if len(inner) == 1 else None
+    return None if row is None else (len(node.elts), *row)
+
+
+def _own_statements(source: str, kept: Collection[str]) -> list[ast.stmt]:
+    """The script's top-level statements but the starter's own (those that set one of ``kept``) and a main guard."""
     tree = _question_tree(source)
     if tree is None:
-        return False
-    own = [
+        return []
+    return [
         statement
         for body in _module_bodies(tree.body)
         for statement in body
         if not (isinstance(statement, ast.If) and _is_main_guard(statement.test)) and not any(_binds(statement, name) for name in kept)
     ]
-    return any(isinstance(node, ast.Constant) and type(node.value) is int and node.value == int(number) for statement in own for node in ast.walk(statement))
 
 
 def prints(source: str, name: str) -> bool:
@@ -524,6 +551,7 @@ QUESTIONS: dict[str, Callable[..., bool]] = {
     "calls_with": calls_with,
     "raises": raises,
     "types_number": types_number,
+    "types_whole_numbers": types_whole_numbers,
     "prints": prints,
     "names_float": names_float,
     "compares_or_equal": compares_or_equal,

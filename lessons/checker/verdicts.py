@@ -105,7 +105,7 @@ PROBLEMS = {
     "bad-value/odd-width": "`{name}` is {value}, but the channels come in (sine, cosine) pairs, so the width must be even.",
     "changed-input/before-use": (
         "Your script changes `{name}`, an input the starter gives: {where}, {what}. "
-        "Your arrays fit that changed `{name}`, not the one the exercise gives. Leave `{name}` as it is given, "
+        "{fits} Leave `{name}` as it is given, "
         "and make a new array (under another name) where you need a changed one."
     ),
     "bad-shape/twin-slots": "`X` has shape {shape}, but the two copies sit at slots {a} and {b}, so at least {tokens} tokens are needed.",

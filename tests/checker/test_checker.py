@@ -762,9 +762,9 @@ MEANINGS = [
     (
         "embedding-backward",
         "mismatch__ids-copied-as-literal.py",
-        "unrelated",
-        ["right for your own ids", "and then `grad_wte[", "from that run's arrays"],
-        ["more than rounding"],
+        "typed-copy",
+        ["a copy of the starter's `ids` instead of using `ids`", "there `grad_wte[", "from that run's arrays"],
+        ["more than rounding", "for B"],
     ),
     (
         "sinusoidal-table",
@@ -953,7 +953,7 @@ MEANINGS = [
     ("rope", "mismatch__cos-and-sin-swapped.py", "cos-sin-swapped", ["cos and sin swapped"], ["should be"]),
     ("alibi", "mismatch__mask-of-minus-a-hundred.py", "weak-mask", ["is -100 where it should be −inf"], []),
     ("alibi", "mismatch__slopes-sorted.py", "array", ["from the official rule for 12 heads"], ["your own arrays"]),
-    ("embedding-backward", "indistinct__float16.py", "precision", ["Your arrays are float16,"], ["are float64"]),
+    ("embedding-backward", "indistinct__float16.py", "precision", ["Your arrays are float16,", "too few for the checker"], ["are float64", "agree"]),
     ("learned-positions", "indistinct__float16.py", "precision", ["float16 (`wpe`, `grad_out` and `grad_wpe`)"], ["are float64"]),
     ("learned-positions", "truncated__cut-to-the-table.py", "", ["cutting the sequence down"], ["wrap"]),
     ("three-families", "mismatch__tells-in-another-order.py", "tells-order", ["in another order", "(none, added, bias, mask)"], ["rounding"]),
@@ -1044,7 +1044,7 @@ MEANINGS = [
     ("three-families", "mismatch__gap-of-the-first-slot.py", "first-row-gap", ["the first slot's outputs only", "every slot"], ["pos added to both"]),
     ("three-families", "mismatch__signed-gap.py", "signed-gap", ["largest signed difference", "no |·|"], ["pos added to both"]),
     ("context-extension", "wrong-exponent__base-wrong-and-unused.py", "1", ["inv_freq_ntk is right all the same", "not used"], ["3.914"]),
-    ("embedding-backward", "indistinct__float16-out-only.py", "precision", ["float16 (`out`)", "in `grad_wte`, whose figures are held"], []),
+    ("embedding-backward", "indistinct__float16-out-only.py", "precision", ["float16 (`out`)", "judges no answer with a float16 array"], ["agree"]),
     ("embedding-backward", "mismatch__batch-size-typed-in.py", "typed-size", ["the starter's 2 for B:", "one sentence more", "`out[2, "], ["5 for T"]),
     ("embedding-backward", "rerun-failed__one-hot-of-ten-rows.py", "typed-size", ["the starter's 10 for V:", "index 11 is out of bounds"], []),
     # brief-only round 10 (issue 35): inputs changed in place after they were used; printed checks that say False of right arrays
@@ -1107,12 +1107,18 @@ MEANINGS = [
         ["does not add the rows of the tables it is given", "moves by 3"],
         ["script's own"],
     ),
-    ("learned-positions", "changed-input__gradient-aliases-the-table-after-x.py", "before-use", ["changes `wpe`", "-1.608 when the run ended"], ["`x[0"]),
+    (
+        "learned-positions",
+        "changed-input__gradient-aliases-the-table-after-x.py",
+        "before-use",
+        ["changes `wpe`", "-1.608 when the run ended", "Your `x` fits `wpe` as given, but your `too_long` fits that changed `wpe`"],
+        ["`x[0", "Your arrays fit"],
+    ),
     (
         "learned-positions",
         "changed-input__table-negated-after-use.py",
         "before-use",
-        ["changes `wpe`", "was 0.003135 as given, and -0.003135 when the run ended"],
+        ["changes `wpe`", "was 0.003135 as given, and -0.003135 when the run ended", "your `x` fits that changed `wpe`"],
         ["script's own"],
     ),
     # brief-only round 12: learned-positions, a refusal's numbers in their roles and its meaning, a wide table, an assert
@@ -1222,6 +1228,57 @@ MEANINGS = [
         ["never cleared", "np.empty"],
     ),
     ("embedding-backward", "overwritten__buffered-on-another-name.py", "", ["a buffered `g[ids] += grad_out`, whatever the array is called"], []),
+    # brief-only round 14's fixes of round 13's messages: a copy of ids typed in, rows filled with one number, the full-length rerun
+    (
+        "embedding-backward",
+        "mismatch__ids-copied-in-the-lookup.py",
+        "typed-copy",
+        ["a copy of the starter's `ids` instead of using `ids`", "`out` still had shape (2, 5, 8)"],
+        ["2 for B"],
+    ),
+    (
+        "embedding-backward",
+        "rerun-failed__ids-copied-into-the-one-hot.py",
+        "typed-copy",
+        ["a copy of the starter's `ids`", "that run failed: ValueError"],
+        ["for B", "for T"],
+    ),
+    (
+        "learned-positions",
+        "mismatch__ids-copied-as-literal.py",
+        "typed-copy",
+        ["a copy of the starter's `ids` instead of using `ids`", "`x` still had shape (3, 5, 8)"],
+        ["4 for C", "3 for B"],
+    ),
+    (
+        "learned-positions",
+        "rerun-failed__ids-copied-into-the-gradient.py",
+        "typed-copy",
+        ["a copy of the starter's `ids`", "that run failed: ValueError"],
+        ["5 for T"],
+    ),
+    (
+        "embedding-backward",
+        "mismatch__unused-rows-filled-with-1e-5.py",
+        "filled-rows",
+        ["rows 4, 5, 6, 8", "each hold 1e-05 in every entry"],
+        ["never cleared", "np.empty"],
+    ),
+    ("embedding-backward", "mismatch__empty-buffer-used-rows-cleared.py", "unset-rows", ["your buffer was never cleared"], ["each hold"]),
+    (
+        "learned-positions",
+        "mismatch__add-positions-squeezes.py",
+        "full-length-squeezed",
+        ["with shape (11, 4)", "has shape (1, 11, 4)", "np.squeeze"],
+        ["as you do for shorter"],
+    ),
+    (
+        "learned-positions",
+        "mismatch__add-positions-adds-no-positions.py",
+        "full-length-no-positions",
+        ["with wte[ids] alone", "your `x` has the positions added"],
+        ["as you do for shorter"],
+    ),
 ]
 
 

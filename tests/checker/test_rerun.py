@@ -203,6 +203,24 @@ def test_a_size_is_typed_in_where_the_learners_own_code_writes_it(learner, numbe
     assert rerun.types_number(STARTER + learner, number, ("X", "Wq")) is typed
 
 
+IDS_STARTER = "ids = np.array([[3, 7, 3, 1, 3],\n                [7, 2, 2, 9, 0]])\n"
+
+
+@pytest.mark.parametrize(
+    "learner, typed",
+    [
+        ("out = wte[np.array([[3, 7, 3, 1, 3], [7, 2, 2, 9, 0]])]", True),
+        ("seen = ((3, 7, 3, 1, 3), (7, 2, 2, 9, 0))", True),
+        ("out = wte[ids]", False),  # the starter's own line is left out
+        ("few = np.array([[3, 7, 3, 1, 3]])", False),  # one row: another shape
+        ("odd = [[3, 7, 3, 1, 3], [7, 2, 2, 9]]", False),  # rows of unequal length
+        ("floats = [[3.0, 7, 3, 1, 3], [7, 2, 2, 9, 0]]", False),  # not whole numbers
+    ],
+)
+def test_a_copy_of_the_ids_is_written_out_at_their_shape(learner, typed):
+    assert rerun.types_whole_numbers(IDS_STARTER + learner, ("2", "5"), ("ids",)) is typed
+
+
 @pytest.mark.parametrize(
     "learner, printed",
     [

@@ -66,10 +66,21 @@ class StarterSizes(Struct, frozen=True):
 
     sizes: dict[int, str]
     kept: tuple[str, ...]
+    # A given array of whole numbers by the names of its sizes ({"ids": ("B", "T")}): written out in the script's own
+    # lines at that shape, it is a copy of the starter's, whose numbers are no sizes typed in (``types_whole_numbers``).
+    copies: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     @property
     def questions(self) -> tuple[Question, ...]:
-        return tuple(Question("types_number", (str(number), self.kept)) for number in self.sizes)
+        return tuple(Question("types_number", (str(number), self.kept)) for number in self.sizes) + tuple(self._copy_questions().values())
+
+    def _copy_questions(self) -> dict[str, Question]:
+        number = {name: str(n) for n, name in self.sizes.items()}
+        return {name: Question("types_whole_numbers", (tuple(number[size] for size in shape), self.kept)) for name, shape in self.copies.items()}
+
+    def copied(self, runs: Runs) -> str:
+        """The given array the script writes out a copy of ("ids"); "" when it writes none."""
+        return next((name for name, question in self._copy_questions().items() if runs.says(question)), "")
 
     def typed(self, runs: Runs) -> str:
         """The sizes the script writes as numbers, in words ("6 for T and 8 for C"); "" when it writes none."""
@@ -229,7 +240,8 @@ def sized_for_the_first_run(judge: Callable[[], T], changed: str) -> T:
 def sized_for_the_starter(runs: Runs, sizes: StarterSizes, mistake: Mistake, changed: str, failed: str = "rerun-failed") -> None:
     """A rerun that changed the sizes went wrong where a size typed in would make it: raise that, naming what was typed.
 
-    ``typed-size`` when the script writes one of the starter's sizes as a
+    ``typed-copy`` when the script writes out a copy of one of the given
+    arrays (``{copied}``: which), ``typed-size`` when it writes one of the starter's sizes as a
     number (``{typed}``: which), else ``sized``, as ``failed`` (the
     exercise's diagnosis for a rerun stopped by what was typed in) when the
     run failed and a ``mismatch`` when it gave arrays that do not fit;
@@ -248,8 +260,11 @@ def sized_for_the_starter(runs: Runs, sizes: StarterSizes, mistake: Mistake, cha
         what = f"there your `{fields['name']}` was {fields['got']} where that run's arrays give {fields['expected']}"
     else:
         return
-    typed = sizes.typed(runs)
     diagnosis = failed if mistake.diagnosis == "rerun-failed" else "mismatch"
+    copied = sizes.copied(runs)
+    if copied:  # the starter's array written out: its numbers, a 2 among them, are no size typed in
+        raise Mistake(diagnosis, "typed-copy", copied=copied, what=what, changed=changed, name=fields.get("name", "")) from None
+    typed = sizes.typed(runs)
     raise Mistake(diagnosis, "typed-size" if typed else "sized", typed=typed, what=what, changed=changed, name=fields.get("name", "")) from None
 
 

@@ -58,7 +58,7 @@ LARGER = (
     "a larger table (`V` and `C` ten rows and eight channels more, `wte` drawn from a seed of the checker's own) and `grad_out` by other gradients to match"
 )
 # The starter's sizes; its own lines set these names, and a 10, 4, 2 or 5 elsewhere is a size typed in.
-SIZES = StarterSizes({10: "V", 4: "C", 2: "B", 5: "T"}, ("rng", "V", "C", "wte", "ids", "grad_out"))
+SIZES = StarterSizes({10: "V", 4: "C", 2: "B", 5: "T"}, ("rng", "V", "C", "wte", "ids", "grad_out"), {"ids": ("B", "T")})
 
 
 def scatter(ids: np.ndarray, grad_out: np.ndarray, rows: int) -> np.ndarray:
@@ -168,8 +168,9 @@ def _judge_run(values: Values, runs: Runs, first: Values | None = None) -> Passe
 
 def _unset_rows(values: Values, wte: np.ndarray, ids: np.ndarray, grad_out: np.ndarray, roundoff: float, in_ids: str) -> None:
     """Every used row right and an unused one not exactly 0 (NaN, or numbers too small to matter): a buffer never
-    cleared, as np.empty leaves it. A right gradient's unused rows are exactly 0 however it is added up (np.add.at
-    into zeros, np.bincount, a one-hot product: sums of nothing, or of 0 · g)."""
+    cleared, as np.empty leaves it, or filled with one number (np.full_like(wte, 1e-5)) and cleared only where used.
+    A right gradient's unused rows are exactly 0 however it is added up (np.add.at into zeros, np.bincount, a one-hot
+    product: sums of nothing, or of 0 · g)."""
     grad, (V, C) = values["grad_wte"], wte.shape
     if grad.shape != (V, C) or grad.dtype.kind != "f":
         return
@@ -194,6 +195,8 @@ def _unset_rows(values: Values, wte: np.ndarray, ids: np.ndarray, grad_out: np.n
     if close(grad[unused], wte[unused], tolerance(roundoff, 1, float(np.max(np.abs(wte))))):  # a copy of the table, its used rows cleared
         raise Mistake("mismatch", "unused-from-wte", name="grad_wte", rows=shown_rows, in_ids=in_ids)
     held = grad[rows]
+    if np.all(np.isfinite(held)) and np.all(held == held.flat[0]):  # one number in every entry: filled so, not left over
+        raise Mistake("mismatch", "filled-rows", name="grad_wte", rows=shown_rows, held=f"{float(held.flat[0]):.3g}", in_ids=in_ids)
     numbers = held[np.isfinite(held) & (held != 0)]  # left over from before, or NaN the rerun left there
     shown = f"values such as {float(numbers[0]):.3g}" if numbers.size else "NaN"
     raise Mistake("mismatch", "unset-rows", name="grad_wte", rows=shown_rows, held=shown, in_ids=in_ids)
@@ -266,7 +269,10 @@ def _judge_rerun(runs: Runs, changed: str) -> None:
         if mistake.cause in ("unrelated-shape", "typed") and kept and runs.says(LITERAL[name]):
             raise Mistake("mismatch", "literal", name=name, changed=changed) from None
         # a batch size typed in (`range(2)`) leaves the rerun's third sentence out: wrong figures, not a wrong shape
-        typed_batch = (mistake.diagnosis, mistake.cause) == ("mismatch", "unrelated") and _first_sentences_only(runs.first, rerun_values)
+        # (or a copy of the starter's ids written out, which no rerun changes)
+        typed_batch = (mistake.diagnosis, mistake.cause) == ("mismatch", "unrelated") and (
+            _first_sentences_only(runs.first, rerun_values) or bool(SIZES.copied(runs))
+        )
         if mistake.diagnosis == "rerun-failed" or (mistake.diagnosis, mistake.cause) == ("mismatch", "unrelated-shape") or typed_batch:
             sized_for_the_starter(runs, SIZES, mistake, changed)  # a size typed in is named, with the numbers the script wrote
         raise

@@ -92,7 +92,9 @@ def _in_words(number: str) -> str:
 
 
 # The starter's sizes; its own lines set these names, so a 3, 5, 8 or 4 elsewhere is a size typed in.
-SIZES = StarterSizes({3: "B", 5: "T", 8: "max_len", 4: "C"}, ("rng", "V", "C", "max_len", "wte", "wpe", "ids", "grad_out", "long_ids", "too_long"))
+SIZES = StarterSizes(
+    {3: "B", 5: "T", 8: "max_len", 4: "C"}, ("rng", "V", "C", "max_len", "wte", "wpe", "ids", "grad_out", "long_ids", "too_long"), {"ids": ("B", "T")}
+)
 TYPES_MAX_LEN = Question("types_number", ("8", SIZES.kept))  # the starter's max_len written in the script's own lines
 
 
@@ -235,7 +237,13 @@ def _full_length(values: Values, first_rows: int, or_equal: bool, typed_rows: bo
     got = real_array(values, "too_long")
     right = wte[long_ids] + wpe
     roundoff = dtype_roundoff(values, NAMES)
-    if not close(got, right, tolerance(roundoff, 2, float(np.max(np.abs(wte))) + float(np.max(np.abs(wpe))))):
+    tol = tolerance(roundoff, 2, float(np.max(np.abs(wte))) + float(np.max(np.abs(wpe))))
+    if got.shape != right.shape and got.shape == tuple(n for n in right.shape if n != 1):  # the batch of one's axis dropped
+        raise Mistake("mismatch", "full-length-squeezed", name="too_long", shape=shape_text(got.shape), wanted=shape_text(right.shape), changed=FULL_LENGTH)
+    tokens_only = wte[long_ids]  # the tokens' rows alone: add_positions added no position here, though x has them
+    if close(got, tokens_only, tol) and not close(right, tokens_only, tol):  # (a tolerance as wide as float16's tells nothing)
+        raise Mistake("mismatch", "full-length-no-positions", name="too_long", max_len=max_len, changed=FULL_LENGTH)
+    if not close(got, right, tol):
         raise Mistake("mismatch", "full-length", name="too_long", max_len=max_len, **worst_entry("too_long", got, right, THAT_RUN), changed=FULL_LENGTH)
 
 
