@@ -256,6 +256,7 @@ def judge_runs(exercise: ExerciseSpec, run: RunResult, reruns: Sequence[RunResul
         _answers(contract, run.answers),
         run.stdout,
         tuple(rerun.stdout if isinstance(rerun, RunResult) else "" for rerun in reruns),
+        tuple(rerun.values if isinstance(rerun, RunResult) else {} for rerun in reruns),
     )
     changes = _given_inputs_changed(contract, [run.values, *(rerun.values if isinstance(rerun, RunResult) else None for rerun in reruns)])
     as_given = _as_given(runs, changes)

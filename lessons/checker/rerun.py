@@ -407,10 +407,21 @@ def names_float(source: str, bits: str) -> bool:
     NumPy's names count (``np.half``, or ``half`` imported from NumPy), and
     strings that are type codes: a variable ``half`` is the learner's own.
     """
+    return _names_numpy_type(source, FLOAT_NAMES[bits], FLOAT_CODES[bits])
+
+
+def names_narrow_int(source: str) -> bool:
+    """Whether the script names one of NumPy's integer types of 8 or 16 bits (``np.int8``, ``dtype="uint8"``): positions
+    or distances kept in one wrap round past its largest value (127 for int8, 255 for uint8)."""
+    return _names_numpy_type(source, NARROW_INT_NAMES, NARROW_INT_CODES)
+
+
+def _names_numpy_type(source: str, names: frozenset[str], codes: frozenset[str]) -> bool:
+    """Whether the script names one of NumPy's types ``names`` (``np.half``, or ``half`` imported from NumPy), or a type
+    code of ``codes`` as a string."""
     tree = _question_tree(source)
     if tree is None:
         return False
-    names, codes = FLOAT_NAMES[bits], FLOAT_CODES[bits]
     numpy = {alias.asname or alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names if alias.name == "numpy"}
     imported = {
         alias.asname or alias.name
@@ -538,6 +549,8 @@ def prints_self_comparison(source: str) -> bool:
 # NumPy's names of a narrow float type, and the strings that name it as a dtype (complex64 is two float32s).
 FLOAT_NAMES = {"16": frozenset({"float16", "half"}), "32": frozenset({"float32", "single", "complex64", "csingle"})}
 FLOAT_CODES = {"16": frozenset({"float16", "f2"}), "32": frozenset({"float32", "f4", "complex64", "c8"})}
+NARROW_INT_NAMES = frozenset({"int8", "uint8", "int16", "uint16", "byte", "ubyte", "short", "ushort"})
+NARROW_INT_CODES = frozenset({"int8", "uint8", "int16", "uint16", "i1", "u1", "i2", "u2"})
 
 # The questions a judge may ask of a script's source, by the name a contract's Question gives.
 QUESTIONS: dict[str, Callable[..., bool]] = {
@@ -554,6 +567,7 @@ QUESTIONS: dict[str, Callable[..., bool]] = {
     "types_whole_numbers": types_whole_numbers,
     "prints": prints,
     "names_float": names_float,
+    "names_narrow_int": names_narrow_int,
     "compares_or_equal": compares_or_equal,
     "compares_shape_plus_number": compares_shape_plus_number,
     "prints_comparing": prints_comparing,

@@ -742,6 +742,38 @@ def far_longer(T: object) -> int:
     return FAR_LENGTH + 1 if int(np.asarray(T).reshape(-1)[0]) == FAR_LENGTH else FAR_LENGTH
 
 
+# alibi's fourth rerun: more heads than a table typed for 1 … 64 holds, no power of two, and so many above the power below
+# (100 − 64 = 36) that every other slope of that power's first half alone, get_slopes(128)[0:64:2], gives too few extra
+# slopes (32): at 12 and 40 heads it gives enough. Few tokens, so that the (H, T, T) arrays stay small.
+MANY_HEADS = 100
+FEW_TOKENS = 5
+
+
+def many_head_count(n_heads: object) -> int:
+    """alibi: MANY_HEADS (whatever the learner's count: the judge takes 64 at most from a script as written)."""
+    return MANY_HEADS
+
+
+def few_tokens(T: object) -> int:
+    """alibi: FEW_TOKENS, for the rerun of MANY_HEADS heads."""
+    return FEW_TOKENS
+
+
+# alibi's fifth rerun: one head and past 512 tokens, where a window of 256 or 512 keys, a distance clipped at 512 and
+# uint8 positions (which wrap at 256) show. (1, 600, 600) is 360,000 entries, fewer than the 40 heads of 130 tokens.
+LONG_LENGTH = 600
+
+
+def one_head(n_heads: object) -> int:
+    """alibi: a single head, so that LONG_LENGTH tokens stay cheap."""
+    return 1
+
+
+def long_length(T: object) -> int:
+    """alibi: LONG_LENGTH tokens."""
+    return LONG_LENGTH
+
+
 def other_factor(factor: object) -> float:
     """Another context factor for the context-extension rerun: 2.5, neither whole nor a power of two, so a factor cut to
     a whole number (``int(factor)``, ``L_new // L``) or to whole doublings (``2 ** int(log2(factor))``) no longer fits;

@@ -974,6 +974,17 @@ MEANINGS = [
     ("alibi", "mismatch__extra-slopes-times-root-two.py", "uneven-extra", ["not for 40", "first 32 slopes are right"], ["list of a fixed size"]),
     ("alibi", "mismatch__softmax-over-heads.py", "weights", ["softmax over the queries", "last axis"], []),
     ("alibi", "rerun-failed__power-of-two-test-typed.py", "", ["RecursionError", "a power-of-two test written out for some counts"], []),
+    # brief-only round 13 (u4/alibi): reruns of 100 heads and 5 tokens, of one head and 600 tokens; masks and windows named as done
+    ("alibi", "mismatch__window-of-256-keys.py", "window", ["256 or more back", "a single head and 600 tokens", "`bias[0, 256, 0]` is -inf"], ["int8"]),
+    ("alibi", "mismatch__window-of-128-keys.py", "window", ["128 or more back", "`bias[0, 128, 0]` is -inf"], ["int8", "integer type"]),
+    ("alibi", "mismatch__distance-clipped-at-512.py", "distance-capped", ["a distance of 512", "`bias[0, 599, 0]` is -2;", "600 tokens"], ["Well done"]),
+    ("alibi", "mismatch__uint8-positions.py", "positions-wrap", ["first 256 tokens", "uint8 wraps"], ["an int8", "is -0"]),
+    ("alibi", "mismatch__positions-modulo-128.py", "past-position", ["first 128 tokens", "past position 128"], ["int8", "integer type"]),
+    ("alibi", "mismatch__extra-slopes-from-the-first-half.py", "extra-count", ["not for 100", "has 96 entries", "get_slopes(128)[0:64:2]"], ["Well done"]),
+    ("alibi", "rerun-failed__slopes-table-for-1-to-64-heads.py", "", ["100 heads", "KeyError: 100", "a table of slopes"], []),
+    ("alibi", "mask-forgotten__mask-applied-after-softmax.py", "weights-masked", ["`weights` are right", "`bias[0, 0, 1]` is 0,"], ["too small", "-0"]),
+    ("alibi", "mask-forgotten__mask-cleared-after-use.py", "weights-masked", ["`weights` are right", "changed once the weights were computed"], ["too small"]),
+    ("alibi", "indistinct__half-precision-long.py", "precision", ["three significant digits", "Use float64"], ["second softmax", "held, like every other"]),
     ("sinusoidal-table", "mismatch__mean-error.py", "mean-error", ["the mean |pe[t + k] − M @ pe[t]|"], ["measuring one row", "typing"]),
     ("sinusoidal-table", "mismatch__last-row-missed.py", "last-row-missed", ["one row short", "t = T − k − 1"], ["typing"]),
     # brief-only round 8 (issue 35): sizes typed in, helpers never used, a relative line, and messages that named another cause

@@ -12,7 +12,10 @@ per row (−m·(i − j + 1), +5 on every visible key) gives the same weights
 but is named, not passed. The reruns ask for another
 head count on each branch of the rule (the second 40 heads and 130 tokens, past a
 capped power or distance and int8 positions), which typed slopes cannot follow,
-however many digits they have, and for other scores, which the weights must follow.
+however many digits they have, for other scores, which the weights must follow,
+for 100 heads (past a table for 1 … 64, and too many for extra slopes taken from the
+first half of twice the power below), and for one head of 600 tokens (past a window,
+a distance clipped or uint8 positions at 256 or 512).
 """
 
 from __future__ import annotations
@@ -35,7 +38,8 @@ from attnpos.lessons.checker.contracts.common import (
     zero_weight,
 )
 from attnpos.lessons.checker.separation import Figure, Hypotheses
-from attnpos.lessons.checker.values import SAFETY, Values, count, describe, dtype_roundoff, reported_rounding
+from attnpos.lessons.checker.substitutes import FEW_TOKENS, LONG_LENGTH, MANY_HEADS
+from attnpos.lessons.checker.values import MAX_ELEMENTS, SAFETY, Values, count, describe, dtype_roundoff, reported_rounding, too_large
 from attnpos.lessons.checker.verdicts import Mistake, Passed, shape_text
 
 NAMES = ("n_heads", "T", "scores", "slopes", "bias", "weights")
@@ -45,8 +49,14 @@ UNEVEN = "a number of heads that is not a power of two and has another power of 
 # The third rerun: the learner's own sizes, other scores (substitutes.redrawn): weights that do not change with them
 # were computed from scores of the script's own (drawn again from the starter's seed), not from `scores`.
 SCORES = "other scores, of your own shape"
-# The largest n_heads and T this exercise judges (an ALiBi answer of its own size, not the checker-wide ANSWER_MAX_*).
-ALIBI_MAX_HEADS, ALIBI_MAX_T = 64, 256
+# The fourth rerun: more heads than a table typed for 1 … 64 holds, and so many above the power below that every other
+# slope of only the first half of twice that power gives too few extra slopes (substitutes.many_head_count).
+MANY = f"{MANY_HEADS} heads (more than 64, and no power of two) and {FEW_TOKENS} tokens"
+# The fifth rerun: past 512 tokens, where a window or a distance clipped at 256 or 512, or uint8 positions, show.
+LONG = f"a single head and {LONG_LENGTH} tokens"
+# The largest n_heads and T this exercise judges (an ALiBi answer of its own size, not the checker-wide ANSWER_MAX_*):
+# the reruns' own.
+ALIBI_MAX_HEADS, ALIBI_MAX_T = MANY_HEADS, LONG_LENGTH
 # A masked entry of the hypotheses' bias figures: a finite stand-in for −inf, so figures can be compared. Whether an
 # answer's own mask hides a key is not a number but what the softmax makes of it (common.zero_weight): a weight of exactly 0.
 HIDDEN = -1e4
@@ -132,8 +142,13 @@ def _weight_tolerance(scores: np.ndarray, H: int, T: int, roundoff: float) -> fl
 
 def _weights_right(values: Values, scores: np.ndarray, H: int, T: int, roundoff: float) -> bool:
     """Whether the weights are ALiBi's, whatever the bias (the mask may have been put in the weights instead)."""
+    return _weights_of(values, scores, alibi_bias(H, T), H, T, roundoff)
+
+
+def _weights_of(values: Values, scores: np.ndarray, bias: np.ndarray, H: int, T: int, roundoff: float) -> bool:
+    """Whether the weights are softmax(scores + bias) for this bias."""
     weights = _weights(values, H, T)
-    return bool(np.all(np.isfinite(weights)) and np.max(np.abs(weights - softmax(scores + alibi_bias(H, T)))) <= _weight_tolerance(scores, H, T, roundoff))
+    return bool(np.all(np.isfinite(weights)) and np.max(np.abs(weights - softmax(scores + bias))) <= _weight_tolerance(scores, H, T, roundoff))
 
 
 def _bias_after_softmax(weights: np.ndarray, scores: np.ndarray, bias: np.ndarray, tolerance: float, roundoff: float) -> str | None:
@@ -230,6 +245,8 @@ def _judge_run(values: Values) -> tuple[int, np.ndarray]:
             raise Mistake("mismatch", "hides-earlier", name="bias", entry=f"bias[{h}, {row}, {key}]", value=f"{bias[h, row, key]:.4g}")
         visible = np.broadcast_to(j <= i, bias.shape)
         if _bias_kind(np.where(visible, bias, -np.inf), scores, right, T, bias_tolerance) in ("right", "shortcut"):
+            if _weights_right(values, scores, H, T, roundoff) and not _weights_of(values, scores, bias, H, T, roundoff):
+                raise Mistake("mask-forgotten", "weights-masked", name="bias", **_least_hidden(bias, hidden))
             raise _mask_leaks(bias, hidden, right, bias_tolerance)
         # the keys a query may see: where a later key is wrongly finite, the mask's own message above says so
         expected = np.where(visible, alibi_bias(H, T), 0.0)
@@ -250,13 +267,16 @@ def _judge_run(values: Values) -> tuple[int, np.ndarray]:
     raise _weights_mistake(weights, scores, bias, expected, weight_tolerance)
 
 
-# Where an int8 position wraps round (127 + 1 is −128): a bias right on the first this many tokens and wrong past them.
-INT8_WRAP = 128
+# Where a narrow integer position wraps round, largest first: a uint8's 255 + 1 is 0, an int8's 127 + 1 is −128. A bias
+# right on the first this many tokens and wrong past them.
+WRAPS = {256: "a uint8 wraps round (255 + 1 gives 0)", 128: "an int8 wraps round (127 + 1 gives −128)"}
+NARROW_INT = Question("names_narrow_int", ())
 
 
 def _far_keys_wrong(bias: np.ndarray, scores: np.ndarray, slopes: np.ndarray, T: int, tolerance: float) -> Mistake | None:
-    """A bias right on near keys and wrong on far ones: the distance clipped (−m·min(i − j, c)), or positions wrapped
-    past 127 (an int8); None for any other."""
+    """A bias right on near keys and wrong on far ones: the distance clipped (−m·min(i − j, c)), the keys w or more back
+    hidden (a window), or right on the first 128 or 256 tokens alone (positions wrapped past an int8's or a uint8's
+    largest); None for any other."""
     i, j = np.arange(T)[:, None], np.arange(T)[None, :]
     distance = (i - j).astype(np.float64)
     visible = np.broadcast_to(j <= i, bias.shape)
@@ -273,14 +293,38 @@ def _far_keys_wrong(bias: np.ndarray, scores: np.ndarray, slopes: np.ndarray, T:
                 cap=f"{cap:.4g}",
                 **worst_entry("bias", np.where(visible, bias, 0.0), np.where(visible, -m * distance, 0.0)),
             )
-    if T > INT8_WRAP and _bias_kind(bias[:, :INT8_WRAP, :INT8_WRAP], scores[:, :INT8_WRAP, :INT8_WRAP], slopes, INT8_WRAP, tolerance) in ("right", "shortcut"):
-        right = np.where(visible, -m * distance, -np.inf)
-        h, row, key = np.unravel_index(int(np.argmax(np.where(bias == right, 0.0, np.nan_to_num(np.abs(bias - right), nan=np.inf)))), bias.shape)
-        return Mistake(
-            "mismatch", "positions-wrap", name="bias", tokens=T, wrap=INT8_WRAP,
-            entry=f"bias[{h}, {row}, {key}]", value=f"{bias[h, row, key]:.4g}", expected=f"{right[h, row, key]:.4g}",
-        )  # fmt: skip
+    if (window := _window(bias, scores, slopes, T, tolerance)) is not None:
+        return window
+    for wrap, wraps in WRAPS.items():
+        if T > wrap and _bias_kind(bias[:, :wrap, :wrap], scores[:, :wrap, :wrap], slopes, wrap, tolerance) in ("right", "shortcut"):
+            right = np.where(visible, -m * distance, -np.inf)
+            h, row, key = np.unravel_index(int(np.argmax(np.where(bias == right, 0.0, np.nan_to_num(np.abs(bias - right), nan=np.inf)))), bias.shape)
+            return Mistake(
+                "mismatch", "positions-wrap", name="bias", tokens=T, wrap=wrap, wraps=wraps,
+                entry=f"bias[{h}, {row}, {key}]", value=f"{bias[h, row, key] + 0.0:.4g}", expected=f"{right[h, row, key]:.4g}",
+            )  # fmt: skip
     return None
+
+
+def _window(bias: np.ndarray, scores: np.ndarray, slopes: np.ndarray, T: int, tolerance: float) -> Mistake | None:
+    """A bias that hides every key w or more back from its query as well as the later ones (a sliding window), and is
+    right (or the +m·j shortcut) on the nearer keys; None for any other."""
+    i, j = np.arange(T)[:, None], np.arange(T)[None, :]
+    distance = np.broadcast_to(i - j, bias.shape)
+    hidden_before = (zero_weight(bias, scores) | (bias <= HIDDEN)) & (distance >= 0)
+    if not np.any(hidden_before):
+        return None
+    window = int(np.min(distance[hidden_before]))
+    far = distance >= window
+    if window < 1 or not np.array_equal(hidden_before, far):
+        return None
+    m = slopes[:, None, None]
+    if not any(_bias_kind(np.where(far, near, bias), scores, slopes, T, tolerance) in ("right", "shortcut") for near in (-m * distance, m * j)):
+        return None
+    return Mistake(
+        "mismatch", "window", name="bias", window=window,
+        entry=f"bias[0, {window}, 0]", value=f"{bias[0, window, 0]:.4g}", expected=f"{-slopes[0] * window:.4g}",
+    )  # fmt: skip
 
 
 def _mask_leaks(bias: np.ndarray, hidden: np.ndarray, slopes: np.ndarray, tolerance: float) -> Mistake:
@@ -302,9 +346,16 @@ def _mask_leaks(bias: np.ndarray, hidden: np.ndarray, slopes: np.ndarray, tolera
             "mismatch", "mask-late", name="bias", count=int(np.count_nonzero(leaking)), total=H * T * (T - 1) // 2, late=late,
             entry=f"bias[{h}, {row}, {key}]", value=f"{bias[h, row, key]:.4g}",
         )  # fmt: skip
-    least = np.unravel_index(int(np.argmax(np.where(leaking, bias, -np.inf))), bias.shape)  # the later key least hidden
+    return Mistake("mismatch", "weak-mask", name="bias", **_least_hidden(bias, hidden))
+
+
+def _least_hidden(bias: np.ndarray, hidden: np.ndarray) -> dict[str, str]:
+    """The later key (j > i) that ``bias`` hides least, where it should be −inf: ``entry`` and its ``value``."""
+    T = bias.shape[-1]
+    leaking = ~hidden & (np.arange(T)[None, :] > np.arange(T)[:, None])
+    least = np.unravel_index(int(np.argmax(np.where(leaking, bias, -np.inf))), bias.shape)
     entry = "bias[" + ", ".join(str(int(index)) for index in least) + "]"
-    return Mistake("mismatch", "weak-mask", name="bias", entry=entry, value=f"{float(bias[least]):.4g}")
+    return {"entry": entry, "value": f"{float(bias[least]) + 0.0:.4g}"}  # + 0.0: −0 is shown as 0
 
 
 def _weights_mistake(weights: np.ndarray, scores: np.ndarray, bias: np.ndarray, expected: np.ndarray, tolerance: float) -> Mistake:
@@ -384,6 +435,15 @@ def _split_power_of_two(slopes: np.ndarray, H: int) -> bool:
 
 
 def judge(runs: Runs) -> Passed:
+    try:
+        return _judge(runs)
+    except Mistake as mistake:
+        if mistake.cause == "positions-wrap" and not runs.says(NARROW_INT):  # no integer type of the script's own to blame
+            raise Mistake(mistake.diagnosis, "past-position", **mistake.fields) from None
+        raise
+
+
+def _judge(runs: Runs) -> Passed:
     refuse_borrowing(runs, NUMPY_AND_SOFTMAX, "slopes")
     try:
         H, slopes = _judge_run(runs.first)
@@ -408,33 +468,59 @@ def judge(runs: Runs) -> Passed:
         if mistake.diagnosis == "heads-from-zero":  # the learner's own slopes are right: the 1 is the rerun's, for its head count
             raise Mistake("heads-from-zero", "rerun", name="slopes", heads=rerun_heads, own=H, changed=CHANGED) from None
         raise
-    _judge_uneven_rerun(runs, H)
+    _judge_head_rerun(runs, H, UNEVEN)
     _judge_scores_rerun(runs)
+    _judge_head_rerun(runs, H, MANY)
+    judged_on_rerun(lambda: _judge_run(runs.second(LONG)), LONG)
     first_bias = runs.first["bias"].astype(np.float64)
     large_negative = bool(np.all(np.isfinite(first_bias)))  # masked by a number such as −1e9, not −inf: the same weights
     return Passed("shortcut" if shortcut else "large-negative" if large_negative else "")
 
 
-def _judge_uneven_rerun(runs: Runs, H: int) -> None:
-    """The second rerun, a count that is no power of two: slopes wrong there alone are named with that count's own."""
-    second = runs.second(UNEVEN)
+def _judge_head_rerun(runs: Runs, H: int, changed: str) -> None:
+    """A rerun of a count that is no power of two (the second, the fourth): slopes wrong there alone are named with that
+    count's own, and so are too few or too many after the right ones of the power below."""
+    index = runs.changed.index(changed)
+    second = runs.reruns[index] or (runs.partial[index] if runs.partial else {})  # slopes set before a run stopped are named too
+    if not {"n_heads", "slopes"} <= set(second):
+        second = runs.second(changed)
     heads = count(second, "n_heads", 1, ALIBI_MAX_HEADS)
     slopes, right = second["slopes"], alibi_slopes(heads)
-    if slopes.shape == right.shape and slopes.dtype.kind in "iuf" and np.all(np.isfinite(slopes)):
+    if slopes.ndim == 1 and slopes.dtype.kind in "iuf" and np.all(np.isfinite(slopes)):
         slopes = slopes.astype(np.float64)
         tolerance = SAFETY * 8 * dtype_roundoff(second, NAMES) * np.max(right) + reported_rounding(right)
-        wrong = np.abs(slopes - right) > tolerance
+        if slopes.shape != right.shape and (extra := _extra_count(slopes, right, tolerance, H, changed)) is not None:
+            raise extra
+        wrong = np.abs(slopes - right) > tolerance if slopes.shape == right.shape else np.zeros(0, dtype=bool)
         if np.any(wrong):
-            raise _uneven_slopes(slopes, right, tolerance, int(np.flatnonzero(wrong)[0]), H)
-    judged_on_rerun(lambda: _judge_run(second), UNEVEN)
+            raise _uneven_slopes(slopes, right, tolerance, int(np.flatnonzero(wrong)[0]), H, changed)
+    rerun = runs.second(changed)
+    judged_on_rerun(lambda: _judge_run(rerun), changed)
 
 
-def _uneven_slopes(slopes: np.ndarray, right: np.ndarray, tolerance: np.ndarray, first_wrong: int, H: int) -> Mistake:
-    """What the uneven rerun's slopes are, wrong from head ``first_wrong`` on: the power-of-two formula for that count,
-    the slopes of a smaller power than the one below it, or right up to it and then other extra slopes."""
+def _extra_count(slopes: np.ndarray, right: np.ndarray, tolerance: np.ndarray, H: int, changed: str) -> Mistake | None:
+    """Slopes right on the power below a rerun's count and on the extra slopes they have, but too few or too many of
+    those; None for any other."""
     heads = len(right)
     closest = 2 ** math.floor(math.log2(heads))
-    fields = {"name": "slopes", "heads": heads, "own": H, "changed": UNEVEN, "closest": closest, "doubled": 2 * closest}
+    shared = min(len(slopes), heads)
+    if len(slopes) <= closest or np.any(np.abs(slopes[:shared] - right[:shared]) > tolerance[:shared]):
+        return None
+    extra = len(slopes) - closest
+    half = f": get_slopes({2 * closest})[0:{closest}:2], every other slope of the first half alone, gives only {extra}" if extra == closest // 2 else ""
+    return Mistake(
+        "mismatch", "extra-count", name="slopes", heads=heads, own=H, changed=changed, closest=closest, doubled=2 * closest,
+        count=len(slopes), extra=extra, needed=heads - closest, half=half,
+    )  # fmt: skip
+
+
+def _uneven_slopes(slopes: np.ndarray, right: np.ndarray, tolerance: np.ndarray, first_wrong: int, H: int, changed: str) -> Mistake:
+    """What a rerun's slopes are, for a count that is no power of two, wrong from head ``first_wrong`` on: the
+    power-of-two formula for that count, the slopes of a smaller power than the one below it, or right up to it and then
+    other extra slopes."""
+    heads = len(right)
+    closest = 2 ** math.floor(math.log2(heads))
+    fields = {"name": "slopes", "heads": heads, "own": H, "changed": changed, "closest": closest, "doubled": 2 * closest}
     if np.all(np.abs(slopes - naive_slopes(heads)) <= tolerance):
         return Mistake("naive-slopes", "rerun", **fields)
     if first_wrong < closest:
@@ -445,11 +531,20 @@ def _uneven_slopes(slopes: np.ndarray, right: np.ndarray, tolerance: np.ndarray,
         return Mistake(
             "mismatch", "uneven-power-below", **fields, begun=begun, got=f"{slopes[first_wrong]:.4g}", expected=f"{right[first_wrong]:.4g}", head=first_wrong
         )
-    shown = ", ".join(f"{slope:.4g}" for slope in slopes[closest:])
-    rule = ", ".join(f"{slope:.4g}" for slope in right[closest:])
+    shown, rule = _listed_slopes(slopes[closest:]), _listed_slopes(right[closest:])
     fixed = alibi_slopes(16)[0::2][: heads - closest]  # the list that suits the starter's 12
     cause = "uneven-rerun" if fixed.shape == slopes[closest:].shape and np.all(np.abs(slopes[closest:] - fixed) <= tolerance[closest:]) else "uneven-extra"
     return Mistake("mismatch", cause, **fields, got=shown, expected=rule)
+
+
+# The most extra slopes a message lists: 100 heads have 36.
+LISTED_SLOPES = 8
+
+
+def _listed_slopes(slopes: np.ndarray) -> str:
+    """ "0.9170, 0.7711, …" to four figures, the first LISTED_SLOPES of them."""
+    listed = ", ".join(f"{slope:.4g}" for slope in slopes[:LISTED_SLOPES])
+    return listed + (f", … ({len(slopes)} in all)" if len(slopes) > LISTED_SLOPES else "")
 
 
 def _judge_scores_rerun(runs: Runs) -> None:
@@ -480,6 +575,8 @@ def hypotheses(values: Values) -> Hypotheses:
     """
     H = count(values, "n_heads", 1, ALIBI_MAX_HEADS)
     T = count(values, "T", 2, ALIBI_MAX_T)
+    if H * T * T > MAX_ELEMENTS:  # a copy of the first run's 12 heads with the long rerun's 600 tokens: arrays no judge reads
+        raise too_large("bias", (H, T, T))
     scores = values["scores"].astype(np.float64)
     if scores.shape != (H, T, T):  # the separation test changes n_heads alone, where a real rerun redraws the scores
         scores = np.resize(scores, (H, T, T))
@@ -550,13 +647,15 @@ ALIBI = Contract(
         Rerun({"n_heads": "other_head_count(n_heads)", "T": "longer(T)"}, CHANGED),
         Rerun({"n_heads": "uneven_head_count(n_heads)", "T": "far_longer(T)"}, UNEVEN),
         Rerun({"scores": "redrawn(scores)"}, SCORES),
+        Rerun({"n_heads": "many_head_count(n_heads)", "T": "few_tokens(T)"}, MANY),
+        Rerun({"n_heads": "one_head(n_heads)", "T": "long_length(T)"}, LONG),
     ),
     judge=judge,
     diagnoses=("bad-value", "heads-from-zero", "naive-slopes", "symmetric", "sign-flipped", "mask-forgotten", "after-softmax", "mismatch", "changed-input"),
     given=("n_heads", "T", "scores"),
     hypotheses=hypotheses,
     typed=("slopes", "bias", "weights"),
-    questions=(SLOPES_TYPED, NUMPY_AND_SOFTMAX, IMPORTS_BY_NAME),
+    questions=(SLOPES_TYPED, NUMPY_AND_SOFTMAX, IMPORTS_BY_NAME, NARROW_INT),
     seen_only=frozenset({"mismatch/power-split"}),  # one head has no half to split: no run of a 1-head answer shows it
     described={
         "heads-from-zero": "heads counted from 0",

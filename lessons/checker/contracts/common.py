@@ -98,6 +98,8 @@ class Runs(Struct, frozen=True):
     answers: Mapping[Question, bool]  # what the source says, for each of the contract's questions
     printed: str = ""  # what the script as written printed (stdout and stderr), for a brief that asks for a print
     reprinted: tuple[str, ...] = ()  # what each rerun printed, in the contract's order ("" where it did not run)
+    # the names each rerun set, in the contract's order, also those of one that stopped before setting the others
+    partial: tuple[Mapping[str, np.ndarray], ...] = ()
 
     def says(self, question: Question) -> bool:
         """The answer to one of the contract's questions (a KeyError, so a checker error, for one it never asked)."""
