@@ -1014,7 +1014,7 @@ MEANINGS = [
     ("three-families", "mismatch__gap-of-the-first-slot.py", "first-row-gap", ["the first slot's outputs only", "every slot"], ["pos added to both"]),
     ("three-families", "mismatch__signed-gap.py", "signed-gap", ["largest signed difference", "no |·|"], ["pos added to both"]),
     ("context-extension", "wrong-exponent__base-wrong-and-unused.py", "1", ["inv_freq_ntk is right all the same", "not used"], ["3.914"]),
-    ("embedding-backward", "indistinct__float16-out-only.py", "precision", ["float16 (`out`)", "in `grad_wte`, whose figures are held"], []),
+    ("embedding-backward", "indistinct__float16-out-only.py", "precision", ["float16 (`out`)", "in `grad_wte` (a figure held"], []),
     ("embedding-backward", "mismatch__batch-size-typed-in.py", "typed-size", ["the starter's 2 for B:", "one sentence more", "`out[2, "], ["5 for T"]),
     ("embedding-backward", "rerun-failed__one-hot-of-ten-rows.py", "typed-size", ["the starter's 10 for V:", "index 11 is out of bounds"], []),
     # brief-only round 10 (issue 35): inputs changed in place after they were used; printed checks that say False of right arrays
@@ -1162,7 +1162,7 @@ MEANINGS = [
         "sinusoidal-table",
         "indistinct__float16.py",
         "precision",
-        ["and a typed figure in `shift_error`, whose figures are held", "which of the two"],
+        ["and a typed figure in `shift_error` (a figure held, like every other, to the rounding of your coarsest array, `pe`) agree", "which of the two"],
         ["typed in in"],
     ),
     ("sinusoidal-table", "mismatch__error-rounded.py", "rounded", ["your shift_error is 0.00837", "rounded to 6 decimal places"], ["typing", "one row"]),
