@@ -480,7 +480,7 @@ def _held_to_coarser(values: Mapping[str, np.ndarray], names: tuple[str, ...], r
     if not coarse or not changed or set(coarse) & set(changed):
         return ""
     listed = " and ".join(f"`{name}`" for name in changed)
-    return f" in {listed}, whose figures are held, like every other, to the rounding of your coarsest array ({', '.join(f'`{n}`' for n in coarse)}),"
+    return f" in {listed} (a figure held, like every other, to the rounding of your coarsest array, {', '.join(f'`{n}`' for n in coarse)})"
 
 
 def _narrow_type_shows(contract: Contract, runs: Sequence[Mapping[str, np.ndarray] | None]) -> bool:

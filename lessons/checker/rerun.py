@@ -814,12 +814,13 @@ def _called(call: ast.Call) -> str:
 
 
 def _rebinding(name: str, call: str, local: bool = False) -> ast.stmt:
-    """``name = substitutes.given(globals(), name, substitutes.function(args...))``; args are the learner's names, or
-    None if unbound (inside a function, ``local``: its own names first); the substitutes module is
+    """``name = substitutes.given(globals(), name, substitutes.function(args...))``; args are the learner's names (or
+    whole numbers, as written), or None if unbound (inside a function, ``local``: its own names first); the substitutes module is
     ``__import__(SUBSTITUTES_MODULE, fromlist=["_"])``."""
     function, arguments = _call_parts(call)
     scope = "{**globals(), **locals()}" if local else "globals()"
-    looked_up = ", ".join(f"{scope}.get({argument!r})" for argument in arguments)
+    # a whole number is itself (the placement a rerun bends); any other argument is a name of the learner's
+    looked_up = ", ".join(argument if argument.isdigit() else f"{scope}.get({argument!r})" for argument in arguments)
     module = f"__import__({SUBSTITUTES_MODULE!r}, fromlist=['_'])"
     text = f"{name} = {module}.given(globals(), {name!r}, {module}.{function}({looked_up}))"
     return ast.parse(text).body[0]

@@ -12,9 +12,9 @@ from __future__ import annotations
 from attnpos.lessons.checker.learner_modules import READING_MODULE, SUBSTITUTES_MODULE
 from attnpos.lessons.sandbox import launch
 
-# The runs one check makes at once: the script as written and each rerun of its contract (alibi has five).
-# tests/checker/test_separation.py holds it to the contracts.
-RUNS_PER_CHECK = 6
+# The runs one check makes at once: the script as written and each rerun of its contract (sinusoidal-table has
+# thirteen: four bends and nine covering placements). tests/checker/test_separation.py holds it to the contracts.
+RUNS_PER_CHECK = 14
 # What the fork server imports once, so that no run has to: NumPy, the core, and by name what the learner process
 # calls of the checker (a rerun's substitutes, the reading of its own script).
 PRELOAD = ("numpy", "attnpos.core", SUBSTITUTES_MODULE, READING_MODULE)

@@ -1130,15 +1130,25 @@ def bent_at_seam(pe: object, k: object, T: object = None, given_k: object = None
     pe = np.asarray(pe)
     if pe.ndim != 2 or pe.shape[-1] < 4:
         return pe  # not a table: the judge reports the table's shape
-    rows, channels = pe.shape
+    shift = _rerun_shift(k, T, given_k)
+    return _raised(pe, seam_cells(pe.shape[0], pe.shape[1], shift), shift)
+
+
+def _rerun_shift(k: object, T: object, given_k: object) -> int:
+    """The rerun's k, for a bend that may run before the rerun set it (:func:`bent_at_seam`)."""
     if given_k is not None:
-        shift = int(given_k)  # type: ignore[call-overload]
-    elif T is not None:
-        shift = farther(k, T)
-    else:
-        shift = int(k)  # type: ignore[call-overload]
+        return int(given_k)  # type: ignore[call-overload]
+    if T is not None:
+        return farther(k, T)
+    return int(k)  # type: ignore[call-overload]
+
+
+def _raised(pe: np.ndarray, cells: list[tuple[int, int, float]], shift: int) -> np.ndarray:
+    """``pe`` with each (difference row t, channel, amount) of ``cells`` raised in pe[t + shift], and the rows shift,
+    2·shift, … further on by that amount turned on by M each time, so that only difference row t shows it."""
+    rows, channels = pe.shape
     bent = pe.astype(np.float64)
-    for t, channel, amount in seam_cells(rows, channels, shift):
+    for t, channel, amount in cells:
         pair = channel // 2
         angle = shift * BASE ** (-2 * pair / channels)
         turn = np.array([[np.cos(angle), np.sin(angle)], [-np.sin(angle), np.cos(angle)]])  # M's block for the pair
@@ -1150,3 +1160,36 @@ def bent_at_seam(pe: object, k: object, T: object = None, given_k: object = None
             bump = turn @ bump
             row += shift
     return _in_place(pe, bent.astype(pe.dtype if pe.dtype.kind == "f" else np.float64))
+
+
+# sinusoidal-table's covering reruns, one per placement j, with the script's own sizes: the difference at t = j mod
+# (T − k), channel j mod C raised the most, so that a maximum leaving out that row or that channel falls short there,
+# and every row and channel is the largest in one of them (while T − k and C are at most COVERING_PLACEMENTS: the
+# starter's 9 rows and 8 channels). Beside it, smaller, the same row two
+# channels on (another pair) and the same channel one row on: left out, the row gives the second, the channel (or its
+# pair, or only that entry) the first, so that the figure says which.
+COVERING_PLACEMENTS = 9
+# (3/32, not 1/16: no square of another amount, so that a maximum of squared differences matches none of them)
+COVER_BUMPS = {"cell": 2.0**-2, "same row": 2.0**-3, "same channel": 3 * 2.0**-5}
+
+
+def covered_cells(rows: int, channels: int, k: int, placement: int) -> list[tuple[int, int, float]]:
+    """Where :func:`bent_in_one_cell` bends for ``placement``: (difference row, channel, amount), in the order of
+    :data:`COVER_BUMPS`."""
+    n = rows - k
+    if n < 2 or channels < 4:
+        return []  # too few rows or pairs for the bumps to sit apart
+    t, channel = placement % n, placement % channels
+    cell, same_row, same_channel = COVER_BUMPS.values()
+    return [(t, channel, cell), (t, (channel + 2) % channels, same_row), ((t + 1) % n, channel, same_channel)]
+
+
+def bent_in_one_cell(pe: object, k: object, given_k: object = None, placement: object = 0) -> np.ndarray:
+    """sinusoidal-table's covering bend number ``placement``: the cells of :func:`covered_cells` raised as
+    :func:`bent_at_seam` raises its own; in the learner's dtype. These reruns keep the script's sizes: its k as given,
+    or its own where pe is read before k is set."""
+    pe = np.asarray(pe)
+    if pe.ndim != 2 or pe.shape[-1] < 4:
+        return pe  # not a table: the judge reports the table's shape
+    shift = _rerun_shift(k, None, given_k)
+    return _raised(pe, covered_cells(pe.shape[0], pe.shape[1], shift, int(placement)), shift)  # type: ignore[call-overload]

@@ -1198,6 +1198,23 @@ MEANINGS = [
         ["the largest over channels 0 … 10 or channels 0 … 9 only", "leaves out channel 11", "t = 8, channel 11 (pair 5's cosine)"],
         ["typing", "one row"],
     ),
+    # brief-only round 13 (issue 35): one row or one channel left out, caught by the covering reruns, named in the learner's numbers
+    (
+        "sinusoidal-table",
+        "mismatch__error-skips-the-second-row.py",
+        "left-out",
+        ["9 times with your own sizes (T = 12, C = 8, k = 3)", "leaves out t = 1."],
+        ["leaves out channel"],
+    ),
+    ("sinusoidal-table", "mismatch__error-skips-channel-one.py", "left-out", ["leaves out channel 1 (perhaps only the one entry"], ["leaves out t"]),
+    ("sinusoidal-table", "mismatch__error-skips-every-third-row.py", "left-out", ["your maximum leaves out t = 2, 5 and 8"], ["one row short"]),
+    (
+        "sinusoidal-table",
+        "mismatch__error-skips-channel-zero.py",
+        "some-channels",
+        ["channels 1 … 11 only", "leaves out channel 0;"],
+        ["cosine channels only", "sines"],
+    ),
     (
         "sinusoidal-table",
         "mismatch__frequencies-rounded.py",
@@ -1209,7 +1226,7 @@ MEANINGS = [
         "sinusoidal-table",
         "indistinct__float16.py",
         "precision",
-        ["and a typed figure in `shift_error`, whose figures are held", "which of the two"],
+        ["and a typed figure in `shift_error` (a figure held, like every other, to the rounding of your coarsest array, `pe`, `M`) agree", "which of the two"],
         ["typed in in"],
     ),
     ("sinusoidal-table", "mismatch__error-rounded.py", "rounded", ["your shift_error is 0.00837", "rounded to 6 decimal places"], ["typing", "one row"]),

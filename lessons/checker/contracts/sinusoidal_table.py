@@ -45,7 +45,16 @@ from attnpos.lessons.checker.contracts.table_reading import close, read_shaped, 
 from attnpos.lessons.checker.learner_modules import GIVEN_PREFIX
 from attnpos.lessons.checker.rerun import FINISHED
 from attnpos.lessons.checker.separation import Figure, Hypotheses
-from attnpos.lessons.checker.substitutes import BEND, bent_at_seam, bent_first, bent_in_places, bent_table, seam_cells
+from attnpos.lessons.checker.substitutes import (
+    BEND,
+    COVERING_PLACEMENTS,
+    bent_at_seam,
+    bent_first,
+    bent_in_places,
+    bent_table,
+    covered_cells,
+    seam_cells,
+)
 from attnpos.lessons.checker.values import Values, dtype_roundoff, reported_rounding, scalar
 from attnpos.lessons.checker.verdicts import Mistake, Passed
 
@@ -75,6 +84,17 @@ BENDS: dict[str, Callable[[object, int], np.ndarray]] = {
     BENT_FIRST: lambda pe, k: bent_first(pe),
     IN_PLACES: bent_in_places,
     AT_SEAM: bent_at_seam,
+}
+# The covering reruns, one per placement j, with the script's own T, C and k: the difference at t = j mod (T − k),
+# channel j mod C raised the most (substitutes.covered_cells). A maximum over a set returns one of its entries, so a row
+# or a channel left out shows only in a run whose largest difference it holds: with T − k and C at most
+# COVERING_PLACEMENTS (the starter's 9 rows and 8 channels), every row and every channel holds it in one.
+COVERING = {
+    (
+        "your own T, C and k, and your pe, once built, raised in three cells so that the difference at"
+        f" t = {j} mod (T − k), channel {j} mod C is the largest (one of {COVERING_PLACEMENTS} such reruns)"
+    ): j
+    for j in range(COVERING_PLACEMENTS)
 }
 BORROWS = NUMPY_ONLY
 MAX_POSITIONS, MAX_CHANNELS = 4096, 1024
@@ -180,14 +200,26 @@ def _judge_figures(runs: Runs) -> None:
     off, it is named by the first measure of :func:`_parts` that gives the script's figure on every rerun: a measure is
     one computation, and the reruns' bends each part it from the right figure (and from the others) on a table of their
     own, so that one rerun's coincidence does not name it."""
-    judged = []  # (changed, figure, honest, tolerance of a figure near a measure, parts, largest cell) for each rerun
-    for changed in BENDS:
+    tables = []  # (changed, figure, honest, tolerance of a figure near a measure, pe, M, k) for each rerun
+    for changed in (*BENDS, *COVERING):
         values = runs.second(changed)
         T, C, k = (int(values[name]) for name in ("T", "C", "k"))
         pe, M = read_shaped(values, "pe", (T, C)), read_shaped(values, "M", (C, C))
-        noise = rounding(dtype_roundoff(values, NAMES), C * (1 + T))
-        judged.append((changed, scalar(values, "shift_error"), shift_error(pe, M, k), noise, _parts(pe, M, k, runs.first), _worst(pe, M, k)))
-    consistent = set.intersection(*({key for key, _, measured, _ in parts if _near(figure, measured, noise)} for _, figure, _, noise, parts, _ in judged))
+        tables.append((changed, scalar(values, "shift_error"), shift_error(pe, M, k), rounding(dtype_roundoff(values, NAMES), C * (1 + T)), pe, M, k))
+    if all(_near(figure, honest, noise) for _, figure, honest, noise, *_ in tables):
+        return  # the measures are only looked for where a figure is off: a right answer waits on none of them
+    # (changed, figure, honest, tolerance, parts, largest cell) for each rerun
+    judged = [(changed, figure, honest, noise, _parts(pe, M, k, runs.first), _worst(pe, M, k)) for changed, figure, honest, noise, pe, M, k in tables]
+    bent = judged[: len(BENDS)]
+    consistent = set.intersection(*({key for key, _, measured, _ in parts if _near(figure, measured, noise)} for _, figure, _, noise, parts, _ in bent))
+    # the covering reruns keep the script's own C, where the others widen it: a run of channels by number is another
+    # run of channels there, so they rule out every measure but those (a maximum leaving out channel 0 is no "cosines only")
+    consistent -= {
+        key
+        for _, figure, _, noise, parts, _ in judged[len(BENDS) :]
+        for key, _, measured, _ in parts
+        if key[0] != "some-channels" and not _near(figure, measured, noise)
+    }
     for changed, figure, honest, noise, parts, worst in judged:
         if _near(figure, honest, noise):
             continue
@@ -211,6 +243,10 @@ def _judge_figures(runs: Runs) -> None:
             )
             mistake = figure_mistake("mismatch", cause, "shift_error", honest, figure, rerun=True)
             raise Mistake("mismatch", cause, **{"changed": changed, "whose": "that pe and M", **mistake.fields, **fields, "also": also})
+        left = _left_out(runs)
+        if left is not None:  # rows or channels the covering reruns each caught, named in that run's numbers
+            mistake = figure_mistake("mismatch", "left-out", "shift_error", honest, figure, rerun=True)
+            raise Mistake("mismatch", "left-out", **{"changed": changed, "whose": "that pe and M", **mistake.fields, **left})
         # at rounding where the bent table is not: measured on the table before the bend reached it, or typed
         cause = "shift-figure-unbent" if abs(figure) <= noise else "shift-figure-bent"
         mistake = figure_mistake("mismatch", cause, "shift_error", honest, figure, rerun=True)
@@ -426,6 +462,46 @@ def judge(runs: Runs) -> Passed:
     return Passed()
 
 
+def _left_out(runs: Runs) -> dict[str, str] | None:
+    """What the covering reruns say a maximum leaves out: the rows t of the runs whose figure falls short of their raised
+    cell (t, c), where the largest over every other row gives the figure on every covering run; else their channels c,
+    where the largest over every other channel does (then perhaps only the one entry raised in each). None where
+    neither does, or none falls short, or every one does."""
+    covering = []  # (figure, tolerance, |differences| (T − k, C), raised cell) of each covering rerun
+    for changed, placement in COVERING.items():
+        values = runs.second(changed)
+        T, C, k = (int(values[name]) for name in ("T", "C", "k"))
+        pe, M = read_shaped(values, "pe", (T, C)), read_shaped(values, "M", (C, C))
+        cells = covered_cells(T, C, k, placement)
+        if not cells:
+            return None
+        size = np.abs(pe[k:].astype(np.float64) - pe[:-k].astype(np.float64) @ M.T)  # (T − k, C)
+        noise = rounding(dtype_roundoff(values, NAMES), C * (1 + T))
+        covering.append((scalar(values, "shift_error"), noise, size, cells[0][:2]))
+    short = [cell for figure, noise, size, cell in covering if not _near(figure, float(np.max(size)), noise)]
+    for axis, left in ((0, {t for t, _ in short}), (1, {c for _, c in short})):
+        if not left or len(left) == covering[0][2].shape[axis]:
+            continue
+        if all(_near(figure, float(np.max(np.delete(size, sorted(left), axis=axis))), noise) for figure, noise, size, _ in covering):
+            # a channel's runs show the largest over every other channel, which is also the largest over every entry but the raised one
+            entry = " (perhaps only the one entry the checker raised in each: one run cannot tell the two apart)" if axis else ""
+            told = _rows_listed(sorted(left)) if axis == 0 else _channels(sorted(left))
+            T, C, k = (int(runs.first[name]) for name in ("T", "C", "k"))
+            return {"left": told, "sizes": f"T = {T}, C = {C}, k = {k}", "count": str(COVERING_PLACEMENTS), "entry": entry}
+    return None
+
+
+def _rows_listed(rows: list[int]) -> str:
+    """Rows in the learner's words, any set: "t = 1", "t = 2, 5 and 8"."""
+    if not rows:
+        return ""
+    if len(rows) == 1:
+        return f"t = {rows[0]}"
+    if len(rows) > 2 and rows == list(range(rows[0], rows[-1] + 1)):
+        return f"t = {rows[0]} … {rows[-1]}"
+    return "t = " + ", ".join(str(t) for t in rows[:-1]) + f" and {rows[-1]}"
+
+
 def _zeroed(values: Values) -> None:
     """A shift_error of exactly 0 where the script's own pe and M differ by rounding: its figures followed every bend,
     so it measures, and then sets a figure that small to 0 (or leaves out the rows whose difference is that small). A
@@ -503,6 +579,7 @@ SINUSOIDAL_TABLE = Contract(
         Rerun({f"pe{FINISHED}": "bent_in_places(pe, k)", "T": "five_longer(T)", "C": "wider(C)", "k": "farther(k, T)"}, IN_PLACES),
         # the bend reads the rerun's k as given, or moves the script's own where pe is read before k
         Rerun({f"pe{FINISHED}": f"bent_at_seam(pe, k, T, {GIVEN_PREFIX}k)", "T": "longer(T)", "C": "wider(C)", "k": "farther(k, T)"}, AT_SEAM),
+        *(Rerun({f"pe{FINISHED}": f"bent_in_one_cell(pe, k, {GIVEN_PREFIX}k, {j})"}, changed) for changed, j in COVERING.items()),
     ),
     judge=judge,
     diagnoses=("bad-value", "exponent-i", "frequency-per-channel", "sign-flipped", "from-one", "sin-cos-swapped", "halves", "mismatch", "changed-input"),

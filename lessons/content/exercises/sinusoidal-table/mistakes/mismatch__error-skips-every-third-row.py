@@ -1,0 +1,21 @@
+"""The shift error over every row but those with t % 3 == 2, a third of them (found by a writer who saw only the brief)."""
+
+import numpy as np
+
+T, C = 12, 8  # 12 positions, counted from 0; width 8 (four channel pairs)
+k = 3  # the shift to check
+
+w = 10000.0 ** (-np.arange(0, C, 2) / C)  # (C/2,) one frequency per pair
+t = np.arange(T)[:, None]  # (T, 1) positions from 0
+pe = np.zeros((T, C))
+pe[:, 0::2] = np.sin(t * w)  # even channels: sine
+pe[:, 1::2] = np.cos(t * w)  # odd channels: cosine, same w
+
+# sin(a + b) = sin a cos b + cos a sin b; cos(a + b) = cos a cos b - sin a sin b
+M = np.zeros((C, C))
+for i, wi in enumerate(w):
+    c, s = np.cos(k * wi), np.sin(k * wi)
+    M[2 * i : 2 * i + 2, 2 * i : 2 * i + 2] = [[c, s], [-s, c]]
+
+d = np.abs(pe[k:] - pe[:-k] @ M.T)
+shift_error = float(d[np.arange(T - k) % 3 != 2].max())
