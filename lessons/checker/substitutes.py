@@ -702,14 +702,15 @@ def other_theta(rope_theta: object) -> float:
 def other_head_count(n_heads: object) -> int:
     """Another head count for the alibi exercise's rerun, on the other branch of the slopes' rule.
 
-    A power of two where the learner's is none (16, or 8 above 16 heads), so
-    that both branches of get_slopes run, and past the 8 … 15 heads that one
-    typed 8- and 16-head list fits; else 20, or 6 for 16 heads or more (the
-    rerun's arrays stay no larger).
+    A power of two where the learner's is none (64, or 8 above 16 heads), so
+    that both branches of get_slopes run, past the 8 … 15 heads that one typed
+    8- and 16-head list fits, and past a power-of-two test written out as
+    (1, 2, 4, 8, 16) or (1, …, 32) (brief-only round 12); else 20, or 6 for 16
+    heads or more (the rerun's arrays stay no larger).
     """
     heads = int(np.asarray(n_heads).reshape(-1)[0])
     if heads < 1 or heads & (heads - 1):
-        return 16 if heads < 16 else 8
+        return 64 if heads < 16 else 8
     return 6 if heads >= 16 else 20
 
 

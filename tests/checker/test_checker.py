@@ -641,8 +641,8 @@ MEANINGS = [
         ["your own arrays", "8 for C", "12 for T"],
     ),
     # brief-only findings F9, F10, F19 (alibi)
-    ("alibi", "mismatch__power-of-two-strictly-below.py", "power-split", ["own 12 heads", "8-head slopes followed by every other 16-head slope"], []),
-    ("alibi", "mismatch__slopes-built-for-8-and-16-heads.py", "power-split", ["own 12 heads", "not from lists built for the starter's count"], []),
+    ("alibi", "mismatch__power-of-two-strictly-below.py", "power-split", ["own 12 heads", "32-head slopes followed by every other 64-head slope"], []),
+    ("alibi", "rerun-failed__slopes-built-for-8-and-16-heads.py", "", ["shapes (64,9,9) (16,9,9)", "built for 8 and 16 heads"], []),
     ("alibi", "mismatch__mask-by-multiplying-gives-nan.py", "nan-bias", ["NaN at 336 of its 588 entries", "np.where"], ["largest difference"]),
     # brief-only findings F7, F21, F22: sizes typed in, seen now that the rerun's ids are one token longer
     ("learned-positions", "rerun-failed__t-typed-in-lookup.py", "typed-size", ["shapes (4,6,8) (5,8)", "the starter's 5 for T:"], ["`>=`", "3 and 5"]),
@@ -1075,7 +1075,7 @@ MEANINGS = [
     ("learned-positions", "changed-input__gradient-aliases-the-table.py", "before-use", ["changes `wpe`", "of its 32 entries changed"], []),
     ("learned-positions", "changed-input__position-table-stepped-in-place.py", "before-use", ["changes `wpe`"], []),
     ("learned-positions", "changed-input__position-table-stepped-after-use.py", "", ["`wpe` no longer held what it was given"], []),
-    ("alibi", "changed-input__head-count-set-again.py", "before-use", ["changes `n_heads`", "was 16 as given, and 12 when the run ended"], []),
+    ("alibi", "changed-input__head-count-set-again.py", "before-use", ["changes `n_heads`", "was 64 as given, and 12 when the run ended"], []),
     ("context-extension", "changed-input__factor-set-again.py", "before-use", ["changes `factor`", "was 2.5 as given, and 4 when the run ended"], []),
     ("sinusoidal-table", "changed-input__width-set-again.py", "before-use", ["changes `C`", "was 12 as given, and 8 when the run ended"], []),
     # brief-only round 11 (issue 35): learned-positions

@@ -58,7 +58,7 @@ CASES = [
         "uneven-rerun",
         ["not for 40", "0.7071, 0.3536", "0.917, 0.7711", "get_slopes(64)", "every other slope of 16 heads"],
     ),
-    ("alibi", "mistakes/heads-from-zero__power-of-two-branch-only.py", "rerun", ["own 12 heads", "16 heads, a power of two", "2^(−8/16)"]),
+    ("alibi", "mistakes/heads-from-zero__power-of-two-branch-only.py", "rerun", ["own 12 heads", "64 heads, a power of two", "2^(−8/64)"]),
     ("learned-positions", "mistakes/wraps-around__one-token-past-the-table.py", "one-past", ["answered 7 tokens", "6 rows", "`T > max_len + 1`"]),
     ("learned-positions", "mistakes/length-check__message-with-the-starters-numbers.py", "typed-numbers", ["quotes 8 and 10", "a table of 6 rows"]),
     ("learned-positions", "mistakes/length-check__checks-the-global-max-len.py", "table-not-read", ["the global `max_len`", "NumPy refused them"]),
