@@ -386,7 +386,11 @@ def _which_fit(contract: Contract, left: Runs, given: Runs, name: str) -> str:
         return ""
     runs = set(named.values())  # the rerun they were found so on, said where they all were on the same one
     where = f"on the checker's rerun with {contract.reruns[min(runs) - 1].changed}, " if len(runs) == 1 and min(runs) else ""
-    fit = f"{_fit(list(named))} that changed `{name}`, not the one the exercise gives" if fits_left else f"{_fit(list(named))} neither it nor that changed `{name}`"
+    fit = (
+        f"{_fit(list(named))} that changed `{name}`, not the one the exercise gives"
+        if fits_left
+        else f"{_fit(list(named))} neither it nor that changed `{name}`"
+    )
     if fits_given:
         return f"Your {_listed(list(fits_given))} {_fit(list(fits_given))} `{name}` as given, but {where}your {_listed(list(named))} {fit}."
     if not fits_left:

@@ -26,6 +26,10 @@ run's numbers (the starter's 10 and 8 typed in, in figures or words, do not
 fit), and a ``grad_wpe`` of that table's shape, not the global max_len's. In every run
 that refused, a number the message counts ("4 rows", "1 tokens") must be
 that run's own count of it: the table's rows, the sequence's tokens.
+A fourth rerun goes past the first's sizes (two sequences more, each as long as
+the table, three rows and eight channels more), so that a cap typed in just
+above them, or a gradient that drops the table's last row, does not follow; x
+and grad_wpe are judged on every rerun, by that run's own figures.
 """
 
 from __future__ import annotations
@@ -213,7 +217,16 @@ def _backward(values: Values, wpe: np.ndarray, ids: np.ndarray, roundoff: float,
         rows = np.flatnonzero(np.any(np.abs(grad[T:]) > tol, axis=1)) + T
         shown = f"{rows[0]} … {rows[-1]}" if len(rows) > 1 else str(rows[0])
         whose = "" if first is None else " (the T of the checker's rerun, with ids of its own and one sequence more)"
-        raise Mistake("every-row", _unused_rows(grad, wpe, T, tol, rerun=first is not None), name="grad_wpe", rows=shown, tokens=T, last=T - 1, whose=whose, held=f"{float(grad[rows[0], 0]):.3g}")
+        raise Mistake(
+            "every-row",
+            _unused_rows(grad, wpe, T, tol, rerun=first is not None),
+            name="grad_wpe",
+            rows=shown,
+            tokens=T,
+            last=T - 1,
+            whose=whose,
+            held=f"{float(grad[rows][np.abs(grad[rows]) > tol][0]):.3g}",
+        )
     raise Mistake("mismatch", "unrelated" if first is not None else "", name="grad_wpe", **worst_entry("grad_wpe", grad, right))
 
 
@@ -251,7 +264,9 @@ def _judge_values(runs: Runs, changed: str) -> None:
         if mistake.diagnosis == "batch-not-summed" and mistake.cause == "one-sequence":
             reading = f"the gradient of sequence {mistake.fields['sentence']} alone"
         reading = f"; that is {reading}" if reading else ""
-        raise Mistake("mismatch", "other-run", name=name, changed=changed, reading=reading, **worst_entry(name, real_array(values, name), right, THAT_RUN)) from None
+        raise Mistake(
+            "mismatch", "other-run", name=name, changed=changed, reading=reading, **worst_entry(name, real_array(values, name), right, THAT_RUN)
+        ) from None
 
 
 def _unused_rows(grad: np.ndarray, wpe: np.ndarray, T: int, tol: float, rerun: bool) -> str:
