@@ -354,13 +354,17 @@ def _other_mistake(contract: Contract, runs: Runs, mistake: Mistake) -> bool:
 
 
 def _which_fit(contract: Contract, left: Runs, given: Runs, name: str) -> str:
-    """Which of the answer's arrays fit input ``name`` as the script left it, and which as given, in words: each array
-    checked against the right figures (the contract's hypotheses) of both, on every run where the two differ. Arrays
-    computed before the change (`x = add_positions(...)`, then `grad_wpe = wpe; grad_wpe[:] = 0`) fit the one given."""
-    fits_left: list[str] = []
-    fits_given: list[str] = []
-    for as_left, as_given in zip(left.every, given.every, strict=False):
-        if np.array_equal(np.asarray(as_left[name]), np.asarray(as_given[name])):
+    """Which of the answer's arrays fit input ``name`` as the script left it, which as given, and which neither, in words:
+    each array checked against the right figures (the contract's hypotheses) of both, on every run where the two differ,
+    naming the rerun where that is not the script's own run. Arrays computed before the change (`x = add_positions(...)`,
+    then `grad_wpe = wpe; grad_wpe[:] = 0`) fit the one given; an array of no right figure's shape (a refusal's empty
+    one) fits neither and is not named."""
+    fits_left: dict[str, int] = {}  # each array, by the first run it was found so on (0 the script's own)
+    fits_given: dict[str, int] = {}
+    fits_neither: dict[str, int] = {}
+    every = [left.first, *left.reruns], [given.first, *given.reruns]
+    for run, (as_left, as_given) in enumerate(zip(*every, strict=False)):
+        if as_left is None or as_given is None or np.array_equal(np.asarray(as_left[name]), np.asarray(as_given[name])):
             continue
         try:
             right_left, right_given = contract.hypotheses(as_left), contract.hypotheses(as_given)
@@ -369,17 +373,30 @@ def _which_fit(contract: Contract, left: Runs, given: Runs, name: str) -> str:
         for reported in right_given.figures[RIGHT]:
             got, tol = np.asarray(as_left[reported], dtype=np.float64), right_given.tolerance[reported]
             near_left, near_given = (_agrees(got, np.asarray(figures[reported]), tol) for figures in (right_left.figures[RIGHT], right_given.figures[RIGHT]))
-            if near_left and not near_given and reported not in fits_left:
-                fits_left.append(reported)
-            elif near_given and not near_left and reported not in fits_given:
-                fits_given.append(reported)
-    fits_given = [reported for reported in fits_given if reported not in fits_left]
-    if not fits_left:
+            if near_left and not near_given:
+                fits_left.setdefault(reported, run)
+            elif near_given and not near_left:
+                fits_given.setdefault(reported, run)
+            elif not near_left and got.shape == np.shape(right_given.figures[RIGHT][reported]):
+                fits_neither.setdefault(reported, run)
+    fits_given = {reported: run for reported, run in fits_given.items() if reported not in fits_left and reported not in fits_neither}
+    fits_neither = {reported: run for reported, run in fits_neither.items() if reported not in fits_left}
+    named = fits_left or fits_neither
+    if not named:
         return ""
-    if not fits_given:
-        return f"Your arrays fit that changed `{name}`, not the one the exercise gives."
-    given_part = f"Your {_listed(fits_given)} {_fit(fits_given)} `{name}` as given"
-    return f"{given_part}, but your {_listed(fits_left)} {_fit(fits_left)} that changed `{name}`, not the one the exercise gives."
+    runs = set(named.values())  # the rerun they were found so on, said where they all were on the same one
+    where = f"on the checker's rerun with {contract.reruns[min(runs) - 1].changed}, " if len(runs) == 1 and min(runs) else ""
+    fit = (
+        f"{_fit(list(named))} that changed `{name}`, not the one the exercise gives"
+        if fits_left
+        else f"{_fit(list(named))} neither it nor that changed `{name}`"
+    )
+    if fits_given:
+        return f"Your {_listed(list(fits_given))} {_fit(list(fits_given))} `{name}` as given, but {where}your {_listed(list(named))} {fit}."
+    if not fits_left:
+        fit = f"{_fit(list(named))} neither `{name}` as given nor that changed `{name}`"
+    sentence = f"{where}your {'arrays' if fits_left else _listed(list(named))} {fit}."
+    return sentence[0].upper() + sentence[1:]
 
 
 def _agrees(got: np.ndarray, expected: np.ndarray, tolerance: float) -> bool:

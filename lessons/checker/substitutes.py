@@ -309,6 +309,16 @@ def larger_batch(ids: object, wte: object) -> np.ndarray:
     return _last_sentence_in_new_rows(batch, wte)
 
 
+def table_filling_batch(ids: object, wte: object, wpe: object) -> np.ndarray:
+    """learned-positions' larger rerun: :func:`other_ids` for :data:`MORE_SENTENCES` sentences more, each exactly as long
+    as the position table (T == max_len is legal): for the starter's, 5 sentences of 11 tokens, past a cap typed in just
+    above the first rerun's 4 and 6, and a gradient that drops the table's last row loses one the tokens used."""
+    ids, table = np.asarray(ids), np.asarray(wpe)
+    if ids.ndim != 2 or table.ndim != 2:
+        return longer_ids(ids, wte, wpe)
+    return other_ids(np.zeros((ids.shape[0] + MORE_SENTENCES, table.shape[0]), dtype=ids.dtype), wte)
+
+
 # learned-positions: where refusal_noted leaves what refused a sequence, in the script's own globals (a contract's probe).
 REFUSAL = "__attnpos_refusal__"
 # ... and what the function answered, less its own answer, when given other tables: wte's entries one larger, wpe's two.

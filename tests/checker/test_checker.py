@@ -1122,7 +1122,12 @@ MEANINGS = [
         "learned-positions",
         "changed-input__gradient-aliases-the-table-after-x.py",
         "before-use",
-        ["changes `wpe`", "-1.608 when the run ended", "Your `x` fits `wpe` as given, but your `too_long` fits that changed `wpe`"],
+        [
+            "changes `wpe`",
+            "-1.608 when the run ended",
+            "Your `x` fits `wpe` as given, but on the checker's rerun with `max_len` three larger",
+            "your `too_long` fits that changed `wpe`",
+        ],
         ["`x[0", "Your arrays fit"],
     ),
     (
@@ -1306,6 +1311,26 @@ MEANINGS = [
         "full-length-no-positions",
         ["with wte[ids] alone", "your `x` has the positions added"],
         ["as you do for shorter"],
+    ),
+    # brief-only round 14: learned-positions, x and grad_wpe judged on every rerun; what a gradient's unused rows hold
+    (
+        "learned-positions",
+        "mismatch__branches-on-the-starters-table.py",
+        "other-run",
+        ["right on your own arrays but not on the checker's rerun with `max_len` three larger", "from that run's arrays", "a branch on the table's length"],
+        [],
+    ),
+    ("learned-positions", "mismatch__channels-capped-past-the-first-rerun.py", "other-run", ["`C` eight channels more", "`x[0, 7, 10]`"], []),
+    ("learned-positions", "mismatch__gradient-drops-the-tables-last-row.py", "other-run", ["each exactly as long as the table", "`grad_wpe[10, 9]` is 0"], []),
+    ("learned-positions", "every-row__started-from-wpe.py", "from-wpe", ["rows 5 … 7", "hold wpe's own rows", "a copy of the table"], ["puts gradient"]),
+    ("learned-positions", "every-row__filled-with-a-small-number.py", "filled", ["rows 5 … 7", "each hold 1e-06"], ["puts gradient"]),
+    ("learned-positions", "every-row__empty-like.py", "unset", ["rows 6 … 7", "nothing wrote there", "np.empty"], ["puts gradient", "a copy of the table"]),
+    (
+        "learned-positions",
+        "changed-input__token-table-shifted-inside-the-function.py",
+        "before-use",
+        ["Your `x` fits `wte` as given", "your `too_long` fits neither it nor that changed `wte`"],
+        ["Your arrays fit"],
     ),
 ]
 

@@ -216,4 +216,5 @@ def test_learned_judge_passes_right_answers_and_names_the_batch_mistakes(B, T, s
     ]:
         full = values(ids, backward, full_length)
         one_past = {**values(ids, backward, substitutes.one_past_ids(long_ids, wpe)), "too_long": np.zeros(0)}  # refused, as it must be
-        assert judged("learned-positions", values(ids, backward), values(rerun_ids, backward), source, (full, one_past)) == expected
+        larger = values(substitutes.table_filling_batch(ids, wte, wpe), backward)  # sequences as long as the table
+        assert judged("learned-positions", values(ids, backward), values(rerun_ids, backward), source, (full, one_past, larger)) == expected

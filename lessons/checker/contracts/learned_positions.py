@@ -26,6 +26,10 @@ run's numbers (the starter's 10 and 8 typed in, in figures or words, do not
 fit), and a ``grad_wpe`` of that table's shape, not the global max_len's. In every run
 that refused, a number the message counts ("4 rows", "1 tokens") must be
 that run's own count of it: the table's rows, the sequence's tokens.
+A fourth rerun goes past the first's sizes (two sequences more, each as long as
+the table, three rows and eight channels more), so that a cap typed in just
+above them, or a gradient that drops the table's last row, does not follow; x
+and grad_wpe are judged on every rerun, by that run's own figures.
 """
 
 from __future__ import annotations
@@ -68,6 +72,12 @@ CHANGED = (
 )
 FULL_LENGTH = "`max_len` three larger (so the table, built from it) and `long_ids` cut to exactly as many tokens as wpe has rows"
 ONE_PAST = "`wpe` two rows shorter than `max_len` says (so that max_len is not its length) and `long_ids` one token longer than that table, in three sequences"
+# A rerun well past the first's sizes, so that a cap typed in just above them (B 4, T 6, C 8) does not follow, and with
+# sequences as long as the table, so that its last row is one the tokens use.
+LARGER = (
+    "`ids` replaced by a larger batch (two sequences more, each exactly as long as the table), `max_len` three larger and `C` eight channels more "
+    "(so both tables, built from them) and `grad_out` by other gradients to match"
+)
 # Numbers written out in words ("ten tokens", "an eight-row table"): typed in as surely as figures. From two on: "one"
 # is as often a pronoun ("the last one") as a count, and a refusal may always quote 1.
 NUMBER_WORDS = {
@@ -207,8 +217,73 @@ def _backward(values: Values, wpe: np.ndarray, ids: np.ndarray, roundoff: float,
         rows = np.flatnonzero(np.any(np.abs(grad[T:]) > tol, axis=1)) + T
         shown = f"{rows[0]} … {rows[-1]}" if len(rows) > 1 else str(rows[0])
         whose = "" if first is None else " (the T of the checker's rerun, with ids of its own and one sequence more)"
-        raise Mistake("every-row", name="grad_wpe", rows=shown, tokens=T, last=T - 1, whose=whose)
+        raise Mistake(
+            "every-row",
+            _unused_rows(grad, wpe, T, tol, rerun=first is not None),
+            name="grad_wpe",
+            rows=shown,
+            tokens=T,
+            last=T - 1,
+            whose=whose,
+            held=f"{float(grad[rows][np.abs(grad[rows]) > tol][0]):.3g}",
+        )
     raise Mistake("mismatch", "unrelated" if first is not None else "", name="grad_wpe", **worst_entry("grad_wpe", grad, right))
+
+
+# What a mistake the judge names on a rerun's x or grad_wpe reads as, said beside that rerun's worst entry.
+READINGS = {
+    ("by-token-id", ""): "the rows of wpe[ids], looked up by token id",
+    ("by-token-id", "gradient"): "the gradient scattered by token id",
+    ("off-by-one", ""): "positions counted from 1",
+    ("batch-not-summed", "mean"): "the batch averaged rather than added",
+    ("every-row", ""): "a row no token used holding something other than 0",
+}
+
+
+def _judge_values(runs: Runs, changed: str) -> None:
+    """x and grad_wpe on the rerun that made ``changed``, by that run's own figures: an answer right only for the
+    starter's table or sizes (a branch on its 8 rows, a cap just past the first rerun's) is wrong there, and the
+    mistake names that rerun."""
+    values = runs.second(changed)
+    try:
+        wpe, ids, _, roundoff = _forward(values, None)
+        _backward(values, wpe, ids, roundoff, None)
+    except Mistake as mistake:
+        name = str(mistake.fields.get("name", ""))
+        if name not in ("x", "grad_wpe"):
+            raise Mistake(mistake.diagnosis, mistake.cause, **{**mistake.fields, "changed": changed}) from None
+        wte, wpe = read_table(values, "wte"), read_table(values, "wpe")
+        ids = read_ids(values, "ids", wte.shape[0])
+        T = ids.shape[-1]
+        if name == "x":
+            right = wte[ids] + wpe[:T]
+        else:
+            right = np.zeros(wpe.shape)
+            right[:T] = read_shaped(values, "grad_out", (*ids.shape, wpe.shape[1])).sum(axis=0)
+        reading = READINGS.get((mistake.diagnosis, mistake.cause), "")
+        if mistake.diagnosis == "batch-not-summed" and mistake.cause == "one-sequence":
+            reading = f"the gradient of sequence {mistake.fields['sentence']} alone"
+        reading = f"; that is {reading}" if reading else ""
+        raise Mistake(
+            "mismatch", "other-run", name=name, changed=changed, reading=reading, **worst_entry(name, real_array(values, name), right, THAT_RUN)
+        ) from None
+
+
+def _unused_rows(grad: np.ndarray, wpe: np.ndarray, T: int, tol: float, rerun: bool) -> str:
+    """What grad_wpe's rows from T on hold, where some are not 0 and the rows before are right or nearly: gradient
+    put there ("", a copy of a used row or the total), wpe's own rows (a gradient started from wpe.copy()), one number
+    filled in, or whatever an np.empty left (none of these). On a rerun, the script's own run was right: wpe's rows
+    there are memory NumPy handed out again to an np.empty_like, not a copy, which the script's own run would show."""
+    unused, used = grad[T:], grad[:T]
+    gradient = [*used, used.sum(axis=0)]  # a used row copied on (np.resize), or the total over positions in every row
+    if all(any(np.all(np.abs(row - each) <= tol) for each in gradient) for row in unused if np.any(np.abs(row) > tol)):
+        return ""
+    if not rerun and np.all(np.abs(unused - wpe[T:]) <= tol):
+        return "from-wpe"
+    set_entries = unused[np.abs(unused) > tol]
+    if np.all(set_entries == set_entries[0]):
+        return "filled"
+    return "unset"
 
 
 def _judge_run(values: Values, runs: Runs, first: Values | None = None) -> Passed:
@@ -471,6 +546,8 @@ def judge(runs: Runs) -> Passed:
     _asked_counts(rerun, "a call of the checker's own in its first rerun, two tokens longer than the `long_ids` your add_positions had just refused")
     _asked_counts(runs.second(ONE_PAST), f"a call of the checker's own, two tokens longer than `long_ids`, in its rerun with {ONE_PAST}")
     _wide_table(rerun)
+    for changed in (FULL_LENGTH, ONE_PAST, LARGER):
+        _judge_values(runs, changed)
     return passed
 
 
@@ -540,6 +617,15 @@ LEARNED_POSITIONS = Contract(
             FULL_LENGTH,
         ),
         Rerun({"wpe": "shorter_table(wpe, ids)", "long_ids": "one_past_ids(long_ids, wpe)", "add_positions": "refusal_noted(add_positions)"}, ONE_PAST),
+        Rerun(
+            {
+                "max_len": "more_rows(max_len)",
+                "C": "many_more_channels(C)",
+                "ids": "table_filling_batch(ids, wte, wpe)",
+                "grad_out": "redrawn_for(grad_out, ids)",
+            },
+            LARGER,
+        ),
     ),
     judge=judge,
     diagnoses=("by-token-id", "wraps-around", "truncated", "length-check", "every-row", "batch-not-summed", "off-by-one", "mismatch", "changed-input"),
