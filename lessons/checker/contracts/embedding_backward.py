@@ -234,8 +234,8 @@ def _partial_gradient(
     for channels in range(1, C):
         if np.all(grad[:, channels:] == 0) and np.any(right[:, channels:] != 0) and close(grad[:, :channels], right[:, :channels], tol):
             zero = f"channel {channels} of your grad_wte is 0" if channels == C - 1 else f"channels {channels} … {C - 1} of your grad_wte are 0"
-            kept = "channel 0 is right" if channels == 1 else f"channels 0 … {channels - 1} are right"
-            raise Mistake("mismatch", "channels-capped", name="grad_wte", channels=channels, zero=zero, kept=kept, width=C, run=run)
+            filled = "channel 0 is right" if channels == 1 else f"channels 0 … {channels - 1} are right"
+            raise Mistake("mismatch", "channels-capped", name="grad_wte", channels=channels, zero=zero, kept=filled, width=C, run=run)
 
 
 def _unset_rows(values: Values, wte: np.ndarray, ids: np.ndarray, grad_out: np.ndarray, roundoff: float, in_ids: str) -> None:
