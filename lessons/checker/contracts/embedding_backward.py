@@ -59,6 +59,8 @@ LARGER = (
 )
 # The starter's sizes; its own lines set these names, and a 10, 4, 2 or 5 elsewhere is a size typed in.
 SIZES = StarterSizes({10: "V", 4: "C", 2: "B", 5: "T"}, ("rng", "V", "C", "wte", "ids", "grad_out"), {"ids": ("B", "T")})
+# the starter's V written as a number: one of SIZES.questions
+ROWS_TYPED = Question("types_number", (next(str(n) for n, name in SIZES.sizes.items() if name == "V"), SIZES.kept))
 
 
 def scatter(ids: np.ndarray, grad_out: np.ndarray, rows: int) -> np.ndarray:
@@ -135,6 +137,9 @@ def _judge_run(values: Values, runs: Runs, first: Values | None = None) -> Passe
     top = int(ids.max())
     if grad.shape == (top + 1, C) and top + 1 < V:  # np.bincount without minlength: rows only up to the largest id used
         raise Mistake("bad-shape", "bincount-short", name="grad_wte", shape=shape_text(grad.shape), top=top, rows=V, in_ids=in_ids)
+    if grad.shape == (ids.size, C) and ids.size != V:  # np.zeros((ids.size, C)): one row per token, not per table row
+        tokens = " × ".join(str(n) for n in ids.shape)
+        raise Mistake("bad-shape", "row-per-token", name="grad_wte", shape=shape_text(grad.shape), tokens=ids.size, bt=tokens, rows=V, in_ids=in_ids)
     grad = read_shaped(values, "grad_wte", (V, C))
     right = scatter(ids, grad_out, V)
     counts = np.bincount(ids.reshape(-1), minlength=V)
@@ -162,8 +167,75 @@ def _judge_run(values: Values, runs: Runs, first: Values | None = None) -> Passe
         raise Mistake("mismatch", "mean", name="grad_wte")
     if cause == "batch-mean":
         raise Mistake("batch-not-summed", "mean", name="grad_wte")
+    run = "your run" if first is None else "the checker's rerun ({changed})"
+    _partial_gradient(wte, ids, grad_out, grad, roundoff, in_ids, run, rows_typed=runs.says(ROWS_TYPED))
     _unfollowed(values, first, "grad_wte", right)
     raise Mistake("mismatch", name="grad_wte", **worst_entry("grad_wte", grad, right))
+
+
+def _partial_gradient(
+    wte: np.ndarray, ids: np.ndarray, grad_out: np.ndarray, grad: np.ndarray, roundoff: float, in_ids: str, run: str, rows_typed: bool
+) -> None:
+    """A (V, C) grad_wte wrong in a way its figures name (none of them told on the starter's ids, where each is right or
+    a mistake of its own, so they are no hypotheses): a copy of wte added into; each id's first few uses only (a fixed
+    number of passes); positions where two sentences share an id left out; the first V tokens only (a loop over the
+    table's rows, V = B·T = 10 in the starter); the first few channels only (a channel count typed in or capped).
+    The first rerun's new-row ids sit in its last tokens, so the first V tokens there are also the rows below 10: a
+    source that writes the starter's 10 (`range(10)`, `ids < 10`) is told as before, a row count typed in."""
+    V, C = wte.shape
+    right = scatter(ids, grad_out, V)
+    counts = np.bincount(ids.reshape(-1), minlength=V)
+    size = float(np.max(np.abs(grad_out), initial=0.0))
+    tol = tolerance(roundoff, int(counts.max()), size)
+    unused = np.flatnonzero(counts == 0)
+    if unused.size and close(grad, wte + right, tolerance(roundoff, int(counts.max()) + 1, max(size, float(np.max(np.abs(wte)))))):
+        raise Mistake("mismatch", "started-from-wte", name="grad_wte", rows=", ".join(str(int(r)) for r in unused), in_ids=in_ids)
+    flat, g = ids.reshape(-1), grad_out.reshape(-1, C)
+    use = np.array([np.count_nonzero(flat[:i] == v) for i, v in enumerate(flat)], dtype=np.int64)  # which use of its id each token is
+    for cap in range(1, int(counts.max())):
+        if close(grad, scatter(flat[use < cap], g[use < cap], V), tol):
+            row = int(np.argmax(counts))
+            first_uses = "the gradient of its first use" if cap == 1 else f"the gradients of its first {cap} uses"
+            raise Mistake(
+                "mismatch",
+                "uses-capped",
+                name="grad_wte",
+                cap="once" if cap == 1 else f"{cap} times",
+                first=first_uses,
+                row=row,
+                count=int(counts[row]),
+                in_ids=in_ids,
+            )
+    batch = ids.reshape(-1, ids.shape[-1])
+    shared = [t for t in range(batch.shape[1]) if np.unique(batch[:, t]).size < batch.shape[0]]  # columns with a repeat
+    if shared and len(shared) < batch.shape[1]:
+        kept = [t for t in range(batch.shape[1]) if t not in shared]
+        g_batch = grad_out.reshape(*batch.shape, C)
+        if close(grad, scatter(batch[:, kept], g_batch[:, kept], V), tol):
+            t = shared[0]
+            column = batch[:, t]
+            v = int(next(v for v in column if np.count_nonzero(column == v) > 1))
+            positions = f"position {shared[0]}" if len(shared) == 1 else "positions " + ", ".join(str(s) for s in shared[:-1]) + f" and {shared[-1]}"
+            raise Mistake(
+                "mismatch",
+                "shared-positions-skipped",
+                name="grad_wte",
+                id=v,
+                position=t,
+                count=int(np.count_nonzero(column == v)),
+                positions=positions,
+                in_ids=in_ids,
+            )
+    first_rows = [rows for rows in range(1, V) if np.all(grad[rows:] == 0) and close(grad[:rows], right[:rows], tol)]
+    if V < flat.size and close(grad, scatter(flat[:V], g[:V], V), tol) and not (first_rows and rows_typed):
+        raise Mistake(
+            "mismatch", "tokens-up-to-V", name="grad_wte", rows=V, tokens=flat.size, bt=" × ".join(str(n) for n in ids.shape), rest=flat.size - V, in_ids=in_ids
+        )
+    for channels in range(1, C):
+        if np.all(grad[:, channels:] == 0) and np.any(right[:, channels:] != 0) and close(grad[:, :channels], right[:, :channels], tol):
+            zero = f"channel {channels} of your grad_wte is 0" if channels == C - 1 else f"channels {channels} … {C - 1} of your grad_wte are 0"
+            filled = "channel 0 is right" if channels == 1 else f"channels 0 … {channels - 1} are right"
+            raise Mistake("mismatch", "channels-capped", name="grad_wte", channels=channels, zero=zero, kept=filled, width=C, run=run)
 
 
 def _unset_rows(values: Values, wte: np.ndarray, ids: np.ndarray, grad_out: np.ndarray, roundoff: float, in_ids: str) -> None:

@@ -1,0 +1,13 @@
+"""grad_wte sized ids.size × C, one row per token: the starter's 2 × 5 tokens and 10 rows agree only by chance (a brief-only writer's script, issue 35)."""
+import numpy as np
+
+rng = np.random.default_rng(5)
+V, C = 10, 4                      # nn.Embedding(num_embeddings=10, embedding_dim=4)
+wte = rng.standard_normal((V, C))  # the table: one row per token id
+ids = np.array([[3, 7, 3, 1, 3],
+                [7, 2, 2, 9, 0]])  # (B, T) = (2, 5): ids 3, 7 and 2 repeat
+grad_out = rng.standard_normal((*ids.shape, C))  # dLoss/d(out), (B, T, C)
+
+out = wte[ids]
+grad_wte = np.zeros((ids.size, grad_out.shape[-1]))
+np.add.at(grad_wte, ids, grad_out)

@@ -1,0 +1,14 @@
+"""A loop over the rows range(10), the starter's V typed in: the rerun's new rows get no gradient. On the first rerun these are also its last tokens, as a loop over V tokens leaves out: the 10 typed tells which (a brief-only writer's script, issue 35)."""
+
+import numpy as np
+
+rng = np.random.default_rng(5)
+V, C = 10, 4  # nn.Embedding(num_embeddings=10, embedding_dim=4)
+wte = rng.standard_normal((V, C))  # the table: one row per token id
+ids = np.array([[3, 7, 3, 1, 3], [7, 2, 2, 9, 0]])  # (B, T) = (2, 5): ids 3, 7 and 2 repeat
+grad_out = rng.standard_normal((*ids.shape, C))  # dLoss/d(out), (B, T, C)
+
+out = wte[ids]
+grad_wte = np.zeros_like(wte)
+for v in range(10):
+    grad_wte[v] = grad_out[ids == v].sum(axis=0)
