@@ -746,10 +746,11 @@ def far_longer(T: object) -> int:
 
 
 # alibi's fourth rerun: more heads than a table typed for 1 … 64 (or of powers of two up to 1024) holds, past a
-# power-of-two formula kept for counts above 200, no power of two, and so many above the power below (3100 − 2048 =
-# 1052) that every other slope of that power's first half alone, get_slopes(4096)[0:2048:2], gives too few extra slopes
-# (1024). Few tokens, so that the (H, T, T) arrays stay small: 77,500 entries.
-MANY_HEADS = 3100
+# power-of-two formula kept for counts above 200, no power of two though a multiple of 512 (7 · 512: a power-of-two
+# test written as n % 8 == 0 calls it one), and so many above the power below (3584 − 2048 = 1536) that every other
+# slope of that power's first half alone, get_slopes(4096)[0:2048:2], gives too few extra slopes (1024). Few tokens, so
+# that the (H, T, T) arrays stay small: 89,600 entries.
+MANY_HEADS = 3584
 FEW_TOKENS = 5
 
 

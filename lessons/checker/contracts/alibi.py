@@ -13,7 +13,7 @@ but is named, not passed. The reruns ask for another
 head count on each branch of the rule (the second 6 heads, under 8, and 130 tokens, past a
 capped distance and int8 positions), which typed slopes cannot follow, however many digits
 they have, for other scores near 1000, which the weights must follow and a softmax must not
-overflow on, for 3100 heads (past a table for 1 … 64 or for powers up to 1024, a power below
+overflow on, for 3584 heads (past a table for 1 … 64 or for powers up to 1024, a power below
 capped, and too many for extra slopes taken from the first half of twice the power below),
 and for one head of 600 tokens (past a window, a distance clipped or uint8 positions at 256
 or 512).
@@ -96,7 +96,7 @@ def _from_zero(H: int) -> np.ndarray:
 def _slope_tolerance(H: int, roundoff: float) -> float:
     """How far from the rule, relative to the largest slope, rounding alone moves H slopes: a few roundings for one
     power, plus one for each factor of a power taken as start ** (h + 1) or as a running product (up to H of them:
-    float32 slopes of 3100 heads are off by about 1e-4 of the largest)."""
+    float32 slopes of 3584 heads are off by about 1e-4 of the largest)."""
     return SAFETY * (8 + H) * roundoff
 
 
