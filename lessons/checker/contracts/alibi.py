@@ -367,7 +367,7 @@ def _mask_leaks(bias: np.ndarray, hidden: np.ndarray, slopes: np.ndarray, tolera
         )  # fmt: skip
     ahead = np.broadcast_to(j - i, bias.shape)
     reach = int(np.max(ahead[leaking]))
-    if np.array_equal(leaking, (ahead >= 1) & (ahead <= reach)):  # every key up to j = i + reach left visible, none past it
+    if reach < T - 1 and np.array_equal(leaking, (ahead >= 1) & (ahead <= reach)):  # keys up to j = i + reach visible, those past it hidden
         late = "the key right after each query (j = i + 1)" if reach == 1 else f"the keys up to j = i + {reach}"
         h, row, key = (int(index[0]) for index in np.nonzero(leaking))
         return Mistake(
