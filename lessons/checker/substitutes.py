@@ -726,17 +726,19 @@ def other_head_count(n_heads: object) -> int:
 
 def uneven_head_count(n_heads: object) -> int:
     """A head count that is no power of two, for the alibi exercise's second rerun, whose power of two below differs
-    from the learner's and from :func:`other_head_count`'s: 40 (BLOOM's kind of count: 32 below it, its extra slopes from
-    64 heads), else 12 (8 below, from 16), else 6 (4 below, from 8). So extra slopes taken from a list of a fixed size
-    (the 16 heads that suit the starter's 12), a power-of-two test or a table typed for the counts the checker used to
-    try, or a power below capped at 16, do not follow."""
+    from the learner's and from :func:`other_head_count`'s: 6 (4 below it, its extra slopes from 8 heads: a count under
+    8, where the power-of-two formula for small counts shows), else 12 (8 below, from 16), else 40 (32 below, from 64).
+    So extra slopes taken from a list of a fixed size (the 16 heads that suit the starter's 12), a power-of-two test or a
+    table typed for the counts the checker used to try do not follow; a power below capped at 16 or 32, a table typed
+    for some counts and a BLOOM-like count's extra slopes meet :data:`MANY_HEADS`."""
     heads = int(np.asarray(n_heads).reshape(-1)[0])
     taken = {_power_below(heads), _power_below(other_head_count(heads))}
     return next(uneven for uneven in UNEVEN_HEAD_COUNTS if _power_below(uneven) not in taken)
 
 
 # Each has another power of two below it: some one of them has a power below that neither of two other counts has.
-UNEVEN_HEAD_COUNTS = (40, 12, 6)
+# Smallest first: the rerun's (H, T, T) arrays grow with the count, and a loop answer's time with them.
+UNEVEN_HEAD_COUNTS = (6, 12, 40)
 
 
 def _power_below(heads: int) -> int:
@@ -744,7 +746,7 @@ def _power_below(heads: int) -> int:
 
 
 # alibi's second rerun runs past 128 positions: an int8 position wraps there, and a distance clipped anywhere short of
-# it stops growing. (H, T, T) at 40 heads and 130 tokens is 676,000 entries, a few megabytes an array.
+# it stops growing. (H, T, T) at 6 heads and 130 tokens is 101,400 entries.
 FAR_LENGTH = 130
 
 
@@ -753,10 +755,12 @@ def far_longer(T: object) -> int:
     return FAR_LENGTH + 1 if int(np.asarray(T).reshape(-1)[0]) == FAR_LENGTH else FAR_LENGTH
 
 
-# alibi's fourth rerun: more heads than a table typed for 1 … 64 holds, no power of two, and so many above the power below
-# (100 − 64 = 36) that every other slope of that power's first half alone, get_slopes(128)[0:64:2], gives too few extra
-# slopes (32): at 12 and 40 heads it gives enough. Few tokens, so that the (H, T, T) arrays stay small.
-MANY_HEADS = 100
+# alibi's fourth rerun: more heads than a table typed for 1 … 64 (or of powers of two up to 1024) holds, past a
+# power-of-two formula kept for counts above 200, no power of two though a multiple of 512 (7 · 512: a power-of-two
+# test written as n % 8 == 0 calls it one), and so many above the power below (3584 − 2048 = 1536) that every other
+# slope of that power's first half alone, get_slopes(4096)[0:2048:2], gives too few extra slopes (1024). Few tokens, so
+# that the (H, T, T) arrays stay small: 89,600 entries.
+MANY_HEADS = 3584
 FEW_TOKENS = 5
 
 
@@ -770,8 +774,20 @@ def few_tokens(T: object) -> int:
     return FEW_TOKENS
 
 
+# alibi's third rerun adds this to every score it draws: e^1000 overflows float64 (past e^709.8), so a softmax that
+# takes np.exp of the scores as they are gives inf / inf = NaN, where one that subtracts each row's largest first (the
+# course's) is unchanged. The scores stay close together, so a mask of −1000 still hides (e^−1000 is 0 in float64).
+SCORE_OFFSET = 1000.0
+
+
+def redrawn_large(scores: object) -> np.ndarray:
+    """alibi: :func:`redrawn` scores plus :data:`SCORE_OFFSET`, in their dtype."""
+    drawn = redrawn(scores)
+    return drawn + drawn.dtype.type(SCORE_OFFSET)
+
+
 # alibi's fifth rerun: one head and past 512 tokens, where a window of 256 or 512 keys, a distance clipped at 512 and
-# uint8 positions (which wrap at 256) show. (1, 600, 600) is 360,000 entries, fewer than the 40 heads of 130 tokens.
+# uint8 positions (which wrap at 256) show. (1, 600, 600) is 360,000 entries.
 LONG_LENGTH = 600
 
 

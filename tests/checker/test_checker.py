@@ -76,8 +76,8 @@ def course():
     return COURSE
 
 
-# The checker's own time limit, as every learner gets it: alibi's rerun of 40 heads and 130 tokens takes a loop answer
-# 1.4 s of CPU on a quiet core, and a check's runs share CI's two cores with two other workers.
+# The checker's own time limit, as every learner gets it: alibi's rerun of one head and 600 tokens takes a loop answer
+# 0.25 s of CPU on a quiet core, and a check's runs share CI's two cores with two other workers.
 LIMITS = Limits(memory_mb=768)
 # An endless loop named timeout__ is timed out whatever the limit, and spins a core until it is: half a second.
 ENDLESS_LIMITS = Limits(timeout_s=0.5, memory_mb=768)
@@ -969,9 +969,15 @@ MEANINGS = [
     ("alibi", "mismatch__mask-one-key-late.py", "mask-late", ["72 of its 252 later keys", "(j = i + 1)", "`bias[0, 0, 1]` is 0.5"], ["off by 0)", "is -0"]),
     ("alibi", "mismatch__distance-clipped-at-8.py", "distance-capped", ["stops growing at a distance of 8", "checker's rerun"], ["Well done"]),
     ("alibi", "mismatch__int8-positions.py", "positions-wrap", ["right on the first 128 tokens", "int8 wraps"], ["Well done"]),
-    ("alibi", "naive-slopes__official-slopes-typed-for-12-only.py", "rerun", ["own 12 heads", "2^(−8h/40)", "32 heads below"], ["list of a fixed size"]),
-    ("alibi", "mismatch__power-below-capped-at-16.py", "uneven-power-below", ["begin with the 16-head slopes", "just below 40 is 32"], ["Well done"]),
-    ("alibi", "mismatch__extra-slopes-times-root-two.py", "uneven-extra", ["not for 40", "first 32 slopes are right"], ["list of a fixed size"]),
+    ("alibi", "naive-slopes__official-slopes-typed-for-12-only.py", "rerun", ["own 12 heads", "2^(−8h/6)", "4 heads below"], ["list of a fixed size"]),
+    (
+        "alibi",
+        "mismatch__power-below-capped-at-16.py",
+        "uneven-power-below",
+        ["begin with the 16-head slopes", "just below 3584 is 2048"],
+        ["Well done", "3584 heads (3584"],
+    ),
+    ("alibi", "mismatch__extra-slopes-times-root-two.py", "uneven-extra", ["not for 6", "first 4 slopes are right"], ["list of a fixed size"]),
     ("alibi", "mismatch__softmax-over-heads.py", "weights", ["softmax over the queries", "last axis"], []),
     ("alibi", "rerun-failed__power-of-two-test-typed.py", "", ["RecursionError", "a power-of-two test written out for some counts"], []),
     # brief-only round 13 (u4/alibi): reruns of 100 heads and 5 tokens, of one head and 600 tokens; masks and windows named as done
@@ -980,8 +986,29 @@ MEANINGS = [
     ("alibi", "mismatch__distance-clipped-at-512.py", "distance-capped", ["a distance of 512", "`bias[0, 599, 0]` is -2;", "600 tokens"], ["Well done"]),
     ("alibi", "mismatch__uint8-positions.py", "positions-wrap", ["first 256 tokens", "uint8 wraps"], ["an int8", "is -0"]),
     ("alibi", "mismatch__positions-modulo-128.py", "past-position", ["first 128 tokens", "past position 128"], ["int8", "integer type"]),
-    ("alibi", "mismatch__extra-slopes-from-the-first-half.py", "extra-count", ["not for 100", "has 96 entries", "get_slopes(128)[0:64:2]"], ["Well done"]),
-    ("alibi", "rerun-failed__slopes-table-for-1-to-64-heads.py", "", ["100 heads", "KeyError: 100", "a table of slopes"], []),
+    (
+        "alibi",
+        "mismatch__extra-slopes-from-the-first-half.py",
+        "extra-count",
+        ["not for 3584", "has 3072 entries", "get_slopes(4096)[0:2048:2]"],
+        ["Well done"],
+    ),
+    ("alibi", "rerun-failed__slopes-table-for-1-to-64-heads.py", "", ["3584 heads", "KeyError: 3584", "a table of slopes"], []),
+    # brief-only round 14 (v4/alibi): the uneven rerun of 6 heads, 3584 heads, scores near 1000; masks and weights named as done
+    ("alibi", "naive-slopes__power-of-two-formula-under-8-heads.py", "rerun", ["own 12 heads", "(6 heads (", "2^(−8h/6)"], ["Well done"]),
+    ("alibi", "naive-slopes__power-of-two-formula-past-200-heads.py", "rerun", ["(3584 heads (more than 1024", "2^(−8h/3584)"], ["3584 heads: 3584"]),
+    ("alibi", "rerun-failed__powers-table-to-1024.py", "", ["3584 heads", "RecursionError"], []),
+    ("alibi", "naive-slopes__power-of-two-test-n-mod-8.py", "rerun", ["(3584 heads (more than 1024", "2^(−8h/3584)"], ["Well done"]),
+    ("alibi", "mismatch__own-softmax-without-row-max.py", "softmax-overflow", ["each near 1000", "NaN or inf", "Subtract each row's largest"], ["Well done"]),
+    (
+        "alibi",
+        "mismatch__mask-one-key-too-narrow.py",
+        "mask-narrow",
+        ["the key right after each query (j = i + 1) unmasked", "`bias[0, 0, 1]` is -0.5", "j = i + 2"],
+        ["too small"],
+    ),
+    ("alibi", "mismatch__weights-before-the-mask.py", "weights-before-mask", ["without its mask", "before −inf was put into `bias`"], ["nan_to_num"]),
+    ("alibi", "mismatch__mask-weaker-past-key-512.py", "weak-mask", ["`bias[0, 0, 512]` is -100 where it should be −inf"], ["first 256 tokens", "-1e+04"]),
     ("alibi", "mask-forgotten__mask-applied-after-softmax.py", "weights-masked", ["`weights` are right", "`bias[0, 0, 1]` is 0,"], ["too small", "-0"]),
     ("alibi", "mask-forgotten__mask-cleared-after-use.py", "weights-masked", ["`weights` are right", "changed once the weights were computed"], ["too small"]),
     ("alibi", "indistinct__half-precision-long.py", "precision", ["three significant digits", "Use float64"], ["second softmax", "held, like every other"]),

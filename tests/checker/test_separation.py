@@ -94,7 +94,7 @@ KEPT_FOR_MORE = {
     *(("sinusoidal-table", 5 + j) for j in range(9)),
     ("context-extension", 1),
     ("alibi", 3),
-    # 100 heads of 5 tokens and one head of 600: for sizes typed or capped past the others' (a table for 1 … 64 heads,
+    # 3584 heads of 5 tokens and one head of 600: for sizes typed or capped past the others' (a table for 1 … 64 heads,
     # a window of 256 keys, a distance clipped at 512), which no hypothesis models
     ("alibi", 4),
     ("alibi", 5),

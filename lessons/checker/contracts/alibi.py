@@ -10,12 +10,13 @@ a second softmax), the mask on the wrong triangle or too weak to hide. The
 +m·j shortcut *with* the mask passes, as the brief says; any other constant
 per row (−m·(i − j + 1), +5 on every visible key) gives the same weights
 but is named, not passed. The reruns ask for another
-head count on each branch of the rule (the second 40 heads and 130 tokens, past a
-capped power or distance and int8 positions), which typed slopes cannot follow,
-however many digits they have, for other scores, which the weights must follow,
-for 100 heads (past a table for 1 … 64, and too many for extra slopes taken from the
-first half of twice the power below), and for one head of 600 tokens (past a window,
-a distance clipped or uint8 positions at 256 or 512).
+head count on each branch of the rule (the second 6 heads, under 8, and 130 tokens, past a
+capped distance and int8 positions), which typed slopes cannot follow, however many digits
+they have, for other scores near 1000, which the weights must follow and a softmax must not
+overflow on, for 3584 heads (past a table for 1 … 64 or for powers up to 1024, a power below
+capped, and too many for extra slopes taken from the first half of twice the power below),
+and for one head of 600 tokens (past a window, a distance clipped or uint8 positions at 256
+or 512).
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from attnpos.lessons.checker.contracts.common import (
     zero_weight,
 )
 from attnpos.lessons.checker.separation import Figure, Hypotheses
-from attnpos.lessons.checker.substitutes import FEW_TOKENS, LONG_LENGTH, MANY_HEADS
+from attnpos.lessons.checker.substitutes import FEW_TOKENS, LONG_LENGTH, MANY_HEADS, SCORE_OFFSET
 from attnpos.lessons.checker.values import MAX_ELEMENTS, SAFETY, Values, count, describe, dtype_roundoff, reported_rounding, too_large
 from attnpos.lessons.checker.verdicts import Mistake, Passed, shape_text
 
@@ -46,12 +47,14 @@ NAMES = ("n_heads", "T", "scores", "slopes", "bias", "weights")
 CHANGED = "another number of heads and two more tokens"
 # The second rerun: a count that is no power of two, with another power below it than the learner's (substitutes.uneven_head_count).
 UNEVEN = "a number of heads that is not a power of two and has another power of two below it than yours, and more than 128 tokens"
-# The third rerun: the learner's own sizes, other scores (substitutes.redrawn): weights that do not change with them
-# were computed from scores of the script's own (drawn again from the starter's seed), not from `scores`.
-SCORES = "other scores, of your own shape"
-# The fourth rerun: more heads than a table typed for 1 … 64 holds, and so many above the power below that every other
-# slope of only the first half of twice that power gives too few extra slopes (substitutes.many_head_count).
-MANY = f"{MANY_HEADS} heads (more than 64, and no power of two) and {FEW_TOKENS} tokens"
+# The third rerun: the learner's own sizes, other scores near SCORE_OFFSET (substitutes.redrawn_large): weights that do
+# not change with them were computed from scores of the script's own (drawn again from the starter's seed), not from
+# `scores`; weights that come out NaN or inf there took np.exp of the scores without subtracting each row's largest.
+SCORES = f"other scores of your own shape, each near {SCORE_OFFSET:.0f}"
+# The fourth rerun: more heads than a table typed for 1 … 64 or for powers up to 1024 holds, and so many above the power
+# below that every other slope of only the first half of twice that power gives too few extra slopes
+# (substitutes.many_head_count).
+MANY = f"{MANY_HEADS} heads (more than 1024, and no power of two) and {FEW_TOKENS} tokens"
 # The fifth rerun: past 512 tokens, where a window or a distance clipped at 256 or 512, or uint8 positions, show.
 LONG = f"a single head and {LONG_LENGTH} tokens"
 # The largest n_heads and T this exercise judges (an ALiBi answer of its own size, not the checker-wide ANSWER_MAX_*):
@@ -88,6 +91,13 @@ def _from_zero(H: int) -> np.ndarray:
         return block(H)
     lower = 2 ** math.floor(math.log2(H))
     return np.concatenate([block(lower), block(2 * lower)[0::2][: H - lower]])
+
+
+def _slope_tolerance(H: int, roundoff: float) -> float:
+    """How far from the rule, relative to the largest slope, rounding alone moves H slopes: a few roundings for one
+    power, plus one for each factor of a power taken as start ** (h + 1) or as a running product (up to H of them:
+    float32 slopes of 3584 heads are off by about 1e-4 of the largest)."""
+    return SAFETY * (8 + H) * roundoff
 
 
 def _bias_kind(bias: np.ndarray, scores: np.ndarray, slopes: np.ndarray, T: int, tolerance: float) -> str:
@@ -133,10 +143,17 @@ def _weights(values: Values, H: int, T: int) -> np.ndarray:
     return weights.astype(np.float64)
 
 
-def _weight_tolerance(scores: np.ndarray, H: int, T: int, roundoff: float) -> float:
-    """The softmax's own rounding, plus what slopes rounded to seven digits move a score by (a weight moves by at most twice that)."""
+def _bias_tolerance(H: int, T: int, roundoff: float) -> float:
+    """The bias's own rounding, plus what the slopes' rounding (:func:`_slope_tolerance`) moves it by at distance T."""
     largest_bias = float(np.max(alibi_slopes(H))) * T
-    rounded_slopes = 2 * float(reported_rounding(largest_bias))
+    return SAFETY * 4 * roundoff * (1 + largest_bias) * T + _slope_tolerance(H, roundoff) * largest_bias
+
+
+def _weight_tolerance(scores: np.ndarray, H: int, T: int, roundoff: float) -> float:
+    """The softmax's own rounding, plus what slopes rounded (to seven digits, or by the dtype) move a score by (a weight
+    moves by at most twice that)."""
+    largest_bias = float(np.max(alibi_slopes(H))) * T
+    rounded_slopes = 2 * (float(reported_rounding(largest_bias)) + _slope_tolerance(H, roundoff) * largest_bias)
     return SAFETY * roundoff * (4 * T + 8) * (1 + float(np.max(np.abs(scores))) + largest_bias) + rounded_slopes
 
 
@@ -196,7 +213,7 @@ def _judge_run(values: Values) -> tuple[int, np.ndarray]:
     slopes = _array(values, "slopes", (H,), H)
     roundoff = dtype_roundoff(values, NAMES)
     right = alibi_slopes(H)
-    slope_tolerance = SAFETY * 8 * roundoff
+    slope_tolerance = _slope_tolerance(H, roundoff)
     if not np.all(np.isfinite(slopes)) or np.any(np.abs(slopes - right) > slope_tolerance * np.max(right) + reported_rounding(right)):
         if np.all(np.isfinite(slopes)) and abs(slopes[0] - 1.0) <= slope_tolerance:
             raise Mistake("heads-from-zero", name="slopes")
@@ -211,7 +228,7 @@ def _judge_run(values: Values) -> tuple[int, np.ndarray]:
     bias = _array(values, "bias", (H, T, T), H)
     if np.any(np.isnan(bias)):  # 0 * -inf: a mask made by multiplying
         raise Mistake("mismatch", "nan-bias", name="bias", count=int(np.count_nonzero(np.isnan(bias))), total=bias.size)
-    bias_tolerance = SAFETY * 4 * roundoff * (1 + float(np.max(right)) * T) * T
+    bias_tolerance = _bias_tolerance(H, T, roundoff)
     kind = _bias_kind(bias, scores, right, T, bias_tolerance)
     if kind in ("symmetric", "sign-flipped"):
         raise Mistake(kind, name="bias")
@@ -295,6 +312,8 @@ def _far_keys_wrong(bias: np.ndarray, scores: np.ndarray, slopes: np.ndarray, T:
             )
     if (window := _window(bias, scores, slopes, T, tolerance)) is not None:
         return window
+    if _bias_kind(np.where(visible, bias, -np.inf), scores, slopes, T, tolerance) in ("right", "shortcut"):
+        return None  # right on every key a query may see: what is wrong is the mask alone (_mask_leaks names it)
     for wrap, wraps in WRAPS.items():
         if T > wrap and _bias_kind(bias[:, :wrap, :wrap], scores[:, :wrap, :wrap], slopes, wrap, tolerance) in ("right", "shortcut"):
             right = np.where(visible, -m * distance, -np.inf)
@@ -346,6 +365,15 @@ def _mask_leaks(bias: np.ndarray, hidden: np.ndarray, slopes: np.ndarray, tolera
             "mismatch", "mask-late", name="bias", count=int(np.count_nonzero(leaking)), total=H * T * (T - 1) // 2, late=late,
             entry=f"bias[{h}, {row}, {key}]", value=f"{bias[h, row, key]:.4g}",
         )  # fmt: skip
+    ahead = np.broadcast_to(j - i, bias.shape)
+    reach = int(np.max(ahead[leaking]))
+    if reach < T - 1 and np.array_equal(leaking, (ahead >= 1) & (ahead <= reach)):  # keys up to j = i + reach visible, those past it hidden
+        late = "the key right after each query (j = i + 1)" if reach == 1 else f"the keys up to j = i + {reach}"
+        h, row, key = (int(index[0]) for index in np.nonzero(leaking))
+        return Mistake(
+            "mismatch", "mask-narrow", name="bias", count=int(np.count_nonzero(leaking)), total=H * T * (T - 1) // 2, late=late,
+            entry=f"bias[{h}, {row}, {key}]", value=f"{bias[h, row, key] + 0.0:.4g}", reach=reach, first=reach + 1,
+        )  # fmt: skip
     return Mistake("mismatch", "weak-mask", name="bias", **_least_hidden(bias, hidden))
 
 
@@ -372,6 +400,13 @@ def _weights_mistake(weights: np.ndarray, scores: np.ndarray, bias: np.ndarray, 
             return Mistake("mismatch", "weights", name="weights", axis="the heads" if axis == 0 else "the queries", **worst)
     i, j = np.arange(T)[:, None], np.arange(T)[None, :]
     later = np.broadcast_to(j > i, weights.shape)
+    m = -right_bias[:, 1:2, :1]  # (H, 1, 1) the slopes: bias[h, 1, 0] is −slopes[h]
+    for form, unmasked in (("−slopes[h]·(i − j)", -m * (i - j)), ("the +m·j shortcut", m * j)):
+        if np.any(weights[later] > tolerance) and np.max(np.abs(weights - softmax(scores + np.where(later, unmasked, bias)))) <= tolerance:
+            h, row, key = np.unravel_index(int(np.argmax(np.where(later, weights, -np.inf))), weights.shape)
+            return Mistake(
+                "mismatch", "weights-before-mask", name="weights", form=form, entry=f"`weights[{h}, {row}, {key}]`", value=f"{weights[h, row, key]:.4g}"
+            )
     if np.any(weights[later] > tolerance):
         h, row, key = np.unravel_index(int(np.argmax(np.where(later, weights, -np.inf))), weights.shape)
         return Mistake("mismatch", "weights-see-future", name="weights", entry=f"`weights[{h}, {row}, {key}]`", value=f"{weights[h, row, key]:.4g}")
@@ -488,7 +523,7 @@ def _judge_head_rerun(runs: Runs, H: int, changed: str) -> None:
     slopes, right = second["slopes"], alibi_slopes(heads)
     if slopes.ndim == 1 and slopes.dtype.kind in "iuf" and np.all(np.isfinite(slopes)):
         slopes = slopes.astype(np.float64)
-        tolerance = SAFETY * 8 * dtype_roundoff(second, NAMES) * np.max(right) + reported_rounding(right)
+        tolerance = _slope_tolerance(heads, dtype_roundoff(second, NAMES)) * np.max(right) + reported_rounding(right)
         if slopes.shape != right.shape and (extra := _extra_count(slopes, right, tolerance, H, changed)) is not None:
             raise extra
         wrong = np.abs(slopes - right) > tolerance if slopes.shape == right.shape else np.zeros(0, dtype=bool)
@@ -520,7 +555,8 @@ def _uneven_slopes(slopes: np.ndarray, right: np.ndarray, tolerance: np.ndarray,
     other extra slopes."""
     heads = len(right)
     closest = 2 ** math.floor(math.log2(heads))
-    fields = {"name": "slopes", "heads": heads, "own": H, "changed": changed, "closest": closest, "doubled": 2 * closest}
+    rerun = changed if changed.startswith(f"{heads} heads") else f"{heads} heads ({changed})"  # the count said once
+    fields = {"name": "slopes", "heads": heads, "own": H, "changed": changed, "rerun": rerun, "closest": closest, "doubled": 2 * closest}
     if np.all(np.abs(slopes - naive_slopes(heads)) <= tolerance):
         return Mistake("naive-slopes", "rerun", **fields)
     if first_wrong < closest:
@@ -552,6 +588,12 @@ def _judge_scores_rerun(runs: Runs) -> None:
     third = runs.second(SCORES)
     if third["weights"].shape == runs.first["weights"].shape and np.array_equal(third["weights"], runs.first["weights"]):
         raise Mistake("mismatch", "scores-unused", name="weights", changed=SCORES)
+    weights = third["weights"]
+    if weights.dtype.kind == "f" and not np.all(np.isfinite(weights)) and np.all(np.isfinite(third["scores"])):
+        raise Mistake(
+            "mismatch", "softmax-overflow", name="weights", changed=SCORES, count=int(np.count_nonzero(~np.isfinite(weights))), total=weights.size,
+            largest=f"{float(np.max(third['scores'])):.4g}",
+        )  # fmt: skip
     judged_on_rerun(lambda: _judge_run(third), SCORES)
 
 
@@ -615,9 +657,10 @@ def hypotheses(values: Values) -> Hypotheses:
     wrong["after-softmax/mask-dropped"] = {"weights": softmax(scores) + np.where(visible, -m * distance, 0.0)}
     roundoff = dtype_roundoff(values, NAMES)
     tolerance = {  # the judge's, without the allowance for rounded slopes
-        "slopes": SAFETY * 8 * roundoff * float(np.max(right_slopes)),
-        "bias": SAFETY * 4 * roundoff * (1 + float(np.max(right_slopes)) * T) * T,
-        "weights": SAFETY * roundoff * (4 * T + 8) * (1 + float(np.max(np.abs(scores))) + float(np.max(right_slopes)) * T),
+        "slopes": _slope_tolerance(H, roundoff) * float(np.max(right_slopes)),
+        "bias": _bias_tolerance(H, T, roundoff),
+        "weights": SAFETY * roundoff * (4 * T + 8) * (1 + float(np.max(np.abs(scores))) + float(np.max(right_slopes)) * T)
+        + 2 * _slope_tolerance(H, roundoff) * float(np.max(right_slopes)) * T,
     }
     return Hypotheses.of(right, wrong, tolerance)
 
@@ -646,7 +689,7 @@ ALIBI = Contract(
     reruns=(
         Rerun({"n_heads": "other_head_count(n_heads)", "T": "longer(T)"}, CHANGED),
         Rerun({"n_heads": "uneven_head_count(n_heads)", "T": "far_longer(T)"}, UNEVEN),
-        Rerun({"scores": "redrawn(scores)"}, SCORES),
+        Rerun({"scores": "redrawn_large(scores)"}, SCORES),
         Rerun({"n_heads": "many_head_count(n_heads)", "T": "few_tokens(T)"}, MANY),
         Rerun({"n_heads": "one_head(n_heads)", "T": "long_length(T)"}, LONG),
     ),
