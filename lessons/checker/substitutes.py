@@ -425,15 +425,16 @@ ROTATE_HALF_ASKED_BATCHED = "__attnpos_rotate_half_batched__"
 ROTATE_HALF_WIDER = 4
 
 
-# ... the rows of the x with a leading axis more: no axis's half the same as another's (2, 5, w: 1, 2, w / 2), so that
-# a width read off another axis than the last (``len(x[0])``) shows, and which.
-ROTATE_HALF_BATCHED_ROWS = 5
+# ... the rows of the x with a leading axis more, this many more than its width: no axis's middle is another's (for
+# the starter's head, 2, 15, 12: 1, 7, 6), so that a width read off another axis than the last (``len(x[0])``) shows,
+# and which; and axis 1 split at the last axis's middle (``x[:, half:]``) is no empty slice.
+ROTATE_HALF_BATCHED_MORE_ROWS = 3
 
 
 def halves_noted(function: object) -> object:
     """rope: ``rotate_half`` as written, asked to rotate (w, w) of the numbers 1 … w², w = hs + ROTATE_HALF_WIDER
-    (:data:`ROTATE_HALF_ASKED`; a call of the script's: :data:`ROTATE_HALF_CALLED`), and (2, 5, w) of the numbers
-    1 … 10w (:data:`ROTATE_HALF_ASKED_BATCHED`), as :func:`_asked_and_noted` asks. Square and wider than the head: a
+    (:data:`ROTATE_HALF_ASKED`; a call of the script's: :data:`ROTATE_HALF_CALLED`), and (2, w + 3, w) of the numbers
+    1 … 2w(w + 3) (:data:`ROTATE_HALF_ASKED_BATCHED`), as :func:`_asked_and_noted` asks. Square and wider than the head: a
     split at hs / 2, or of the first axis where x is square, shows; and with a leading axis more, as Hugging Face's
     (batch, heads, T, hs) tensors have, a split of axis 1 (``x[:, half:]``), the last of a (T, hs) x only, shows, as
     does a width read off axis 1 (``len(x[0])``): every axis of that x has a length of its own."""
@@ -443,7 +444,8 @@ def halves_noted(function: object) -> object:
         return (np.arange(1.0, width * width + 1).reshape(width, width),)
 
     def batch_of_width(hs: int) -> tuple[np.ndarray, ...]:
-        width, rows = hs + ROTATE_HALF_WIDER, ROTATE_HALF_BATCHED_ROWS
+        width = hs + ROTATE_HALF_WIDER
+        rows = width + ROTATE_HALF_BATCHED_MORE_ROWS
         return (np.arange(1.0, 2 * rows * width + 1).reshape(2, rows, width),)
 
     return _asked_and_noted(function, {ROTATE_HALF_ASKED: x_of_width, ROTATE_HALF_ASKED_BATCHED: batch_of_width}, ROTATE_HALF_CALLED)

@@ -44,18 +44,18 @@ from attnpos.lessons.checker.contracts.common import (
 from attnpos.lessons.checker.separation import Figure, Hypotheses
 from attnpos.lessons.checker.substitutes import (
     APPLY_ROPE_ASKED,
-    APPLY_ROPE_CALLED,
     APPLY_ROPE_BATCHED,
+    APPLY_ROPE_CALLED,
     APPLY_ROPE_FAR,
     RAISED,
     ROPE_ASKED_POSITIONS,
-    ROPE_FAR_POSITIONS,
     ROPE_AT_OTHER,
     ROPE_AT_ZERO,
+    ROPE_FAR_POSITIONS,
     ROPE_OTHER_POSITIONS,
     ROTATE_HALF_ASKED,
     ROTATE_HALF_ASKED_BATCHED,
-    ROTATE_HALF_BATCHED_ROWS,
+    ROTATE_HALF_BATCHED_MORE_ROWS,
     ROTATE_HALF_CALLED,
     ROTATE_HALF_WIDER,
 )
@@ -262,7 +262,9 @@ def _positions_used(got: np.ndarray, projected: np.ndarray, theta: float, tolera
     if close(got, projected, tolerance):
         return "no turn at all, as if every position were 0"
     if close(got, rotated(projected, np.arange(projected.shape[-2]), theta), tolerance):
-        return "the slots 0 … T − 1 whatever the positions are (a range of your own, those numbers typed in, or the positions wrapped round, `positions % 1000`)"
+        return (
+            "the slots 0 … T − 1 whatever the positions are (a range of your own, those numbers typed in, or the positions wrapped round, `positions % 1000`)"
+        )
     return "positions fixed in your code (typed in, or copied before the checker changed `positions`)"
 
 
@@ -300,7 +302,7 @@ def judge(runs: Runs) -> Passed:
             try:
                 sized_for_the_starter(runs, SIZES, mistake, WIDER)
             except Mistake as sized:
-                if sized.cause == "sized" and runs.says(REDRAWS):  # no size typed in: arrays of its own, drawn again
+                if sized.diagnosis == "mismatch" and sized.cause == "sized" and runs.says(REDRAWS):  # no size typed: arrays drawn again
                     raise Mistake(sized.diagnosis, "redrawn", **sized.fields) from None
                 raise
         raise
@@ -346,20 +348,33 @@ def _apply_rope_as_asked(values: Values, first_theta: float) -> None:
     k come from it; at a few positions, then far on (where a cap, or a branch for large positions, shows)."""
     theta = float(scalar(values, "rope_theta"))
     called = values.get(APPLY_ROPE_CALLED)
-    asks = ((APPLY_ROPE_ASKED, ROPE_ASKED_POSITIONS, ""), (APPLY_ROPE_FAR, ROPE_FAR_POSITIONS, ""), (APPLY_ROPE_BATCHED, ROPE_ASKED_POSITIONS, "two of "))
-    for asked, asked_positions, stacked in asks:
-        width = int(np.shape(values["Wq"])[-1])
-        shown = ", ".join(str(p) for p in asked_positions)
-        where = f"an x of its own, {stacked}3 rows of width {width}{' stacked, shape (2, 3, ' + str(width) + ')' if stacked else ''}, at positions {shown} (rope_theta {theta:g})"
+    width = int(np.shape(values["Wq"])[-1])
+    near = ", ".join(str(p) for p in ROPE_ASKED_POSITIONS)
+    rows = f"3 rows of width {width}"
+    asks = (
+        (APPLY_ROPE_ASKED, ROPE_ASKED_POSITIONS, rows, ""),
+        (
+            APPLY_ROPE_FAR,
+            ROPE_FAR_POSITIONS,
+            rows,
+            f"It turns x right at positions {near}, so what goes wrong is how it treats large positions (a cap, or a way of their own)",
+        ),
+        (
+            APPLY_ROPE_BATCHED,
+            ROPE_ASKED_POSITIONS,
+            f"two of {rows} stacked, shape (2, 3, {width})",
+            "It turns a (T, hs) x right, so what goes wrong is an x with an axis more: the brief's turn is of the last axis, whatever axes come before it",
+        ),
+    )
+    for asked, asked_positions, x_text, told in asks:
+        where = f"an x of its own, {x_text}, at positions {', '.join(str(p) for p in asked_positions)} (rope_theta {theta:g})"
         _raised(values, asked, "apply_rope", where)
         asked_note = values.get(asked)
         if asked_note is None or asked_note.size == 0:
             return  # no apply_rope, or not callable on (x, positions): q, k and out are what tell
-        used = "Your q and k are right all the same, the way your script turns them" if called is not None and called.size else "Your script never calls it"
-        if asked == APPLY_ROPE_FAR:
-            used = f"It turns x right at positions {', '.join(str(p) for p in ROPE_ASKED_POSITIONS)}, so what goes wrong is how it treats large positions (a cap on them, or a way of their own)"
-        if asked == APPLY_ROPE_BATCHED:
-            used = "It turns a (T, hs) x right, so what goes wrong is an x with an axis more: the brief's turn is of the last axis, whatever axes come before it"
+        used = told or (
+            "Your q and k are right all the same, the way your script turns them" if called is not None and called.size else "Your script never calls it"
+        )
         _turned_as_asked(values, asked_note, np.array(asked_positions), theta, first_theta, where, used)
 
 
@@ -367,13 +382,13 @@ def _turned_as_asked(values: Values, asked: np.ndarray, positions: np.ndarray, t
     x = asked[0]
     expected = rotated(x, positions, theta)
     if asked.shape[0] == 1:
-        raise Mistake(
-            "mismatch", "apply-rope", name="apply_rope", where=where, got="an array of another shape than x", expected=_last_row(expected), used=used
-        )
+        raise Mistake("mismatch", "apply-rope", name="apply_rope", where=where, got="an array of another shape than x", expected=_last_row(expected), used=used)
     got = asked[1]
-    # the answer's rounding, and the angles' (float32's allowed): a few roundoffs of the largest angle, in radians
-    angle = float(np.max(np.abs(positions)))
-    atol = max(1e-5, HELPER_ROUNDOFFS * dtype_roundoff(values, NAMES), SAFETY * FAR_ANGLE_ROUNDOFFS * FLOAT32_ROUNDOFF * angle) * float(np.max(np.abs(x)))
+    # the answer's rounding, and the angles' (float32's allowed; float16's, which no far angle survives, is the
+    # separation's to tell): a few roundoffs of the largest angle, in radians
+    roundoff = dtype_roundoff(values, NAMES)
+    angle = SAFETY * FAR_ANGLE_ROUNDOFFS * max(FLOAT32_ROUNDOFF, roundoff) * float(np.max(np.abs(positions)))
+    atol = max(1e-5, HELPER_ROUNDOFFS * roundoff, angle) * float(np.max(np.abs(x)))
     if np.allclose(got, expected, rtol=0.0, atol=atol):
         return
     emb = np.concatenate([np.outer(positions, rope_inv_freq(x.shape[-1], theta))] * 2, axis=-1)
@@ -405,7 +420,7 @@ def _raised(values: Values, asked: str, name: str, where: str) -> None:
     if raised is None:
         return
     error = bytes(np.asarray(raised, dtype=np.uint8)).decode("utf-8", "replace")
-    raise Mistake("mismatch", f"{name.replace('_', '-')}-raised", name=name, where=where, error=error)
+    raise Mistake("mismatch", f"{name.replace('_', '-')}-raised", name=name, where=where, raised=error)
 
 
 def _turns_by_its_argument(values: Values) -> None:
@@ -463,7 +478,12 @@ def _rotates_halves(values: Values) -> None:
 
 def _rotates_halves_of(values: Values, name: str) -> None:
     width = int(np.shape(values["Wq"])[-1]) + ROTATE_HALF_WIDER  # the asked x's, as substitutes.halves_noted has it
-    _raised(values, name, "rotate_half", f"an x of its own of shape {shape_text((2, ROTATE_HALF_BATCHED_ROWS, width) if name == ROTATE_HALF_ASKED_BATCHED else (width, width))}")
+    _raised(
+        values,
+        name,
+        "rotate_half",
+        f"an x of its own of shape {shape_text((2, width + ROTATE_HALF_BATCHED_MORE_ROWS, width) if name == ROTATE_HALF_ASKED_BATCHED else (width, width))}",
+    )
     asked = values.get(name)
     if asked is None or asked.size == 0:
         return  # no rotate_half, or not callable on such an x: q, k and out are what tell
@@ -493,10 +513,13 @@ def _rotates_halves_of(values: Values, name: str) -> None:
     only_for_the_head = {
         f"the halves of axis {axis} turned rather than those of the last axis, axis {x.ndim - 1}": split(x.shape[axis] // 2, axis) for axis in range(x.ndim - 1)
     }
-    for axis in range(x.ndim - 1):  # the last axis split at the middle of another's length (``len(x[0])``)
+    for axis in range(x.ndim - 1):  # the last axis split at the middle of another's length (``len(x[0])``), or the reverse
         if x.shape[axis] // 2 != half:
             words = f"the last axis split at {x.shape[axis] // 2}, half the length of axis {axis} ({x.shape[axis]}), rather than at {half}, its own middle"
             only_for_the_head[words] = split(x.shape[axis] // 2)
+        if x.shape[axis] // 2 != half and x.shape[axis] > half:
+            words = f"axis {axis} split at {half}, the middle of the last axis, rather than the last axis itself"
+            only_for_the_head[words] = split(half, axis)
     if hs // 2 != half:
         only_for_the_head[f"x split at your head's hs / 2 = {hs // 2} rather than at {half}, the middle of x's own last axis"] = split(hs // 2)
         head_only = np.concatenate([-x[..., hs // 2 : hs], x[..., : hs // 2], x[..., hs:]], axis=-1)
