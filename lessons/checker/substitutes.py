@@ -1037,12 +1037,13 @@ APPLY_ROPE_BATCHED = "__attnpos_apply_rope_batched__"
 def rope_asked(function: object) -> object:
     """rope: ``apply_rope`` as written, asked to turn (3, hs) of the numbers 1 … 3·hs over 3·hs by
     :data:`ROPE_ASKED_POSITIONS` (:data:`APPLY_ROPE_ASKED`; a call of the script's: :data:`APPLY_ROPE_CALLED`), and
-    by :data:`ROPE_FAR_POSITIONS` (:data:`APPLY_ROPE_FAR`), as :func:`_asked_and_noted` asks."""
+    by :data:`ROPE_FAR_POSITIONS` (:data:`APPLY_ROPE_FAR`), and two such x stacked (:data:`APPLY_ROPE_BATCHED`), as
+    :func:`_asked_and_noted` asks."""
 
     def x_of_width(width: int) -> np.ndarray:
         return np.arange(1.0, 3 * width + 1).reshape(3, width) / (3 * width)
 
-    asks = {
+    asks: dict[str, Callable[[int], tuple[np.ndarray, ...]]] = {
         APPLY_ROPE_ASKED: lambda width: (x_of_width(width), np.array(ROPE_ASKED_POSITIONS)),
         APPLY_ROPE_FAR: lambda width: (x_of_width(width), np.array(ROPE_FAR_POSITIONS)),
         APPLY_ROPE_BATCHED: lambda width: (np.stack([x_of_width(width), -x_of_width(width)]), np.array(ROPE_ASKED_POSITIONS)),

@@ -12,9 +12,10 @@ reads the script's own ``positions`` rather than its argument does not give
 x back; and by as many other positions (reversed, one slot on), where one
 that reads the script's own unless given zeros answers as it first did.
 ``rotate_half`` is asked about a square x wider than the head and about
-one with a leading axis more: the brief's halves are the last axis's.
+one with a leading axis more: the brief's halves are the last axis's. A helper that
+raises on the checker's own x is told so, with the call.
 A second rerun widens the head by two
-pairs, adds two tokens and opens gaps between the positions: a width typed
+pairs, adds three tokens and opens gaps between the positions: a width typed
 in (8, its half 4), a token count typed in (6) and positions assumed contiguous (``positions[0] + np.arange(T)``) do
 not follow it, and neither does a rope_theta typed in (that rerun also
 changes the base).
