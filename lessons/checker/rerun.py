@@ -523,6 +523,16 @@ def subtracts_from_itself(source: str, name: str) -> bool:
     )
 
 
+# What a call that draws random numbers is called (NumPy's generators and their draws).
+RANDOM_DRAWS = frozenset({"default_rng", "RandomState", "Generator", "seed", "standard_normal", "normal", "randn", "rand", "random", "uniform", "integers"})
+
+
+def draws_random(source: str, kept: Collection[str]) -> bool:
+    """Whether the script draws random numbers in code of its own (as :func:`types_number` reads it): arrays drawn
+    again (``np.random.default_rng(0)``) in place of the given ones."""
+    return any(isinstance(node, ast.Call) and _called(node) in RANDOM_DRAWS for statement in _own_statements(source, kept) for node in ast.walk(statement))
+
+
 def prints_anything(source: str) -> bool:
     """Whether the script calls print (or its kin, or a function of its own that prints) at all."""
     tree = _question_tree(source)
@@ -572,6 +582,7 @@ QUESTIONS: dict[str, Callable[..., bool]] = {
     "compares_shape_plus_number": compares_shape_plus_number,
     "prints_comparing": prints_comparing,
     "subtracts_from_itself": subtracts_from_itself,
+    "draws_random": draws_random,
     "prints_anything": prints_anything,
     "prints_self_comparison": prints_self_comparison,
 }

@@ -435,57 +435,75 @@ ROTATE_HALF_ASKED_BATCHED = "__attnpos_rotate_half_batched__"
 ROTATE_HALF_WIDER = 4
 
 
+# ... the rows of the x with a leading axis more, this many more than its width: no axis's middle is another's (for
+# the starter's head, 2, 15, 12: 1, 7, 6), so that a width read off another axis than the last (``len(x[0])``) shows,
+# and which; and axis 1 split at the last axis's middle (``x[:, half:]``) is no empty slice.
+ROTATE_HALF_BATCHED_MORE_ROWS = 3
+
+
 def halves_noted(function: object) -> object:
     """rope: ``rotate_half`` as written, asked to rotate (w, w) of the numbers 1 … w², w = hs + ROTATE_HALF_WIDER
-    (:data:`ROTATE_HALF_ASKED`; a call of the script's: :data:`ROTATE_HALF_CALLED`), and (2, w, w) of the numbers
-    1 … 2w² (:data:`ROTATE_HALF_ASKED_BATCHED`), as :func:`_asked_and_noted` asks. Square and wider than the head: a
+    (:data:`ROTATE_HALF_ASKED`; a call of the script's: :data:`ROTATE_HALF_CALLED`), and (2, w + 3, w) of the numbers
+    1 … 2w(w + 3) (:data:`ROTATE_HALF_ASKED_BATCHED`), as :func:`_asked_and_noted` asks. Square and wider than the head: a
     split at hs / 2, or of the first axis where x is square, shows; and with a leading axis more, as Hugging Face's
-    (batch, heads, T, hs) tensors have, a split of axis 1 (``x[:, half:]``), the last of a (T, hs) x only, shows."""
+    (batch, heads, T, hs) tensors have, a split of axis 1 (``x[:, half:]``), the last of a (T, hs) x only, shows, as
+    does a width read off axis 1 (``len(x[0])``): every axis of that x has a length of its own."""
 
-    def x_of_width(hs: int) -> np.ndarray:
+    def x_of_width(hs: int) -> tuple[np.ndarray, ...]:
         width = hs + ROTATE_HALF_WIDER
-        return np.arange(1.0, width * width + 1).reshape(width, width)
+        return (np.arange(1.0, width * width + 1).reshape(width, width),)
 
-    def batch_of_width(hs: int) -> np.ndarray:
+    def batch_of_width(hs: int) -> tuple[np.ndarray, ...]:
         width = hs + ROTATE_HALF_WIDER
-        return np.arange(1.0, 2 * width * width + 1).reshape(2, width, width)
+        rows = width + ROTATE_HALF_BATCHED_MORE_ROWS
+        return (np.arange(1.0, 2 * rows * width + 1).reshape(2, rows, width),)
 
-    return _asked_and_noted(function, {ROTATE_HALF_ASKED: x_of_width, ROTATE_HALF_ASKED_BATCHED: batch_of_width}, (), ROTATE_HALF_CALLED)
+    return _asked_and_noted(function, {ROTATE_HALF_ASKED: x_of_width, ROTATE_HALF_ASKED_BATCHED: batch_of_width}, ROTATE_HALF_CALLED)
 
 
-def _asked_and_noted(function: object, xs_of_width: dict[str, Callable[[int], np.ndarray]], more: tuple[np.ndarray, ...], called: str) -> object:
+# rope: where a helper asked about an x of the checker's raised, the note's name plus this: ``Type: message`` in UTF-8
+# (at most 200 bytes). Set where the ask raised at the script's own first call of the helper (every name it reads set
+# by then), or, before any, with another error than a NameError (a name it reads set later in the script).
+RAISED = "__raised__"
+
+
+def _asked_and_noted(function: object, asks: dict[str, Callable[[int], tuple[np.ndarray, ...]]], called: str) -> object:
     """``function`` as written, asked about each x of the checker's own as soon as it is defined (or, where it cannot
     be yet, before its first call), whether or not the script ever calls it.
 
-    Each x is ``x_of_width(hs)``, hs the width of the script's ``Wq`` (8
-    where it has none), passed as a copy with copies of ``more``; x, the
-    answer and that copy after the call (another x where the function
-    changed its argument in place) are noted under the x's name in
-    ``xs_of_width``, and a call of the script's under ``called``. Nothing
-    else changes: the function returns, or raises, exactly what it did.
+    Each ask is ``asks[name](hs)``, (x, *more), hs the width of the
+    script's ``Wq`` (8 where it has none); x is passed as a copy with
+    copies of ``more``; x, the answer and that copy after the call (another
+    x where the function changed its argument in place) are noted under
+    the ask's name, what it raised under that name plus :data:`RAISED`,
+    and a call of the script's under ``called``. Nothing else changes: the
+    function returns, or raises, exactly what it did.
     """
     if not callable(function) or getattr(function, "__globals__", None) is None:
         return function  # the script's own failure to define it is the first run's to report
     namespace = function.__globals__  # type: ignore[attr-defined]
 
-    def ask() -> None:
+    def ask(at_a_call: bool) -> None:
         hs = int(np.shape(namespace.get("Wq"))[-1]) if np.ndim(namespace.get("Wq")) == 2 else 8
-        for asked, x_of_width in xs_of_width.items():
+        for asked, arguments in asks.items():
             if asked in namespace:
                 continue
-            x = x_of_width(hs)
+            x, *more = arguments(hs)
             given = x.copy()
             try:
                 answer = np.asarray(function(given, *(argument.copy() for argument in more)), dtype=np.float64)
-            except Exception:
-                continue  # not callable so yet (a name it reads is set later): asked again at its first call
+            except Exception as error:
+                if at_a_call or not isinstance(error, NameError):  # a NameError before any call: asked again at the first
+                    namespace[asked + RAISED] = _refusal_note(error, None)[1:]
+                continue
+            namespace.pop(asked + RAISED, None)
             namespace[asked] = np.stack([x, answer, given]) if answer.shape == x.shape else x[None]
 
-    ask()
+    ask(at_a_call=False)
 
     @functools.wraps(function)
     def noted(*args: object, **kwargs: object) -> object:
-        ask()
+        ask(at_a_call=True)
         namespace[called] = np.ones(1)
         return function(*args, **kwargs)
 
@@ -997,27 +1015,30 @@ def gapped_positions(positions: object) -> np.ndarray:
     return positions + gaps.astype(positions.dtype if positions.dtype.kind in "iuf" else np.int64)
 
 
-# rope's second rerun also has two more tokens: X's and positions' substitutes both count from the learner's token
+# rope's second rerun also has more tokens: X's and positions' substitutes both count from the learner's token
 # count, as the first of them to run saw it (the other may see X already longer, or positions built from that X).
 _ROPE_TOKENS: dict[str, int] = {}
+# Three more: with the head four channels wider, no straight line through the starter's (T, hs) = (6, 8) that a script
+# might take hs from passes through the rerun's (9, 12) (two more would keep hs = 2·(T − 2)).
+ROPE_MORE_TOKENS = 3
 
 
 def more_rope_tokens(X: object) -> np.ndarray:
-    """rope: other tokens, two more of them, of the learner's width, dtype and size (root mean square)."""
+    """rope: other tokens, :data:`ROPE_MORE_TOKENS` more of them, of the learner's width, dtype and size (root mean square)."""
     X = np.asarray(X)
     if X.ndim < 2:
         return X  # no tokens to add: the judge reports X's shape
-    tokens = _ROPE_TOKENS.setdefault("T", X.shape[-2]) + 2
+    tokens = _ROPE_TOKENS.setdefault("T", X.shape[-2]) + ROPE_MORE_TOKENS
     return _drawn((*X.shape[:-2], tokens, X.shape[-1]), X, which=4)
 
 
 def gapped_longer_positions(positions: object) -> np.ndarray:
-    """rope: :func:`gapped_positions` for two more tokens: the learner's positions continued one slot at a time after
+    """rope: :func:`gapped_positions` for :data:`ROPE_MORE_TOKENS` more tokens: the learner's positions continued one slot at a time after
     the last (unless they were built from the longer X already), then gaps opened between them."""
     positions = np.asarray(positions)
     if positions.ndim != 1 or positions.shape[0] == 0:
         return gapped_positions(positions)
-    tokens = _ROPE_TOKENS.setdefault("T", positions.shape[0]) + 2
+    tokens = _ROPE_TOKENS.setdefault("T", positions.shape[0]) + ROPE_MORE_TOKENS
     if positions.shape[0] < tokens:
         more = positions[-1] + np.arange(1, tokens - positions.shape[0] + 1)
         positions = np.concatenate([positions, more.astype(positions.dtype if positions.dtype.kind in "iuf" else np.int64)])
@@ -1030,17 +1051,30 @@ def gapped_longer_positions(positions: object) -> np.ndarray:
 APPLY_ROPE_ASKED = "__attnpos_apply_rope_asked__"
 APPLY_ROPE_CALLED = "__attnpos_apply_rope_called__"
 ROPE_ASKED_POSITIONS = (0, 5, 1)
+# ... and the same x turned by positions far past any the script's runs use (:data:`APPLY_ROPE_FAR`): a cap on the
+# positions (``np.minimum(positions, 4095)``), or a branch for large ones, shows.
+APPLY_ROPE_FAR = "__attnpos_apply_rope_far__"
+ROPE_FAR_POSITIONS = (10000, 5000, 7001)
+# ... and an x of two such, stacked (:data:`APPLY_ROPE_BATCHED`), turned by :data:`ROPE_ASKED_POSITIONS`: the brief's
+# turn is of the last axis, whatever axes come before (Hugging Face's tensors are (batch, heads, T, hs)).
+APPLY_ROPE_BATCHED = "__attnpos_apply_rope_batched__"
 
 
 def rope_asked(function: object) -> object:
     """rope: ``apply_rope`` as written, asked to turn (3, hs) of the numbers 1 … 3·hs over 3·hs by
-    :data:`ROPE_ASKED_POSITIONS` (:data:`APPLY_ROPE_ASKED`; a call of the script's: :data:`APPLY_ROPE_CALLED`), as
+    :data:`ROPE_ASKED_POSITIONS` (:data:`APPLY_ROPE_ASKED`; a call of the script's: :data:`APPLY_ROPE_CALLED`), and
+    by :data:`ROPE_FAR_POSITIONS` (:data:`APPLY_ROPE_FAR`), and two such x stacked (:data:`APPLY_ROPE_BATCHED`), as
     :func:`_asked_and_noted` asks."""
 
     def x_of_width(width: int) -> np.ndarray:
         return np.arange(1.0, 3 * width + 1).reshape(3, width) / (3 * width)
 
-    return _asked_and_noted(function, {APPLY_ROPE_ASKED: x_of_width}, (np.array(ROPE_ASKED_POSITIONS),), APPLY_ROPE_CALLED)
+    asks: dict[str, Callable[[int], tuple[np.ndarray, ...]]] = {
+        APPLY_ROPE_ASKED: lambda width: (x_of_width(width), np.array(ROPE_ASKED_POSITIONS)),
+        APPLY_ROPE_FAR: lambda width: (x_of_width(width), np.array(ROPE_FAR_POSITIONS)),
+        APPLY_ROPE_BATCHED: lambda width: (np.stack([x_of_width(width), -x_of_width(width)]), np.array(ROPE_ASKED_POSITIONS)),
+    }
+    return _asked_and_noted(function, asks, APPLY_ROPE_CALLED)
 
 
 # sinusoidal-table's rerun bends the learner's table once it is built: row t shrinks by BEND · (t / T)², so that

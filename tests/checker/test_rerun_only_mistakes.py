@@ -68,7 +68,12 @@ CASES = [
     ("sinusoidal-table", "mistakes/mismatch__signed-maximum.py", "no-abs", ["0.00789", "0.00837", "no |·|", "a negative difference"]),
     ("sinusoidal-table", "mistakes/mismatch__largest-row-norm.py", "row-norm", ["Euclidean norm", "entry by entry"]),
     ("rope", "mistakes/mismatch__positions-counted-from-the-first.py", "positions-ignored", ["`positions - positions[0]`", "by its own position"]),
-    ("rope", "mistakes/indistinct__float16-angles.py", "precision", ["float64 computed in float16", "1,000 slots on", "a quarter of a radian in float16"]),
+    (
+        "rope",
+        "mistakes/indistinct__float16-angles.py",
+        "precision",
+        ["float64 computed in float16", "1,000 slots on", "angles in float16 are off by up to a quarter of a radian"],
+    ),
     ("t5-buckets", "mistakes/mismatch__decoder-mask-on-keys-behind.py", "bias", ["wrong triangle", "(j < i)"]),
     ("t5-buckets", "mistakes/mismatch__decoder-bias-from-encoder-buckets.py", "bias", ["off by up to 2.77", "causal mask, which is allowed"]),
     ("permutation-matrix", "mistakes/unfinished__no-print.py", "no-print", ["prints nothing", "lhs against rhs", "pooled_perm against pooled"]),

@@ -12,9 +12,10 @@ reads the script's own ``positions`` rather than its argument does not give
 x back; and by as many other positions (reversed, one slot on), where one
 that reads the script's own unless given zeros answers as it first did.
 ``rotate_half`` is asked about a square x wider than the head and about
-one with a leading axis more: the brief's halves are the last axis's.
+one with a leading axis more: the brief's halves are the last axis's. A helper that
+raises on the checker's own x is told so, with the call.
 A second rerun widens the head by two
-pairs, adds two tokens and opens gaps between the positions: a width typed
+pairs, adds three tokens and opens gaps between the positions: a width typed
 in (8, its half 4), a token count typed in (6) and positions assumed contiguous (``positions[0] + np.arange(T)``) do
 not follow it, and neither does a rope_theta typed in (that rerun also
 changes the base).
@@ -44,14 +45,20 @@ from attnpos.lessons.checker.contracts.common import (
 from attnpos.lessons.checker.separation import Figure, Hypotheses
 from attnpos.lessons.checker.substitutes import (
     APPLY_ROPE_ASKED,
+    APPLY_ROPE_BATCHED,
     APPLY_ROPE_CALLED,
+    APPLY_ROPE_FAR,
+    RAISED,
     ROPE_ASKED_POSITIONS,
     ROPE_AT_OTHER,
     ROPE_AT_ZERO,
+    ROPE_FAR_POSITIONS,
     ROPE_OTHER_POSITIONS,
     ROTATE_HALF_ASKED,
     ROTATE_HALF_ASKED_BATCHED,
+    ROTATE_HALF_BATCHED_MORE_ROWS,
     ROTATE_HALF_CALLED,
+    ROTATE_HALF_WIDER,
 )
 from attnpos.lessons.checker.substitutes import POSITION_SHIFT as SHIFT
 from attnpos.lessons.checker.values import SAFETY, Values, dtype_roundoff, gap, read_head, read_output, real_array, scalar
@@ -61,7 +68,7 @@ NAMES = ("X", "Wq", "Wk", "Wv", "positions", "rope_theta", "q", "k", "out")
 CHANGED = f"every position moved {SHIFT:,} slots on"
 WIDER = (
     "a head four channels wider (two more pairs), gaps opened between the positions (one slot, then two, then none, in turn), "
-    "another `rope_theta` and two more tokens"
+    "another `rope_theta` and three more tokens"
 )
 # The starter's head: 8 channels, split in halves of 4, over 6 tokens. Its own lines set these names; an 8, a 4 or a 6
 # elsewhere is a size typed in.
@@ -69,6 +76,12 @@ SIZES = StarterSizes({8: "hs", 4: "hs / 2", 6: "T"}, ("rope_theta", "rng", "X", 
 LAYOUT = "half"  # the brief asks for Hugging Face's rotate_half
 INV_FREQ = "inv_freq"  # step 1's frequencies: read where the script sets them (a probe), checked as the brief asks
 HELPER_ROUNDOFFS = 64  # the helpers' tolerance, in unit roundoffs of the answer's type (float32's well within 1e-5)
+# An angle of the far positions (up to 10,000 radians) held in float32, as the brief allows, is off by a few of float32's
+# unit roundoffs of itself: the far ask's tolerance, in those, of the largest angle.
+FAR_ANGLE_ROUNDOFFS = 4
+FLOAT32_ROUNDOFF = float(np.finfo(np.float32).eps) / 2
+# A script that draws arrays of its own (the starter's seed again) rather than using the given ones.
+REDRAWS = Question("draws_random", (SIZES.kept,))
 
 
 class Answer(Struct, frozen=True):
@@ -250,7 +263,9 @@ def _positions_used(got: np.ndarray, projected: np.ndarray, theta: float, tolera
     if close(got, projected, tolerance):
         return "no turn at all, as if every position were 0"
     if close(got, rotated(projected, np.arange(projected.shape[-2]), theta), tolerance):
-        return "the slots 0 … T − 1 (a range of your own, or those numbers typed in)"
+        return (
+            "the slots 0 … T − 1 whatever the positions are (a range of your own, those numbers typed in, or the positions wrapped round, `positions % 1000`)"
+        )
     return "positions fixed in your code (typed in, or copied before the checker changed `positions`)"
 
 
@@ -283,15 +298,20 @@ def judge(runs: Runs) -> Passed:
     except Mistake as mistake:
         name, wider = str(mistake.fields.get("name", "")), runs.reruns[runs.changed.index(WIDER)]
         if name in ("q", "k", "out") and wider is not None and np.array_equal(wider[name], runs.first[name]):
-            raise Mistake("mismatch", "typed", name=name, changed=WIDER) from None  # the same array with two more tokens: typed in
+            raise Mistake("mismatch", "typed", name=name, changed=WIDER) from None  # the same array with more tokens: typed in
         if mistake.diagnosis in ("rerun-failed", "bad-shape", "mismatch", "one-angle", "off-by-one", "other-layout"):
-            sized_for_the_starter(runs, SIZES, mistake, WIDER)
+            try:
+                sized_for_the_starter(runs, SIZES, mistake, WIDER)
+            except Mistake as sized:
+                if sized.diagnosis == "mismatch" and sized.cause == "sized" and runs.says(REDRAWS):  # no size typed: arrays drawn again
+                    raise Mistake(sized.diagnosis, "redrawn", **sized.fields) from None
+                raise
         raise
     _rotates_halves(runs.second(CHANGED))  # after the wider rerun: a half typed in is told as typed (the probe's x is wider too)
     _inv_freq_as_asked(runs.first)
     _inv_freq_as_asked(runs.second(WIDER), runs.first)
     _left_unchanged(runs.second(WIDER), APPLY_ROPE_ASKED, "apply_rope")
-    _apply_rope_as_asked(runs.second(WIDER))
+    _apply_rope_as_asked(runs.second(WIDER), first.theta)
     return Passed()
 
 
@@ -323,39 +343,85 @@ def _inv_freq_as_asked(values: Values, first: Values | None = None) -> None:
     raise Mistake("mismatch", "inv-freq", name="inv_freq", where=where, got=_listed(got) + what, expected=_listed(expected), hs=hs, theta=f"{theta:g}")
 
 
-def _apply_rope_as_asked(values: Values) -> None:
-    """The rerun's note of apply_rope asked to turn an x of the checker's (substitutes.rope_asked): step 2's
+def _apply_rope_as_asked(values: Values, first_theta: float) -> None:
+    """The rerun's notes of apply_rope asked to turn an x of the checker's (substitutes.rope_asked): step 2's
     x · cos + rotate_half(x) · sin with the angles positions · inv_freq repeated over both halves, whether or not q and
-    k come from it."""
-    asked = values.get(APPLY_ROPE_ASKED)
-    if asked is None or asked.size == 0:
-        return  # no apply_rope, or not callable on (x, positions): q, k and out are what tell
-    x, theta = asked[0], float(scalar(values, "rope_theta"))
-    positions = np.array(ROPE_ASKED_POSITIONS)
-    expected = rotated(x, positions, theta)
+    k come from it; at a few positions, then far on (where a cap, or a branch for large positions, shows)."""
+    theta = float(scalar(values, "rope_theta"))
     called = values.get(APPLY_ROPE_CALLED)
-    used = "Your q and k are right all the same (turned another way)" if called is not None and called.size else "Your script never calls it"
-    where = f"an x of its own, 3 rows of width {x.shape[-1]} at positions {', '.join(str(p) for p in ROPE_ASKED_POSITIONS)} (rope_theta {theta:g})"
-    if asked.shape[0] == 1:
-        raise Mistake(
-            "mismatch", "apply-rope", name="apply_rope", where=where, got="an array of another shape than x", expected=_listed(expected[-1]), used=used
+    width = int(np.shape(values["Wq"])[-1])
+    near = ", ".join(str(p) for p in ROPE_ASKED_POSITIONS)
+    rows = f"3 rows of width {width}"
+    asks = (
+        (APPLY_ROPE_ASKED, ROPE_ASKED_POSITIONS, rows, ""),
+        (
+            APPLY_ROPE_FAR,
+            ROPE_FAR_POSITIONS,
+            rows,
+            f"It turns x right at positions {near}, so what goes wrong is how it treats large positions (a cap, or a way of their own)",
+        ),
+        (
+            APPLY_ROPE_BATCHED,
+            ROPE_ASKED_POSITIONS,
+            f"two of {rows} stacked, shape (2, 3, {width})",
+            "It turns a (T, hs) x right, so what goes wrong is an x with an axis more: the brief's turn is of the last axis, whatever axes come before it",
+        ),
+    )
+    for asked, asked_positions, x_text, told in asks:
+        where = f"an x of its own, {x_text}, at positions {', '.join(str(p) for p in asked_positions)} (rope_theta {theta:g})"
+        _raised(values, asked, "apply_rope", where)
+        asked_note = values.get(asked)
+        if asked_note is None or asked_note.size == 0:
+            return  # no apply_rope, or not callable on (x, positions): q, k and out are what tell
+        used = told or (
+            "Your q and k are right all the same, the way your script turns them" if called is not None and called.size else "Your script never calls it"
         )
+        _turned_as_asked(values, asked_note, np.array(asked_positions), theta, first_theta, where, used)
+
+
+def _turned_as_asked(values: Values, asked: np.ndarray, positions: np.ndarray, theta: float, first_theta: float, where: str, used: str) -> None:
+    x = asked[0]
+    expected = rotated(x, positions, theta)
+    if asked.shape[0] == 1:
+        raise Mistake("mismatch", "apply-rope", name="apply_rope", where=where, got="an array of another shape than x", expected=_last_row(expected), used=used)
     got = asked[1]
-    atol = max(1e-5, HELPER_ROUNDOFFS * dtype_roundoff(values, NAMES)) * float(np.max(np.abs(x)))
+    # the answer's rounding, and the angles' (float32's allowed; float16's, which no far angle survives, is the
+    # separation's to tell): a few roundoffs of the largest angle, in radians
+    roundoff = dtype_roundoff(values, NAMES)
+    angle = SAFETY * FAR_ANGLE_ROUNDOFFS * max(FLOAT32_ROUNDOFF, roundoff) * float(np.max(np.abs(positions)))
+    atol = max(1e-5, HELPER_ROUNDOFFS * roundoff, angle) * float(np.max(np.abs(x)))
     if np.allclose(got, expected, rtol=0.0, atol=atol):
         return
     emb = np.concatenate([np.outer(positions, rope_inv_freq(x.shape[-1], theta))] * 2, axis=-1)
     kinds = {
+        "x itself, not turned at all": x,
         "x · cos alone, with no rotate_half(x) · sin": x * np.cos(emb),
         "the interleaved layout": rotated(x, positions, theta, "interleaved"),
-        f"turned by the positions sorted, {', '.join(str(p) for p in sorted(ROPE_ASKED_POSITIONS))}, not as given": rotated(x, np.sort(positions), theta),
+        f"turned by the positions sorted, {', '.join(f'{p:g}' for p in np.sort(positions))}, not as given": rotated(x, np.sort(positions), theta),
     }
+    if first_theta != theta:
+        kinds[f"turned with your own run's rope_theta = {first_theta:g} where the rerun's is {theta:g}: a base typed in, as a default argument, say"] = rotated(
+            x, positions, first_theta
+        )
     what = next((f" ({words})" for words, wrong in kinds.items() if np.allclose(got, wrong, rtol=0.0, atol=atol)), "")
     if not what:  # x · cos of angles of another layout (repeated pair by pair): the sine term missing all the same
         interleaved = np.repeat(np.outer(positions, rope_inv_freq(x.shape[-1], theta)), 2, axis=-1)
         if np.allclose(got, x * np.cos(interleaved), rtol=0.0, atol=atol):
             what = " (x · cos alone, its angles repeated pair by pair, with no rotate_half(x) · sin)"
-    raise Mistake("mismatch", "apply-rope", name="apply_rope", where=where, got=_listed(got[-1]) + what, expected=_listed(expected[-1]), used=used)
+    raise Mistake("mismatch", "apply-rope", name="apply_rope", where=where, got=_last_row(got) + what, expected=_last_row(expected), used=used)
+
+
+def _last_row(array: np.ndarray) -> str:
+    return _listed(array.reshape(-1, array.shape[-1])[-1])
+
+
+def _raised(values: Values, asked: str, name: str, where: str) -> None:
+    """What ``name`` raised when the checker asked it about an x of its own (substitutes.RAISED), told with that call."""
+    raised = values.get(asked + RAISED)
+    if raised is None:
+        return
+    error = bytes(np.asarray(raised, dtype=np.uint8)).decode("utf-8", "replace")
+    raise Mistake("mismatch", f"{name.replace('_', '-')}-raised", name=name, where=where, raised=error)
 
 
 def _turns_by_its_argument(values: Values) -> None:
@@ -408,10 +474,18 @@ def _rotates_halves(values: Values) -> None:
     """The rerun's notes of rotate_half asked to rotate an x of the checker's (substitutes.halves_noted), (w, w), then
     (2, w, w): the brief's (x1, x2) → (−x2, x1) of the last axis, whether or not apply_rope calls it, or makes up for it."""
     for name in (ROTATE_HALF_ASKED, ROTATE_HALF_ASKED_BATCHED):
-        _rotates_halves_of(values, values.get(name))
+        _rotates_halves_of(values, name)
 
 
-def _rotates_halves_of(values: Values, asked: np.ndarray | None) -> None:
+def _rotates_halves_of(values: Values, name: str) -> None:
+    width = int(np.shape(values["Wq"])[-1]) + ROTATE_HALF_WIDER  # the asked x's, as substitutes.halves_noted has it
+    _raised(
+        values,
+        name,
+        "rotate_half",
+        f"an x of its own of shape {shape_text((2, width + ROTATE_HALF_BATCHED_MORE_ROWS, width) if name == ROTATE_HALF_ASKED_BATCHED else (width, width))}",
+    )
+    asked = values.get(name)
     if asked is None or asked.size == 0:
         return  # no rotate_half, or not callable on such an x: q, k and out are what tell
     x = asked[0]
@@ -440,6 +514,13 @@ def _rotates_halves_of(values: Values, asked: np.ndarray | None) -> None:
     only_for_the_head = {
         f"the halves of axis {axis} turned rather than those of the last axis, axis {x.ndim - 1}": split(x.shape[axis] // 2, axis) for axis in range(x.ndim - 1)
     }
+    for axis in range(x.ndim - 1):  # the last axis split at the middle of another's length (``len(x[0])``), or the reverse
+        if x.shape[axis] // 2 != half:
+            words = f"the last axis split at {x.shape[axis] // 2}, half the length of axis {axis} ({x.shape[axis]}), rather than at {half}, its own middle"
+            only_for_the_head[words] = split(x.shape[axis] // 2)
+        if x.shape[axis] // 2 != half and x.shape[axis] > half:
+            words = f"axis {axis} split at {half}, the middle of the last axis, rather than the last axis itself"
+            only_for_the_head[words] = split(half, axis)
     if hs // 2 != half:
         only_for_the_head[f"x split at your head's hs / 2 = {hs // 2} rather than at {half}, the middle of x's own last axis"] = split(hs // 2)
         head_only = np.concatenate([-x[..., hs // 2 : hs], x[..., : hs // 2], x[..., hs:]], axis=-1)
@@ -536,11 +617,14 @@ ROPE = Contract(
         INV_FREQ,
         APPLY_ROPE_ASKED,
         APPLY_ROPE_CALLED,
+        APPLY_ROPE_FAR,
+        APPLY_ROPE_BATCHED,
+        *(asked + RAISED for asked in (ROTATE_HALF_ASKED, ROTATE_HALF_ASKED_BATCHED, APPLY_ROPE_ASKED, APPLY_ROPE_FAR, APPLY_ROPE_BATCHED)),
     ),
     diagnoses=("rotated-v", "rotated-x", "one-angle", "opposite-sign", "other-layout", "off-by-one", "mismatch", "changed-input"),
     given=("X", "Wq", "Wk", "Wv", "positions", "rope_theta"),
     hypotheses=hypotheses,
-    questions=(NUMPY_AND_SOFTMAX, IMPORTS_BY_NAME, *SIZES.questions, REBASED),
+    questions=(NUMPY_AND_SOFTMAX, IMPORTS_BY_NAME, *SIZES.questions, REBASED, REDRAWS),
     typed=("q", "k", "out"),  # a right out is the same after the shift, but not with the wider head
     described={
         "rotated-v": "v rotated too",

@@ -1,0 +1,35 @@
+"""The tokens and the head drawn again from the starter's seed, at the given arrays' shapes, in place of the given arrays (brief-only round 14, w24)."""
+
+import numpy as np
+
+from attnpos.core import softmax
+
+rope_theta = 10000.0
+rng = np.random.default_rng(0)
+X = rng.standard_normal((6, 16))  # (T, C): six tokens
+# the head: each projection is (C, hs) = (16, 8)
+Wq, Wk, Wv = 0.5 * rng.standard_normal((3, 16, 8))
+positions = np.arange(6)  # the slot of each token
+hs = Wq.shape[1]
+
+inv_freq = 1.0 / rope_theta ** (np.arange(0, hs, 2) / hs)
+
+
+def rotate_half(x):
+    half = x.shape[-1] // 2
+    return np.concatenate([-x[..., half:], x[..., :half]], axis=-1)
+
+
+def apply_rope(x, positions):
+    freqs = np.outer(positions, inv_freq)  # (T, hs/2)
+    emb = np.concatenate([freqs, freqs], axis=-1)  # (T, hs)
+    return x * np.cos(emb) + rotate_half(x) * np.sin(emb)
+
+
+redraw = np.random.default_rng(0)
+X_own = redraw.standard_normal(X.shape)
+Wq_own, Wk_own, Wv_own = 0.5 * redraw.standard_normal((3, *Wq.shape))
+q = apply_rope(X_own @ Wq_own, positions)
+k = apply_rope(X_own @ Wk_own, positions)
+v = X_own @ Wv_own
+out = softmax(q @ k.T / np.sqrt(hs)) @ v
