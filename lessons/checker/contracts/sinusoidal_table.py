@@ -47,6 +47,8 @@ from attnpos.lessons.checker.rerun import FINISHED
 from attnpos.lessons.checker.separation import Figure, Hypotheses
 from attnpos.lessons.checker.substitutes import (
     BEND,
+    FAR_CHANNELS,
+    FAR_POSITIONS,
     COVERING_PLACEMENTS,
     bent_at_seam,
     bent_first,
@@ -73,17 +75,18 @@ IN_PLACES = (
     " once built, bent in five places, each one channel pair of one row"
 )
 # The fourth: single channels bent in the middle row of the differences, most in pair 0's sine, so that a maximum leaving
-# out pair 0, the sines or that one row falls short.
+# out pair 0, the sines or that one row falls short; at sizes far past the others' and in another proportion
+# (substitutes.FAR_POSITIONS), where M is judged too: no relation among T, C and k of the other runs' holds there.
 AT_SEAM = (
-    "`T` two positions longer, `C` four channels wider, `k` two positions longer, and your pe, once built, bent in single channels"
-    " of the middle difference row, most in pair 0's sine"
+    f"`T` {FAR_POSITIONS} positions longer, `C` {FAR_CHANNELS} channels wider, `k` 1 (2 where yours is 1), and your pe, once built,"
+    " bent in single channels of the middle difference row, most in pair 0's sine"
 )
 # each rerun's bend, as the judge applies it to the tables it expects: (table, the rerun's k) -> the bent table
 BENDS: dict[str, Callable[[object, int], np.ndarray]] = {
     CHANGED: lambda pe, k: bent_table(pe),
     BENT_FIRST: lambda pe, k: bent_first(pe),
     IN_PLACES: bent_in_places,
-    AT_SEAM: bent_at_seam,
+    AT_SEAM: lambda pe, k: bent_at_seam(pe, k, k),
 }
 # The covering reruns, one per placement j, with the script's own T, C and k: the difference at t = j mod (T − k),
 # channel j mod C raised the most (substitutes.covered_cells). A maximum over a set returns one of its entries, so a row
@@ -578,7 +581,10 @@ SINUSOIDAL_TABLE = Contract(
         # pe first: where one statement first reads both pe and k, the rerun's k is then set before the bend reads it
         Rerun({f"pe{FINISHED}": "bent_in_places(pe, k)", "T": "five_longer(T)", "C": "wider(C)", "k": "farther(k, T)"}, IN_PLACES),
         # the bend reads the rerun's k as given, or moves the script's own where pe is read before k
-        Rerun({f"pe{FINISHED}": f"bent_at_seam(pe, k, T, {GIVEN_PREFIX}k)", "T": "longer(T)", "C": "wider(C)", "k": "farther(k, T)"}, AT_SEAM),
+        Rerun(
+            {f"pe{FINISHED}": f"bent_at_seam(pe, k, {GIVEN_PREFIX}k)", "T": "far_more_positions(T)", "C": "far_more_channels(C)", "k": "shortest_shift(k)"},
+            AT_SEAM,
+        ),
         *(Rerun({f"pe{FINISHED}": f"bent_in_one_cell(pe, k, {GIVEN_PREFIX}k, {j})"}, changed) for changed, j in COVERING.items()),
     ),
     judge=judge,
