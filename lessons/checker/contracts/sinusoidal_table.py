@@ -32,6 +32,7 @@ from attnpos.lessons.checker.contracts.common import (
     IMPORTS_BY_NAME,
     NUMPY_ONLY,
     Contract,
+    Question,
     Rerun,
     Runs,
     StarterSizes,
@@ -63,6 +64,10 @@ from attnpos.lessons.checker.verdicts import Mistake, Passed
 NAMES = ("T", "C", "k", "pe", "M", "shift_error")
 # The starter's sizes; its own lines set these names, and a 12, 8 or 3 elsewhere is a size typed in.
 SIZES = StarterSizes({12: "T", 8: "C", 3: "k"}, ("T", "C", "k"))
+# ... and its number of pairs, C/2, typed as a count (``range(4)``, ``range(3 + 1)``): the 3 of ``3 + 1`` is then no k
+STARTER_PAIRS = next(number for number, name in SIZES.sizes.items() if name == "C") // 2
+PAIRS_TYPED = Question("types_count", (str(STARTER_PAIRS), SIZES.kept))
+TYPED_APART = {number: Question("types_number_apart", (str(number), SIZES.kept)) for number in SIZES.sizes}
 CHANGED = "`T` two positions longer, `C` four channels wider, `k` two positions longer, and your pe, once built, bent a little (row t scaled by 1 − (t/T)²/64)"
 # The second rerun bends the other way, most at the first row: a maximum over rows that leave out t = 0 falls short there.
 BENT_FIRST = (
@@ -521,13 +526,22 @@ def _judge_bent(runs: Runs, changed: str, bend: Callable[[object, int], np.ndarr
     try:
         sized_for_the_first_run(lambda: judged_on_rerun(lambda: _judge_run(rerun, runs.first, bend), changed), changed)
     except Mistake as mistake:
-        typed = SIZES.typed(runs)  # the starter's numbers this script writes, and only those, named
-        said = {"typed": f" (your script types in the starter's {typed})" if typed else ""}
+        said = {"typed": _typed(runs)}
         if (mistake.diagnosis, mistake.cause) == ("mismatch", ""):  # right on the learner's own sizes, wrong on the rerun's: a size typed in
             raise Mistake("mismatch", "unrelated", **{**mistake.fields, **said, "changed": changed, "whose": "that run's T, C and k"}) from None
         if (mistake.diagnosis, mistake.cause) == ("mismatch", "unrelated-shape"):
             raise Mistake("mismatch", "unrelated-shape", **{**mistake.fields, **said}) from None
         raise Mistake(mistake.diagnosis, mistake.cause, **{"changed": changed, **mistake.fields}) from None  # which rerun it was
+
+
+def _typed(runs: Runs) -> str:
+    """The starter's numbers this script writes, and only those, in words: " (your script types in the starter's 3 for
+    k)"; a number of pairs typed as a count is named as that (``range(3 + 1)``: 4 pairs, not 3 for k)."""
+    found = [f"{number} for {name}" for number, name in SIZES.sizes.items() if runs.says(TYPED_APART[number])]
+    if runs.says(PAIRS_TYPED):
+        found.append(f"{STARTER_PAIRS} for the number of pairs, C/2")
+    typed = " and ".join(found) if len(found) < 3 else ", ".join(found[:-1]) + " and " + found[-1]
+    return f" (your script types in the starter's {typed})" if typed else ""
 
 
 def hypotheses(values: Values) -> Hypotheses:
@@ -592,7 +606,7 @@ SINUSOIDAL_TABLE = Contract(
     given=("T", "C", "k"),
     hypotheses=hypotheses,
     typed=("pe", "M", "shift_error"),
-    questions=(BORROWS, IMPORTS_BY_NAME, *SIZES.questions),
+    questions=(BORROWS, IMPORTS_BY_NAME, *SIZES.questions, PAIRS_TYPED, *TYPED_APART.values()),
     # a signed maximum equals the largest |entry| wherever that entry is positive: told on the rerun's shrinking table, not held to
     seen_only=frozenset({"mismatch/no-abs"}),
     described={
