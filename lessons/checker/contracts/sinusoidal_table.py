@@ -235,7 +235,9 @@ def _judge_figures(runs: Runs) -> None:
         near = [(key, cause, fields) for key, cause, measured, fields in parts if key in consistent and _near(figure, measured, noise)]
         named = [(cause, fields) for _, cause, fields in near]
         if named:
-            spans = [range(int(key[1]), int(key[2]) + 1) for key, cause, _ in near if cause == "some-channels"]
+            # each run of channels once, in that rerun's numbers (a key counts an end from the last channel as negative)
+            ends = dict.fromkeys((int(key[1]) % C, int(key[2]) % C) for key, cause, _ in near if cause == "some-channels")
+            spans = _spans_kept(runs, C, [range(a, b + 1) for a, b in ends])
             if spans:  # every run of channels that gives the figure, and the channels each of them leaves out
                 told = {
                     "channels": " or ".join(_channels(span) for span in spans[:3]) + (", …" if len(spans) > 3 else ""),
@@ -259,6 +261,45 @@ def _judge_figures(runs: Runs) -> None:
         cause = "shift-figure-unbent" if abs(figure) <= noise else "shift-figure-bent"
         mistake = figure_mistake("mismatch", cause, "shift_error", honest, figure, rerun=True)
         raise Mistake("mismatch", cause, **{"changed": changed, "whose": "that pe and M", **mistake.fields, "worst": worst})
+
+
+def _spans_kept(runs: Runs, C: int, spans: list[range]) -> list[range]:
+    """Of the runs of a rerun's C channels that each give the script's figure there, those that give it on every
+    covering rerun too, at the script's own C, each end read from the first channel or from the last, or both as a share
+    of C (channels 0 … 5 of 12 are the first 6, all but the last 6, or the first half: at C = 8, channels 0 … 5, 0 … 1
+    or 0 … 3); all of them where none does."""
+    covering = _covering(runs)
+    own = covering[0][2].shape[1] if covering else 0
+
+    def kept(span: range) -> bool:
+        a, b = span[0], span[-1]
+        readings = [(first, last) for first in (a, a - C + own) for last in (b, b - C + own)]
+        if (a * own) % C == 0 and ((b + 1) * own) % C == 0:
+            readings.append((a * own // C, (b + 1) * own // C - 1))
+        return any(
+            0 <= first <= last < own and all(_near(figure, float(np.max(size[:, first : last + 1])), noise) for figure, noise, size, _ in covering)
+            for first, last in readings
+        )
+
+    agreeing = [span for span in spans if kept(span)] if covering else []
+    return agreeing or spans
+
+
+def _covering(runs: Runs) -> list[tuple[float, float, np.ndarray, tuple[int, int]]]:
+    """(figure, tolerance, |differences| (T − k, C), raised cell) of each covering rerun; empty where one of them has no
+    raised cell (too few rows or channels)."""
+    covering = []
+    for changed, placement in COVERING.items():
+        values = runs.second(changed)
+        T, C, k = (int(values[name]) for name in ("T", "C", "k"))
+        pe, M = read_shaped(values, "pe", (T, C)), read_shaped(values, "M", (C, C))
+        cells = covered_cells(T, C, k, placement)
+        if not cells:
+            return []
+        size = np.abs(pe[k:].astype(np.float64) - pe[:-k].astype(np.float64) @ M.T)  # (T − k, C)
+        noise = rounding(dtype_roundoff(values, NAMES), C * (1 + T))
+        covering.append((scalar(values, "shift_error"), noise, size, cells[0][:2]))
+    return covering
 
 
 def _near(figure: float, measured: float, noise: float) -> bool:
@@ -383,13 +424,11 @@ def _parts(pe: np.ndarray, M: np.ndarray, k: int, first: Values) -> list[Part]:
         fields = {"rows": f"t = {a} … {b}" if b > a else f"t = {a}", "worst": worst, "count": str(rows)}
         parts += [(("some-rows", start, end), "some-rows", float(np.max(by_row[a : b + 1])), fields) for start in (a, a - rows) for end in (b, b - rows)]
     spans = sorted(((a, b) for a in range(channels) for b in range(a, channels) if (a, b) != (0, channels - 1)), key=lambda span: span[0] - span[1])
-    for a, b in spans:  # a run of channels, the widest first (the same C on every rerun)
-        fields = {
-            "channels": _channels(range(a, b + 1)),
-            "left": _channels([*range(a), *range(b + 1, channels)]),
-            "worst": _worst(pe, M, k),
-        }
-        parts.append((("some-channels", a, b), "some-channels", float(np.max(size[:, a : b + 1])), fields))
+    where = _worst(pe, M, k)
+    for a, b in spans:  # a run of channels, the widest first, each end counted from the first channel or from the last
+        fields = {"channels": _channels(range(a, b + 1)), "left": _channels([*range(a), *range(b + 1, channels)]), "worst": where}
+        measured = float(np.max(size[:, a : b + 1]))
+        parts += [(("some-channels", start, end), "some-channels", measured, fields) for start in (a, a - channels) for end in (b, b - channels)]
     honest = float(np.max(size))
     for decimals in range(12, 0, -1):  # the most decimals first: the least rounding that gives the figure
         parts.append((("rounded", decimals), "rounded", round(honest, decimals), {"decimals": str(decimals)}))
@@ -475,17 +514,9 @@ def _left_out(runs: Runs) -> dict[str, str] | None:
     cell (t, c), where the largest over every other row gives the figure on every covering run; else their channels c,
     where the largest over every other channel does (then perhaps only the one entry raised in each). None where
     neither does, or none falls short, or every one does."""
-    covering = []  # (figure, tolerance, |differences| (T − k, C), raised cell) of each covering rerun
-    for changed, placement in COVERING.items():
-        values = runs.second(changed)
-        T, C, k = (int(values[name]) for name in ("T", "C", "k"))
-        pe, M = read_shaped(values, "pe", (T, C)), read_shaped(values, "M", (C, C))
-        cells = covered_cells(T, C, k, placement)
-        if not cells:
-            return None
-        size = np.abs(pe[k:].astype(np.float64) - pe[:-k].astype(np.float64) @ M.T)  # (T − k, C)
-        noise = rounding(dtype_roundoff(values, NAMES), C * (1 + T))
-        covering.append((scalar(values, "shift_error"), noise, size, cells[0][:2]))
+    covering = _covering(runs)
+    if not covering:
+        return None
     short = [cell for figure, noise, size, cell in covering if not _near(figure, float(np.max(size)), noise)]
     for axis, left in ((0, {t for t, _ in short}), (1, {c for _, c in short})):
         if not left or len(left) == covering[0][2].shape[axis]:
