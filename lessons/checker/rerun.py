@@ -685,10 +685,24 @@ def _insertion_point(module_body: list[ast.stmt], name: str, finished: bool = Fa
         binders = [i for i, statement in enumerate(body) if binds(statement, name)]
         if not binders:
             continue
+        # a table filled through another name for the same array (``P = pe``, then ``P[:, 0::2] = …``) is filled by it too
+        aliases = {_alias_of(statement, name) for statement in body[binders[0] + 1 :]} - {None} if finished else set()
         for index in range(binders[0] + 1, len(body)):
-            if _reads(body[index], name, readers) and not binds(body[index], name) and not (finished and _only_checks(body[index])):
-                return body, index
+            statement = body[index]
+            if finished and (_alias_of(statement, name) or any(_writes_into(statement, alias) for alias in aliases)):
+                continue
+            if _reads(statement, name, readers) or any(_reads(statement, alias) for alias in aliases):
+                if not binds(statement, name) and not (finished and _only_checks(statement)):
+                    return body, index
         return body, binders[-1] + 1
+    return None
+
+
+def _alias_of(statement: ast.stmt, name: str) -> str | None:
+    """The other name a statement binds to ``name``'s own array (``P = pe``); None for any other statement."""
+    if isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name):
+        if isinstance(statement.value, ast.Name) and statement.value.id == name and statement.targets[0].id != name:
+            return statement.targets[0].id
     return None
 
 
