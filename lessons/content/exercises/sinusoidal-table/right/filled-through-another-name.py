@@ -1,5 +1,5 @@
 """Right: the table filled through another name for the same array (P = pe), and its error measured on P (brief-only
-round 10): the rerun bends pe past the writes made through P.
+round 10): the rerun bends pe past the writes made through P."""
 import numpy as np
 
 T, C = 12, 8
