@@ -1244,7 +1244,13 @@ MEANINGS = [
         ["the largest over channels 0 … 5 only, and leaves out channels 6 … 11"],
         ["0 … 6", "7 … 11"],
     ),
-    ("sinusoidal-table", "mismatch__measured-before-a-copy-is-set.py", "shift-figure-unbent", ["measured before `pe` was set (from another array, or a copy"], []),
+    (
+        "sinusoidal-table",
+        "mismatch__measured-before-a-copy-is-set.py",
+        "shift-figure-unbent",
+        ["measured before `pe` was set (from another array, or a copy"],
+        [],
+    ),
     ("sinusoidal-table", "mismatch__error-rounded.py", "rounded", ["your shift_error is 0.00837", "rounded to 6 decimal places"], ["typing", "one row"]),
     # brief-only round 12 (embedding-backward): caps typed just above the starter's sizes meet the larger rerun
     (

@@ -48,9 +48,9 @@ from attnpos.lessons.checker.rerun import FINISHED
 from attnpos.lessons.checker.separation import Figure, Hypotheses
 from attnpos.lessons.checker.substitutes import (
     BEND,
+    COVERING_PLACEMENTS,
     FAR_CHANNELS,
     FAR_POSITIONS,
-    COVERING_PLACEMENTS,
     bent_at_seam,
     bent_first,
     bent_in_places,
