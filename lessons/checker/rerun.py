@@ -102,10 +102,6 @@ def substitute(source: str, replacements: Mapping[str, str]) -> str | None:
             inserts.append((*found, order, _rebinding(bare, call)))
             continue
         bare = name.removesuffix(OPTIONAL).removesuffix(FINISHED)
-        if name.endswith(FINISHED):  # a table built under another name and bound to this one last: bent under that name
-            source_name = _aliased(tree.body, bare)
-            if source_name is not None:
-                bare, call = source_name, _renamed(call, bare, source_name)
         found = _insertion_point(tree.body, bare, finished=name.endswith(FINISHED))
         if found is None:
             if name.endswith(OPTIONAL):
@@ -686,7 +682,7 @@ def _insertion_point(module_body: list[ast.stmt], name: str, finished: bool = Fa
         if not binders:
             continue
         # a table filled through another name for the same array (``P = pe``, then ``P[:, 0::2] = …``) is filled by it too
-        aliases = {_alias_of(statement, name) for statement in body[binders[0] + 1 :]} - {None} if finished else set()
+        aliases = {alias for statement in body[binders[0] + 1 :] if (alias := _alias_of(statement, name)) is not None} if finished else set()
         for index in range(binders[0] + 1, len(body)):
             statement = body[index]
             if finished and (_alias_of(statement, name) or any(_writes_into(statement, alias) for alias in aliases)):
@@ -704,32 +700,6 @@ def _alias_of(statement: ast.stmt, name: str) -> str | None:
         if isinstance(statement.value, ast.Name) and statement.value.id == name and statement.targets[0].id != name:
             return statement.targets[0].id
     return None
-
-
-def _aliased(module_body: list[ast.stmt], name: str) -> str | None:
-    """The name a table is built under where the module binds ``name`` once only, as that name itself, after it
-    (``table = np.zeros(…)`` … ``pe = table``): the same array, so a rerun that bends it where ``table`` is finished
-    bends what becomes ``name``, before anything reads it under either name. A copy (``pe = table.copy()``), or an
-    array made otherwise, is no alias: a figure measured on it before ``name`` is set does not see the bend."""
-    binders = [(body, i) for body in _module_bodies(module_body) for i, statement in enumerate(body) if _binds(statement, name)]
-    if len(binders) != 1:
-        return None
-    body, index = binders[0]
-    statement = body[index]
-    if not (isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name)):
-        return None
-    if not isinstance(statement.value, ast.Name) or statement.value.id == name:
-        return None
-    source_name = statement.value.id
-    source_binders = [i for i, earlier in enumerate(body) if _binds(earlier, source_name)]
-    # built before, in the same body, and not bound again after: the array bound to ``name`` is the one bent
-    return source_name if source_binders and source_binders[-1] < index else None
-
-
-def _renamed(call: str, name: str, source_name: str) -> str:
-    """``call`` with the argument ``name`` read as ``source_name``: ``bent_table(pe)`` -> ``bent_table(table)``."""
-    function, arguments = _call_parts(call)
-    return f"{function}({', '.join(source_name if argument == name else argument for argument in arguments)})"
 
 
 def _after_first_binding(module_body: list[ast.stmt], name: str, arguments: Sequence[str]) -> tuple[list[ast.stmt], int] | None:

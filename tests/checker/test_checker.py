@@ -1246,7 +1246,7 @@ MEANINGS = [
     ),
     (
         "sinusoidal-table",
-        "mismatch__measured-before-a-copy-is-set.py",
+        "mismatch__measured-before-pe-is-set.py",
         "shift-figure-unbent",
         ["measured before `pe` was set (from another array, or a copy"],
         [],

@@ -1,5 +1,4 @@
-"""Right: the table built under another name and its error measured there, pe bound to that same array last (brief-only
-rounds 13 and 14): the rerun bends the array where `table` is finished, so the measurement sees the bend."""
+"""The table built under another name and its error measured there, pe set last: the checker's bend of pe comes after the measurement (found by a writer who saw only the brief)."""
 import numpy as np
 
 T, C = 12, 8   # 12 positions, counted from 0; width 8 (four channel pairs)
