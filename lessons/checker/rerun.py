@@ -347,6 +347,58 @@ def types_whole_numbers(source: str, shape: Sequence[str], kept: Collection[str]
     )
 
 
+def types_count(source: str, number: str, kept: Collection[str]) -> bool:
+    """Whether the script writes, in code of its own (as :func:`types_number` reads it), a whole number of value ``number``
+    spelt as a literal or as arithmetic of literals alone (``4``, ``3 + 1``, ``8 // 2``): a count typed in, however it
+    is spelt."""
+    return any(_whole_value(node) == int(number) for node in _literal_arithmetic(_own_statements(source, kept)))
+
+
+def types_number_apart(source: str, number: str, kept: Collection[str]) -> bool:
+    """:func:`types_number`, not counting a literal that is part of arithmetic of literals alone (the 3 of ``3 + 1``):
+    there the count the arithmetic makes is what is typed (:func:`types_count`)."""
+    own = _own_statements(source, kept)
+    inside = {id(inner) for node in _literal_arithmetic(own) if not isinstance(node, ast.Constant) for inner in ast.walk(node)}
+    return any(
+        isinstance(node, ast.Constant) and type(node.value) is int and node.value == int(number) and id(node) not in inside
+        for statement in own
+        for node in ast.walk(statement)
+    )
+
+
+def _literal_arithmetic(statements: list[ast.stmt]) -> list[ast.expr]:
+    """The largest expressions of the statements made of whole-number literals and arithmetic alone (``3 + 1``, ``4``)."""
+    found: list[ast.expr] = []
+
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, ast.expr) and _whole_value(node) is not None:
+            found.append(node)
+            return
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    for statement in statements:
+        visit(statement)
+    return found
+
+
+def _whole_value(node: ast.expr) -> int | None:
+    """The value of whole-number literals combined by + − * // (``3 + 1``: 4); None for anything else."""
+    if isinstance(node, ast.Constant):
+        return node.value if type(node.value) is int else None
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        value = _whole_value(node.operand)
+        return None if value is None else -value
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv)):
+        left, right = _whole_value(node.left), _whole_value(node.right)
+        if left is None or right is None or (isinstance(node.op, ast.FloorDiv) and right == 0):
+            return None
+        if isinstance(node.op, ast.Mult) and max(abs(left), abs(right)) > 2**20:
+            return None  # no count: a product this large is no size, and not worth computing
+        return {ast.Add: left + right, ast.Sub: left - right, ast.Mult: left * right, ast.FloorDiv: left // right if right else 0}[type(node.op)]
+    return None
+
+
 def _whole_numbers_shape(node: ast.expr) -> tuple[int, ...] | None:
     """The shape of a list or tuple display nested evenly down to integer literals; None for anything else."""
     if isinstance(node, ast.Constant) and type(node.value) is int:
@@ -575,6 +627,8 @@ QUESTIONS: dict[str, Callable[..., bool]] = {
     "raises": raises,
     "types_number": types_number,
     "types_whole_numbers": types_whole_numbers,
+    "types_count": types_count,
+    "types_number_apart": types_number_apart,
     "prints": prints,
     "names_float": names_float,
     "names_narrow_int": names_narrow_int,
@@ -638,10 +692,24 @@ def _insertion_point(module_body: list[ast.stmt], name: str, finished: bool = Fa
         binders = [i for i, statement in enumerate(body) if binds(statement, name)]
         if not binders:
             continue
+        # a table filled through another name for the same array (``P = pe``, then ``P[:, 0::2] = …``) is filled by it too
+        aliases = {alias for statement in body[binders[0] + 1 :] if (alias := _alias_of(statement, name)) is not None} if finished else set()
         for index in range(binders[0] + 1, len(body)):
-            if _reads(body[index], name, readers) and not binds(body[index], name) and not (finished and _only_checks(body[index])):
-                return body, index
+            statement = body[index]
+            if finished and (_alias_of(statement, name) or any(_writes_into(statement, alias) for alias in aliases)):
+                continue
+            if _reads(statement, name, readers) or any(_reads(statement, alias) for alias in aliases):
+                if not binds(statement, name) and not (finished and _only_checks(statement)):
+                    return body, index
         return body, binders[-1] + 1
+    return None
+
+
+def _alias_of(statement: ast.stmt, name: str) -> str | None:
+    """The other name a statement binds to ``name``'s own array (``P = pe``); None for any other statement."""
+    if isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name):
+        if isinstance(statement.value, ast.Name) and statement.value.id == name and statement.targets[0].id != name:
+            return statement.targets[0].id
     return None
 
 

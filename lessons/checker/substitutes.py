@@ -1127,6 +1127,29 @@ def five_longer(T: object) -> int:
     return int(T) + 5  # type: ignore[call-overload]
 
 
+# sinusoidal-table's fourth rerun goes far past the starter's sizes, and in another proportion: T this many positions
+# longer, C this many channels wider (48 and 64 for the starter's 12 and 8), and k 1 (2 where the script's is 1). No
+# relation among T, C and k that holds at the starter's sizes and on the other reruns (k = C/2 − 1, T − k = C + 1)
+# holds there; caps typed in at 16 or 32 rows or 8 pairs fall short; and the slowest pairs turn about 1e-4 radians a
+# step, so a block taken for the identity below some angle, or M's small entries zeroed, shows. Small still: (48, 64).
+FAR_POSITIONS, FAR_CHANNELS = 36, 56
+
+
+def far_more_positions(T: object) -> int:
+    """sinusoidal-table's fourth rerun: :data:`FAR_POSITIONS` positions more."""
+    return int(T) + FAR_POSITIONS  # type: ignore[call-overload]
+
+
+def far_more_channels(C: object) -> int:
+    """sinusoidal-table's fourth rerun: :data:`FAR_CHANNELS` channels more."""
+    return int(C) + FAR_CHANNELS  # type: ignore[call-overload]
+
+
+def shortest_shift(k: object) -> int:
+    """sinusoidal-table's fourth rerun: a shift of one position (two where the script's is one, so that it changes)."""
+    return 2 if int(k) == 1 else 1  # type: ignore[call-overload]
+
+
 # sinusoidal-table's third rerun bends the learner's table in a few cells only, each one channel pair of one row, by
 # these shares of the entries' size: each lands on one difference row t of pe[t + k] − M @ pe[t] alone, and they
 # halve from the largest down, so that the largest |difference| over any one part of the rows or pairs is a figure of
@@ -1180,28 +1203,19 @@ def seam_cells(rows: int, channels: int, k: int) -> list[tuple[int, int, float]]
     return [(n // 2 + row, channel, amount) for row, channel, amount in SEAM_BUMPS.values()]
 
 
-def bent_at_seam(pe: object, k: object, T: object = None, given_k: object = None) -> np.ndarray:
+def bent_at_seam(pe: object, k: object, given_k: object = None) -> np.ndarray:
     """sinusoidal-table's fourth bend: each cell of :func:`seam_cells` raised in pe[t + k] by its amount, and the rows
     k, 2k, … further on raised by that amount turned on by M each time, so that every later difference row cancels
     and the bump shows in its own difference row and channel alone; in the learner's dtype.
 
     The bend needs the rerun's k. In the script it may run before the rerun's k is set (pe read before k is): then
     ``given_k`` (the rerun's k, as given) is still unset and ``k`` is the script's own, moved here as the rerun moves
-    it, by :func:`farther` with the rerun's ``T``. The judge calls it with the rerun's k alone."""
+    it, by :func:`shortest_shift`. The judge calls it with the rerun's k as both."""
     pe = np.asarray(pe)
     if pe.ndim != 2 or pe.shape[-1] < 4:
         return pe  # not a table: the judge reports the table's shape
-    shift = _rerun_shift(k, T, given_k)
+    shift = int(given_k) if given_k is not None else shortest_shift(k)  # type: ignore[call-overload]
     return _raised(pe, seam_cells(pe.shape[0], pe.shape[1], shift), shift)
-
-
-def _rerun_shift(k: object, T: object, given_k: object) -> int:
-    """The rerun's k, for a bend that may run before the rerun set it (:func:`bent_at_seam`)."""
-    if given_k is not None:
-        return int(given_k)  # type: ignore[call-overload]
-    if T is not None:
-        return farther(k, T)
-    return int(k)  # type: ignore[call-overload]
 
 
 def _raised(pe: np.ndarray, cells: list[tuple[int, int, float]], shift: int) -> np.ndarray:
@@ -1252,5 +1266,5 @@ def bent_in_one_cell(pe: object, k: object, given_k: object = None, placement: o
     pe = np.asarray(pe)
     if pe.ndim != 2 or pe.shape[-1] < 4:
         return pe  # not a table: the judge reports the table's shape
-    shift = _rerun_shift(k, None, given_k)
+    shift = int(given_k if given_k is not None else k)  # type: ignore[call-overload]
     return _raised(pe, covered_cells(pe.shape[0], pe.shape[1], shift, int(placement)), shift)  # type: ignore[call-overload]

@@ -705,11 +705,11 @@ MEANINGS = [
         "sinusoidal-table",
         "mismatch__error-skips-the-first-pair.py",
         "first-pair-left",
-        ["leaves out channel pair 0 (channels 0 and 1)", "keeps pairs 1 … 5 only", "t = 4, channel 0"],
+        ["leaves out channel pair 0 (channels 0 and 1)", "keeps pairs 1 … 31 only", "t = 23, channel 0"],
         ["typed"],
     ),
     ("sinusoidal-table", "mismatch__error-pairs-from-one.py", "first-pair-left", ["leaves out channel pair 0", "is 0.0625", "is 0.25"], ["typed"]),
-    ("sinusoidal-table", "mismatch__error-over-the-cosines.py", "cosines-only", ["the cosine channels only", "the sines (channels 0, 2, … 10)"], ["typed"]),
+    ("sinusoidal-table", "mismatch__error-over-the-cosines.py", "cosines-only", ["the cosine channels only", "the sines (channels 0, 2, … 62)"], ["typed"]),
     ("sinusoidal-table", "mismatch__error-cosines-in-a-loop.py", "cosines-only", ["the cosine channels only", "channel 0 (pair 0's sine)"], ["typed"]),
     (
         "sinusoidal-table",
@@ -718,7 +718,7 @@ MEANINGS = [
         ["the sine channels only", "leaves out the cosines (channels 1, 3, … 11)", "channel 11, at t = 8"],
         ["t = 0 … 6"],
     ),
-    ("sinusoidal-table", "mismatch__error-in-two-chunks.py", "seam-row", ["leaves out the row t = 4 (of t = 0 … 8)", "chunks"], ["typed"]),
+    ("sinusoidal-table", "mismatch__error-in-two-chunks.py", "seam-row", ["leaves out the row t = 23 (of t = 0 … 46)", "chunks"], ["typed"]),
     # which unused rows np.empty_like leaves non-zero is up to the allocator: test_unset_rows_named_are_the_unused_ones
     ("embedding-backward", "mismatch__empty-buffer-used-rows-cleared.py", "unset-rows", ["never use", "np.empty_like"], []),
     ("embedding-backward", "mismatch__gradient-started-from-the-table.py", "unused-from-wte", ["hold wte's own rows", "copy of the table"], ["np.empty"]),
@@ -1261,7 +1261,7 @@ MEANINGS = [
         "sinusoidal-table",
         "mismatch__error-drops-the-last-channel.py",
         "some-channels",
-        ["the largest over channels 0 … 10 or channels 0 … 9 only", "leaves out channel 11", "t = 8, channel 11 (pair 5's cosine)"],
+        ["the largest over channels 0 … 10 only", "leaves out channel 11", "t = 8, channel 11 (pair 5's cosine)"],
         ["typing", "one row"],
     ),
     # brief-only round 13 (issue 35): one row or one channel left out, caught by the covering reruns, named in the learner's numbers
@@ -1278,7 +1278,7 @@ MEANINGS = [
         "sinusoidal-table",
         "mismatch__error-skips-channel-zero.py",
         "some-channels",
-        ["channels 1 … 11 only", "leaves out channel 0;"],
+        ["channels 1 … 63 only", "leaves out channel 0;"],
         ["cosine channels only", "sines"],
     ),
     (
@@ -1294,6 +1294,28 @@ MEANINGS = [
         "precision",
         ["and a typed figure in `shift_error` (a figure held, like every other, to the rounding of your coarsest array, `pe`, `M`) agree", "which of the two"],
         ["typed in in"],
+    ),
+    # brief-only round 14 (issue 35): a pair count typed as a sum, and the first half of the channels, named as such
+    (
+        "sinusoidal-table",
+        "mismatch__pairs-typed-as-a-sum.py",
+        "unrelated",
+        ["the starter's 4 for the number of pairs, C/2)", "`M[10, 10]` is 0"],
+        ["3 for k"],
+    ),
+    (
+        "sinusoidal-table",
+        "mismatch__error-over-the-first-half-of-the-channels.py",
+        "some-channels",
+        ["the largest over channels 0 … 5 only, and leaves out channels 6 … 11"],
+        ["0 … 6", "7 … 11"],
+    ),
+    (
+        "sinusoidal-table",
+        "mismatch__measured-before-pe-is-set.py",
+        "shift-figure-unbent",
+        ["measured before `pe` was set (from another array, or a copy"],
+        [],
     ),
     ("sinusoidal-table", "mismatch__error-rounded.py", "rounded", ["your shift_error is 0.00837", "rounded to 6 decimal places"], ["typing", "one row"]),
     # brief-only round 12 (embedding-backward): caps typed just above the starter's sizes meet the larger rerun

@@ -53,6 +53,13 @@ def test_a_table_the_script_builds_is_replaced_where_it_is_finished():
     assert "bent_table(" in lines[lines.index("out = len(pe)") - 1]  # past the loop that appends
 
 
+def test_a_table_filled_through_another_name_for_it_is_finished_past_those_writes():
+    """``P = pe``, then ``P[0][0] = …``: the bend goes past the writes made through P, before the figure measured on it."""
+    source = "pe = [[0.0, 0.0]]\nP = pe\nP[0][0] = 1.0\nfigure = P[0][0]\n"
+    lines = rerun.substitute(source, {"pe" + rerun.FINISHED: "bent_table(pe)"}).splitlines()
+    assert "bent_table(" in lines[lines.index("figure = P[0][0]") - 1]
+
+
 def test_a_name_never_used_is_replaced_after_it_is_set():
     rewritten = rerun.substitute("import numpy as np\nX = np.ones((1, 3, 2))\npos = 0.6\nmax_diff = 1e-16\n", REPLACE_POS)
     assert run(rewritten)["pos"].shape == (3, 2)
@@ -201,6 +208,20 @@ STARTER = "X = rng.standard_normal((6, 16))\nWq = rng.standard_normal((16, 8))\n
 )
 def test_a_size_is_typed_in_where_the_learners_own_code_writes_it(learner, number, typed):
     assert rerun.types_number(STARTER + learner, number, ("X", "Wq")) is typed
+
+
+@pytest.mark.parametrize(
+    "learner, count, number, apart",
+    [
+        ("for i in range(3 + 1):\n    pass", True, "3", False),  # the 3 is part of a count of 4
+        ("for i in range(4):\n    pass", True, "3", False),
+        ("M = shift(3, 4)", True, "3", True),
+        ("for i in range(C // 2):\n    pass", False, "8", False),
+    ],
+)
+def test_a_count_typed_as_arithmetic_of_numbers_is_that_count(learner, count, number, apart):
+    assert rerun.types_count(STARTER + learner, "4", ("X", "Wq")) is count
+    assert rerun.types_number_apart(STARTER + learner, number, ("X", "Wq")) is apart
 
 
 IDS_STARTER = "ids = np.array([[3, 7, 3, 1, 3],\n                [7, 2, 2, 9, 0]])\n"

@@ -167,9 +167,10 @@ def test_sinusoidal_judge_passes_right_tables_and_names_the_layouts(T, pairs, k,
 
     def reruns(cause="right"):
         """The values of the four reruns: the table bent most at its last row, most at its first, in five cells of a
-        table five rows longer, then in single channels of the middle difference row."""
-        lengths = (T, T, substitutes.five_longer(T), T)
-        bent = [values(length, wider, farther, cause, bend) for length, bend in zip(lengths, sinusoidal_table.BENDS.values(), strict=True)]
+        table five rows longer, then in single channels of the middle difference row of a table far larger."""
+        far = (substitutes.far_more_positions(T), substitutes.far_more_channels(C), substitutes.shortest_shift(k))
+        sizes = ((T, wider, farther), (T, wider, farther), (substitutes.five_longer(T), wider, farther), far)
+        bent = [values(*size, cause, bend) for size, bend in zip(sizes, sinusoidal_table.BENDS.values(), strict=True)]
         # and the covering reruns: the script's own sizes, one difference raised above the rest in each
         covering = [
             values(T, C, k, cause, lambda pe, shift, j=j: substitutes.bent_in_one_cell(pe, shift, placement=j)) for j in sinusoidal_table.COVERING.values()

@@ -32,6 +32,7 @@ from attnpos.lessons.checker.contracts.common import (
     IMPORTS_BY_NAME,
     NUMPY_ONLY,
     Contract,
+    Question,
     Rerun,
     Runs,
     StarterSizes,
@@ -48,6 +49,8 @@ from attnpos.lessons.checker.separation import Figure, Hypotheses
 from attnpos.lessons.checker.substitutes import (
     BEND,
     COVERING_PLACEMENTS,
+    FAR_CHANNELS,
+    FAR_POSITIONS,
     bent_at_seam,
     bent_first,
     bent_in_places,
@@ -61,6 +64,10 @@ from attnpos.lessons.checker.verdicts import Mistake, Passed
 NAMES = ("T", "C", "k", "pe", "M", "shift_error")
 # The starter's sizes; its own lines set these names, and a 12, 8 or 3 elsewhere is a size typed in.
 SIZES = StarterSizes({12: "T", 8: "C", 3: "k"}, ("T", "C", "k"))
+# ... and its number of pairs, C/2, typed as a count (``range(4)``, ``range(3 + 1)``): the 3 of ``3 + 1`` is then no k
+STARTER_PAIRS = next(number for number, name in SIZES.sizes.items() if name == "C") // 2
+PAIRS_TYPED = Question("types_count", (str(STARTER_PAIRS), SIZES.kept))
+TYPED_APART = {number: Question("types_number_apart", (str(number), SIZES.kept)) for number in SIZES.sizes}
 CHANGED = "`T` two positions longer, `C` four channels wider, `k` two positions longer, and your pe, once built, bent a little (row t scaled by 1 − (t/T)²/64)"
 # The second rerun bends the other way, most at the first row: a maximum over rows that leave out t = 0 falls short there.
 BENT_FIRST = (
@@ -73,17 +80,18 @@ IN_PLACES = (
     " once built, bent in five places, each one channel pair of one row"
 )
 # The fourth: single channels bent in the middle row of the differences, most in pair 0's sine, so that a maximum leaving
-# out pair 0, the sines or that one row falls short.
+# out pair 0, the sines or that one row falls short; at sizes far past the others' and in another proportion
+# (substitutes.FAR_POSITIONS), where M is judged too: no relation among T, C and k of the other runs' holds there.
 AT_SEAM = (
-    "`T` two positions longer, `C` four channels wider, `k` two positions longer, and your pe, once built, bent in single channels"
-    " of the middle difference row, most in pair 0's sine"
+    f"`T` {FAR_POSITIONS} positions longer, `C` {FAR_CHANNELS} channels wider, `k` 1 (2 where yours is 1), and your pe, once built,"
+    " bent in single channels of the middle difference row, most in pair 0's sine"
 )
 # each rerun's bend, as the judge applies it to the tables it expects: (table, the rerun's k) -> the bent table
 BENDS: dict[str, Callable[[object, int], np.ndarray]] = {
     CHANGED: lambda pe, k: bent_table(pe),
     BENT_FIRST: lambda pe, k: bent_first(pe),
     IN_PLACES: bent_in_places,
-    AT_SEAM: bent_at_seam,
+    AT_SEAM: lambda pe, k: bent_at_seam(pe, k, k),
 }
 # The covering reruns, one per placement j, with the script's own T, C and k: the difference at t = j mod (T − k),
 # channel j mod C raised the most (substitutes.covered_cells). A maximum over a set returns one of its entries, so a row
@@ -227,7 +235,9 @@ def _judge_figures(runs: Runs) -> None:
         near = [(key, cause, fields) for key, cause, measured, fields in parts if key in consistent and _near(figure, measured, noise)]
         named = [(cause, fields) for _, cause, fields in near]
         if named:
-            spans = [range(int(key[1]), int(key[2]) + 1) for key, cause, _ in near if cause == "some-channels"]
+            # each run of channels once, in that rerun's numbers (a key counts an end from the last channel as negative)
+            ends = dict.fromkeys((int(key[1]) % C, int(key[2]) % C) for key, cause, _ in near if cause == "some-channels")
+            spans = _spans_kept(runs, C, [range(a, b + 1) for a, b in ends])
             if spans:  # every run of channels that gives the figure, and the channels each of them leaves out
                 told = {
                     "channels": " or ".join(_channels(span) for span in spans[:3]) + (", …" if len(spans) > 3 else ""),
@@ -251,6 +261,45 @@ def _judge_figures(runs: Runs) -> None:
         cause = "shift-figure-unbent" if abs(figure) <= noise else "shift-figure-bent"
         mistake = figure_mistake("mismatch", cause, "shift_error", honest, figure, rerun=True)
         raise Mistake("mismatch", cause, **{"changed": changed, "whose": "that pe and M", **mistake.fields, "worst": worst})
+
+
+def _spans_kept(runs: Runs, C: int, spans: list[range]) -> list[range]:
+    """Of the runs of a rerun's C channels that each give the script's figure there, those that give it on every
+    covering rerun too, at the script's own C, each end read from the first channel or from the last, or both as a share
+    of C (channels 0 … 5 of 12 are the first 6, all but the last 6, or the first half: at C = 8, channels 0 … 5, 0 … 1
+    or 0 … 3); all of them where none does."""
+    covering = _covering(runs)
+    own = covering[0][2].shape[1] if covering else 0
+
+    def kept(span: range) -> bool:
+        a, b = span[0], span[-1]
+        readings = [(first, last) for first in (a, a - C + own) for last in (b, b - C + own)]
+        if (a * own) % C == 0 and ((b + 1) * own) % C == 0:
+            readings.append((a * own // C, (b + 1) * own // C - 1))
+        return any(
+            0 <= first <= last < own and all(_near(figure, float(np.max(size[:, first : last + 1])), noise) for figure, noise, size, _ in covering)
+            for first, last in readings
+        )
+
+    agreeing = [span for span in spans if kept(span)] if covering else []
+    return agreeing or spans
+
+
+def _covering(runs: Runs) -> list[tuple[float, float, np.ndarray, tuple[int, int]]]:
+    """(figure, tolerance, |differences| (T − k, C), raised cell) of each covering rerun; empty where one of them has no
+    raised cell (too few rows or channels)."""
+    covering = []
+    for changed, placement in COVERING.items():
+        values = runs.second(changed)
+        T, C, k = (int(values[name]) for name in ("T", "C", "k"))
+        pe, M = read_shaped(values, "pe", (T, C)), read_shaped(values, "M", (C, C))
+        cells = covered_cells(T, C, k, placement)
+        if not cells:
+            return []
+        size = np.abs(pe[k:].astype(np.float64) - pe[:-k].astype(np.float64) @ M.T)  # (T − k, C)
+        noise = rounding(dtype_roundoff(values, NAMES), C * (1 + T))
+        covering.append((scalar(values, "shift_error"), noise, size, cells[0][:2]))
+    return covering
 
 
 def _near(figure: float, measured: float, noise: float) -> bool:
@@ -375,13 +424,11 @@ def _parts(pe: np.ndarray, M: np.ndarray, k: int, first: Values) -> list[Part]:
         fields = {"rows": f"t = {a} … {b}" if b > a else f"t = {a}", "worst": worst, "count": str(rows)}
         parts += [(("some-rows", start, end), "some-rows", float(np.max(by_row[a : b + 1])), fields) for start in (a, a - rows) for end in (b, b - rows)]
     spans = sorted(((a, b) for a in range(channels) for b in range(a, channels) if (a, b) != (0, channels - 1)), key=lambda span: span[0] - span[1])
-    for a, b in spans:  # a run of channels, the widest first (the same C on every rerun)
-        fields = {
-            "channels": _channels(range(a, b + 1)),
-            "left": _channels([*range(a), *range(b + 1, channels)]),
-            "worst": _worst(pe, M, k),
-        }
-        parts.append((("some-channels", a, b), "some-channels", float(np.max(size[:, a : b + 1])), fields))
+    where = _worst(pe, M, k)
+    for a, b in spans:  # a run of channels, the widest first, each end counted from the first channel or from the last
+        fields = {"channels": _channels(range(a, b + 1)), "left": _channels([*range(a), *range(b + 1, channels)]), "worst": where}
+        measured = float(np.max(size[:, a : b + 1]))
+        parts += [(("some-channels", start, end), "some-channels", measured, fields) for start in (a, a - channels) for end in (b, b - channels)]
     honest = float(np.max(size))
     for decimals in range(12, 0, -1):  # the most decimals first: the least rounding that gives the figure
         parts.append((("rounded", decimals), "rounded", round(honest, decimals), {"decimals": str(decimals)}))
@@ -467,17 +514,9 @@ def _left_out(runs: Runs) -> dict[str, str] | None:
     cell (t, c), where the largest over every other row gives the figure on every covering run; else their channels c,
     where the largest over every other channel does (then perhaps only the one entry raised in each). None where
     neither does, or none falls short, or every one does."""
-    covering = []  # (figure, tolerance, |differences| (T − k, C), raised cell) of each covering rerun
-    for changed, placement in COVERING.items():
-        values = runs.second(changed)
-        T, C, k = (int(values[name]) for name in ("T", "C", "k"))
-        pe, M = read_shaped(values, "pe", (T, C)), read_shaped(values, "M", (C, C))
-        cells = covered_cells(T, C, k, placement)
-        if not cells:
-            return None
-        size = np.abs(pe[k:].astype(np.float64) - pe[:-k].astype(np.float64) @ M.T)  # (T − k, C)
-        noise = rounding(dtype_roundoff(values, NAMES), C * (1 + T))
-        covering.append((scalar(values, "shift_error"), noise, size, cells[0][:2]))
+    covering = _covering(runs)
+    if not covering:
+        return None
     short = [cell for figure, noise, size, cell in covering if not _near(figure, float(np.max(size)), noise)]
     for axis, left in ((0, {t for t, _ in short}), (1, {c for _, c in short})):
         if not left or len(left) == covering[0][2].shape[axis]:
@@ -518,13 +557,22 @@ def _judge_bent(runs: Runs, changed: str, bend: Callable[[object, int], np.ndarr
     try:
         sized_for_the_first_run(lambda: judged_on_rerun(lambda: _judge_run(rerun, runs.first, bend), changed), changed)
     except Mistake as mistake:
-        typed = SIZES.typed(runs)  # the starter's numbers this script writes, and only those, named
-        said = {"typed": f" (your script types in the starter's {typed})" if typed else ""}
+        said = {"typed": _typed(runs)}
         if (mistake.diagnosis, mistake.cause) == ("mismatch", ""):  # right on the learner's own sizes, wrong on the rerun's: a size typed in
             raise Mistake("mismatch", "unrelated", **{**mistake.fields, **said, "changed": changed, "whose": "that run's T, C and k"}) from None
         if (mistake.diagnosis, mistake.cause) == ("mismatch", "unrelated-shape"):
             raise Mistake("mismatch", "unrelated-shape", **{**mistake.fields, **said}) from None
         raise Mistake(mistake.diagnosis, mistake.cause, **{"changed": changed, **mistake.fields}) from None  # which rerun it was
+
+
+def _typed(runs: Runs) -> str:
+    """The starter's numbers this script writes, and only those, in words: " (your script types in the starter's 3 for
+    k)"; a number of pairs typed as a count is named as that (``range(3 + 1)``: 4 pairs, not 3 for k)."""
+    found = [f"{number} for {name}" for number, name in SIZES.sizes.items() if runs.says(TYPED_APART[number])]
+    if runs.says(PAIRS_TYPED):
+        found.append(f"{STARTER_PAIRS} for the number of pairs, C/2")
+    typed = " and ".join(found) if len(found) < 3 else ", ".join(found[:-1]) + " and " + found[-1]
+    return f" (your script types in the starter's {typed})" if typed else ""
 
 
 def hypotheses(values: Values) -> Hypotheses:
@@ -578,7 +626,10 @@ SINUSOIDAL_TABLE = Contract(
         # pe first: where one statement first reads both pe and k, the rerun's k is then set before the bend reads it
         Rerun({f"pe{FINISHED}": "bent_in_places(pe, k)", "T": "five_longer(T)", "C": "wider(C)", "k": "farther(k, T)"}, IN_PLACES),
         # the bend reads the rerun's k as given, or moves the script's own where pe is read before k
-        Rerun({f"pe{FINISHED}": f"bent_at_seam(pe, k, T, {GIVEN_PREFIX}k)", "T": "longer(T)", "C": "wider(C)", "k": "farther(k, T)"}, AT_SEAM),
+        Rerun(
+            {f"pe{FINISHED}": f"bent_at_seam(pe, k, {GIVEN_PREFIX}k)", "T": "far_more_positions(T)", "C": "far_more_channels(C)", "k": "shortest_shift(k)"},
+            AT_SEAM,
+        ),
         *(Rerun({f"pe{FINISHED}": f"bent_in_one_cell(pe, k, {GIVEN_PREFIX}k, {j})"}, changed) for changed, j in COVERING.items()),
     ),
     judge=judge,
@@ -586,7 +637,7 @@ SINUSOIDAL_TABLE = Contract(
     given=("T", "C", "k"),
     hypotheses=hypotheses,
     typed=("pe", "M", "shift_error"),
-    questions=(BORROWS, IMPORTS_BY_NAME, *SIZES.questions),
+    questions=(BORROWS, IMPORTS_BY_NAME, *SIZES.questions, PAIRS_TYPED, *TYPED_APART.values()),
     # a signed maximum equals the largest |entry| wherever that entry is positive: told on the rerun's shrinking table, not held to
     seen_only=frozenset({"mismatch/no-abs"}),
     described={
