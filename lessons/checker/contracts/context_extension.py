@@ -45,7 +45,7 @@ from attnpos.lessons.checker.values import SAFETY, Values, count, describe, dtyp
 from attnpos.lessons.checker.verdicts import Mistake, Passed, figure_pair, shape_text
 
 NAMES = ("hs", "rope_theta", "factor", "inv_freq", "inv_freq_pi", "base_ntk", "inv_freq_ntk")
-CHANGED = "another `factor`, a head half as wide (`hs`) and another `rope_theta`"
+CHANGED = "another `factor`, a head a quarter as wide (`hs`) and another `rope_theta`"
 UNEVEN = "a wider head whose width is no power of two (`hs`), a larger factor with three decimals (`factor`) and a smaller `rope_theta`"
 # The values the starter sets, on which the brief asks its questions (the reruns change them, not the learner).
 STARTER = {"hs": 128, "rope_theta": 10000.0, "factor": 4.0}
@@ -59,6 +59,12 @@ def _above_one(values: Values, name: str) -> float:
     if not number > 1:
         raise Mistake("bad-value", "base", name=name, got=describe(values[name]))
     return number
+
+
+def _power(s: float, hs: int) -> float:
+    """s^hs, the base of the exponent-hs mistake: past float64's range (the second rerun's 40.625^392) it is inf."""
+    with np.errstate(over="ignore"):
+        return float(np.float64(s) ** hs)
 
 
 def _frequencies(values: Values, name: str, hs: int, whose: str = "your") -> np.ndarray:
@@ -78,8 +84,11 @@ def _agrees(got: np.ndarray | float, expected: np.ndarray | float, tolerance: fl
     frequencies computed from a rounded base_ntk stay within one rounding too.
     """
     got, expected = np.asarray(got, dtype=np.float64), np.asarray(expected, dtype=np.float64)
+    if got.shape != expected.shape:
+        return False
     allowed = tolerance * np.abs(expected) + reported_rounding(expected)
-    return got.shape == expected.shape and bool(np.all(np.abs(got - expected) <= allowed))
+    # an infinite figure (the exponent-hs base past float64's range) agrees only with itself: inf - x <= inf holds for any x
+    return bool(np.all(np.where(np.isfinite(expected), np.abs(got - expected) <= allowed, got == expected)))
 
 
 def _mismatch(name: str, expected: np.ndarray | float, got: np.ndarray | float, source: str, hs: int) -> Mistake:
@@ -133,7 +142,7 @@ def _judge_run(values: Values, whose: str = "your") -> None:
     if not _agrees(base, right_base, tolerance):
         wrong = {
             "wrong-way": theta / s ** (hs / (hs - 2)),
-            "hs": theta * s**hs,
+            "hs": theta * _power(s, hs),
             "1": theta * s,
             "(hs−2)/hs": theta * s ** ((hs - 2) / hs),
         }
@@ -199,12 +208,16 @@ def judge(runs: Runs) -> Passed:
         if np.array_equal(second[name], runs.first[name]):
             raise Mistake("mismatch", "typed", name=name)
     _typed_theta(runs.first, second)
+    _held(second, runs.first, "the rerun's")
     sized_for_the_first_run(lambda: judged_on_rerun(lambda: _judge_run(second, "the rerun's"), CHANGED), CHANGED)
     uneven = runs.second(UNEVEN)
     _held_to_first_run(runs.first, uneven)
+    _held(uneven, runs.first, "the second rerun's")
     judged_on_rerun(lambda: _judge_run(uneven, "the second rerun's"), UNEVEN)
     _starter_values(runs.first)
     unprinted = [name for name, question in PRINTED.items() if not runs.says(question)]
+    if unprinted and _ratios_on_every_run(runs):
+        unprinted = []  # computed from other names (rows of one table, copied into the arrays): no typed figure follows a rerun
     if len(unprinted) == 2 and _printed_lines(runs.printed):
         raise _typed_print(runs.first, runs.printed)  # numbers printed, none computed from the frequencies
     if unprinted:
@@ -215,6 +228,66 @@ def judge(runs: Runs) -> Passed:
     _judge_print(runs.first, runs.printed)
     _print_follows(runs)
     return Passed()
+
+
+def _ratios_on_every_run(runs: Runs) -> bool:
+    """Whether each run printed both ratios, each run's own, as the first run's print is judged: then the print is
+    computed, whatever names its expression uses, since the reruns change factor and hs and a typed figure stays."""
+    every = [(runs.first, runs.printed), *zip(runs.reruns, runs.reprinted, strict=True)]
+    try:
+        for values, printed in every:
+            if values is None or not _printed_lines(printed):
+                return False
+            _judge_print(values, printed)
+    except Mistake:
+        return False
+    return True
+
+
+def _held(values: Values, first: Values, whose: str) -> None:
+    """A rerun's arrays built on a factor, base or width held to a bound of the script's own (``min(factor, 16)``,
+    ``max(factor, 2)``, ``min(rope_theta, 6e5)``, ``np.arange(0, min(hs, 256), 2)``): right on the first run, inside the
+    bound, wrong on a rerun past it. The value they were built on is read back from them and named where it lies
+    strictly between the first run's and the rerun's and, rounded to three significant digits (a bound typed in), still
+    gives them; a bound at the first run's own value is the typed value's (``_typed_theta``, ``_held_to_first_run``)."""
+    hs, theta, s = count(values, "hs", 4, MAX_WIDTH, even=True), _above_one(values, "rope_theta"), _above_one(values, "factor")
+    first_hs, first_theta, first_s = count(first, "hs", 4, MAX_WIDTH, even=True), _above_one(first, "rope_theta"), _above_one(first, "factor")
+
+    def between(held: float, given: float, yours: float) -> bool:
+        return min(given, yours) < held < max(given, yours)
+
+    def bound(held: float, given: float, name: str) -> dict[str, str]:
+        most = held < given
+        return {"bound": "most" if most else "least", "example": f"{'min' if most else 'max'}({name}, {held:g})"}
+
+    for name in ("inv_freq", "inv_freq_pi", "inv_freq_ntk"):
+        shape = np.shape(values[name])
+        if len(shape) == 1 and between(2 * shape[0], hs, first_hs):
+            raise Mistake(
+                "mismatch", "held-width", name=name, shape=shape_text(shape), held=2 * shape[0], hs=hs, wanted=shape_text((hs // 2,)),
+                first=first_hs, whose=whose, **bound(2 * shape[0], hs, "hs"),
+            )
+    if any(np.shape(values[name]) != (hs // 2,) for name in ("inv_freq", "inv_freq_pi", "inv_freq_ntk")):
+        return  # a shape of another kind: the rerun's judging names it
+    tolerance = _tolerance(values, theta, s)
+    trained = rope_inv_freq(hs, theta)
+    got = {name: np.asarray(values[name], dtype=np.float64) for name in ("inv_freq", "inv_freq_pi", "base_ntk")}
+    with np.errstate(all="ignore"):  # a zero or negative entry reads back as no value, which agrees with nothing
+        read_back = {
+            ("inv_freq", "rope_theta"): (float(got["inv_freq"][1] ** (-hs / 2)) if hs > 2 else theta, lambda t: rope_inv_freq(hs, t), theta, first_theta),
+            ("base_ntk", "rope_theta"): (float(got["base_ntk"] / s ** (hs / (hs - 2))), lambda t: ntk_base(t, s, hs), theta, first_theta),
+            ("inv_freq_pi", "factor"): (float(trained[0] / got["inv_freq_pi"][0]), lambda c: pi_inv_freq(trained, c), s, first_s),
+            ("base_ntk", "factor"): (float((got["base_ntk"] / theta) ** ((hs - 2) / hs)), lambda c: ntk_base(theta, c, hs), s, first_s),
+        }
+    right = {"inv_freq": trained, "inv_freq_pi": pi_inv_freq(trained, s), "base_ntk": ntk_base(theta, s, hs)}
+    for (name, given), (value, built_on, at, yours) in read_back.items():
+        if not np.isfinite(value) or value <= 0 or _agrees(got[name], right[name], tolerance):
+            continue
+        held = float(f"{value:.3g}")
+        if between(held, at, yours) and _agrees(got[name], built_on(held), tolerance):
+            raise Mistake(
+                "mismatch", "held", name=name, input=given, held=f"{held:g}", value=f"{at:g}", first=f"{yours:g}", whose=whose, **bound(held, at, given)
+            )
 
 
 def _held_to_first_run(first: Values, uneven: Values) -> None:
@@ -592,7 +665,7 @@ def hypotheses(values: Values) -> Hypotheses:
         "wrong-way/pi": {"inv_freq_pi": inv_freq * s},
         "pi-on-base": {"inv_freq_pi": 1.0 / (theta * s) ** exponents},
         "wrong-way/ntk": ntk(theta / s ** (hs / (hs - 2))),
-        "wrong-exponent/hs": ntk(theta * s**hs),
+        "wrong-exponent/hs": ntk(theta * _power(s, hs)),
         "wrong-exponent/1": ntk(theta * s),
         "wrong-exponent/(hs−2)/hs": ntk(theta * s ** ((hs - 2) / hs)),
         "uniform-ntk/pi": {"inv_freq_ntk": inv_freq / s},
@@ -607,7 +680,7 @@ def hypotheses(values: Values) -> Hypotheses:
 CONTEXT_EXTENSION = Contract(
     names=NAMES,
     reruns=(
-        Rerun({"factor": "other_factor(factor)", "hs": "narrower(hs)", "rope_theta": "other_theta(rope_theta)"}, CHANGED),
+        Rerun({"factor": "other_factor(factor)", "hs": "narrower(hs)", "rope_theta": "higher_theta(rope_theta)"}, CHANGED),
         Rerun({"factor": "finer_factor(factor)", "hs": "uneven_width(hs)", "rope_theta": "lower_theta(rope_theta)"}, UNEVEN),
     ),
     judge=judge,
