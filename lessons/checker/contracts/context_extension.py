@@ -111,8 +111,36 @@ def _tolerance(values: Values, theta: float, s: float) -> float:
     return float(SAFETY * 16 * dtype_roundoff(values, NAMES) * np.log2(theta * s**2 + 2))
 
 
-def _judge_run(values: Values, whose: str = "your") -> None:
-    """One run's arrays; ``whose`` run they are, in a message ("your", "the rerun's")."""
+# The diagnoses that name a rule's mistake (rather than a figure off): on a rerun alone, a branch on the values took it.
+RULE_MISTAKES = ("wrong-way", "wrong-exponent", "uniform-ntk", "pi-on-base")
+
+
+def _judge_run(values: Values, whose: str = "your", first: Values | None = None) -> None:
+    """One run's arrays; ``whose`` run they are, in a message ("your", "the rerun's"). A rule's mistake on a rerun whose
+    ``first`` run was right is told as the rerun's, beside the learner's own run (``{your}``, ``{branch}``)."""
+    try:
+        _judge_arrays(values, whose)
+    except Mistake as mistake:
+        if mistake.diagnosis not in RULE_MISTAKES:
+            raise
+        your, branch = "Your", ""
+        if first is not None:
+            run = whose.removeprefix("the ").removesuffix("'s")
+            your = f"On the checker's {run} ({_inputs(values)}), your"
+            branch = (
+                f" Your own run ({_inputs(first)}) had it right, so your script takes another path for some values (an `if`"
+                " on `factor`, `rope_theta` or `hs`, say), where the rule holds for every value."
+            )
+        raise Mistake(mistake.diagnosis, mistake.cause, **{**mistake.fields, "your": your, "branch": branch}) from None
+
+
+def _inputs(values: Values) -> str:
+    """A run's hs, rope_theta and factor, in words."""
+    return ", ".join(f"{name} = {scalar(values, name):.10g}" for name in ("hs", "rope_theta", "factor"))
+
+
+def _judge_arrays(values: Values, whose: str) -> None:
+    """One run's arrays against the rules on its own hs, rope_theta and factor, and against each rule's mistake."""
     hs = count(values, "hs", 4, MAX_WIDTH, even=True)
     theta = _above_one(values, "rope_theta")
     s = _above_one(values, "factor")
@@ -209,11 +237,11 @@ def judge(runs: Runs) -> Passed:
             raise Mistake("mismatch", "typed", name=name)
     _typed_theta(runs.first, second)
     _held(second, runs.first, "the rerun's")
-    sized_for_the_first_run(lambda: judged_on_rerun(lambda: _judge_run(second, "the rerun's"), CHANGED), CHANGED)
+    sized_for_the_first_run(lambda: judged_on_rerun(lambda: _judge_run(second, "the rerun's", runs.first), CHANGED), CHANGED)
     uneven = runs.second(UNEVEN)
     _held_to_first_run(runs.first, uneven)
     _held(uneven, runs.first, "the second rerun's")
-    judged_on_rerun(lambda: _judge_run(uneven, "the second rerun's"), UNEVEN)
+    judged_on_rerun(lambda: _judge_run(uneven, "the second rerun's", runs.first), UNEVEN)
     _starter_values(runs.first)
     unprinted = [name for name, question in PRINTED.items() if not runs.says(question)]
     if unprinted and _ratios_on_every_run(runs):
@@ -226,6 +254,8 @@ def judge(runs: Runs) -> Passed:
     if not runs.printed.strip():  # a print of the ratios in the source, and no output: that print never ran
         raise Mistake("unfinished", which="nothing, as its print of the ratios never ran (one inside a function that is never called, say)")
     _judge_print(runs.first, runs.printed)
+    _judge_labels(runs.first, runs.printed)
+    _judge_divisors(runs.printed)
     _print_follows(runs)
     return Passed()
 
@@ -258,7 +288,7 @@ def _held(values: Values, first: Values, whose: str) -> None:
 
     def bound(held: float, given: float, name: str) -> dict[str, str]:
         most = held < given
-        return {"bound": "most" if most else "least", "example": f"{'min' if most else 'max'}({name}, {held:g})"}
+        return {"bound": "most" if most else "least", "example": f"{'min' if most else 'max'}({name}, {held:.10g})"}
 
     for name in ("inv_freq", "inv_freq_pi", "inv_freq_ntk"):
         shape = np.shape(values[name])
@@ -286,7 +316,7 @@ def _held(values: Values, first: Values, whose: str) -> None:
         held = float(f"{value:.3g}")
         if between(held, at, yours) and _agrees(got[name], built_on(held), tolerance):
             raise Mistake(
-                "mismatch", "held", name=name, input=given, held=f"{held:g}", value=f"{at:g}", first=f"{yours:g}", whose=whose, **bound(held, at, given)
+                "mismatch", "held", name=name, input=given, held=f"{held:.10g}", value=f"{at:.10g}", first=f"{yours:.10g}", whose=whose, **bound(held, at, given)
             )
 
 
@@ -552,6 +582,51 @@ def _judge_whole_ratios(printed: str, ratios: dict[str, np.ndarray], instead: di
         # NTK's ratio at 1 for every pair is left to _judge_ntk_past_pair_0, which names it as a copy of inv_freq
         if stand_in is not None and not (name == "NTK" and all(_shows(f, 1.0) for f in stand_in[1])):
             raise _ratio_off(name, ratios[name], *stand_in, instead)
+
+
+def _judge_labels(values: Values, printed: str) -> None:
+    """A ratio printed whole under the other rule's name (``print("NTK / trained:", inv_freq_pi / inv_freq)``): the
+    line names one rule alone (PI, NTK), and its numbers are the other's ratio at every pair. A line that names both (a
+    table's row, a comparison) says not which is which."""
+    inv_freq, pi, ntk = (np.asarray(values[name], dtype=np.float64) for name in ("inv_freq", "inv_freq_pi", "inv_freq_ntk"))
+    ratios = {"PI": pi / inv_freq, "NTK": ntk / inv_freq}
+    for line, figures in _whole_prints(printed, inv_freq.size):
+        said = {name for name, rx in NAMED.items() if rx.search(line.lower())}
+        shown = [name for name, ratio in ratios.items() if all(map(_shows, figures, ratio))]
+        if len(said) == 1 and len(shown) == 1 and said != set(shown):
+            raise Mistake(
+                "unfinished",
+                "mislabelled",
+                line=line if len(line) <= 60 else line[:57] + "…",
+                said=next(iter(said)),
+                shown=shown[0],
+                expression=RATIOS[shown[0]][0],
+                pi=f"{float(ratios['PI'][0]):.4g}",
+                ntk_last=f"{float(ratios['NTK'][-1]):.4g}",
+            )
+
+
+# A printed claim that a rule divides by a number: "PI divides every pair by 0.250" (the number after "by", past "divide").
+DIVIDES_BY = re.compile(r"divid\w*(.*)", re.IGNORECASE)
+BY_NUMBER = re.compile(rf"\bby\s+({PRINTED_NUMBER.pattern})")
+
+
+def _judge_divisors(printed: str) -> None:
+    """A line that says a rule divides by a number below 1: both rules divide every pair by 1 or more (the factor, or
+    less than it), so that number is a ratio, new over trained, which the frequencies are multiplied by; divided by
+    it, they would turn faster."""
+    for line, _ in _printed_lines(printed):
+        claim = DIVIDES_BY.search(line)
+        for number in BY_NUMBER.findall(claim.group(1)) if claim else ():
+            figure = _printed_figures(number)
+            if figure is not None and 0 < figure[0] < 1 and not _shows(figure, 1.0):
+                raise Mistake(
+                    "unfinished",
+                    "divides-by-ratio",
+                    line=line if len(line) <= 60 else line[:57] + "…",
+                    divisor=number,
+                    inverse=f"{1 / figure[0]:.4g}",
+                )
 
 
 def _within(figure: tuple[float, float], low: float, high: float) -> bool:
