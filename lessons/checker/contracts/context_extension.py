@@ -5,12 +5,13 @@ give, and, when it differs, with each misconception: the scale applied the
 wrong way, the NTK exponent hs (or 1, or its inverse) instead of
 hs/(hs − 2), NTK scaling applied to every frequency alike, interpolation
 applied to the base instead of the positions. The rerun changes ``factor`` (to
-2.5, neither whole nor a power of two, so a factor cut to either is named),
-``hs`` and ``rope_theta``, which typed arrays cannot follow; a second rerun goes the other way: a wider head of 196
+1.5, neither whole nor a power of two, so a factor cut to either is named, and below 2),
+``hs`` and ``rope_theta``, which typed arrays cannot follow; a second rerun goes the other way: a wider head of 392
 channels, no power of two (exponents 2i/hs rounded, to float16 say, show; a float step, ``np.arange(0, 1, 2 / hs)``,
-counts one pair too many and is named), a factor of 4.375, which a factor rounded to one or two decimals loses, and a
+counts one pair too many and is named), a factor of 40.625, which a factor rounded to one or two decimals loses, and a
 base of 1000, so that no pair of runs is the only one to get right, and arrays held to the first run's values (a factor
-capped at 4, a base held to at least 10000, a buffer of 64 pairs) are named. Each rerun's print is judged as the first
+capped at 4, a base held to at least 10000, a buffer of 64 pairs) are named, as are bounds of the script's own that
+a rerun goes past (``min(factor, 16)``, ``max(hs, 64)``, ``min(rope_theta, 6e5)``), read back from the arrays. Each rerun's print is judged as the first
 run's, so a print with the starter's factor or width typed into it is ``unfinished``. Right arrays on values other
 than the starter's are ``bad-value`` (the exercise is set on the starter's values; the reruns change them). Right arrays with the brief's last step
 left undone (the two ratios never printed, or other numbers printed in
@@ -69,7 +70,7 @@ def _power(s: float, hs: int) -> float:
 
 def _frequencies(values: Values, name: str, hs: int, whose: str = "your") -> np.ndarray:
     array = real_array(values, name)
-    stepped = np.arange(0, 1, 2 / hs).size  # a float step's count of the exponents: one too many at some widths (98, 196)
+    stepped = np.arange(0, 1, 2 / hs).size  # a float step's count of the exponents: one too many at some widths (98, 196, 392)
     if array.shape == (stepped,) != (hs // 2,):
         raise Mistake("bad-shape", "float-step", name=name, shape=shape_text(array.shape), hs=hs, pairs=hs // 2, whose=whose)
     if array.shape != (hs // 2,):
@@ -94,7 +95,7 @@ def _agrees(got: np.ndarray | float, expected: np.ndarray | float, tolerance: fl
 def _mismatch(name: str, expected: np.ndarray | float, got: np.ndarray | float, source: str, hs: int) -> Mistake:
     """The entry furthest off, relatively, beside what ``source`` (the run's hs, rope_theta and factor, in words) gives.
 
-    An array's message gives its shape for that run's ``hs`` (the rerun's head is half as wide); base_ntk is one number.
+    An array's message gives its shape for that run's ``hs`` (the rerun's head is a quarter as wide); base_ntk is one number.
     """
     expected_arr, got_arr = np.atleast_1d(expected), np.atleast_1d(got)
     worst = int(np.argmax(np.abs(got_arr - expected_arr) / np.abs(expected_arr)))
@@ -215,13 +216,13 @@ def _starter_values(values: Values) -> None:
 
 def _cut_factor(name: str, got: np.ndarray | float, built_on: Callable[[float], np.ndarray | float], s: float, tolerance: float, whose: str) -> None:
     """``got`` built on the factor cut to a whole number (``int(factor)``, ``L_new // L``) or to whole doublings
-    (``2 ** int(log2(factor))``): right wherever the factor is whole, or a power of two (the rerun's 2.5 is neither);
-    or rounded to one or two decimals, right wherever the factor has no more (the second rerun's 4.375 has three)."""
+    (``2 ** int(log2(factor))``): right wherever the factor is whole, or a power of two (the rerun's 1.5 is neither);
+    or rounded to one or two decimals, right wherever the factor has no more (the second rerun's 40.625 has three)."""
     cuts = {"a whole number": float(np.floor(s)), "a whole number of doublings (a power of two)": float(2 ** np.floor(np.log2(s)))}
     found = {how: cut for how, cut in cuts.items() if cut != s and cut >= 1 and _agrees(got, built_on(cut), tolerance)}
-    if found:  # 2.5 cut either way is 2: both are named
+    if found:  # 1.5 cut either way is 1: both are named
         raise Mistake("mismatch", "cut-factor", name=name, cut=f"{min(found.values()):g}", factor=f"{s:g}", whose=whose, how=" or to ".join(found))
-    # rounded to a decimal or two (``round(factor, 1)``): the second rerun's 4.375 becomes 4.4 or 4.38
+    # rounded to a decimal or two (``round(factor, 1)``): the second rerun's 40.625 becomes 40.6 or 40.62
     for decimals, how in ((1, "one decimal"), (2, "two decimals")):
         cut = round(s, decimals)
         if cut != s and _agrees(got, built_on(cut), tolerance):
@@ -261,9 +262,14 @@ def judge(runs: Runs) -> Passed:
 
 
 def _ratios_on_every_run(runs: Runs) -> bool:
-    """Whether each run printed both ratios, each run's own, as the first run's print is judged: then the print is
-    computed, whatever names its expression uses, since the reruns change factor and hs and a typed figure stays."""
+    """Whether each run printed both ratios, each run's own, as the first run's print is judged, and no line of figures
+    the same on a rerun as on the first run: then the print is computed, whatever names its expression uses, since the
+    reruns change factor and hs and a typed figure stays (``print("PI ratio: 0.25 at every pair")``, beside a print of
+    NTK's ratio, whose last pair is PI's figure)."""
     every = [(runs.first, runs.printed), *zip(runs.reruns, runs.reprinted, strict=True)]
+    first_lines = {line for line, _ in _printed_lines(runs.printed)}
+    if any(first_lines & {line for line, _ in _printed_lines(printed)} for printed in runs.reprinted):
+        return False
     try:
         for values, printed in every:
             if values is None or not _printed_lines(printed):
@@ -294,8 +300,16 @@ def _held(values: Values, first: Values, whose: str) -> None:
         shape = np.shape(values[name])
         if len(shape) == 1 and between(2 * shape[0], hs, first_hs):
             raise Mistake(
-                "mismatch", "held-width", name=name, shape=shape_text(shape), held=2 * shape[0], hs=hs, wanted=shape_text((hs // 2,)),
-                first=first_hs, whose=whose, **bound(2 * shape[0], hs, "hs"),
+                "mismatch",
+                "held-width",
+                name=name,
+                shape=shape_text(shape),
+                held=2 * shape[0],
+                hs=hs,
+                wanted=shape_text((hs // 2,)),
+                first=first_hs,
+                whose=whose,
+                **bound(2 * shape[0], hs, "hs"),
             )
     if any(np.shape(values[name]) != (hs // 2,) for name in ("inv_freq", "inv_freq_pi", "inv_freq_ntk")):
         return  # a shape of another kind: the rerun's judging names it
@@ -316,7 +330,15 @@ def _held(values: Values, first: Values, whose: str) -> None:
         held = float(f"{value:.3g}")
         if between(held, at, yours) and _agrees(got[name], built_on(held), tolerance):
             raise Mistake(
-                "mismatch", "held", name=name, input=given, held=f"{held:.10g}", value=f"{at:.10g}", first=f"{yours:.10g}", whose=whose, **bound(held, at, given)
+                "mismatch",
+                "held",
+                name=name,
+                input=given,
+                held=f"{held:.10g}",
+                value=f"{at:.10g}",
+                first=f"{yours:.10g}",
+                whose=whose,
+                **bound(held, at, given),
             )
 
 
@@ -745,7 +767,7 @@ def hypotheses(values: Values) -> Hypotheses:
         "wrong-exponent/(hs−2)/hs": ntk(theta * s ** ((hs - 2) / hs)),
         "uniform-ntk/pi": {"inv_freq_ntk": inv_freq / s},
         "uniform-ntk/lowest": {"inv_freq_ntk": inv_freq * s ** (-hs / (hs - 2))},
-        # the factor rounded to one decimal: the starter's 4 and the first rerun's 2.5 as they are, the second's 4.375 not
+        # the factor rounded to one decimal: the starter's 4 and the first rerun's 1.5 as they are, the second's 40.625 not
         "rounded-factor": {"inv_freq_pi": pi_inv_freq(inv_freq, round(s, 1)), **ntk(ntk_base(theta, round(s, 1), hs))},
     }
     relative = _tolerance(values, theta, s)
