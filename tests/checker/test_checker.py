@@ -946,6 +946,7 @@ MEANINGS = [
     ("context-extension", "mismatch__width-held-to-at-least-64.py", "held-width", ["needs (16,)", "at least 64 (`max(hs, 64)`"], ["still had"]),
     ("context-extension", "unfinished__ratios-under-swapped-labels.py", "mislabelled", ["names NTK", "the PI ratio"], ["Well done"]),
     ("context-extension", "unfinished__says-divides-by-the-ratio.py", "divides-by-ratio", ["divides by 0.250", "divided by 4"], []),
+    ("context-extension", "unfinished__typed-summary-line.py", "typed-line", ["`summary: PI divides all 64 pairs", "its 64, your number of pairs"], []),
     (
         "context-extension",
         "wrong-exponent__exponent-dropped-above-4.py",

@@ -258,6 +258,7 @@ def judge(runs: Runs) -> Passed:
     _judge_labels(runs.first, runs.printed)
     _judge_divisors(runs.printed)
     _print_follows(runs)
+    _typed_lines(runs)
     return Passed()
 
 
@@ -631,6 +632,27 @@ def _judge_labels(values: Values, printed: str) -> None:
 # A printed claim that a rule divides by a number: "PI divides every pair by 0.250" (the number after "by", past "divide").
 DIVIDES_BY = re.compile(r"divid\w*(.*)", re.IGNORECASE)
 BY_NUMBER = re.compile(rf"\bby\s+({PRINTED_NUMBER.pattern})")
+
+
+def _typed_lines(runs: Runs) -> None:
+    """A line that names a rule (PI, NTK) and writes one of the first run's figures that every rerun changes (the
+    factor, its inverse, hs, the number of pairs, the last pair's index), printed the same on a rerun: that figure is
+    typed, and says the first run's value where the rerun's is another ("PI divides all 64 pairs by 4")."""
+    hs, s = count(runs.first, "hs", 4, MAX_WIDTH, even=True), _above_one(runs.first, "factor")
+    figures = {"factor": s, "1 / factor": 1 / s, "hs": hs, "number of pairs": hs // 2, "last pair's index": hs // 2 - 1}
+    for values, printed, changed in zip(runs.reruns, runs.reprinted, runs.changed, strict=True):
+        if values is None:
+            continue
+        again = set(printed.splitlines())
+        for line in runs.printed.splitlines():
+            if line not in again or not any(rx.search(line.lower()) for rx in NAMED.values()):
+                continue
+            for number in PRINTED_NUMBER.findall(line):
+                shown = _printed_figures(number) or (float(number), 0.0)
+                what = next((what for what, figure in figures.items() if _shows(shown, float(figure))), None)
+                if what is not None:
+                    line = line.strip()
+                    raise Mistake("unfinished", "typed-line", line=line if len(line) <= 60 else line[:57] + "…", number=number, what=what, changed=changed)
 
 
 def _judge_divisors(printed: str) -> None:
