@@ -901,7 +901,7 @@ MEANINGS = [
         ["but not on the checker's rerun", "`NTK / trained: [1."],
         ["Well done"],
     ),
-    ("context-extension", "mismatch__ntk-right-for-known-runs-only.py", "array", ["`inv_freq_ntk` pair", "from the second rerun's hs = 392"], ["Well done"]),
+    ("context-extension", "mismatch__ntk-right-for-known-runs-only.py", "array", ["`inv_freq_ntk` pair", "from the rerun's hs = 32"], ["Well done"]),
     (
         "context-extension",
         "indistinct__exponents-in-float16.py",
