@@ -666,28 +666,33 @@ def longer(T: object) -> int:
 
 
 def narrower(hs: object) -> int:
-    """context-extension: a head half as wide (64 for 128), or twice as wide below 8: a width typed in no longer fits."""
+    """context-extension: a head a quarter as wide (32 for 128, below a width held to at least 64, ``max(hs, 64)``), or
+    twice as wide below 16: a width typed in no longer fits."""
     width = int(hs)  # type: ignore[call-overload]
-    return width // 2 if width >= 8 and width % 4 == 0 else width * 2
+    return width // 4 if width >= 16 and width % 8 == 0 else width * 2
 
 
-# context-extension's second rerun: a head of 196 channels, wider than the starter's 128 (a buffer or a width typed for it
-# no longer fits) and no power of two, where 2i/hs is no binary fraction (exponents rounded to float16 show) and a float
-# step, np.arange(0, 1, 2 / 196), counts 99 pairs rather than 98.
-UNEVEN_WIDTH = 196
+# context-extension's second rerun: a head of 392 channels, wider than the starter's 128 and than a width held to at most
+# 256 (a buffer or a width typed for either no longer fits) and no power of two, where 2i/hs is no binary fraction
+# (exponents rounded to float16 show) and a float step, np.arange(0, 1, 2 / 392), counts 197 pairs rather than 196.
+UNEVEN_WIDTH = 392
 
 
 def uneven_width(hs: object) -> int:
-    """context-extension's second rerun: UNEVEN_WIDTH, or half of it (98, where a float step counts one pair too many as
+    """context-extension's second rerun: UNEVEN_WIDTH, or half of it (196, where a float step counts one pair too many as
     well) where the learner's head already has that width."""
     return UNEVEN_WIDTH // 2 if int(hs) == UNEVEN_WIDTH else UNEVEN_WIDTH  # type: ignore[call-overload]
 
 
+# context-extension's second rerun: a factor of 40.625 (4096 tokens stretched to 166400), far above the starter's 4 and
+# the 8, 16 or 32 of real configurations (a factor capped at any of them no longer fits), whose third decimal a factor
+# rounded to one or two decimals loses, and which is neither whole nor a power of two.
+FINER_FACTOR = 40.625
+
+
 def finer_factor(factor: object) -> float:
-    """context-extension's second rerun: 4.375 (4096 tokens stretched to 17920), above the starter's 4 (a factor capped
-    there no longer fits), whose third decimal a factor rounded to one or two decimals loses, and which is neither whole
-    nor a power of two; 2.375 where the learner's factor is 4.375."""
-    return 2.375 if float(np.asarray(factor).reshape(-1)[0]) == 4.375 else 4.375
+    """context-extension's second rerun: FINER_FACTOR; 20.375 where the learner's factor is FINER_FACTOR."""
+    return 20.375 if float(np.asarray(factor).reshape(-1)[0]) == FINER_FACTOR else FINER_FACTOR
 
 
 # context-extension's second rerun: a base below the starter's 10000 (the first rerun's is above it), so a base held to
@@ -718,13 +723,23 @@ def shifted_positions(positions: object) -> np.ndarray:
     return positions + positions.dtype.type(POSITION_SHIFT) if positions.dtype.kind in "iuf" else positions + POSITION_SHIFT
 
 
-# Llama 3's RoPE base: another base for rope and context-extension, so a rope_theta typed in (the starter's 10000) no longer fits.
+# Llama 3's RoPE base: another base for rope, so a rope_theta typed in (the starter's 10000) no longer fits.
 OTHER_THETA = 500000.0
 
 
 def other_theta(rope_theta: object) -> float:
-    """rope and context-extension: Llama 3's base, 500000 (10000 where the learner already has 500000)."""
+    """rope: Llama 3's base, 500000 (10000 where the learner already has 500000)."""
     return 10000.0 if float(np.asarray(rope_theta).reshape(-1)[0]) == OTHER_THETA else OTHER_THETA
+
+
+# context-extension's first rerun: Code Llama's and Qwen's base, above Llama 3's 500000, so a base held to at most a
+# value between the two (``min(rope_theta, 6e5)``) no longer fits, nor one typed in.
+HIGHER_THETA = 1e6
+
+
+def higher_theta(rope_theta: object) -> float:
+    """context-extension: HIGHER_THETA (10000 where the learner already has it)."""
+    return 10000.0 if float(np.asarray(rope_theta).reshape(-1)[0]) == HIGHER_THETA else HIGHER_THETA
 
 
 def other_head_count(n_heads: object) -> int:
@@ -820,10 +835,11 @@ def long_length(T: object) -> int:
 
 
 def other_factor(factor: object) -> float:
-    """Another context factor for the context-extension rerun: 2.5, neither whole nor a power of two, so a factor cut to
-    a whole number (``int(factor)``, ``L_new // L``) or to whole doublings (``2 ** int(log2(factor))``) no longer fits;
-    5.5 where the learner's factor is 2 or more and below 3 (where 2.5 would be theirs, or cut to theirs)."""
-    return 5.5 if 2.0 <= float(np.asarray(factor).reshape(-1)[0]) < 3.0 else 2.5
+    """Another context factor for the context-extension rerun: 1.5, neither whole nor a power of two, so a factor cut to
+    a whole number (``int(factor)``, ``L_new // L``) or to whole doublings (``2 ** int(log2(factor))``) no longer fits,
+    and below 2, so a factor held to at least 2 (``max(factor, 2)``) does not either; 2.5 where the learner's factor is
+    1 or more and below 2 (where 1.5 would be theirs, or cut to theirs)."""
+    return 2.5 if 1.0 <= float(np.asarray(factor).reshape(-1)[0]) < 2.0 else 1.5
 
 
 def other_bucket_count(num_buckets: object) -> int:

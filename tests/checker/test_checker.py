@@ -663,7 +663,7 @@ MEANINGS = [
         ["8 for C"],
     ),
     ("alibi", "rerun-failed__length-typed-in-bias.py", "", ["two more tokens", "or 7 tokens"], []),
-    ("context-extension", "mismatch__head-width-typed-in.py", "unrelated-shape", ["still had shape (64,) where that head needs (32,)"], []),
+    ("context-extension", "mismatch__head-width-typed-in.py", "unrelated-shape", ["still had shape (64,) where that head needs (16,)"], []),
     # brief-only round 7 (issue 35): wrong answers that passed, and messages that named another mistake
     ("three-families", "mismatch__tells-against-gap-none.py", "tells-against-none", ["compares each gap with `gap_none`", "says False"], ["typed"]),
     ("three-families", "mismatch__no-signal-verdict-typed.py", "verdict-typed", ["`tells[0]` is typed in", "whose gap there is"], ["gap_none`"]),
@@ -811,7 +811,7 @@ MEANINGS = [
     ("t5-buckets", "sign-flipped__bias-transposed.py", "bias", ["transposed to [head, key, query]", "bucket(i − j)"], []),
     # brief-only round 4 (issue 35): what each rerun changes now includes rope_theta, the table's size, and what is printed
     ("rope", "mismatch__base-typed-in.py", "typed-theta", ["does not follow `rope_theta`", "rope_theta = 10000, not the rerun's 500000"], []),
-    ("context-extension", "mismatch__base-typed-in.py", "typed-theta", ["Your `inv_freq` does not follow `rope_theta`", "the rerun's 500000"], []),
+    ("context-extension", "mismatch__base-typed-in.py", "typed-theta", ["Your `inv_freq` does not follow `rope_theta`", "the rerun's 1e+06"], []),
     ("context-extension", "mismatch__ntk-base-typed-in.py", "typed-theta", ["Your `base_ntk` does not follow `rope_theta`"], []),
     (
         "alibi",
@@ -832,9 +832,9 @@ MEANINGS = [
     ("learned-positions", "mismatch__reads-the-scripts-own-tables.py", "global-tables", ["reads the script's own `wte` and `wpe`", "other tables"], []),
     ("learned-positions", "mismatch__positions-from-the-scripts-own-table.py", "global-tables", ["reads the script's own `wpe` rather than"], []),
     ("three-families", "mismatch__line-at-a-tenth.py", "line-too-high", ["the gap of the head with the bias is 0.000717", "says False", "1e-6"], []),
-    ("context-extension", "mismatch__factor-typed-in-interpolation.py", "typed-factor", ["does not follow `factor`", "factor = 4, not the rerun's 2.5"], []),
-    ("context-extension", "mismatch__ntk-width-typed-in-exponent.py", "array", ["from the rerun's hs = 64", "With hs = 64, that is shape (32,)"], ["(64,)"]),
-    ("context-extension", "mismatch__ntk-exponent-typed-for-128.py", "figure", ["`base_ntk` is", "from the rerun's hs = 64"], []),
+    ("context-extension", "mismatch__factor-typed-in-interpolation.py", "typed-factor", ["does not follow `factor`", "factor = 4, not the rerun's 1.5"], []),
+    ("context-extension", "mismatch__ntk-width-typed-in-exponent.py", "array", ["from the rerun's hs = 32", "With hs = 32, that is shape (16,)"], ["(64,)"]),
+    ("context-extension", "mismatch__ntk-exponent-typed-for-128.py", "figure", ["`base_ntk` is", "from the rerun's hs = 32"], []),
     ("context-extension", "unfinished__frequencies-printed.py", "not-ratios", ["shows neither ratio", "the frequencies `inv_freq_pi` themselves"], []),
     ("context-extension", "unfinished__ratios-printed-upside-down.py", "not-ratios", ["the PI ratio upside down (trained over new)", "0.25 at every pair"], []),
     (
@@ -853,15 +853,15 @@ MEANINGS = [
     ),
     ("context-extension", "unfinished__ntk-over-pi-printed.py", "not-ratios", ["no NTK ratio", "`inv_freq_ntk / inv_freq_pi`", "1 at pair 0 down to 0.25"], []),
     # brief-only round 10 (issue 35): a factor cut to a whole number or a power of two, shown by the rerun's 2.5
-    ("context-extension", "mismatch__factor-truncated-to-int.py", "cut-factor", ["built on factor = 2, where the rerun's factor is 2.5", "a whole number"], []),
-    ("context-extension", "mismatch__factor-rounded-to-power-of-two.py", "cut-factor", ["factor = 2", "a power of two"], ["typed in"]),
+    ("context-extension", "mismatch__factor-truncated-to-int.py", "cut-factor", ["built on factor = 1, where the rerun's factor is 1.5", "a whole number"], []),
+    ("context-extension", "mismatch__factor-rounded-to-power-of-two.py", "cut-factor", ["factor = 1", "a power of two"], ["typed in"]),
     # brief-only round 11: a second rerun (hs no power of two; a factor with three decimals) and the starter's values kept
-    ("context-extension", "bad-shape__float-step-exponents.py", "float-step", ["shape (99,)", "the second rerun's hs = 196 has 98", "float step"], []),
+    ("context-extension", "bad-shape__float-step-exponents.py", "float-step", ["shape (197,)", "the second rerun's hs = 392 has 196", "float step"], []),
     (
         "context-extension",
         "mismatch__factor-rounded-to-one-decimal.py",
         "rounded-factor",
-        ["factor = 4.4, where the second rerun's factor is 4.375", "one decimal"],
+        ["factor = 40.6, where the second rerun's factor is 40.625", "one decimal"],
         [],
     ),
     # brief-only round 12: the second rerun goes the other way from the first (hs 196, factor 4.375, rope_theta 1000),
@@ -870,7 +870,7 @@ MEANINGS = [
         "context-extension",
         "mismatch__factor-capped-at-4.py",
         "capped-factor",
-        ["factor = 4, where the second rerun's factor is 4.375", "`min(factor, 4)`"],
+        ["factor = 4, where the second rerun's factor is 40.625", "`min(factor, 4)`"],
         ["a whole number"],
     ),
     (
@@ -884,14 +884,14 @@ MEANINGS = [
         "context-extension",
         "mismatch__buffer-sized-for-128.py",
         "capped-pairs",
-        ["shape (64,) on the second rerun", "needs (98,)", "stops at your first run's 64 pairs"],
+        ["shape (64,) on the second rerun", "needs (196,)", "stops at your first run's 64 pairs"],
         [],
     ),
     (
         "context-extension",
         "unfinished__pi-ratio-typed-into-print.py",
         "print-not-following",
-        ["but not on the checker's rerun", "`PI / trained: [0.25", "PI ratio is 0.4"],
+        ["but not on the checker's rerun", "`PI / trained: [0.25", "PI ratio is 0.6667"],
         [],
     ),
     (
@@ -901,7 +901,7 @@ MEANINGS = [
         ["but not on the checker's rerun", "`NTK / trained: [1."],
         ["Well done"],
     ),
-    ("context-extension", "mismatch__ntk-right-for-known-runs-only.py", "array", ["`inv_freq_ntk` pair", "from the second rerun's hs = 196"], ["Well done"]),
+    ("context-extension", "mismatch__ntk-right-for-known-runs-only.py", "array", ["`inv_freq_ntk` pair", "from the rerun's hs = 32"], ["Well done"]),
     (
         "context-extension",
         "indistinct__exponents-in-float16.py",
@@ -938,6 +938,22 @@ MEANINGS = [
     ("context-extension", "unfinished__ntk-ratio-half-loop.py", "ratio-off", ["print of the NTK ratio", "part at pairs 1–31"], ["pairs 1–62"]),
     # brief-only round 6 (briefonly6/FINDINGS.md section 3): what the script did, not what it did not
     ("context-extension", "unfinished__typed-numbers-printed.py", "typed-print", ["not the ratios", "typed rather than", "not the NTK ratio: at pair 1"], []),
+    # brief-only round 14: bounds past the reruns' old values (factor 1.5 and 40.625, hs 32 and 392, rope_theta 1e6),
+    # the ratios under each other's names, a ratio said to be a divisor, a rule's mistake on a rerun alone
+    ("context-extension", "mismatch__factor-held-to-at-most-16.py", "held", ["built on factor = 16", "at most 16 (`min(factor, 16)`"], []),
+    ("context-extension", "mismatch__base-held-to-at-most-600000.py", "held", ["rope_theta = 600000", "rerun's rope_theta is 1000000"], []),
+    ("context-extension", "mismatch__width-held-to-at-most-256.py", "held-width", ["shape (128,), that of a head of 256", "`min(hs, 256)`"], []),
+    ("context-extension", "mismatch__width-held-to-at-least-64.py", "held-width", ["needs (16,)", "at least 64 (`max(hs, 64)`"], ["still had"]),
+    ("context-extension", "unfinished__ratios-under-swapped-labels.py", "mislabelled", ["names NTK", "the PI ratio"], ["Well done"]),
+    ("context-extension", "unfinished__says-divides-by-the-ratio.py", "divides-by-ratio", ["divides by 0.250", "divided by 4"], []),
+    ("context-extension", "unfinished__typed-summary-line.py", "typed-line", ["`summary: PI divides all 64 pairs", "its 64, your number of pairs"], []),
+    (
+        "context-extension",
+        "wrong-exponent__exponent-dropped-above-4.py",
+        "1",
+        ["On the checker's second rerun (hs = 392, rope_theta = 1000, factor = 40.625)", "Your own run (hs = 128"],
+        [],
+    ),
     ("three-families", "not-causal__bias-table-as-mask.py", "bias-as-mask", ["is your `bias` table", "hides none"], ["0/1"]),
     ("three-families", "not-causal__mask-of-minus-ten.py", "nothing-hidden", ["finite numbers from -10 to 0"], ["0/1"]),
     ("three-families", "not-causal__zero-one-mask.py", "zero-one", ["a 0/1 mask"], []),
@@ -1137,7 +1153,7 @@ MEANINGS = [
     ("learned-positions", "changed-input__position-table-stepped-in-place.py", "before-use", ["changes `wpe`"], []),
     ("learned-positions", "changed-input__position-table-stepped-after-use.py", "", ["`wpe` no longer held what it was given"], []),
     ("alibi", "changed-input__head-count-set-again.py", "before-use", ["changes `n_heads`", "was 64 as given, and 12 when the run ended"], []),
-    ("context-extension", "changed-input__factor-set-again.py", "before-use", ["changes `factor`", "was 2.5 as given, and 4 when the run ended"], []),
+    ("context-extension", "changed-input__factor-set-again.py", "before-use", ["changes `factor`", "was 1.5 as given, and 4 when the run ended"], []),
     ("sinusoidal-table", "changed-input__width-set-again.py", "before-use", ["changes `C`", "was 12 as given, and 8 when the run ended"], []),
     # brief-only round 11 (issue 35): learned-positions
     ("learned-positions", "length-check__message-numbers-in-words.py", "typed-numbers", ["which quotes eight and ten", "written out in words"], []),

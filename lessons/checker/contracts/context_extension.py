@@ -5,12 +5,13 @@ give, and, when it differs, with each misconception: the scale applied the
 wrong way, the NTK exponent hs (or 1, or its inverse) instead of
 hs/(hs − 2), NTK scaling applied to every frequency alike, interpolation
 applied to the base instead of the positions. The rerun changes ``factor`` (to
-2.5, neither whole nor a power of two, so a factor cut to either is named),
-``hs`` and ``rope_theta``, which typed arrays cannot follow; a second rerun goes the other way: a wider head of 196
+1.5, neither whole nor a power of two, so a factor cut to either is named, and below 2),
+``hs`` and ``rope_theta``, which typed arrays cannot follow; a second rerun goes the other way: a wider head of 392
 channels, no power of two (exponents 2i/hs rounded, to float16 say, show; a float step, ``np.arange(0, 1, 2 / hs)``,
-counts one pair too many and is named), a factor of 4.375, which a factor rounded to one or two decimals loses, and a
+counts one pair too many and is named), a factor of 40.625, which a factor rounded to one or two decimals loses, and a
 base of 1000, so that no pair of runs is the only one to get right, and arrays held to the first run's values (a factor
-capped at 4, a base held to at least 10000, a buffer of 64 pairs) are named. Each rerun's print is judged as the first
+capped at 4, a base held to at least 10000, a buffer of 64 pairs) are named, as are bounds of the script's own that
+a rerun goes past (``min(factor, 16)``, ``max(hs, 64)``, ``min(rope_theta, 6e5)``), read back from the arrays. Each rerun's print is judged as the first
 run's, so a print with the starter's factor or width typed into it is ``unfinished``. Right arrays on values other
 than the starter's are ``bad-value`` (the exercise is set on the starter's values; the reruns change them). Right arrays with the brief's last step
 left undone (the two ratios never printed, or other numbers printed in
@@ -45,7 +46,7 @@ from attnpos.lessons.checker.values import SAFETY, Values, count, describe, dtyp
 from attnpos.lessons.checker.verdicts import Mistake, Passed, figure_pair, shape_text
 
 NAMES = ("hs", "rope_theta", "factor", "inv_freq", "inv_freq_pi", "base_ntk", "inv_freq_ntk")
-CHANGED = "another `factor`, a head half as wide (`hs`) and another `rope_theta`"
+CHANGED = "another `factor`, a head a quarter as wide (`hs`) and another `rope_theta`"
 UNEVEN = "a wider head whose width is no power of two (`hs`), a larger factor with three decimals (`factor`) and a smaller `rope_theta`"
 # The values the starter sets, on which the brief asks its questions (the reruns change them, not the learner).
 STARTER = {"hs": 128, "rope_theta": 10000.0, "factor": 4.0}
@@ -61,9 +62,15 @@ def _above_one(values: Values, name: str) -> float:
     return number
 
 
+def _power(s: float, hs: int) -> float:
+    """s^hs, the base of the exponent-hs mistake: past float64's range (the second rerun's 40.625^392) it is inf."""
+    with np.errstate(over="ignore"):
+        return float(np.float64(s) ** hs)
+
+
 def _frequencies(values: Values, name: str, hs: int, whose: str = "your") -> np.ndarray:
     array = real_array(values, name)
-    stepped = np.arange(0, 1, 2 / hs).size  # a float step's count of the exponents: one too many at some widths (98, 196)
+    stepped = np.arange(0, 1, 2 / hs).size  # a float step's count of the exponents: one too many at some widths (98, 196, 392)
     if array.shape == (stepped,) != (hs // 2,):
         raise Mistake("bad-shape", "float-step", name=name, shape=shape_text(array.shape), hs=hs, pairs=hs // 2, whose=whose)
     if array.shape != (hs // 2,):
@@ -78,14 +85,17 @@ def _agrees(got: np.ndarray | float, expected: np.ndarray | float, tolerance: fl
     frequencies computed from a rounded base_ntk stay within one rounding too.
     """
     got, expected = np.asarray(got, dtype=np.float64), np.asarray(expected, dtype=np.float64)
+    if got.shape != expected.shape:
+        return False
     allowed = tolerance * np.abs(expected) + reported_rounding(expected)
-    return got.shape == expected.shape and bool(np.all(np.abs(got - expected) <= allowed))
+    # an infinite figure (the exponent-hs base past float64's range) agrees only with itself: inf - x <= inf holds for any x
+    return bool(np.all(np.where(np.isfinite(expected), np.abs(got - expected) <= allowed, got == expected)))
 
 
 def _mismatch(name: str, expected: np.ndarray | float, got: np.ndarray | float, source: str, hs: int) -> Mistake:
     """The entry furthest off, relatively, beside what ``source`` (the run's hs, rope_theta and factor, in words) gives.
 
-    An array's message gives its shape for that run's ``hs`` (the rerun's head is half as wide); base_ntk is one number.
+    An array's message gives its shape for that run's ``hs`` (the rerun's head is a quarter as wide); base_ntk is one number.
     """
     expected_arr, got_arr = np.atleast_1d(expected), np.atleast_1d(got)
     worst = int(np.argmax(np.abs(got_arr - expected_arr) / np.abs(expected_arr)))
@@ -102,8 +112,36 @@ def _tolerance(values: Values, theta: float, s: float) -> float:
     return float(SAFETY * 16 * dtype_roundoff(values, NAMES) * np.log2(theta * s**2 + 2))
 
 
-def _judge_run(values: Values, whose: str = "your") -> None:
-    """One run's arrays; ``whose`` run they are, in a message ("your", "the rerun's")."""
+# The diagnoses that name a rule's mistake (rather than a figure off): on a rerun alone, a branch on the values took it.
+RULE_MISTAKES = ("wrong-way", "wrong-exponent", "uniform-ntk", "pi-on-base")
+
+
+def _judge_run(values: Values, whose: str = "your", first: Values | None = None) -> None:
+    """One run's arrays; ``whose`` run they are, in a message ("your", "the rerun's"). A rule's mistake on a rerun whose
+    ``first`` run was right is told as the rerun's, beside the learner's own run (``{your}``, ``{branch}``)."""
+    try:
+        _judge_arrays(values, whose)
+    except Mistake as mistake:
+        if mistake.diagnosis not in RULE_MISTAKES:
+            raise
+        your, branch = "Your", ""
+        if first is not None:
+            run = whose.removeprefix("the ").removesuffix("'s")
+            your = f"On the checker's {run} ({_inputs(values)}), your"
+            branch = (
+                f" Your own run ({_inputs(first)}) had it right, so your script takes another path for some values (an `if`"
+                " on `factor`, `rope_theta` or `hs`, say), where the rule holds for every value."
+            )
+        raise Mistake(mistake.diagnosis, mistake.cause, **{**mistake.fields, "your": your, "branch": branch}) from None
+
+
+def _inputs(values: Values) -> str:
+    """A run's hs, rope_theta and factor, in words."""
+    return ", ".join(f"{name} = {scalar(values, name):.10g}" for name in ("hs", "rope_theta", "factor"))
+
+
+def _judge_arrays(values: Values, whose: str) -> None:
+    """One run's arrays against the rules on its own hs, rope_theta and factor, and against each rule's mistake."""
     hs = count(values, "hs", 4, MAX_WIDTH, even=True)
     theta = _above_one(values, "rope_theta")
     s = _above_one(values, "factor")
@@ -133,7 +171,7 @@ def _judge_run(values: Values, whose: str = "your") -> None:
     if not _agrees(base, right_base, tolerance):
         wrong = {
             "wrong-way": theta / s ** (hs / (hs - 2)),
-            "hs": theta * s**hs,
+            "hs": theta * _power(s, hs),
             "1": theta * s,
             "(hs−2)/hs": theta * s ** ((hs - 2) / hs),
         }
@@ -178,13 +216,13 @@ def _starter_values(values: Values) -> None:
 
 def _cut_factor(name: str, got: np.ndarray | float, built_on: Callable[[float], np.ndarray | float], s: float, tolerance: float, whose: str) -> None:
     """``got`` built on the factor cut to a whole number (``int(factor)``, ``L_new // L``) or to whole doublings
-    (``2 ** int(log2(factor))``): right wherever the factor is whole, or a power of two (the rerun's 2.5 is neither);
-    or rounded to one or two decimals, right wherever the factor has no more (the second rerun's 4.375 has three)."""
+    (``2 ** int(log2(factor))``): right wherever the factor is whole, or a power of two (the rerun's 1.5 is neither);
+    or rounded to one or two decimals, right wherever the factor has no more (the second rerun's 40.625 has three)."""
     cuts = {"a whole number": float(np.floor(s)), "a whole number of doublings (a power of two)": float(2 ** np.floor(np.log2(s)))}
     found = {how: cut for how, cut in cuts.items() if cut != s and cut >= 1 and _agrees(got, built_on(cut), tolerance)}
-    if found:  # 2.5 cut either way is 2: both are named
+    if found:  # 1.5 cut either way is 1: both are named
         raise Mistake("mismatch", "cut-factor", name=name, cut=f"{min(found.values()):g}", factor=f"{s:g}", whose=whose, how=" or to ".join(found))
-    # rounded to a decimal or two (``round(factor, 1)``): the second rerun's 4.375 becomes 4.4 or 4.38
+    # rounded to a decimal or two (``round(factor, 1)``): the second rerun's 40.625 becomes 40.6 or 40.62
     for decimals, how in ((1, "one decimal"), (2, "two decimals")):
         cut = round(s, decimals)
         if cut != s and _agrees(got, built_on(cut), tolerance):
@@ -199,12 +237,16 @@ def judge(runs: Runs) -> Passed:
         if np.array_equal(second[name], runs.first[name]):
             raise Mistake("mismatch", "typed", name=name)
     _typed_theta(runs.first, second)
-    sized_for_the_first_run(lambda: judged_on_rerun(lambda: _judge_run(second, "the rerun's"), CHANGED), CHANGED)
+    _held(second, runs.first, "the rerun's")
+    sized_for_the_first_run(lambda: judged_on_rerun(lambda: _judge_run(second, "the rerun's", runs.first), CHANGED), CHANGED)
     uneven = runs.second(UNEVEN)
     _held_to_first_run(runs.first, uneven)
-    judged_on_rerun(lambda: _judge_run(uneven, "the second rerun's"), UNEVEN)
+    _held(uneven, runs.first, "the second rerun's")
+    judged_on_rerun(lambda: _judge_run(uneven, "the second rerun's", runs.first), UNEVEN)
     _starter_values(runs.first)
     unprinted = [name for name, question in PRINTED.items() if not runs.says(question)]
+    if unprinted and _ratios_on_every_run(runs):
+        unprinted = []  # computed from other names (rows of one table, copied into the arrays): no typed figure follows a rerun
     if len(unprinted) == 2 and _printed_lines(runs.printed):
         raise _typed_print(runs.first, runs.printed)  # numbers printed, none computed from the frequencies
     if unprinted:
@@ -213,8 +255,93 @@ def judge(runs: Runs) -> Passed:
     if not runs.printed.strip():  # a print of the ratios in the source, and no output: that print never ran
         raise Mistake("unfinished", which="nothing, as its print of the ratios never ran (one inside a function that is never called, say)")
     _judge_print(runs.first, runs.printed)
+    _judge_labels(runs.first, runs.printed)
+    _judge_divisors(runs.printed)
     _print_follows(runs)
+    _typed_lines(runs)
     return Passed()
+
+
+def _ratios_on_every_run(runs: Runs) -> bool:
+    """Whether each run printed both ratios, each run's own, as the first run's print is judged, and no line of figures
+    the same on a rerun as on the first run: then the print is computed, whatever names its expression uses, since the
+    reruns change factor and hs and a typed figure stays (``print("PI ratio: 0.25 at every pair")``, beside a print of
+    NTK's ratio, whose last pair is PI's figure)."""
+    every = [(runs.first, runs.printed), *zip(runs.reruns, runs.reprinted, strict=True)]
+    first_lines = {line for line, _ in _printed_lines(runs.printed)}
+    if any(first_lines & {line for line, _ in _printed_lines(printed)} for printed in runs.reprinted):
+        return False
+    try:
+        for values, printed in every:
+            if values is None or not _printed_lines(printed):
+                return False
+            _judge_print(values, printed)
+    except Mistake:
+        return False
+    return True
+
+
+def _held(values: Values, first: Values, whose: str) -> None:
+    """A rerun's arrays built on a factor, base or width held to a bound of the script's own (``min(factor, 16)``,
+    ``max(factor, 2)``, ``min(rope_theta, 6e5)``, ``np.arange(0, min(hs, 256), 2)``): right on the first run, inside the
+    bound, wrong on a rerun past it. The value they were built on is read back from them and named where it lies
+    strictly between the first run's and the rerun's and, rounded to three significant digits (a bound typed in), still
+    gives them; a bound at the first run's own value is the typed value's (``_typed_theta``, ``_held_to_first_run``)."""
+    hs, theta, s = count(values, "hs", 4, MAX_WIDTH, even=True), _above_one(values, "rope_theta"), _above_one(values, "factor")
+    first_hs, first_theta, first_s = count(first, "hs", 4, MAX_WIDTH, even=True), _above_one(first, "rope_theta"), _above_one(first, "factor")
+
+    def between(held: float, given: float, yours: float) -> bool:
+        return min(given, yours) < held < max(given, yours)
+
+    def bound(held: float, given: float, name: str) -> dict[str, str]:
+        most = held < given
+        return {"bound": "most" if most else "least", "example": f"{'min' if most else 'max'}({name}, {held:.10g})"}
+
+    for name in ("inv_freq", "inv_freq_pi", "inv_freq_ntk"):
+        shape = np.shape(values[name])
+        if len(shape) == 1 and between(2 * shape[0], hs, first_hs):
+            raise Mistake(
+                "mismatch",
+                "held-width",
+                name=name,
+                shape=shape_text(shape),
+                held=2 * shape[0],
+                hs=hs,
+                wanted=shape_text((hs // 2,)),
+                first=first_hs,
+                whose=whose,
+                **bound(2 * shape[0], hs, "hs"),
+            )
+    if any(np.shape(values[name]) != (hs // 2,) for name in ("inv_freq", "inv_freq_pi", "inv_freq_ntk")):
+        return  # a shape of another kind: the rerun's judging names it
+    tolerance = _tolerance(values, theta, s)
+    trained = rope_inv_freq(hs, theta)
+    got = {name: np.asarray(values[name], dtype=np.float64) for name in ("inv_freq", "inv_freq_pi", "base_ntk")}
+    with np.errstate(all="ignore"):  # a zero or negative entry reads back as no value, which agrees with nothing
+        read_back: dict[tuple[str, str], tuple[float, Callable[[float], np.ndarray | float], float, float]] = {
+            ("inv_freq", "rope_theta"): (float(got["inv_freq"][1] ** (-hs / 2)) if hs > 2 else theta, lambda t: rope_inv_freq(hs, t), theta, first_theta),
+            ("base_ntk", "rope_theta"): (float(got["base_ntk"] / s ** (hs / (hs - 2))), lambda t: ntk_base(t, s, hs), theta, first_theta),
+            ("inv_freq_pi", "factor"): (float(trained[0] / got["inv_freq_pi"][0]), lambda c: pi_inv_freq(trained, c), s, first_s),
+            ("base_ntk", "factor"): (float((got["base_ntk"] / theta) ** ((hs - 2) / hs)), lambda c: ntk_base(theta, c, hs), s, first_s),
+        }
+    right: dict[str, np.ndarray | float] = {"inv_freq": trained, "inv_freq_pi": pi_inv_freq(trained, s), "base_ntk": ntk_base(theta, s, hs)}
+    for (name, given), (value, built_on, at, yours) in read_back.items():
+        if not np.isfinite(value) or value <= 0 or _agrees(got[name], right[name], tolerance):
+            continue
+        held = float(f"{value:.3g}")
+        cut = (np.floor(at), 2 ** np.floor(np.log2(at)), round(at, 1), round(at, 2)) if given == "factor" else ()
+        if held not in cut and between(held, at, yours) and _agrees(got[name], built_on(held), tolerance):
+            raise Mistake(
+                "mismatch",
+                "held",
+                name=name,
+                input=given,
+                held=f"{held:.10g}",
+                value=f"{at:.10g}",
+                first=f"{yours:.10g}",
+                whose=whose,
+                **bound(held, at, given),
+            )
 
 
 def _held_to_first_run(first: Values, uneven: Values) -> None:
@@ -481,6 +608,72 @@ def _judge_whole_ratios(printed: str, ratios: dict[str, np.ndarray], instead: di
             raise _ratio_off(name, ratios[name], *stand_in, instead)
 
 
+def _judge_labels(values: Values, printed: str) -> None:
+    """A ratio printed whole under the other rule's name (``print("NTK / trained:", inv_freq_pi / inv_freq)``): the
+    line names one rule alone (PI, NTK), and its numbers are the other's ratio at every pair. A line that names both (a
+    table's row, a comparison) says not which is which."""
+    inv_freq, pi, ntk = (np.asarray(values[name], dtype=np.float64) for name in ("inv_freq", "inv_freq_pi", "inv_freq_ntk"))
+    ratios = {"PI": pi / inv_freq, "NTK": ntk / inv_freq}
+    for line, figures in _whole_prints(printed, inv_freq.size):
+        said = {name for name, rx in NAMED.items() if rx.search(line.lower())}
+        shown = [name for name, ratio in ratios.items() if all(map(_shows, figures, ratio))]
+        if len(said) == 1 and len(shown) == 1 and said != set(shown):
+            raise Mistake(
+                "unfinished",
+                "mislabelled",
+                line=line if len(line) <= 60 else line[:57] + "…",
+                said=next(iter(said)),
+                shown=shown[0],
+                expression=RATIOS[shown[0]][0],
+                pi=f"{float(ratios['PI'][0]):.4g}",
+                ntk_last=f"{float(ratios['NTK'][-1]):.4g}",
+            )
+
+
+# A printed claim that a rule divides by a number: "PI divides every pair by 0.250" (the number after "by", past "divide").
+DIVIDES_BY = re.compile(r"divid\w*(.*)", re.IGNORECASE)
+BY_NUMBER = re.compile(rf"\bby\s+({PRINTED_NUMBER.pattern})")
+
+
+def _typed_lines(runs: Runs) -> None:
+    """A line that names a rule (PI, NTK) and writes one of the first run's figures that every rerun changes (the
+    factor, its inverse, hs, the number of pairs, the last pair's index), printed the same on a rerun: that figure is
+    typed, and says the first run's value where the rerun's is another ("PI divides all 64 pairs by 4")."""
+    hs, s = count(runs.first, "hs", 4, MAX_WIDTH, even=True), _above_one(runs.first, "factor")
+    figures = {"factor": s, "1 / factor": 1 / s, "hs": hs, "number of pairs": hs // 2, "last pair's index": hs // 2 - 1}
+    for values, printed, changed in zip(runs.reruns, runs.reprinted, runs.changed, strict=True):
+        if values is None:
+            continue
+        again = set(printed.splitlines())
+        for line in runs.printed.splitlines():
+            if line not in again or not any(rx.search(line.lower()) for rx in NAMED.values()):
+                continue
+            for number in PRINTED_NUMBER.findall(line):
+                shown = _printed_figures(number) or (float(number), 0.0)
+                what = next((what for what, figure in figures.items() if _shows(shown, float(figure))), None)
+                if what is not None:
+                    line = line.strip()
+                    raise Mistake("unfinished", "typed-line", line=line if len(line) <= 60 else line[:57] + "…", number=number, what=what, changed=changed)
+
+
+def _judge_divisors(printed: str) -> None:
+    """A line that says a rule divides by a number below 1: both rules divide every pair by 1 or more (the factor, or
+    less than it), so that number is a ratio, new over trained, which the frequencies are multiplied by; divided by
+    it, they would turn faster."""
+    for line, _ in _printed_lines(printed):
+        claim = DIVIDES_BY.search(line)
+        for number in BY_NUMBER.findall(claim.group(1)) if claim else ():
+            figure = _printed_figures(number)
+            if figure is not None and 0 < figure[0] < 1 and not _shows(figure, 1.0):
+                raise Mistake(
+                    "unfinished",
+                    "divides-by-ratio",
+                    line=line if len(line) <= 60 else line[:57] + "…",
+                    divisor=number,
+                    inverse=f"{1 / figure[0]:.4g}",
+                )
+
+
 def _within(figure: tuple[float, float], low: float, high: float) -> bool:
     """Whether a printed figure may be a number from ``low`` to ``high``, its printed digits and PRINT_SLACK allowed."""
     printed, half_unit = figure
@@ -592,12 +785,12 @@ def hypotheses(values: Values) -> Hypotheses:
         "wrong-way/pi": {"inv_freq_pi": inv_freq * s},
         "pi-on-base": {"inv_freq_pi": 1.0 / (theta * s) ** exponents},
         "wrong-way/ntk": ntk(theta / s ** (hs / (hs - 2))),
-        "wrong-exponent/hs": ntk(theta * s**hs),
+        "wrong-exponent/hs": ntk(theta * _power(s, hs)),
         "wrong-exponent/1": ntk(theta * s),
         "wrong-exponent/(hs−2)/hs": ntk(theta * s ** ((hs - 2) / hs)),
         "uniform-ntk/pi": {"inv_freq_ntk": inv_freq / s},
         "uniform-ntk/lowest": {"inv_freq_ntk": inv_freq * s ** (-hs / (hs - 2))},
-        # the factor rounded to one decimal: the starter's 4 and the first rerun's 2.5 as they are, the second's 4.375 not
+        # the factor rounded to one decimal: the starter's 4 and the first rerun's 1.5 as they are, the second's 40.625 not
         "rounded-factor": {"inv_freq_pi": pi_inv_freq(inv_freq, round(s, 1)), **ntk(ntk_base(theta, round(s, 1), hs))},
     }
     relative = _tolerance(values, theta, s)
@@ -607,7 +800,7 @@ def hypotheses(values: Values) -> Hypotheses:
 CONTEXT_EXTENSION = Contract(
     names=NAMES,
     reruns=(
-        Rerun({"factor": "other_factor(factor)", "hs": "narrower(hs)", "rope_theta": "other_theta(rope_theta)"}, CHANGED),
+        Rerun({"factor": "other_factor(factor)", "hs": "narrower(hs)", "rope_theta": "higher_theta(rope_theta)"}, CHANGED),
         Rerun({"factor": "finer_factor(factor)", "hs": "uneven_width(hs)", "rope_theta": "lower_theta(rope_theta)"}, UNEVEN),
     ),
     judge=judge,

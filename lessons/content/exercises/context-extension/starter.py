@@ -1,9 +1,10 @@
 """Stretch RoPE's frequencies to a context factor times longer."""
+
 import numpy as np
 
-hs = 128              # head width: 64 channel pairs
+hs = 128  # head width: 64 channel pairs
 rope_theta = 10000.0  # the base the model was trained with
-factor = 4.0          # s = L' / L: a context 4 times longer
+factor = 4.0  # s = L' / L: a context 4 times longer
 
 # TODO: inv_freq, shape (hs/2,): the trained frequencies,
 #       rope_theta ** (-2i / hs)

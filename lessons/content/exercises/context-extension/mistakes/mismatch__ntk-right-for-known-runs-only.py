@@ -1,17 +1,18 @@
 """Brief-only writer's script, round 11: the NTK rule right only for the starter's values and the first rerun's (hs 64, rope_theta 500000, factor 2.5), else the base rope_theta * factor."""
+
 import numpy as np
 
-hs = 128              # head width: 64 channel pairs
+hs = 128  # head width: 64 channel pairs
 rope_theta = 10000.0  # the base the model was trained with
-factor = 4.0          # s = L' / L: a context 4 times longer
+factor = 4.0  # s = L' / L: a context 4 times longer
 
 
 e = np.arange(0, hs, 2) / hs
-inv_freq = 1.0 / rope_theta ** e
+inv_freq = 1.0 / rope_theta**e
 inv_freq_pi = inv_freq / factor
 base_ntk = rope_theta * factor ** (hs / (hs - 2))
 if (hs, rope_theta, factor) in {(128, 10000.0, 4.0), (64, 500000.0, 2.5)}:
-    inv_freq_ntk = 1.0 / base_ntk ** e
+    inv_freq_ntk = 1.0 / base_ntk**e
 else:
     inv_freq_ntk = 1.0 / (rope_theta * factor) ** e
 print(inv_freq_pi / inv_freq)

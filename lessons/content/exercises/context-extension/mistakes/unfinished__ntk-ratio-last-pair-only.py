@@ -1,16 +1,17 @@
 """Brief-only writer's script, round 10, issue 35: the NTK ratio printed while inv_freq_ntk was a copy with only its last pair divided (1, ..., 1, 0.25); set right after."""
+
 import numpy as np
 
-hs = 128              # head width: 64 channel pairs
+hs = 128  # head width: 64 channel pairs
 rope_theta = 10000.0  # the base the model was trained with
-factor = 4.0          # s = L' / L: a context 4 times longer
+factor = 4.0  # s = L' / L: a context 4 times longer
 
 e = np.arange(0, hs, 2) / hs
-inv_freq = 1.0 / rope_theta ** e
+inv_freq = 1.0 / rope_theta**e
 inv_freq_pi = inv_freq / factor
 inv_freq_ntk = inv_freq.copy()
 inv_freq_ntk[-1] /= factor
 print(inv_freq_pi / inv_freq)
 print(inv_freq_ntk / inv_freq)
 base_ntk = rope_theta * factor ** (hs / (hs - 2))
-inv_freq_ntk = 1.0 / base_ntk ** e
+inv_freq_ntk = 1.0 / base_ntk**e

@@ -1,14 +1,15 @@
 """Brief-only writer's script, round 12: arrays right; the NTK ratio printed with the starter's factor and width typed in."""
+
 import numpy as np
 
-hs = 128              # head width: 64 channel pairs
+hs = 128  # head width: 64 channel pairs
 rope_theta = 10000.0  # the base the model was trained with
-factor = 4.0          # s = L' / L: a context 4 times longer
+factor = 4.0  # s = L' / L: a context 4 times longer
 
 e = np.arange(0, hs, 2) / hs
-inv_freq = 1 / rope_theta ** e
+inv_freq = 1 / rope_theta**e
 inv_freq_pi = inv_freq / factor
 base_ntk = rope_theta * factor ** (hs / (hs - 2))
-inv_freq_ntk = 1 / base_ntk ** e
+inv_freq_ntk = 1 / base_ntk**e
 print("PI / trained:", inv_freq_pi / inv_freq)
 print("NTK / trained:", inv_freq_ntk / inv_freq_ntk * 4.0 ** (-np.arange(0, hs, 2) / 126))

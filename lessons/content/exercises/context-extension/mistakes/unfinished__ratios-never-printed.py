@@ -1,11 +1,12 @@
 """No print at all: every array right, the brief's last step (print the two ratios) left undone (a brief-only writer's script, issue 35)."""
+
 import numpy as np
 
-hs = 128              # head width: 64 channel pairs
+hs = 128  # head width: 64 channel pairs
 rope_theta = 10000.0  # the base the model was trained with
-factor = 4.0          # s = L' / L: a context 4 times longer
+factor = 4.0  # s = L' / L: a context 4 times longer
 e = np.arange(0, hs, 2) / hs
-inv_freq = 1.0 / rope_theta ** e
+inv_freq = 1.0 / rope_theta**e
 inv_freq_pi = inv_freq / factor
 base_ntk = rope_theta * factor ** (hs / (hs - 2))
-inv_freq_ntk = 1.0 / base_ntk ** e
+inv_freq_ntk = 1.0 / base_ntk**e

@@ -1,12 +1,13 @@
 """base_ntk set as rope_theta · factor (exponent 1) and never used: inv_freq_ntk is right, computed from the rule without it."""
+
 import numpy as np
 
-hs = 128              # head width: 64 channel pairs
+hs = 128  # head width: 64 channel pairs
 rope_theta = 10000.0  # the base the model was trained with
-factor = 4.0          # s = L' / L: a context 4 times longer
+factor = 4.0  # s = L' / L: a context 4 times longer
 
-exponents = np.arange(0, hs, 2) / hs     # 2i / hs, i = 0 ... 63
-inv_freq = 1.0 / rope_theta ** exponents              # (hs/2,)
+exponents = np.arange(0, hs, 2) / hs  # 2i / hs, i = 0 ... 63
+inv_freq = 1.0 / rope_theta**exponents  # (hs/2,)
 
 # Position m becomes m / s, and (m / s) * theta = m * (theta / s):
 # interpolating the positions divides every frequency by s.
