@@ -32,7 +32,9 @@ def test_the_readme_holds_the_command_that_installs_and_runs_the_tests():
 
 def test_ci_runs_the_readmes_test_command():
     run = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
-    assert ".ci/readme-command test" in run and 'eval "$test_command"' in run
+    assert ".ci/readme-command test" in run and 'eval "$waiting_command"' in run
+    # The README's command as it is, with only a wait for Debian's packages (installed meanwhile) before its pytest.
+    assert 'waiting_command="${test_command/"&& pytest"/"&& debian_packages_ready && pytest"}"' in run
 
 
 def test_the_readmes_table_of_lessons_is_the_courses(attnpos):
