@@ -25,6 +25,34 @@ MISTAKE_SEPARATOR = "__"
 
 
 def exercise_problems(exercises: dict[str, Exercise], checker: Checker) -> list[str]:
+    """Every problem :func:`exercise_file_problems` finds, then each script run against what its name or place asks."""
+    problems, runs = _planned(exercises)
+    checks: list[Future[Verdict]] = [
+        checker.submit(exercise, source, filename=path.rsplit("/", 1)[-1], limits=Limits() if wanted == "passed" else MISTAKE_LIMITS)
+        for exercise, path, source, wanted in runs
+    ]
+    checker.wait(checks)
+    for (exercise, path, _, wanted), check in zip(runs, checks, strict=True):
+        verdict = check.result()
+        where = f"{exercise.folder.name}/{path}"
+        if verdict.diagnosis == CHECKER_ERROR:
+            problems.append(f"{where}: the checker failed: {verdict.details.get('error')}")
+        elif wanted is None and verdict.passed:
+            problems.append(f"{where} already passes; it should leave the learner something to do")
+        elif wanted == "passed" and not verdict.passed:
+            problems.append(f"{where} does not pass its checker: {verdict.diagnosis}: {verdict.message}")
+        elif wanted not in (None, "passed") and verdict.diagnosis != wanted:
+            problems.append(f"{where} gets {verdict.diagnosis!r} ({verdict.details.get('cause', '')}), not {wanted!r}: {verdict.message}")
+    return problems
+
+
+def exercise_file_problems(exercises: dict[str, Exercise]) -> list[str]:
+    """What the exercises' files get wrong before any script runs: a contract, messages and advice, mistakes' names."""
+    return _planned(exercises)[0]
+
+
+def _planned(exercises: dict[str, Exercise]) -> tuple[list[str], list[tuple[Exercise, str, str, str | None]]]:
+    """The files' problems, and the runs to make: (exercise, path, source, the diagnosis wanted, None for the starter)."""
     problems: list[str] = []
     runs: list[tuple[Exercise, str, str, str | None]] = []
     for exercise in exercises.values():
@@ -53,21 +81,4 @@ def exercise_problems(exercises: dict[str, Exercise], checker: Checker) -> list[
         sources.update({f"mistakes/{name}": source for name, source in exercise.mistakes.items()})
         sources.update({f"right/{name}": source for name, source in exercise.right.items()})
         runs += [(exercise, path, sources[path], diagnosis) for path, diagnosis in expected.items()]
-
-    checks: list[Future[Verdict]] = [
-        checker.submit(exercise, source, filename=path.rsplit("/", 1)[-1], limits=Limits() if wanted == "passed" else MISTAKE_LIMITS)
-        for exercise, path, source, wanted in runs
-    ]
-    checker.wait(checks)
-    for (exercise, path, _, wanted), check in zip(runs, checks, strict=True):
-        verdict = check.result()
-        where = f"{exercise.folder.name}/{path}"
-        if verdict.diagnosis == CHECKER_ERROR:
-            problems.append(f"{where}: the checker failed: {verdict.details.get('error')}")
-        elif wanted is None and verdict.passed:
-            problems.append(f"{where} already passes; it should leave the learner something to do")
-        elif wanted == "passed" and not verdict.passed:
-            problems.append(f"{where} does not pass its checker: {verdict.diagnosis}: {verdict.message}")
-        elif wanted not in (None, "passed") and verdict.diagnosis != wanted:
-            problems.append(f"{where} gets {verdict.diagnosis!r} ({verdict.details.get('cause', '')}), not {wanted!r}: {verdict.message}")
-    return problems
+    return problems, runs

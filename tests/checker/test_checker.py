@@ -90,6 +90,21 @@ def limits_for(file_name: str) -> Limits:
 RIGHT = [(e.id, name, source) for e in COURSE.exercises.values() for name, source in [("solution.py", e.solution), *sorted(e.right.items())]]
 
 
+def test_the_exercises_files_have_no_problem_lessons_check_would_name(course):
+    """What `attnpos lessons --check` asks of the files before it runs them; the runs are the tests below and beside."""
+    from attnpos.lessons.authoring.exercise_scripts import exercise_file_problems
+
+    assert exercise_file_problems(course.exercises) == []
+
+
+@pytest.mark.parametrize("exercise_id", list(COURSE.exercises))
+def test_no_starter_passes(course, checker, exercise_id):
+    verdict = checker.check(course.exercises[exercise_id], course.exercises[exercise_id].starter, limits=LIMITS)
+    from attnpos.lessons.checker.verdicts import CHECKER_ERROR
+
+    assert not verdict.passed and verdict.diagnosis != CHECKER_ERROR, verdict.message
+
+
 @pytest.mark.parametrize("exercise_id, file_name, source", RIGHT, ids=[f"{e}/{n}" for e, n, _ in RIGHT])
 def test_right_answers_pass(course, checker, exercise_id, file_name, source):
     verdict = checker.check(course.exercises[exercise_id], source, limits=LIMITS)
