@@ -395,7 +395,11 @@ def _whole_value(node: ast.expr) -> int | None:
             return None
         if isinstance(node.op, ast.Mult) and max(abs(left), abs(right)) > 2**20:
             return None  # no count: a product this large is no size, and not worth computing
-        return {ast.Add: left + right, ast.Sub: left - right, ast.Mult: left * right, ast.FloorDiv: left // right if right else 0}[type(node.op)]
+        if isinstance(node.op, ast.Add):
+            return left + right
+        if isinstance(node.op, ast.Sub):
+            return left - right
+        return left * right if isinstance(node.op, ast.Mult) else left // right
     return None
 
 
