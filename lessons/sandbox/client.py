@@ -18,7 +18,7 @@ from . import launch, run_folders, tasks
 from .answers import encode_answer, read_script, refuse_if_too_large, size_text
 from .confinement import ConfinementUnavailable, strict_shortfall
 from .launch import strict_from_environment
-from .protocol import read_back_budget, recv_frame, recv_frame_with_fds, send_frame
+from .protocol import read_back_budget, recv_frame, recv_frame_with_fds, send_fds, send_frame
 from .results import Limits, Reading, RunResult, build_result, read_results
 
 # Extra time the app waits for the supervisor's report before it kills the learner itself: the wall-clock
@@ -310,10 +310,10 @@ class Sandbox:
         try:
             with self._lock:
                 try:
-                    socket.send_fds(self._ensure_server(), [b"r"], [theirs.fileno(), output_fd])
+                    send_fds(self._ensure_server(), b"r", [theirs.fileno(), output_fd])
                 except OSError:  # the server died since the last run: start a new one
                     self._stop_server_locked()
-                    socket.send_fds(self._ensure_server(), [b"r"], [theirs.fileno(), output_fd])
+                    send_fds(self._ensure_server(), b"r", [theirs.fileno(), output_fd])
                 level = dict(self._level)
                 request["tasks_capped"] = self._cgroup is not None
             # Sent once a supervisor is there to read it: a request larger than the socket's buffer (a script

@@ -51,7 +51,7 @@ from collections.abc import Sequence
 from . import confinement, server, tasks
 from .client import Sandbox, _start_server, remove_server_cgroup
 from .launch import ServerProcess, strict_from_environment
-from .protocol import encode_frame, recv_frame_with_fds
+from .protocol import encode_frame, recv_fds, recv_frame_with_fds, send_fds
 from .withheld import withheld_folders
 
 POOL_BOOT = (
@@ -85,7 +85,7 @@ def serve_pool(control_fd: int, runs: str, in_bwrap: bool, left_off: str, preloa
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # the kernel reaps the servers; this loop never waits
     control = socket.socket(fileno=control_fd)
     while True:
-        message, fds, _, _ = socket.recv_fds(control, 1, 1)
+        message, fds = recv_fds(control, 1, 1)
         if not message:
             return  # the app closed the control socket
         if len(fds) == 1 and os.fork() == 0:
@@ -101,7 +101,7 @@ def _become_server(control_fd: int, runs: str, level: dict) -> None:
         control = socket.socket(fileno=control_fd)
         own = {**level, "namespaces": enter_fresh_namespaces(runs)}
         pidfd = os.pidfd_open(os.getpid())
-        socket.send_fds(control, [encode_frame(own)], [pidfd])
+        send_fds(control, encode_frame(own), [pidfd])
         os.close(pidfd)
         server.serve_requests(control, runs, own)
     finally:
@@ -274,10 +274,10 @@ class SandboxPool:
             with theirs:
                 with self._lock:
                     try:
-                        socket.send_fds(self._ensure_parent(), [b"f"], [theirs.fileno()])
+                        send_fds(self._ensure_parent(), b"f", [theirs.fileno()])
                     except OSError:  # the warm parent died since: start another
                         self._stop_parent_locked()
-                        socket.send_fds(self._ensure_parent(), [b"f"], [theirs.fileno()])
+                        send_fds(self._ensure_parent(), b"f", [theirs.fileno()])
             ours.settimeout(_FORK_WAIT_S)
             level, fds = recv_frame_with_fds(ours, 1)
             ours.settimeout(None)

@@ -9,9 +9,10 @@ accepts from them.
 
 from __future__ import annotations
 
+import _socket
+import array
 import json
 import re
-import socket
 import struct
 
 NUMERIC_KINDS = "biufc"
@@ -56,11 +57,11 @@ def encode_frame(message: dict) -> bytes:
     return struct.pack("!I", len(data)) + data
 
 
-def send_frame(sock: socket.socket, message: dict) -> None:
+def send_frame(sock: _socket.socket, message: dict) -> None:
     sock.sendall(encode_frame(message))
 
 
-def recv_frame(sock: socket.socket) -> dict | None:
+def recv_frame(sock: _socket.socket) -> dict | None:
     """One length-prefixed JSON message, or None at end of stream."""
     header = _recv_exactly(sock, 4)
     if header is None:
@@ -69,9 +70,9 @@ def recv_frame(sock: socket.socket) -> dict | None:
     return None if body is None else json.loads(body)
 
 
-def recv_frame_with_fds(sock: socket.socket, max_fds: int) -> tuple[dict | None, list[int]]:
-    """One frame sent with ``socket.send_fds`` and the descriptors that came with it."""
-    header, fds, _, _ = socket.recv_fds(sock, 4, max_fds)  # the descriptors ride on the frame's first bytes
+def recv_frame_with_fds(sock: _socket.socket, max_fds: int) -> tuple[dict | None, list[int]]:
+    """One frame sent with :func:`send_fds` and the descriptors that came with it."""
+    header, fds = recv_fds(sock, 4, max_fds)  # the descriptors ride on the frame's first bytes
     rest = _recv_exactly(sock, 4 - len(header)) if header else None
     if rest is None:
         return None, fds
@@ -79,7 +80,28 @@ def recv_frame_with_fds(sock: socket.socket, max_fds: int) -> tuple[dict | None,
     return (None if body is None else json.loads(body)), fds
 
 
-def _recv_exactly(sock: socket.socket, count: int) -> bytes | None:
+def send_fds(sock: _socket.socket, data: bytes, fds: list[int]) -> None:
+    """``socket.send_fds``: ``data`` with the descriptors ``fds`` riding on it.
+
+    Here, on ``_socket``, as the rest of this module: the fork server imports
+    it, and ``socket``'s enums of constants cost its start 15 M instructions
+    (docs/PERFORMANCE.md); ``socket.socket`` objects are ``_socket.socket``
+    ones too.
+    """
+    sock.sendmsg([data], [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, array.array("i", fds))])
+
+
+def recv_fds(sock: _socket.socket, size: int, max_fds: int) -> tuple[bytes, list[int]]:
+    """``socket.recv_fds``: up to ``size`` bytes and the descriptors (at most ``max_fds``) that came with them."""
+    fds = array.array("i")
+    data, ancillary, _, _ = sock.recvmsg(size, _socket.CMSG_LEN(max_fds * fds.itemsize))
+    for level, kind, payload in ancillary:
+        if level == _socket.SOL_SOCKET and kind == _socket.SCM_RIGHTS:
+            fds.frombytes(payload[: len(payload) - (len(payload) % fds.itemsize)])
+    return data, list(fds)
+
+
+def _recv_exactly(sock: _socket.socket, count: int) -> bytes | None:
     data = bytearray()
     while len(data) < count:
         chunk = sock.recv(count - len(data))

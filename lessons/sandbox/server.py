@@ -12,14 +12,14 @@ the run's result.
 
 from __future__ import annotations
 
-import base64
+import _socket
+import binascii
 import ctypes
 import gc
 import importlib
 import json
 import os
 import signal
-import socket
 import sys
 import time
 from select import select
@@ -29,7 +29,7 @@ import numpy as np
 from . import confinement, landlock, run_folders
 from .learner import become_learner
 from .processes import kill_descendants, kill_group
-from .protocol import encode_frame, recv_frame, send_frame
+from .protocol import encode_frame, recv_fds, recv_frame, send_fds, send_frame
 
 _PR_SET_CHILD_SUBREAPER = 36
 # How long a supervisor keeps the run folder for the app to read the results once it has reported.
@@ -45,7 +45,7 @@ def serve(control_fd: int, runs: str, in_bwrap: bool, left_off: str, preload: li
     """
     level = prepare(runs, in_bwrap, left_off, preload)
     announce_ready(level)
-    serve_requests(socket.socket(fileno=control_fd), runs, level)
+    serve_requests(_socket.socket(fileno=control_fd), runs, level)
 
 
 def prepare(runs: str, in_bwrap: bool, left_off: str, preload: list[str]) -> dict:
@@ -68,7 +68,7 @@ def prepare(runs: str, in_bwrap: bool, left_off: str, preload: list[str]) -> dic
     return confinement.detect(in_bwrap, frozenset(left_off.split(",")) - {"-"})
 
 
-def serve_requests(control: socket.socket, runs: str, level: dict) -> None:
+def serve_requests(control: _socket.socket, runs: str, level: dict) -> None:
     """Fork a supervisor per request on ``control`` until the app closes it.
 
     Supervisors are reaped by the kernel as they exit, so none lingers as a
@@ -76,7 +76,7 @@ def serve_requests(control: socket.socket, runs: str, level: dict) -> None:
     """
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)
     while True:
-        message, fds, _, _ = socket.recv_fds(control, 1, 2)
+        message, fds = recv_fds(control, 1, 2)
         if not message:
             return  # the app closed the control socket
         if len(fds) != 2:
@@ -116,7 +116,7 @@ def announce_ready(level: dict) -> None:
 def _become_supervisor(conn_fd: int, output_fd: int, runs: str, level: dict) -> None:
     """Run one learner process to its end and report how it ended; never returns."""
     try:
-        conn = socket.socket(fileno=conn_fd)
+        conn = _socket.socket(fileno=conn_fd)
         request = recv_frame(conn)
         if request is not None:
             run_folder, run_fd = run_folders.make_run_folder(runs)
@@ -129,7 +129,7 @@ def _become_supervisor(conn_fd: int, output_fd: int, runs: str, level: dict) -> 
         os._exit(0)
 
 
-def _supervise(conn: socket.socket, output_fd: int, request: dict, run_folder: str, run_fd: int, level: dict) -> None:
+def _supervise(conn: _socket.socket, output_fd: int, request: dict, run_folder: str, run_fd: int, level: dict) -> None:
     _become_subreaper()
     started = time.monotonic()
     script = _copy_script(request, run_folder)
@@ -141,7 +141,7 @@ def _supervise(conn: socket.socket, output_fd: int, request: dict, run_folder: s
     pidfd = os.pidfd_open(pid)
     # A pidfd lets the app kill the learner if this supervisor fails, with no pid to mistake (or translate
     # from bubblewrap's PID namespace); the folder's descriptor lets it read the results wherever they are.
-    socket.send_fds(conn, [encode_frame({"pid": pid})], [pidfd, run_fd])
+    send_fds(conn, encode_frame({"pid": pid}), [pidfd, run_fd])
     ended = _wait_for_learner(pidfd, conn, started + request["timeout_s"])
     # The learner itself first: a run cancelled at once can get here before the learner's setsid, when
     # its group does not exist yet, and the waitpid below would wait for a script that runs on.
@@ -158,12 +158,12 @@ def _copy_script(request: dict, run_folder: str) -> str:
     """Write the learner's script into its run folder, the only place the learner process may read it."""
     script = os.path.join(run_folder, "script.py")  # a fixed name: it can clash with nothing the run makes
     with open(script, "wb") as copy:
-        copy.write(base64.b64decode(request["source"]))
+        copy.write(binascii.a2b_base64(request["source"]))  # base64.b64decode, without its module's import
     os.mkdir(os.path.join(run_folder, "work"), 0o700)
     return script
 
 
-def _wait_until_read(conn: socket.socket) -> None:
+def _wait_until_read(conn: _socket.socket) -> None:
     """Wait for the app to close its end (it has read the results), or give up after a while."""
     conn.settimeout(_READ_WAIT_S)
     try:
@@ -179,7 +179,7 @@ def _become_subreaper() -> None:
         raise OSError(ctypes.get_errno(), "prctl(PR_SET_CHILD_SUBREAPER) failed")
 
 
-def _wait_for_learner(pidfd: int, conn: socket.socket, deadline: float) -> str:
+def _wait_for_learner(pidfd: int, conn: _socket.socket, deadline: float) -> str:
     """ "exited", "timeout", or "cancelled" (the app cancelled or went away)."""
     while True:
         remaining = deadline - time.monotonic()
