@@ -6,7 +6,7 @@ drain), :mod:`.answers` (answer files read and decoded), :mod:`.launch`
 data), :mod:`.server` (the fork server and the supervisor), :mod:`.learner`
 (the learner process), :mod:`.confinement` with :mod:`.landlock` and
 :mod:`.seccomp` (what the learner may do), :mod:`.run_folders`,
-:mod:`.printable` (learner text made safe for a terminal and fenced),
+:mod:`.terminal_text` (learner text made safe for a terminal and fenced),
 :mod:`.tasks` (the cap on threads and processes) and :mod:`.protocol` (the
 frames between them, and the bounds on what the app accepts); process
 clean-up shared by supervisor and learner is in :mod:`.processes`;
@@ -76,12 +76,11 @@ supported (no pidfd, no subreaper, no ``/proc``).
 
 import importlib
 
-# Bound now (it needs only re): a function named as its module, which importing the module later would hide.
-from .printable import fenced, printable
-
 # Imported on first use (PEP 562): the fork server and the learner process import only their own modules, and
 # the app's side starts a fork server before it imports what its runs need (docs/PERFORMANCE.md).
 _EXPORTS = {
+    "fenced": "terminal_text",
+    "printable": "terminal_text",
     "STATUSES": "results",
     "Limits": "results",
     "ErrorInfo": "results",
@@ -106,6 +105,7 @@ if TYPE_CHECKING:
     from .confinement import ConfinementUnavailable, missing_layers
     from .launch import STRICT_ENV, strict_from_environment
     from .results import STATUSES, ErrorInfo, Limits, Reading, RunResult
+    from .terminal_text import fenced, printable
 
 
 def __getattr__(name: str) -> object:

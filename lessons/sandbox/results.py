@@ -7,7 +7,7 @@ shape status.json gives (nothing is parsed as Python, as a .npy header
 is). Nothing from the learner's process is unpickled or executed, and
 nothing it prints affects the status. Every text that came from the learner
 (output, error messages, tracebacks, type descriptions) passes through
-:func:`.printable.printable` here, so no caller ever gets raw control
+:func:`.terminal_text.printable` here, so no caller ever gets raw control
 characters.
 """
 
@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from msgspec import Struct, field
 
-from .printable import printable
+from .terminal_text import printable
 
 if TYPE_CHECKING:  # NumPy is imported where results are read, not here: the CLI starts the server before importing it
     import numpy as np
