@@ -6,9 +6,12 @@ Every function returns float64 arrays; shapes are in the docstrings.
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
-import numpy.typing as npt
+
+if TYPE_CHECKING:  # annotations only: numpy.typing's import builds its docstrings, on the fork server's start
+    import numpy.typing as npt
 
 TOY_OFFSET = 0.6
 """The course's toy signal: the constant offset (the same at every slot) and the ramp's step (slot t holds 0.6·(t+1))."""

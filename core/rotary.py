@@ -9,14 +9,17 @@ partial rotary. Float64 throughout; shapes in the docstrings.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
-import numpy.typing as npt
 
 from attnpos.core.attention import attend, attention_output
 from attnpos.core.permutation import permute_tokens
 from attnpos.core.position import rope_channel_pairs, rope_inv_freq, rope_rotate
 from attnpos.core.words import SENTENCE_A, SENTENCE_SEED, SENTENCE_WIDTH, head_weights, sentence_matrix
+
+if TYPE_CHECKING:  # annotations only: numpy.typing's import builds its docstrings
+    import numpy.typing as npt
 
 
 def rotate_half(x: np.ndarray) -> np.ndarray:
