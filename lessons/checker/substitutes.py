@@ -335,6 +335,9 @@ ONE_ROW = "__attnpos_one_row__"
 # tokens, those three sizes (empty when it refused them): a check of max(wpe.shape), not its rows, lets them through.
 WIDE_TABLE = "__attnpos_wide_table__"
 WIDE_ROWS, WIDE_TOKENS = 3, 5
+# ... and, when the function answered a batch of several sequences longer than its table, what it did with the first of
+# them alone (a note as REFUSAL's; empty when it answered that too): a check that runs for some batches only shows.
+ONE_SEQUENCE = "__attnpos_one_sequence__"
 # The opcode of a `raise` statement: the frame that raised was at one, rather than at NumPy's addition or indexing.
 _RAISE = dis.opmap["RAISE_VARARGS"]
 
@@ -379,6 +382,8 @@ def refusal_noted(function: object) -> object:
         if namespace is not None and OWN_TABLES not in namespace:
             namespace[OWN_TABLES] = _with_other_tables(function, args, kwargs, answer)
             _asked_with_a_wide_table(function, args, namespace)
+        if namespace is not None and ONE_SEQUENCE not in namespace:
+            _asked_one_sequence(function, args, kwargs, namespace, home)
         return answer
 
     return noted
@@ -608,6 +613,27 @@ def _asked_with_a_wide_table(function: Callable[..., object], args: tuple[object
         namespace[WIDE_TABLE] = np.zeros(0, dtype=np.int64)
         return
     namespace[WIDE_TABLE] = np.array([WIDE_TOKENS, WIDE_ROWS, width], dtype=np.int64)
+
+
+def _asked_one_sequence(function: Callable[..., object], args: tuple[object, ...], kwargs: dict[str, object], namespace: dict, home: str | None) -> None:
+    """Notes what ``function``, having answered a batch of sequences longer than its table, does with the first of them
+    alone (:data:`ONE_SEQUENCE`); nothing where it answered no such batch or cannot be asked so."""
+    try:
+        ids = np.asarray(args[0] if args else kwargs["ids"])
+        table = np.asarray(args[2] if len(args) >= 3 else kwargs["wpe"])
+    except Exception:  # called otherwise than (ids, wte, wpe): not asked
+        return
+    if ids.ndim < 2 or ids.shape[0] < 2 or table.ndim != 2 or ids.shape[-1] <= table.shape[0]:
+        return  # one sequence, or one the table has rows for: nothing to ask
+    try:
+        if args:
+            function(ids[:1], *args[1:], **kwargs)
+        else:
+            function(**{**kwargs, "ids": ids[:1]})
+    except Exception as error:
+        namespace[ONE_SEQUENCE] = _refusal_note(error, home)
+        return
+    namespace[ONE_SEQUENCE] = np.zeros(0, dtype=np.uint8)
 
 
 def _asked_with_one_row(function: Callable[..., object], args: tuple[object, ...], kwargs: dict[str, object], namespace: dict) -> None:

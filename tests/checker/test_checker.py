@@ -1488,6 +1488,19 @@ MEANINGS = [
         ["Your `x` fits `wte` as given", "your `too_long` fits neither it nor that changed `wte`"],
         ["Your arrays fit"],
     ),
+    # brief-only round 15: learned-positions, a refusal that blames something else; what was done to the rows, the batch, the seed
+    ("learned-positions", "length-check__message-blames-the-vocabulary.py", "blames-other", ["out of range of the vocabulary", "“vocabulary”"], ["Well done"]),
+    ("learned-positions", "length-check__message-blames-the-ids-shape.py", "blames-other", ["“2-D” speaks of the ids' type"], ["quotes 2"]),
+    ("learned-positions", "every-row__sum-in-the-last-rows.py", "at-the-end", ["last 5 rows, 3 … 7", "`grad_wpe[-T:]`"], ["np.empty", "nothing wrote"]),
+    ("learned-positions", "every-row__weight-decay-added.py", "plus-table", ["adds 0.01 × wpe to every row", "weight-decay"], ["np.empty"]),
+    (
+        "learned-positions",
+        "wraps-around__checks-a-batch-of-one-only.py",
+        "one-past-batch",
+        ["7 tokens in each of 3 sequences", "only for some batches"],
+        ["global"],
+    ),
+    ("learned-positions", "mismatch__arrays-drawn-again-from-the-seed.py", "redrawn", ["the starter's seed again", "types in the starter's 3 for B"], []),
 ]
 
 

@@ -10,10 +10,10 @@ empty when it refused, as it must, with a ``raise`` of the script's own (a
 ``wpe[:T]`` that fails to broadcast is NumPy refusing, not a length check).
 The first rerun also wraps ``add_positions`` to note which raise refused and
 what it said: one of the script's own, whose message speaks of the length
-(a ``raise`` that never runs, or one that says only "bad input", does not)
-without calling the sequence short, and calls it once more with other
-tables, which its answer must follow (a function reading the script's own
-``wte`` and ``wpe`` does not), and with the refused ids and a one-row table,
+(a ``raise`` that never runs, or one that says only "bad input" or blames
+the vocabulary, does not) without calling the sequence short, and calls it
+once more with other tables, which its answer must follow (a function
+reading the script's own ``wte`` and ``wpe`` does not), and with the refused ids and a one-row table,
 which it must refuse too (NumPy's broadcast error raised again does not).
 The second rerun gives it exactly max_len tokens, which it must answer: a
 check written ``T >= max_len`` refuses them. It also makes ``max_len``,
@@ -54,7 +54,7 @@ from attnpos.lessons.checker.contracts.common import (
 )
 from attnpos.lessons.checker.contracts.table_reading import close, read_ids, read_shaped, read_table, tolerance
 from attnpos.lessons.checker.separation import Hypotheses
-from attnpos.lessons.checker.substitutes import ONE_ROW, OTHER_LENGTH, OTHER_LENGTH_SIZES, OWN_TABLES, REFUSAL, TABLE_SHIFTS, WIDE_TABLE
+from attnpos.lessons.checker.substitutes import ONE_ROW, ONE_SEQUENCE, OTHER_LENGTH, OTHER_LENGTH_SIZES, OWN_TABLES, REFUSAL, TABLE_SHIFTS, WIDE_TABLE
 from attnpos.lessons.checker.values import SAFETY, Values, dtype_roundoff, real_array
 from attnpos.lessons.checker.verdicts import Mistake, Passed, shape_text
 from attnpos.lessons.sandbox import printable
@@ -86,8 +86,9 @@ NUMBER_WORDS = {
         "two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty".split(), start=2
     )
 }
-_NUMBER = r"(?<![\w.])\d+(?![\w.])|\b(?:" + "|".join(NUMBER_WORDS) + r")\b"
-# A whole number in a refusal's message ("10 tokens", "T=10 > max_len=8", "ten tokens"), not part of a word or of a decimal.
+_NUMBER = r"(?<![\w.])\d+(?![\w.]|-[a-z]\b)|\b(?:" + "|".join(NUMBER_WORDS) + r")\b"
+# A whole number in a refusal's message ("10 tokens", "T=10 > max_len=8", "ten tokens"), not part of a word or of a
+# decimal, nor of a name such as "2-D" (a number of dimensions, no size: "an 8-row table" is still one).
 QUOTED_NUMBER = re.compile(_NUMBER, re.IGNORECASE)
 
 
@@ -106,6 +107,8 @@ SIZES = StarterSizes(
     {3: "B", 5: "T", 8: "max_len", 4: "C"}, ("rng", "V", "C", "max_len", "wte", "wpe", "ids", "grad_out", "long_ids", "too_long"), {"ids": ("B", "T")}
 )
 TYPES_MAX_LEN = Question("types_number", ("8", SIZES.kept))  # the starter's max_len written in the script's own lines
+# A script that draws arrays of its own (the starter's seed again) rather than using the given ones.
+REDRAWS = Question("draws_random", (SIZES.kept,))
 
 
 def _forward(values: Values, first: Values | None) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
@@ -213,6 +216,8 @@ def _backward(values: Values, wpe: np.ndarray, ids: np.ndarray, roundoff: float,
         one[:T] = grad_out[b]
         if close(grad, one, tol):
             raise Mistake("batch-not-summed", "one-sequence", name="grad_wpe", sentence=b)
+    if T < max_len:
+        _placed_wrongly(grad, right, wpe, T, tol, first is not None)
     if T < max_len and np.any(np.abs(grad[T:]) > tol):
         rows = np.flatnonzero(np.any(np.abs(grad[T:]) > tol, axis=1)) + T
         shown = f"{rows[0]} … {rows[-1]}" if len(rows) > 1 else str(rows[0])
@@ -267,6 +272,21 @@ def _judge_values(runs: Runs, changed: str) -> None:
         raise Mistake(
             "mismatch", "other-run", name=name, changed=changed, reading=reading, **worst_entry(name, real_array(values, name), right, THAT_RUN)
         ) from None
+
+
+def _placed_wrongly(grad: np.ndarray, right: np.ndarray, wpe: np.ndarray, T: int, tol: float, rerun: bool) -> None:
+    """A grad_wpe whose rows from T on are not 0 because of where the batch's sum went or what was added to it: the sum
+    written into the table's last T rows (``grad_wpe[-T:]``), or a multiple of wpe added to every row (weight decay)."""
+    max_len = wpe.shape[0]
+    whose = " (the T of the checker's rerun, with ids of its own and one sequence more)" if rerun else ""
+    at_end = np.zeros_like(right)
+    at_end[-T:] = right[:T]
+    if close(grad, at_end, tol):
+        raise Mistake("every-row", "at-the-end", name="grad_wpe", tokens=T, start=max_len - T, last=max_len - 1, used=T - 1, whose=whose)
+    share = float(np.sum((grad - right) * wpe) / np.sum(wpe * wpe)) if np.any(wpe) else 0.0
+    if share and close(grad, right + share * wpe, tol):
+        rows = f"{T} … {max_len - 1}" if max_len - T > 1 else str(T)
+        raise Mistake("every-row", "plus-table", name="grad_wpe", share=f"{share:.3g}", rows=rows, tokens=T, last=T - 1, whose=whose)
 
 
 def _unused_rows(grad: np.ndarray, wpe: np.ndarray, T: int, tol: float, rerun: bool) -> str:
@@ -331,7 +351,11 @@ def _one_past(values: Values, off_by_number: bool = False) -> None:
     tokens = long_ids.shape[-1]
     if values["too_long"].size:
         cause = "one-past" if off_by_number else "one-past-unread"  # a bound read from the table, a number added; or not the table's at all
-        raise Mistake("wraps-around", cause, name="too_long", tokens=tokens, rows=rows, changed=ONE_PAST)
+        alone = values.get(ONE_SEQUENCE)
+        if alone is not None and alone.size and alone[0]:  # its own check refused the first sequence alone: a condition on the batch
+            cause = "one-past-batch"
+        batch = long_ids.shape[0] if long_ids.ndim > 1 else 1
+        raise Mistake("wraps-around", cause, name="too_long", tokens=tokens, rows=rows, batch=batch, changed=ONE_PAST)
     gradient = np.shape(values["grad_wpe"])
     if gradient != wpe.shape:  # the gradient of this table, whatever the global max_len says
         raise Mistake("bad-shape", "gradient-not-the-tables", name="grad_wpe", shape=shape_text(gradient), wanted=shape_text(wpe.shape), changed=ONE_PAST)
@@ -434,11 +458,26 @@ def _counts_in(said: str, table: tuple[int, ...], shape: tuple[int, ...], run: s
 
 # What a refusal's message (or its error's type) says when it speaks of the sequence's length, generously: "10 tokens,
 # but the position table has only 8 rows", "T=10 > max_len=8", "SequenceTooLong". Asked only of a `raise` of the
-# script's own, so NumPy's "could not be broadcast" and "out of bounds" never come here.
+# script's own, so NumPy's "could not be broadcast" and "out of bounds" never come here. Not "token", "range", "bound"
+# or "size" alone: "a token id is out of range of the vocabulary" says them of the ids' values, not of their number.
 SPEAKS_OF_LENGTH = re.compile(
-    r"long|length|\blen\b|max|exceed|larg|great|big|more than|beyond|past|limit|too many|row|token|position|size|context|block|table|fit|only|range|bound|>",
+    r"long|length|\blen\b|max|exceed|larg|great|big|more than|beyond|past|limit|too many|row|position|context|block|table|fit|only|>",
     re.IGNORECASE,
 )
+# A message that puts the refusal down to something else than the length, and what that is: the vocabulary (the ids'
+# values, all within it here) whatever else it says; the ids' type or number of dimensions (all as asked) where it
+# says nothing of the length.
+VOCABULARY = re.compile(r"\bvocab\w*", re.IGNORECASE)
+IDS_FORM = re.compile(r"\bdtype\b|\bintegers?\b|\b\d-?D\b|\bndim\b|\bdimensions?\b", re.IGNORECASE)
+
+
+def _blames_other(said: str) -> str:
+    """What in ``said`` puts the refusal down to something else than the sequence's length, with what that is, or ""."""
+    if vocabulary := VOCABULARY.search(said):
+        return f"“{vocabulary.group()}” speaks of the token ids' values, and every one of them is in the vocabulary"
+    if not SPEAKS_OF_LENGTH.search(said) and (form := IDS_FORM.search(said)):
+        return f"“{form.group()}” speaks of the ids' type or shape, which are as asked"
+    return ""
 
 
 # A message that calls the sequence short ("a sequence of 10 tokens is too short for a table of 8 positions"): the
@@ -483,12 +522,14 @@ def _refusal(values: Values) -> None:
     if not note[0]:
         raise Mistake("length-check", "not-own", name="too_long", said=said, changed=CHANGED)
     max_len = values["wpe"].shape[0]
-    if not SPEAKS_OF_LENGTH.search(said):
-        raise Mistake("length-check", "unsaid", name="too_long", said=said, max_len=max_len)
+    if blamed := _blames_other(said):
+        raise Mistake("length-check", "blames-other", name="too_long", said=said, blamed=blamed, max_len=max_len)
     if short := _says_short(said):
         raise Mistake("length-check", "says-short", name="too_long", said=said, short=short, max_len=max_len)
     if long := TABLE_LONG.search(said):
         raise Mistake("length-check", "says-table-long", name="too_long", said=said, long=long.group(), max_len=max_len)
+    if not SPEAKS_OF_LENGTH.search(said):
+        raise Mistake("length-check", "unsaid", name="too_long", said=said, max_len=max_len)
     answered = values.get(ONE_ROW)
     if answered is not None and answered.size:
         raise Mistake("length-check", "broadcast-only", name="too_long", tokens=int(answered[0]), said=said, changed=CHANGED)
@@ -535,7 +576,13 @@ def judge(runs: Runs) -> Passed:
         passed = sized_for_the_first_run(lambda: _judge_run(rerun, runs, runs.first), CHANGED)
     except Mistake as mistake:
         if mistake.diagnosis == "rerun-failed" or (mistake.diagnosis, mistake.cause) in (("mismatch", "unrelated-shape"), ("mismatch", "unrelated")):
-            sized_for_the_starter(runs, SIZES, mistake, CHANGED)
+            try:
+                sized_for_the_starter(runs, SIZES, mistake, CHANGED)
+            except Mistake as sized:
+                if sized.diagnosis == "mismatch" and sized.cause in ("typed-size", "sized") and runs.says(REDRAWS):  # arrays drawn again
+                    typed = f", and types in the starter's {sized.fields['typed']}" if sized.fields.get("typed") else ""
+                    raise Mistake("mismatch", "redrawn", **{**sized.fields, "typed": typed}) from None
+                raise
         raise
     _refusal(rerun)
     _own_tables(rerun)
@@ -633,8 +680,8 @@ LEARNED_POSITIONS = Contract(
     kept=("wte", "wpe"),
     hypotheses=hypotheses,
     typed=("x", "grad_wpe"),
-    questions=(BORROWS, TRIES_LONG, RAISES, IMPORTS_BY_NAME, OR_EQUAL, OFF_BY_NUMBER, *SIZES.questions),
-    probes=(REFUSAL, OWN_TABLES, OTHER_LENGTH, OTHER_LENGTH_SIZES, ONE_ROW, WIDE_TABLE),
+    questions=(BORROWS, TRIES_LONG, RAISES, IMPORTS_BY_NAME, OR_EQUAL, OFF_BY_NUMBER, REDRAWS, *SIZES.questions),
+    probes=(REFUSAL, OWN_TABLES, OTHER_LENGTH, OTHER_LENGTH_SIZES, ONE_ROW, WIDE_TABLE, ONE_SEQUENCE),
     described={
         "by-token-id": "the table indexed by token id",
         "mean": "the batch averaged",
