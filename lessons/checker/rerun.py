@@ -635,9 +635,9 @@ def drawn_into(source: str, name: str, kept: Collection[str]) -> bool:
     carriers: set[str] = set()
     while True:
         grown = set(carriers)
-        for targets, value in writes:
+        for written, value in writes:
             if _mentions_any(value, carriers) or any(isinstance(node, ast.Call) and _called(node) in drawing for node in ast.walk(value)):
-                grown |= targets
+                grown |= written
         if grown == carriers:
             return name in carriers
         carriers = grown
