@@ -257,6 +257,7 @@ def judge_runs(exercise: ExerciseSpec, run: RunResult, reruns: Sequence[RunResul
         run.stdout,
         tuple(rerun.stdout if isinstance(rerun, RunResult) else "" for rerun in reruns),
         tuple(rerun.values if isinstance(rerun, RunResult) else {} for rerun in reruns),
+        tuple(_raised_after_its_names(rerun) if values is not None else "" for rerun, (values, _) in zip(reruns, outcomes, strict=True)),
     )
     changes = _given_inputs_changed(contract, [run.values, *(rerun.values if isinstance(rerun, RunResult) else None for rerun in reruns)])
     as_given = _as_given(runs, changes)
@@ -460,10 +461,17 @@ def _require_reruns_ended(contract: Contract, reruns: Sequence[RunResult | str])
     """A pass stands only on reruns that ran to their end: one that raised after setting every name (an assert of an
     identity the rerun breaks on purpose) gave its names, and the judge judged them, but that run failed all the same."""
     for planned, rerun in zip(contract.reruns, reruns, strict=True):
-        if isinstance(rerun, RunResult) and rerun.status == "error" and rerun.error is not None:
-            said = f"{rerun.error.type}: {rerun.error.message}" if rerun.error.message else rerun.error.type
+        said = _raised_after_its_names(rerun)
+        if isinstance(rerun, RunResult) and said:
             failure = f"{said}, raised after every name was set"
-            raise Mistake("rerun-failed", "assert" if rerun.error.type == "AssertionError" else "", changed=planned.changed, failure=failure)
+            raise Mistake("rerun-failed", "assert" if rerun.error and rerun.error.type == "AssertionError" else "", changed=planned.changed, failure=failure)
+
+
+def _raised_after_its_names(rerun: RunResult | str) -> str:
+    """What a rerun raised ("ValueError: …"), in a few words; "" where it ran to its end (or never ran)."""
+    if not isinstance(rerun, RunResult) or rerun.status != "error" or rerun.error is None:
+        return ""
+    return f"{rerun.error.type}: {rerun.error.message}" if rerun.error.message else rerun.error.type
 
 
 def _answers(contract: Contract, answers: tuple[bool, ...]) -> Mapping[Question, bool]:

@@ -333,7 +333,12 @@ def types_number(source: str, number: str, kept: Collection[str]) -> bool:
     not code, and ``1e-6`` is no 6: only integer literals count.
     """
     own = _own_statements(source, kept)
-    return any(isinstance(node, ast.Constant) and type(node.value) is int and node.value == int(number) for statement in own for node in ast.walk(statement))
+    seeds = _seed_literals(own)
+    return any(
+        isinstance(node, ast.Constant) and type(node.value) is int and node.value == int(number) and id(node) not in seeds
+        for statement in own
+        for node in ast.walk(statement)
+    )
 
 
 def types_whole_numbers(source: str, shape: Sequence[str], kept: Collection[str]) -> bool:
@@ -351,7 +356,9 @@ def types_count(source: str, number: str, kept: Collection[str]) -> bool:
     """Whether the script writes, in code of its own (as :func:`types_number` reads it), a whole number of value ``number``
     spelt as a literal or as arithmetic of literals alone (``4``, ``3 + 1``, ``8 // 2``): a count typed in, however it
     is spelt."""
-    return any(_whole_value(node) == int(number) for node in _literal_arithmetic(_own_statements(source, kept)))
+    own = _own_statements(source, kept)
+    seeds = _seed_literals(own)
+    return any(_whole_value(node) == int(number) and id(node) not in seeds for node in _literal_arithmetic(own))
 
 
 def types_number_apart(source: str, number: str, kept: Collection[str]) -> bool:
@@ -359,11 +366,28 @@ def types_number_apart(source: str, number: str, kept: Collection[str]) -> bool:
     there the count the arithmetic makes is what is typed (:func:`types_count`)."""
     own = _own_statements(source, kept)
     inside = {id(inner) for node in _literal_arithmetic(own) if not isinstance(node, ast.Constant) for inner in ast.walk(node)}
+    inside |= _seed_literals(own)
     return any(
         isinstance(node, ast.Constant) and type(node.value) is int and node.value == int(number) and id(node) not in inside
         for statement in own
         for node in ast.walk(statement)
     )
+
+
+# What a call that seeds a random generator is called: the number it is given is a seed, no size.
+SEEDING = frozenset({"default_rng", "RandomState", "seed", "Generator", "PCG64", "MT19937", "SeedSequence"})
+
+
+def _seed_literals(statements: list[ast.stmt]) -> set[int]:
+    """The ids of the whole-number literals the statements give a generator as its seed (the 5 of ``default_rng(5)``)."""
+    return {
+        id(argument)
+        for statement in statements
+        for node in ast.walk(statement)
+        if isinstance(node, ast.Call) and _called(node) in SEEDING
+        for argument in [*node.args, *(keyword.value for keyword in node.keywords if keyword.arg == "seed")]
+        if isinstance(argument, ast.Constant)
+    }
 
 
 def _literal_arithmetic(statements: list[ast.stmt]) -> list[ast.expr]:
@@ -589,6 +613,77 @@ def draws_random(source: str, kept: Collection[str]) -> bool:
     return any(isinstance(node, ast.Call) and _called(node) in RANDOM_DRAWS for statement in _own_statements(source, kept) for node in ast.walk(statement))
 
 
+def drawn_into(source: str, name: str, kept: Collection[str]) -> bool:
+    """Whether ``name`` is computed, in code of its own (as :func:`types_number` reads it), from random numbers the
+    script draws itself: a table or a gradient drawn again (``default_rng(5).standard_normal((10, 4))``) in place of
+    the given one, then looked up, or added in (``np.add.at(grad_wte, ids, g)``)."""
+    own = _own_statements(source, kept)
+    drawing = RANDOM_DRAWS | {
+        statement.name
+        for statement in own
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef))
+        and any(isinstance(node, ast.Call) and _called(node) in RANDOM_DRAWS for node in ast.walk(statement))
+    }
+    writes: list[tuple[set[str], ast.expr]] = []  # the names each assignment (or ufunc.at) writes, and what it writes
+    for statement in own:
+        for node in ast.walk(statement):
+            if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and node.value is not None:
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                writes.append(({n for t in targets for n in _target_names(t)}, node.value))
+            elif isinstance(node, ast.Call) and _called(node) == "at" and len(node.args) >= 3:
+                writes.append((set(_target_names(node.args[0])), node.args[2]))
+    carriers: set[str] = set()
+    while True:
+        grown = set(carriers)
+        for written, value in writes:
+            if _mentions_any(value, carriers) or any(isinstance(node, ast.Call) and _called(node) in drawing for node in ast.walk(value)):
+                grown |= written
+        if grown == carriers:
+            return name in carriers
+        carriers = grown
+
+
+def _target_names(target: ast.expr) -> list[str]:
+    """The names an assignment's target writes: ``a`` of ``a``, ``a[ids]`` and ``a.real``, each of ``a, b``."""
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return [name for element in target.elts for name in _target_names(element)]
+    if isinstance(target, ast.Starred):
+        return _target_names(target.value)
+    root = _root(target)
+    return [root] if root else []
+
+
+def types_given_in(source: str, given: str, place: str) -> bool:
+    """Whether ``place``, a function the script defines (its body or its defaults) or a name it sets at the top level,
+    writes the number that the script's top-level ``given = <number>`` sets (``10000.0`` inside ``def apply_rope`` for
+    ``rope_theta = 10000.0``): that number typed in there, where ``given`` should be read."""
+    tree = _question_tree(source)
+    if tree is None:
+        return False
+    statements = [statement for body in _module_bodies(tree.body) for statement in body]
+    numbers = [
+        statement.value.value
+        for statement in statements
+        if isinstance(statement, ast.Assign)
+        and any(isinstance(t, ast.Name) and t.id == given for t in statement.targets)
+        and isinstance(statement.value, ast.Constant)
+        and type(statement.value.value) in (int, float)
+    ]
+    if not numbers:
+        return False
+    places = [
+        statement
+        for statement in statements
+        if (isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)) and statement.name == place)
+        or (isinstance(statement, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and _binds(statement, place))
+    ]
+    return any(
+        isinstance(node, ast.Constant) and type(node.value) in (int, float) and node.value == numbers[-1]
+        for statement in places
+        for node in ast.walk(statement)
+    )
+
+
 def prints_anything(source: str) -> bool:
     """Whether the script calls print (or its kin, or a function of its own that prints) at all."""
     tree = _question_tree(source)
@@ -641,6 +736,8 @@ QUESTIONS: dict[str, Callable[..., bool]] = {
     "prints_comparing": prints_comparing,
     "subtracts_from_itself": subtracts_from_itself,
     "draws_random": draws_random,
+    "drawn_into": drawn_into,
+    "types_given_in": types_given_in,
     "prints_anything": prints_anything,
     "prints_self_comparison": prints_self_comparison,
 }

@@ -395,6 +395,9 @@ ROPE_AT_ZERO = "__attnpos_rope_at_zero__"
 # stacked), with the positions it was given and those others (ROPE_OTHER_POSITIONS, stacked, flattened).
 ROPE_AT_OTHER = "__attnpos_rope_at_other__"
 ROPE_OTHER_POSITIONS = "__attnpos_rope_other_positions__"
+# ... and what it answered, less x, for x's last row left off and one position fewer, all 0 (ROPE_AT_ZERO's ask at
+# another length): right there but not at x's own length, it keeps angles by the number of positions (a cache).
+ROPE_AT_FEWER_ZEROS = "__attnpos_rope_at_fewer_zeros__"
 
 
 def positions_followed(function: object) -> object:
@@ -418,6 +421,7 @@ def positions_followed(function: object) -> object:
         answer = function(*args, **kwargs)
         if namespace is not None and ROPE_AT_ZERO not in namespace:
             namespace[ROPE_AT_ZERO] = _turned_by_no_position(function, args, kwargs, answer)
+            namespace[ROPE_AT_FEWER_ZEROS] = _turned_by_fewer_zeros(function, args, answer)
             _turned_by_other_positions(function, args, kwargs, answer, namespace)
         return answer
 
@@ -529,6 +533,20 @@ def _turned_by_no_position(function: object, args: tuple[object, ...], kwargs: d
     if "positions" in kwargs:
         return _difference(lambda: function(x, **{**kwargs, "positions": np.zeros_like(np.asarray(kwargs["positions"]))}), x)  # type: ignore[operator]
     return np.zeros(0)
+
+
+def _turned_by_fewer_zeros(function: object, args: tuple[object, ...], answer: object) -> np.ndarray:
+    """What ``function`` answers for its (…, T, w) x less its last row, with T − 1 positions all 0, less that x; empty
+    where it cannot be asked so (positions not one per row of x, given apart from x, or a single row) or refuses."""
+    try:
+        x, positions = np.array(args[0]), np.asarray(args[1])
+        if x.shape != np.shape(np.asarray(answer)) or x.ndim < 2 or positions.shape != (x.shape[-2],) or x.shape[-2] < 2:
+            return np.zeros(0)
+    except Exception:  # fewer than two arguments, or an x with no shape
+        return np.zeros(0)
+    fewer = x[..., :-1, :]
+    difference = _difference(lambda: function(fewer, np.zeros_like(positions[:-1]), *args[2:]), fewer)  # type: ignore[operator]
+    return difference if difference.shape == fewer.shape else np.zeros(0)
 
 
 def _turned_by_other_positions(function: object, args: tuple[object, ...], kwargs: dict[str, object], answer: object, namespace: dict) -> None:

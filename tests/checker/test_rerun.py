@@ -11,6 +11,7 @@ from attnpos.lessons.checker.substitutes import (
     OTHER_LENGTH_SIZES,
     OWN_TABLES,
     REFUSAL,
+    ROPE_AT_FEWER_ZEROS,
     ROPE_AT_ZERO,
     VALUE_SCALE,
     other_table,
@@ -204,6 +205,9 @@ STARTER = "X = rng.standard_normal((6, 16))\nWq = rng.standard_normal((16, 8))\n
         ("hs = Wq.shape[1]\ninv_freq = 1 / theta ** (np.arange(0, hs, 2) / hs)", "8", False),  # the starter's own 16 and 8 are left out
         ("tells = gaps > 1e-6  # a line at 6 would be typed", "6", False),  # a float, and a comment, are no size
         ("label = 'the 8-row table'", "8", False),
+        ("table = np.random.default_rng(6).standard_normal(X.shape)", "6", False),  # a seed is no size (round 15)
+        ("np.random.seed(seed=8)\ng = np.random.randn(*X.shape)", "8", False),
+        ("table = np.random.default_rng(0).standard_normal((6, 16))", "6", True),
     ],
 )
 def test_a_size_is_typed_in_where_the_learners_own_code_writes_it(learner, number, typed):
@@ -222,6 +226,34 @@ def test_a_size_is_typed_in_where_the_learners_own_code_writes_it(learner, numbe
 def test_a_count_typed_as_arithmetic_of_numbers_is_that_count(learner, count, number, apart):
     assert rerun.types_count(STARTER + learner, "4", ("X", "Wq")) is count
     assert rerun.types_number_apart(STARTER + learner, number, ("X", "Wq")) is apart
+
+
+@pytest.mark.parametrize(
+    "learner, name, drawn",
+    [
+        ("table = np.random.default_rng(5).standard_normal((10, 4))\nout = table[ids]", "out", True),
+        ("r = np.random.default_rng(5)\ng = r.standard_normal(X.shape)\ngrad = np.zeros(4)\nnp.add.at(grad, ids, g)", "grad", True),
+        ("def fresh():\n    return np.random.randn(6, 16)\nout = fresh() @ Wq", "out", True),
+        ("noise = np.random.randn(6, 16)\nout = X @ Wq", "out", False),
+        ("out = X @ Wq", "out", False),  # the starter's own draws are the given arrays
+    ],
+)
+def test_an_array_computed_from_numbers_the_script_draws_itself_is_seen(learner, name, drawn):
+    assert rerun.drawn_into(STARTER + learner, name, ("X", "Wq")) is drawn
+
+
+@pytest.mark.parametrize(
+    "learner, place, typed",
+    [
+        ("def apply_rope(x, p):\n    return x * 10000.0 ** p", "apply_rope", True),
+        ("def apply_rope(x, p, base=1e4):\n    return x * base ** p", "apply_rope", True),  # a default counts
+        ("inv_freq = 1 / 10_000 ** np.arange(4)", "inv_freq", True),
+        ("inv_freq = 1 / rope_theta ** np.arange(4)\ndef apply_rope(x, p):\n    return x * 10000.0 ** p", "inv_freq", False),
+        ("def apply_rope(x, p):\n    return x * 500.0 ** p", "apply_rope", False),
+    ],
+)
+def test_the_number_a_given_line_sets_is_found_where_it_is_typed_again(learner, place, typed):
+    assert rerun.types_given_in("rope_theta = 10000.0\n" + learner, "rope_theta", place) is typed
 
 
 IDS_STARTER = "ids = np.array([[3, 7, 3, 1, 3],\n                [7, 2, 2, 9, 0]])\n"
@@ -436,14 +468,20 @@ def given(x, positions):
     return turn(x, positions)
 def own(x, positions):
     return turn(x, globals()["positions"])
+kept = {}
+def cached(x, positions):
+    kept.setdefault(len(positions), positions)
+    return turn(x, kept[len(positions)])
 """
 
 
-@pytest.mark.parametrize("function, turned", [("given", False), ("own", True)])
-def test_apply_rope_is_asked_again_to_turn_by_no_position(function, turned):
+@pytest.mark.parametrize("function, turned, fewer_turned", [("given", False, False), ("own", True, None), ("cached", True, False)])
+def test_apply_rope_is_asked_again_to_turn_by_no_position(function, turned, fewer_turned):
     namespace: dict = {}
     exec(compile(ROPES, "answer.py", "exec"), namespace)
     x = np.arange(12.0).reshape(3, 4)
     answer = positions_followed(namespace[function])(x, namespace["positions"])
     np.testing.assert_array_equal(answer, namespace["turn"](x, namespace["positions"]))  # its own answer, unchanged
     assert (np.max(np.abs(namespace[ROPE_AT_ZERO])) > 1) == turned
+    fewer = namespace[ROPE_AT_FEWER_ZEROS]  # one row fewer at zeros: the global positions' 3 do not fit 2 rows
+    assert (None if fewer.size == 0 else bool(np.max(np.abs(fewer)) > 1)) == fewer_turned

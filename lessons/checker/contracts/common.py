@@ -100,6 +100,8 @@ class Runs(Struct, frozen=True):
     reprinted: tuple[str, ...] = ()  # what each rerun printed, in the contract's order ("" where it did not run)
     # the names each rerun set, in the contract's order, also those of one that stopped before setting the others
     partial: tuple[Mapping[str, np.ndarray], ...] = ()
+    # what each rerun that gave every name raised after setting them, in the contract's order ("" where it ran to its end)
+    raised: tuple[str, ...] = ()
 
     def says(self, question: Question) -> bool:
         """The answer to one of the contract's questions (a KeyError, so a checker error, for one it never asked)."""

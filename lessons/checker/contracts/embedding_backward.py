@@ -61,6 +61,8 @@ LARGER = (
 SIZES = StarterSizes({10: "V", 4: "C", 2: "B", 5: "T"}, ("rng", "V", "C", "wte", "ids", "grad_out"), {"ids": ("B", "T")})
 # the starter's V written as a number: one of SIZES.questions
 ROWS_TYPED = Question("types_number", (next(str(n) for n, name in SIZES.sizes.items() if name == "V"), SIZES.kept))
+# out or grad_wte computed from random numbers the script draws itself (a table or a gradient drawn again from the seed)
+DRAWN = {name: Question("drawn_into", (name, SIZES.kept)) for name in ("out", "grad_wte")}
 
 
 def scatter(ids: np.ndarray, grad_out: np.ndarray, rows: int) -> np.ndarray:
@@ -335,7 +337,9 @@ def _judge_rerun(runs: Runs, changed: str) -> None:
     except Mistake as mistake:  # an array written out as numbers: the typing, not a size, is what did not follow
         mistake.fields.setdefault("changed", changed)  # the figures quoted are this rerun's
         name = str(mistake.fields.get("name", ""))
-        rerun_values = runs.reruns[runs.changed.index(changed)]
+        index = runs.changed.index(changed)
+        rerun_values = runs.reruns[index]
+        _drawn_again(runs, mistake, index)
         # the same numbers on the rerun: written out (np.zeros((10, 4)) filled in place is a size typed in, not numbers)
         kept = rerun_values is not None and name in LITERAL and np.array_equal(rerun_values[name], runs.first[name])
         if mistake.cause in ("unrelated-shape", "typed") and kept and runs.says(LITERAL[name]):
@@ -348,6 +352,21 @@ def _judge_rerun(runs: Runs, changed: str) -> None:
         if mistake.diagnosis == "rerun-failed" or (mistake.diagnosis, mistake.cause) == ("mismatch", "unrelated-shape") or typed_batch:
             sized_for_the_starter(runs, SIZES, mistake, changed)  # a size typed in is named, with the numbers the script wrote
         raise
+
+
+def _drawn_again(runs: Runs, mistake: Mistake, index: int) -> None:
+    """On a rerun, a table or a gradient the script draws itself in place of the given one (right on the first run,
+    where it was drawn from the starter's seed as wte and grad_out were): named as such, rather than as a size typed in
+    (its seed is no size) or as ids not followed (the ids were)."""
+    fields, partial = mistake.fields, runs.partial[index] if runs.partial else {}
+    if mistake.diagnosis == "rerun-failed" and not mistake.cause and "out" not in partial and runs.says(DRAWN["out"]):
+        raise Mistake("rerun-failed", "own-table", name="out", changed=fields["changed"], failure=fields["failure"]) from None
+    if (mistake.diagnosis, mistake.cause, fields.get("name")) == ("mismatch", "unrelated", "grad_wte") and runs.says(DRAWN["grad_wte"]):
+        raised = runs.raised[index] if runs.raised else ""
+        stopped = f" That run stopped at {raised}, after every name was set: your grad_wte is what it held then." if raised else ""
+        raise Mistake(
+            "mismatch", "own-gradient", name="grad_wte", changed=fields["changed"], worst=fields["worst"], got=fields["got"], raised=stopped
+        ) from None
 
 
 def hypotheses(values: Values) -> Hypotheses:
@@ -399,7 +418,7 @@ EMBEDDING_BACKWARD = Contract(
     kept=("wte",),
     hypotheses=hypotheses,
     typed=("out", "grad_wte"),
-    questions=(BORROWS, BUFFERED, IMPORTS_BY_NAME, *LITERAL.values(), *SIZES.questions),
+    questions=(BORROWS, BUFFERED, IMPORTS_BY_NAME, *LITERAL.values(), *SIZES.questions, *DRAWN.values()),
     described={
         "last-write": "a buffered or overwriting scatter (one gradient per id)",
         "per-sequence": "a scatter buffered within each sentence",

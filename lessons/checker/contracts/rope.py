@@ -50,6 +50,7 @@ from attnpos.lessons.checker.substitutes import (
     APPLY_ROPE_FAR,
     RAISED,
     ROPE_ASKED_POSITIONS,
+    ROPE_AT_FEWER_ZEROS,
     ROPE_AT_OTHER,
     ROPE_AT_ZERO,
     ROPE_FAR_POSITIONS,
@@ -82,6 +83,8 @@ FAR_ANGLE_ROUNDOFFS = 4
 FLOAT32_ROUNDOFF = float(np.finfo(np.float32).eps) / 2
 # A script that draws arrays of its own (the starter's seed again) rather than using the given ones.
 REDRAWS = Question("draws_random", (SIZES.kept,))
+# Where the script types the number its rope_theta line sets: inside apply_rope, or in inv_freq's own line.
+THETA_TYPED_IN = {place: Question("types_given_in", ("rope_theta", place)) for place in ("apply_rope", INV_FREQ)}
 
 
 class Answer(Struct, frozen=True):
@@ -203,6 +206,9 @@ def _judge_rotation(a: Answer) -> tuple[np.ndarray, np.ndarray]:
     """The right q and k, or the first misconception of the learner's."""
     q_kind = _kind(a.q, a.X, a.Wq, a.positions, a.theta, a.q_tolerance)
     k_kind = _kind(a.k, a.X, a.Wk, a.positions, a.theta, a.k_tolerance)
+    right_q, right_k = rotated(a.X @ a.Wq, a.positions, a.theta), rotated(a.X @ a.Wk, a.positions, a.theta)
+    if "unrotated" in (q_kind, k_kind) and close(a.out, attend(right_q, right_k, a.X @ a.Wv).out, a.out_tolerance):
+        raise Mistake("mismatch", "unrotated-after-use", name="q" if q_kind == "unrotated" else "k", W="Wq" if q_kind == "unrotated" else "Wk")
     if q_kind == "rotated-x" or k_kind == "rotated-x":
         shift = _score_shift(lambda p: rotated(a.X, p, a.theta) @ a.Wq, lambda p: rotated(a.X, p, a.theta) @ a.Wk, a.positions)
         raise Mistake("rotated-x", name="q" if q_kind == "rotated-x" else "k", shift=f"{shift:.3g}")
@@ -221,7 +227,7 @@ def _judge_rotation(a: Answer) -> tuple[np.ndarray, np.ndarray]:
         if kind in ("one-angle", "unrotated"):
             raise Mistake(kind if kind == "one-angle" else "mismatch", "" if kind == "one-angle" else "unrotated", name=name)
         raise Mistake("mismatch", "array", name=name, **worst_entry(name, got, rotated(a.X @ W, a.positions, a.theta)))
-    return rotated(a.X @ a.Wq, a.positions, a.theta), rotated(a.X @ a.Wk, a.positions, a.theta)
+    return right_q, right_k
 
 
 def _judge_run(a: Answer) -> None:
@@ -430,8 +436,13 @@ def _turns_by_its_argument(values: Values) -> None:
     if difference is None or difference.size == 0:
         return  # no apply_rope, or not callable so: the arrays' own checks are what tell
     size = float(np.max(np.abs(values["q"]))) if np.size(values["q"]) else 1.0
-    if float(np.max(np.abs(difference))) > SAFETY * 4 * dtype_roundoff(values, ("q", "k")) * max(size, 1.0):
-        raise Mistake("mismatch", "global-positions", name="q", turned=f"{float(np.max(np.abs(difference))):.3g}")
+    rounding = SAFETY * 4 * dtype_roundoff(values, ("q", "k")) * max(size, 1.0)
+    if float(np.max(np.abs(difference))) > rounding:
+        turned = f"{float(np.max(np.abs(difference))):.3g}"
+        fewer = values.get(ROPE_AT_FEWER_ZEROS)
+        if fewer is not None and fewer.size and float(np.max(np.abs(fewer))) <= rounding:  # right at another length: angles kept by it
+            raise Mistake("mismatch", "cached-angles", name="q", turned=turned, tokens=difference.shape[-2], fewer=fewer.shape[-2])
+        raise Mistake("mismatch", "global-positions", name="q", turned=turned)
 
 
 def _positions_text(positions: np.ndarray) -> str:
@@ -543,7 +554,9 @@ def _judge_wider(runs: Runs, first: Answer) -> None:
         if close(got, rotated(projected, wider.positions, wider.theta), tolerance):
             continue
         if wider.theta != first.theta and close(got, rotated(projected, wider.positions, first.theta), tolerance):
-            raise Mistake("mismatch", "typed-theta", name=name, changed=WIDER, typed_theta=f"{first.theta:g}", rerun_theta=f"{wider.theta:g}")
+            typed_in = next((place for place, question in THETA_TYPED_IN.items() if runs.says(question)), "elsewhere")
+            cause = {"apply_rope": "typed-theta-apply-rope", INV_FREQ: "typed-theta", "elsewhere": "typed-theta-elsewhere"}[typed_in]
+            raise Mistake("mismatch", cause, name=name, changed=WIDER, typed_theta=f"{first.theta:g}", rerun_theta=f"{wider.theta:g}")
         if close(got, rotated(projected, wider.positions[0] + np.arange(T), wider.theta), tolerance):
             raise Mistake("mismatch", "contiguous", name=name, changed=WIDER)
     q, k = rotated(wider.X @ wider.Wq, wider.positions, wider.theta), rotated(wider.X @ wider.Wk, wider.positions, wider.theta)
@@ -609,6 +622,7 @@ ROPE = Contract(
     judge=judge,
     probes=(
         ROPE_AT_ZERO,
+        ROPE_AT_FEWER_ZEROS,
         ROPE_AT_OTHER,
         ROPE_OTHER_POSITIONS,
         ROTATE_HALF_ASKED,
@@ -624,7 +638,7 @@ ROPE = Contract(
     diagnoses=("rotated-v", "rotated-x", "one-angle", "opposite-sign", "other-layout", "off-by-one", "mismatch", "changed-input"),
     given=("X", "Wq", "Wk", "Wv", "positions", "rope_theta"),
     hypotheses=hypotheses,
-    questions=(NUMPY_AND_SOFTMAX, IMPORTS_BY_NAME, *SIZES.questions, REBASED, REDRAWS),
+    questions=(NUMPY_AND_SOFTMAX, IMPORTS_BY_NAME, *SIZES.questions, REBASED, REDRAWS, *THETA_TYPED_IN.values()),
     typed=("q", "k", "out"),  # a right out is the same after the shift, but not with the wider head
     described={
         "rotated-v": "v rotated too",

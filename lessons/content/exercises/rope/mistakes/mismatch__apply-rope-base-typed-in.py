@@ -1,0 +1,32 @@
+"""apply_rope works out frequencies of its own with the base 10000 typed in, beside a right inv_freq it never uses (brief-only round 15's w07)."""
+import numpy as np
+
+from attnpos.core import softmax
+
+rope_theta = 10000.0
+rng = np.random.default_rng(0)
+X = rng.standard_normal((6, 16))      # (T, C): six tokens
+# the head: each projection is (C, hs) = (16, 8)
+Wq, Wk, Wv = 0.5 * rng.standard_normal((3, 16, 8))
+positions = np.arange(6)              # the slot of each token
+hs = Wq.shape[1]
+
+inv_freq = 1.0 / rope_theta ** (np.arange(0, hs, 2) / hs)
+
+
+def rotate_half(x):
+    half = x.shape[-1] // 2
+    return np.concatenate([-x[..., half:], x[..., :half]], axis=-1)
+
+
+def apply_rope(x, positions):
+    d = x.shape[-1]
+    freqs = np.outer(positions, 1.0 / 10000.0 ** (np.arange(0, d, 2) / d))
+    emb = np.concatenate([freqs, freqs], axis=-1)
+    return x * np.cos(emb) + rotate_half(x) * np.sin(emb)
+
+
+q = apply_rope(X @ Wq, positions)
+k = apply_rope(X @ Wk, positions)
+v = X @ Wv
+out = softmax(q @ k.T / np.sqrt(hs)) @ v
