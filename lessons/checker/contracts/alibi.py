@@ -12,8 +12,8 @@ per row (−m·(i − j + 1), +5 on every visible key) gives the same weights
 but is named, not passed. The reruns ask for another
 head count on each branch of the rule (the second 6 heads, under 8, and 130 tokens, past a
 capped distance and int8 positions), which typed slopes cannot follow, however many digits
-they have, for other scores near 1000, which the weights must follow and a softmax must not
-overflow on, for 3584 heads (past a table for 1 … 64 or for powers up to 1024, a power below
+they have, for other scores from 1000 up and far apart from head to head and row to row, which the
+weights must follow and a softmax must not overflow or underflow on, for 3584 heads (past a table for 1 … 64 or for powers up to 1024, a power below
 capped, and too many for extra slopes taken from the first half of twice the power below),
 and for one head of 600 tokens (past a window, a distance clipped or uint8 positions at 256
 or 512).
