@@ -396,7 +396,7 @@ def _which_fit(contract: Contract, left: Runs, given: Runs, name: str) -> str:
         return f"Your {_listed(list(fits_given))} {_fit(list(fits_given))} `{name}` as given, but {where}your {_listed(list(named))} {fit}."
     if not fits_left:
         fit = f"{_fit(list(named))} neither `{name}` as given nor that changed `{name}`"
-    sentence = f"{where}your {'arrays' if fits_left else _listed(list(named))} {fit}."
+    sentence = f"{where}your {'arrays' if fits_left and len(named) > 1 else _listed(list(named))} {fit}."
     return sentence[0].upper() + sentence[1:]
 
 

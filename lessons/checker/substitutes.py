@@ -851,16 +851,30 @@ def few_tokens(T: object) -> int:
     return FEW_TOKENS
 
 
-# alibi's third rerun adds this to every score it draws: e^1000 overflows float64 (past e^709.8), so a softmax that
-# takes np.exp of the scores as they are gives inf / inf = NaN, where one that subtracts each row's largest first (the
-# course's) is unchanged. The scores stay close together, so a mask of −1000 still hides (e^−1000 is 0 in float64).
+# alibi's third rerun: scores far from 0 and far apart. Every one is SCORE_OFFSET or more, and e^1000 overflows float64
+# (past e^709.8), so a softmax that takes np.exp of the scores as they are gives inf / inf = NaN. Odd-numbered heads, and
+# odd-numbered query rows, are SCORE_STEP higher, so a softmax that subtracts one number for a whole head or the whole
+# array leaves some row 900 or more below it, all e^−900 = 0 there, 0 / 0 = NaN; and each head's last score (its last
+# query row's last key, which that query sees) is SCORE_PEAK above the rest of its row, more than 709 above the row's
+# mean for any T, so a softmax that subtracts each row's mean overflows there. One that subtracts each row's largest (the
+# course's) is unchanged. Within a row the other scores stay close together, so a mask of −1000 still hides (e^−1000 is
+# 0 in float64), and no row with a later key to hide holds the peak.
 SCORE_OFFSET = 1000.0
+SCORE_STEP = 900.0
+SCORE_PEAK = 1500.0
 
 
 def redrawn_large(scores: object) -> np.ndarray:
-    """alibi: :func:`redrawn` scores plus :data:`SCORE_OFFSET`, in their dtype."""
+    """alibi: :func:`redrawn` scores plus SCORE_OFFSET, SCORE_STEP more in odd-numbered heads and again in odd-numbered
+    query rows, and SCORE_PEAK more on each head's last score, in their dtype."""
     drawn = redrawn(scores)
-    return drawn + drawn.dtype.type(SCORE_OFFSET)
+    raised = np.full(drawn.shape, SCORE_OFFSET)
+    if drawn.ndim >= 2 and drawn.size:
+        raised += SCORE_STEP * (np.arange(drawn.shape[-2]) % 2)[:, None]
+        raised[..., -1, -1] += SCORE_PEAK
+    if drawn.ndim >= 3:
+        raised += SCORE_STEP * (np.arange(drawn.shape[0]) % 2).reshape(-1, *[1] * (drawn.ndim - 1))
+    return (drawn + raised).astype(drawn.dtype)
 
 
 # alibi's fifth rerun: one head and past 512 tokens, where a window of 256 or 512 keys, a distance clipped at 512 and

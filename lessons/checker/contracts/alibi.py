@@ -12,8 +12,8 @@ per row (−m·(i − j + 1), +5 on every visible key) gives the same weights
 but is named, not passed. The reruns ask for another
 head count on each branch of the rule (the second 6 heads, under 8, and 130 tokens, past a
 capped distance and int8 positions), which typed slopes cannot follow, however many digits
-they have, for other scores near 1000, which the weights must follow and a softmax must not
-overflow on, for 3584 heads (past a table for 1 … 64 or for powers up to 1024, a power below
+they have, for other scores from 1000 up and far apart from head to head and row to row, which the
+weights must follow and a softmax must not overflow or underflow on, for 3584 heads (past a table for 1 … 64 or for powers up to 1024, a power below
 capped, and too many for extra slopes taken from the first half of twice the power below),
 and for one head of 600 tokens (past a window, a distance clipped or uint8 positions at 256
 or 512).
@@ -39,7 +39,7 @@ from attnpos.lessons.checker.contracts.common import (
     zero_weight,
 )
 from attnpos.lessons.checker.separation import Figure, Hypotheses
-from attnpos.lessons.checker.substitutes import FEW_TOKENS, LONG_LENGTH, MANY_HEADS, SCORE_OFFSET
+from attnpos.lessons.checker.substitutes import FEW_TOKENS, LONG_LENGTH, MANY_HEADS, SCORE_OFFSET, SCORE_PEAK, SCORE_STEP
 from attnpos.lessons.checker.values import MAX_ELEMENTS, SAFETY, Values, count, describe, dtype_roundoff, reported_rounding, too_large
 from attnpos.lessons.checker.verdicts import Mistake, Passed, shape_text
 
@@ -47,10 +47,14 @@ NAMES = ("n_heads", "T", "scores", "slopes", "bias", "weights")
 CHANGED = "another number of heads and two more tokens"
 # The second rerun: a count that is no power of two, with another power below it than the learner's (substitutes.uneven_head_count).
 UNEVEN = "a number of heads that is not a power of two and has another power of two below it than yours, and more than 128 tokens"
-# The third rerun: the learner's own sizes, other scores near SCORE_OFFSET (substitutes.redrawn_large): weights that do
-# not change with them were computed from scores of the script's own (drawn again from the starter's seed), not from
-# `scores`; weights that come out NaN or inf there took np.exp of the scores without subtracting each row's largest.
-SCORES = f"other scores of your own shape, each near {SCORE_OFFSET:.0f}"
+# The third rerun: the learner's own sizes, other scores from SCORE_OFFSET up, far apart from head to head and row to row
+# (substitutes.redrawn_large): weights that do not change with them were computed from scores of the script's own (drawn
+# again from the starter's seed), not from `scores`; weights that come out NaN or inf there took np.exp without
+# subtracting each row's largest (_unstable_softmax tells what they subtracted instead).
+SCORES = (
+    f"other scores of your own shape, from {SCORE_OFFSET:.0f} up: {SCORE_STEP:.0f} higher in odd-numbered heads and again in "
+    f"odd-numbered query rows, and {SCORE_PEAK:.0f} higher still on each head's last score"
+)
 # The fourth rerun: more heads than a table typed for 1 … 64 or for powers up to 1024 holds, and so many above the power
 # below that every other slope of only the first half of twice that power gives too few extra slopes
 # (substitutes.many_head_count).
@@ -424,16 +428,62 @@ def _weights_mistake(weights: np.ndarray, scores: np.ndarray, bias: np.ndarray, 
         if factor > 0 and np.max(np.abs(weights - softmax(factor * logits))) <= tolerance:
             scaled = f"divided by {1 / factor:.4g}" if factor < 1 else f"times {factor:.4g}"
             return Mistake("mismatch", "weights-scaled", name="weights", scaled=scaled, **worst)
+    if (changed := _changed_after_softmax(weights, scores, bias, expected, tolerance)) is not None:
+        return changed
     wrong_rows = np.any(np.abs(weights - expected) > tolerance, axis=-1)  # (H, T): each head's query rows
     heads = [int(h) for h in np.flatnonzero(np.any(wrong_rows, axis=1))]
     rows = [int(row) for row in np.flatnonzero(np.any(wrong_rows, axis=0))]
-    if len(heads) < H:
+    if _loop_cut_short(heads, H):
         where = f"on {_listed('head', heads)} only; your other heads' weights are right"
-    elif len(rows) < T:
+        return Mistake("mismatch", "weights-where", name="weights", where=where, **worst)
+    if len(heads) == H and _loop_cut_short(rows, T) and any(0 < row < T - 1 for row in set(range(T)) - set(rows)):
         where = f"on query {_listed('row', rows)} only, of every head; your other rows are right"
+        return Mistake("mismatch", "weights-where", name="weights", where=where, **worst)
+    # no loop cut short: a right row 0 (one key, weight 1 whatever the scores) or last row (no later key) says nothing
+    count = int(np.count_nonzero(wrong_rows))
+    if count == wrong_rows.size:
+        extent = f"every one of your {count} query rows differs from it"
     else:
-        where = "on every head, while the later keys get 0 as they should"
-    return Mistake("mismatch", "weights-where", name="weights", where=where, **worst)
+        in_heads = "every head" if len(heads) == H else _listed("head", heads)
+        in_rows = "every query row" if len(rows) == T else f"query {_listed('row', rows)}"
+        extent = f"{count} of your {wrong_rows.size} query rows differ from it, {in_rows} of {in_heads}"
+        if rows == list(range(1, T)):
+            extent += " (row 0 sees one key, so any weights that sum to 1 give it 1)"
+    return Mistake("mismatch", "weights-differ", name="weights", extent=extent, **worst)
+
+
+def _loop_cut_short(indices: list[int], size: int) -> bool:
+    """Whether the wrong heads (or query rows) ``indices`` are what a loop stopped early or begun late leaves: some, not
+    all, and a run from the first or to the last."""
+    return 0 < len(indices) < size and indices == list(range(indices[0], indices[-1] + 1)) and (indices[0] == 0 or indices[-1] == size - 1)
+
+
+def _changed_after_softmax(weights: np.ndarray, scores: np.ndarray, bias: np.ndarray, expected: np.ndarray, tolerance: float) -> Mistake | None:
+    """Weights that are some other thing done to every row: the softmax of the scores transposed, the softmax of the
+    unmasked bias with the later keys set to 0 afterwards (never renormalised), or the right weights rounded, or with
+    their smallest set to 0 (through another name for the same array, say); None for any other."""
+    H, T = expected.shape[0], expected.shape[-1]
+    worst = worst_entry("weights", weights, expected)
+    i, j = np.arange(T)[:, None], np.arange(T)[None, :]
+    if np.max(np.abs(weights - softmax(np.swapaxes(scores, -1, -2) + bias))) <= tolerance:
+        return Mistake("mismatch", "scores-transposed", name="weights", **worst)
+    m = -alibi_bias(H, T)[:, 1:2, :1]  # (H, 1, 1) the slopes: bias[h, 1, 0] is −slopes[h]
+    for form, unmasked in (("−slopes[h]·(i − j)", -m * (i - j)), ("the +m·j shortcut", m * j)):
+        if np.max(np.abs(weights - np.where(j > i, 0.0, softmax(scores + unmasked)))) <= tolerance:
+            sums = weights.sum(axis=-1)  # (H, T)
+            h, row = np.unravel_index(int(np.argmin(sums)), sums.shape)
+            return Mistake("mismatch", "zeroed-after-softmax", name="weights", form=form, row=f"`weights[{h}, {row}]`", total=f"{sums[h, row]:.4g}")
+    for digits in range(1, 7):
+        if np.max(np.abs(weights - np.round(expected, digits))) <= tolerance:
+            return Mistake("mismatch", "weights-rounded", name="weights", digits=digits, **worst)
+    wrong = np.abs(weights - expected) > tolerance
+    cut = float(np.max(expected[wrong]))
+    if np.any(expected > cut) and np.all(np.abs(weights[wrong]) <= tolerance) and np.all(np.abs(weights[expected <= cut]) <= tolerance):
+        h, row, key = np.unravel_index(int(np.argmax(np.where(wrong, expected, -np.inf))), expected.shape)
+        count = int(np.count_nonzero(wrong))
+        what = f"its smallest weight ({cut:.4g})" if count == 1 else f"its {count} smallest weights, {cut:.4g} and less,"
+        return Mistake("mismatch", "small-weights-zeroed", name="weights", what=what, cut=f"{cut:.4g}", entry=f"`weights[{h}, {row}, {key}]`")
+    return None
 
 
 def _listed(what: str, indices: list[int]) -> str:
@@ -590,11 +640,48 @@ def _judge_scores_rerun(runs: Runs) -> None:
         raise Mistake("mismatch", "scores-unused", name="weights", changed=SCORES)
     weights = third["weights"]
     if weights.dtype.kind == "f" and not np.all(np.isfinite(weights)) and np.all(np.isfinite(third["scores"])):
-        raise Mistake(
-            "mismatch", "softmax-overflow", name="weights", changed=SCORES, count=int(np.count_nonzero(~np.isfinite(weights))), total=weights.size,
-            largest=f"{float(np.max(third['scores'])):.4g}",
-        )  # fmt: skip
+        raise _unstable_softmax(third)
     judged_on_rerun(lambda: _judge_run(third), SCORES)
+
+
+def _unstable_softmax(third: Values) -> Mistake:
+    """Weights NaN or inf on the scores rerun, right on the script's own scores: what their softmax subtracted before
+    np.exp in place of each row's largest, told by where the NaN and inf fall. Nothing (the exponentials of the rows
+    from 1000 up overflow), one number for the whole array or for each head (the rows far below it underflow to 0 / 0),
+    or each row's mean (the row of each head's last score overflows, as it does for any number of the row's own far
+    enough below its largest: its first score, say); each in float64 and in the weights' own dtype."""
+    weights = third["weights"]
+    scores = third["scores"].astype(np.float64)
+    bias = third["bias"].astype(np.float64) if third["bias"].shape == scores.shape else alibi_bias(scores.shape[0], scores.shape[-1])
+    fields = {"name": "weights", "changed": SCORES, "count": int(np.count_nonzero(~np.isfinite(weights))), "total": weights.size}
+    h, row = (int(index) for index in np.argwhere(~np.isfinite(weights))[0][:2])
+    for dtype in dict.fromkeys((np.dtype(np.float64), weights.dtype)):
+        logits = (scores + bias).astype(dtype)
+        with np.errstate(all="ignore"):
+            visible = np.where(np.isfinite(logits), logits, 0.0)
+            row_mean = visible.sum(axis=-1, keepdims=True) / np.isfinite(logits).sum(axis=-1, keepdims=True)
+        subtracted = (
+            ("softmax-overflow", "", np.zeros_like(logits)),
+            ("softmax-one-max", "one number from every score, the largest of the whole array", np.max(logits, keepdims=True)),
+            ("softmax-one-max", "one number from every score of a head, that head's largest", np.max(logits, axis=(-2, -1), keepdims=True)),
+            ("softmax-row-overflow", "", row_mean),  # or any other number far enough below a row's largest: the same NaN
+        )
+        for cause, what, shift in subtracted:
+            with np.errstate(all="ignore"):
+                exponentials = np.exp(logits - shift)
+                late = exponentials / exponentials.sum(axis=-1, keepdims=True)
+            if not np.array_equal(np.isfinite(late), np.isfinite(weights)):
+                continue
+            if cause == "softmax-overflow":
+                return Mistake("mismatch", cause, **fields, largest=f"{float(np.max(scores)):.4g}")
+            ordered = np.sort(logits[h, row][np.isfinite(logits[h, row])])
+            largest, number = float(ordered[-1]), float(np.broadcast_to(shift, logits.shape)[h, row, 0])
+            return Mistake(
+                "mismatch", cause, **fields, what=what, entry=f"`scores[{h}, {row}] + bias[{h}, {row}]`", largest=f"{largest:.4g}",
+                subtracted=f"{number:.4g}", gap=f"{abs(largest - number):.4g}", dtype=dtype.name, limit=f"{math.log(float(np.finfo(dtype).max)):.1f}",
+                above=f"{largest - float(ordered[-2]) if ordered.size > 1 else 0.0:.4g}",
+            )  # fmt: skip
+    return Mistake("mismatch", "softmax-unstable", **fields, entry=f"`weights[{h}, {row}]`")
 
 
 SLOPES_TYPED = Question("typed_in", ("slopes",))
