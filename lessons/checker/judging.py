@@ -346,7 +346,18 @@ def _as_given(runs: Runs, changes: Sequence[_Change]) -> Runs:
 
 def _other_mistake(contract: Contract, runs: Runs, mistake: Mistake) -> bool:
     """Whether the judge, on the inputs as the script left them, passes the answer or finds another mistake than on
-    the inputs as given: then the script's change of an input is what makes its arrays wrong."""
+    the inputs as given: then the script's change of an input is what makes its arrays wrong. A rerun whose every
+    input the script set back to the first run's (`hs, factor = 128, 4.0` again below the starter's lines) is no rerun
+    as left, whose arrays could show that they follow their inputs: the judge sees it as one that gave no names."""
+    first = [runs.first.get(name) for name in contract.given]
+    undone = [
+        values is not None and all(np.array_equal(np.asarray(values.get(name)), np.asarray(kept)) for name, kept in zip(contract.given, first, strict=True))
+        for values in runs.reruns
+    ]
+    if any(undone):
+        reruns = tuple(None if reset else values for values, reset in zip(runs.reruns, undone, strict=True))
+        failures = tuple("its inputs were set back to the first run's" if reset else failure for failure, reset in zip(runs.failures, undone, strict=True))
+        runs = replace(runs, reruns=reruns, failures=failures)
     try:
         contract.judge(runs)
     except Mistake as left:
@@ -427,6 +438,9 @@ def _changed_before_use(changes: Sequence[_Change], contract: Contract, fits: st
         entry = f"`{change.name}[{index}]`" if index else f"`{change.name}`"
         count = f" ({int(np.count_nonzero(moved))} of its {change.left.size} entries changed)" if change.left.size > 1 else ""
         what = f"{entry} was {change.given.reshape(-1)[first]:.4g} as given, and {change.left.reshape(-1)[first]:.4g} when the run ended{count}"
+    also = list(dict.fromkeys(other.name for other in changes[1:] if other.run == change.run and other.name != change.name))
+    if also:  # `hs, rope_theta, factor = 128, 10000.0, 4.0` again: each input it set is named, the first with its figures
+        what = f"{what}; it changes {_listed(also)} there too"
     fits = fits or f"Your arrays fit that changed `{change.name}`, not the one the exercise gives."
     return Mistake("changed-input", "before-use", name=change.name, where=where, what=what, fits=fits)
 

@@ -603,6 +603,32 @@ def subtracts_from_itself(source: str, name: str) -> bool:
     )
 
 
+def divides_by_negated(source: str) -> bool:
+    """Whether the script divides by a negative power or one of a name bound to one (``t / w`` where
+    ``w = 10000 ** (-2i / C)``): the reciprocal of what it divides by is what its exponent meant to make."""
+    tree = _question_tree(source)
+    if tree is None:
+        return False
+    negated = {
+        target.id for node in ast.walk(tree) if isinstance(node, ast.Assign) and _negates(node.value) for target in node.targets if isinstance(target, ast.Name)
+    }
+
+    def negative(node: ast.expr) -> bool:
+        if isinstance(node, ast.Subscript):
+            return negative(node.value)
+        return (isinstance(node, ast.Name) and node.id in negated) or _negates(node)
+
+    return any(isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div) and negative(node.right) for node in ast.walk(tree))
+
+
+def _negates(node: ast.expr) -> bool:
+    """Whether ``node`` is a power (or an exponential) whose exponent is negated: ``10000 ** (-i / C)``, ``np.exp(-x)``."""
+    exponents = [node.right] if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow) else []
+    if isinstance(node, ast.Call) and _called(node) in ("exp", "power") and node.args:
+        exponents.append(node.args[-1])
+    return any(isinstance(part, ast.UnaryOp) and isinstance(part.op, ast.USub) for exponent in exponents for part in ast.walk(exponent))
+
+
 # What a call that draws random numbers is called (NumPy's generators and their draws).
 RANDOM_DRAWS = frozenset({"default_rng", "RandomState", "Generator", "seed", "standard_normal", "normal", "randn", "rand", "random", "uniform", "integers"})
 
@@ -735,6 +761,7 @@ QUESTIONS: dict[str, Callable[..., bool]] = {
     "compares_shape_plus_number": compares_shape_plus_number,
     "prints_comparing": prints_comparing,
     "subtracts_from_itself": subtracts_from_itself,
+    "divides_by_negated": divides_by_negated,
     "draws_random": draws_random,
     "drawn_into": drawn_into,
     "types_given_in": types_given_in,

@@ -609,7 +609,21 @@ MEANINGS = [
         ["exactly 11 tokens", "T > wpe.shape[0], the length of the table"],
         ["T > max_len"],
     ),
-    ("sinusoidal-table", "sign-flipped__no-minus.py", "", ["C = 8", "1,000 radians", "1/1,000"], ["10000 radians", "nearly 10000"]),
+    (
+        "sinusoidal-table",
+        "sign-flipped__no-minus.py",
+        "",
+        ["C = 8", "1,000 radians", "1/1,000", "lost its minus sign, or your positions are divided"],
+        ["10000 radians", "nearly 10000"],
+    ),
+    # brief-only round 15: the same table from t / w_i, the minus sign kept: the source shows the division
+    (
+        "sinusoidal-table",
+        "sign-flipped__divides-by-frequency.py",
+        "divided",
+        ["keep their minus sign", "divides by them (`t / w`)"],
+        ["has lost its minus sign"],
+    ),
     ("rope", "mismatch__typed-positions.py", "positions-ignored", ["stayed as it was", "typed in"], ["not by a range you build yourself"]),
     ("rope", "mismatch__sign-inside-rotate-half.py", "reversed", ["inside rotate_half", "[−x2, x1]"], []),
     ("rope", "mismatch__borrowed-rotation.py", "borrowed", ["from attnpos", "softmax the starter imports"], []),
@@ -962,6 +976,28 @@ MEANINGS = [
     ("context-extension", "unfinished__ratios-under-swapped-labels.py", "mislabelled", ["names NTK", "the PI ratio"], ["Well done"]),
     ("context-extension", "unfinished__says-divides-by-the-ratio.py", "divides-by-ratio", ["divides by 0.250", "divided by 4"], []),
     ("context-extension", "unfinished__typed-summary-line.py", "typed-line", ["`summary: PI divides all 64 pairs", "its 64, your number of pairs"], []),
+    # brief-only round 15: every input set again (no rerun as left), ratios rounded away, float16 past its range
+    (
+        "context-extension",
+        "changed-input__every-input-set-again.py",
+        "before-use",
+        ["changes `hs`", "was 32 as given, and 128 when the run ended", "changes `rope_theta` and `factor` there too"],
+        ["does not follow your names"],
+    ),
+    (
+        "context-extension",
+        "unfinished__ratios-rounded-to-whole-numbers.py",
+        "rounded-away",
+        ["the PI ratio rounded to 0 decimals: it shows 0, where the ratio is 0.25", "shows 0 at pair 32", "Keep 1 decimal at least"],
+        ["neither ratio"],
+    ),
+    (
+        "context-extension",
+        "mismatch__float16-base-past-its-range.py",
+        "float16-overflow",
+        ["float16, whose largest number is 65504", "rope_theta = 1e+06 is past it"],
+        [],
+    ),
     (
         "context-extension",
         "wrong-exponent__exponent-dropped-above-4.py",

@@ -312,6 +312,21 @@ def test_a_printed_check_must_use_both_sides(learner, compared, self_compared):
 
 
 @pytest.mark.parametrize(
+    "learner, divides",
+    [
+        ("w = 10000.0 ** (-np.arange(0, C, 2) / C)\npe = np.sin(t / w)", True),
+        ("w = 10000.0 ** (-np.arange(0, C, 2) / C)\nc = np.cos(k / w[i])", True),
+        ("pe = np.sin(t / np.exp(-np.arange(0, C, 2) * np.log(10000) / C))", True),
+        ("w = 10000.0 ** (-np.arange(0, C, 2) / C)\npe = np.sin(t * w)", False),
+        ("pe = np.sin(t / 10000.0 ** (np.arange(0, C, 2) / C))", False),  # the paper's form, right
+        ("w = 10000.0 ** (np.arange(0, C, 2) / C)\npe = np.sin(t * w)", False),
+    ],
+)
+def test_a_division_by_a_negative_power_is_seen(learner, divides):
+    assert rerun.divides_by_negated(learner) is divides
+
+
+@pytest.mark.parametrize(
     "source, bits, named",
     [
         ("import numpy as np\na = x.astype(np.float32)", "32", True),

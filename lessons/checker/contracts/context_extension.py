@@ -153,6 +153,7 @@ def _judge_arrays(values: Values, whose: str) -> None:
     inv_freq = _frequencies(values, "inv_freq", hs, whose)
     right = rope_inv_freq(hs, theta)
     if not _agrees(inv_freq, right, tolerance):
+        _overflowed(values, _mismatch("inv_freq", right, inv_freq, sizes, hs), inv_freq, {"rope_theta": theta}, whose)
         raise _mismatch("inv_freq", right, inv_freq, sizes, hs)
 
     pi = _frequencies(values, "inv_freq_pi", hs, whose)
@@ -202,7 +203,19 @@ def _judge_arrays(values: Values, whose: str) -> None:
             raise Mistake("uniform-ntk", name="inv_freq_ntk")
         if _agrees(ntk, right * s ** (hs / (hs - 2)), tolerance) or _agrees(ntk, right_base**exponents, tolerance):
             raise Mistake("wrong-way", name="inv_freq_ntk", how="makes the frequencies faster instead of slower")
+        _overflowed(values, _mismatch("inv_freq_ntk", right_ntk, ntk, with_factor, hs), ntk, {"rope_theta": theta, "base_ntk": base}, whose)
         raise _mismatch("inv_freq_ntk", right_ntk, ntk, with_factor, hs)
+
+
+def _overflowed(values: Values, mismatch: Mistake, got: np.ndarray, bases: dict[str, float], whose: str) -> None:
+    """Frequencies of float16 arrays that are 0 (or inf, or nan) where a base is past float16's largest number (65504):
+    the base is inf in float16, and 1 over a power of it 0. Named as float16's range, beside the figure that is off."""
+    largest = float(np.finfo(np.float16).max)
+    past = [(name, base) for name, base in bases.items() if base > largest]
+    if dtype_roundoff(values, NAMES) < np.finfo(np.float16).eps / 2 or not past or np.all(np.isfinite(got) & (got != 0)):
+        return
+    name, base = past[0]
+    raise Mistake("mismatch", "float16-overflow", **mismatch.fields, input=name, value=f"{base:g}", largest=f"{largest:g}", whose=whose)
 
 
 def _starter_values(values: Values) -> None:
@@ -383,6 +396,8 @@ def _print_follows(runs: Runs) -> None:
         try:
             _judge_print(values, printed)
         except Mistake as mistake:
+            if mistake.cause == "rounded-away":  # the rerun's factor (40.625) makes ratios that a rounding fit for the first run's takes to 0
+                continue
             inv_freq, pi, ntk = (np.asarray(values[name], dtype=np.float64) for name in ("inv_freq", "inv_freq_pi", "inv_freq_ntk"))
             ratios = (*(pi / inv_freq), *(ntk / inv_freq))
             line = str(mistake.fields.get("line") or "") or next(
@@ -419,6 +434,30 @@ def _printed_figures(text: str) -> tuple[float, float] | None:
     return float(digits.rstrip("%")) * scale, half_unit * scale
 
 
+def _decimals(number: str) -> int:
+    """How many decimals a printed number shows (0 for one in scientific notation, whose digits say its precision)."""
+    mantissa, _, exponent = number.rstrip("%").lower().partition("e")
+    return 0 if exponent else len(mantissa.partition(".")[2])
+
+
+def _figures(text: str) -> list[tuple[float, float]]:
+    """The figures of a printed text, in order. NumPy prints an array's entries to the decimals its finest entry needs and
+    one that needs none as "1.": in an array whose entries show decimals (``np.round(ratio, 1)``: ``[1.  0.9 …]``), such
+    an entry is read to those decimals; in one of whole entries alone, to eight (a text without brackets is one array)."""
+    groups = [match.span() for match in re.finditer(r"\[[^\[\]]*\]", text)] or [(0, len(text))]
+    finest = [max((_decimals(n) for n in PRINTED_NUMBER.findall(text[start:end])), default=0) for start, end in groups]
+    figures = []
+    for match in PRINTED_NUMBER.finditer(text):
+        figure = _printed_figures(match.group())
+        if figure is None:
+            continue
+        decimals = next((d for (start, end), d in zip(groups, finest, strict=True) if start <= match.start() < end), 0)
+        if match.group().endswith(".") and decimals:
+            figure = (figure[0], 0.5 * 10.0**-decimals)
+        figures.append(figure)
+    return figures
+
+
 def _printed_lines(printed: str) -> list[tuple[str, list[tuple[float, float]]]]:
     """Each printed line with the figures on it (a NumPy array wrapped over several lines is one), those with figures only."""
     lines: list[str] = []
@@ -427,7 +466,7 @@ def _printed_lines(printed: str) -> list[tuple[str, list[tuple[float, float]]]]:
             lines[-1] += " " + line.strip()
         else:
             lines.append(line.strip())
-    figured = [(line, [f for f in map(_printed_figures, PRINTED_NUMBER.findall(line)) if f is not None]) for line in lines]
+    figured = [(line, _figures(line)) for line in lines]
     return [(line, figures) for line, figures in figured if figures]
 
 
@@ -435,7 +474,7 @@ def _rows(line: str, figures: list[tuple[float, float]]) -> list[tuple[str, list
     """A printed line's rows: each bracketed row of a 2-D array printed on it, with its figures; else the line whole."""
     if line.count("[") < 2:
         return [(line, figures)]
-    rows = [(row, [f for f in map(_printed_figures, PRINTED_NUMBER.findall(row)) if f is not None]) for row in re.findall(r"\[([^\[\]]*)\]", line)]
+    rows = [(row, _figures(row)) for row in re.findall(r"\[([^\[\]]*)\]", line)]
     return [(row, row_figures) for row, row_figures in rows if row_figures] or [(line, figures)]
 
 
@@ -483,12 +522,18 @@ def _judge_print(values: Values, printed: str) -> None:
         _judge_ntk_past_pair_0(lines, ntk_ratio, float(pi_ratio[0]))
         return
     found: list[str] = []
+    rounded: list[str] = []
     for line, figures in segments:
         if figures in ratio_lines:
             continue
         what = next((words for words, array in instead.items() if _in_order(figures, array)), None)
         quoted = line if len(line) <= 60 else line[:57] + "…"
-        found.append(what or f"numbers that are neither ratio (`{quoted}`)")
+        rounding = None if what else _rounded_away(line, {"PI": pi_ratio, "NTK": ntk_ratio})
+        if rounding:
+            rounded.append(f"`{quoted}` {rounding}")
+        found.append(what or (f"`{quoted}` {rounding}" if rounding else f"numbers that are neither ratio (`{quoted}`)"))
+    if rounded and len(rounded) == len(found):
+        raise _too_rounded(rounded, (pi_ratio, ntk_ratio))
     # every figure 1/factor: the PI ratio, and NTK's at the last pair alone, where the two agree; NTK's where a line names
     # it, or where no line names PI alone and two figures stand for the two (`last pair: 0.25 0.25`)
     said = [{ratio for ratio, rx in NAMED.items() if rx.search(line.lower())} for line, figures in segments if figures in ratio_lines]
@@ -511,6 +556,40 @@ def _judge_print(values: Values, printed: str) -> None:
         ntk_first=f"{ntk_ratio[0]:.4g}",
         ntk_last=f"{ntk_ratio[-1]:.4g}",
     )
+
+
+def _too_rounded(rounded: list[str], ratios: tuple[np.ndarray, ...]) -> Mistake:
+    """Prints of the ratios rounded away (:func:`_rounded_away`, each in words), with the decimals that would show them."""
+    every = np.concatenate(ratios)
+    needed = next(d for d in range(1, 17) if np.all(np.round(every, d) != 0))  # the ratios lie in [1/factor, 1]: none is 0
+    return Mistake("unfinished", "rounded-away", shown="; ".join(rounded), decimals=needed, s="" if needed == 1 else "s")
+
+
+def _rounded_away(line: str, ratios: dict[str, np.ndarray]) -> str:
+    """A print of a ratio rounded so far that it shows 0 (``np.round(ratio)``: ``[0. 0. …]``), in words; "" for one of
+    other numbers. Its figures are the ratio's entries, in order, each rounded to the decimals the print shows (the
+    finest of them), and one at least is 0, which no ratio is: both lie between 1/factor and 1."""
+    numbers = [number for number in PRINTED_NUMBER.findall(line) if _printed_figures(number) is not None]
+    if any("e" in number.lower() or number.endswith("%") for number in numbers):
+        return ""
+    decimals = max(map(_decimals, numbers))
+    figures = [(float(number), 0.5 * 10.0**-decimals) for number in numbers]
+    if not any(value == 0 for value, _ in figures):
+        return ""
+    for name, ratio in ratios.items():
+        pairs, index = [], 0
+        for figure in figures:
+            while index < ratio.size and not _shows(figure, float(ratio[index])):
+                index += 1
+            if index == ratio.size:
+                break
+            pairs.append(index)
+            index += 1
+        else:
+            zero = next(pair for pair, (value, _) in zip(pairs, figures, strict=True) if value == 0)
+            at = "" if name == "PI" else f" at pair {zero}"  # PI's ratio is one number at every pair
+            return f"is the {name} ratio rounded to {decimals} decimal{'' if decimals == 1 else 's'}: it shows 0{at}, where the ratio is {ratio[zero]:.4g}"
+    return ""
 
 
 def _judge_ntk_past_pair_0(lines: list[tuple[str, list[tuple[float, float]]]], ntk_ratio: np.ndarray, pi_ratio: float) -> None:
@@ -559,7 +638,7 @@ def _whole_prints(printed: str, pairs: int) -> list[tuple[str, list[tuple[float,
     for line, _ in _printed_lines(printed):
         rows = re.findall(r"\[([^\[\]]*)\]", line) or [line]
         for row in rows:
-            figures_of_row = [f for f in map(_printed_figures, PRINTED_NUMBER.findall(row)) if f is not None]
+            figures_of_row = _figures(row)
             if len(figures_of_row) == pairs:
                 whole.append((line, figures_of_row))
     rows = _printed_lines(printed)
@@ -605,6 +684,10 @@ def _judge_whole_ratios(printed: str, ratios: dict[str, np.ndarray], instead: di
         stand_in = named[0] if named else unnamed[place] if len(unnamed) > place else None
         # NTK's ratio at 1 for every pair is left to _judge_ntk_past_pair_0, which names it as a copy of inv_freq
         if stand_in is not None and not (name == "NTK" and all(_shows(f, 1.0) for f in stand_in[1])):
+            rounding = _rounded_away(stand_in[0], {name: ratios[name]})
+            if rounding:
+                quoted = stand_in[0] if len(stand_in[0]) <= 60 else stand_in[0][:57] + "…"
+                raise _too_rounded([f"`{quoted}` {rounding}"], tuple(ratios.values()))
             raise _ratio_off(name, ratios[name], *stand_in, instead)
 
 

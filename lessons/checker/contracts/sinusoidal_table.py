@@ -68,6 +68,8 @@ SIZES = StarterSizes({12: "T", 8: "C", 3: "k"}, ("T", "C", "k"))
 STARTER_PAIRS = next(number for number, name in SIZES.sizes.items() if name == "C") // 2
 PAIRS_TYPED = Question("types_count", (str(STARTER_PAIRS), SIZES.kept))
 TYPED_APART = {number: Question("types_number_apart", (str(number), SIZES.kept)) for number in SIZES.sizes}
+# The sign-flipped table is also t divided by w_i, the minus sign kept (``np.sin(t / w)``): the source says which slip it is.
+DIVIDES = Question("divides_by_negated", ())
 CHANGED = "`T` two positions longer, `C` four channels wider, `k` two positions longer, and your pe, once built, bent a little (row t scaled by 1 − (t/T)²/64)"
 # The second rerun bends the other way, most at the first row: a maximum over rows that leave out t = 0 falls short there.
 BENT_FIRST = (
@@ -501,7 +503,12 @@ def _unfollowed(values: Values, first: Values | None, name: str) -> None:
 
 def judge(runs: Runs) -> Passed:
     refuse_borrowing(runs, BORROWS, "pe")
-    _judge_run(runs.first)
+    try:
+        _judge_run(runs.first)
+    except Mistake as mistake:
+        if mistake.diagnosis == "sign-flipped" and runs.says(DIVIDES):  # same table: t / w_i with w_i = 10000^(−2i/C)
+            raise Mistake("sign-flipped", "divided", **mistake.fields) from None
+        raise
     for changed, bend in BENDS.items():
         _judge_bent(runs, changed, bend)
     _judge_figures(runs)
@@ -637,7 +644,7 @@ SINUSOIDAL_TABLE = Contract(
     given=("T", "C", "k"),
     hypotheses=hypotheses,
     typed=("pe", "M", "shift_error"),
-    questions=(BORROWS, IMPORTS_BY_NAME, *SIZES.questions, PAIRS_TYPED, *TYPED_APART.values()),
+    questions=(BORROWS, IMPORTS_BY_NAME, *SIZES.questions, PAIRS_TYPED, *TYPED_APART.values(), DIVIDES),
     # a signed maximum equals the largest |entry| wherever that entry is positive: told on the rerun's shrinking table, not held to
     seen_only=frozenset({"mismatch/no-abs"}),
     described={
