@@ -12,7 +12,8 @@ per row (−m·(i − j + 1), +5 on every visible key) gives the same weights
 but is named, not passed. The reruns ask for another
 head count on each branch of the rule (the second 6 heads, under 8, and 130 tokens, past a
 capped distance and int8 positions), which typed slopes cannot follow, however many digits
-they have, for other scores from 1000 up and far apart from head to head and row to row, which the
+they have, for other scores from 1000 up and far apart from head to head and row to row, with a later key far
+above its row (which a mask weaker than the brief's −1e4 lets through), which the
 weights must follow and a softmax must not overflow or underflow on, for 3584 heads (past a table for 1 … 64 or for powers up to 1024, a power below
 capped, and too many for extra slopes taken from the first half of twice the power below),
 and for one head of 600 tokens (past a window, a distance clipped or uint8 positions at 256
@@ -48,7 +49,8 @@ CHANGED = "another number of heads and two more tokens"
 # The second rerun: a count that is no power of two, with another power below it than the learner's (substitutes.uneven_head_count).
 UNEVEN = "a number of heads that is not a power of two and has another power of two below it than yours, and more than 128 tokens"
 # The third rerun: the learner's own sizes, other scores from SCORE_OFFSET up, far apart from head to head and row to row
-# (substitutes.redrawn_large): weights that do not change with them were computed from scores of the script's own (drawn
+# and a later key SCORE_AHEAD above its row (substitutes.redrawn_large): weights that do not change with them were
+# computed from scores of the script's own (drawn
 # again from the starter's seed), not from `scores`; weights that come out NaN or inf there took np.exp without
 # subtracting each row's largest (_unstable_softmax tells what they subtracted instead).
 SCORES = (

@@ -34,5 +34,4 @@ bias = np.where(j <= i, -m * distance, -1e9)    # (H, T, T)
 exponentials = np.exp(scores + bias - scores.max(axis=-1, keepdims=True))
 weights = exponentials / exponentials.sum(axis=-1, keepdims=True)
 
-
 print(np.round(slopes, 4))
