@@ -1120,7 +1120,7 @@ MEANINGS = [
     ("alibi", "mask-forgotten__mask-cleared-after-use.py", "weights-masked", ["`weights` are right", "changed once the weights were computed"], ["too small"]),
     ("alibi", "indistinct__half-precision-long.py", "precision", ["three significant digits", "Use float64"], ["second softmax", "held, like every other"]),
     # brief-only round 16 (v4/alibi): a later key scoring far above its row; a mask missing from a row
-    ("alibi", "mismatch__mask-of-minus-a-thousand.py", "weak-mask-outscored", ["masks the later keys with -1000", "e^(-1000 + 9202)"], ["a little"]),
+    ("alibi", "mismatch__mask-of-minus-a-thousand.py", "weak-mask-outscored", ["`bias[0, 0, 6]` = -1000", "e^(-1000 + 9202)"], ["a little"]),
     ("alibi", "mismatch__mask-skips-query-row-0.py", "mask-missing-rows", ["but query row 0 of every head", "elsewhere is -inf"], ["too small"]),
     ("alibi", "mismatch__own-softmax-minus-max-of-scores-alone.py", "softmax-one-max", ["largest score taken before the bias"], ["row's mean"]),
     ("sinusoidal-table", "mismatch__mean-error.py", "mean-error", ["the mean |pe[t + k] − M @ pe[t]|"], ["measuring one row", "typing"]),

@@ -403,7 +403,8 @@ def _mask_leaks(bias: np.ndarray, scores: np.ndarray, hidden: np.ndarray, slopes
         )  # fmt: skip
     later = np.broadcast_to(j > i, bias.shape)
     rows = np.any(leaking, axis=-1)  # (H, T) the query rows whose later keys leak
-    if np.array_equal(leaking, later & rows[..., None]) and not np.all(rows[:, : T - 1]):  # whole rows left unmasked, the others hidden
+    unmasked_rows = np.array_equal(leaking, later & rows[..., None]) and not np.all(rows[:, : T - 1])  # the others hidden
+    if unmasked_rows and np.all(bias[leaking] >= 0):  # left as they were, not masked by a weaker number
         heads, skipped = np.flatnonzero(np.any(rows, axis=1)), np.flatnonzero(np.any(rows, axis=0))
         of_heads = " of every head" if len(heads) == H else " of " + _listed("head", [int(h) for h in heads])
         mask = float(np.max(bias[later & hidden]))
