@@ -1122,7 +1122,7 @@ MEANINGS = [
     # brief-only round 16 (v4/alibi): a later key scoring far above its row; a mask missing from a row
     ("alibi", "mismatch__mask-of-minus-a-thousand.py", "weak-mask-outscored", ["`bias[0, 0, 6]` = -1000", "e^(-1000 + 9202)"], ["a little"]),
     ("alibi", "mismatch__mask-skips-query-row-0.py", "mask-missing-rows", ["but query row 0 of every head", "elsewhere is -inf"], ["too small"]),
-    ("alibi", "mismatch__own-softmax-minus-max-of-scores-alone.py", "softmax-one-max", ["largest score taken before the bias"], ["row's mean"]),
+    ("alibi", "mismatch__own-softmax-minus-max-of-scores-alone.py", "softmax-one-max", ["largest taken without the mask, a later key's score"], ["row's mean"]),
     ("sinusoidal-table", "mismatch__mean-error.py", "mean-error", ["the mean |pe[t + k] − M @ pe[t]|"], ["measuring one row", "typing"]),
     ("sinusoidal-table", "mismatch__last-row-missed.py", "last-row-missed", ["one row short", "t = T − k − 1"], ["typing"]),
     # brief-only round 8 (issue 35): sizes typed in, helpers never used, a relative line, and messages that named another cause

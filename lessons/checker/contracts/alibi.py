@@ -698,8 +698,9 @@ def _unstable_softmax(third: Values) -> Mistake:
             ("softmax-one-max", "one number from every score, the largest of the whole array", np.max(logits, keepdims=True)),
             ("softmax-one-max", "one number from every score of a head, that head's largest", np.max(logits, axis=(-2, -1), keepdims=True)),
             ("softmax-row-overflow", "", row_mean),  # or any other number far enough below a row's largest: the same NaN
-            # the scores' own largest, taken before the bias: a later key's, which the mask hides, far above the rest
-            ("softmax-one-max", "each row's largest score taken before the bias went in, a later key's", np.max(scores.astype(dtype), axis=-1, keepdims=True)),
+            # each row's largest taken without the mask (of the scores alone, or of an unmasked bias, renormalised after):
+            # a later key's score, far above the rest
+            ("softmax-one-max", "each row's largest taken without the mask, a later key's score", np.max(scores.astype(dtype), axis=-1, keepdims=True)),
         )
         for cause, what, shift in subtracted:
             with np.errstate(all="ignore"):
