@@ -857,21 +857,25 @@ def few_tokens(T: object) -> int:
 # array leaves some row 900 or more below it, all e^−900 = 0 there, 0 / 0 = NaN; and each head's last score (its last
 # query row's last key, which that query sees) is SCORE_PEAK above the rest of its row, more than 709 above the row's
 # mean for any T, so a softmax that subtracts each row's mean overflows there. One that subtracts each row's largest (the
-# course's) is unchanged. Within a row the other scores stay close together, so a mask of −1000 still hides (e^−1000 is
-# 0 in float64), and no row with a later key to hide holds the peak.
+# course's) is unchanged. And each head's first query row's last key, a key that query must not see, is SCORE_AHEAD above
+# the rest of that row: a mask of M leaves it e^(M + SCORE_AHEAD), 0 in float64 only below e^−745, so the brief's −1e4
+# (e^−800) and anything lower hide it, and a mask weaker than about −9,945 (−1000 or −5000, say) lets it through.
 SCORE_OFFSET = 1000.0
 SCORE_STEP = 900.0
 SCORE_PEAK = 1500.0
+SCORE_AHEAD = 9200.0
 
 
 def redrawn_large(scores: object) -> np.ndarray:
     """alibi: :func:`redrawn` scores plus SCORE_OFFSET, SCORE_STEP more in odd-numbered heads and again in odd-numbered
-    query rows, and SCORE_PEAK more on each head's last score, in their dtype."""
+    query rows, SCORE_PEAK more on each head's last score and SCORE_AHEAD more on its first row's last key, in their dtype."""
     drawn = redrawn(scores)
     raised = np.full(drawn.shape, SCORE_OFFSET)
     if drawn.ndim >= 2 and drawn.size:
         raised += SCORE_STEP * (np.arange(drawn.shape[-2]) % 2)[:, None]
         raised[..., -1, -1] += SCORE_PEAK
+        if drawn.shape[-2] >= 2 and drawn.shape[-1] >= 2:
+            raised[..., 0, -1] += SCORE_AHEAD
     if drawn.ndim >= 3:
         raised += SCORE_STEP * (np.arange(drawn.shape[0]) % 2).reshape(-1, *[1] * (drawn.ndim - 1))
     return (drawn + raised).astype(drawn.dtype)

@@ -12,7 +12,8 @@ per row (−m·(i − j + 1), +5 on every visible key) gives the same weights
 but is named, not passed. The reruns ask for another
 head count on each branch of the rule (the second 6 heads, under 8, and 130 tokens, past a
 capped distance and int8 positions), which typed slopes cannot follow, however many digits
-they have, for other scores from 1000 up and far apart from head to head and row to row, which the
+they have, for other scores from 1000 up and far apart from head to head and row to row, with a later key far
+above its row (which a mask weaker than the brief's −1e4 lets through), which the
 weights must follow and a softmax must not overflow or underflow on, for 3584 heads (past a table for 1 … 64 or for powers up to 1024, a power below
 capped, and too many for extra slopes taken from the first half of twice the power below),
 and for one head of 600 tokens (past a window, a distance clipped or uint8 positions at 256
@@ -39,7 +40,7 @@ from attnpos.lessons.checker.contracts.common import (
     zero_weight,
 )
 from attnpos.lessons.checker.separation import Figure, Hypotheses
-from attnpos.lessons.checker.substitutes import FEW_TOKENS, LONG_LENGTH, MANY_HEADS, SCORE_OFFSET, SCORE_PEAK, SCORE_STEP
+from attnpos.lessons.checker.substitutes import FEW_TOKENS, LONG_LENGTH, MANY_HEADS, SCORE_AHEAD, SCORE_OFFSET, SCORE_PEAK, SCORE_STEP
 from attnpos.lessons.checker.values import MAX_ELEMENTS, SAFETY, Values, count, describe, dtype_roundoff, reported_rounding, too_large
 from attnpos.lessons.checker.verdicts import Mistake, Passed, shape_text
 
@@ -48,12 +49,14 @@ CHANGED = "another number of heads and two more tokens"
 # The second rerun: a count that is no power of two, with another power below it than the learner's (substitutes.uneven_head_count).
 UNEVEN = "a number of heads that is not a power of two and has another power of two below it than yours, and more than 128 tokens"
 # The third rerun: the learner's own sizes, other scores from SCORE_OFFSET up, far apart from head to head and row to row
-# (substitutes.redrawn_large): weights that do not change with them were computed from scores of the script's own (drawn
+# and a later key SCORE_AHEAD above its row (substitutes.redrawn_large): weights that do not change with them were
+# computed from scores of the script's own (drawn
 # again from the starter's seed), not from `scores`; weights that come out NaN or inf there took np.exp without
 # subtracting each row's largest (_unstable_softmax tells what they subtracted instead).
 SCORES = (
     f"other scores of your own shape, from {SCORE_OFFSET:.0f} up: {SCORE_STEP:.0f} higher in odd-numbered heads and again in "
-    f"odd-numbered query rows, and {SCORE_PEAK:.0f} higher still on each head's last score"
+    f"odd-numbered query rows, {SCORE_PEAK:.0f} higher still on each head's last score, and {SCORE_AHEAD:.0f} higher on "
+    "the last key of each head's first query row, a key that query must not see"
 )
 # The fourth rerun: more heads than a table typed for 1 … 64 or for powers up to 1024 holds, and so many above the power
 # below that every other slope of only the first half of twice that power gives too few extra slopes
@@ -138,6 +141,15 @@ def _bias_kind(bias: np.ndarray, scores: np.ndarray, slopes: np.ndarray, T: int,
     if agrees(m * distance, everywhere) or agrees(m * np.abs(distance), everywhere):
         return "sign-flipped"
     return ""
+
+
+def _hidden(bias: np.ndarray, scores: np.ndarray) -> np.ndarray:
+    """(H, T, T) the keys ``bias`` hides: a later key that softmax(scores + bias) gives a weight of exactly 0, a key its
+    query may see that the bias alone gives 0 beside the others that query may see. A score far above the rest (the
+    scores rerun's peak, or a later key the mask leaves through) takes all the weight, which says nothing of the bias."""
+    T = bias.shape[-1]
+    visible = np.broadcast_to(np.arange(T)[None, :] <= np.arange(T)[:, None], bias.shape)
+    return np.where(visible, zero_weight(np.where(visible, bias, -np.inf)), zero_weight(bias, scores))
 
 
 def _weights(values: Values, H: int, T: int) -> np.ndarray:
@@ -254,7 +266,7 @@ def _judge_run(values: Values) -> tuple[int, np.ndarray]:
         if (far := _far_keys_wrong(bias, scores, right, T, bias_tolerance)) is not None:
             raise far
         i, j = np.arange(T)[:, None], np.arange(T)[None, :]
-        hidden = zero_weight(bias, scores)  # (H, T, T)
+        hidden = _hidden(bias, scores)  # (H, T, T)
         # masked as a mask masks: a row of query 0 all at −1e9 hides nothing (its one key gets the whole weight), yet says the same
         masked = hidden | (bias <= HIDDEN)
         if np.any(masked & (j <= i)) and np.array_equal(masked & (j <= i), np.broadcast_to(j == i, hidden.shape)):
@@ -267,8 +279,8 @@ def _judge_run(values: Values) -> tuple[int, np.ndarray]:
         visible = np.broadcast_to(j <= i, bias.shape)
         if _bias_kind(np.where(visible, bias, -np.inf), scores, right, T, bias_tolerance) in ("right", "shortcut"):
             if _weights_right(values, scores, H, T, roundoff) and not _weights_of(values, scores, bias, H, T, roundoff):
-                raise Mistake("mask-forgotten", "weights-masked", name="bias", **_least_hidden(bias, hidden))
-            raise _mask_leaks(bias, hidden, right, bias_tolerance)
+                raise Mistake("mask-forgotten", "weights-masked", name="bias", **_least_hidden(bias, hidden)[1])
+            raise _mask_leaks(bias, scores, hidden, right, bias_tolerance)
         # the keys a query may see: where a later key is wrongly finite, the mask's own message above says so
         expected = np.where(visible, alibi_bias(H, T), 0.0)
         raise Mistake("mismatch", "array", name="bias", **worst_entry("bias", np.where(visible & np.isfinite(bias), bias, 0.0), expected))
@@ -334,7 +346,7 @@ def _window(bias: np.ndarray, scores: np.ndarray, slopes: np.ndarray, T: int, to
     right (or the +m·j shortcut) on the nearer keys; None for any other."""
     i, j = np.arange(T)[:, None], np.arange(T)[None, :]
     distance = np.broadcast_to(i - j, bias.shape)
-    hidden_before = (zero_weight(bias, scores) | (bias <= HIDDEN)) & (distance >= 0)
+    hidden_before = (_hidden(bias, scores) | (bias <= HIDDEN)) & (distance >= 0)
     if not np.any(hidden_before):
         return None
     window = int(np.min(distance[hidden_before]))
@@ -350,9 +362,10 @@ def _window(bias: np.ndarray, scores: np.ndarray, slopes: np.ndarray, T: int, to
     )  # fmt: skip
 
 
-def _mask_leaks(bias: np.ndarray, hidden: np.ndarray, slopes: np.ndarray, tolerance: float) -> Mistake:
+def _mask_leaks(bias: np.ndarray, scores: np.ndarray, hidden: np.ndarray, slopes: np.ndarray, tolerance: float) -> Mistake:
     """A bias right on every key a query may see, with some later keys not hidden: left at −m·(i − j) (the mask begun
-    too late), or masked by a number too small."""
+    too late or too narrow), missing from some query rows, or masked by a number too small: too small for any score,
+    or hiding ordinary scores and outscored by a later key scoring far above the keys its query sees."""
     H, T = bias.shape[0], bias.shape[-1]
     i, j = np.arange(T)[:, None], np.arange(T)[None, :]
     leaking = ~hidden & (j > i)  # (H, T, T)
@@ -378,16 +391,36 @@ def _mask_leaks(bias: np.ndarray, hidden: np.ndarray, slopes: np.ndarray, tolera
             "mismatch", "mask-narrow", name="bias", count=int(np.count_nonzero(leaking)), total=H * T * (T - 1) // 2, late=late,
             entry=f"bias[{h}, {row}, {key}]", value=f"{bias[h, row, key] + 0.0:.4g}", reach=reach, first=reach + 1,
         )  # fmt: skip
-    return Mistake("mismatch", "weak-mask", name="bias", **_least_hidden(bias, hidden))
+    (h, row, key), least = _least_hidden(bias, hidden)
+    if bias[h, row, key] < np.log(np.finfo(np.float64).smallest_subnormal):  # e^value is 0 on its own: a later key's score outweighs it
+        logits = scores[h, row] + bias[h, row]
+        top = float(np.max(logits[: row + 1]))  # the best key the query sees
+        gap = float(scores[h, row, key]) - top
+        weight = float(softmax(logits)[key])
+        return Mistake(
+            "mismatch", "weak-mask-outscored", name="bias", **least, gap=f"{gap:.4g}", weight=f"{weight:.4g}",
+            exponent=f"{float(bias[h, row, key]) + gap:.4g}",
+        )  # fmt: skip
+    later = np.broadcast_to(j > i, bias.shape)
+    rows = np.any(leaking, axis=-1)  # (H, T) the query rows whose later keys leak
+    unmasked_rows = np.array_equal(leaking, later & rows[..., None]) and not np.all(rows[:, : T - 1])  # the others hidden
+    if unmasked_rows and np.all(bias[leaking] >= 0):  # left as they were, not masked by a weaker number
+        heads, skipped = np.flatnonzero(np.any(rows, axis=1)), np.flatnonzero(np.any(rows, axis=0))
+        of_heads = " of every head" if len(heads) == H else " of " + _listed("head", [int(h) for h in heads])
+        mask = float(np.max(bias[later & hidden]))
+        return Mistake(
+            "mismatch", "mask-missing-rows", name="bias", **least, rows="query " + _listed("row", [int(q) for q in skipped]) + of_heads,
+            mask=f"{mask + 0.0:.4g}", first=int(skipped[0]),
+        )  # fmt: skip
+    return Mistake("mismatch", "weak-mask", name="bias", **least)
 
 
-def _least_hidden(bias: np.ndarray, hidden: np.ndarray) -> dict[str, str]:
-    """The later key (j > i) that ``bias`` hides least, where it should be −inf: ``entry`` and its ``value``."""
+def _least_hidden(bias: np.ndarray, hidden: np.ndarray) -> tuple[tuple[int, int, int], dict[str, str]]:
+    """The later key (j > i) that ``bias`` hides least, where it should be −inf: its index, and ``entry`` and its ``value``."""
     T = bias.shape[-1]
     leaking = ~hidden & (np.arange(T)[None, :] > np.arange(T)[:, None])
-    least = np.unravel_index(int(np.argmax(np.where(leaking, bias, -np.inf))), bias.shape)
-    entry = "bias[" + ", ".join(str(int(index)) for index in least) + "]"
-    return {"entry": entry, "value": f"{float(bias[least]) + 0.0:.4g}"}  # + 0.0: −0 is shown as 0
+    h, row, key = (int(index) for index in np.unravel_index(int(np.argmax(np.where(leaking, bias, -np.inf))), bias.shape))
+    return (h, row, key), {"entry": f"bias[{h}, {row}, {key}]", "value": f"{float(bias[h, row, key]) + 0.0:.4g}"}  # + 0.0: −0 is shown as 0
 
 
 def _weights_mistake(weights: np.ndarray, scores: np.ndarray, bias: np.ndarray, expected: np.ndarray, tolerance: float) -> Mistake:
@@ -665,6 +698,9 @@ def _unstable_softmax(third: Values) -> Mistake:
             ("softmax-one-max", "one number from every score, the largest of the whole array", np.max(logits, keepdims=True)),
             ("softmax-one-max", "one number from every score of a head, that head's largest", np.max(logits, axis=(-2, -1), keepdims=True)),
             ("softmax-row-overflow", "", row_mean),  # or any other number far enough below a row's largest: the same NaN
+            # each row's largest taken without the mask (of the scores alone, or of an unmasked bias, renormalised after):
+            # a later key's score, far above the rest
+            ("softmax-one-max", "each row's largest taken without the mask, a later key's score", np.max(scores.astype(dtype), axis=-1, keepdims=True)),
         )
         for cause, what, shift in subtracted:
             with np.errstate(all="ignore"):
@@ -673,7 +709,8 @@ def _unstable_softmax(third: Values) -> Mistake:
             if not np.array_equal(np.isfinite(late), np.isfinite(weights)):
                 continue
             if cause == "softmax-overflow":
-                return Mistake("mismatch", cause, **fields, largest=f"{float(np.max(scores)):.4g}")
+                largest = float(np.max(np.where(np.isfinite(logits), logits, -np.inf)))  # a masked key's score never reaches np.exp
+                return Mistake("mismatch", cause, **fields, largest=f"{largest:.4g}")
             ordered = np.sort(logits[h, row][np.isfinite(logits[h, row])])
             largest, number = float(ordered[-1]), float(np.broadcast_to(shift, logits.shape)[h, row, 0])
             return Mistake(

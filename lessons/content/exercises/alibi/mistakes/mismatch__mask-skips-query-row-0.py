@@ -1,5 +1,5 @@
-"""The later keys masked by -1000, added as a triangle of its own: exp(-1000) underflows to 0 in float64, so their
-weights are exactly 0 all the same (the brief's line: a weight of exactly 0, not a number)."""
+"""The bias filled row by row in a loop over the queries that starts at 1: row 0 keeps np.zeros' 0 on every later key,
+so query 0 sees the whole future, while every other row is masked by -inf as it should be."""
 import math
 
 import numpy as np
@@ -30,7 +30,10 @@ i = np.arange(T)[:, None]
 j = np.arange(T)[None, :]
 distance = (i - j).astype(float)             # how far back j is
 m = slopes[:, None, None]                    # (H, 1, 1)
-bias = -m * np.maximum(distance, 0) + np.triu(np.full((T, T), -1000.0), k=1)  # (H, T, T): exp(-1000) is 0
+bias = np.zeros((n_heads, T, T))
+for q in range(1, T):                        # row 0 is never visited
+    for k in range(T):
+        bias[:, q, k] = -slopes * (q - k) if k <= q else -np.inf
 weights = softmax(scores + bias)             # before the softmax
 
 print(np.round(slopes, 4))
