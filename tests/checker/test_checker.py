@@ -626,6 +626,28 @@ MEANINGS = [
     ),
     ("rope", "mismatch__typed-positions.py", "positions-ignored", ["stayed as it was", "typed in"], ["not by a range you build yourself"]),
     ("rope", "mismatch__sign-inside-rotate-half.py", "reversed", ["inside rotate_half", "[−x2, x1]"], []),
+    # brief-only round 16 (rope): positions negated at the call, hs set again, the rows taken from the stack's axis
+    (
+        "rope",
+        "mismatch__both-turned-back.py",
+        "reversed-call",
+        ["turn an x of the checker's own the right way", "`apply_rope(X @ Wq, -positions)`"],
+        ["inside rotate_half"],
+    ),
+    (
+        "rope",
+        "changed-input__hs-set-again.py",
+        "hs-set",
+        ["sets `hs` itself", "`hs` was 8 when that run stopped", "`Wq` is 12 wide"],
+        ["Something in your script"],
+    ),
+    (
+        "rope",
+        "mismatch__apply-rope-rows-from-the-stack-axis.py",
+        "apply-rope-raised-batched",
+        ["turns a (T, hs) x right", "`x.shape[-2]` (3 here)"],
+        ["never from the script's own X"],
+    ),
     ("rope", "mismatch__borrowed-rotation.py", "borrowed", ["from attnpos", "softmax the starter imports"], []),
     ("alibi", "after-softmax__bias-after-softmax-mask-dropped.py", "", ["after the softmax"], ["along the last axis"]),
     ("alibi", "mismatch__extra-slopes-from-the-front.py", "every-other", ["every other one", "get_slopes(16)[0::2][:4]"], ["largest difference", "get get_"]),
