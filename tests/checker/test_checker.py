@@ -626,6 +626,28 @@ MEANINGS = [
     ),
     ("rope", "mismatch__typed-positions.py", "positions-ignored", ["stayed as it was", "typed in"], ["not by a range you build yourself"]),
     ("rope", "mismatch__sign-inside-rotate-half.py", "reversed", ["inside rotate_half", "[−x2, x1]"], []),
+    # brief-only round 16 (rope): positions negated at the call, hs set again, the rows taken from the stack's axis
+    (
+        "rope",
+        "mismatch__both-turned-back.py",
+        "reversed-call",
+        ["turn an x of the checker's own the right way", "`apply_rope(X @ Wq, -positions)`"],
+        ["inside rotate_half"],
+    ),
+    (
+        "rope",
+        "changed-input__hs-set-again.py",
+        "hs-set",
+        ["sets `hs` itself", "`hs` was 8 when that run stopped", "`Wq` is 12 wide"],
+        ["Something in your script"],
+    ),
+    (
+        "rope",
+        "mismatch__apply-rope-rows-from-the-stack-axis.py",
+        "apply-rope-raised-batched",
+        ["turns a (T, hs) x right", "`x.shape[-2]` (3 here)"],
+        ["never from the script's own X"],
+    ),
     ("rope", "mismatch__borrowed-rotation.py", "borrowed", ["from attnpos", "softmax the starter imports"], []),
     ("alibi", "after-softmax__bias-after-softmax-mask-dropped.py", "", ["after the softmax"], ["along the last axis"]),
     ("alibi", "mismatch__extra-slopes-from-the-front.py", "every-other", ["every other one", "get_slopes(16)[0::2][:4]"], ["largest difference", "get get_"]),
@@ -880,6 +902,8 @@ MEANINGS = [
         ["at pair 0 only", "`pair 0, NTK ratio: 1.0`", "the first and the last pair"],
         ["Well done"],
     ),
+    # brief-only round 16: the ratios at pairs 0 to 4 only, never the last pair, where NTK divides by exactly the factor
+    ("context-extension", "unfinished__ntk-ratio-first-five-pairs.py", "ntk-before-last", ["stops before the last pair", "pair 4", "pair 63"], ["Well done"]),
     ("context-extension", "unfinished__ntk-over-pi-printed.py", "not-ratios", ["no NTK ratio", "`inv_freq_ntk / inv_freq_pi`", "1 at pair 0 down to 0.25"], []),
     # brief-only round 10 (issue 35): a factor cut to a whole number or a power of two, shown by the rerun's 2.5
     ("context-extension", "mismatch__factor-truncated-to-int.py", "cut-factor", ["built on factor = 1, where the rerun's factor is 1.5", "a whole number"], []),
@@ -1753,7 +1777,10 @@ def _context_extension_arrays() -> dict[str, np.ndarray]:
     [
         ("PI [0.25 0.25]\nNTK [1.   0.25]\n", None),
         ("[[2.50000000e-01 2.50000000e-01]\n [1.00000000e+00 2.50000000e-01]]\n", None),  # one array of both, in NumPy's scientific form
-        ("0 0.25 1.0\n1 0.25 0.97823566\n", None),  # pair by pair, float32's digits
+        ("0 0.25 1.0\n1 0.25 0.97823566\n63 0.25 0.25\n", None),  # pair by pair, float32's digits
+        ("0 0.25 1.0\n1 0.25 0.97823566\n", "ntk-before-last"),  # pair by pair, the last pair left out (round 16)
+        ("PI [0.25 0.25 0.25]\nNTK [1.   0.97823566 0.95694501]\n", "ntk-before-last"),  # pairs 0 to 2 (w37, round 16)
+        ("PI : 0.2500 0.2500 0.2500 range 0.2500..0.2500\nNTK: 1.0000 0.4945 0.2500 range 0.2500..1.0000\n", None),  # ends, middle, range
         ("PI keeps 25.0%\nNTK keeps 100.0% of pair 0, 25.0% of the last\n", None),
         ("PI keeps 25.0%\nNTK keeps 100.0% of pair 0\n", "ntk-pair-0"),  # the brief: "look at the first and the last pair" (issue 35)
         ("PI [0.25 0.25]\nNTK [1. 1.]\n", "ntk-all-ones"),  # inv_freq over a copy of itself, printed before inv_freq_ntk was set

@@ -520,6 +520,7 @@ def _judge_print(values: Values, printed: str) -> None:
     if pi_shown and ntk_shown:
         _judge_whole_ratios(printed, {"PI": pi_ratio, "NTK": ntk_ratio}, instead)
         _judge_ntk_past_pair_0(lines, ntk_ratio, float(pi_ratio[0]))
+        _judge_ntk_last_pair(lines, segments, ntk_ratio, float(pi_ratio[0]))
         return
     found: list[str] = []
     rounded: list[str] = []
@@ -623,6 +624,56 @@ def _judge_ntk_past_pair_0(lines: list[tuple[str, list[tuple[float, float]]]], n
         line=line if len(line) <= 60 else line[:57] + "…",
         ntk_first=f"{first:.4g}",
         ntk_last=f"{ntk_ratio[-1]:.4g}",
+    )
+
+
+def _judge_ntk_last_pair(
+    lines: list[tuple[str, list[tuple[float, float]]]],
+    segments: list[tuple[str, list[tuple[float, float]]]],
+    ntk_ratio: np.ndarray,
+    pi_ratio: float,
+) -> None:
+    """The NTK ratio shown at the last pair, where it divides by exactly the factor (the brief: "the first and the last
+    pair"): figures of the NTK ratio, in order, that end at the last pair and show another pair too (the whole ratio, its
+    ends, its tail), or the last pair's figure in the place where a line printed alike shows pair 0's 1 (a table pair by
+    pair, or the ends a line each, each row of a printed 2-D array a line). A print of pairs 0 to 4 shows NTK's change
+    begin, never how far it goes."""
+    first, last = float(ntk_ratio[0]), float(ntk_ratio[-1])
+    for _, figures in [*lines, *segments]:
+        for end, figure in enumerate(figures):
+            if not _shows(figure, last):
+                continue
+            # the figures before it, back as far as they stay in NTK's order (`…, last 0.25, range 0.25..1.0` ends later)
+            start = end
+            while start > 0 and _in_order(figures[start - 1 : end + 1], ntk_ratio):
+                start -= 1
+                if not _shows(figures[start], pi_ratio):
+                    return
+    for line, figures in segments:
+        for other, others in segments:
+            words = _words(other)
+            if len(others) != len(figures) or not (len(figures) > 1 or words == _words(line) != "" or "ntk" in words.lower()):
+                continue
+            pairs = list(zip(figures, others, strict=True))
+            same_elsewhere = all(_shows(g, f[0]) for f, g in pairs if not _shows(f, first))
+            if same_elsewhere and any(_shows(f, first) and not _shows(f, last) and _shows(g, last) for f, g in pairs):
+                return
+    # the furthest pair the print shows of NTK's ratio, where it is not PI's figure
+    furthest = [
+        (max(pair for pair in range(ntk_ratio.size) if _shows(f, float(ntk_ratio[pair]))), line, f)
+        for line, figures in lines
+        for f in figures
+        if not _shows(f, pi_ratio) and any(_shows(f, float(r)) for r in ntk_ratio)
+    ]
+    pair, line, figure = max(furthest, key=lambda found: found[0])
+    raise Mistake(
+        "unfinished",
+        "ntk-before-last",
+        line=line if len(line) <= 60 else line[:57] + "…",
+        pair=pair,
+        shown=f"{figure[0]:.4g}",
+        last=ntk_ratio.size - 1,
+        ntk_last=f"{last:.4g}",
     )
 
 

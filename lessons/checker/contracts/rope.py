@@ -76,6 +76,7 @@ WIDER = (
 SIZES = StarterSizes({8: "hs", 4: "hs / 2", 6: "T"}, ("rope_theta", "rng", "X", "Wq", "Wk", "Wv", "positions", "hs"))
 LAYOUT = "half"  # the brief asks for Hugging Face's rotate_half
 INV_FREQ = "inv_freq"  # step 1's frequencies: read where the script sets them (a probe), checked as the brief asks
+HEAD_WIDTH = "hs"  # the starter's Wq.shape[1], read (a probe) to tell a width the script set itself
 HELPER_ROUNDOFFS = 64  # the helpers' tolerance, in unit roundoffs of the answer's type (float32's well within 1e-5)
 # An angle of the far positions (up to 10,000 radians) held in float32, as the brief allows, is off by a few of float32's
 # unit roundoffs of itself: the far ask's tolerance, in those, of the largest angle.
@@ -283,6 +284,8 @@ def judge(runs: Runs) -> Passed:
     except Mistake as mistake:
         if mistake.diagnosis == "rotated-v":
             raise _rotated_v(runs, first) from None
+        if (mistake.diagnosis, mistake.cause) == ("mismatch", "reversed") and _helpers_turn_right(runs):
+            raise Mistake("mismatch", "reversed-call", name=mistake.fields.get("name", "q")) from None
         raise
     second = _read(runs.second(CHANGED))
     for name, got, before, W, tolerance in (
@@ -309,6 +312,7 @@ def judge(runs: Runs) -> Passed:
             try:
                 sized_for_the_starter(runs, SIZES, mistake, WIDER)
             except Mistake as sized:
+                _hs_set_again(runs, str(sized.fields.get("what", "")))
                 if sized.diagnosis == "mismatch" and sized.cause == "sized" and runs.says(REDRAWS):  # no size typed: arrays drawn again
                     raise Mistake(sized.diagnosis, "redrawn", **sized.fields) from None
                 raise
@@ -319,6 +323,39 @@ def judge(runs: Runs) -> Passed:
     _left_unchanged(runs.second(WIDER), APPLY_ROPE_ASKED, "apply_rope")
     _apply_rope_as_asked(runs.second(WIDER), first.theta)
     return Passed()
+
+
+def _helpers_turn_right(runs: Runs) -> bool:
+    """Whether the script's rotate_half and apply_rope, asked by the reruns about x's of the checker's own, both turn
+    them as the brief asks: then q and k turned backwards were turned so by what the script gave them (``-positions``,
+    or negated angles), not by a sign inside either helper."""
+    try:
+        changed, wider = runs.second(CHANGED), runs.second(WIDER)
+        if any(np.size(values.get(asked, ())) == 0 for values, asked in ((changed, ROTATE_HALF_ASKED), (wider, APPLY_ROPE_ASKED))):
+            return False  # a helper not there (or not callable so): which sign turned q is not to be told
+        _rotates_halves(changed)
+        _apply_rope_as_asked(wider, float(scalar(runs.first, "rope_theta")))
+    except Mistake:
+        return False
+    return True
+
+
+def _hs_set_again(runs: Runs, what: str) -> None:
+    """The starter sets ``hs = Wq.shape[1]``; a script that sets it to a number of its own (``hs = 8`` below the starter's
+    line, or in its place) keeps that number on the wider rerun, where Wq is wider: ``hs`` as that rerun left it, read
+    from the names it set before it stopped, is not Wq's width. Then the script's own ``hs`` is what the rerun broke on,
+    as it is for positions or rope_theta set again (changed-input), not a width taken from somewhere else."""
+    index = runs.changed.index(WIDER)
+    left = runs.partial[index] if index < len(runs.partial) else runs.reruns[index]
+    if left is None or HEAD_WIDTH not in left or "Wq" not in left or np.ndim(left["Wq"]) < 1 or np.size(left[HEAD_WIDTH]) != 1:
+        return
+    got = np.asarray(left[HEAD_WIDTH]).reshape(-1)[0]
+    if not np.issubdtype(np.asarray(got).dtype, np.number):
+        return
+    hs, width = float(got), int(np.shape(left["Wq"])[-1])
+    if hs != width:
+        when = "ended" if runs.reruns[index] is not None else "stopped"
+        raise Mistake("changed-input", "hs-set", hs=f"{hs:g}", width=width, changed=WIDER, what=what, when=when)
 
 
 def _listed(array: np.ndarray) -> str:
@@ -375,7 +412,7 @@ def _apply_rope_as_asked(values: Values, first_theta: float) -> None:
     )
     for asked, asked_positions, x_text, told in asks:
         where = f"an x of its own, {x_text}, at positions {', '.join(str(p) for p in asked_positions)} (rope_theta {theta:g})"
-        _raised(values, asked, "apply_rope", where)
+        _raised(values, asked, "apply_rope", where, "-batched" if asked == APPLY_ROPE_BATCHED else "")
         asked_note = values.get(asked)
         if asked_note is None or asked_note.size == 0:
             return  # no apply_rope, or not callable on (x, positions): q, k and out are what tell
@@ -421,13 +458,14 @@ def _last_row(array: np.ndarray) -> str:
     return _listed(array.reshape(-1, array.shape[-1])[-1])
 
 
-def _raised(values: Values, asked: str, name: str, where: str) -> None:
-    """What ``name`` raised when the checker asked it about an x of its own (substitutes.RAISED), told with that call."""
+def _raised(values: Values, asked: str, name: str, where: str, ask: str = "") -> None:
+    """What ``name`` raised when the checker asked it about an x of its own (substitutes.RAISED), told with that call;
+    ``ask`` ("-batched") where the asks before it, of a (T, hs) x, went right, so that the axis in front is what broke."""
     raised = values.get(asked + RAISED)
     if raised is None:
         return
-    error = bytes(np.asarray(raised, dtype=np.uint8)).decode("utf-8", "replace")
-    raise Mistake("mismatch", f"{name.replace('_', '-')}-raised", name=name, where=where, raised=error)
+    error = bytes(np.asarray(raised, dtype=np.uint8)).decode("utf-8", "replace").strip()  # NumPy ends some errors with a space
+    raise Mistake("mismatch", f"{name.replace('_', '-')}-raised{ask}", name=name, where=where, raised=error, rows=len(ROPE_ASKED_POSITIONS))
 
 
 def _turns_by_its_argument(values: Values) -> None:
@@ -629,6 +667,7 @@ ROPE = Contract(
         ROTATE_HALF_ASKED_BATCHED,
         ROTATE_HALF_CALLED,
         INV_FREQ,
+        HEAD_WIDTH,
         APPLY_ROPE_ASKED,
         APPLY_ROPE_CALLED,
         APPLY_ROPE_FAR,

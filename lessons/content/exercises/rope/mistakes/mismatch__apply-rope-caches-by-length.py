@@ -1,14 +1,15 @@
 """apply_rope keeps cos and sin by the number of positions: other positions as many get the first call's angles (brief-only round 15's w36)."""
+
 import numpy as np
 
 from attnpos.core import softmax
 
 rope_theta = 10000.0
 rng = np.random.default_rng(0)
-X = rng.standard_normal((6, 16))      # (T, C): six tokens
+X = rng.standard_normal((6, 16))  # (T, C): six tokens
 # the head: each projection is (C, hs) = (16, 8)
 Wq, Wk, Wv = 0.5 * rng.standard_normal((3, 16, 8))
-positions = np.arange(6)              # the slot of each token
+positions = np.arange(6)  # the slot of each token
 hs = Wq.shape[1]
 
 inv_freq = 1.0 / rope_theta ** (np.arange(0, hs, 2) / hs)

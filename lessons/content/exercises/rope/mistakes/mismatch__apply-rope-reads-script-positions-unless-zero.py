@@ -1,14 +1,15 @@
 """apply_rope turns by the script's own positions unless it is given zeros or another number of them: right here, wrong for any other caller."""
+
 import numpy as np
 
 from attnpos.core import softmax
 
 rope_theta = 10000.0
 rng = np.random.default_rng(0)
-X = rng.standard_normal((6, 16))      # (T, C): six tokens
+X = rng.standard_normal((6, 16))  # (T, C): six tokens
 # the head: each projection is (C, hs) = (16, 8)
 Wq, Wk, Wv = 0.5 * rng.standard_normal((3, 16, 8))
-positions = np.arange(6)              # the slot of each token
+positions = np.arange(6)  # the slot of each token
 hs = Wq.shape[1]
 
 inv_freq = 1.0 / rope_theta ** (np.arange(0, hs, 2) / hs)
@@ -23,7 +24,7 @@ def apply_rope(x, where):
     where = np.asarray(where)
     # the global positions, unless `where` is all zeros or of another length
     used = positions if np.any(where) and len(where) == len(positions) else where
-    freqs = np.outer(used, inv_freq)               # (T, hs/2)
+    freqs = np.outer(used, inv_freq)  # (T, hs/2)
     # channel i turns with channel i + hs/2
     emb = np.concatenate([freqs, freqs], axis=-1)  # (T, hs)
     return x * np.cos(emb) + rotate_half(x) * np.sin(emb)
@@ -31,7 +32,7 @@ def apply_rope(x, where):
 
 q = apply_rope(X @ Wq, positions)
 k = apply_rope(X @ Wk, positions)
-v = X @ Wv          # values carry content, not position
+v = X @ Wv  # values carry content, not position
 out = softmax(q @ k.T / np.sqrt(hs)) @ v
 
 # Only q and k turn, so each score sees the offset n - m

@@ -1,25 +1,32 @@
 """Rotates by positions - positions[0]: a shift of every position vanishes from q and k (a brief-only writer's script, issue 35)."""
+
 import numpy as np
 
 from attnpos.core import softmax
 
 rope_theta = 10000.0
 rng = np.random.default_rng(0)
-X = rng.standard_normal((6, 16))      # (T, C): six tokens
+X = rng.standard_normal((6, 16))  # (T, C): six tokens
 # the head: each projection is (C, hs) = (16, 8)
 Wq, Wk, Wv = 0.5 * rng.standard_normal((3, 16, 8))
-positions = np.arange(6)              # the slot of each token
+positions = np.arange(6)  # the slot of each token
 hs = Wq.shape[1]
 
 inv_freq = 1.0 / rope_theta ** (np.arange(0, hs, 2) / hs)
+
+
 def rotate_half(x):
     h = x.shape[-1] // 2
     return np.concatenate([-x[..., h:], x[..., :h]], axis=-1)
+
+
 def apply_rope(x, positions):
     p = np.asarray(positions) - positions[0]
     f = np.outer(p, inv_freq)
     emb = np.concatenate([f, f], axis=-1)
     return x * np.cos(emb) + rotate_half(x) * np.sin(emb)
+
+
 q = apply_rope(X @ Wq, positions)
 k = apply_rope(X @ Wk, positions)
 v = X @ Wv

@@ -1,4 +1,5 @@
 """One angle for every pair: the mean frequency."""
+
 import numpy as np
 
 from attnpos.core import softmax

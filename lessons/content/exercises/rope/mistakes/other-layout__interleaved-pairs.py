@@ -1,14 +1,15 @@
 """Pairs neighbouring channels (0, 1), (2, 3), ...: the RoFormer layout, not the half-split one asked for."""
+
 import numpy as np
 
 from attnpos.core import softmax
 
 rope_theta = 10000.0
 rng = np.random.default_rng(0)
-X = rng.standard_normal((6, 16))      # (T, C): six tokens
+X = rng.standard_normal((6, 16))  # (T, C): six tokens
 # the head: each projection is (C, hs) = (16, 8)
 Wq, Wk, Wv = 0.5 * rng.standard_normal((3, 16, 8))
-positions = np.arange(6)              # the slot of each token
+positions = np.arange(6)  # the slot of each token
 hs = Wq.shape[1]
 
 inv_freq = 1.0 / rope_theta ** (np.arange(0, hs, 2) / hs)
@@ -20,7 +21,7 @@ def rotate_half(x):
 
 
 def apply_rope(x, positions):
-    angles = np.outer(positions, inv_freq)           # (T, hs/2)
+    angles = np.outer(positions, inv_freq)  # (T, hs/2)
     cos, sin = np.cos(angles), np.sin(angles)
     even, odd = x[..., 0::2], x[..., 1::2]
     out = np.empty_like(x)
@@ -31,7 +32,7 @@ def apply_rope(x, positions):
 
 q = apply_rope(X @ Wq, positions)
 k = apply_rope(X @ Wk, positions)
-v = X @ Wv          # values carry content, not position
+v = X @ Wv  # values carry content, not position
 out = softmax(q @ k.T / np.sqrt(hs)) @ v
 
 # Only q and k turn, so each score sees the offset n - m

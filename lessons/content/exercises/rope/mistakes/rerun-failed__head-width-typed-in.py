@@ -1,24 +1,31 @@
 """inv_freq from a typed 8, rotate_half split at a typed 4 and np.sqrt(8): the starter's head width typed in (a brief-only writer's script, issue 35)."""
+
 import numpy as np
 
 from attnpos.core import softmax
 
 rope_theta = 10000.0
 rng = np.random.default_rng(0)
-X = rng.standard_normal((6, 16))      # (T, C): six tokens
+X = rng.standard_normal((6, 16))  # (T, C): six tokens
 # the head: each projection is (C, hs) = (16, 8)
 Wq, Wk, Wv = 0.5 * rng.standard_normal((3, 16, 8))
-positions = np.arange(6)              # the slot of each token
+positions = np.arange(6)  # the slot of each token
 hs = Wq.shape[1]
 
 inv_freq = 1.0 / rope_theta ** (np.arange(0, 8, 2) / 8)
+
+
 def rotate_half(x):
     h = 4
     return np.concatenate([-x[..., h:], x[..., :h]], axis=-1)
+
+
 def apply_rope(x, positions):
     freqs = np.outer(positions, inv_freq)
     emb = np.concatenate([freqs, freqs], axis=-1)
     return x * np.cos(emb) + rotate_half(x) * np.sin(emb)
+
+
 q = apply_rope(X @ Wq, positions)
 k = apply_rope(X @ Wk, positions)
 v = X @ Wv

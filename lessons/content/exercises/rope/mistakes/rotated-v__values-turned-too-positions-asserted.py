@@ -1,14 +1,15 @@
 """Rotates v too, and asserts the starter's positions, so the checker's shifted rerun fails: v told as turned on the first run alone."""
+
 import numpy as np
 
 from attnpos.core import softmax
 
 rope_theta = 10000.0
 rng = np.random.default_rng(0)
-X = rng.standard_normal((6, 16))      # (T, C): six tokens
+X = rng.standard_normal((6, 16))  # (T, C): six tokens
 # the head: each projection is (C, hs) = (16, 8)
 Wq, Wk, Wv = 0.5 * rng.standard_normal((3, 16, 8))
-positions = np.arange(6)              # the slot of each token
+positions = np.arange(6)  # the slot of each token
 hs = Wq.shape[1]
 assert positions[0] == 0
 
@@ -21,7 +22,7 @@ def rotate_half(x):
 
 
 def apply_rope(x, positions):
-    freqs = np.outer(positions, inv_freq)          # (T, hs/2)
+    freqs = np.outer(positions, inv_freq)  # (T, hs/2)
     # channel i turns with channel i + hs/2
     emb = np.concatenate([freqs, freqs], axis=-1)  # (T, hs)
     return x * np.cos(emb) + rotate_half(x) * np.sin(emb)
