@@ -268,7 +268,9 @@ def judge_runs(exercise: ExerciseSpec, run: RunResult, reruns: Sequence[RunResul
             try:
                 outcome: Passed = contract.judge(as_given)
             except Mistake as mistake:
-                if changes and _other_mistake(contract, runs, mistake):  # the change, not another mistake, is what fails it
+                # the change, not another mistake, is what fails it: as left, the judge finds no mistake or another, or the
+                # array it blames fits the input as the script left it (`ids` sorted between the gradient and the lookup)
+                if changes and (_other_mistake(contract, runs, mistake) or _blamed_fits_as_left(contract, runs, as_given, changes[0].name, mistake)):
                     raise _changed_before_use(changes, contract, _which_fit(contract, runs, as_given, changes[0].name)) from None
                 if mistake.diagnosis == "unfinished":  # every array right: arrays that tell nothing, or a rerun that failed, come first
                     _require_separation(contract, as_given)
@@ -365,13 +367,17 @@ def _other_mistake(contract: Contract, runs: Runs, mistake: Mistake) -> bool:
     return True
 
 
-def _which_fit(contract: Contract, left: Runs, given: Runs, name: str) -> str:
-    """Which of the answer's arrays fit input ``name`` as the script left it, which as given, and which neither, in words:
-    each array checked against the right figures (the contract's hypotheses) of both, on every run where the two differ,
-    naming the rerun where that is not the script's own run. Arrays computed before the change (`x = add_positions(...)`,
-    then `grad_wpe = wpe; grad_wpe[:] = 0`) fit the one given; an array of no right figure's shape (a refusal's empty
-    one) fits neither and is not named."""
-    fits_left: dict[str, int] = {}  # each array, by the first run it was found so on (0 the script's own)
+def _blamed_fits_as_left(contract: Contract, left: Runs, given: Runs, name: str, mistake: Mistake) -> bool:
+    """Whether the array ``mistake`` names fits input ``name`` as the script left it and not as given (:func:`_fitting`)."""
+    fitting = _fitting(contract, left, given, name)
+    return fitting is not None and mistake.fields.get("name") in fitting[0]
+
+
+def _fitting(contract: Contract, left: Runs, given: Runs, name: str) -> tuple[dict[str, int], dict[str, int], dict[str, int]] | None:
+    """Which of the answer's arrays fit input ``name`` as the script left it, which as given, and which neither, each by
+    the first run it was found so on (0 the script's own): each array checked against the right figures (the contract's
+    hypotheses) of both, on every run where the two differ. None where the changed input no longer fits the others."""
+    fits_left: dict[str, int] = {}
     fits_given: dict[str, int] = {}
     fits_neither: dict[str, int] = {}
     every = [left.first, *left.reruns], [given.first, *given.reruns]
@@ -381,7 +387,7 @@ def _which_fit(contract: Contract, left: Runs, given: Runs, name: str) -> str:
         try:
             right_left, right_given = contract.hypotheses(as_left), contract.hypotheses(as_given)
         except Mistake:
-            return ""  # the changed input no longer fits the others: nothing to check the arrays against
+            return None  # nothing to check the arrays against
         for reported in right_given.figures[RIGHT]:
             got, tol = np.asarray(as_left[reported], dtype=np.float64), right_given.tolerance[reported]
             near_left, near_given = (_agrees(got, np.asarray(figures[reported]), tol) for figures in (right_left.figures[RIGHT], right_given.figures[RIGHT]))
@@ -391,6 +397,18 @@ def _which_fit(contract: Contract, left: Runs, given: Runs, name: str) -> str:
                 fits_given.setdefault(reported, run)
             elif not near_left and got.shape == np.shape(right_given.figures[RIGHT][reported]):
                 fits_neither.setdefault(reported, run)
+    return fits_left, fits_given, fits_neither
+
+
+def _which_fit(contract: Contract, left: Runs, given: Runs, name: str) -> str:
+    """Which of the answer's arrays fit input ``name`` as the script left it, which as given, and which neither, in words
+    (:func:`_fitting`), naming the rerun where that is not the script's own run. Arrays computed before the change
+    (`x = add_positions(...)`, then `grad_wpe = wpe; grad_wpe[:] = 0`) fit the one given; an array of no right figure's
+    shape (a refusal's empty one) fits neither and is not named."""
+    fitting = _fitting(contract, left, given, name)
+    if fitting is None:
+        return ""  # the changed input no longer fits the others: nothing to check the arrays against
+    fits_left, fits_given, fits_neither = fitting
     fits_given = {reported: run for reported, run in fits_given.items() if reported not in fits_left and reported not in fits_neither}
     fits_neither = {reported: run for reported, run in fits_neither.items() if reported not in fits_left}
     named = fits_left or fits_neither
@@ -438,11 +456,23 @@ def _changed_before_use(changes: Sequence[_Change], contract: Contract, fits: st
         entry = f"`{change.name}[{index}]`" if index else f"`{change.name}`"
         count = f" ({int(np.count_nonzero(moved))} of its {change.left.size} entries changed)" if change.left.size > 1 else ""
         what = f"{entry} was {change.given.reshape(-1)[first]:.4g} as given, and {change.left.reshape(-1)[first]:.4g} when the run ended{count}"
+        what += _sorted(change.given, change.left)
     also = list(dict.fromkeys(other.name for other in changes[1:] if other.run == change.run and other.name != change.name))
     if also:  # `hs, rope_theta, factor = 128, 10000.0, 4.0` again: each input it set is named, the first with its figures
         what = f"{what}; it changes {_listed(also)} there too"
     fits = fits or f"Your arrays fit that changed `{change.name}`, not the one the exercise gives."
     return Mistake("changed-input", "before-use", name=change.name, where=where, what=what, fits=fits)
+
+
+def _sorted(given: np.ndarray, left: np.ndarray) -> str:
+    """ ", sorted": ``left`` is ``given``'s entries sorted, all of them or each row's (an `ids.sort()` in place), or ""."""
+    if given.shape != left.shape or given.dtype.kind not in "biuf":
+        return ""
+    if np.array_equal(np.sort(given, axis=None), left.reshape(-1)):
+        return ": its entries were sorted"
+    if given.ndim > 1 and np.array_equal(np.sort(given, axis=-1), left):
+        return ": each row's entries were sorted"
+    return ""
 
 
 def _require_inputs_kept(contract: Contract, reruns: Sequence[RunResult | str]) -> None:

@@ -335,6 +335,9 @@ ONE_ROW = "__attnpos_one_row__"
 # tokens, those three sizes (empty when it refused them): a check of max(wpe.shape), not its rows, lets them through.
 WIDE_TABLE = "__attnpos_wide_table__"
 WIDE_ROWS, WIDE_TOKENS = 3, 5
+# ... and what refused those (a note as REFUSAL's): NumPy's error, where a check of the script's own global table (one
+# as long as the ids' first call's, not these 3 rows) let them through.
+WIDE_TABLE_REFUSAL = "__attnpos_wide_table_refusal__"
 # ... and, when the function answered a batch of several sequences longer than its table, what it did with the first of
 # them alone (a note as REFUSAL's; empty when it answered that too): a check that runs for some batches only shows.
 ONE_SEQUENCE = "__attnpos_one_sequence__"
@@ -381,7 +384,7 @@ def refusal_noted(function: object) -> object:
             raise
         if namespace is not None and OWN_TABLES not in namespace:
             namespace[OWN_TABLES] = _with_other_tables(function, args, kwargs, answer)
-            _asked_with_a_wide_table(function, args, namespace)
+            _asked_with_a_wide_table(function, args, namespace, home)
         if namespace is not None and ONE_SEQUENCE not in namespace:
             _asked_one_sequence(function, args, kwargs, namespace, home)
         return answer
@@ -610,9 +613,10 @@ def _asked_two_longer(function: Callable[..., object], args: tuple[object, ...],
     namespace[OTHER_LENGTH] = np.zeros(0, dtype=np.uint8)
 
 
-def _asked_with_a_wide_table(function: Callable[..., object], args: tuple[object, ...], namespace: dict) -> None:
+def _asked_with_a_wide_table(function: Callable[..., object], args: tuple[object, ...], namespace: dict, home: str | None) -> None:
     """Notes whether ``function`` answers WIDE_TOKENS of the ids it answered with a table of WIDE_ROWS rows and more
-    channels than tokens, the token table widened to match (:data:`WIDE_TABLE`); nothing where it cannot be asked so."""
+    channels than tokens, the token table widened to match (:data:`WIDE_TABLE`), and what refused them where it did
+    not (:data:`WIDE_TABLE_REFUSAL`); nothing where it cannot be asked so."""
     if len(args) < 3:
         return  # called otherwise than (ids, wte, wpe): not asked
     try:
@@ -627,8 +631,9 @@ def _asked_with_a_wide_table(function: Callable[..., object], args: tuple[object
         return
     try:
         function(wide_ids, wide_wte, wide_wpe, *args[3:])
-    except Exception:
+    except Exception as error:
         namespace[WIDE_TABLE] = np.zeros(0, dtype=np.int64)
+        namespace[WIDE_TABLE_REFUSAL] = _refusal_note(error, home)
         return
     namespace[WIDE_TABLE] = np.array([WIDE_TOKENS, WIDE_ROWS, width], dtype=np.int64)
 

@@ -1045,7 +1045,13 @@ MEANINGS = [
     ("alibi", "mismatch__mask-of-minus-a-hundred.py", "weak-mask", ["is -100 where it should be −inf"], []),
     ("alibi", "mismatch__slopes-sorted.py", "array", ["from the official rule for 12 heads"], ["your own arrays"]),
     ("embedding-backward", "indistinct__float16.py", "precision", ["Your arrays are float16,", "too few for the checker"], ["are float64", "agree"]),
-    ("learned-positions", "indistinct__float16.py", "precision", ["float16 (`wpe`, `grad_out` and `grad_wpe`)"], ["are float64"]),
+    (
+        "learned-positions",
+        "indistinct__float16.py",
+        "precision",
+        ["float16 (`wpe`, `grad_out` and `grad_wpe`)", "nothing says it made that mistake"],
+        ["are float64"],
+    ),
     ("learned-positions", "truncated__cut-to-the-table.py", "", ["cutting the sequence down"], ["wrap"]),
     ("three-families", "mismatch__tells-in-another-order.py", "tells-order", ["in another order", "(none, added, bias, mask)"], ["rounding"]),
     ("sinusoidal-table", "mismatch__m-read-off-the-table.py", "read-off-table", ["off the table's row pe[k]", "bent along"], ["typed"]),
@@ -1643,6 +1649,23 @@ MEANINGS = [
         ["global"],
     ),
     ("learned-positions", "mismatch__arrays-drawn-again-from-the-seed.py", "redrawn", ["the starter's seed again", "types in the starter's 3 for B"], []),
+    # brief-only round 16: learned-positions, a check of the global table; embedding-backward, ids sorted between two uses
+    ("learned-positions", "length-check__checks-the-global-table.py", "global-table", ["5 tokens with a table of 3 rows", "the script's global `wpe`"], []),
+    ("learned-positions", "mismatch__gradient-redrawn-at-typed-sizes.py", "redrawn", ["the starter's seed again", "3 for B, 5 for T", "that run failed"], []),
+    (
+        "learned-positions",
+        "length-check__check-and-message-of-the-vocabulary.py",
+        "vocabulary-compared",
+        ["compares T with the vocabulary's size", "6 is the token table's rows", "refused those 11 tokens"],
+        [],
+    ),
+    (
+        "embedding-backward",
+        "changed-input__ids-sorted-between-gradient-and-lookup.py",
+        "before-use",
+        ["changes `ids`", "its entries were sorted", "Your `grad_wte` fits `ids` as given, but your `out` fits that changed `ids`"],
+        ["from your own arrays it should be"],
+    ),
 ]
 
 

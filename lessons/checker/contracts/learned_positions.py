@@ -54,7 +54,19 @@ from attnpos.lessons.checker.contracts.common import (
 )
 from attnpos.lessons.checker.contracts.table_reading import close, read_ids, read_shaped, read_table, tolerance
 from attnpos.lessons.checker.separation import Hypotheses
-from attnpos.lessons.checker.substitutes import ONE_ROW, ONE_SEQUENCE, OTHER_LENGTH, OTHER_LENGTH_SIZES, OWN_TABLES, REFUSAL, TABLE_SHIFTS, WIDE_TABLE
+from attnpos.lessons.checker.substitutes import (
+    ONE_ROW,
+    ONE_SEQUENCE,
+    OTHER_LENGTH,
+    OTHER_LENGTH_SIZES,
+    OWN_TABLES,
+    REFUSAL,
+    TABLE_SHIFTS,
+    WIDE_ROWS,
+    WIDE_TABLE,
+    WIDE_TABLE_REFUSAL,
+    WIDE_TOKENS,
+)
 from attnpos.lessons.checker.values import SAFETY, Values, dtype_roundoff, real_array
 from attnpos.lessons.checker.verdicts import Mistake, Passed, shape_text
 from attnpos.lessons.sandbox import printable
@@ -403,6 +415,19 @@ def _quoted_counts(values: Values, run: str) -> None:
     _counts_in(_said(note), read_table(values, "wpe").shape, np.asarray(values["long_ids"]).shape, run)
 
 
+def _vocabulary_compared(quoted: Mistake, values: Values, full: Values) -> None:
+    """A refusal quoting the token table's rows (``quoted``, a wrong number on ``values``' run) that also refuses
+    exactly as many tokens as the position table has rows (the full-length rerun ``full``, by a raise of its own,
+    where the vocabulary is smaller): a check of T against the vocabulary's size, named so rather than by its number."""
+    vocabulary = read_table(values, "wte").shape[0]
+    max_len = read_table(full, "wpe").shape[0]
+    note = full.get(REFUSAL)
+    if quoted.fields.get("number") != vocabulary or vocabulary >= max_len or full["too_long"].size or note is None or not note.size or not note[0]:
+        return
+    fields = {key: quoted.fields[key] for key in ("name", "tokens", "rows", "said", "run")}
+    raise Mistake("length-check", "vocabulary-compared", **fields, vocabulary=vocabulary, max_len=max_len, changed=FULL_LENGTH)
+
+
 def _asked_counts(values: Values, run: str) -> None:
     """:func:`_quoted_counts` for the rerun's own call (substitutes.refusal_noted): ids two tokens longer than the
     sequence refused. A message that quotes the global ``long_ids`` rather than the ids it is given is named so."""
@@ -446,14 +471,14 @@ def _counts_in(said: str, table: tuple[int, ...], shape: tuple[int, ...], run: s
         allowed, should = counts[role]
         if number not in allowed:
             quoted = f"its “{match.group(0)}” is not {should}{whose(number) or which(number)}{_in_words(figure)}"
-            raise Mistake("length-check", "wrong-number", name="too_long", tokens=tokens, rows=rows, said=said, quoted=quoted, run=run)
+            raise Mistake("length-check", "wrong-number", name="too_long", tokens=tokens, rows=rows, said=said, quoted=quoted, run=run, number=number)
     own = {0, 1, tokens, rows, rows - 1, tokens - 1, tokens - rows, C, *shape}  # the sizes a refusal may quote
     for found in QUOTED_NUMBER.findall(said):
         number = _value(found)
         if number in own:
             continue
         quoted = f"its {found} is none of that run's sizes ({tokens} tokens, a table of {rows} rows, {C} wide){whose(number)}{_in_words(found)}"
-        raise Mistake("length-check", "wrong-number", name="too_long", tokens=tokens, rows=rows, said=said, quoted=quoted, run=run)
+        raise Mistake("length-check", "wrong-number", name="too_long", tokens=tokens, rows=rows, said=said, quoted=quoted, run=run, number=number)
 
 
 # What a refusal's message (or its error's type) says when it speaks of the sequence's length, generously: "10 tokens,
@@ -560,12 +585,26 @@ def _own_tables(values: Values) -> None:
 
 
 def _wide_table(values: Values) -> None:
-    """The rerun's note of add_positions asked about more tokens than rows of a table wider than it is long
-    (substitutes.refusal_noted): it must refuse them."""
+    """The rerun's note of add_positions asked about more tokens than rows of a table wider than it is long, and shorter
+    than the script's own (substitutes.refusal_noted): it must refuse them, by a check of its own. NumPy refusing them,
+    where its check refused the script's long_ids, is a check of a table other than the one passed in (the global wpe)."""
     answered = values.get(WIDE_TABLE)
     if answered is not None and answered.size == 3:
         tokens, rows, width = (int(size) for size in answered)
         raise Mistake("length-check", "wide-table", name="too_long", tokens=tokens, rows=rows, width=width)
+    note = values.get(WIDE_TABLE_REFUSAL)
+    if note is not None and note.size and not note[0]:
+        shown = np.shape(values["long_ids"])
+        raise Mistake(
+            "length-check",
+            "global-table",
+            name="too_long",
+            tokens=WIDE_TOKENS,
+            rows=WIDE_ROWS,
+            said=_said(note),
+            long=shown[-1] if shown else 0,
+            max_len=read_table(values, "wpe").shape[0],
+        )
 
 
 def judge(runs: Runs) -> Passed:
@@ -579,14 +618,19 @@ def judge(runs: Runs) -> Passed:
             try:
                 sized_for_the_starter(runs, SIZES, mistake, CHANGED)
             except Mistake as sized:
-                if sized.diagnosis == "mismatch" and sized.cause in ("typed-size", "sized") and runs.says(REDRAWS):  # arrays drawn again
+                # arrays drawn again, whether the rerun then gave arrays that do not fit or stopped at a size typed in
+                if sized.diagnosis in ("mismatch", "rerun-failed") and sized.cause in ("typed-size", "sized") and runs.says(REDRAWS):
                     typed = f", and types in the starter's {sized.fields['typed']}" if sized.fields.get("typed") else ""
                     raise Mistake("mismatch", "redrawn", **{**sized.fields, "typed": typed}) from None
                 raise
         raise
     _refusal(rerun)
     _own_tables(rerun)
-    _quoted_counts(rerun, "your own `long_ids` and table, as the checker's first rerun left them")
+    try:
+        _quoted_counts(rerun, "your own `long_ids` and table, as the checker's first rerun left them")
+    except Mistake as quoted:
+        _vocabulary_compared(quoted, rerun, runs.second(FULL_LENGTH))
+        raise
     _full_length(runs.second(FULL_LENGTH), runs.first["wpe"].shape[0], runs.says(OR_EQUAL), runs.says(TYPES_MAX_LEN))
     _one_past(runs.second(ONE_PAST), runs.says(OFF_BY_NUMBER))
     _quoted_counts(runs.second(ONE_PAST), f"the checker's rerun with {ONE_PAST}")
@@ -681,7 +725,7 @@ LEARNED_POSITIONS = Contract(
     hypotheses=hypotheses,
     typed=("x", "grad_wpe"),
     questions=(BORROWS, TRIES_LONG, RAISES, IMPORTS_BY_NAME, OR_EQUAL, OFF_BY_NUMBER, REDRAWS, *SIZES.questions),
-    probes=(REFUSAL, OWN_TABLES, OTHER_LENGTH, OTHER_LENGTH_SIZES, ONE_ROW, WIDE_TABLE, ONE_SEQUENCE),
+    probes=(REFUSAL, OWN_TABLES, OTHER_LENGTH, OTHER_LENGTH_SIZES, ONE_ROW, WIDE_TABLE, WIDE_TABLE_REFUSAL, ONE_SEQUENCE),
     described={
         "by-token-id": "the table indexed by token id",
         "mean": "the batch averaged",
