@@ -397,7 +397,9 @@ def test_a_pooled_file_s_threads_are_capped_and_a_classmate_is_never_blamed():
             assert flooding._cgroup != classmate._cgroup or flooding._cgroup is None
             flood = workers.submit(flooding.run_source, THREAD_FLOOD, ["threads"], Limits(timeout_s=10.0, memory_mb=768))
             names = CONTRACTS[exercise.contract].names
-            classmates_run = workers.submit(classmate.run_source, exercise.solution, names, Limits(timeout_s=10.0)).result()
+            # A wall-clock limit for the classmate sized for a loaded machine (the flood beside it, two shared cores): what
+            # is tested is that the flood takes nothing from it, not how fast it runs.
+            classmates_run = workers.submit(classmate.run_source, exercise.solution, names, Limits(timeout_s=60.0)).result()
             threads = flood.result().values["threads"].item()
             capped = flooding._cgroup is not None
             assert capped or pool._cgroup is None  # where the parent got a cgroup, each server gets its own

@@ -289,7 +289,9 @@ def _judge_run(values: Values) -> tuple[int, np.ndarray]:
     expected = softmax(scores + alibi_bias(H, T))
     weight_tolerance = _weight_tolerance(scores, H, T, roundoff)
     if np.all(np.isfinite(weights)) and np.max(np.abs(weights - expected)) <= weight_tolerance:
-        return H, slopes
+        if not np.any(weights[_later_keys(weights.shape)]):
+            return H, slopes
+        raise _later_keys_weighted(weights, expected, weight_tolerance)
     how = _bias_after_softmax(weights, scores, bias, weight_tolerance, roundoff)
     if how is not None:
         raise Mistake("after-softmax", how, name="weights")
@@ -423,6 +425,35 @@ def _least_hidden(bias: np.ndarray, hidden: np.ndarray) -> tuple[tuple[int, int,
     return (h, row, key), {"entry": f"bias[{h}, {row}, {key}]", "value": f"{float(bias[h, row, key]) + 0.0:.4g}"}  # + 0.0: −0 is shown as 0
 
 
+def _later_keys(shape: tuple[int, ...]) -> np.ndarray:
+    """(H, T, T) booleans: the keys after their query (j > i), which the mask hides."""
+    T = shape[-1]
+    return np.broadcast_to(np.arange(T)[None, :] > np.arange(T)[:, None], shape)
+
+
+def _later_keys_weighted(weights: np.ndarray, expected: np.ndarray, tolerance: float) -> Mistake:
+    """Weights within rounding of softmax(scores + bias) that still give a later key some weight: a floor under them
+    (np.clip), or some other small leak. With −inf, or any mask the brief allows (−1e4 and below), a later key's weight
+    is exactly 0 in float64 and float32 alike, so no tolerance is owed there."""
+    later = _later_keys(weights.shape)
+    h, row, key = np.unravel_index(int(np.argmax(np.where(later, weights, -np.inf))), weights.shape)
+    entry, value = f"`weights[{h}, {row}, {key}]`", f"{weights[h, row, key]:.4g}"
+    return _floor_under(weights, expected, tolerance) or Mistake(
+        "mismatch", "weights-leak", name="weights", entry=entry, value=value, count=int(np.count_nonzero(weights[later]))
+    )
+
+
+def _floor_under(weights: np.ndarray, expected: np.ndarray, tolerance: float) -> Mistake | None:
+    """The right weights with every one below some floor raised to it (np.clip; a small number added to each, then
+    renormalised, gives the same within rounding), or None."""
+    later = _later_keys(weights.shape)
+    floor = float(np.min(weights[later]))
+    if floor <= 0 or np.max(np.abs(weights - np.clip(expected, floor, None))) > tolerance:
+        return None
+    h, row, key = np.unravel_index(int(np.argmax(np.where(later, weights, -np.inf))), weights.shape)
+    return Mistake("mismatch", "weights-floor", name="weights", entry=f"`weights[{h}, {row}, {key}]`", value=f"{weights[h, row, key]:.4g}", floor=f"{floor:.4g}")
+
+
 def _weights_mistake(weights: np.ndarray, scores: np.ndarray, bias: np.ndarray, expected: np.ndarray, tolerance: float) -> Mistake:
     """Weights that are not softmax(scores + bias), with a right bias: what they are instead, as far as they show it.
 
@@ -445,6 +476,8 @@ def _weights_mistake(weights: np.ndarray, scores: np.ndarray, bias: np.ndarray, 
                 "mismatch", "weights-before-mask", name="weights", form=form, entry=f"`weights[{h}, {row}, {key}]`", value=f"{weights[h, row, key]:.4g}"
             )
     if np.any(weights[later] > tolerance):
+        if (floored := _floor_under(weights, expected, tolerance)) is not None:
+            return floored
         h, row, key = np.unravel_index(int(np.argmax(np.where(later, weights, -np.inf))), weights.shape)
         return Mistake("mismatch", "weights-see-future", name="weights", entry=f"`weights[{h}, {row}, {key}]`", value=f"{weights[h, row, key]:.4g}")
     for head in range(H):
