@@ -1121,7 +1121,7 @@ MEANINGS = [
         ["set to 0 afterwards, never renormalised", "`weights[8, 0]` sums to 0.003819"],
         ["only", "other rows are right"],
     ),
-    ("alibi", "mismatch__weights-clipped-at-a-floor.py", "weights-floor", ["floor under every weight", "is 1e-09", "np.clip(weights, 1e-09"], ["−inf was lost"]),
+    ("alibi", "mismatch__weights-clipped-at-a-floor.py", "weights-floor", ["floor under every weight", "is 1e-09", "np.clip(weights, 1e-09"], ["lost"]),
     ("alibi", "mismatch__weights-smoothed-after-the-softmax.py", "weights-floor", ["floor under every weight", "is 1e-08", "renormalised"], ["−inf was lost"]),
     ("alibi", "mismatch__weights-rounded-for-printing.py", "weights-rounded", ["rounded to 3 decimals", "is 0.024"], ["only", "other rows are right"]),
     (

@@ -451,7 +451,8 @@ def _floor_under(weights: np.ndarray, expected: np.ndarray, tolerance: float) ->
     if floor <= 0 or np.max(np.abs(weights - np.clip(expected, floor, None))) > tolerance:
         return None
     h, row, key = np.unravel_index(int(np.argmax(np.where(later, weights, -np.inf))), weights.shape)
-    return Mistake("mismatch", "weights-floor", name="weights", entry=f"`weights[{h}, {row}, {key}]`", value=f"{weights[h, row, key]:.4g}", floor=f"{floor:.4g}")
+    entry, value = f"`weights[{h}, {row}, {key}]`", f"{weights[h, row, key]:.4g}"
+    return Mistake("mismatch", "weights-floor", name="weights", entry=entry, value=value, floor=f"{floor:.4g}")
 
 
 def _weights_mistake(weights: np.ndarray, scores: np.ndarray, bias: np.ndarray, expected: np.ndarray, tolerance: float) -> Mistake:
