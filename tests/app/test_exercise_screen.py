@@ -241,6 +241,17 @@ async def test_draft_survives_a_restart(data_dir, make_app, settle, wait_until):
         assert pilot.app.screen.query_one("#editor", TextArea).text.endswith("pos = 0.25  # more")
 
 
+async def test_the_draft_is_what_the_editor_holds_before_its_changes_are_handled(make_app, settle):
+    """A check bound to a key reads the draft as the editor handles that key, before the screen has handled the Changed
+    messages of the keys typed just before: the draft must still be the editor's text."""
+    async with make_app(start="constant-offset").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        editor = screen.query_one("#editor", TextArea)
+        editor.insert("pos = 0.6", editor.document.end)  # its Changed message is posted, not yet handled
+        assert screen.draft == editor.text and screen.draft.endswith("pos = 0.6")
+
+
 async def test_exercise_opens_from_the_lesson(make_app, settle):
     app = make_app(start=(1, 10))  # lesson 1, "Practice"
     async with app.run_test(size=(80, 24)) as pilot:

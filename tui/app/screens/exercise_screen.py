@@ -242,7 +242,15 @@ class ExerciseScreen(CourseScreen):
 
     @property
     def draft(self) -> str:
-        """The editor's text, remembered on every change so it can be saved even while the screen closes."""
+        """The editor's text: read from the editor while it is there, else as last remembered (on every change), so it
+        can be saved even while the screen closes.
+
+        Read, not only remembered: a key's binding (f5, ctrl+t, ctrl+r) runs as the editor handles that key, before this
+        screen has handled the Changed messages of the keys typed just before it, so what `_edited` last kept can lag
+        behind the editor by those keys (a check once got a line cut short, in a served app under load).
+        """
+        for editor in self.query("#editor").results(TextArea):
+            self._draft = editor.text
         return self._draft
 
     @on(TextArea.Changed, "#editor")
