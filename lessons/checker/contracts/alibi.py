@@ -431,28 +431,27 @@ def _later_keys(shape: tuple[int, ...]) -> np.ndarray:
     return np.broadcast_to(np.arange(T)[None, :] > np.arange(T)[:, None], shape)
 
 
+def _heaviest_later_key(weights: np.ndarray) -> dict[str, str]:
+    """The later key (j > i) with the most weight: its ``entry`` and ``value``, for a message."""
+    h, row, key = np.unravel_index(int(np.argmax(np.where(_later_keys(weights.shape), weights, -np.inf))), weights.shape)
+    return {"entry": f"`weights[{h}, {row}, {key}]`", "value": f"{weights[h, row, key]:.4g}"}
+
+
 def _later_keys_weighted(weights: np.ndarray, expected: np.ndarray, tolerance: float) -> Mistake:
     """Weights within rounding of softmax(scores + bias) that still give a later key some weight: a floor under them
     (np.clip), or some other small leak. With −inf, or any mask the brief allows (−1e4 and below), a later key's weight
     is exactly 0 in float64 and float32 alike, so no tolerance is owed there."""
-    later = _later_keys(weights.shape)
-    h, row, key = np.unravel_index(int(np.argmax(np.where(later, weights, -np.inf))), weights.shape)
-    entry, value = f"`weights[{h}, {row}, {key}]`", f"{weights[h, row, key]:.4g}"
-    return _floor_under(weights, expected, tolerance) or Mistake(
-        "mismatch", "weights-leak", name="weights", entry=entry, value=value, count=int(np.count_nonzero(weights[later]))
-    )
+    count = int(np.count_nonzero(weights[_later_keys(weights.shape)]))
+    return _floor_under(weights, expected, tolerance) or Mistake("mismatch", "weights-leak", name="weights", count=count, **_heaviest_later_key(weights))
 
 
 def _floor_under(weights: np.ndarray, expected: np.ndarray, tolerance: float) -> Mistake | None:
     """The right weights with every one below some floor raised to it (np.clip; a small number added to each, then
     renormalised, gives the same within rounding), or None."""
-    later = _later_keys(weights.shape)
-    floor = float(np.min(weights[later]))
+    floor = float(np.min(weights[_later_keys(weights.shape)]))
     if floor <= 0 or np.max(np.abs(weights - np.clip(expected, floor, None))) > tolerance:
         return None
-    h, row, key = np.unravel_index(int(np.argmax(np.where(later, weights, -np.inf))), weights.shape)
-    entry, value = f"`weights[{h}, {row}, {key}]`", f"{weights[h, row, key]:.4g}"
-    return Mistake("mismatch", "weights-floor", name="weights", entry=entry, value=value, floor=f"{floor:.4g}")
+    return Mistake("mismatch", "weights-floor", name="weights", floor=f"{floor:.4g}", **_heaviest_later_key(weights))
 
 
 def _weights_mistake(weights: np.ndarray, scores: np.ndarray, bias: np.ndarray, expected: np.ndarray, tolerance: float) -> Mistake:
@@ -468,19 +467,15 @@ def _weights_mistake(weights: np.ndarray, scores: np.ndarray, bias: np.ndarray, 
         if np.max(np.abs(weights - np.nan_to_num(softmax(scores + right_bias, axis=axis)))) <= tolerance:  # a column all masked is NaN
             return Mistake("mismatch", "weights", name="weights", axis="the heads" if axis == 0 else "the queries", **worst)
     i, j = np.arange(T)[:, None], np.arange(T)[None, :]
-    later = np.broadcast_to(j > i, weights.shape)
+    later = _later_keys(weights.shape)
     m = -right_bias[:, 1:2, :1]  # (H, 1, 1) the slopes: bias[h, 1, 0] is −slopes[h]
     for form, unmasked in (("−slopes[h]·(i − j)", -m * (i - j)), ("the +m·j shortcut", m * j)):
         if np.any(weights[later] > tolerance) and np.max(np.abs(weights - softmax(scores + np.where(later, unmasked, bias)))) <= tolerance:
-            h, row, key = np.unravel_index(int(np.argmax(np.where(later, weights, -np.inf))), weights.shape)
-            return Mistake(
-                "mismatch", "weights-before-mask", name="weights", form=form, entry=f"`weights[{h}, {row}, {key}]`", value=f"{weights[h, row, key]:.4g}"
-            )
+            return Mistake("mismatch", "weights-before-mask", name="weights", form=form, **_heaviest_later_key(weights))
     if np.any(weights[later] > tolerance):
         if (floored := _floor_under(weights, expected, tolerance)) is not None:
             return floored
-        h, row, key = np.unravel_index(int(np.argmax(np.where(later, weights, -np.inf))), weights.shape)
-        return Mistake("mismatch", "weights-see-future", name="weights", entry=f"`weights[{h}, {row}, {key}]`", value=f"{weights[h, row, key]:.4g}")
+        return Mistake("mismatch", "weights-see-future", name="weights", **_heaviest_later_key(weights))
     for head in range(H):
         if np.max(np.abs(weights - softmax(scores + bias[head]))) <= tolerance:
             return Mistake("mismatch", "weights-one-head-bias", name="weights", head=head)
