@@ -556,6 +556,8 @@ MEANINGS = [
     ("embedding-backward", "rerun-failed__asserts-on-ids.py", "assert", ["an assert of yours", "puts other ids in their place"], ["ids.shape"]),
     ("sinusoidal-table", "error__row-ranges-unequal.py", "row-ranges", ["two row ranges of different lengths", "pe[:T - k]"], ["column (T, 1)"]),
     ("sinusoidal-table", "rerun-failed__asserts-width.py", "assert", ["an assert of yours"], ["typing 12, 8 or 4"]),
+    ("sinusoidal-table", "rerun-failed__rows-bounded-by-the-width.py", "sized", ["types none of the starter's", "(47,64) (48,64)"], ["types in"]),
+    ("sinusoidal-table", "rerun-failed__length-typed-in-the-zeros.py", "typed-size", ["the starter's 12 for T", "into shape (12,"], ["8 for C"]),
     ("learned-positions", "truncated__cut-to-the-table.py", "", ["instead of refusing", "returned 8 positions", "cutting"], ["table lookup", "wrap"]),
     ("learned-positions", "error__refuses-with-typeerror.py", "own-raise", ["TypeError: too long", "ValueError (or IndexError)"], ["print its type"]),
     ("learned-positions", "error__refuses-with-assert.py", "own-raise", ["AssertionError", "ValueError (or IndexError)"], []),
@@ -1154,6 +1156,7 @@ MEANINGS = [
     # brief-only round 16 (v4/alibi): a later key scoring far above its row; a mask missing from a row
     ("alibi", "mismatch__mask-of-minus-a-thousand.py", "weak-mask-outscored", ["`bias[0, 0, 6]` = -1000", "e^(-1000 + 9202)"], ["a little"]),
     ("alibi", "mismatch__mask-skips-query-row-0.py", "mask-missing-rows", ["but query row 0 of every head", "elsewhere is -inf"], ["too small"]),
+    ("alibi", "mismatch__mask-on-head-0-only.py", "mask-missing-heads", ["of head 0 only", "heads 1 … 11 keep", "`bias[1, 0, 1]` is 0.25"], ["up to j = i"]),
     ("alibi", "mismatch__own-softmax-minus-max-of-scores-alone.py", "softmax-one-max", ["largest taken without the mask, a later key's score"], ["row's mean"]),
     ("sinusoidal-table", "mismatch__mean-error.py", "mean-error", ["the mean |pe[t + k] − M @ pe[t]|"], ["measuring one row", "typing"]),
     ("sinusoidal-table", "mismatch__last-row-missed.py", "last-row-missed", ["one row short", "t = T − k − 1"], ["typing"]),

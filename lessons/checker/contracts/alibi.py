@@ -374,6 +374,12 @@ def _mask_leaks(bias: np.ndarray, scores: np.ndarray, hidden: np.ndarray, slopes
     unmasked = -slopes[:, None, None] * (i - j)
     if np.all(np.abs(bias[leaking] - np.broadcast_to(unmasked, bias.shape)[leaking]) <= tolerance + reported_rounding(unmasked[leaking])):
         h, row, key = (int(index[0]) for index in np.nonzero(leaking))
+        heads = np.any(leaking, axis=(1, 2))  # (H,) the heads whose later keys leak
+        if not np.all(heads) and np.array_equal(leaking, _later_keys(bias.shape) & heads[:, None, None]):  # the others wholly masked
+            return Mistake(
+                "mismatch", "mask-missing-heads", name="bias", entry=f"bias[{h}, {row}, {key}]", value=f"{bias[h, row, key]:.4g}",
+                masked=_listed("head", [int(m) for m in np.flatnonzero(~heads)]), unmasked=_listed("head", [int(m) for m in np.flatnonzero(heads)]),
+            )  # fmt: skip
         step = np.unique(np.broadcast_to(j - i, bias.shape)[leaking])
         late = "some of them"
         if np.array_equal(step, [1]):

@@ -40,6 +40,7 @@ from attnpos.lessons.checker.contracts.common import (
     judged_on_rerun,
     refuse_borrowing,
     sized_for_the_first_run,
+    sized_for_the_starter,
     worst_entry,
 )
 from attnpos.lessons.checker.contracts.table_reading import close, read_shaped, read_whole, rounding
@@ -560,7 +561,12 @@ def _zeroed(values: Values) -> None:
 
 def _judge_bent(runs: Runs, changed: str, bend: Callable[[object, int], np.ndarray]) -> None:
     """One rerun: the sizes changed and the table bent by ``bend`` once built."""
-    rerun = runs.second(changed)
+    try:
+        rerun = runs.second(changed)
+    except Mistake as mistake:
+        if not mistake.cause:  # stopped by the new sizes, not by an assert of the learner's: a size typed in, or one used for another
+            sized_for_the_starter(runs, SIZES, mistake, changed)
+        raise
     try:
         sized_for_the_first_run(lambda: judged_on_rerun(lambda: _judge_run(rerun, runs.first, bend), changed), changed)
     except Mistake as mistake:
