@@ -886,7 +886,7 @@ MEANINGS = [
     ("learned-positions", "mismatch__positions-from-the-scripts-own-table.py", "global-tables", ["reads the script's own `wpe` rather than"], []),
     ("three-families", "mismatch__line-at-a-tenth.py", "line-too-high", ["the gap of the head with the bias is 0.000717", "says False", "1e-6"], []),
     ("context-extension", "mismatch__factor-typed-in-interpolation.py", "typed-factor", ["does not follow `factor`", "factor = 4, not the rerun's 1.5"], []),
-    ("context-extension", "mismatch__ntk-width-typed-in-exponent.py", "array", ["from the rerun's hs = 32", "With hs = 32, that is shape (16,)"], ["(64,)"]),
+    ("context-extension", "mismatch__ntk-width-typed-in-exponent.py", "array", ["from the rerun's hs = 32"], ["(64,)", "that is shape"]),
     ("context-extension", "mismatch__ntk-exponent-typed-for-128.py", "figure", ["`base_ntk` is", "from the rerun's hs = 32"], []),
     ("context-extension", "unfinished__frequencies-printed.py", "not-ratios", ["shows neither ratio", "the frequencies `inv_freq_pi` themselves"], []),
     ("context-extension", "unfinished__ratios-printed-upside-down.py", "not-ratios", ["the PI ratio upside down (trained over new)", "0.25 at every pair"], []),
@@ -973,6 +973,16 @@ MEANINGS = [
         ["no number with a decimal point"],
     ),
     ("context-extension", "unfinished__print-in-function-never-called.py", "", ["prints nothing", "never ran"], ["no number with a decimal point"]),
+    # brief-only round 19: a print run on the starter's width only; the base divided, by what; a value off says no shape
+    (
+        "context-extension",
+        "unfinished__print-only-for-starter-width.py",
+        "print-not-on-rerun",
+        ["printed the ratios on its own run (hs = 128", "but nothing on the checker's rerun with hs = 32", "guarded by the starter's numbers"],
+        ["Well done"],
+    ),
+    ("context-extension", "wrong-way__ntk-base-divided.py", "", ["divides the base by factor^(hs/(hs−2)) = 4.089", "multiplies it"], []),
+    ("context-extension", "mismatch__exponents-over-all-channels.py", "array", ["`inv_freq` pair"], ["that is shape"]),
     (
         "context-extension",
         "rerun-failed__ntk-ratios-pasted-in.py",

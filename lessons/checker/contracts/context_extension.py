@@ -12,8 +12,9 @@ counts one pair too many and is named), a factor of 40.625, which a factor round
 base of 1000, so that no pair of runs is the only one to get right, and arrays held to the first run's values (a factor
 capped at 4, a base held to at least 10000, a buffer of 64 pairs) are named, as are bounds of the script's own that
 a rerun goes past (``min(factor, 16)``, ``max(hs, 64)``, ``min(rope_theta, 6e5)``), read back from the arrays. Each rerun's print is judged as the first
-run's, so a print with the starter's factor or width typed into it is ``unfinished``. Right arrays on values other
-than the starter's are ``bad-value`` (the exercise is set on the starter's values; the reruns change them). Right arrays with the brief's last step
+run's, so a print with the starter's factor or width typed into it, or one run on the starter's values only (``if hs == 128:``), is ``unfinished``. Right
+arrays on values other than the starter's are ``bad-value`` (the exercise is set on the starter's values; the reruns change them). Right arrays
+with the brief's last step
 left undone (the two ratios never printed, or other numbers printed in
 their place: the frequencies, a ratio upside down; the NTK ratio shown at pair 0 only, or as 1 at every pair, printed
 before ``inv_freq_ntk`` was set; a ratio printed whole, or pair by pair, that parts
@@ -92,19 +93,15 @@ def _agrees(got: np.ndarray | float, expected: np.ndarray | float, tolerance: fl
     return bool(np.all(np.where(np.isfinite(expected), np.abs(got - expected) <= allowed, got == expected)))
 
 
-def _mismatch(name: str, expected: np.ndarray | float, got: np.ndarray | float, source: str, hs: int) -> Mistake:
-    """The entry furthest off, relatively, beside what ``source`` (the run's hs, rope_theta and factor, in words) gives.
-
-    An array's message gives its shape for that run's ``hs`` (the rerun's head is a quarter as wide); base_ntk is one number.
-    """
+def _mismatch(name: str, expected: np.ndarray | float, got: np.ndarray | float, source: str) -> Mistake:
+    """The entry furthest off, relatively, beside what ``source`` (the run's hs, rope_theta and factor, in words) gives
+    (its shape is right: a shape of another kind is ``bad-shape``, so the message says no shape)."""
     expected_arr, got_arr = np.atleast_1d(expected), np.atleast_1d(got)
     worst = int(np.argmax(np.abs(got_arr - expected_arr) / np.abs(expected_arr)))
     shown_expected, shown_got = figure_pair(float(expected_arr[worst]), float(got_arr[worst]))
     label = f"`{name}` pair {worst}" if expected_arr.size > 1 else f"`{name}`"
     sentence = figure_off(label, shown_got, shown_expected, source)
-    return Mistake(
-        "mismatch", "array" if expected_arr.size > 1 else "figure", name=name, worst=sentence, expected=shown_expected, got=shown_got, hs=hs, pairs=hs // 2
-    )
+    return Mistake("mismatch", "array" if expected_arr.size > 1 else "figure", name=name, worst=sentence, expected=shown_expected, got=shown_got)
 
 
 def _tolerance(values: Values, theta: float, s: float) -> float:
@@ -153,8 +150,8 @@ def _judge_arrays(values: Values, whose: str) -> None:
     inv_freq = _frequencies(values, "inv_freq", hs, whose)
     right = rope_inv_freq(hs, theta)
     if not _agrees(inv_freq, right, tolerance):
-        _overflowed(values, _mismatch("inv_freq", right, inv_freq, sizes, hs), inv_freq, {"rope_theta": theta}, whose)
-        raise _mismatch("inv_freq", right, inv_freq, sizes, hs)
+        _overflowed(values, _mismatch("inv_freq", right, inv_freq, sizes), inv_freq, {"rope_theta": theta}, whose)
+        raise _mismatch("inv_freq", right, inv_freq, sizes)
 
     pi = _frequencies(values, "inv_freq_pi", hs, whose)
     right_pi = pi_inv_freq(right, s)
@@ -165,7 +162,7 @@ def _judge_arrays(values: Values, whose: str) -> None:
             # pair i is divided by s^(2i/hs): 1 for pair 0, s^((hs−2)/hs) for the slowest, never s itself
             raise Mistake("pi-on-base", name="inv_freq_pi", factor=f"{s:g}", slowest=f"{s ** ((hs - 2) / hs):.3g}", pair=hs // 2 - 1)
         _cut_factor("inv_freq_pi", pi, lambda cut: pi_inv_freq(right, cut), s, tolerance, whose)
-        raise _mismatch("inv_freq_pi", right_pi, pi, with_factor, hs)
+        raise _mismatch("inv_freq_pi", right_pi, pi, with_factor)
 
     base = scalar(values, "base_ntk")
     right_base = ntk_base(theta, s, hs)
@@ -179,7 +176,9 @@ def _judge_arrays(values: Values, whose: str) -> None:
         for cause, value in wrong.items():
             if _agrees(base, value, tolerance):
                 if cause == "wrong-way":
-                    raise Mistake("wrong-way", name="base_ntk", how="divides the base by the factor, so every pair but the first turns faster")
+                    divisor = f"factor^(hs/(hs−2)) = {s ** (hs / (hs - 2)):.4g}"
+                    how = f"divides the base by {divisor}, where the rule multiplies it by that, so every pair but the first turns faster"
+                    raise Mistake("wrong-way", name="base_ntk", how=how)
                 consequence = {
                     "hs": f"With s^hs the base jumps to {value:.3g}: the last pair slows by s^(hs−2), far more than the factor {s:g}.",
                     "1": f"With base·s the last pair is divided by s^((hs−2)/hs) = {s ** ((hs - 2) / hs):.4g}, a little less than the factor {s:g}.",
@@ -194,7 +193,7 @@ def _judge_arrays(values: Values, whose: str) -> None:
                     )
                 raise Mistake("wrong-exponent", cause, name="base_ntk", exponent=cause, consequence=consequence)
         _cut_factor("base_ntk", base, lambda cut: ntk_base(theta, cut, hs), s, tolerance, whose)
-        raise _mismatch("base_ntk", right_base, base, with_factor, hs)
+        raise _mismatch("base_ntk", right_base, base, with_factor)
 
     ntk = _frequencies(values, "inv_freq_ntk", hs, whose)
     right_ntk = 1.0 / right_base**exponents
@@ -203,8 +202,8 @@ def _judge_arrays(values: Values, whose: str) -> None:
             raise Mistake("uniform-ntk", name="inv_freq_ntk")
         if _agrees(ntk, right * s ** (hs / (hs - 2)), tolerance) or _agrees(ntk, right_base**exponents, tolerance):
             raise Mistake("wrong-way", name="inv_freq_ntk", how="makes the frequencies faster instead of slower")
-        _overflowed(values, _mismatch("inv_freq_ntk", right_ntk, ntk, with_factor, hs), ntk, {"rope_theta": theta, "base_ntk": base}, whose)
-        raise _mismatch("inv_freq_ntk", right_ntk, ntk, with_factor, hs)
+        _overflowed(values, _mismatch("inv_freq_ntk", right_ntk, ntk, with_factor), ntk, {"rope_theta": theta, "base_ntk": base}, whose)
+        raise _mismatch("inv_freq_ntk", right_ntk, ntk, with_factor)
 
 
 def _overflowed(values: Values, mismatch: Mistake, got: np.ndarray, bases: dict[str, float], whose: str) -> None:
@@ -389,10 +388,15 @@ def _held_to_first_run(first: Values, uneven: Values) -> None:
 
 def _print_follows(runs: Runs) -> None:
     """The ratios printed on each rerun, judged as the first run's print is: a print that shows the ratios on the
-    starter's values only (a factor or a width typed into it, beside the arrays) shows other numbers there."""
+    starter's values only (a factor or a width typed into it, beside the arrays) shows other numbers there, and one
+    that runs on them only (``if hs == 128:``) shows none."""
     for values, printed, changed in zip(runs.reruns, runs.reprinted, runs.changed, strict=True):
-        if values is None or not _printed_lines(printed):  # a rerun that printed no figure (to stderr, say) shows nothing to judge
+        if values is None:
             continue
+        if not _printed_lines(printed):  # stdout and stderr both: the first run's print showed the ratios, this one no figure
+            said = printed.strip().splitlines()
+            shown = f"no figure (only `{said[0] if len(said[0]) <= 40 else said[0][:37] + '…'}`)" if said else "nothing"
+            raise Mistake("unfinished", "print-not-on-rerun", yours=_inputs(runs.first), rerun=_inputs(values), shown=shown)
         try:
             _judge_print(values, printed)
         except Mistake as mistake:
