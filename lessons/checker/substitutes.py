@@ -338,6 +338,13 @@ WIDE_ROWS, WIDE_TOKENS = 3, 5
 # ... and what refused those (a note as REFUSAL's): NumPy's error, where a check of the script's own global table (one
 # as long as the ids' first call's, not these 3 rows) let them through.
 WIDE_TABLE_REFUSAL = "__attnpos_wide_table_refusal__"
+# ... and, when NumPy's error rather than a raise of the script's own refused a sequence, whether the code it came out
+# of has a `raise` of its own further on, outside any `try` (1, else empty): a check placed after the lookup never runs.
+CHECK_AFTER = "__attnpos_check_after__"
+# ... and, when it answered those, whether it answered them with the table one channel wide too (1, empty when it refused):
+# a check of max(wpe.shape) refuses them then; one of a length fixed before the call (a default argument
+# `n_rows=wpe.shape[0]`, computed from the global table when the function was defined) answers again.
+NARROW_TABLE = "__attnpos_narrow_table__"
 # ... and, when the function answered a batch of several sequences longer than its table, what it did with the first of
 # them alone (a note as REFUSAL's; empty when it answered that too): a check that runs for some batches only shows.
 ONE_SEQUENCE = "__attnpos_one_sequence__"
@@ -378,6 +385,7 @@ def refusal_noted(function: object) -> object:
         except Exception as error:
             if namespace is not None:
                 namespace[REFUSAL] = _refusal_note(error, home)
+                namespace[CHECK_AFTER] = np.ones(1, dtype=np.uint8) if _raise_further_on(error, home) else np.zeros(0, dtype=np.uint8)
                 if OTHER_LENGTH not in namespace:
                     _asked_two_longer(function, args, kwargs, namespace, home)
                     _asked_with_one_row(function, args, kwargs, namespace)
@@ -616,7 +624,8 @@ def _asked_two_longer(function: Callable[..., object], args: tuple[object, ...],
 def _asked_with_a_wide_table(function: Callable[..., object], args: tuple[object, ...], namespace: dict, home: str | None) -> None:
     """Notes whether ``function`` answers WIDE_TOKENS of the ids it answered with a table of WIDE_ROWS rows and more
     channels than tokens, the token table widened to match (:data:`WIDE_TABLE`), and what refused them where it did
-    not (:data:`WIDE_TABLE_REFUSAL`); nothing where it cannot be asked so."""
+    not (:data:`WIDE_TABLE_REFUSAL`); where it answered them, whether it answers them one channel wide too
+    (:data:`NARROW_TABLE`); nothing where it cannot be asked so."""
     if len(args) < 3:
         return  # called otherwise than (ids, wte, wpe): not asked
     try:
@@ -636,6 +645,12 @@ def _asked_with_a_wide_table(function: Callable[..., object], args: tuple[object
         namespace[WIDE_TABLE_REFUSAL] = _refusal_note(error, home)
         return
     namespace[WIDE_TABLE] = np.array([WIDE_TOKENS, WIDE_ROWS, width], dtype=np.int64)
+    try:
+        function(wide_ids, wide_wte[:, :1].copy(), wide_wpe[:, :1].copy(), *args[3:])
+    except Exception:
+        namespace[NARROW_TABLE] = np.zeros(0, dtype=np.int64)
+        return
+    namespace[NARROW_TABLE] = np.ones(1, dtype=np.int64)
 
 
 def _asked_one_sequence(function: Callable[..., object], args: tuple[object, ...], kwargs: dict[str, object], namespace: dict, home: str | None) -> None:
@@ -689,6 +704,25 @@ def _difference(again: Callable[[], object], than: object) -> np.ndarray:
     except Exception:
         return np.zeros(0)
     return difference if difference.ndim else np.zeros(0)
+
+
+def _raise_further_on(error: BaseException, home: str | None) -> bool:
+    """Whether ``error``, not raised by a `raise` of the script's own, came out of code of the script's (the deepest
+    frame in ``home``) that holds a `raise` with an exception after the instruction that failed, where no `try` covers
+    that instruction (so no handler's raise is counted): a check the failure stopped short of."""
+    frame = None
+    trace = error.__traceback__
+    while trace is not None:
+        if trace.tb_frame.f_code.co_filename == home:
+            frame = trace
+        trace = trace.tb_next
+    if frame is None:
+        return False
+    code, failed = frame.tb_frame.f_code, frame.tb_lasti
+    tries = getattr(dis.Bytecode(code), "exception_entries", None)  # Python 3.11's exception table (typeshed lists it not)
+    if tries is None or code.co_code[failed] == _RAISE or any(entry.start <= failed < entry.end for entry in tries):
+        return False  # (before 3.11 there is no table to tell a handler's raise by: nothing is claimed)
+    return any(step.opcode == _RAISE and step.arg and step.offset > failed for step in dis.get_instructions(code))
 
 
 def _refusal_note(error: BaseException, home: str | None) -> np.ndarray:

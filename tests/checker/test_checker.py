@@ -1666,6 +1666,28 @@ MEANINGS = [
     ("learned-positions", "mismatch__arrays-drawn-again-from-the-seed.py", "redrawn", ["the starter's seed again", "types in the starter's 3 for B"], []),
     # brief-only round 16: learned-positions, a check of the global table; embedding-backward, ids sorted between two uses
     ("learned-positions", "length-check__checks-the-global-table.py", "global-table", ["5 tokens with a table of 3 rows", "the script's global `wpe`"], []),
+    # brief-only round 19: learned-positions, a bound fixed by a default argument, a check after the lookup, the global ids
+    (
+        "learned-positions",
+        "length-check__bound-fixed-by-a-default-argument.py",
+        "fixed-rows",
+        ["once 8 channels wide and once 1 wide", "a default argument such as `n_rows=wpe.shape[0]`", "when the function is defined"],
+        ["max(wpe.shape)"],
+    ),
+    (
+        "learned-positions",
+        "length-check__check-after-the-lookup.py",
+        "check-after-lookup",
+        ["comes after a lookup that fails first", "(IndexError: index 8 is out of bounds", "your check never ran"],
+        ["Whatever your check tests"],
+    ),
+    (
+        "learned-positions",
+        "mismatch__add-positions-looks-up-the-global-ids.py",
+        "full-length-global-ids",
+        ["with shape (3, 5, 4)", "the script's global `ids`, not for the 11 tokens it was given"],
+        ["Look the positions up as you do", "another shape"],
+    ),
     ("learned-positions", "mismatch__gradient-redrawn-at-typed-sizes.py", "redrawn", ["the starter's seed again", "3 for B, 5 for T", "that run failed"], []),
     (
         "learned-positions",
@@ -1893,6 +1915,23 @@ def test_an_entry_off_past_the_fourth_digit_is_shown_with_the_digits_that_differ
     worst = worst_entry("x", np.array([0.51231, 1.0]), np.array([0.51234, 1.0]))["worst"]  # both 0.5123 to four digits
     assert "`x[0]` is 0.51231;" in worst and "should be 0.51234" in worst, worst
     assert "is 1.5;" in worst_entry("x", np.array([1.5]), np.array([2.0]))["worst"]  # no digits beyond what differs
+
+
+def test_an_array_of_another_shape_is_off_by_what_its_axes_are_off_by_in_every_message():
+    """Round 19: worst_entry gave "(another shape)" as what an array of another shape was off by, and every template
+    with "(off by {got})" then read "(off by (another shape))"."""
+    from attnpos.lessons.checker.contracts.common import worst_entry
+    from attnpos.lessons.checker.verdicts import render
+
+    fields = worst_entry("too_long", np.zeros((3, 5, 4)), np.zeros((1, 11, 4)))
+    assert fields["got"] == "2 along axis 0 and 6 along axis 1", fields
+    assert worst_entry("x", np.zeros((3, 5)), np.zeros((3, 5, 4)))["got"] == "1 axis"
+    templates = [(e, key) for e in COURSE.exercises.values() for key, template in e.messages.items() if "off by {got}" in template]
+    assert templates
+    for exercise, key in templates:
+        diagnosis, _, cause = key.partition("/")
+        message = render(exercise, diagnosis, cause, name="too_long", **fields)
+        assert "off by 2 along axis 0 and 6 along axis 1" in message and "((" not in message, (exercise.id, key, message)
 
 
 def test_a_borrowed_helper_is_headed_as_borrowed_not_as_a_mismatch():

@@ -210,15 +210,24 @@ def worst_entry(name: str, got: np.ndarray, expected: np.ndarray, source: str = 
     furthest.
     """
     got, expected = np.asarray(got, dtype=np.float64), np.asarray(expected, dtype=np.float64)
-    if got.shape != expected.shape:
+    if got.shape != expected.shape:  # ``got`` then counts what the shapes are off by, to read as a difference does
         worst = figure_off(f"the shape of `{name}`", shape_text(got.shape), shape_text(expected.shape), source)
-        return {"got": "(another shape)", "worst": worst}
+        return {"got": _shapes_apart(got.shape, expected.shape), "worst": worst}
     difference = np.nan_to_num(np.abs(got - expected), nan=np.inf)
     index = np.unravel_index(int(np.argmax(difference)), difference.shape)
     at = "[" + ", ".join(str(int(i)) for i in index) + "]" if index else ""
     largest = float(difference[index]) if np.isfinite(difference[index]) else float(np.max(difference, initial=0.0))
     shown_expected, shown_got = figure_pair(float(expected[index]), float(got[index]), least=4)  # as many digits as show the two apart
     return {"got": f"{largest:.3g}", "worst": figure_off(f"`{name}{at}`", shown_got, shown_expected, source)}
+
+
+def _shapes_apart(got: tuple[int, ...], expected: tuple[int, ...]) -> str:
+    """What one shape is off by from another, as "2 along axis 0 and 6 along axis 1", or "1 axis" in their number."""
+    if len(got) != len(expected):
+        axes = abs(len(got) - len(expected))
+        return f"{axes} axis" if axes == 1 else f"{axes} axes"
+    apart = [f"{abs(a - b)} along axis {axis}" for axis, (a, b) in enumerate(zip(got, expected, strict=True)) if a != b]
+    return ", ".join(apart[:-1]) + " and " + apart[-1] if len(apart) > 1 else apart[0]
 
 
 def judged_on_rerun(judge: Callable[[], T], changed: str) -> T:

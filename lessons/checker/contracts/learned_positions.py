@@ -55,6 +55,8 @@ from attnpos.lessons.checker.contracts.common import (
 from attnpos.lessons.checker.contracts.table_reading import close, read_ids, read_shaped, read_table, tolerance
 from attnpos.lessons.checker.separation import Hypotheses
 from attnpos.lessons.checker.substitutes import (
+    CHECK_AFTER,
+    NARROW_TABLE,
     ONE_ROW,
     ONE_SEQUENCE,
     OTHER_LENGTH,
@@ -347,6 +349,9 @@ def _full_length(values: Values, first_rows: int, or_equal: bool, typed_rows: bo
     tol = tolerance(roundoff, 2, float(np.max(np.abs(wte))) + float(np.max(np.abs(wpe))))
     if got.shape != right.shape and got.shape == tuple(n for n in right.shape if n != 1):  # the batch of one's axis dropped
         raise Mistake("mismatch", "full-length-squeezed", name="too_long", shape=shape_text(got.shape), wanted=shape_text(right.shape), changed=FULL_LENGTH)
+    ids = read_ids(values, "ids", wte.shape[0])
+    if got.shape != right.shape and close(got, wte[ids] + wpe[: ids.shape[-1]], tol):  # the script's own ids looked up, not those passed in
+        raise Mistake("mismatch", "full-length-global-ids", name="too_long", shape=shape_text(got.shape), tokens=long_ids.shape[-1], changed=FULL_LENGTH)
     tokens_only = wte[long_ids]  # the tokens' rows alone: add_positions added no position here, though x has them
     if close(got, tokens_only, tol) and not close(right, tokens_only, tol):  # (a tolerance as wide as float16's tells nothing)
         raise Mistake("mismatch", "full-length-no-positions", name="too_long", max_len=max_len, changed=FULL_LENGTH)
@@ -544,8 +549,9 @@ def _refusal(values: Values) -> None:
     if note is None or note.size == 0 or values["too_long"].size:
         return  # add_positions refused nothing (what too_long holds was judged), or the note was never made
     said = _said(note)
-    if not note[0]:
-        raise Mistake("length-check", "not-own", name="too_long", said=said, changed=CHANGED)
+    if not note[0]:  # a raise of its own that the failure came before (a check after the lookup), or one that tests something else
+        cause = "check-after-lookup" if np.size(values.get(CHECK_AFTER, ())) else "not-own"
+        raise Mistake("length-check", cause, name="too_long", said=said, changed=CHANGED)
     max_len = values["wpe"].shape[0]
     if blamed := _blames_other(said):
         raise Mistake("length-check", "blames-other", name="too_long", said=said, blamed=blamed, max_len=max_len)
@@ -591,7 +597,9 @@ def _wide_table(values: Values) -> None:
     answered = values.get(WIDE_TABLE)
     if answered is not None and answered.size == 3:
         tokens, rows, width = (int(size) for size in answered)
-        raise Mistake("length-check", "wide-table", name="too_long", tokens=tokens, rows=rows, width=width)
+        # answered one channel wide as well: no size of the table it is given bounds T, but a length fixed before the call
+        cause = "fixed-rows" if np.size(values.get(NARROW_TABLE, ())) else "wide-table"
+        raise Mistake("length-check", cause, name="too_long", tokens=tokens, rows=rows, width=width)
     note = values.get(WIDE_TABLE_REFUSAL)
     if note is not None and note.size and not note[0]:
         shown = np.shape(values["long_ids"])
@@ -725,7 +733,7 @@ LEARNED_POSITIONS = Contract(
     hypotheses=hypotheses,
     typed=("x", "grad_wpe"),
     questions=(BORROWS, TRIES_LONG, RAISES, IMPORTS_BY_NAME, OR_EQUAL, OFF_BY_NUMBER, REDRAWS, *SIZES.questions),
-    probes=(REFUSAL, OWN_TABLES, OTHER_LENGTH, OTHER_LENGTH_SIZES, ONE_ROW, WIDE_TABLE, WIDE_TABLE_REFUSAL, ONE_SEQUENCE),
+    probes=(REFUSAL, CHECK_AFTER, OWN_TABLES, OTHER_LENGTH, OTHER_LENGTH_SIZES, ONE_ROW, WIDE_TABLE, WIDE_TABLE_REFUSAL, NARROW_TABLE, ONE_SEQUENCE),
     described={
         "by-token-id": "the table indexed by token id",
         "mean": "the batch averaged",
