@@ -259,6 +259,29 @@ def borrows(source: str, allowed: Collection[str]) -> bool:
     return False
 
 
+def calls_borrowed(source: str, name: str) -> bool:
+    """Whether the script calls the function ``name`` of attnpos (the starter's ``softmax``, imported under any name, or
+    reached through an imported attnpos module) and defines no function of that name of its own."""
+    tree = _question_tree(source)
+    if tree is None:
+        return False
+    modules: set[str] = set()
+    taken: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "attnpos":
+            taken |= {alias.asname or alias.name for alias in node.names if alias.name == name}
+            modules |= {alias.asname or alias.name for alias in node.names if alias.name in ATTNPOS_PACKAGES}
+        if isinstance(node, ast.Import):
+            modules |= {alias.asname or alias.name.split(".")[0] for alias in node.names if alias.name.split(".")[0] == "attnpos"}
+    taken -= {node.name for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in taken:
+            return True
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == name and _root(node.func) in modules:
+            return True
+    return False
+
+
 # Built-ins that reach a module's contents through an object, whatever name the script builds for them.
 INTROSPECTING = frozenset({"getattr", "vars", "dir"})
 
@@ -746,6 +769,7 @@ QUESTIONS: dict[str, Callable[..., bool]] = {
     "reaches_attention": reaches_attention,
     "added_to_outputs": added_to_outputs,
     "borrows": borrows,
+    "calls_borrowed": calls_borrowed,
     "imports_by_name": imports_by_name,
     "augments_subscript": augments_subscript,
     "calls_with": calls_with,

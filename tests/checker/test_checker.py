@@ -1168,6 +1168,36 @@ MEANINGS = [
     ("alibi", "mismatch__mask-skips-query-row-0.py", "mask-missing-rows", ["but query row 0 of every head", "elsewhere is -inf"], ["too small"]),
     ("alibi", "mismatch__mask-on-head-0-only.py", "mask-missing-heads", ["of head 0 only", "heads 1 … 11 keep", "`bias[1, 0, 1]` is 0.25"], ["up to j = i"]),
     ("alibi", "mismatch__own-softmax-minus-max-of-scores-alone.py", "softmax-one-max", ["largest taken without the mask, a later key's score"], ["row's mean"]),
+    # brief-only round 19: the mask after the starter's softmax, renormalised; whose bias hides an earlier key; q and k
+    # cast to float16 after float64 angles; only the sizes that stayed in a rerun's shape named
+    (
+        "alibi",
+        "mismatch__masked-after-the-softmax-and-renormalised.py",
+        "masked-after-softmax",
+        ["starter's `softmax` the scores with the later keys not yet masked", "`scores[0, 0, 6]` = 1.02e+04"],
+        ["Before np.exp"],
+    ),
+    (
+        "alibi",
+        "mismatch__window-of-log-100-over-the-slope.py",
+        "hides-earlier",
+        ["in the arrays of the checker's rerun (another number of heads", "is -inf, so that key"],
+        [],
+    ),
+    (
+        "rope",
+        "indistinct__float16-result-of-apply-rope.py",
+        "precision",
+        ["Your arrays are float16 (`q` and `k`)", "the result's included"],
+        ["computed in float16,"],
+    ),
+    (
+        "embedding-backward",
+        "mismatch__out-reshaped-to-typed-batch-and-length.py",
+        "typed-size",
+        ["the starter's 2 for B and 5 for T:", "(2, 5, 8)"],
+        ["10 for V", "4 for C"],
+    ),
     ("sinusoidal-table", "mismatch__mean-error.py", "mean-error", ["the mean |pe[t + k] − M @ pe[t]|"], ["measuring one row", "typing"]),
     ("sinusoidal-table", "mismatch__last-row-missed.py", "last-row-missed", ["one row short", "t = T − k − 1"], ["typing"]),
     # brief-only round 8 (issue 35): sizes typed in, helpers never used, a relative line, and messages that named another cause

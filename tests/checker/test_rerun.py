@@ -174,6 +174,21 @@ def test_borrowing_is_anything_of_attnpos_beyond_what_the_brief_allows(source, a
 
 
 @pytest.mark.parametrize(
+    "source, calls",
+    [
+        ("from attnpos.core import softmax\nw = softmax(s)", True),
+        ("from attnpos.core import softmax as sm\nw = sm(s)", True),
+        ("import attnpos.core as c\nw = c.softmax(s)", True),
+        ("from attnpos.core import softmax\nw = np.exp(s)", False),  # imported, never called
+        ("from attnpos.core import softmax\ndef softmax(x):\n    return x\nw = softmax(s)", False),  # an own of that name
+        ("def softmax(x):\n    return x\nw = softmax(s)", False),
+    ],
+)
+def test_calls_borrowed_is_a_call_of_the_courses_function(source, calls):
+    assert rerun.calls_borrowed(source, "softmax") is calls
+
+
+@pytest.mark.parametrize(
     "source, by_name",
     [
         ("import importlib\nm = importlib.import_module('attnpos.core')", True),

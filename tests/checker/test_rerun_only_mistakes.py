@@ -72,7 +72,7 @@ CASES = [
         "rope",
         "mistakes/indistinct__float16-angles.py",
         "precision",
-        ["float64 computed in float16", "1,000 slots on", "angles in float16 are off by up to a quarter of a radian"],
+        ["float64 computed in float16", "1,000 slots on", "angles computed in float16 (a position times its frequency) are off by up to a quarter"],
     ),
     ("t5-buckets", "mistakes/mismatch__decoder-mask-on-keys-behind.py", "bias", ["wrong triangle", "(j < i)"]),
     ("t5-buckets", "mistakes/mismatch__decoder-bias-from-encoder-buckets.py", "bias", ["off by up to 2.77", "causal mask, which is allowed"]),

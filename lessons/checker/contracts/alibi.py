@@ -708,16 +708,20 @@ def _judge_scores_rerun(runs: Runs) -> None:
         raise Mistake("mismatch", "scores-unused", name="weights", changed=SCORES)
     weights = third["weights"]
     if weights.dtype.kind == "f" and not np.all(np.isfinite(weights)) and np.all(np.isfinite(third["scores"])):
-        raise _unstable_softmax(third)
+        raise _unstable_softmax(third, runs.says(STARTER_SOFTMAX))
     judged_on_rerun(lambda: _judge_run(third), SCORES)
 
 
-def _unstable_softmax(third: Values) -> Mistake:
+def _unstable_softmax(third: Values, starter_softmax: bool) -> Mistake:
     """Weights NaN or inf on the scores rerun, right on the script's own scores: what their softmax subtracted before
     np.exp in place of each row's largest, told by where the NaN and inf fall. Nothing (the exponentials of the rows
     from 1000 up overflow), one number for the whole array or for each head (the rows far below it underflow to 0 / 0),
     or each row's mean (the row of each head's last score overflows, as it does for any number of the row's own far
-    enough below its largest: its first score, say); each in float64 and in the weights' own dtype."""
+    enough below its largest: its first score, say); each in float64 and in the weights' own dtype.
+
+    Each row's largest taken without the mask is also what the starter's softmax subtracts when it is given the scores
+    with the later keys unmasked and the mask comes after (set to 0, each row renormalised): a script that calls that
+    softmax (``starter_softmax``) is told so (masked-after-softmax), the starter's softmax being stable."""
     weights = third["weights"]
     scores = third["scores"].astype(np.float64)
     bias = third["bias"].astype(np.float64) if third["bias"].shape == scores.shape else alibi_bias(scores.shape[0], scores.shape[-1])
@@ -748,6 +752,12 @@ def _unstable_softmax(third: Values) -> Mistake:
                 return Mistake("mismatch", cause, **fields, largest=f"{largest:.4g}")
             ordered = np.sort(logits[h, row][np.isfinite(logits[h, row])])
             largest, number = float(ordered[-1]), float(np.broadcast_to(shift, logits.shape)[h, row, 0])
+            if starter_softmax and what.startswith("each row's largest taken without the mask"):
+                key = int(np.argmax(scores[h, row]))
+                return Mistake(
+                    "mismatch", "masked-after-softmax", **fields, entry=f"`scores[{h}, {row}, {key}]`", head=h, row=row,
+                    score=f"{float(scores[h, row, key]):.4g}", largest=f"{largest:.4g}", gap=f"{abs(largest - number):.4g}", dtype=dtype.name,
+                )  # fmt: skip
             return Mistake(
                 "mismatch", cause, **fields, what=what, entry=f"`scores[{h}, {row}] + bias[{h}, {row}]`", largest=f"{largest:.4g}",
                 subtracted=f"{number:.4g}", gap=f"{abs(largest - number):.4g}", dtype=dtype.name, limit=f"{math.log(float(np.finfo(dtype).max)):.1f}",
@@ -757,6 +767,7 @@ def _unstable_softmax(third: Values) -> Mistake:
 
 
 SLOPES_TYPED = Question("typed_in", ("slopes",))
+STARTER_SOFTMAX = Question("calls_borrowed", ("softmax",))  # the weights may come from the starter's (stable) softmax
 
 
 def _slopes_typed(runs: Runs) -> bool:
@@ -857,7 +868,7 @@ ALIBI = Contract(
     given=("n_heads", "T", "scores"),
     hypotheses=hypotheses,
     typed=("slopes", "bias", "weights"),
-    questions=(SLOPES_TYPED, NUMPY_AND_SOFTMAX, IMPORTS_BY_NAME, NARROW_INT),
+    questions=(SLOPES_TYPED, NUMPY_AND_SOFTMAX, IMPORTS_BY_NAME, NARROW_INT, STARTER_SOFTMAX),
     seen_only=frozenset({"mismatch/power-split"}),  # one head has no half to split: no run of a 1-head answer shows it
     described={
         "heads-from-zero": "heads counted from 0",

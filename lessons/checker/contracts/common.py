@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import re
+from collections.abc import Callable, Collection, Mapping
 from typing import TypeVar
 
 import numpy as np
@@ -82,9 +83,14 @@ class StarterSizes(Struct, frozen=True):
         """The given array the script writes out a copy of ("ids"); "" when it writes none."""
         return next((name for name, question in self._copy_questions().items() if runs.says(question)), "")
 
-    def typed(self, runs: Runs) -> str:
-        """The sizes the script writes as numbers, in words ("6 for T and 8 for C"); "" when it writes none."""
-        found = [f"{number} for {name}" for number, name in self.sizes.items() if runs.says(Question("types_number", (str(number), self.kept)))]
+    def typed(self, runs: Runs, among: Collection[int] | None = None) -> str:
+        """The sizes the script writes as numbers, in words ("6 for T and 8 for C"), only those ``among`` when given; ""
+        when it writes none."""
+        found = [
+            f"{number} for {name}"
+            for number, name in self.sizes.items()
+            if (among is None or number in among) and runs.says(Question("types_number", (str(number), self.kept)))
+        ]
         return " and ".join(found) if len(found) < 3 else ", ".join(found[:-1]) + " and " + found[-1]
 
 
@@ -278,6 +284,11 @@ def sized_for_the_starter(runs: Runs, sizes: StarterSizes, mistake: Mistake, cha
     if copied:  # the starter's array written out: its numbers, a 2 among them, are no size typed in
         raise Mistake(diagnosis, "typed-copy", copied=copied, what=what, changed=changed, name=fields.get("name", "")) from None
     typed = sizes.typed(runs)
+    if {"shape", "wanted"} <= set(fields):  # a size that stayed in the shape: only those are named (a 10 typed for B·T is no V)
+        stale = {
+            int(got) for got, wanted in zip(re.findall(r"\d+", str(fields["shape"])), re.findall(r"\d+", str(fields["wanted"])), strict=False) if got != wanted
+        }
+        typed = sizes.typed(runs, stale) or typed
     raise Mistake(diagnosis, "typed-size" if typed else "sized", typed=typed, what=what, changed=changed, name=fields.get("name", "")) from None
 
 
