@@ -558,6 +558,10 @@ MEANINGS = [
     ("sinusoidal-table", "rerun-failed__asserts-width.py", "assert", ["an assert of yours"], ["typing 12, 8 or 4"]),
     ("sinusoidal-table", "rerun-failed__rows-bounded-by-the-width.py", "sized", ["types none of the starter's", "(47,64) (48,64)"], ["types in"]),
     ("sinusoidal-table", "rerun-failed__length-typed-in-the-zeros.py", "typed-size", ["the starter's 12 for T", "into shape (12,"], ["8 for C"]),
+    # brief-only round 19: a self-check assert on shift_error, an own raise after every name, a figure of float32 copies
+    ("sinusoidal-table", "rerun-failed__asserts-the-shift-error.py", "assert-on-values", ["kept your own T, C and k", "shift does not hold"], ["sizes"]),
+    ("sinusoidal-table", "rerun-failed__raises-after-the-names.py", "raised-after-names", ["RuntimeError: M does not shift", "right on every run"], ["typing"]),
+    ("sinusoidal-table", "mismatch__error-on-float32-copies.py", "narrower-copy", ["float32 copies", "(5.96e-08)", "give 1.11e-16"], ["rerun"]),
     ("learned-positions", "truncated__cut-to-the-table.py", "", ["instead of refusing", "returned 8 positions", "cutting"], ["table lookup", "wrap"]),
     ("learned-positions", "error__refuses-with-typeerror.py", "own-raise", ["TypeError: too long", "ValueError (or IndexError)"], ["print its type"]),
     ("learned-positions", "error__refuses-with-assert.py", "own-raise", ["AssertionError", "ValueError (or IndexError)"], []),
