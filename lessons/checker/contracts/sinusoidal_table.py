@@ -69,6 +69,10 @@ SIZES = StarterSizes({12: "T", 8: "C", 3: "k"}, ("T", "C", "k"))
 STARTER_PAIRS = next(number for number, name in SIZES.sizes.items() if name == "C") // 2
 PAIRS_TYPED = Question("types_count", (str(STARTER_PAIRS), SIZES.kept))
 TYPED_APART = {number: Question("types_number_apart", (str(number), SIZES.kept)) for number in SIZES.sizes}
+# A rerun stopped by numbers typed in that are no size: the whole table (``pe = np.array([[0.0, 1.0, …], …])``), or one
+# number per pair of the starter's (its frequencies, ``w = np.array([1.0, 0.1, 0.01, 0.001])``).
+TABLE_TYPED = Question("typed_in", ("pe",))
+PER_PAIR_TYPED = Question("types_numbers", (str(STARTER_PAIRS), SIZES.kept))
 # The sign-flipped table is also t divided by w_i, the minus sign kept (``np.sin(t / w)``): the source says which slip it is.
 DIVIDES = Question("divides_by_negated", ())
 CHANGED = "`T` two positions longer, `C` four channels wider, `k` two positions longer, and your pe, once built, bent a little (row t scaled by 1 − (t/T)²/64)"
@@ -603,6 +607,8 @@ def _judge_bent(runs: Runs, changed: str, bend: Callable[[object, int], np.ndarr
         rerun = runs.second(changed)
     except Mistake as mistake:
         if not mistake.cause:  # stopped by the new sizes, not by an assert of the learner's: a size typed in, or one used for another
+            if not SIZES.typed(runs):
+                _numbers_typed(runs, mistake, changed)
             sized_for_the_starter(runs, SIZES, mistake, changed)
         raise _stopped_on_values(runs) or mistake from None
     try:
@@ -614,6 +620,16 @@ def _judge_bent(runs: Runs, changed: str, bend: Callable[[object, int], np.ndarr
         if (mistake.diagnosis, mistake.cause) == ("mismatch", "unrelated-shape"):
             raise Mistake("mismatch", "unrelated-shape", **{**mistake.fields, **said}) from None
         raise Mistake(mistake.diagnosis, mistake.cause, **{"changed": changed, **mistake.fields}) from None  # which rerun it was
+
+
+def _numbers_typed(runs: Runs, mistake: Mistake, changed: str) -> None:
+    """A rerun stopped where the script types in numbers that are no size, and none of the starter's sizes: the table
+    itself, or one number for each of the starter's pairs; raised as that, with what stopped the run."""
+    what = f"that run failed: {mistake.fields['failure']}"
+    if runs.says(TABLE_TYPED):
+        raise Mistake("rerun-failed", "typed-table", changed=changed, what=what) from None
+    if runs.says(PER_PAIR_TYPED):
+        raise Mistake("rerun-failed", "typed-per-pair", changed=changed, what=what, pairs=STARTER_PAIRS) from None
 
 
 def _typed(runs: Runs) -> str:
@@ -688,7 +704,7 @@ SINUSOIDAL_TABLE = Contract(
     given=("T", "C", "k"),
     hypotheses=hypotheses,
     typed=("pe", "M", "shift_error"),
-    questions=(BORROWS, IMPORTS_BY_NAME, *SIZES.questions, PAIRS_TYPED, *TYPED_APART.values(), DIVIDES),
+    questions=(BORROWS, IMPORTS_BY_NAME, *SIZES.questions, PAIRS_TYPED, *TYPED_APART.values(), DIVIDES, TABLE_TYPED, PER_PAIR_TYPED),
     # a signed maximum equals the largest |entry| wherever that entry is positive: told on the rerun's shrinking table, not held to
     seen_only=frozenset({"mismatch/no-abs"}),
     described={
