@@ -375,6 +375,22 @@ def types_whole_numbers(source: str, shape: Sequence[str], kept: Collection[str]
     )
 
 
+def types_numbers(source: str, count: str, kept: Collection[str]) -> bool:
+    """Whether the script writes, in code of its own (as :func:`types_number` reads it), a flat list or tuple of exactly
+    ``count`` number literals (``[1.0, 0.1, 0.01, 0.001]``): one value typed in for each of something the starter has
+    ``count`` of."""
+
+    def literal(node: ast.expr) -> bool:
+        inner = node.operand if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) else node
+        return isinstance(inner, ast.Constant) and type(inner.value) in (int, float)
+
+    return any(
+        isinstance(node, (ast.List, ast.Tuple)) and len(node.elts) == int(count) and all(literal(element) for element in node.elts)
+        for statement in _own_statements(source, kept)
+        for node in ast.walk(statement)
+    )
+
+
 def types_count(source: str, number: str, kept: Collection[str]) -> bool:
     """Whether the script writes, in code of its own (as :func:`types_number` reads it), a whole number of value ``number``
     spelt as a literal or as arithmetic of literals alone (``4``, ``3 + 1``, ``8 // 2``): a count typed in, however it
@@ -777,6 +793,7 @@ QUESTIONS: dict[str, Callable[..., bool]] = {
     "types_number": types_number,
     "types_whole_numbers": types_whole_numbers,
     "types_count": types_count,
+    "types_numbers": types_numbers,
     "types_number_apart": types_number_apart,
     "prints": prints,
     "names_float": names_float,
@@ -846,14 +863,19 @@ def _insertion_point(module_body: list[ast.stmt], name: str, finished: bool = Fa
             continue
         # a table filled through another name for the same array (``P = pe``, then ``P[:, 0::2] = …``) is filled by it too
         aliases = {alias for statement in body[binders[0] + 1 :] if (alias := _alias_of(statement, name)) is not None} if finished else set()
+        # the last statement that fills the array, itself or through an alias: a call made for its effect before it (a
+        # log of the table half built) is no use of the finished table, and with no use after it the bend comes after it
+        filled = max([binders[-1], *(i for i in range(binders[0], len(body)) if any(_writes_into(body[i], alias) for alias in aliases))])
         for index in range(binders[0] + 1, len(body)):
             statement = body[index]
             if finished and (_alias_of(statement, name) or any(_writes_into(statement, alias) for alias in aliases)):
                 continue
             if _reads(statement, name, readers) or any(_reads(statement, alias) for alias in aliases):
+                if finished and index < filled and isinstance(statement, ast.Expr):
+                    continue
                 if not binds(statement, name) and not (finished and _only_checks(statement)):
                     return body, index
-        return body, binders[-1] + 1
+        return body, max(binders[-1], filled) + 1
     return None
 
 

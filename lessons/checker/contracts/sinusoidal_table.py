@@ -69,6 +69,10 @@ SIZES = StarterSizes({12: "T", 8: "C", 3: "k"}, ("T", "C", "k"))
 STARTER_PAIRS = next(number for number, name in SIZES.sizes.items() if name == "C") // 2
 PAIRS_TYPED = Question("types_count", (str(STARTER_PAIRS), SIZES.kept))
 TYPED_APART = {number: Question("types_number_apart", (str(number), SIZES.kept)) for number in SIZES.sizes}
+# A rerun stopped by numbers typed in that are no size: the whole table (``pe = np.array([[0.0, 1.0, …], …])``), or one
+# number per pair of the starter's (its frequencies, ``w = np.array([1.0, 0.1, 0.01, 0.001])``).
+TABLE_TYPED = Question("typed_in", ("pe",))
+PER_PAIR_TYPED = Question("types_numbers", (str(STARTER_PAIRS), SIZES.kept))
 # The sign-flipped table is also t divided by w_i, the minus sign kept (``np.sin(t / w)``): the source says which slip it is.
 DIVIDES = Question("divides_by_negated", ())
 CHANGED = "`T` two positions longer, `C` four channels wider, `k` two positions longer, and your pe, once built, bent a little (row t scaled by 1 − (t/T)²/64)"
@@ -191,8 +195,10 @@ def _judge_run(values: Values, first: Values | None = None, bend: Callable[[obje
         return Passed()  # the rerun's figure: judged with every other rerun's (_judge_figures)
     figure = scalar(values, "shift_error")
     honest = shift_error(pe, M, k)
-    noise = rounding(roundoff, C * (1 + T))
+    noise = rounding(_measured_roundoff(values), C * (1 + T))
     if abs(figure - honest) > noise + float(reported_rounding(honest)):
+        if _measured_roundoff(values) < roundoff and abs(figure - honest) <= rounding(roundoff, C * (1 + T)):
+            raise figure_mistake("mismatch", "narrower-copy", "shift_error", honest, figure)  # float32 rounding on float64 arrays
         for cause, measured in _named_measures(pe, M, k).items():  # measured, but not as the largest |entry| of every row
             if abs(figure - measured) <= noise + float(reported_rounding(measured)):
                 mistake = figure_mistake("mismatch", cause, "shift_error", honest, figure)
@@ -216,7 +222,7 @@ def _judge_figures(runs: Runs) -> None:
         values = runs.second(changed)
         T, C, k = (int(values[name]) for name in ("T", "C", "k"))
         pe, M = read_shaped(values, "pe", (T, C)), read_shaped(values, "M", (C, C))
-        tables.append((changed, scalar(values, "shift_error"), shift_error(pe, M, k), rounding(dtype_roundoff(values, NAMES), C * (1 + T)), pe, M, k))
+        tables.append((changed, scalar(values, "shift_error"), shift_error(pe, M, k), rounding(_measured_roundoff(values), C * (1 + T)), pe, M, k))
     if all(_near(figure, honest, noise) for _, figure, honest, noise, *_ in tables):
         return  # the measures are only looked for where a figure is off: a right answer waits on none of them
     # (changed, figure, honest, tolerance, parts, largest cell) for each rerun
@@ -300,9 +306,21 @@ def _covering(runs: Runs) -> list[tuple[float, float, np.ndarray, tuple[int, int
         if not cells:
             return []
         size = np.abs(pe[k:].astype(np.float64) - pe[:-k].astype(np.float64) @ M.T)  # (T − k, C)
-        noise = rounding(dtype_roundoff(values, NAMES), C * (1 + T))
+        noise = rounding(_measured_roundoff(values), C * (1 + T))
         covering.append((scalar(values, "shift_error"), noise, size, cells[0][:2]))
     return covering
+
+
+def _measured_roundoff(values: Values) -> float:
+    """The rounding a shift_error measured on the run's own pe and M carries: float64's where both are float64 arrays that
+    hold float64 numbers (not float32 ones widened), whatever narrower type the source names or the figure is kept in
+    (its own rounding is the reported one's): measured on them, a figure has no float32 rounding in it unless it was
+    measured on float32 copies (``pe.astype(np.float32)``), which round away the very error it is about. Else the
+    rounding of the narrowest type in play."""
+    arrays = [values[name] for name in ("pe", "M")]
+    if all(array.dtype == np.float64 and np.any(array != array.astype(np.float32)) for array in arrays):
+        return float(np.finfo(np.float64).eps / 2)
+    return dtype_roundoff(values, NAMES)
 
 
 def _near(figure: float, measured: float, noise: float) -> bool:
@@ -514,7 +532,31 @@ def judge(runs: Runs) -> Passed:
         _judge_bent(runs, changed, bend)
     _judge_figures(runs)
     _zeroed(runs.first)
+    _ended(runs)
     return Passed()
+
+
+def _stopped_on_values(runs: Runs) -> Mistake | None:
+    """An assert of the script's that stopped a covering rerun, one that keeps the script's own T, C and k and bends its
+    table alone: an assert on pe's values or on shift_error (no size changed there), which every bend fails by design."""
+    for changed in COVERING:
+        index = runs.changed.index(changed)
+        failure = runs.failures[index] if runs.reruns[index] is None else (runs.raised[index] if runs.raised else "")
+        if failure.startswith("AssertionError"):
+            after = ", raised after every name was set" if runs.reruns[index] is not None else ""
+            return Mistake("rerun-failed", "assert-on-values", changed=changed, failure=failure + after)
+    return None
+
+
+def _ended(runs: Runs) -> None:
+    """Every name right on every rerun, but a rerun raised after setting them: an assert on values (told as such), or an
+    error of the script's own (a check that raises); an assert that fails on other sizes only is the judging's to tell."""
+    on_values = _stopped_on_values(runs)
+    if on_values is not None:
+        raise on_values
+    for changed, raised in zip(runs.changed, runs.raised, strict=False):
+        if raised and not raised.startswith("AssertionError"):
+            raise Mistake("rerun-failed", "raised-after-names", changed=changed, failure=raised)
 
 
 def _left_out(runs: Runs) -> dict[str, str] | None:
@@ -565,8 +607,10 @@ def _judge_bent(runs: Runs, changed: str, bend: Callable[[object, int], np.ndarr
         rerun = runs.second(changed)
     except Mistake as mistake:
         if not mistake.cause:  # stopped by the new sizes, not by an assert of the learner's: a size typed in, or one used for another
+            if not SIZES.typed(runs):
+                _numbers_typed(runs, mistake, changed)
             sized_for_the_starter(runs, SIZES, mistake, changed)
-        raise
+        raise _stopped_on_values(runs) or mistake from None
     try:
         sized_for_the_first_run(lambda: judged_on_rerun(lambda: _judge_run(rerun, runs.first, bend), changed), changed)
     except Mistake as mistake:
@@ -576,6 +620,16 @@ def _judge_bent(runs: Runs, changed: str, bend: Callable[[object, int], np.ndarr
         if (mistake.diagnosis, mistake.cause) == ("mismatch", "unrelated-shape"):
             raise Mistake("mismatch", "unrelated-shape", **{**mistake.fields, **said}) from None
         raise Mistake(mistake.diagnosis, mistake.cause, **{"changed": changed, **mistake.fields}) from None  # which rerun it was
+
+
+def _numbers_typed(runs: Runs, mistake: Mistake, changed: str) -> None:
+    """A rerun stopped where the script types in numbers that are no size, and none of the starter's sizes: the table
+    itself, or one number for each of the starter's pairs; raised as that, with what stopped the run."""
+    what = f"that run failed: {mistake.fields['failure']}"
+    if runs.says(TABLE_TYPED):
+        raise Mistake("rerun-failed", "typed-table", changed=changed, what=what) from None
+    if runs.says(PER_PAIR_TYPED):
+        raise Mistake("rerun-failed", "typed-per-pair", changed=changed, what=what, pairs=STARTER_PAIRS) from None
 
 
 def _typed(runs: Runs) -> str:
@@ -650,7 +704,7 @@ SINUSOIDAL_TABLE = Contract(
     given=("T", "C", "k"),
     hypotheses=hypotheses,
     typed=("pe", "M", "shift_error"),
-    questions=(BORROWS, IMPORTS_BY_NAME, *SIZES.questions, PAIRS_TYPED, *TYPED_APART.values(), DIVIDES),
+    questions=(BORROWS, IMPORTS_BY_NAME, *SIZES.questions, PAIRS_TYPED, *TYPED_APART.values(), DIVIDES, TABLE_TYPED, PER_PAIR_TYPED),
     # a signed maximum equals the largest |entry| wherever that entry is positive: told on the rerun's shrinking table, not held to
     seen_only=frozenset({"mismatch/no-abs"}),
     described={
