@@ -1180,6 +1180,8 @@ MEANINGS = [
     ("alibi", "mismatch__mask-of-minus-a-thousand.py", "weak-mask-outscored", ["`bias[0, 0, 6]` = -1000", "e^(-1000 + 9202)"], ["a little"]),
     ("alibi", "mismatch__mask-skips-query-row-0.py", "mask-missing-rows", ["but query row 0 of every head", "elsewhere is -inf"], ["too small"]),
     ("alibi", "mismatch__mask-on-head-0-only.py", "mask-missing-heads", ["of head 0 only", "heads 1 … 11 keep", "`bias[1, 0, 1]` is 0.25"], ["up to j = i"]),
+    ("alibi", "mask-forgotten__mask-weakened-after-use.py", "weights-masked", ["`bias[0, 0, 1]` is -100", "changed once the weights"], ["see the future"]),
+    ("context-extension", "rerun-failed__check-over-every-position.py", "memory", ["ran out of memory", "MemoryError"], ["kept the first run"]),
     ("alibi", "mismatch__own-softmax-minus-max-of-scores-alone.py", "softmax-one-max", ["largest taken without the mask, a later key's score"], ["row's mean"]),
     # brief-only round 19: the mask after the starter's softmax, renormalised; whose bias hides an earlier key; q and k
     # cast to float16 after float64 angles; only the sizes that stayed in a rerun's shape named

@@ -119,8 +119,10 @@ class Runs(Struct, frozen=True):
         values = self.reruns[index]
         if values is None:
             failure = self.failures[index]
-            # an assert on the starter's values fails by design once the checker substitutes others: that is the advice
-            raise Mistake("rerun-failed", "assert" if failure.startswith("AssertionError") else "", changed=changed, failure=failure)
+            # an assert on the starter's values fails by design once the checker substitutes others: that is the advice;
+            # memory running out on the rerun's larger values is no value kept from the first run
+            cause = "assert" if failure.startswith("AssertionError") else "memory" if failure.startswith("MemoryError") else ""
+            raise Mistake("rerun-failed", cause, changed=changed, failure=failure)
         return values
 
     @property
