@@ -746,6 +746,7 @@ MEANINGS = [
         ["over t = 0 … 8 only, the starter's 9 for T − k typed in", "T − k is 17 − 5 = 12 rows", "three rows more for T − k"],
         ["leaves out"],
     ),
+    ("sinusoidal-table", "mismatch__shift-typed-in-the-slices.py", "shift-typed", ["each row t + 3 with M @ pe[t]", "that run's k = 5"], ["leaves out"]),
     (
         "sinusoidal-table",
         "mismatch__error-over-every-other-row.py",

@@ -409,8 +409,12 @@ def _parts(pe: np.ndarray, M: np.ndarray, k: int, first: Values) -> list[Part]:
             for key, cause, measured, fields in parts
         ]
     T0, k0 = int(first["T"]), int(first["k"])
+    starter = {name: number for number, name in SIZES.sizes.items()}
+    if 0 < k0 < rows + k:  # the first run's shift typed into the slices, `pe[3:] - pe[:-3]`, beside this run's M
+        shifted = np.abs(pe[k0:].astype(np.float64) - pe[:-k0].astype(np.float64) @ M.T)  # (T − k0, C)
+        whose = "the starter's" if k0 == starter["k"] else "your first run's"
+        parts.append((("shift-typed",), "shift-typed", float(np.max(shifted)), {"typed": f"{whose} {k0}", "shift": str(k0), "k": str(k)}))
     if 0 < T0 - k0 <= rows:  # on a rerun that keeps T − k, the rows of every t
-        starter = {name: number for number, name in SIZES.sizes.items()}
         whose = "the starter's" if (T0, k0) == (starter["T"], starter["k"]) else "your"
         typed = f"{whose} {T0 - k0}" + ("" if whose != "your" else f" ({T0} − {k0})")
         fields = {"rows": _rows(range(T0 - k0)), "typed": typed, "k": str(k), "T": str(k + rows)}
@@ -468,6 +472,7 @@ ALSO = {
     "cosines-only": "the largest over the cosine channels only",
     "seam-row": "the largest over every row but {left}",
     "rows-typed": "the largest over {rows} only",
+    "shift-typed": "the largest |pe[t + {shift}] − M @ pe[t]|, {typed} for k typed into the slices",
     "every-other-row": "the largest over every other t only",
     "row-ends": "the largest over the two ends of t only",
     "last-pair": "the largest over the last channel pair only",
