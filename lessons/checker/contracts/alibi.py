@@ -373,7 +373,7 @@ def _mask_leaks(bias: np.ndarray, scores: np.ndarray, hidden: np.ndarray, slopes
     or hiding ordinary scores and outscored by a later key scoring far above the keys its query sees."""
     H, T = bias.shape[0], bias.shape[-1]
     i, j = np.arange(T)[:, None], np.arange(T)[None, :]
-    leaking = ~hidden & (j > i)  # (H, T, T)
+    leaking = ~hidden & _later_keys(bias.shape)  # (H, T, T)
     unmasked = -slopes[:, None, None] * (i - j)
     if np.all(np.abs(bias[leaking] - np.broadcast_to(unmasked, bias.shape)[leaking]) <= tolerance + reported_rounding(unmasked[leaking])):
         h, row, key = (int(index[0]) for index in np.nonzero(leaking))
@@ -412,7 +412,7 @@ def _mask_leaks(bias: np.ndarray, scores: np.ndarray, hidden: np.ndarray, slopes
             "mismatch", "weak-mask-outscored", name="bias", **least, gap=f"{gap:.4g}", weight=f"{weight:.4g}",
             exponent=f"{float(bias[h, row, key]) + gap:.4g}",
         )  # fmt: skip
-    later = np.broadcast_to(j > i, bias.shape)
+    later = _later_keys(bias.shape)
     rows = np.any(leaking, axis=-1)  # (H, T) the query rows whose later keys leak
     unmasked_rows = np.array_equal(leaking, later & rows[..., None]) and not np.all(rows[:, : T - 1])  # the others hidden
     if unmasked_rows and np.all(bias[leaking] >= 0):  # left as they were, not masked by a weaker number
@@ -428,8 +428,7 @@ def _mask_leaks(bias: np.ndarray, scores: np.ndarray, hidden: np.ndarray, slopes
 
 def _least_hidden(bias: np.ndarray, hidden: np.ndarray) -> tuple[tuple[int, int, int], dict[str, str]]:
     """The later key (j > i) that ``bias`` hides least, where it should be −inf: its index, and ``entry`` and its ``value``."""
-    T = bias.shape[-1]
-    leaking = ~hidden & (np.arange(T)[None, :] > np.arange(T)[:, None])
+    leaking = ~hidden & _later_keys(bias.shape)
     h, row, key = (int(index) for index in np.unravel_index(int(np.argmax(np.where(leaking, bias, -np.inf))), bias.shape))
     return (h, row, key), {"entry": f"bias[{h}, {row}, {key}]", "value": f"{float(bias[h, row, key]) + 0.0:.4g}"}  # + 0.0: −0 is shown as 0
 

@@ -150,8 +150,9 @@ def _judge_arrays(values: Values, whose: str) -> None:
     inv_freq = _frequencies(values, "inv_freq", hs, whose)
     right = rope_inv_freq(hs, theta)
     if not _agrees(inv_freq, right, tolerance):
-        _overflowed(values, _mismatch("inv_freq", right, inv_freq, sizes), inv_freq, {"rope_theta": theta}, whose)
-        raise _mismatch("inv_freq", right, inv_freq, sizes)
+        mismatch = _mismatch("inv_freq", right, inv_freq, sizes)
+        _overflowed(values, mismatch, inv_freq, {"rope_theta": theta}, whose)
+        raise mismatch
 
     pi = _frequencies(values, "inv_freq_pi", hs, whose)
     right_pi = pi_inv_freq(right, s)
@@ -202,8 +203,9 @@ def _judge_arrays(values: Values, whose: str) -> None:
             raise Mistake("uniform-ntk", name="inv_freq_ntk")
         if _agrees(ntk, right * s ** (hs / (hs - 2)), tolerance) or _agrees(ntk, right_base**exponents, tolerance):
             raise Mistake("wrong-way", name="inv_freq_ntk", how="makes the frequencies faster instead of slower")
-        _overflowed(values, _mismatch("inv_freq_ntk", right_ntk, ntk, with_factor), ntk, {"rope_theta": theta, "base_ntk": base}, whose)
-        raise _mismatch("inv_freq_ntk", right_ntk, ntk, with_factor)
+        mismatch = _mismatch("inv_freq_ntk", right_ntk, ntk, with_factor)
+        _overflowed(values, mismatch, ntk, {"rope_theta": theta, "base_ntk": base}, whose)
+        raise mismatch
 
 
 def _overflowed(values: Values, mismatch: Mistake, got: np.ndarray, bases: dict[str, float], whose: str) -> None:

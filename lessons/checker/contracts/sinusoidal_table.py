@@ -195,9 +195,10 @@ def _judge_run(values: Values, first: Values | None = None, bend: Callable[[obje
         return Passed()  # the rerun's figure: judged with every other rerun's (_judge_figures)
     figure = scalar(values, "shift_error")
     honest = shift_error(pe, M, k)
-    noise = rounding(_measured_roundoff(values), C * (1 + T))
+    measured_roundoff = _measured_roundoff(values)
+    noise = rounding(measured_roundoff, C * (1 + T))
     if abs(figure - honest) > noise + float(reported_rounding(honest)):
-        if _measured_roundoff(values) < roundoff and abs(figure - honest) <= rounding(roundoff, C * (1 + T)):
+        if measured_roundoff < roundoff and abs(figure - honest) <= rounding(roundoff, C * (1 + T)):
             raise figure_mistake("mismatch", "narrower-copy", "shift_error", honest, figure)  # float32 rounding on float64 arrays
         for cause, measured in _named_measures(pe, M, k).items():  # measured, but not as the largest |entry| of every row
             if abs(figure - measured) <= noise + float(reported_rounding(measured)):

@@ -279,8 +279,9 @@ class ExerciseScreen(CourseScreen):
             self._save_timer = None
         if self._draft_pinned:
             return
-        if self.draft != (self.state.draft if self.state.draft is not None else self.exercise.starter):
-            self.app.progress.update_exercise(self.exercise.id, draft=self.draft)
+        draft = self.draft
+        if draft != (self.state.draft if self.state.draft is not None else self.exercise.starter):
+            self.app.progress.update_exercise(self.exercise.id, draft=draft)
 
     # --- running and checking, off the UI thread ----------------------------------
 
