@@ -62,6 +62,10 @@ def prepare(runs: str, in_bwrap: bool, left_off: str, preload: list[str]) -> dic
         if "numpy" in preload:
             _warm_numpy()
     finally:
+        # Moved out of the collector's generations: enabled again over a heap of young objects, its first pass would
+        # walk every one (14 ms of the server's start), and each later full pass in a run would touch, so copy, every
+        # page the run shares with this server.
+        gc.freeze()
         gc.enable()
     os.makedirs(runs, mode=0o700, exist_ok=True)
     landlock.installation()  # what every learner may read, worked out once and inherited

@@ -324,6 +324,29 @@ def test_warm_runs_beat_a_cold_interpreter(sandbox):
     assert warm < cold
 
 
+def test_a_run_inherits_the_servers_imports_frozen_and_collects_its_own_garbage(sandbox):
+    result = run(
+        sandbox,
+        """
+        import gc
+        frozen = gc.get_freeze_count()
+        class Cycle:
+            pass
+        gc.disable()  # counted by the one collection below
+        for _ in range(1000):
+            node = Cycle()
+            node.self = node
+        del node
+        collected = gc.collect()
+        gc.enable()
+    """,
+        ["frozen", "collected"],
+    )
+    assert result.status == "ok", result
+    assert result.values["frozen"].item() > 10_000  # NumPy's and the core's objects, never walked by a run's collections
+    assert result.values["collected"].item() >= 1000  # the run's own cycles are still collected
+
+
 def test_concurrent_runs_from_four_threads(sandbox):
     def square(n: int):
         return run(sandbox, f"import numpy as np\nimport time\ntime.sleep(0.2)\nx = np.arange({n}) ** 2\n", ["x"])
