@@ -973,6 +973,27 @@ MEANINGS = [
     ("context-extension", "mismatch__ntk-right-for-known-runs-only.py", "array", ["`inv_freq_ntk` pair", "from the rerun's hs = 32"], ["Well done"]),
     (
         "context-extension",
+        "mismatch__factor-typed-behind-a-width-test.py",
+        "typed-factor",
+        ["another `factor` alone (`hs` and `rope_theta` the starter's)", "`inv_freq_pi` was still built on factor = 4, not the rerun's 1.5"],
+        ["a head a quarter as wide (`hs`) and"],
+    ),
+    (
+        "context-extension",
+        "mismatch__base-typed-behind-a-theta-test.py",
+        "typed-factor",
+        ["another `factor` alone", "`base_ntk` was still built on factor = 4"],
+        ["a head a quarter as wide (`hs`) and"],
+    ),
+    (
+        "context-extension",
+        "rerun-failed__ntk-typed-behind-a-factor-test.py",
+        "",
+        ["a head a quarter as wide (`hs`) alone (`factor` and `rope_theta` the starter's)", "shapes (16,) (64,)"],
+        ["Well done"],
+    ),
+    (
+        "context-extension",
         "indistinct__exponents-in-float16.py",
         "precision",
         ["float64 computed in float16", "every step that makes one"],

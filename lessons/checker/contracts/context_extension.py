@@ -49,6 +49,14 @@ from attnpos.lessons.checker.verdicts import Mistake, Passed, figure_pair, shape
 NAMES = ("hs", "rope_theta", "factor", "inv_freq", "inv_freq_pi", "base_ntk", "inv_freq_ntk")
 CHANGED = "another `factor`, a head a quarter as wide (`hs`) and another `rope_theta`"
 UNEVEN = "a wider head whose width is no power of two (`hs`), a larger factor with three decimals (`factor`) and a smaller `rope_theta`"
+# Reruns that change one input alone: a branch on one input with the others' figures typed inside it (``if factor ==
+# 4.0:`` around an exponent typed for hs = 128) takes the typed branch where that input stays, and its arrays do not
+# follow the input that changed. The full reruns change all three, so they always take the other branch.
+ALONE = {
+    "factor": "another `factor` alone (`hs` and `rope_theta` the starter's)",
+    "hs": "a head a quarter as wide (`hs`) alone (`factor` and `rope_theta` the starter's)",
+    "rope_theta": "another `rope_theta` alone (`hs` and `factor` the starter's)",
+}
 # The values the starter sets, on which the brief asks its questions (the reruns change them, not the learner).
 STARTER = {"hs": 128, "rope_theta": 10000.0, "factor": 4.0}
 MAX_WIDTH = 4096
@@ -273,7 +281,17 @@ def judge(runs: Runs) -> Passed:
     _judge_divisors(runs.printed)
     _print_follows(runs)
     _typed_lines(runs)
+    for changed in ALONE.values():
+        alone = runs.second(changed)
+        _typed_theta(runs.first, alone, changed)
+        sized_for_the_first_run(lambda: judged_on_rerun(lambda: _judge_run(alone, "the rerun's", runs.first), changed), changed)  # noqa: B023
     return Passed()
+
+
+def _full_reruns(runs: Runs) -> list[tuple[Values | None, str, str]]:
+    """The reruns that change all three inputs, each with what it printed and what it changed: a print's figures are
+    held to them alone, as a figure of the width stays, rightly, on a rerun that changes the factor alone."""
+    return [rerun for rerun in zip(runs.reruns, runs.reprinted, runs.changed, strict=True) if rerun[2] in (CHANGED, UNEVEN)]
 
 
 def _ratios_on_every_run(runs: Runs) -> bool:
@@ -281,9 +299,10 @@ def _ratios_on_every_run(runs: Runs) -> bool:
     the same on a rerun as on the first run: then the print is computed, whatever names its expression uses, since the
     reruns change factor and hs and a typed figure stays (``print("PI ratio: 0.25 at every pair")``, beside a print of
     NTK's ratio, whose last pair is PI's figure)."""
-    every = [(runs.first, runs.printed), *zip(runs.reruns, runs.reprinted, strict=True)]
+    full = _full_reruns(runs)
+    every = [(runs.first, runs.printed), *((values, printed) for values, printed, _ in full)]
     first_lines = {line for line, _ in _printed_lines(runs.printed)}
-    if any(first_lines & {line for line, _ in _printed_lines(printed)} for printed in runs.reprinted):
+    if any(first_lines & {line for line, _ in _printed_lines(printed)} for _, printed, _ in full):
         return False
     try:
         for values, printed in every:
@@ -392,7 +411,7 @@ def _print_follows(runs: Runs) -> None:
     """The ratios printed on each rerun, judged as the first run's print is: a print that shows the ratios on the
     starter's values only (a factor or a width typed into it, beside the arrays) shows other numbers there, and one
     that runs on them only (``if hs == 128:``) shows none."""
-    for values, printed, changed in zip(runs.reruns, runs.reprinted, runs.changed, strict=True):
+    for values, printed, changed in _full_reruns(runs):
         if values is None:
             continue
         if not _printed_lines(printed):  # stdout and stderr both: the first run's print showed the ratios, this one no figure
@@ -553,6 +572,21 @@ def _judge_print(values: Values, printed: str) -> None:
             pi=f"{pi_ratio[0]:.4g}",
             ntk_first=f"{ntk_ratio[0]:.4g}",
         )
+    ratio_segments = [line for line, figures in segments if figures in ratio_lines]
+    if not pi_shown and not found and ratio_segments and all(_shows(f, 1.0) for f in shown):
+        # 1 at every pair is neither PI's ratio nor NTK's past pair 0: a ratio of arrays not yet set (placeholders)
+        line = ratio_segments[0]
+        raise Mistake(
+            "unfinished",
+            "all-ones",
+            line=line if len(line) <= 60 else line[:57] + "…",
+            pi=f"{pi_ratio[0]:.4g}",
+            ntk_first=f"{ntk_ratio[0]:.4g}",
+            ntk_last=f"{ntk_ratio[-1]:.4g}",
+        )
+    if not found and ratio_segments:  # one ratio printed alone: quoted as what the print shows
+        line = ratio_segments[0]
+        found.append(f"the {'PI' if pi_shown else 'NTK'} ratio alone (`{line if len(line) <= 60 else line[:57] + '…'}`)")
     missing = "neither ratio" if not (pi_shown or ntk_shown) else "no NTK ratio" if pi_shown else "no PI ratio"
     raise Mistake(
         "unfinished",
@@ -781,7 +815,7 @@ def _typed_lines(runs: Runs) -> None:
     typed, and says the first run's value where the rerun's is another ("PI divides all 64 pairs by 4")."""
     hs, s = count(runs.first, "hs", 4, MAX_WIDTH, even=True), _above_one(runs.first, "factor")
     figures = {"factor": s, "1 / factor": 1 / s, "hs": hs, "number of pairs": hs // 2, "last pair's index": hs // 2 - 1}
-    for values, printed, changed in zip(runs.reruns, runs.reprinted, runs.changed, strict=True):
+    for values, printed, changed in _full_reruns(runs):
         if values is None:
             continue
         again = set(printed.splitlines())
@@ -890,8 +924,9 @@ def _typed_print(values: Values, printed: str) -> Mistake:
     return Mistake("unfinished", "typed-print", shown="; ".join(said))
 
 
-def _typed_theta(first: Values, second: Values) -> None:
-    """The rerun's arrays built on the first run's rope_theta or factor rather than the rerun's: a number typed in."""
+def _typed_theta(first: Values, second: Values, changed: str = CHANGED) -> None:
+    """The rerun's arrays built on the first run's rope_theta or factor rather than the rerun's: a number typed in
+    (``changed``: what that rerun changed)."""
     hs, theta, s = count(second, "hs", 4, MAX_WIDTH, even=True), _above_one(second, "rope_theta"), _above_one(second, "factor")
     typed_theta, typed_factor = _above_one(first, "rope_theta"), _above_one(first, "factor")
     tolerance = _tolerance(second, max(theta, typed_theta), max(s, typed_factor))
@@ -900,14 +935,14 @@ def _typed_theta(first: Values, second: Values) -> None:
     for name in right if typed_theta != theta else ():
         got = np.asarray(second[name], dtype=np.float64)
         if not _agrees(got, right[name], tolerance) and _agrees(got, kept[name], tolerance):
-            raise Mistake("mismatch", "typed-theta", name=name, typed_theta=f"{typed_theta:g}", rerun_theta=f"{theta:g}")
+            raise Mistake("mismatch", "typed-theta", name=name, typed_theta=f"{typed_theta:g}", rerun_theta=f"{theta:g}", changed=changed)
     trained = rope_inv_freq(hs, theta)
     right = {"inv_freq_pi": pi_inv_freq(trained, s), "base_ntk": ntk_base(theta, s, hs)}
     kept = {"inv_freq_pi": pi_inv_freq(trained, typed_factor), "base_ntk": ntk_base(theta, typed_factor, hs)}
     for name in right if typed_factor != s else ():
         got = np.asarray(second[name], dtype=np.float64)
         if not _agrees(got, right[name], tolerance) and _agrees(got, kept[name], tolerance):
-            raise Mistake("mismatch", "typed-factor", name=name, typed_factor=f"{typed_factor:g}", rerun_factor=f"{s:g}")
+            raise Mistake("mismatch", "typed-factor", name=name, typed_factor=f"{typed_factor:g}", rerun_factor=f"{s:g}", changed=changed)
 
 
 def hypotheses(values: Values) -> Hypotheses:
@@ -942,6 +977,9 @@ CONTEXT_EXTENSION = Contract(
     reruns=(
         Rerun({"factor": "other_factor(factor)", "hs": "narrower(hs)", "rope_theta": "higher_theta(rope_theta)"}, CHANGED),
         Rerun({"factor": "finer_factor(factor)", "hs": "uneven_width(hs)", "rope_theta": "lower_theta(rope_theta)"}, UNEVEN),
+        Rerun({"factor": "other_factor(factor)"}, ALONE["factor"]),
+        Rerun({"hs": "narrower(hs)"}, ALONE["hs"]),
+        Rerun({"rope_theta": "higher_theta(rope_theta)"}, ALONE["rope_theta"]),
     ),
     judge=judge,
     diagnoses=("bad-value", "wrong-way", "wrong-exponent", "uniform-ntk", "pi-on-base", "mismatch", "unfinished", "changed-input"),

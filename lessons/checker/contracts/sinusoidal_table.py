@@ -90,7 +90,7 @@ IN_PLACES = (
 # out pair 0, the sines or that one row falls short; at sizes far past the others' and in another proportion
 # (substitutes.FAR_POSITIONS), where M is judged too: no relation among T, C and k of the other runs' holds there.
 AT_SEAM = (
-    f"`T` {FAR_POSITIONS} positions longer, `C` {FAR_CHANNELS} channels wider, `k` 1 (2 where yours is 1), and your pe, once built,"
+    f"`T` {FAR_POSITIONS} positions longer, `C` {FAR_CHANNELS} channels wider, `k` set to 1 (or to 2, if yours already is 1), and your pe, once built,"
     " bent in single channels of the middle difference row, most in pair 0's sine"
 )
 # each rerun's bend, as the judge applies it to the tables it expects: (table, the rerun's k) -> the bent table
