@@ -972,6 +972,13 @@ MEANINGS = [
     ),
     ("context-extension", "mismatch__ntk-right-for-known-runs-only.py", "array", ["`inv_freq_ntk` pair", "from the rerun's hs = 32"], ["Well done"]),
     (
+        "sinusoidal-table",
+        "mismatch__table-built-again-after-the-figure.py",
+        "rebuilt",
+        ["it is the table without the checker's bend", "your script builds pe again after that"],
+        ["A size or a shift typed in"],
+    ),
+    (
         "context-extension",
         "mismatch__factor-typed-behind-a-width-test.py",
         "typed-factor",
