@@ -994,6 +994,13 @@ MEANINGS = [
     ),
     (
         "context-extension",
+        "unfinished__ratios-printed-from-placeholders.py",
+        "all-ones",
+        ["your print shows 1 at every pair (`PI ratio: [1. 1.", "before the frequencies held the rules' values"],
+        ["no number with a decimal point"],
+    ),
+    (
+        "context-extension",
         "rerun-failed__ntk-typed-behind-a-factor-test.py",
         "",
         ["a head a quarter as wide (`hs`) alone (`factor` and `rope_theta` the starter's)", "shapes (16,) (64,)"],
