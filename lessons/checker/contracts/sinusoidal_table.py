@@ -169,7 +169,8 @@ def _judge_run(values: Values, first: Values | None = None, bend: Callable[[obje
     tol = _table_tolerance(roundoff, T, C)
     if not close(pe, candidates["right"], tol):
         _unfollowed(values, first, "pe")
-        if first is not None and close(pe, tables(T, C)["right"], tol):  # right, and unbent: built again after the bend
+        # right, and unbent: built again after the bend (the tables made afresh: a bend above works in place)
+        if first is not None and close(pe, tables(T, C)["right"], tol):
             raise Mistake("mismatch", "rebuilt", name="pe", **worst_entry("pe", pe, candidates["right"], "that run's T, C and k"))
         positions = np.arange(T, dtype=np.float64)
         _rounded_frequencies(
