@@ -260,7 +260,7 @@ def judge(runs: Runs) -> Passed:
             raise Mistake("mismatch", "typed", name=name)
     _typed_theta(runs.first, second)
     _held(second, runs.first, "the rerun's")
-    sized_for_the_first_run(lambda: judged_on_rerun(lambda: _judge_run(second, "the rerun's", runs.first), CHANGED), CHANGED)
+    _judge_rerun(runs, second, CHANGED)
     uneven = runs.second(UNEVEN)
     _held_to_first_run(runs.first, uneven)
     _held(uneven, runs.first, "the second rerun's")
@@ -284,8 +284,13 @@ def judge(runs: Runs) -> Passed:
     for changed in ALONE.values():
         alone = runs.second(changed)
         _typed_theta(runs.first, alone, changed)
-        sized_for_the_first_run(lambda: judged_on_rerun(lambda: _judge_run(alone, "the rerun's", runs.first), changed), changed)  # noqa: B023
+        _judge_rerun(runs, alone, changed)
     return Passed()
+
+
+def _judge_rerun(runs: Runs, values: Values, changed: str) -> None:
+    """A rerun's arrays, judged as the first run's, a mistake told as that rerun's (``changed``: what it changed)."""
+    sized_for_the_first_run(lambda: judged_on_rerun(lambda: _judge_run(values, "the rerun's", runs.first), changed), changed)
 
 
 def _full_reruns(runs: Runs) -> list[tuple[Values | None, str, str]]:
