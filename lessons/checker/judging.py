@@ -21,7 +21,7 @@ from msgspec import Struct
 from msgspec.structs import replace
 
 from attnpos.lessons.checker.contracts import CONTRACTS, Contract, Question, Runs
-from attnpos.lessons.checker.contracts.common import COMPUTED_IN_QUESTIONS
+from attnpos.lessons.checker.contracts.common import COMPUTED_IN_QUESTIONS, RAISED_AFTER_NAMES
 from attnpos.lessons.checker.learner_modules import GIVEN_PREFIX, READING_MODULE
 from attnpos.lessons.checker.plans import Plan
 from attnpos.lessons.checker.rerun import GIVEN, UNCHANGED
@@ -503,12 +503,14 @@ def _require_inputs_kept(contract: Contract, reruns: Sequence[RunResult | str]) 
 
 def _require_reruns_ended(contract: Contract, reruns: Sequence[RunResult | str]) -> None:
     """A pass stands only on reruns that ran to their end: one that raised after setting every name (an assert of an
-    identity the rerun breaks on purpose) gave its names, and the judge judged them, but that run failed all the same."""
+    identity the rerun breaks on purpose, or a check of the script's own that raises) gave its names, and the judge
+    judged them, but that run failed all the same. An exercise without a message for either cause tells it as any
+    failed rerun."""
     for planned, rerun in zip(contract.reruns, reruns, strict=True):
         said = _raised_after_its_names(rerun)
         if isinstance(rerun, RunResult) and said:
-            failure = f"{said}, raised after every name was set"
-            raise Mistake("rerun-failed", "assert" if rerun.error and rerun.error.type == "AssertionError" else "", changed=planned.changed, failure=failure)
+            cause = "assert" if rerun.error and rerun.error.type == "AssertionError" else "raised-after-names"
+            raise Mistake("rerun-failed", cause, changed=planned.changed, failure=said + RAISED_AFTER_NAMES)
 
 
 def _raised_after_its_names(rerun: RunResult | str) -> str:

@@ -54,6 +54,8 @@ NUMPY_ONLY = Question("borrows", ((),))  # anything of attnpos borrowed
 NUMPY_AND_SOFTMAX = Question("borrows", (("softmax",),))  # anything but the softmax the starter imports
 IMPORTS_BY_NAME = Question("imports_by_name", ())  # importlib, __import__, sys.modules, exec: a name no question can follow
 # Asked of every answer, whatever its contract: the narrow float types its source names, narrowest first (values.COMPUTED_IN).
+# What a failure says of a rerun that raised after setting every name (its arrays judged, the run failed all the same).
+RAISED_AFTER_NAMES = ", raised after every name was set"
 COMPUTED_IN_QUESTIONS = ((np.float16, Question("names_float", ("16",))), (np.float32, Question("names_float", ("32",))))
 
 

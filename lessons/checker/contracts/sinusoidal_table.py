@@ -31,6 +31,7 @@ from attnpos.core.sinusoidal_encoding import BASE, shift_error, shift_matrix
 from attnpos.lessons.checker.contracts.common import (
     IMPORTS_BY_NAME,
     NUMPY_ONLY,
+    RAISED_AFTER_NAMES,
     Contract,
     Question,
     Rerun,
@@ -541,7 +542,9 @@ def judge(runs: Runs) -> Passed:
         _judge_bent(runs, changed, bend)
     _judge_figures(runs)
     _zeroed(runs.first)
-    _ended(runs)
+    on_values = _stopped_on_values(runs)  # any other raise after every name is the judging's to tell
+    if on_values is not None:
+        raise on_values
     return Passed()
 
 
@@ -552,20 +555,9 @@ def _stopped_on_values(runs: Runs) -> Mistake | None:
         index = runs.changed.index(changed)
         failure = runs.failures[index] if runs.reruns[index] is None else (runs.raised[index] if runs.raised else "")
         if failure.startswith("AssertionError"):
-            after = ", raised after every name was set" if runs.reruns[index] is not None else ""
+            after = RAISED_AFTER_NAMES if runs.reruns[index] is not None else ""
             return Mistake("rerun-failed", "assert-on-values", changed=changed, failure=failure + after)
     return None
-
-
-def _ended(runs: Runs) -> None:
-    """Every name right on every rerun, but a rerun raised after setting them: an assert on values (told as such), or an
-    error of the script's own (a check that raises); an assert that fails on other sizes only is the judging's to tell."""
-    on_values = _stopped_on_values(runs)
-    if on_values is not None:
-        raise on_values
-    for changed, raised in zip(runs.changed, runs.raised, strict=False):
-        if raised and not raised.startswith("AssertionError"):
-            raise Mistake("rerun-failed", "raised-after-names", changed=changed, failure=raised)
 
 
 def _left_out(runs: Runs) -> dict[str, str] | None:
