@@ -1228,6 +1228,8 @@ MEANINGS = [
         ["starter's `softmax` the scores with the later keys not yet masked", "`scores[0, 0, 6]` = 1.02e+04"],
         ["Before np.exp"],
     ),
+    # brief-only round 23: a penalty divided by the slope is not a mask, though its far keys get no weight
+    ("alibi", "mismatch__distance-divided-by-the-slope.py", "divided", ["divides the distance by the slope", "`bias[7, 6, 0]` is -1536"], ["hides keys"]),
     (
         "alibi",
         "mismatch__window-of-log-100-over-the-slope.py",

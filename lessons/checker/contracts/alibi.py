@@ -132,6 +132,8 @@ def _bias_kind(bias: np.ndarray, scores: np.ndarray, slopes: np.ndarray, T: int,
             return "row-offset"  # the same weights, but a bias the brief does not ask for
         if agrees(m * distance, visible):
             return "sign-flipped"
+        if agrees(-distance / m, visible):
+            return "divided"  # −(i − j)/m: slopes below 1 make the penalty steeper, not gentler
     if agrees(-m * np.abs(distance), everywhere):
         return "symmetric"
     if agrees(m * j, everywhere):
@@ -248,6 +250,9 @@ def _judge_run(values: Values) -> tuple[int, np.ndarray]:
     kind = _bias_kind(bias, scores, right, T, bias_tolerance)
     if kind in ("symmetric", "sign-flipped"):
         raise Mistake(kind, name="bias")
+    if kind == "divided":
+        visible = np.broadcast_to(np.arange(T)[None, :] <= np.arange(T)[:, None], bias.shape)
+        raise Mistake("mismatch", "divided", name="bias", **worst_entry("bias", np.where(visible, bias, 0.0), np.where(visible, alibi_bias(H, T), 0.0)))
     if kind.startswith("mask-forgotten"):
         cause = kind.split("/")[1]
         detail = (
@@ -271,10 +276,12 @@ def _judge_run(values: Values) -> tuple[int, np.ndarray]:
         masked = hidden | (bias <= HIDDEN)
         if np.any(masked & (j <= i)) and np.array_equal(masked & (j <= i), np.broadcast_to(j == i, hidden.shape)):
             raise Mistake("mismatch", "hides-diagonal", name="bias", value=f"{float(bias[0, 0, 0]):.4g}")  # a strict mask: j >= i hidden
-        if np.any(hidden & (j <= i)):
+        # a key the query may see, hidden by a mask's value; a finite penalty too steep to leave it weight is the array's
+        hidden_by_a_mask = hidden & (j <= i) & ((bias <= HIDDEN) | ~np.isfinite(bias))
+        if np.any(hidden_by_a_mask):
             if np.all(hidden[:, j < i]) and not np.any(hidden[:, j > i]):
                 raise Mistake("mismatch", "wrong-triangle", name="bias")
-            h, row, key = (int(index[0]) for index in np.nonzero(hidden & (j <= i)))
+            h, row, key = (int(index[0]) for index in np.nonzero(hidden_by_a_mask))
             raise Mistake("mismatch", "hides-earlier", name="bias", entry=f"bias[{h}, {row}, {key}]", value=f"{bias[h, row, key]:.4g}")
         visible = np.broadcast_to(j <= i, bias.shape)
         if _bias_kind(np.where(visible, bias, -np.inf), scores, right, T, bias_tolerance) in ("right", "shortcut"):
@@ -818,6 +825,7 @@ def hypotheses(values: Values) -> Hypotheses:
         "after-softmax/twice": {"weights": softmax(softmax(scores) + causal(-m * distance))},
         "mask-forgotten/in-weights": {"slopes": right_slopes, "bias": -m * distance, "weights": right["weights"]},
         "mismatch/wrong-triangle": {"bias": np.where(j >= i, -m * (j - i), HIDDEN)},
+        "mismatch/divided": head(right_slopes, causal(-distance / m)),
     }
     if not math.log2(H).is_integer():  # for a power of two the formula is the official rule
         naive = naive_slopes(H)
@@ -889,6 +897,7 @@ ALIBI = Contract(
         "after-softmax/twice": "the bias added after the softmax, then a second softmax",
         "mask-forgotten/in-weights": "the mask in the weights but not in the bias",
         "mismatch/wrong-triangle": "the mask on the earlier keys",
+        "mismatch/divided": "the distance divided by the slope",
         "typed-slopes": "slopes typed in",
         "typed-bias": "a bias typed in",
         "typed-weights": "weights typed in",
