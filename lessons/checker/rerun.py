@@ -249,7 +249,10 @@ def borrows(source: str, allowed: Collection[str]) -> bool:
                 return True
         if isinstance(node, ast.Import):
             modules |= {alias.asname or alias.name.split(".")[0] for alias in node.names if alias.name.split(".")[0] == "attnpos"}
+    reached = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Attribute)}  # a name read as `name.attr`
     for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and node.id in modules and isinstance(node.ctx, ast.Load) and id(node) not in reached:
+            return True  # an attnpos module handed on whole (`operator.attrgetter("ntk_base")(ext)`): what it reaches, no question follows
         if isinstance(node, ast.Attribute) and _root(node) in modules and node.attr not in {*allowed, *ATTNPOS_PACKAGES}:
             return True
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in taken:
@@ -298,25 +301,29 @@ def imports_by_name(source: str) -> bool:
     if tree is None:
         return False
     for node in ast.walk(tree):
-        if isinstance(node, ast.Import) and any(alias.name.split(".")[0] == "importlib" for alias in node.names):
+        if isinstance(node, ast.Import) and any(alias.name.split(".")[0] in LOADING_MODULES for alias in node.names):
             return True
-        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "importlib":
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in LOADING_MODULES:
             return True
-        if (
-            isinstance(node, ast.ImportFrom)
-            and node.module in ("sys", "builtins")
-            and any(alias.name in LOADING_BUILTINS | {"modules"} for alias in node.names)
-        ):
+        if isinstance(node, ast.ImportFrom) and node.module in ("sys", "builtins") and any(alias.name in LOADING_NAMES for alias in node.names):
             return True  # from sys import modules
         if isinstance(node, ast.Name) and node.id in LOADING_BUILTINS:
             return True
-        if isinstance(node, ast.Attribute) and node.attr in LOADING_BUILTINS | {"modules"} and _root(node) in {"sys", "builtins", "__builtins__"}:
-            return True  # sys.modules["attnpos.core"], builtins.__import__
+        if isinstance(node, ast.Attribute) and node.attr in LOADING_NAMES and _root(node) in INTERPRETER_MODULES:
+            return True  # sys.modules["attnpos.core"], builtins.__import__, sys.path.insert(0, a folder of the course's)
+        if isinstance(node, ast.Call) and _called(node) in INTROSPECTING and any(_mentions_any(argument, INTERPRETER_MODULES) for argument in node.args):
+            return True  # getattr(builtins, "__imp" + "ort__")
     return False
 
 
 # Built-ins that run or import code named by a string.
 LOADING_BUILTINS = frozenset({"__import__", "exec", "eval", "compile"})
+# ... and what sys and builtins hold that loads code, or says where it is loaded from.
+LOADING_NAMES = LOADING_BUILTINS | {"modules", "path", "meta_path", "path_hooks"}
+INTERPRETER_MODULES = frozenset({"sys", "builtins", "__builtins__"})
+# Modules that import by a name given as a string (`pkgutil.resolve_name`, `runpy.run_module`, a pickle's GLOBAL), or
+# that find the course's folders (the editable install's finder): a NumPy answer needs none.
+LOADING_MODULES = frozenset({"importlib", "pkgutil", "runpy", "pickle", "marshal", "zipimport"})
 
 
 # The packages on the way to a function of the course (`attnpos.core` of attnpos.core.softmax): a step, not a thing taken.
@@ -1055,7 +1062,7 @@ def _mentions(node: ast.AST, name: str) -> bool:
     return any(isinstance(inner, ast.Name) and inner.id == name for inner in ast.walk(node))
 
 
-def _mentions_any(node: ast.AST, names: set[str]) -> bool:
+def _mentions_any(node: ast.AST, names: Collection[str]) -> bool:
     return any(isinstance(inner, ast.Name) and inner.id in names for inner in ast.walk(node))
 
 

@@ -108,6 +108,18 @@ def more_rows(max_len: object) -> object:
     return None if max_len is None else int(max_len) + 3  # type: ignore[call-overload]
 
 
+def vocabulary_past_the_table(V: object, max_len: object) -> object:
+    """learned-positions: more symbols than four times the position table has rows (33 for 8), so that ids drawn from
+    the table's lower half (:func:`other_ids`) pass the last row of a table three rows longer: a lookup that takes ids
+    modulo the position table, or a check that refuses them, meets ids it cannot serve.
+
+    None for None, as :func:`more_rows`.
+    """
+    if V is None:
+        return None
+    return max(int(V), 4 * int(max_len) + 1) if max_len is not None else int(V) + 27  # type: ignore[call-overload]
+
+
 def one_word(X: object) -> np.ndarray:
     """The learner's tokens with every slot holding the first one, same shape and dtype: a sentence no shuffle changes."""
     X = np.asarray(X)

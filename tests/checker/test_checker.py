@@ -1228,6 +1228,9 @@ MEANINGS = [
         ["starter's `softmax` the scores with the later keys not yet masked", "`scores[0, 0, 6]` = 1.02e+04"],
         ["Before np.exp"],
     ),
+    # white-box round 24: token ids past the position table's last row (a vocabulary larger than max_len)
+    ("learned-positions", "mismatch__ids-taken-modulo-the-table.py", "other-run", ["ids past wpe's last row", "`x["], ["typing"]),
+    ("learned-positions", "rerun-failed__refuses-ids-past-the-table.py", "legal-batch-refused", ["ids count symbols", "token id 16 has no row"], ["typing"]),
     # brief-only round 23: a penalty divided by the slope is not a mask, though its far keys get no weight
     ("alibi", "mismatch__distance-divided-by-the-slope.py", "divided", ["divides the distance by the slope", "`bias[7, 6, 0]` is -1536"], ["hides keys"]),
     (
@@ -1722,7 +1725,7 @@ MEANINGS = [
         ["right on your own arrays but not on the checker's rerun with `max_len` three larger", "from that run's arrays", "a branch on the table's length"],
         [],
     ),
-    ("learned-positions", "mismatch__channels-capped-past-the-first-rerun.py", "other-run", ["`C` eight channels more", "`x[0, 7, 10]`"], []),
+    ("learned-positions", "mismatch__channels-capped-past-the-first-rerun.py", "other-run", ["`C` eight channels more", "`x[0, 1, 8]`"], []),
     ("learned-positions", "mismatch__gradient-drops-the-tables-last-row.py", "other-run", ["each exactly as long as the table", "`grad_wpe[10, 9]` is 0"], []),
     ("learned-positions", "every-row__started-from-wpe.py", "from-wpe", ["rows 5 … 7", "hold wpe's own rows", "a copy of the table"], ["puts gradient"]),
     ("learned-positions", "every-row__filled-with-a-small-number.py", "filled", ["rows 5 … 7", "each hold 1e-06"], ["puts gradient"]),

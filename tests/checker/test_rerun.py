@@ -167,6 +167,9 @@ def test_substitutes_keep_the_learners_kind_of_value():
         ("from attnpos.core import softmax\nf = getattr(softmax, '__glob' + 'als__')", ("softmax",), True),
         ("from attnpos.core import softmax\nw = softmax(s)\nw = softmax(s, axis=-1)", ("softmax",), False),
         ("import numpy as np\nf = getattr(np, 'float32')", ("softmax",), False),
+        # white-box round 24: a module of the course imported openly, then handed on whole
+        ("import operator\nimport attnpos.core.extension as ext\nf = operator.attrgetter('ntk_base')(ext)", ("softmax",), True),
+        ("import attnpos.core as c\nprint(c)", ("softmax",), True),
     ],
 )
 def test_borrowing_is_anything_of_attnpos_beyond_what_the_brief_allows(source, allowed, borrowed):
@@ -200,7 +203,14 @@ def test_calls_borrowed_is_a_call_of_the_courses_function(source, calls):
         ("exec('from attnpos.core import sinusoidal')", True),
         ("pe = eval('np.zeros(3)')", True),
         ("import builtins\nbuiltins.__import__('attnpos')", True),
+        # white-box round 24: other ways in by name, and a folder of the course put on the import path
+        ("import builtins\nf = getattr(builtins, '__imp' + 'ort__')", True),
+        ("import pkgutil\nf = pkgutil.resolve_name('attnpos.core:sinusoidal')", True),
+        ("import runpy", True),
+        ("import pickle\nf = pickle.loads(b'c...')", True),
+        ("import sys\nsys.path.insert(0, '/site-packages/attnpos/core')\nfrom position import sinusoidal", True),
         ("import sys\nprint(sys.version)", False),
+        ("import operator\nrows = operator.itemgetter(0)(pairs)", False),
         ("import numpy as np\nx = np.exp(1)  # __import__ in a comment\ny = 'exec'", False),
     ],
 )

@@ -87,10 +87,12 @@ CHANGED = (
 FULL_LENGTH = "`max_len` three larger (so the table, built from it) and `long_ids` cut to exactly as many tokens as wpe has rows"
 ONE_PAST = "`wpe` two rows shorter than `max_len` says (so that max_len is not its length) and `long_ids` one token longer than that table, in three sequences"
 # A rerun well past the first's sizes, so that a cap typed in just above them (B 4, T 6, C 8) does not follow, and with
-# sequences as long as the table, so that its last row is one the tokens use.
+# sequences as long as the table, so that its last row is one the tokens use; and with more symbols than rows, so that
+# ids past the table's last row are looked up (a lookup modulo the table, or a check that refuses such ids, shows).
 LARGER = (
-    "`ids` replaced by a larger batch (two sequences more, each exactly as long as the table), `max_len` three larger and `C` eight channels more "
-    "(so both tables, built from them) and `grad_out` by other gradients to match"
+    "`ids` replaced by a larger batch (two sequences more, each exactly as long as the table), `V` more than four times the table's rows "
+    "(so wte, and ids past wpe's last row), `max_len` three larger and `C` eight channels more "
+    "(so the tables, built from them) and `grad_out` by other gradients to match"
 )
 # Numbers written out in words ("ten tokens", "an eight-row table"): typed in as surely as figures. From two on: "one"
 # is as often a pronoun ("the last one") as a count, and a refusal may always quote 1.
@@ -263,7 +265,16 @@ def _judge_values(runs: Runs, changed: str) -> None:
     """x and grad_wpe on the rerun that made ``changed``, by that run's own figures: an answer right only for the
     starter's table or sizes (a branch on its 8 rows, a cap just past the first rerun's) is wrong there, and the
     mistake names that rerun."""
-    values = runs.second(changed)
+    try:
+        values = runs.second(changed)
+    except Mistake as failed:
+        # every input of the larger rerun is legal (sequences as long as the table, ids past its last row): an error
+        # raised there refused what the brief allows, whether a check of the script's own or NumPy's indexing did; a
+        # shape that does not broadcast is a size kept from the starter, the generic message's
+        failure = str(failed.fields["failure"])
+        if changed == LARGER and not failed.cause and failure.startswith(("ValueError", "IndexError")) and "broadcast" not in failure:
+            raise Mistake("rerun-failed", "legal-batch-refused", **failed.fields) from None
+        raise
     try:
         wpe, ids, _, roundoff = _forward(values, None)
         _backward(values, wpe, ids, roundoff, None)
@@ -297,7 +308,10 @@ def _placed_wrongly(grad: np.ndarray, right: np.ndarray, wpe: np.ndarray, T: int
     at_end[-T:] = right[:T]
     if close(grad, at_end, tol):
         raise Mistake("every-row", "at-the-end", name="grad_wpe", tokens=T, start=max_len - T, last=max_len - 1, used=T - 1, whose=whose)
-    share = float(np.sum((grad - right) * wpe) / np.sum(wpe * wpe)) if np.any(wpe) else 0.0
+    # fitted on the rows no token used, which the message says hold it: a decay added to the used rows alone leaves
+    # those 0, and a share fitted over the whole table would name a multiple that no row holds
+    unused = wpe[T:]  # (max_len - T, C)
+    share = float(np.sum(grad[T:] * unused) / np.sum(unused * unused)) if np.any(unused) else 0.0
     if share and close(grad, right + share * wpe, tol):
         rows = f"{T} … {max_len - 1}" if max_len - T > 1 else str(T)
         raise Mistake("every-row", "plus-table", name="grad_wpe", share=f"{share:.3g}", rows=rows, tokens=T, last=T - 1, whose=whose)
@@ -718,6 +732,7 @@ LEARNED_POSITIONS = Contract(
         Rerun({"wpe": "shorter_table(wpe, ids)", "long_ids": "one_past_ids(long_ids, wpe)", "add_positions": "refusal_noted(add_positions)"}, ONE_PAST),
         Rerun(
             {
+                "V": "vocabulary_past_the_table(V, max_len)",
                 "max_len": "more_rows(max_len)",
                 "C": "many_more_channels(C)",
                 "ids": "table_filling_batch(ids, wte, wpe)",
