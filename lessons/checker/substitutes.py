@@ -955,6 +955,26 @@ def other_factor(factor: object) -> float:
     return 2.5 if 1.0 <= float(np.asarray(factor).reshape(-1)[0]) < 2.0 else 1.5
 
 
+def factor_of_2048ths(factor: object) -> float:
+    """context-extension's rerun of the factor alone: 4778/2048 (2.3330078125, a context of 4,778 tokens for 2,048), no
+    multiple of an eighth and of more digits than three decimals or float16 keep, so a factor rounded on the way shows;
+    a new length taken as ``int(L * factor)`` for a trained L of 1,024 tokens or more keeps it whole, as the brief's
+    ``m * L / L'`` reads. 4782/2048 where the learner's is already 4778/2048."""
+    return 4782 / 2048 if float(np.asarray(factor).reshape(-1)[0]) == 4778 / 2048 else 4778 / 2048
+
+
+def llama3_theta(rope_theta: object) -> float:
+    """context-extension's rerun of the base alone: Llama 3's 500,000, no power of ten (a base snapped to one no longer
+    fits); 10,000 where the learner already has it."""
+    return 10000.0 if float(np.asarray(rope_theta).reshape(-1)[0]) == 500000.0 else 500000.0
+
+
+def width_of_no_eighth(hs: object) -> int:
+    """context-extension's rerun of the width alone: 100 channels (50 pairs), no multiple of 8, so a width rounded to
+    one on the way no longer fits; 76 where the learner's is already 100."""
+    return 76 if int(hs) == 100 else 100  # type: ignore[call-overload]
+
+
 def other_bucket_count(num_buckets: object) -> int:
     """t5-buckets: 16 buckets, or 32 if the learner already has 16 or fewer."""
     return 32 if int(np.asarray(num_buckets).reshape(-1)[0]) <= 16 else 16

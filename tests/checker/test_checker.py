@@ -982,14 +982,17 @@ MEANINGS = [
         "context-extension",
         "mismatch__factor-typed-behind-a-width-test.py",
         "typed-factor",
-        ["another `factor` alone (`hs` and `rope_theta` the starter's)", "`inv_freq_pi` was still built on factor = 4, not the rerun's 1.5"],
+        [
+            "`factor` 4778/2048 (4782/2048 where yours is that) alone, `hs` and `rope_theta` the starter's",
+            "`inv_freq_pi` was still built on factor = 4, not the rerun's 2.33301",
+        ],
         ["a head a quarter as wide (`hs`) and"],
     ),
     (
         "context-extension",
         "mismatch__base-typed-behind-a-theta-test.py",
         "typed-factor",
-        ["another `factor` alone", "`base_ntk` was still built on factor = 4"],
+        ["`factor` 4778/2048", "`base_ntk` was still built on factor = 4"],
         ["a head a quarter as wide (`hs`) and"],
     ),
     (
@@ -1003,7 +1006,7 @@ MEANINGS = [
         "context-extension",
         "rerun-failed__ntk-typed-behind-a-factor-test.py",
         "",
-        ["a head a quarter as wide (`hs`) alone (`factor` and `rope_theta` the starter's)", "shapes (16,) (64,)"],
+        ["`hs` 100 (76 where yours is 100) alone, `factor` and `rope_theta` the starter's", "shapes (50,) (64,)"],
         ["Well done"],
     ),
     (
@@ -1228,6 +1231,8 @@ MEANINGS = [
         ["starter's `softmax` the scores with the later keys not yet masked", "`scores[0, 0, 6]` = 1.02e+04"],
         ["Before np.exp"],
     ),
+    # white-box round 24: a factor changed on the way, shown by the rerun of the factor alone at 7/3
+    ("context-extension", "mismatch__factor-snapped-to-eighths.py", "other-factor", ["built on factor = 2.375", "rounds it to eighths"], ["typed in"]),
     # white-box round 24: token ids past the position table's last row (a vocabulary larger than max_len)
     ("learned-positions", "mismatch__ids-taken-modulo-the-table.py", "other-run", ["ids past wpe's last row", "`x["], ["typing"]),
     ("learned-positions", "rerun-failed__refuses-ids-past-the-table.py", "legal-batch-refused", ["ids count symbols", "token id 16 has no row"], ["typing"]),

@@ -51,11 +51,13 @@ CHANGED = "another `factor`, a head a quarter as wide (`hs`) and another `rope_t
 UNEVEN = "a wider head whose width is no power of two (`hs`), a larger factor with three decimals (`factor`) and a smaller `rope_theta`"
 # Reruns that change one input alone: a branch on one input with the others' figures typed inside it (``if factor ==
 # 4.0:`` around an exponent typed for hs = 128) takes the typed branch where that input stays, and its arrays do not
-# follow the input that changed. The full reruns change all three, so they always take the other branch.
+# follow the input that changed. The full reruns change all three, so they always take the other branch. Each takes a
+# value the full reruns do not (white-box round 24): a factor of more binary digits than eighths, three decimals or
+# float16 keep, a width no multiple of 8, a base no power of ten, so that an input rounded on the way shows.
 ALONE = {
-    "factor": "another `factor` alone (`hs` and `rope_theta` the starter's)",
-    "hs": "a head a quarter as wide (`hs`) alone (`factor` and `rope_theta` the starter's)",
-    "rope_theta": "another `rope_theta` alone (`hs` and `factor` the starter's)",
+    "factor": "`factor` 4778/2048 (4782/2048 where yours is that) alone, `hs` and `rope_theta` the starter's",
+    "hs": "`hs` 100 (76 where yours is 100) alone, `factor` and `rope_theta` the starter's",
+    "rope_theta": "`rope_theta` 500,000, Llama 3's (10,000 where yours is 500,000) alone, `hs` and `factor` the starter's",
 }
 # The values the starter sets, on which the brief asks its questions (the reruns change them, not the learner).
 STARTER = {"hs": 128, "rope_theta": 10000.0, "factor": 4.0}
@@ -125,7 +127,7 @@ def _judge_run(values: Values, whose: str = "your", first: Values | None = None)
     """One run's arrays; ``whose`` run they are, in a message ("your", "the rerun's"). A rule's mistake on a rerun whose
     ``first`` run was right is told as the rerun's, beside the learner's own run (``{your}``, ``{branch}``)."""
     try:
-        _judge_arrays(values, whose)
+        _judge_arrays(values, whose, first is not None)
     except Mistake as mistake:
         if mistake.diagnosis not in RULE_MISTAKES:
             raise
@@ -145,8 +147,9 @@ def _inputs(values: Values) -> str:
     return ", ".join(f"{name} = {scalar(values, name):.10g}" for name in ("hs", "rope_theta", "factor"))
 
 
-def _judge_arrays(values: Values, whose: str) -> None:
-    """One run's arrays against the rules on its own hs, rope_theta and factor, and against each rule's mistake."""
+def _judge_arrays(values: Values, whose: str, rerun: bool = False) -> None:
+    """One run's arrays against the rules on its own hs, rope_theta and factor, and against each rule's mistake; on a
+    ``rerun`` (the first run right), also against a factor rounded on the way."""
     hs = count(values, "hs", 4, MAX_WIDTH, even=True)
     theta = _above_one(values, "rope_theta")
     s = _above_one(values, "factor")
@@ -170,7 +173,7 @@ def _judge_arrays(values: Values, whose: str) -> None:
         if _agrees(pi, 1.0 / (theta * s) ** exponents, tolerance):
             # pair i is divided by s^(2i/hs): 1 for pair 0, s^((hs−2)/hs) for the slowest, never s itself
             raise Mistake("pi-on-base", name="inv_freq_pi", factor=f"{s:g}", slowest=f"{s ** ((hs - 2) / hs):.3g}", pair=hs // 2 - 1)
-        _cut_factor("inv_freq_pi", pi, lambda cut: pi_inv_freq(right, cut), s, tolerance, whose)
+        _cut_factor("inv_freq_pi", pi, lambda cut: pi_inv_freq(right, cut), s, tolerance, whose, rerun)
         raise _mismatch("inv_freq_pi", right_pi, pi, with_factor)
 
     base = scalar(values, "base_ntk")
@@ -236,19 +239,58 @@ def _starter_values(values: Values) -> None:
         raise Mistake("bad-value", "changed-starter", name=next(iter(changed)), yours=said, starter=starter)
 
 
-def _cut_factor(name: str, got: np.ndarray | float, built_on: Callable[[float], np.ndarray | float], s: float, tolerance: float, whose: str) -> None:
+def _cut_factor(
+    name: str, got: np.ndarray | float, built_on: Callable[[float], np.ndarray | float], s: float, tolerance: float, whose: str, rerun: bool = False
+) -> None:
     """``got`` built on the factor cut to a whole number (``int(factor)``, ``L_new // L``) or to whole doublings
     (``2 ** int(log2(factor))``): right wherever the factor is whole, or a power of two (the rerun's 1.5 is neither);
-    or rounded to one or two decimals, right wherever the factor has no more (the second rerun's 40.625 has three)."""
+    or rounded to one, two or three decimals, right wherever the factor has no more (the second rerun's 40.625 has
+    three, the factor-alone rerun's 2.3330078125 ten); or, on a ``rerun``, to any other factor near it, for an array
+    (eighths, float16)."""
     cuts = {"a whole number": float(np.floor(s)), "a whole number of doublings (a power of two)": float(2 ** np.floor(np.log2(s)))}
     found = {how: cut for how, cut in cuts.items() if cut != s and cut >= 1 and _agrees(got, built_on(cut), tolerance)}
     if found:  # 1.5 cut either way is 1: both are named
         raise Mistake("mismatch", "cut-factor", name=name, cut=f"{min(found.values()):g}", factor=f"{s:g}", whose=whose, how=" or to ".join(found))
     # rounded to a decimal or two (``round(factor, 1)``): the second rerun's 40.625 becomes 40.6 or 40.62
-    for decimals, how in ((1, "one decimal"), (2, "two decimals")):
+    for decimals, how in ((1, "one decimal"), (2, "two decimals"), (3, "three decimals")):
         cut = round(s, decimals)
         if cut != s and _agrees(got, built_on(cut), tolerance):
             raise Mistake("mismatch", "rounded-factor", name=name, cut=f"{cut:g}", factor=f"{s:g}", whose=whose, how=how, decimals=decimals)
+    # any other value near it that the factor became on the way (eighths, float16, a few whole tokens over a short L): told
+    # only on a rerun, where the first run's factor was used as it is (a rule with a power of it is wrong there already),
+    # and only of an array, where every pair must agree with that factor (any wrong scalar has one)
+    if not rerun or np.ndim(got) == 0:
+        return
+    used = _factor_used(got, built_on, s)
+    if used is not None and abs(used - s) <= NEAR_FACTOR * s and not _agrees(used, s, tolerance) and _agrees(got, built_on(used), tolerance):
+        raise Mistake("mismatch", "other-factor", name=name, cut=f"{used:.6g}", factor=f"{s:.6g}", whose=whose)
+
+
+# How far from the factor a rounding of it goes (eighths of 1.3 is 4 % off); a factor further off is another mistake.
+NEAR_FACTOR = 0.1
+
+
+def _factor_used(got: np.ndarray | float, built_on: Callable[[float], np.ndarray | float], s: float) -> float | None:
+    """The factor that ``built_on`` turns into ``got``'s last entry, between s/4 and 4s (each array built on the factor
+    moves one way with it: the PI frequencies down, the NTK base up); None where no factor there gives it."""
+
+    def last(c: float) -> float:
+        return float(np.ravel(np.asarray(built_on(c), dtype=np.float64))[-1])
+
+    target = float(np.ravel(np.asarray(got, dtype=np.float64))[-1])
+    low, high = s / 4, s * 4
+    rising = last(high) > last(low)
+    if not np.isfinite(target) or not min(last(low), last(high)) <= target <= max(last(low), last(high)):
+        return None
+    for _ in range(100):  # bisection to float64's last digit
+        middle = (low + high) / 2
+        if middle in (low, high):
+            break
+        if (last(middle) < target) == rising:
+            low = middle
+        else:
+            high = middle
+    return (low + high) / 2
 
 
 def judge(runs: Runs) -> Passed:
@@ -982,9 +1024,9 @@ CONTEXT_EXTENSION = Contract(
     reruns=(
         Rerun({"factor": "other_factor(factor)", "hs": "narrower(hs)", "rope_theta": "higher_theta(rope_theta)"}, CHANGED),
         Rerun({"factor": "finer_factor(factor)", "hs": "uneven_width(hs)", "rope_theta": "lower_theta(rope_theta)"}, UNEVEN),
-        Rerun({"factor": "other_factor(factor)"}, ALONE["factor"]),
-        Rerun({"hs": "narrower(hs)"}, ALONE["hs"]),
-        Rerun({"rope_theta": "higher_theta(rope_theta)"}, ALONE["rope_theta"]),
+        Rerun({"factor": "factor_of_2048ths(factor)"}, ALONE["factor"]),
+        Rerun({"hs": "width_of_no_eighth(hs)"}, ALONE["hs"]),
+        Rerun({"rope_theta": "llama3_theta(rope_theta)"}, ALONE["rope_theta"]),
     ),
     judge=judge,
     diagnoses=("bad-value", "wrong-way", "wrong-exponent", "uniform-ntk", "pi-on-base", "mismatch", "unfinished", "changed-input"),
