@@ -1277,11 +1277,12 @@ def five_longer(T: object) -> int:
 
 
 # sinusoidal-table's fourth rerun goes far past the starter's sizes, and in another proportion: T this many positions
-# longer, C this many channels wider (48 and 64 for the starter's 12 and 8), and k 1 (2 where the script's is 1). No
+# longer, C this many channels wider (48 and 98 for the starter's 12 and 8), and k 1 (2 where the script's is 1). No
 # relation among T, C and k that holds at the starter's sizes and on the other reruns (k = C/2 − 1, T − k = C + 1)
-# holds there; caps typed in at 16 or 32 rows or 8 pairs fall short; and the slowest pairs turn about 1e-4 radians a
-# step, so a block taken for the identity below some angle, or M's small entries zeroed, shows. Small still: (48, 64).
-FAR_POSITIONS, FAR_CHANNELS = 36, 56
+# holds there; caps typed in at 16 or 32 rows or 8 pairs fall short; a float step, np.arange(0, 1, 2 / 98), counts 50
+# pairs where there are 49 (white-box round 24); and the slowest pairs turn about 1e-4 radians a step, so a block taken
+# for the identity below some angle, or M's small entries zeroed, shows. Small still: (48, 98).
+FAR_POSITIONS, FAR_CHANNELS = 36, 90
 
 
 def far_more_positions(T: object) -> int:
