@@ -868,8 +868,11 @@ def _insertion_point(module_body: list[ast.stmt], name: str, finished: bool = Fa
         binders = [i for i, statement in enumerate(body) if binds(statement, name)]
         if not binders:
             continue
-        # a table filled through another name for the same array (``P = pe``, then ``P[:, 0::2] = …``) is filled by it too
+        # a table filled through another name for the same array (``P = pe``, then ``P[:, 0::2] = …``) is filled by it too;
+        # and one bound as a view of another array (``pe = pairs.reshape(T, C)``) shares it: reading that array reads the table
         aliases = {alias for statement in body[binders[0] + 1 :] if (alias := _alias_of(statement, name)) is not None} if finished else set()
+        if finished:
+            aliases |= {base for statement in body if (base := _viewed_by(statement, name)) is not None}
         # the last statement that fills the array, itself or through an alias: a call made for its effect before it (a
         # log of the table half built) is no use of the finished table, and with no use after it the bend comes after it
         filled = max([binders[-1], *(i for i in range(binders[0], len(body)) if any(_writes_into(body[i], alias) for alias in aliases))])
@@ -884,6 +887,32 @@ def _insertion_point(module_body: list[ast.stmt], name: str, finished: bool = Fa
                     return body, index
         return body, max(binders[-1], filled) + 1
     return None
+
+
+# What returns a view of an array (its memory, another shape), called on it or, from NumPy, with it first.
+VIEWING_METHODS = frozenset({"reshape", "view", "transpose", "swapaxes", "moveaxis", "squeeze", "ravel"})
+
+
+def _viewed_by(statement: ast.stmt, name: str) -> str | None:
+    """The array a statement binds ``name`` to a view of (``pe = pairs.reshape(T, C)``, ``pe = table[:, :C].T``,
+    ``pe = np.reshape(pairs, (T, C))``), so that bending ``name`` in place bends it too; None for any other statement."""
+    if not (isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name)):
+        return None
+    if statement.targets[0].id != name:
+        return None
+    value = statement.value
+    while True:
+        if isinstance(value, ast.Name):
+            return value.id if value.id != name else None
+        if isinstance(value, ast.Subscript) or (isinstance(value, ast.Attribute) and value.attr in ("T", "mT")):
+            value = value.value
+        elif isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr in VIEWING_METHODS:
+            numpy_function = isinstance(value.func.value, ast.Name) and value.func.value.id in ("np", "numpy")
+            if numpy_function and not value.args:
+                return None
+            value = value.args[0] if numpy_function else value.func.value
+        else:
+            return None
 
 
 def _alias_of(statement: ast.stmt, name: str) -> str | None:

@@ -61,6 +61,18 @@ def test_a_table_filled_through_another_name_for_it_is_finished_past_those_write
     assert "bent_table(" in lines[lines.index("figure = P[0][0]") - 1]
 
 
+@pytest.mark.parametrize("view", ["pairs.reshape(2, 2)", "np.reshape(pairs, (2, 2))", "pairs[:, :].T", "pairs"])
+def test_a_table_bound_as_a_view_is_bent_before_the_array_it_views_is_read(view):
+    """``pe = pairs.reshape(T, C)`` shares pairs' memory: a figure measured through pairs reads the table, so the bend
+    (in place) comes before it; a copy (``.copy()``) shares nothing, and the bend waits for a read of pe itself."""
+    source = f"import numpy as np\npairs = np.zeros((2, 2))\npe = {view}\nmoved = pairs[0]\nfigure = pe[1] - moved\n"
+    lines = rerun.substitute(source, {"pe" + rerun.FINISHED: "bent_table(pe)"}).splitlines()
+    assert "bent_table(" in lines[lines.index("moved = pairs[0]") - 1]
+    copied = source.replace(f"pe = {view}", f"pe = {view}.copy()")
+    lines = rerun.substitute(copied, {"pe" + rerun.FINISHED: "bent_table(pe)"}).splitlines()
+    assert "bent_table(" in lines[lines.index("figure = pe[1] - moved") - 1]
+
+
 def test_a_name_never_used_is_replaced_after_it_is_set():
     rewritten = rerun.substitute("import numpy as np\nX = np.ones((1, 3, 2))\npos = 0.6\nmax_diff = 1e-16\n", REPLACE_POS)
     assert run(rewritten)["pos"].shape == (3, 2)
