@@ -1231,6 +1231,8 @@ MEANINGS = [
         ["starter's `softmax` the scores with the later keys not yet masked", "`scores[0, 0, 6]` = 1.02e+04"],
         ["Before np.exp"],
     ),
+    # brief-only round 25: inv_freq_pi a second name for inv_freq, divided in place
+    ("context-extension", "mismatch__pi-divided-in-place-through-an-alias.py", "aliased", ["the two names are one array", "divided by 4"], ["pair 2"]),
     # white-box round 24: pairs counted by a float step, one too many at the far rerun's 98 channels
     ("sinusoidal-table", "rerun-failed__pairs-counted-by-a-float-step.py", "sized", ["(48,50) into shape (48,49)", "a float step"], ["typing"]),
     # white-box round 24: a factor changed on the way, shown by the rerun of the factor alone at 4778/2048
