@@ -161,7 +161,8 @@ def _judge_arrays(values: Values, whose: str, rerun: bool = False) -> None:
     inv_freq = _frequencies(values, "inv_freq", hs, whose)
     right = rope_inv_freq(hs, theta)
     if not _agrees(inv_freq, right, tolerance):
-        if _agrees(inv_freq, right / s, tolerance) and np.array_equal(inv_freq, values.get("inv_freq_pi")):
+        pi_values = values.get("inv_freq_pi")
+        if pi_values is not None and _agrees(inv_freq, right / s, tolerance) and np.array_equal(inv_freq, pi_values):
             # `inv_freq_pi = inv_freq`, then `inv_freq_pi /= factor`: one array under two names, divided once for both
             raise Mistake("mismatch", "aliased", name="inv_freq", factor=f"{s:g}")
         mismatch = _mismatch("inv_freq", right, inv_freq, sizes)
