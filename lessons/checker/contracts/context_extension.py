@@ -275,26 +275,12 @@ NEAR_FACTOR = 0.1
 
 
 def _factor_used(got: np.ndarray | float, built_on: Callable[[float], np.ndarray | float], s: float) -> float | None:
-    """The factor that ``built_on`` turns into ``got``'s last entry, between s/4 and 4s (each array built on the factor
-    moves one way with it: the PI frequencies down, the NTK base up); None where no factor there gives it."""
-
-    def last(c: float) -> float:
-        return float(np.ravel(np.asarray(built_on(c), dtype=np.float64))[-1])
-
-    target = float(np.ravel(np.asarray(got, dtype=np.float64))[-1])
-    low, high = s / 4, s * 4
-    rising = last(high) > last(low)
-    if not np.isfinite(target) or not min(last(low), last(high)) <= target <= max(last(low), last(high)):
+    """The factor ``got``'s last entry was divided by: the one array rule built on the factor, PI, is ``built_on(1)``
+    over it (the result is checked on every pair by the caller); None where that entry is 0 or not finite."""
+    last = float(np.ravel(np.asarray(got, dtype=np.float64))[-1])
+    if last == 0 or not np.isfinite(last):
         return None
-    for _ in range(100):  # bisection to float64's last digit
-        middle = (low + high) / 2
-        if middle in (low, high):
-            break
-        if (last(middle) < target) == rising:
-            low = middle
-        else:
-            high = middle
-    return (low + high) / 2
+    return float(np.ravel(np.asarray(built_on(1.0), dtype=np.float64))[-1]) / last
 
 
 def judge(runs: Runs) -> Passed:
